@@ -1,0 +1,208 @@
+package apitest
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// DefaultAPIKey is the bearer key a server requires unless WithAPIKey says otherwise.
+const DefaultAPIKey = "test-key"
+
+// DefaultMaxImageBytes is the largest decoded image the fake accepts in a
+// chat data URI (20 MB, like OpenAI).
+const DefaultMaxImageBytes = 20 << 20
+
+// Server is a running fake gateway. All methods are safe for concurrent use.
+type Server struct {
+	ts       *httptest.Server
+	key      string
+	models   []ModelSpec
+	now      func() time.Time
+	maxImage int64
+
+	quit      chan struct{} // closed by Close: ends delays, stalls and pauses
+	closeOnce sync.Once
+	inFlight  atomic.Int64
+
+	mu    sync.Mutex
+	seq   int // requests seen, numbers ids ("chatcmpl-apitest-<seq>")
+	queue []Reply
+	def   *Reply
+	log   []record
+	files map[string][]byte // served under /files/
+	pngs  map[pngKey][]byte // rendered gradients, by size and index
+}
+
+type config struct {
+	key      string
+	models   []ModelSpec
+	now      func() time.Time
+	listener net.Listener
+	maxImage int64
+}
+
+// Option configures a Server.
+type Option func(*config)
+
+// WithAPIKey sets the bearer key every /v1 request must carry (default
+// DefaultAPIKey). "" turns the check off.
+func WithAPIKey(key string) Option { return func(c *config) { c.key = key } }
+
+// WithModels replaces the default catalog (DefaultModels) with exactly these
+// models; requests naming any other model get 404 model_not_found.
+func WithModels(models ...ModelSpec) Option {
+	return func(c *config) { c.models = cloneModels(models) }
+}
+
+// WithClock sets the clock behind the "created" timestamps, for tests that
+// compare whole bodies.
+func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+
+// WithListener serves on l instead of a fresh loopback port (the fakegateway
+// command uses it for a fixed address). The server closes l.
+func WithListener(l net.Listener) Option { return func(c *config) { c.listener = l } }
+
+// WithMaxImageBytes sets the largest decoded image accepted in a chat data
+// URI (default DefaultMaxImageBytes); larger ones get 400.
+func WithMaxImageBytes(n int64) Option { return func(c *config) { c.maxImage = n } }
+
+// New starts a server for one test and closes it in t.Cleanup.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := NewServer(opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewServer starts a server; the caller must Close it.
+func NewServer(opts ...Option) *Server {
+	c := config{key: DefaultAPIKey, now: time.Now, maxImage: DefaultMaxImageBytes}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.models == nil {
+		c.models = DefaultModels()
+	}
+	s := &Server{
+		key:      c.key,
+		models:   c.models,
+		now:      c.now,
+		maxImage: c.maxImage,
+		quit:     make(chan struct{}),
+		files:    map[string][]byte{},
+		pngs:     map[pngKey][]byte{},
+	}
+	s.ts = httptest.NewUnstartedServer(s)
+	if c.listener != nil {
+		s.ts.Listener.Close()
+		s.ts.Listener = c.listener
+	}
+	s.ts.Start()
+	return s
+}
+
+// URL is the base URL clients are configured with: http://127.0.0.1:port/v1.
+func (s *Server) URL() string { return s.ts.URL + "/v1" }
+
+// RootURL is URL without /v1 (for clients that add it themselves).
+func (s *Server) RootURL() string { return s.ts.URL }
+
+// Client returns an HTTP client for the server whose idle connections are
+// closed with it.
+func (s *Server) Client() *http.Client { return s.ts.Client() }
+
+// Handler returns the server's handler, for driving it with a custom
+// ResponseWriter. Cuts and drops panic with http.ErrAbortHandler there.
+func (s *Server) Handler() http.Handler { return s }
+
+// Close ends every delay, stall and pause in progress, then shuts the server
+// down and waits for its handlers. It is idempotent.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		s.ts.Close()
+	})
+}
+
+// Enqueue adds scripted replies, consumed in order by the next requests whose
+// endpoint matches (Reply.Path; any endpoint when empty). Downloads of served
+// files never consume replies. It panics on a reply that cannot mean anything
+// (an unknown ErrorShape or LineEnding).
+func (s *Server) Enqueue(replies ...Reply) {
+	cl := make([]Reply, len(replies))
+	for i, r := range replies {
+		if err := r.check(); err != nil {
+			panic(err)
+		}
+		cl[i] = r.clone()
+	}
+	s.mu.Lock()
+	s.queue = append(s.queue, cl...)
+	s.mu.Unlock()
+}
+
+// SetDefault sets the reply used when no queued reply matches; it applies to
+// the endpoints its Path matches, others answer unscripted.
+func (s *Server) SetDefault(r Reply) {
+	if err := r.check(); err != nil {
+		panic(err)
+	}
+	r = r.clone()
+	s.mu.Lock()
+	s.def = &r
+	s.mu.Unlock()
+}
+
+// Pending is the number of queued replies not consumed yet.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// InFlight is the number of requests being handled right now. A test can
+// poll it to see that the server noticed a client going away.
+func (s *Server) InFlight() int { return int(s.inFlight.Load()) }
+
+// take returns the reply for a request to endpoint: the first matching queued
+// reply, else the default if it matches, else the zero Reply.
+func (s *Server) take(endpoint string) Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.queue {
+		if s.queue[i].matches(endpoint) {
+			r := s.queue[i]
+			s.queue = append(s.queue[:i:i], s.queue[i+1:]...)
+			return r
+		}
+	}
+	if s.def != nil && s.def.matches(endpoint) {
+		return *s.def
+	}
+	return Reply{}
+}
+
+func (s *Server) model(id string) (ModelSpec, bool) {
+	for _, m := range s.models {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return ModelSpec{}, false
+}
+
+// modelsWith lists the ids of models having a capability, for error messages.
+func (s *Server) modelsWith(has func(ModelSpec) bool) []string {
+	var ids []string
+	for _, m := range s.models {
+		if has(m) {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
+}

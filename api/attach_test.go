@@ -1,0 +1,395 @@
+package api
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func TestAttachMediaTypeFromBytes(t *testing.T) {
+	dir := t.TempDir()
+	small := lineArtImage(64, 48)
+	cases := []struct {
+		name string
+		data []byte
+		mime string
+	}{
+		{"really-a-png.jpg", encodePNG(t, small), "image/png"},
+		{"really-a-jpeg.png", encodeJPEGTest(t, small, 80), "image/jpeg"},
+		{"really-a-gif.webp", encodeGIF(t, 1, 64, 48), "image/gif"},
+		{"really-a-webp.png", solidWEBP(64, 48, color.NRGBA{10, 200, 30, 255}), "image/webp"},
+		{"no-extension", encodePNG(t, small), "image/png"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeTestFile(t, dir, c.name, c.data)
+			a, err := Attach(p, AttachLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.MIME != c.mime {
+				t.Errorf("MIME = %q, want %q", a.MIME, c.mime)
+			}
+			if !strings.HasPrefix(a.URL, "data:"+c.mime+";base64,") {
+				t.Errorf("URL starts %.40q, want data:%s;base64,", a.URL, c.mime)
+			}
+			_, got := decodeTestDataURI(t, a.URL)
+			if !bytes.Equal(got, c.data) {
+				t.Errorf("an image within the limits must be sent byte for byte")
+			}
+			if a.Resized || a.Width != 64 || a.Height != 48 || a.Name != c.name {
+				t.Errorf("got %+v", a)
+			}
+			if p := a.Part(); p.Type != PartImageURL || p.ImageURL.URL != a.URL {
+				t.Errorf("Part() = %+v", p)
+			}
+		})
+	}
+}
+
+func TestAttachDownscales4000x3000(t *testing.T) {
+	src := encodeJPEGTest(t, photoYCbCr(4000, 3000), 92)
+	p := writeTestFile(t, t.TempDir(), "big photo.jpg", src)
+	a, err := Attach(p, AttachLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Resized || a.Width != 2048 || a.Height != 1536 {
+		t.Fatalf("got %dx%d resized=%v, want 2048x1536 resized", a.Width, a.Height, a.Resized)
+	}
+	if a.MIME != "image/jpeg" || a.OrigMIME != "image/jpeg" {
+		t.Errorf("MIME %q (orig %q), want a JPEG to stay JPEG", a.MIME, a.OrigMIME)
+	}
+	if a.OrigWidth != 4000 || a.OrigHeight != 3000 || a.OrigBytes != len(src) {
+		t.Errorf("orig = %dx%d %d bytes, want 4000x3000 %d", a.OrigWidth, a.OrigHeight, a.OrigBytes, len(src))
+	}
+	mime, data := decodeTestDataURI(t, a.URL)
+	if mime != "image/jpeg" || DetectImageFormat(data) != FormatJPEG || len(data) != a.Bytes {
+		t.Fatalf("data URI claims %s, holds %q, %d bytes (want %d)", mime, DetectImageFormat(data), len(data), a.Bytes)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 2048 || b.Dy() != 1536 {
+		t.Fatalf("decoded %v", b)
+	}
+	// The scaled image still shows the gradient: the red channel grows left to right.
+	lr, _, _, _ := img.At(100, 768).RGBA()
+	rr, _, _, _ := img.At(1948, 768).RGBA()
+	if rr <= lr+0x3000 {
+		t.Errorf("gradient lost in scaling: red %x at left, %x at right", lr>>8, rr>>8)
+	}
+	d := a.Describe()
+	for _, want := range []string{"big photo.jpg", "4000x3000", "2048x1536", FormatBytes(int64(len(src))), FormatBytes(int64(a.Bytes)), "→"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Describe() = %q, missing %q", d, want)
+		}
+	}
+}
+
+// The re-encoding rule: a PNG stays PNG unless it is a photo (opaque) and
+// JPEG is under half its size.
+func TestAttachReencodeFormatRule(t *testing.T) {
+	lim := AttachLimits{MaxSide: 300}
+	cases := []struct {
+		name string
+		img  image.Image
+		want string
+	}{
+		{"photo", photoImage(450, 300), "image/jpeg"},
+		{"line art", lineArtImage(450, 300), "image/png"},
+		{"transparent photo", func() image.Image {
+			img := photoImage(450, 300)
+			for i := 3; i < len(img.Pix); i += 4 * 7 {
+				img.Pix[i] = 128
+			}
+			return toNRGBA(img)
+		}(), "image/png"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := AttachBytes(c.name+".png", encodePNG(t, c.img), lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.MIME != c.want || !a.Resized || a.Width != 300 || a.Height != 200 {
+				t.Fatalf("got %s %dx%d resized=%v, want %s 300x200", a.MIME, a.Width, a.Height, a.Resized, c.want)
+			}
+			_, data := decodeTestDataURI(t, a.URL)
+			if got := DetectImageFormat(data).MIME(); got != c.want {
+				t.Errorf("bytes are %s, MIME says %s", got, c.want)
+			}
+			if c.want == "image/png" {
+				// Verify the rule's premise: JPEG would not have been much smaller,
+				// or the image has transparency.
+				scaled, _ := decodeImage(FormatPNG, data)
+				if isOpaque(scaled) {
+					j, _ := encodeJPEG(scaled)
+					if len(j)*jpegMuchSmaller < len(data) {
+						t.Errorf("kept PNG (%d bytes) though JPEG is %d bytes", len(data), len(j))
+					}
+				}
+			}
+		})
+	}
+}
+
+func toNRGBA(src *image.RGBA) *image.NRGBA {
+	dst := image.NewNRGBA(src.Rect)
+	copy(dst.Pix, src.Pix) // values already straight alpha for this test
+	return dst
+}
+
+// An image within MaxSide but over MaxBytes is shrunk until it fits.
+func TestAttachByteLimit(t *testing.T) {
+	src := encodePNG(t, photoImage(400, 300))
+	lim := AttachLimits{MaxSide: 4096, MaxBytes: int64(len(src) / 20)}
+	a, err := AttachBytes("noisy.png", src, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(a.Bytes) > lim.MaxBytes || !a.Resized {
+		t.Fatalf("%d bytes (limit %d), resized=%v", a.Bytes, lim.MaxBytes, a.Resized)
+	}
+	if a.Width*3 != a.Height*4 && (a.Width*3-a.Height*4 > 4 || a.Height*4-a.Width*3 > 4) {
+		t.Errorf("aspect ratio lost: %dx%d", a.Width, a.Height)
+	}
+}
+
+func TestAttachWEBPScaledBecomesPNG(t *testing.T) {
+	src := solidWEBP(900, 450, color.NRGBA{200, 30, 30, 255})
+	a, err := AttachBytes("wide.webp", src, AttachLimits{MaxSide: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.MIME != "image/png" || a.OrigMIME != "image/webp" || a.Width != 300 || a.Height != 150 {
+		t.Fatalf("got %s (from %s) %dx%d", a.MIME, a.OrigMIME, a.Width, a.Height)
+	}
+	_, data := decodeTestDataURI(t, a.URL)
+	img, err := decodeImage(FormatPNG, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, g, _, _ := img.At(150, 75).RGBA(); r>>8 != 200 || g>>8 != 30 {
+		t.Errorf("colour changed: %d,%d", r>>8, g>>8)
+	}
+}
+
+func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
+	// Raw pixels: left half red, right half blue. Orientation 6 means "rotate
+	// 90° clockwise to view", which puts red on top.
+	raw := image.NewRGBA(image.Rect(0, 0, 400, 200))
+	for y := range 200 {
+		for x := range 400 {
+			c := color.RGBA{220, 0, 0, 255}
+			if x >= 200 {
+				c = color.RGBA{0, 0, 220, 255}
+			}
+			raw.SetRGBA(x, y, c)
+		}
+	}
+	src := withEXIFOrientation(encodeJPEGTest(t, raw, 95), 6)
+	if o := jpegOrientation(src); o != 6 {
+		t.Fatalf("jpegOrientation = %d, want 6", o)
+	}
+	if o := jpegOrientation(encodeJPEGTest(t, raw, 95)); o != 1 {
+		t.Fatalf("jpegOrientation without EXIF = %d, want 1", o)
+	}
+	a, err := AttachBytes("rotated.jpg", src, AttachLimits{MaxSide: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Width != 50 || a.Height != 100 || a.OrigWidth != 200 || a.OrigHeight != 400 {
+		t.Fatalf("got %dx%d from %dx%d, want 50x100 from 200x400 (portrait)", a.Width, a.Height, a.OrigWidth, a.OrigHeight)
+	}
+	_, data := decodeTestDataURI(t, a.URL)
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, topB, _ := img.At(25, 10).RGBA()
+	_, _, botB, _ := img.At(25, 90).RGBA()
+	if top>>8 < 150 || topB>>8 > 80 || botB>>8 < 150 {
+		t.Errorf("orientation not applied: top %d/%d, bottom blue %d", top>>8, topB>>8, botB>>8)
+	}
+	// Within the limits the bytes (and their EXIF tag) are sent unchanged.
+	a, err = AttachBytes("rotated.jpg", src, AttachLimits{})
+	if err != nil || a.Resized || !bytes.Equal(a.Data, src) {
+		t.Errorf("unchanged attach: err=%v resized=%v", err, a.Resized)
+	}
+}
+
+func TestAttachOrientAllEight(t *testing.T) {
+	// A 3x2 image with distinct pixels; each orientation must map it the way
+	// the EXIF spec draws it.
+	src := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	for i := range 6 {
+		src.Pix[4*i] = uint8(i + 1)
+		src.Pix[4*i+3] = 255
+	}
+	want := map[int][]uint8{ // row-major first channel of the result
+		1: {1, 2, 3, 4, 5, 6},
+		2: {3, 2, 1, 6, 5, 4},
+		3: {6, 5, 4, 3, 2, 1},
+		4: {4, 5, 6, 1, 2, 3},
+		5: {1, 4, 2, 5, 3, 6},
+		6: {4, 1, 5, 2, 6, 3},
+		7: {6, 3, 5, 2, 4, 1},
+		8: {3, 6, 2, 5, 1, 4},
+	}
+	for o, w := range want {
+		out := orient(src, o).(*image.RGBA)
+		var got []uint8
+		for i := 0; i < len(out.Pix); i += 4 {
+			got = append(got, out.Pix[i])
+		}
+		if !bytes.Equal(got, w) {
+			t.Errorf("orientation %d: got %v, want %v", o, got, w)
+		}
+	}
+}
+
+func TestAttachRefusals(t *testing.T) {
+	dir := t.TempDir()
+	png := encodePNG(t, lineArtImage(32, 32))
+	cases := []struct {
+		name string
+		ref  string
+		want []string
+	}{
+		{"animated gif", writeTestFile(t, dir, "anim.gif", encodeGIF(t, 3, 20, 20)), []string{"anim.gif", "animated GIF"}},
+		{"pdf", writeTestFile(t, dir, "doc.png", []byte("%PDF-1.7\n%âãÏÓ\n1 0 obj\n")), []string{"doc.png", "a PDF document", "not a PNG, JPEG, WEBP or GIF"}},
+		{"text", writeTestFile(t, dir, "notes.jpg", []byte("just some notes\n")), []string{"notes.jpg", "it is text"}},
+		{"heic", writeTestFile(t, dir, "IMG_1.heic", append([]byte{0, 0, 0, 0x18}, []byte("ftypheic\x00\x00\x00\x00")...)), []string{"a HEIC image"}},
+		{"unknown binary", writeTestFile(t, dir, "blob.png", []byte{0x00, 0x01, 0x02, 0xfe, 0xff}), []string{"blob.png", "not a PNG, JPEG, WEBP or GIF"}},
+		{"truncated png", writeTestFile(t, dir, "cut.png", png[:30]), []string{"cut.png", "damaged or cut short"}},
+		{"missing", filepath.Join(dir, "nope.png"), []string{"nope.png", "no such file", "check the path"}},
+		{"directory", dir, []string{"is a directory"}},
+		{"empty", writeTestFile(t, dir, "empty.png", nil), []string{"empty.png", "empty"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := Attach(c.ref, AttachLimits{})
+			if err == nil {
+				t.Fatalf("attached %+v, want a refusal", a.Describe())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if strings.Count(err.Error(), "\n") > 0 {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+	// A single-frame GIF is fine.
+	if _, err := AttachBytes("still.gif", encodeGIF(t, 1, 20, 20), AttachLimits{}); err != nil {
+		t.Errorf("single-frame GIF refused: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		p := writeTestFile(t, dir, "secret.png", png)
+		os.Chmod(p, 0)
+		if _, err := Attach(p, AttachLimits{}); err == nil || !strings.Contains(err.Error(), "permission denied") {
+			t.Errorf("unreadable file: %v", err)
+		}
+	}
+}
+
+func TestAttachURLPassthrough(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+	}))
+	defer srv.Close()
+	for _, u := range []string{srv.URL + "/cat.png?size=large&x=%20", "HTTPS://example.invalid/a.jpg"} {
+		a, err := Attach("  "+u+"\n", AttachLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.URL != u || a.Data != nil || !a.IsRemote() || a.Part().ImageURL.URL != u {
+			t.Errorf("got %+v, want the URL unchanged", a)
+		}
+		if !strings.Contains(a.Describe(), u) {
+			t.Errorf("Describe() = %q", a.Describe())
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the URL was fetched %d times; it must be passed through", n)
+	}
+}
+
+func TestAttachPastedPaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	data := encodePNG(t, lineArtImage(40, 30))
+	writeTestFile(t, home, "My Pic (1).png", data)
+	writeTestFile(t, home, "it's.png", data)
+	p := filepath.Join(home, "My Pic (1).png")
+	escaped := strings.NewReplacer(" ", `\ `, "(", `\(`, ")", `\)`).Replace(p)
+	refs := map[string]string{
+		"plain":          p,
+		"trailing space": "  " + p + " \n",
+		"single quotes":  "'" + p + "'",
+		"double quotes":  `"` + p + `"`,
+		"backslashes":    escaped,
+		"file url":       "file://" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(p, " ", "%20"), "(", "%28"), ")", "%29"),
+		"file localhost": "file://localhost" + strings.ReplaceAll(p, " ", "%20"),
+		"quoted url":     "'file://" + strings.ReplaceAll(p, " ", "%20") + "'",
+		"tilde":          "~/My Pic (1).png",
+		"quoted tilde":   `"~/My Pic (1).png"`,
+		"quote inside":   `'` + filepath.Join(home, `it'\''s.png`) + `'`,
+		"escaped quote":  filepath.Join(home, `it\'s.png`),
+	}
+	for name, ref := range refs {
+		t.Run(name, func(t *testing.T) {
+			a, err := Attach(ref, AttachLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.MIME != "image/png" || a.Width != 40 {
+				t.Errorf("got %+v", a)
+			}
+		})
+	}
+	if _, err := CleanPath("file://otherhost/tmp/x.png"); err == nil || !strings.Contains(err.Error(), "another host") {
+		t.Errorf("remote file URL: %v", err)
+	}
+	// A real file name with a backslash wins over the unescaped reading.
+	odd := writeTestFile(t, home, `odd\name.png`, data)
+	if a, err := Attach(odd, AttachLimits{}); err != nil || a.Name != `odd\name.png` {
+		t.Errorf("literal backslash name: %v %q", err, a.Name)
+	}
+}
+
+func TestAttachDataURIInput(t *testing.T) {
+	data := encodePNG(t, lineArtImage(20, 10))
+	// The claimed type is wrong on purpose: the bytes decide.
+	a, err := Attach("data:image/jpeg;base64,"+b64(data), AttachLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.MIME != "image/png" || !bytes.Equal(a.Data, data) {
+		t.Errorf("got %s", a.MIME)
+	}
+	if _, err := Attach("data:text/plain,hello", AttachLimits{}); err == nil {
+		t.Error("a non-base64 data URI was accepted")
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1500: "1.5 KB", 245_000: "245 KB", 18_400_000: "18.4 MB", 3_000_000_000: "3.0 GB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

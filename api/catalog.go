@@ -1,0 +1,271 @@
+package api
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sources of a Model's capabilities.
+const (
+	SourceConfig  = "config"  // declared under [[models]] (merged over the built-ins)
+	SourceBuiltin = "builtin" // a well-known name
+	SourceDefault = "default" // unknown: a plain chat model
+)
+
+// Model is a model name with its capabilities.
+type Model struct {
+	Name     string
+	Provider string // provider name from config; "" = the default provider
+	Caps     Capabilities
+	Source   string // SourceConfig, SourceBuiltin or SourceDefault
+}
+
+// Catalog answers what a model can do and refuses requests a model cannot
+// serve before they are sent. It is immutable once built; a nil *Catalog
+// behaves like an empty one (built-ins only).
+type Catalog struct {
+	configured []Model
+	configPath string
+}
+
+// NewCatalog builds a catalog from configured models, whose Caps are taken as
+// complete (the config package merges them over the built-ins).
+func NewCatalog(configured []Model) *Catalog {
+	c := &Catalog{configured: make([]Model, len(configured))}
+	for i, m := range configured {
+		m.Caps.Sizes = append([]string(nil), m.Caps.Sizes...)
+		if m.Source == "" {
+			m.Source = SourceConfig
+		}
+		c.configured[i] = m
+	}
+	return c
+}
+
+// WithConfigPath returns a copy of the catalog whose refusals point at the
+// config file path (where the user would declare a capability).
+func (c *Catalog) WithConfigPath(path string) *Catalog {
+	n := &Catalog{configPath: path}
+	if c != nil {
+		n.configured = c.configured
+	}
+	return n
+}
+
+// ConfigPath is the config file named in refusals ("" = not known).
+func (c *Catalog) ConfigPath() string {
+	if c == nil {
+		return ""
+	}
+	return c.configPath
+}
+
+// Configured returns the configured models in config order.
+func (c *Catalog) Configured() []Model {
+	if c == nil {
+		return nil
+	}
+	out := make([]Model, len(c.configured))
+	copy(out, c.configured)
+	return out
+}
+
+// Lookup returns a configured model (exact name, else case-insensitive), else
+// a built-in one, else a plain chat model with Source SourceDefault.
+func (c *Catalog) Lookup(name string) Model {
+	if m, ok := c.configuredModel(name); ok {
+		m.Caps.Sizes = append([]string(nil), m.Caps.Sizes...)
+		return m
+	}
+	if caps, ok := BuiltinCapabilities(name); ok {
+		return Model{Name: name, Caps: caps, Source: SourceBuiltin}
+	}
+	return Model{Name: name, Source: SourceDefault}
+}
+
+func (c *Catalog) configuredModel(name string) (Model, bool) {
+	if c == nil {
+		return Model{}, false
+	}
+	for _, m := range c.configured {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	for _, m := range c.configured {
+		if strings.EqualFold(m.Name, name) {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// ModelsWith names the models that have cap: configured ones first, then the
+// built-in families (by a representative name), without repeats.
+func (c *Catalog) ModelsWith(cap Capability) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if k := strings.ToLower(n); !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	if c != nil {
+		for _, m := range c.configured {
+			if m.Caps.Has(cap) {
+				add(m.Name)
+			}
+		}
+	}
+	for _, l := range builtinLabels(cap) {
+		add(l)
+	}
+	return out
+}
+
+// Require returns nil when model has cap, else a *CapabilityError naming the
+// models that have it and the config line that would declare it.
+func (c *Catalog) Require(model string, cap Capability) error {
+	if c.Lookup(model).Caps.Has(cap) {
+		return nil
+	}
+	return &CapabilityError{
+		Model:      model,
+		Capability: cap,
+		Models:     c.ModelsWith(cap),
+		ConfigPath: c.ConfigPath(),
+	}
+}
+
+// ImageOptions are the optional fields of an image request, filtered by what
+// the model accepts.
+type ImageOptions struct {
+	N              int    // 0 = leave n out
+	Size           string // "" = leave size out
+	ResponseFormat string // "b64_json" where the model accepts it, else ""
+	EditPath       string // the model's edit endpoint (edits only)
+}
+
+// ImageOptions checks that model has cap (CapImageGeneration or CapImageEdit)
+// and accepts n images of size, and returns the fields to send: n only when
+// asked for (n > 0) and the model declares a maximum, size only when given,
+// response_format "b64_json" only for models that take it. n = 0 and size = ""
+// mean the gateway's defaults.
+func (c *Catalog) ImageOptions(model string, cap Capability, n int, size string) (ImageOptions, error) {
+	if err := c.Require(model, cap); err != nil {
+		return ImageOptions{}, err
+	}
+	m := c.Lookup(model)
+	caps := m.Caps
+	refuse := func(option, value string, accepted []string, malformed bool) error {
+		return &CapabilityError{Model: model, Option: option, Value: value, Accepted: accepted,
+			Malformed: malformed, ConfigPath: c.ConfigPath()}
+	}
+	if n < 0 {
+		return ImageOptions{}, refuse("n", strconv.Itoa(n), []string{"1-" + strconv.Itoa(caps.MaxImages())}, true)
+	}
+	if n > caps.MaxImages() {
+		return ImageOptions{}, refuse("n", strconv.Itoa(n), []string{strconv.Itoa(caps.MaxImages())}, false)
+	}
+	if size != "" {
+		if !ValidSize(size) {
+			return ImageOptions{}, refuse("size", size, caps.Sizes, true)
+		}
+		if !caps.AcceptsSize(size) {
+			return ImageOptions{}, refuse("size", size, caps.Sizes, false)
+		}
+	}
+	opts := ImageOptions{Size: size}
+	if n > 0 && caps.MaxN > 0 {
+		opts.N = n
+	}
+	if caps.ResponseFormat {
+		opts.ResponseFormat = "b64_json"
+	}
+	if cap == CapImageEdit {
+		opts.EditPath = caps.EditEndpoint()
+	}
+	return opts, nil
+}
+
+// ImageRequest builds a generation request for model, sending n, size and
+// response_format only where the model accepts them (see ImageOptions).
+func (c *Catalog) ImageRequest(model, prompt string, n int, size string) (ImageRequest, error) {
+	opts, err := c.ImageOptions(model, CapImageGeneration, n, size)
+	if err != nil {
+		return ImageRequest{}, err
+	}
+	return ImageRequest{Model: model, Prompt: prompt, N: opts.N, Size: opts.Size, ResponseFormat: opts.ResponseFormat}, nil
+}
+
+// StreamOptionsFor returns include_usage for models that report usage and nil
+// otherwise, since the spec requires stream_options to be left out then.
+func (c *Catalog) StreamOptionsFor(model string) *StreamOptions {
+	if c.Lookup(model).Caps.StreamUsage {
+		return &StreamOptions{IncludeUsage: true}
+	}
+	return nil
+}
+
+// CapabilityError refuses a request before it is sent: the model lacks a
+// capability, or does not accept an option value (size, n).
+type CapabilityError struct {
+	Model      string
+	Capability Capability // the capability missing (0 for an option refusal)
+	Models     []string   // models that have Capability
+
+	Option    string   // "size" or "n" for an option refusal
+	Value     string   // the refused value
+	Accepted  []string // what the model accepts (sizes; for n the maximum)
+	Malformed bool     // Value is not a valid value at all
+
+	ConfigPath string // config file to point at ("" = unknown)
+}
+
+func (e *CapabilityError) where() string {
+	if e.ConfigPath == "" {
+		return "in your parley config file"
+	}
+	return "in " + e.ConfigPath
+}
+
+func (e *CapabilityError) under() string {
+	return fmt.Sprintf("under [[models]] name = %q %s", e.Model, e.where())
+}
+
+// Error is the refusal as one or two sentences: what is wrong, what has the
+// capability, and the config line that would declare it.
+func (e *CapabilityError) Error() string {
+	switch {
+	case e.Option == "size" && e.Malformed:
+		msg := fmt.Sprintf("size %q is not <width>x<height> (like 1024x1024) or auto", e.Value)
+		if len(e.Accepted) > 0 {
+			msg += fmt.Sprintf("; model %q accepts %s", e.Model, strings.Join(e.Accepted, ", "))
+		}
+		return msg + "."
+	case e.Option == "size":
+		return fmt.Sprintf("model %q does not accept size %s; it accepts %s. If it does, add %q to sizes %s.",
+			e.Model, e.Value, strings.Join(e.Accepted, ", "), e.Value, e.under())
+	case e.Option == "n" && e.Malformed:
+		return fmt.Sprintf("the number of images must be at least 1, not %s.", e.Value)
+	case e.Option == "n":
+		max := "1"
+		if len(e.Accepted) > 0 {
+			max = e.Accepted[0]
+		}
+		noun := "images"
+		if max == "1" {
+			noun = "image"
+		}
+		return fmt.Sprintf("model %q makes at most %s %s per request, not %s; ask for at most %s, or if it can make more, set max_n = %s %s.",
+			e.Model, max, noun, e.Value, max, e.Value, e.under())
+	}
+	have := "no known model has it"
+	if len(e.Models) > 0 {
+		have = e.Capability.holders() + ": " + strings.Join(e.Models, ", ")
+	}
+	return fmt.Sprintf("model %q %s; %s. If it can, add %s = true %s.",
+		e.Model, e.Capability.lacks(), have, e.Capability.ConfigKey(), e.under())
+}

@@ -1,0 +1,47 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Chat sends a non-streamed chat completion and returns the whole reply.
+// Stream and StreamOptions are cleared: they only apply to ChatStream.
+func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
+	req.Stream = false
+	req.StreamOptions = nil
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the chat request: %w", err)
+	}
+	r := &apiRequest{
+		method:      "POST",
+		url:         c.endpoint("/chat/completions"),
+		body:        body,
+		contentType: "application/json",
+		accept:      "application/json",
+		credentials: true,
+		model:       req.Model,
+	}
+	data, err := c.roundTrip(ctx, r, maxChatReply)
+	if err != nil {
+		return nil, err
+	}
+	var reply ChatResponse
+	if err := json.Unmarshal(data, &reply); err != nil || len(reply.Choices) == 0 {
+		// Some gateways send an error object with status 200.
+		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok && len(reply.Choices) == 0 {
+			e := &APIError{StatusCode: 200, Status: "200 OK"}
+			c.fill(e, eb)
+			c.annotate(e, req.Model)
+			return nil, e
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the gateway's chat reply is not valid JSON (%v): check the base URL %s", err, c.baseStr)
+		}
+		return nil, fmt.Errorf("the gateway's chat reply has no choices: check the base URL %s and the model %q", c.baseStr, req.Model)
+	}
+	return &reply, nil
+}

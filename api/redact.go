@@ -1,0 +1,147 @@
+package api
+
+import "strings"
+
+// redactedKey replaces every trace of the API key in text parley shows.
+const redactedKey = "[redacted]"
+
+// redactor masks one secret in text: the key itself, any long enough run of
+// its characters (a gateway that echoes a truncated key), and the partial
+// echoes gateways print on purpose, such as OpenAI's
+// "Incorrect API key provided: sk-proj-********************abcd" or
+// "sk-abc1...wxyz", where the visible ends are a prefix and a suffix of the
+// key. The zero value masks nothing.
+type redactor struct {
+	key    string
+	minRun int            // shortest run of key characters that is masked
+	grams  map[string]int // first position in key of each minRun-long piece
+}
+
+func newRedactor(key string) redactor {
+	r := redactor{key: key}
+	if len(key) < 8 {
+		return r // only whole-key matches: runs of a short key are common words
+	}
+	r.minRun = max(6, min(len(key)/2, 12))
+	r.grams = make(map[string]int, len(key))
+	for i := 0; i+r.minRun <= len(key); i++ {
+		g := key[i : i+r.minRun]
+		if _, ok := r.grams[g]; !ok {
+			r.grams[g] = i
+		}
+	}
+	return r
+}
+
+// mask returns s with the key masked.
+func (r redactor) mask(s string) string {
+	if r.key == "" || s == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, r.key, redactedKey)
+	if r.grams != nil {
+		s = r.maskRuns(s)
+	}
+	return r.maskEchoes(s)
+}
+
+// maskRuns masks every stretch of s that is at least minRun characters of
+// the key in a row.
+func (r redactor) maskRuns(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+r.minRun <= len(s); {
+		p, ok := r.grams[s[i:i+r.minRun]]
+		if !ok {
+			i++
+			continue
+		}
+		// Extend as far as both strings agree. The first occurrence in the
+		// key may not be the longest match; try every later one too.
+		best := 0
+		for q := p; q+r.minRun <= len(r.key); q++ {
+			if r.key[q:q+r.minRun] != s[i:i+r.minRun] {
+				continue
+			}
+			n := r.minRun
+			for i+n < len(s) && q+n < len(r.key) && s[i+n] == r.key[q+n] {
+				n++
+			}
+			best = max(best, n)
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(redactedKey)
+		i += best
+		last = i
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// isKeyChar reports characters that API keys are made of.
+func isKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// maskEchoes masks tokens like "sk-proj-****abcd", "sk-ab...yz" or
+// "…abcd" whose visible parts are the key's own prefix and suffix.
+func (r redactor) maskEchoes(s string) string {
+	for from := 0; from < len(s); {
+		start, end := maskRun(s, from)
+		if start < 0 {
+			break
+		}
+		ts := start
+		for ts > 0 && isKeyChar(s[ts-1]) {
+			ts--
+		}
+		te := end
+		for te < len(s) && isKeyChar(s[te]) {
+			te++
+		}
+		pre, suf := s[ts:start], s[end:te]
+		if len(pre)+len(suf) >= 4 && strings.HasPrefix(r.key, pre) && strings.HasSuffix(r.key, suf) {
+			s = s[:ts] + redactedKey + s[te:]
+			from = ts + len(redactedKey)
+			continue
+		}
+		from = end
+	}
+	return s
+}
+
+// maskRun finds the next run of masking characters at or after from: three
+// or more of '*', '•', 'x'-free '.', or one '…'. It returns -1 when none.
+func maskRun(s string, from int) (start, end int) {
+	for i := from; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "…"):
+			j := i + len("…")
+			for strings.HasPrefix(s[j:], "…") {
+				j += len("…")
+			}
+			return i, j
+		case s[i] == '*' || s[i] == '.' || strings.HasPrefix(s[i:], "•"):
+			j := i
+			n := 0
+			for j < len(s) {
+				if s[j] == '*' || s[j] == '.' {
+					j++
+				} else if strings.HasPrefix(s[j:], "•") {
+					j += len("•")
+				} else {
+					break
+				}
+				n++
+			}
+			if n >= 3 {
+				return i, j
+			}
+			i = j - 1
+		}
+	}
+	return -1, -1
+}

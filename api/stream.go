@@ -1,0 +1,289 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// StreamEvent is one step of a streamed reply. Events that would carry
+// nothing (a keep-alive, a chunk with only prompt_filter_results) are not
+// returned.
+type StreamEvent struct {
+	Text         string // text delta (may be empty)
+	Role         string // set once, on the first event that names it
+	FinishReason string // non-empty on the event that finished choice 0 ("stop", "length", ...)
+	Usage        *Usage // non-nil on the usage chunk
+}
+
+// ErrStreamEndedEarly reports a stream that stopped without [DONE] and
+// without a finish reason. Every text delta received before it was already
+// returned by Recv.
+var ErrStreamEndedEarly = errors.New("the stream ended early, before the reply was finished; the text so far was kept, so try again")
+
+// ErrStreamClosed is returned by Recv after Close.
+var ErrStreamClosed = errors.New("the stream was closed")
+
+// streamCutError is a connection that broke mid-stream. It matches
+// ErrStreamEndedEarly and unwraps to the network error.
+type streamCutError struct{ err error }
+
+func (e *streamCutError) Error() string {
+	return "the connection broke during the reply (" + netReason(e.err) + "); the text so far was kept, so try again"
+}
+func (e *streamCutError) Unwrap() []error { return []error{ErrStreamEndedEarly, e.err} }
+
+// Stream is a streamed chat reply. Recv returns its events in order; Close
+// releases it and may be called at any time, from any goroutine, any number
+// of times. A stream that reaches its end releases itself.
+type Stream struct {
+	c      *Client
+	ctx    context.Context // the stream's own context, a child of the caller's
+	cancel context.CancelCauseFunc
+	caller context.Context
+	req    *apiRequest
+
+	mu       sync.Mutex // guards resp and idle against Close
+	resp     *response
+	idle     *time.Timer
+	sse      *sseReader
+	dec      chunkDecoder
+	attempts int
+
+	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
+	pendingErr error         // returned after the pending events
+	gotText    bool
+	gotRole    bool
+	finished   bool // a finish reason arrived
+	err        error
+	events     int
+	closed     atomic.Bool
+}
+
+// ChatStream starts a streamed chat completion. It sets req.Stream itself and
+// sends stream_options only when req has them (the catalog decides, since the
+// spec forbids them for models that do not report usage). Retries happen
+// before the stream is returned, and again transparently if the stream fails
+// before it delivered any text (see Recv).
+func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, error) {
+	req.Stream = true
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the chat request: %w", err)
+	}
+	r := &apiRequest{
+		method:      "POST",
+		url:         c.endpoint("/chat/completions"),
+		body:        body,
+		contentType: "application/json",
+		accept:      "text/event-stream",
+		credentials: true,
+		model:       req.Model,
+		stream:      true,
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	resp, err := c.send(sctx, r, 0)
+	if err != nil {
+		cancel(nil)
+		return nil, err
+	}
+	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r}
+	s.attach(resp)
+	return s, nil
+}
+
+// attach starts reading a reply: an event stream, or (from gateways that
+// ignore "stream": true) one JSON reply turned into events.
+func (s *Stream) attach(resp *response) {
+	limit := s.c.timeouts.StreamIdle
+	idle := time.AfterFunc(limit, func() { resp.cancel(errIdleTimeout) })
+	s.mu.Lock()
+	s.attempts = resp.attempts
+	s.resp, s.idle = resp, idle
+	s.mu.Unlock()
+	if s.closed.Load() {
+		// Close ran while this reply was being fetched and did not see it.
+		idle.Stop()
+		resp.close()
+	}
+	body := &activityReader{r: resp.Body, t: idle, d: limit}
+	s.dec = chunkDecoder{}
+	s.sse = newSSEReader(body)
+	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
+	case "application/json":
+		s.fromJSON(body)
+	case "text/html":
+		// A captive portal or a web page at the base URL, not a gateway.
+		page, _ := io.ReadAll(io.LimitReader(body, maxErrorBody))
+		title := htmlTitle(page)
+		if title == "" {
+			title = "no title"
+		}
+		s.pendingErr = fmt.Errorf("the gateway answered with a web page (%q) instead of an event stream: check the base URL %s", s.c.red.mask(title), s.c.baseStr)
+	}
+}
+
+// activityReader re-arms the idle timer whenever bytes arrive, so any line,
+// a comment included, counts as life.
+type activityReader struct {
+	r io.Reader
+	t *time.Timer
+	d time.Duration
+}
+
+func (a *activityReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 {
+		a.t.Reset(a.d)
+	}
+	return n, err
+}
+
+// Recv returns the next event. It returns io.EOF after a proper end ([DONE],
+// or a finish reason followed by the end of the body), ErrStreamEndedEarly
+// (possibly wrapping the network error) when the body ends without either,
+// an *APIError for an error the gateway sent inside the stream, a
+// *TimeoutError when nothing arrived for Timeouts.StreamIdle, the caller's
+// context error after a cancel, and ErrStreamClosed after Close. Once it
+// returned an error it keeps returning it.
+//
+// A stream that fails before delivering any text (cut, ended early, or a
+// retryable error event) is reopened transparently within the retry budget:
+// the caller has seen at most a role, so nothing is duplicated. Once text
+// was delivered a failure is final, since a retry would start the reply
+// over.
+func (s *Stream) Recv() (StreamEvent, error) {
+	for {
+		if s.err != nil {
+			return StreamEvent{}, s.err
+		}
+		if len(s.pending) > 0 {
+			ev := s.deliver(s.pending[0])
+			s.pending = s.pending[1:]
+			if ev != (StreamEvent{}) {
+				return ev, nil
+			}
+			continue
+		}
+		if s.pendingErr != nil {
+			s.fail(s.pendingErr)
+			continue
+		}
+		ev, err := s.sse.next()
+		if err != nil {
+			if err == io.EOF {
+				err = s.atEOF()
+			} else {
+				err = s.readErr(err)
+			}
+			s.fail(err)
+			continue
+		}
+		out, err := s.handle(ev)
+		if err != nil {
+			s.fail(err)
+			continue
+		}
+		// An event can be empty from the start (a keep-alive chunk) or
+		// once a repeated role is dropped.
+		if out = s.deliver(out); out != (StreamEvent{}) {
+			return out, nil
+		}
+	}
+}
+
+// fail ends the stream with err (io.EOF for a proper end), unless the
+// failure came before any text and a retry is left, in which case the
+// request is sent again.
+func (s *Stream) fail(err error) {
+	s.pendingErr = nil
+	s.pending = nil
+	if err != io.EOF && s.reopen(err) {
+		return
+	}
+	if err != io.EOF && s.closed.Load() {
+		err = ErrStreamClosed
+	}
+	s.err = err
+	s.release(err)
+}
+
+func (s *Stream) reopen(err error) bool {
+	if s.gotText || s.finished || s.closed.Load() || s.caller.Err() != nil || s.attempts > s.c.retry.MaxRetries {
+		return false
+	}
+	var apiErr *APIError
+	switch {
+	case errors.Is(err, ErrStreamEndedEarly):
+	case errors.As(err, &apiErr) && retryableAPIError(apiErr):
+	default:
+		return false
+	}
+	s.release(err)
+	wait := s.c.retry.backoff(s.attempts)
+	s.c.tracef("! stream failed before any text (%v); retrying in %s (attempt %d of %d)\n", err, wait.Round(time.Millisecond), s.attempts+1, s.c.retry.MaxRetries+1)
+	if !sleepCtx(s.ctx, wait) {
+		return false
+	}
+	resp, serr := s.c.send(s.ctx, s.req, s.attempts)
+	if serr != nil {
+		s.err = serr
+		if s.closed.Load() {
+			s.err = ErrStreamClosed
+		} else if s.caller.Err() != nil {
+			s.err = s.caller.Err()
+		}
+		s.cancel(nil)
+		return true // s.err is set: Recv returns it
+	}
+	s.attach(resp)
+	return true
+}
+
+// release closes the current reply and stops its timer.
+func (s *Stream) release(why error) {
+	s.mu.Lock()
+	resp, idle := s.resp, s.idle
+	s.mu.Unlock()
+	if idle != nil {
+		idle.Stop()
+	}
+	if resp != nil {
+		resp.close()
+		how := "ended"
+		if why != io.EOF {
+			how = fmt.Sprintf("failed (%v)", why)
+		}
+		s.c.tracef("< stream %s after %s, %d events\n", how, time.Since(resp.start).Round(time.Millisecond), s.events)
+	}
+	if s.err != nil {
+		s.cancel(nil)
+	}
+}
+
+// Close stops the stream and releases its connection. It is idempotent and
+// safe after the caller's context was cancelled or the stream ended, and
+// from another goroutine while Recv is blocked (Recv then returns
+// ErrStreamClosed).
+func (s *Stream) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.cancel(errStreamClosed)
+	s.mu.Lock()
+	resp, idle := s.resp, s.idle
+	s.mu.Unlock()
+	if idle != nil {
+		idle.Stop()
+	}
+	if resp != nil {
+		resp.close()
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// fromJSON reads a whole JSON reply and queues its content as events.
+func (s *Stream) fromJSON(body io.Reader) {
+	data, err := io.ReadAll(io.LimitReader(body, maxChatReply))
+	if err != nil {
+		s.pendingErr = s.readErr(err)
+		return
+	}
+	var reply ChatResponse
+	if json.Unmarshal(data, &reply) != nil || len(reply.Choices) == 0 {
+		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok {
+			s.pendingErr = s.streamError(eb)
+			return
+		}
+		s.pendingErr = fmt.Errorf("the gateway answered the streaming request with JSON that is not a chat reply: check the base URL %s", s.c.baseStr)
+		return
+	}
+	ch := reply.Choices[0]
+	finish := ch.FinishReason
+	if finish == "" {
+		finish = "stop"
+	}
+	s.pending = append(s.pending, StreamEvent{Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
+	s.pendingErr = io.EOF
+}
+
+// deliver records what the caller has seen.
+func (s *Stream) deliver(ev StreamEvent) StreamEvent {
+	if ev.Role != "" {
+		if s.gotRole {
+			ev.Role = ""
+		}
+		s.gotRole = true
+	}
+	if ev == (StreamEvent{}) {
+		return ev
+	}
+	if ev.Text != "" {
+		s.gotText = true
+	}
+	if ev.FinishReason != "" {
+		s.finished = true
+	}
+	s.events++
+	return ev
+}
+
+// handle turns one SSE event into a StreamEvent (possibly empty).
+func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
+	data := bytes.TrimSpace(ev.Data)
+	if len(data) == 0 {
+		return StreamEvent{}, nil
+	}
+	if string(data) == "[DONE]" {
+		return StreamEvent{}, io.EOF
+	}
+	if ev.Type == "error" {
+		eb, ok := parseErrorBody(data, "")
+		if !ok {
+			eb.Message = "the gateway sent an error event"
+		}
+		return StreamEvent{}, s.streamError(eb)
+	}
+	chunk, isErr, err := s.dec.decode(data)
+	if err != nil {
+		if ev.Incomplete {
+			// The body ended in the middle of a chunk: a cut, not a
+			// malformed chunk.
+			return StreamEvent{}, s.atEOF()
+		}
+		return StreamEvent{}, fmt.Errorf("the gateway sent a stream chunk that is not valid JSON (%v); the text so far was kept", err)
+	}
+	if isErr {
+		eb, _ := parseErrorBody(data, "application/json")
+		return StreamEvent{}, s.streamError(eb)
+	}
+	var out StreamEvent
+	for i := range chunk.Choices {
+		ch := &chunk.Choices[i]
+		if ch.Index != 0 {
+			continue // parley asks for one choice; others are ignored
+		}
+		if ch.Delta != nil {
+			out.Text = ch.Delta.Content
+			out.Role = ch.Delta.Role
+		}
+		if ch.FinishReason != nil {
+			out.FinishReason = *ch.FinishReason
+		}
+		break
+	}
+	if chunk.Usage != nil {
+		u := *chunk.Usage
+		out.Usage = &u
+	}
+	if out.FinishReason == "error" {
+		// OpenRouter marks a failed generation this way; the error object
+		// usually comes along and was handled above.
+		s.pendingErr = s.streamError(errorBody{Message: "the model stopped with an error"})
+		out.FinishReason = ""
+	}
+	return out, nil
+}
+
+// streamError builds the APIError for an error reported inside the stream.
+func (s *Stream) streamError(eb errorBody) *APIError {
+	e := &APIError{InStream: true, Attempts: s.attempts}
+	s.c.fill(e, eb)
+	// OpenRouter and vLLM put an HTTP status in "code".
+	if n, err := strconv.Atoi(e.Code); err == nil && n >= 400 && n <= 599 {
+		e.StatusCode = n
+	}
+	if e.Message == "" {
+		e.Message = "no message"
+	}
+	s.c.annotate(e, s.req.model)
+	return e
+}
+
+// atEOF decides what the end of the body means.
+func (s *Stream) atEOF() error {
+	if s.finished {
+		return io.EOF
+	}
+	return ErrStreamEndedEarly
+}
+
+// readErr explains why reading the body failed.
+func (s *Stream) readErr(err error) error {
+	switch {
+	case s.closed.Load():
+		return ErrStreamClosed
+	case s.caller.Err() != nil:
+		return s.caller.Err()
+	case errors.Is(context.Cause(s.resp.ctx), errIdleTimeout):
+		return &TimeoutError{Phase: PhaseStreamIdle, Limit: s.c.timeouts.StreamIdle, Host: origin(s.c.base)}
+	}
+	return &streamCutError{err: err}
+}

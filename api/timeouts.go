@@ -1,0 +1,109 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Timeouts bound the phases of a request. Zero fields take the defaults.
+type Timeouts struct {
+	Connect    time.Duration // default 10s: dialing (through a proxy too) and the TLS handshake, each
+	Header     time.Duration // default 60s: request written -> response headers
+	StreamIdle time.Duration // default 120s: no bytes at all on a stream (comment lines count)
+	// ImageHeader replaces Header for image generation and editing, which
+	// routinely take a minute or two before the first byte. Default 300s.
+	ImageHeader time.Duration
+}
+
+// Defaults for Timeouts.
+const (
+	DefaultConnectTimeout     = 10 * time.Second
+	DefaultHeaderTimeout      = 60 * time.Second
+	DefaultStreamIdleTimeout  = 120 * time.Second
+	DefaultImageHeaderTimeout = 300 * time.Second
+)
+
+func (t Timeouts) withDefaults() Timeouts {
+	if t.Connect <= 0 {
+		t.Connect = DefaultConnectTimeout
+	}
+	if t.Header <= 0 {
+		t.Header = DefaultHeaderTimeout
+	}
+	if t.StreamIdle <= 0 {
+		t.StreamIdle = DefaultStreamIdleTimeout
+	}
+	if t.ImageHeader <= 0 {
+		t.ImageHeader = DefaultImageHeaderTimeout
+	}
+	return t
+}
+
+// Timeout phases, as TimeoutError.Phase.
+const (
+	PhaseConnect    = "connect"
+	PhaseHeader     = "header"
+	PhaseStreamIdle = "stream idle"
+)
+
+// The config settings that raise each timeout, named in the error text.
+var timeoutSettings = map[string]string{
+	PhaseConnect:    "connect_timeout",
+	PhaseHeader:     "header_timeout",
+	PhaseStreamIdle: "stream_idle_timeout",
+}
+
+// TimeoutError says which limit ran out, where, and which setting raises it.
+type TimeoutError struct {
+	Phase string        // PhaseConnect, PhaseHeader or PhaseStreamIdle
+	Limit time.Duration // the limit that ran out
+	Host  string        // scheme://host of the gateway
+	image bool          // the header limit was the one for image requests
+}
+
+func (e *TimeoutError) Error() string {
+	setting := timeoutSettings[e.Phase]
+	switch e.Phase {
+	case PhaseConnect:
+		return fmt.Sprintf("could not connect to %s within %s: check the base URL, the network and any proxy, or raise %s in the config", e.Host, e.Limit, setting)
+	case PhaseHeader:
+		what := "the gateway"
+		if e.image {
+			what = "the image request"
+			setting = "image_timeout"
+		}
+		return fmt.Sprintf("%s at %s sent no response within %s: the model may be overloaded, so try again or raise %s in the config", what, e.Host, e.Limit, setting)
+	default:
+		return fmt.Sprintf("the reply from %s stalled: nothing arrived for %s, so try again or raise %s in the config", e.Host, e.Limit, setting)
+	}
+}
+
+// Timeout lets net.Error-style checks recognise it.
+func (e *TimeoutError) Timeout() bool { return true }
+
+// Causes set on a request's context when one of parley's own timers fires.
+var (
+	errConnectTimeout = errors.New("connect timeout")
+	errHeaderTimeout  = errors.New("response header timeout")
+	errIdleTimeout    = errors.New("stream idle timeout")
+	errStreamClosed   = errors.New("stream closed")
+)
+
+// ConnectionError is a request that never got a response: refused, reset,
+// DNS failure, broken TLS.
+type ConnectionError struct {
+	Host     string // scheme://host
+	Attempts int
+	Err      error
+}
+
+func (e *ConnectionError) Error() string {
+	tries := ""
+	if e.Attempts > 1 {
+		tries = fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	return fmt.Sprintf("could not reach %s (%s)%s: check the base URL, the network and any proxy settings", e.Host, netReason(e.Err), tries)
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }

@@ -1,0 +1,228 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Roles used in chat messages.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Content part types.
+const (
+	PartText     = "text"
+	PartImageURL = "image_url"
+)
+
+// ChatRequest is the body of POST /v1/chat/completions.
+type ChatRequest struct {
+	Model         string         `json:"model"`
+	Messages      []Message      `json:"messages"`
+	Stream        bool           `json:"stream,omitempty"`
+	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+}
+
+// StreamOptions asks a streaming reply to report token usage in its final chunk.
+// The spec requires it to be omitted for models that do not support it.
+type StreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// Message is one entry of a conversation. Content is either plain text or a
+// list of parts (text and images together).
+type Message struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+}
+
+// TextMessage returns a message whose content is a plain string.
+func TextMessage(role, text string) Message {
+	return Message{Role: role, Content: Content{Text: text}}
+}
+
+// Content is a message body: a string when Parts is nil, otherwise an array of
+// parts. On the wire the two forms are distinguished by JSON type.
+type Content struct {
+	Text  string
+	Parts []Part
+}
+
+// PlainText returns the text of the content, joining text parts with blank lines.
+func (c Content) PlainText() string {
+	if c.Parts == nil {
+		return c.Text
+	}
+	var b bytes.Buffer
+	for _, p := range c.Parts {
+		if p.Type != PartText {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// MarshalJSON writes a string or an array of parts.
+func (c Content) MarshalJSON() ([]byte, error) {
+	if c.Parts != nil {
+		return json.Marshal(c.Parts)
+	}
+	return json.Marshal(c.Text)
+}
+
+// UnmarshalJSON accepts a string, an array of parts, or null (an empty message).
+func (c *Content) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || bytes.Equal(b, []byte("null")):
+		*c = Content{}
+		return nil
+	case b[0] == '"':
+		c.Parts = nil
+		return json.Unmarshal(b, &c.Text)
+	case b[0] == '[':
+		var parts []Part
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		*c = Content{Parts: parts}
+		return nil
+	default:
+		return fmt.Errorf("message content must be a string or an array of parts, got %.20s", b)
+	}
+}
+
+// Part is one element of an array content: a text part or an image part.
+type Part struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"-"`
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+}
+
+// TextPart returns a text part.
+func TextPart(s string) Part { return Part{Type: PartText, Text: s} }
+
+// ImagePart returns an image part for a public URL or a data URI.
+func ImagePart(url string) Part { return Part{Type: PartImageURL, ImageURL: &ImageURL{URL: url}} }
+
+// MarshalJSON writes "text" for text parts (even when empty) and leaves it out
+// of image parts, as the spec shapes them.
+func (p Part) MarshalJSON() ([]byte, error) {
+	if p.Type == PartText {
+		return json.Marshal(struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{p.Type, p.Text})
+	}
+	return json.Marshal(struct {
+		Type     string    `json:"type"`
+		ImageURL *ImageURL `json:"image_url,omitempty"`
+	}{p.Type, p.ImageURL})
+}
+
+// UnmarshalJSON reads either variant.
+func (p *Part) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Type     string    `json:"type"`
+		Text     string    `json:"text"`
+		ImageURL *ImageURL `json:"image_url"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = Part{Type: w.Type, Text: w.Text, ImageURL: w.ImageURL}
+	return nil
+}
+
+// ImageURL is the image of an image part: a public http(s) URL or a data URI
+// "data:<mime>;base64,<data>".
+type ImageURL struct {
+	URL string `json:"url"`
+}
+
+// Usage is the token accounting a gateway reports.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// ChatResponse is the non-streaming reply. Only choices[0].message.content is
+// promised by the spec; the rest is read when present.
+type ChatResponse struct {
+	ID      string       `json:"id,omitempty"`
+	Object  string       `json:"object,omitempty"`
+	Model   string       `json:"model,omitempty"`
+	Choices []ChatChoice `json:"choices"`
+	Usage   *Usage       `json:"usage,omitempty"`
+}
+
+// ChatChoice is one choice of a non-streaming reply.
+type ChatChoice struct {
+	Index        int     `json:"index"`
+	Message      Message `json:"message"`
+	FinishReason string  `json:"finish_reason,omitempty"`
+}
+
+// Text returns choices[0].message.content as text ("" when there is no choice).
+func (r *ChatResponse) Text() string {
+	if r == nil || len(r.Choices) == 0 {
+		return ""
+	}
+	return r.Choices[0].Message.Content.PlainText()
+}
+
+// ChatChunk is one server-sent event of a streamed reply.
+type ChatChunk struct {
+	ID      string        `json:"id,omitempty"`
+	Object  string        `json:"object,omitempty"`
+	Model   string        `json:"model,omitempty"`
+	Choices []ChunkChoice `json:"choices"`
+	Usage   *Usage        `json:"usage,omitempty"`
+}
+
+// ChunkChoice is one choice of a chunk. Delta may be missing, and
+// FinishReason is null (nil) until the choice ends.
+type ChunkChoice struct {
+	Index        int     `json:"index"`
+	Delta        *Delta  `json:"delta,omitempty"`
+	FinishReason *string `json:"finish_reason"`
+}
+
+// Delta is the incremental part of a chunk choice.
+type Delta struct {
+	Role    string `json:"role,omitempty"`
+	Content string `json:"content,omitempty"`
+}
+
+// ImageRequest is the body of POST /v1/images/generations. Zero values are
+// left out: n, size and response_format are sent only where the model takes them.
+type ImageRequest struct {
+	Model          string `json:"model"`
+	Prompt         string `json:"prompt"`
+	N              int    `json:"n,omitempty"`
+	Size           string `json:"size,omitempty"`
+	ResponseFormat string `json:"response_format,omitempty"`
+}
+
+// ImageResponse is the reply of image generation and editing.
+type ImageResponse struct {
+	Created int64       `json:"created,omitempty"`
+	Data    []ImageData `json:"data"`
+}
+
+// ImageData is one generated image: Base64 bytes, or a URL for gateways that
+// answer with one.
+type ImageData struct {
+	B64JSON       string `json:"b64_json,omitempty"`
+	URL           string `json:"url,omitempty"`
+	RevisedPrompt string `json:"revised_prompt,omitempty"`
+}

@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"parley/api"
+)
+
+// maxStdin bounds what `parley ask` reads from a pipe, so a runaway
+// producer fails with a message instead of exhausting memory.
+const maxStdin = 32 << 20
+
+type askFlags struct {
+	model    string
+	attach   []string
+	noStream bool
+	usage    bool
+	raw      bool
+	system   string
+}
+
+func (a *app) askCommand() *cobra.Command {
+	var f askFlags
+	cmd := &cobra.Command{
+		Use:   "ask [PROMPT]",
+		Short: "Send one prompt and print the reply on stdout",
+		Long: `Send one prompt and print the reply on stdout as it streams.
+
+When stdin is not a terminal its text is read and sent too, before PROMPT when
+both are given, so "git diff | parley ask 'review this'" works. The reply ends
+with one newline and carries no styling. Terminal control characters in the
+reply are shown as visible placeholders unless --raw is given.`,
+		Example: `  parley ask "What is the capital of Peru?"
+  parley ask -a screenshot.png "What does this error mean?"
+  cat notes.txt | parley ask --usage "Summarise in three bullets" > summary.md`,
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.ask(cmd.Context(), f, strings.Join(args, " "))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.model, "model", "m", "", "model to ask (default: default_model from the config)")
+	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image file or http(s) URL (repeatable)")
+	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
+	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")
+	fl.BoolVar(&f.raw, "raw", false, "write the reply exactly as received, control characters included")
+	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: system_prompt from the config)")
+	return cmd
+}
+
+func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
+	text, err := a.askText(prompt)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	model, err := a.chatModel(ctx, cfg, f.model)
+	if err != nil {
+		return err
+	}
+	catalog := cfg.Catalog()
+	atts, err := a.attachAll(f.attach, cfg.AttachLimits())
+	if err != nil {
+		return err
+	}
+	if len(atts) > 0 {
+		if err := catalog.Require(model, api.CapVision); err != nil {
+			return usage(err)
+		}
+	}
+	client, err := a.client(cfg, model)
+	if err != nil {
+		return err
+	}
+	req := api.ChatRequest{Model: model, Messages: askMessages(firstNonEmpty(f.system, cfg.SystemPrompt), text, atts)}
+	out := newReplyWriter(a.env.Stdout, f.raw)
+	var res askResult
+	if f.noStream {
+		res, err = askOnce(ctx, client, req, out)
+	} else {
+		req.StreamOptions = catalog.StreamOptionsFor(model)
+		res, err = askStream(ctx, client, req, out)
+	}
+	// A reply that failed half-way still ends its line, so the error on
+	// stderr starts on a line of its own; one that never started writes
+	// nothing.
+	if err == nil || out.wrote {
+		if cerr := out.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write the reply: %w", cerr)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if note := finishNote(res.finishReason); note != "" {
+		fmt.Fprintln(a.env.Stderr, "parley: "+note)
+	}
+	if f.usage {
+		fmt.Fprintln(a.env.Stderr, usageLine(res.usage))
+	}
+	return nil
+}
+
+// askText joins piped stdin and the prompt argument.
+func (a *app) askText(prompt string) (string, error) {
+	var piped string
+	if !a.env.StdinIsTerminal && a.env.Stdin != nil {
+		b, err := io.ReadAll(io.LimitReader(a.env.Stdin, maxStdin+1))
+		if err != nil {
+			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		if len(b) > maxStdin {
+			return "", usagef("stdin holds more than %d MiB; send a smaller text", maxStdin>>20)
+		}
+		piped = strings.TrimRight(string(b), "\n")
+	}
+	prompt = strings.TrimSpace(prompt)
+	switch {
+	case strings.TrimSpace(piped) == "" && prompt == "":
+		return "", usagef("nothing to ask; give a prompt, e.g. parley ask \"why is the sky blue?\", or pipe text on stdin")
+	case strings.TrimSpace(piped) == "":
+		return prompt, nil
+	case prompt == "":
+		return piped, nil
+	default:
+		return piped + "\n\n" + prompt, nil
+	}
+}
+
+func askMessages(system, text string, atts []api.Attachment) []api.Message {
+	var msgs []api.Message
+	if system != "" {
+		msgs = append(msgs, api.TextMessage(api.RoleSystem, system))
+	}
+	if len(atts) == 0 {
+		return append(msgs, api.TextMessage(api.RoleUser, text))
+	}
+	parts := []api.Part{api.TextPart(text)}
+	for _, at := range atts {
+		parts = append(parts, at.Part())
+	}
+	return append(msgs, api.Message{Role: api.RoleUser, Content: api.Content{Parts: parts}})
+}
+
+type askResult struct {
+	finishReason string
+	usage        *api.Usage
+}
+
+func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, out *replyWriter) (askResult, error) {
+	resp, err := c.Chat(ctx, req)
+	if err != nil {
+		return askResult{}, err
+	}
+	out.Write(resp.Text())
+	var res askResult
+	if len(resp.Choices) > 0 {
+		res.finishReason = resp.Choices[0].FinishReason
+	}
+	res.usage = resp.Usage
+	return res, nil
+}
+
+func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, out *replyWriter) (askResult, error) {
+	s, err := c.ChatStream(ctx, req)
+	if err != nil {
+		return askResult{}, err
+	}
+	defer s.Close()
+	var res askResult
+	for {
+		ev, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			return res, nil
+		}
+		if err != nil {
+			return res, err
+		}
+		out.Write(ev.Text)
+		if ev.FinishReason != "" {
+			res.finishReason = ev.FinishReason
+		}
+		if ev.Usage != nil {
+			res.usage = ev.Usage
+		}
+	}
+}
+
+// finishNote explains a finish reason that means the reply is incomplete.
+func finishNote(reason string) string {
+	switch reason {
+	case "length":
+		return "the reply was cut off because it reached the model's length limit."
+	case "content_filter":
+		return "the gateway's content filter stopped the reply."
+	}
+	return ""
+}
+
+func usageLine(u *api.Usage) string {
+	if u == nil {
+		return "usage: the gateway did not report token usage for this reply."
+	}
+	return fmt.Sprintf("usage: %d prompt + %d completion = %d tokens", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

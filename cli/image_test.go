@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"parley/api/apitest"
+)
+
+func picturesDir(h *harness) string { return filepath.Join(h.env["XDG_PICTURES_DIR"], "parley") }
+
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestImageSavesPNGsAndPrintsOnlyTheirPaths(t *testing.T) {
+	h := newHarness(t)
+	r := h.run(nil, "image", "-m", "gpt-image-1", "--size", "1024x1024", "A red bicycle!")
+	r.mustCode(t, 0)
+	want := filepath.Join(picturesDir(h), "20261121-143005-a-red-bicycle-1.png")
+	if r.stdout != want+"\n" {
+		t.Fatalf("stdout = %q, want %q", r.stdout, want+"\n")
+	}
+	f, err := os.Open(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, format, err := image.DecodeConfig(f)
+	if err != nil || format != "png" || cfg.Width != 1024 {
+		t.Fatalf("saved file: %v %s %dx%d", err, format, cfg.Width, cfg.Height)
+	}
+	req, _ := h.gw.LastRequest()
+	if _, ok := req.JSON["response_format"]; ok {
+		t.Fatalf("response_format sent to gpt-image-1: %s", req.Body)
+	}
+	if _, ok := req.JSON["n"]; ok {
+		t.Fatalf("n sent though not asked for: %s", req.Body)
+	}
+	if req.JSON["size"] != "1024x1024" || req.JSON["prompt"] != "A red bicycle!" {
+		t.Fatalf("request = %s", req.Body)
+	}
+}
+
+func TestImageNeverOverwrites(t *testing.T) {
+	h := newHarness(t)
+	first := h.run(nil, "image", "-m", "dall-e-2", "-n", "2", "--size", "256x256", "-o", t.TempDir(), "cat")
+	first.mustCode(t, 0)
+	paths := strings.Fields(first.stdout)
+	if len(paths) != 2 {
+		t.Fatalf("stdout = %q", first.stdout)
+	}
+	req, _ := h.gw.LastRequest()
+	if req.JSON["response_format"] != "b64_json" || req.JSON["n"] != float64(2) {
+		t.Fatalf("dall-e-2 request = %s", req.Body)
+	}
+	dir := filepath.Dir(paths[0])
+	before, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := h.run(nil, "image", "-m", "dall-e-2", "-n", "2", "--size", "256x256", "-o", dir, "cat")
+	second.mustCode(t, 0)
+	again := strings.Fields(second.stdout)
+	if len(again) != 2 || again[0] == paths[0] || again[1] == paths[1] {
+		t.Fatalf("second run reused names: %v then %v", paths, again)
+	}
+	after, _ := os.ReadFile(paths[0])
+	if !bytes.Equal(before, after) {
+		t.Fatal("the first image was overwritten")
+	}
+	if n := len(listDir(t, dir)); n != 4 {
+		t.Fatalf("%d files, want 4", n)
+	}
+}
+
+func TestImageRefusesWhatTheModelCannotDoBeforeAnyRequest(t *testing.T) {
+	img := writePNG(t, t.TempDir(), "in.png", 32, 32, false)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-m", "dall-e-3", "-n", "3", "x"}, "at most 1"},
+		{[]string{"-m", "gpt-image-1", "--size", "999x999", "x"}, "1536x1024"},
+		{[]string{"-m", "gpt-image-1", "--size", "big", "x"}, "<width>x<height>"},
+		{[]string{"-m", "dall-e-3", "--edit", img, "x"}, "image_edit = true"},
+		{[]string{"-m", "gpt-4o", "x"}, "image_generation = true"},
+		{[]string{"-m", "gpt-image-1", "--mask", img, "x"}, "--edit"},
+		{[]string{"-m", "gpt-image-1"}, "prompt"},
+		{[]string{"-m", "gpt-image-1", "-n", "-1", "x"}, "-n"},
+	}
+	for _, c := range cases {
+		h := newHarness(t)
+		r := h.run(nil, append([]string{"image"}, c.args...)...)
+		r.mustCode(t, 2)
+		if !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, c.want)
+		}
+		if n := h.gw.RequestCount(); n != 0 {
+			t.Errorf("%v: %d requests sent", c.args, n)
+		}
+	}
+}
+
+func TestImageInvalidBase64WritesNothing(t *testing.T) {
+	for _, body := range []string{`{"data":[{"b64_json":"!!not base64!!"}]}`, `{"data":[]}`} {
+		h := newHarness(t)
+		h.gw.Enqueue(apitest.Reply{Body: body})
+		r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+		r.mustCode(t, 1)
+		if r.stdout != "" {
+			t.Fatalf("stdout = %q", r.stdout)
+		}
+		if files := listDir(t, picturesDir(h)); len(files) != 0 {
+			t.Fatalf("files written: %v", files)
+		}
+	}
+}
+
+func TestImageSavesOtherFormatsWithTheRightExtension(t *testing.T) {
+	h := newHarness(t)
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewRGBA(image.Rect(0, 0, 16, 16)), nil); err != nil {
+		t.Fatal(err)
+	}
+	h.gw.Enqueue(apitest.Reply{Images: [][]byte{jpg.Bytes()}})
+	r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+	r.mustCode(t, 0)
+	if !strings.HasSuffix(strings.TrimSpace(r.stdout), ".jpg") || !strings.Contains(r.stderr, "JPEG") {
+		t.Fatalf("stdout = %q, stderr = %q", r.stdout, r.stderr)
+	}
+}
+
+func TestImageEditUploadsImageAndMask(t *testing.T) {
+	h := newHarness(t)
+	dir := t.TempDir()
+	img := writePNG(t, dir, "room.png", 64, 64, false)
+	mask := writePNG(t, dir, "mask.png", 64, 64, true)
+	r := h.run(nil, "image", "-m", "gpt-image-1", "--edit", img, "--mask", mask, "put a cat on the sill")
+	r.mustCode(t, 0)
+	if len(strings.Fields(r.stdout)) != 1 {
+		t.Fatalf("stdout = %q", r.stdout)
+	}
+	req, _ := h.gw.LastRequest()
+	if req.Path != "/v1/images/edits" || req.Edit == nil {
+		t.Fatalf("request = %s %s", req.Method, req.Path)
+	}
+	if req.Edit.Prompt != "put a cat on the sill" || len(req.Edit.Images) != 1 || req.Edit.Mask == nil {
+		t.Fatalf("edit form = %+v", req.Edit.Fields)
+	}
+	if req.Edit.Images[0].ContentType != "image/png" || req.Edit.Images[0].Filename != "room.png" {
+		t.Fatalf("image part = %q %q", req.Edit.Images[0].Filename, req.Edit.Images[0].ContentType)
+	}
+}
+
+func TestImageEditRefusesAMaskOfAnotherSize(t *testing.T) {
+	h := newHarness(t)
+	dir := t.TempDir()
+	img := writePNG(t, dir, "room.png", 64, 64, false)
+	mask := writePNG(t, dir, "mask.png", 32, 32, true)
+	r := h.run(nil, "image", "-m", "gpt-image-1", "--edit", img, "--mask", mask, "x")
+	r.mustCode(t, 2)
+	if !strings.Contains(r.stderr, "64") || h.gw.RequestCount() != 0 {
+		t.Fatalf("stderr = %q, requests = %d", r.stderr, h.gw.RequestCount())
+	}
+}

@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"parley/api"
+	"parley/config"
+	"parley/termsafe"
+)
+
+// userAgent identifies parley to gateways.
+const userAgent = "parley/" + Version
+
+// loadConfig reads the configuration (a --config flag wins over
+// PARLEY_CONFIG) and prints its warnings on stderr. Every configuration
+// problem is a usage error: the user has to change the file.
+func (a *app) loadConfig() (*config.Config, error) {
+	env := config.Env{Getenv: a.env.Getenv, HomeDir: a.env.HomeDir}
+	if a.cfgPath != "" {
+		path := expandHome(a.cfgPath, a.env.HomeDir)
+		getenv := a.env.Getenv
+		env.Getenv = func(k string) string {
+			if k == "PARLEY_CONFIG" {
+				return path
+			}
+			return getenv(k)
+		}
+	}
+	cfg, err := config.Load(env)
+	if err != nil {
+		return nil, usage(err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(a.env.Stderr, "parley: warning: "+w)
+	}
+	return cfg, nil
+}
+
+// displayPath shows a config path with the home directory as ~.
+func (a *app) displayPath(p string) string {
+	if h := a.env.HomeDir; h != "" && strings.HasPrefix(p, h+"/") {
+		return "~" + p[len(h):]
+	}
+	return p
+}
+
+// client builds the gateway client for model's provider.
+func (a *app) client(cfg *config.Config, model string) (*api.Client, error) {
+	p, err := cfg.ProviderFor(model)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return a.newClient(cfg, p)
+}
+
+func (a *app) providerClient(cfg *config.Config, name string) (*api.Client, error) {
+	p := cfg.Provider(name)
+	if p == nil {
+		return nil, usagef("no provider named %q in %s", name, a.displayPath(cfg.Path))
+	}
+	return a.newClient(cfg, p)
+}
+
+func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, error) {
+	cc, err := p.ClientConfig(userAgent)
+	if err != nil {
+		return nil, err
+	}
+	if a.verbose {
+		cc.Verbose = a.env.Stderr
+	}
+	c, err := api.NewClient(cc)
+	if err != nil {
+		return nil, usage(err)
+	}
+	for _, w := range c.Warnings() {
+		fmt.Fprintln(a.env.Stderr, "parley: warning: "+w)
+	}
+	return c, nil
+}
+
+// chatModel picks the chat model: the flag, default_model, or, when neither
+// says, the first model the gateway lists (said on stderr).
+func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (string, error) {
+	if m := firstNonEmpty(flag, cfg.DefaultModel); m != "" {
+		return m, nil
+	}
+	hint := fmt.Sprintf("pass --model NAME or set default_model in %s (parley models lists the choices)", a.displayPath(cfg.Path))
+	client, err := a.providerClient(cfg, cfg.Providers[0].Name)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	ids, err := client.ListModels(ctx)
+	if err != nil || len(ids) == 0 {
+		return "", usagef("no model chosen; %s", hint)
+	}
+	sort.Strings(ids)
+	m := pickChatModel(ids, cfg.Catalog())
+	fmt.Fprintf(a.env.Stderr, "parley: no model chosen, using %q from the gateway's list; %s.\n", termsafe.Sanitize(m), hint)
+	return m, nil
+}
+
+// pickChatModel prefers a model that can chat over image models.
+func pickChatModel(ids []string, catalog *api.Catalog) string {
+	for _, id := range ids {
+		c := catalog.Lookup(id).Caps
+		if !c.ImageGeneration && !c.ImageEdit {
+			return id
+		}
+	}
+	return ids[0]
+}
+
+// attachAll turns --attach values into attachments, saying on stderr when
+// one was scaled down.
+func (a *app) attachAll(refs []string, lim api.AttachLimits) ([]api.Attachment, error) {
+	var out []api.Attachment
+	for _, ref := range refs {
+		at, err := api.Attach(ref, lim)
+		if err != nil {
+			return nil, usage(err)
+		}
+		if at.Resized {
+			fmt.Fprintln(a.env.Stderr, "parley: "+at.Describe())
+		}
+		out = append(out, at)
+	}
+	return out, nil
+}
+
+// TUIRequest is what the full-screen chat needs from the command line.
+type TUIRequest struct {
+	Config *config.Config
+	// Model is the start model ("" when neither --model nor default_model
+	// names one: the chat then asks the gateway or the user).
+	Model string
+	// Theme is --theme or the config's theme ("" means auto).
+	Theme string
+	// Mouse turns on mouse-wheel scrolling.
+	Mouse   bool
+	Version string
+	// NewClient returns a gateway client for a model's provider.
+	NewClient func(model string) (*api.Client, error)
+}
+
+type tuiFlags struct {
+	model string
+	theme string
+	mouse bool
+}
+
+func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
+	if a.env.RunTUI == nil {
+		return errors.New("the full-screen chat is not available in this build; use parley ask")
+	}
+	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
+		return usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	req := TUIRequest{
+		Config:  cfg,
+		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
+		Theme:   firstNonEmpty(f.theme, cfg.Theme),
+		Mouse:   f.mouse,
+		Version: Version,
+		NewClient: func(model string) (*api.Client, error) {
+			p, err := cfg.ProviderFor(model)
+			if err != nil {
+				return nil, err
+			}
+			cc, err := p.ClientConfig(userAgent)
+			if err != nil {
+				return nil, err
+			}
+			return api.NewClient(cc)
+		},
+	}
+	return a.env.RunTUI(ctx, req)
+}

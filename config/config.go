@@ -1,0 +1,345 @@
+// Package config loads parley's TOML configuration: providers (gateways and
+// where their keys come from), models with their capabilities, and the
+// settings the rest of the app reads (theme, limits, timeouts, key
+// bindings). It never reads the process environment directly; Load takes an
+// Env, so tests are hermetic.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"parley/api"
+)
+
+// DefaultBaseURL is the gateway used when neither the config file nor
+// OPENAI_BASE_URL names one.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultKeyEnv is the environment variable a provider's key comes from when
+// it sets none of api_key, api_key_cmd and api_key_env.
+const DefaultKeyEnv = "OPENAI_API_KEY"
+
+// EnvProviderName names the provider made from OPENAI_BASE_URL and
+// OPENAI_API_KEY when the config declares no [[providers]].
+const EnvProviderName = "default"
+
+// Env is the environment Load reads: variables and the home directory.
+type Env struct {
+	Getenv  func(string) string
+	HomeDir string
+}
+
+// OSEnv is the real environment of the process.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	return Env{Getenv: os.Getenv, HomeDir: home}
+}
+
+func (e Env) get(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Config is the loaded configuration. Every field documents its TOML key and
+// default; zero values mean "use the default" unless said otherwise.
+type Config struct {
+	// Path is the config file that was read, or the file that would be read
+	// when there is none (refusals tell users to add lines there).
+	Path string
+	// FromFile reports whether Path existed and was read.
+	FromFile bool
+
+	// default_model: the chat model used when no --model is given. No default:
+	// "" means the caller must ask for one.
+	DefaultModel string
+	// image_model: the model `parley image` uses without --model. Default "".
+	ImageModel string
+	// theme: the colour theme name, validated by the UI. Default "" (the UI's
+	// default theme).
+	Theme string
+	// system_prompt: a system message sent first in every new conversation.
+	// Default "" (none).
+	SystemPrompt string
+	// max_history_messages: how many earlier messages of a conversation are
+	// sent with each request. Default 0 = all of them.
+	MaxHistoryMessages int
+	// attach_max_side: attachments larger than this many pixels on their long
+	// side are scaled down. Default 0 = api.DefaultAttachMaxSide (2048).
+	AttachMaxSide int
+	// attach_max_bytes: attachments larger than this are scaled down; an
+	// integer (bytes) or a string such as "20MB", "512KB", "1.5MiB" (KB/MB/GB
+	// are powers of 1000, KiB/MiB/GiB powers of 1024). Default 0 =
+	// api.DefaultAttachMaxBytes (20 MB).
+	AttachMaxBytes int64
+	// connect_timeout: dialing and the TLS handshake, as "10s". Default 0 =
+	// api.DefaultConnectTimeout (10s).
+	ConnectTimeout time.Duration
+	// header_timeout: request sent until the response headers arrive (chat).
+	// Default 0 = api.DefaultHeaderTimeout (60s).
+	HeaderTimeout time.Duration
+	// stream_idle_timeout: the longest silence inside a streamed reply.
+	// Default 0 = api.DefaultStreamIdleTimeout (120s).
+	StreamIdleTimeout time.Duration
+	// image_timeout: request sent until the response headers arrive, for
+	// image generation and editing. Default 0 = api.DefaultImageHeaderTimeout (300s).
+	ImageTimeout time.Duration
+	// max_retries: retries of failed requests (0 = none). nil = not set,
+	// api.DefaultMaxRetries (2).
+	MaxRetries *int
+	// [keys]: key bindings, action = ["ctrl+s", "alt+enter"] (a single string
+	// is accepted too). Kept as written; the UI validates action names and
+	// keys. nil when absent.
+	Keys map[string][]string
+	// KeyLines is the line of each [keys] entry, for the UI's messages.
+	KeyLines map[string]int
+
+	// Providers in file order; the first is the default provider. Never
+	// empty after Load.
+	Providers []*Provider
+	// Models declared under [[models]], in file order.
+	Models []ModelConfig
+
+	// Warnings are problems that do not stop parley: unknown keys, a key
+	// readable by other users. Each is one line, "<file>:<line>:<col>: ...".
+	Warnings []string
+
+	imageDir string // image_dir as written
+	env      Env
+}
+
+// ModelConfig is one [[models]] entry. Pointer fields are nil when the key
+// is absent, so the built-in capabilities show through.
+type ModelConfig struct {
+	Name            string   // name: the id sent as "model" (required)
+	Provider        string   // provider: a [[providers]] name; "" = the default provider
+	Vision          *bool    // vision: accepts images in chat
+	StreamUsage     *bool    // stream_usage: accepts stream_options.include_usage
+	ImageGeneration *bool    // image_generation
+	ImageEdit       *bool    // image_edit
+	ResponseFormat  *bool    // response_format: may response_format = "b64_json" be sent?
+	Sizes           []string // sizes: accepted image sizes ("1024x1024", "auto"); nil = not set
+	MaxN            *int     // max_n: most images per request
+	EditPath        string   // edit_path: edit endpoint relative to the /v1 base ("/images/edits")
+	Line            int      // line of the entry's [[models]] header (0 if unknown)
+}
+
+// Capabilities merges the entry over the built-in capabilities of its name,
+// field by field.
+func (m ModelConfig) Capabilities() api.Capabilities {
+	c, _ := api.BuiltinCapabilities(m.Name)
+	set := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&c.Vision, m.Vision)
+	set(&c.StreamUsage, m.StreamUsage)
+	set(&c.ImageGeneration, m.ImageGeneration)
+	set(&c.ImageEdit, m.ImageEdit)
+	set(&c.ResponseFormat, m.ResponseFormat)
+	if m.Sizes != nil {
+		c.Sizes = append([]string(nil), m.Sizes...)
+	}
+	if m.MaxN != nil {
+		c.MaxN = *m.MaxN
+	}
+	if m.EditPath != "" {
+		c.EditPath = m.EditPath
+	}
+	return c
+}
+
+// DefaultPath is the config file parley reads: $PARLEY_CONFIG if set, else
+// $XDG_CONFIG_HOME/parley/config.toml, with XDG_CONFIG_HOME defaulting to
+// ~/.config (a relative XDG_CONFIG_HOME is ignored, as the XDG spec says).
+func DefaultPath(env Env) string {
+	if p := env.get("PARLEY_CONFIG"); p != "" {
+		return expandHome(p, env.HomeDir)
+	}
+	return filepath.Join(configHome(env), "parley", "config.toml")
+}
+
+func configHome(env Env) string {
+	if d := env.get("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(env.HomeDir, ".config")
+}
+
+// expandHome replaces a leading ~ or ~/ with home.
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// Load reads the config file (see DefaultPath). Without a file, the
+// environment alone configures parley: OPENAI_BASE_URL (default
+// DefaultBaseURL) and OPENAI_API_KEY define one provider named "default";
+// the same happens when the file declares no [[providers]]. A file named by
+// PARLEY_CONFIG must exist.
+//
+// Every error Load returns is a *ParseError ("<file>:<line>:<col>: <what is
+// wrong>", or "<file>: ..." when no line applies), meant for exit status 2.
+// API keys are not resolved here but when a provider is used.
+func Load(env Env) (*Config, error) {
+	path := DefaultPath(env)
+	c := &Config{Path: path, env: env}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && env.get("PARLEY_CONFIG") != "":
+		return nil, &ParseError{Path: path, Msg: "this file, named by PARLEY_CONFIG, does not exist; create it or unset PARLEY_CONFIG"}
+	case errors.Is(err, fs.ErrNotExist):
+		c.addEnvProvider()
+		return c, nil
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("cannot read the config file (%v); check its permissions", err)}
+	}
+	c.FromFile = true
+	if err := c.parse(data); err != nil {
+		return nil, err
+	}
+	if len(c.Providers) == 0 {
+		c.addEnvProvider()
+	}
+	c.checkPermissions()
+	return c, nil
+}
+
+// addEnvProvider adds the provider made from OPENAI_BASE_URL/OPENAI_API_KEY.
+func (c *Config) addEnvProvider() {
+	base := strings.TrimSpace(c.env.get("OPENAI_BASE_URL"))
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	c.Providers = append(c.Providers, c.newProvider(EnvProviderName, base, 0))
+}
+
+// checkPermissions warns when a file holding a literal api_key can be read
+// by group or others.
+func (c *Config) checkPermissions() {
+	var line int
+	for _, p := range c.Providers {
+		if p.apiKey != "" {
+			line = p.keyLine
+			break
+		}
+	}
+	if line == 0 {
+		return
+	}
+	st, err := os.Stat(c.Path)
+	if err != nil || st.Mode().Perm()&0o044 == 0 {
+		return
+	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf(
+		"%s:%d:1: this file holds an api_key and other users can read it (mode %04o); run chmod 600 %s, or use api_key_env or api_key_cmd instead",
+		c.Path, line, st.Mode().Perm(), c.Path))
+}
+
+// Catalog returns the model catalog: the [[models]] entries merged over the
+// built-ins, with refusals pointing at this config file.
+func (c *Config) Catalog() *api.Catalog {
+	models := make([]api.Model, len(c.Models))
+	for i, m := range c.Models {
+		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig}
+	}
+	return api.NewCatalog(models).WithConfigPath(c.Path)
+}
+
+// Provider returns the provider with the given name, or nil.
+func (c *Config) Provider(name string) *Provider {
+	for _, p := range c.Providers {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ProviderFor returns the provider that serves model: the one its
+// [[models]] entry names, else the default (first) provider, which also
+// serves every model the config does not mention.
+func (c *Config) ProviderFor(model string) (*Provider, error) {
+	if len(c.Providers) == 0 {
+		return nil, fmt.Errorf("no provider is configured; add a [[providers]] entry to %s or set OPENAI_BASE_URL", c.Path)
+	}
+	if m, ok := c.model(model); ok && m.Provider != "" {
+		if p := c.Provider(m.Provider); p != nil {
+			return p, nil
+		}
+		return nil, fmt.Errorf("model %q names provider %q, which %s does not define", model, m.Provider, c.Path)
+	}
+	return c.Providers[0], nil
+}
+
+// model finds a [[models]] entry by exact name, else case-insensitively
+// (the catalog's rule).
+func (c *Config) model(name string) (ModelConfig, bool) {
+	for _, m := range c.Models {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	for _, m := range c.Models {
+		if strings.EqualFold(m.Name, name) {
+			return m, true
+		}
+	}
+	return ModelConfig{}, false
+}
+
+// ImageDir is where generated images are saved: image_dir (with ~ and
+// $VARIABLES expanded; a relative path is taken from the current
+// directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley, the
+// user-dirs.dirs entry, or ~/Pictures/parley).
+func (c *Config) ImageDir() string {
+	if c.imageDir != "" {
+		p := expandHome(c.imageDir, c.env.HomeDir)
+		return os.Expand(p, func(k string) string {
+			if k == "HOME" && c.env.HomeDir != "" {
+				return c.env.HomeDir
+			}
+			return c.env.get(k)
+		})
+	}
+	return api.DefaultImageDir(c.env.get, c.env.HomeDir)
+}
+
+// AttachLimits are the attachment limits (zero fields take api's defaults).
+func (c *Config) AttachLimits() api.AttachLimits {
+	return api.AttachLimits{MaxSide: c.AttachMaxSide, MaxBytes: c.AttachMaxBytes}
+}
+
+// Timeouts are the network timeouts (zero fields take api's defaults).
+func (c *Config) Timeouts() api.Timeouts {
+	return api.Timeouts{Connect: c.ConnectTimeout, Header: c.HeaderTimeout, StreamIdle: c.StreamIdleTimeout, ImageHeader: c.ImageTimeout}
+}
+
+// Retry is the retry policy: max_retries = 0 means no retries (-1 in api's
+// terms), unset means api's default.
+func (c *Config) Retry() api.RetryPolicy {
+	if c.MaxRetries == nil {
+		return api.RetryPolicy{}
+	}
+	if *c.MaxRetries == 0 {
+		return api.RetryPolicy{MaxRetries: -1}
+	}
+	return api.RetryPolicy{MaxRetries: *c.MaxRetries}
+}

@@ -1,0 +1,82 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"parley/api"
+)
+
+// ModelList is what `parley models` shows from the config: every [[models]]
+// entry, then default_model and image_model when they have no entry, each
+// with its merged capabilities and provider name.
+func (c *Config) ModelList() []api.Model {
+	cat := c.Catalog()
+	models := cat.Configured()
+	for i := range models {
+		if models[i].Provider == "" && len(c.Providers) > 0 {
+			models[i].Provider = c.Providers[0].Name
+		}
+	}
+	for _, name := range []string{c.DefaultModel, c.ImageModel} {
+		if name == "" {
+			continue
+		}
+		if _, ok := c.model(name); ok {
+			continue
+		}
+		m := cat.Lookup(name)
+		if p, err := c.ProviderFor(name); err == nil {
+			m.Provider = p.Name
+		}
+		models = append(models, m)
+	}
+	return models
+}
+
+// Describe is the configuration as `parley models` prints it: where it came
+// from, each provider (address and where its key comes from, never the key
+// itself) and each model with its capabilities and their source.
+//
+//	config: /home/me/.config/parley/config.toml
+//	provider openai: https://api.openai.com/v1 (key from OPENAI_API_KEY)
+//	model gpt-4o [openai, config]: chat, vision, usage (default)
+func (c *Config) Describe() string {
+	var b strings.Builder
+	if c.FromFile {
+		fmt.Fprintf(&b, "config: %s\n", c.Path)
+	} else {
+		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", c.Path)
+	}
+	for _, p := range c.Providers {
+		fmt.Fprintf(&b, "provider %s: %s (key from %s", p.Name, p.BaseURL, p.KeySource())
+		if p.Proxy != "" {
+			fmt.Fprintf(&b, "; proxy %s", redactURL(p.Proxy))
+		}
+		b.WriteString(")\n")
+	}
+	for _, m := range c.ModelList() {
+		fmt.Fprintf(&b, "model %s [%s, %s]: %s", m.Name, m.Provider, m.Source, m.Caps.Summary())
+		switch m.Name {
+		case c.DefaultModel:
+			b.WriteString(" (default)")
+		case c.ImageModel:
+			b.WriteString(" (image default)")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// redactURL hides a password in a URL's user info.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

@@ -1,0 +1,51 @@
+// Command parley is a full-screen terminal chat for OpenAI-compatible
+// gateways, with scriptable `ask`, `image` and `models` commands. This file
+// only wires the process (streams, signals, environment) to the cli and ui
+// packages.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"parley/cli"
+	"parley/ui"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	home, _ := os.UserHomeDir()
+	env := cli.Env{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		StdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
+		StdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
+		Getenv:           os.Getenv,
+		HomeDir:          home,
+		Now:              time.Now,
+		RunTUI:           runTUI,
+	}
+	code := cli.Main(ctx, os.Args[1:], env)
+	stop()
+	os.Exit(code)
+}
+
+// runTUI opens the full-screen chat with what the command line resolved.
+func runTUI(ctx context.Context, req cli.TUIRequest) error {
+	return ui.Run(ctx, ui.Options{
+		Config:     req.Config,
+		ConfigPath: req.Config.Path,
+		Model:      req.Model,
+		Theme:      req.Theme,
+		Version:    req.Version,
+		NewClient:  req.NewClient,
+		Getenv:     os.Getenv,
+		Mouse:      req.Mouse,
+	})
+}

@@ -1,0 +1,166 @@
+package termsafe
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// streamSplit feeds s to a Stream in pieces cut at the given offsets.
+func streamSplit(s string, cuts []int) string {
+	var st Stream
+	var out strings.Builder
+	prev := 0
+	for _, c := range cuts {
+		out.WriteString(st.Write(s[prev:c]))
+		prev = c
+	}
+	out.WriteString(st.Write(s[prev:]))
+	out.WriteString(st.Flush())
+	return out.String()
+}
+
+var streamSamples = []string{
+	"",
+	"plain text\n",
+	"a\r\nb\r\n\r\n",
+	"\r\r\n\r",
+	"x\x1b]52;c;aGk=\x07y\x1b[2J",
+	"€ and 🎉 and 世界",
+	"\u009b2J\u202e\u2066",
+	"bad \xe2\x82 bytes \x9b\xff",
+	"\xf0\x9f\x8e",
+	"\xe2\r\n\x80",
+	"tail CR\r",
+	"mixed\x1bP1$r\x1b\\ \u00e9\u0301\x7f",
+}
+
+func TestStreamEverySplitEqualsOneShot(t *testing.T) {
+	for _, s := range streamSamples {
+		want := Sanitize(s)
+		// Every single cut and every pair of cuts.
+		for i := 0; i <= len(s); i++ {
+			if got := streamSplit(s, []int{i}); got != want {
+				t.Fatalf("%q cut at %d: got %q want %q", s, i, got, want)
+			}
+			for j := i; j <= len(s); j++ {
+				if got := streamSplit(s, []int{i, j}); got != want {
+					t.Fatalf("%q cut at %d,%d: got %q want %q", s, i, j, got, want)
+				}
+			}
+		}
+		// One byte at a time.
+		cuts := make([]int, 0, len(s))
+		for i := 1; i < len(s); i++ {
+			cuts = append(cuts, i)
+		}
+		if got := streamSplit(s, cuts); got != want {
+			t.Fatalf("%q byte by byte: got %q want %q", s, got, want)
+		}
+	}
+}
+
+func TestStreamRandomSplits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", " ", "\n", "\r", "\t", "\x1b", "[", "]", "\x07", "\\", "\x00", "\x7f",
+		"é", "€", "🎉", "\u009b", "\u202e", "\u2069", "\u200f", "\xe2", "\x82", "\x9b", "\xff", "\xf0\x9f"}
+	for n := 0; n < 2000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(40); k > 0; k-- {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		var cuts []int
+		for p := 0; p < len(s); p += 1 + rng.IntN(5) {
+			cuts = append(cuts, p)
+		}
+		want := Sanitize(s)
+		if got := streamSplit(s, cuts); got != want {
+			t.Fatalf("%q cuts %v: got %q want %q", s, cuts, got, want)
+		}
+		if v := violation(want, false); v != "" {
+			t.Fatalf("Sanitize(%q) = %q: %s", s, want, v)
+		}
+	}
+}
+
+func TestStreamSplitSequenceIsCaught(t *testing.T) {
+	var st Stream
+	got := st.Write("before \x1b") + st.Write("]0;title\x07 after")
+	got += st.Write("\x1b[") + st.Write("2J") + st.Flush()
+	if want := "before ␛]0;title␇ after␛[2J"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+func TestStreamHoldsCRAndPartialRunes(t *testing.T) {
+	var st Stream
+	if got := st.Write("line\r"); got != "line" || !st.Pending() {
+		t.Fatalf("CR at end of delta: got %q pending=%v", got, st.Pending())
+	}
+	if got := st.Write("\nnext"); got != "\nnext" {
+		t.Fatalf("CRLF across deltas: got %q", got)
+	}
+	if got := st.Write("\xe2\x82"); got != "" {
+		t.Fatalf("partial euro sign: got %q", got)
+	}
+	if got := st.Write("\xac!"); got != "€!" {
+		t.Fatalf("completed euro sign: got %q", got)
+	}
+	if got := st.Write("\r"); got != "" {
+		t.Fatalf("lone CR held: got %q", got)
+	}
+	if got := st.Flush(); got != "␍" {
+		t.Fatalf("Flush of lone CR: got %q", got)
+	}
+	if st.Pending() || st.Flush() != "" {
+		t.Fatal("Flush did not reset the stream")
+	}
+}
+
+func TestStreamCleanDeltaNotCopied(t *testing.T) {
+	var st Stream
+	delta := "a clean delta of answer text, nothing to see here "
+	allocs := testing.AllocsPerRun(100, func() {
+		if st.Write(delta) != delta {
+			t.Fatal("clean delta changed")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("Write of a clean delta allocated %.0f times", allocs)
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, p := range []string{"hi \x1b", "[31mred\r", "\n\xe2", "\x82\xac\r"} {
+		n, err := w.Write([]byte(p))
+		if err != nil || n != len(p) {
+			t.Fatalf("Write(%q) = %d, %v", p, n, err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "hi ␛[31mred\n€␍"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriterReportsErrors(t *testing.T) {
+	w := NewWriter(failWriter{})
+	if _, err := w.WriteString("text"); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("want wrapped write error, got %v", err)
+	}
+	_, _ = w.WriteString("\r")
+	if err := w.Flush(); err == nil {
+		t.Fatal("Flush: want error")
+	}
+}

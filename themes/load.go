@@ -1,0 +1,341 @@
+package themes
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FileError is a problem with one theme file: the file, the line (0 when it
+// is not tied to one), what is wrong, and whether the file was skipped.
+// Unknown keys are reported but do not skip the file, so that a theme
+// written for a newer parley still loads.
+type FileError struct {
+	Path    string
+	Line    int
+	Msg     string
+	Skipped bool
+	Err     error // underlying error, if any
+}
+
+func (e *FileError) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	if e.Skipped {
+		return fmt.Sprintf("theme file %s: %s; the theme was skipped, fix the file to use it", loc, e.Msg)
+	}
+	return fmt.Sprintf("theme file %s: %s", loc, e.Msg)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// LoadDir loads the user themes in dir: every "*.toml" file, in file-name
+// order. A missing dir is not an error. A file with a problem is reported
+// as a *FileError and, unless the only problem is an unknown key, skipped.
+// When two files define the same name, the first one wins and the second
+// is reported and skipped.
+//
+// A theme file holds a name, an optional base and the colours that differ
+// from the base:
+//
+//	name = "dusk"          # optional: defaults to the file name without .toml
+//	base = "nord"          # optional built-in to inherit from; default: dark, or light if dark = false
+//	dark = true            # optional: is it meant for a dark background? default: the base's
+//	accent = "#ff8800"     # role = "#rrggbb", "#rgb", an ANSI number 0-255 (212 or "212"), or "" for none
+//	[syntax]
+//	keyword = "#c678dd"
+//
+// The role keys are listed by Roles.
+func LoadDir(dir string) ([]Theme, []error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{fmt.Errorf("reading the theme directory %s: %w", dir, err)}
+	}
+	var (
+		themes []Theme
+		errs   []error
+		seen   = map[string]string{} // lower-case name -> file
+	)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		t, ferrs := LoadFile(path)
+		for _, fe := range ferrs {
+			errs = append(errs, fe)
+		}
+		if slices.ContainsFunc(ferrs, func(fe *FileError) bool { return fe.Skipped }) {
+			continue
+		}
+		key := strings.ToLower(t.Name)
+		if first, dup := seen[key]; dup {
+			errs = append(errs, &FileError{Path: path, Line: lineOf(mustRead(path), "name"), Skipped: true,
+				Msg: fmt.Sprintf("the name %q is already used by %s", t.Name, first)})
+			continue
+		}
+		seen[key] = path
+		themes = append(themes, t)
+	}
+	return themes, errs
+}
+
+func mustRead(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+// LoadFile loads one theme file (see LoadDir). If any returned error is
+// Skipped, the Theme is not usable.
+func LoadFile(path string) (Theme, []*FileError) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Theme{}, []*FileError{{Path: path, Msg: "cannot be read: " + err.Error(), Skipped: true, Err: err}}
+	}
+	return parseTheme(path, string(data))
+}
+
+// parseTheme does the work of LoadFile on the file's text.
+func parseTheme(path, text string) (Theme, []*FileError) {
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		fe := &FileError{Path: path, Msg: "is not valid TOML: " + err.Error(), Skipped: true, Err: err}
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			fe.Line = pe.Position.Line
+			fe.Msg = "is not valid TOML: " + pe.Message
+		}
+		return Theme{}, []*FileError{fe}
+	}
+
+	var errs []*FileError
+	fail := func(key, format string, args ...any) {
+		errs = append(errs, &FileError{Path: path, Line: lineOf(text, key), Msg: fmt.Sprintf(format, args...), Skipped: true})
+	}
+	warn := func(key, format string, args ...any) {
+		errs = append(errs, &FileError{Path: path, Line: lineOf(text, key), Msg: fmt.Sprintf(format, args...)})
+	}
+	str := func(key string) (string, bool) {
+		v, ok := raw[key]
+		if !ok {
+			return "", false
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			fail(key, "%s must be a string", key)
+		}
+		return s, isStr
+	}
+
+	name := strings.TrimSuffix(filepath.Base(path), ".toml")
+	if s, ok := str("name"); ok {
+		name = strings.TrimSpace(s)
+	}
+	if err := validName(name); err != nil {
+		fail("name", "%v", err)
+	}
+
+	baseName := ""
+	if s, ok := str("base"); ok {
+		baseName = s
+	}
+	var dark *bool
+	if v, ok := raw["dark"]; ok {
+		if b, isBool := v.(bool); isBool {
+			dark = &b
+		} else {
+			fail("dark", "dark must be true or false")
+		}
+	}
+	if baseName == "" {
+		baseName = Dark
+		if dark != nil && !*dark {
+			baseName = Light
+		}
+	}
+	base, ok := builtin(baseName)
+	if !ok {
+		fail("base", "base %q is not a built-in theme; use one of %s", baseName, strings.Join(builtinNames(), ", "))
+	}
+
+	t := base
+	t.Name, t.Source = name, path
+	if dark != nil {
+		t.Dark = *dark
+	}
+	set := func(key string, v any) {
+		r, known := roleByKey(key)
+		if !known {
+			if near := closestRole(key); near != "" {
+				warn(key, "unknown key %q ignored; did you mean %q?", key, near)
+			} else {
+				warn(key, "unknown key %q ignored; it is not a colour role", key)
+			}
+			return
+		}
+		var s string
+		switch v := v.(type) {
+		case string:
+			s = v
+		case int64:
+			s = fmt.Sprint(v)
+		default:
+			fail(key, "%s must be a colour: \"#rrggbb\" or an ANSI colour number 0-255", key)
+			return
+		}
+		c, err := ParseColor(s)
+		if err != nil {
+			fail(key, "%s: %v", key, err)
+			return
+		}
+		*r.field(&t) = c
+	}
+	for _, k := range sortedKeys(raw) {
+		switch k {
+		case "name", "base", "dark":
+			continue
+		case "syntax":
+			tbl, isTable := raw[k].(map[string]any)
+			if !isTable {
+				fail(k, "syntax must be a table: [syntax]")
+				continue
+			}
+			for _, sk := range sortedKeys(tbl) {
+				set("syntax."+sk, tbl[sk])
+			}
+		default:
+			set(k, raw[k])
+		}
+	}
+	// Report in file order.
+	slices.SortStableFunc(errs, func(a, b *FileError) int { return a.Line - b.Line })
+	return t, errs
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func roleByKey(key string) (role, bool) {
+	for _, r := range roles {
+		if r.key == key {
+			return r, true
+		}
+	}
+	return role{}, false
+}
+
+// closestRole returns the role key nearest to a misspelt key (at most two
+// edits away), or "".
+func closestRole(key string) string {
+	best, bestD := "", 3
+	for _, r := range roles {
+		if d := editDistance(key, r.key); d < bestD {
+			best, bestD = r.key, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// validName accepts names that are easy to type in a config file and on
+// the command line.
+func validName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("name is empty")
+	case len(name) > 40:
+		return fmt.Errorf("name %q is longer than 40 characters", name)
+	case strings.EqualFold(name, Auto):
+		return fmt.Errorf("name %q is reserved (it picks dark or light from the terminal)", name)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("name %q may only contain letters, digits, '-', '_' and '.'", name)
+		}
+	}
+	return nil
+}
+
+func builtin(name string) (Theme, bool) {
+	for _, t := range Builtins() {
+		if strings.EqualFold(t.Name, name) {
+			return t, true
+		}
+	}
+	return Theme{}, false
+}
+
+func builtinNames() []string {
+	var names []string
+	for _, t := range Builtins() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// lineOf finds the line that sets key ("accent", or "syntax.keyword" for a
+// key in the [syntax] table or written as a dotted key), or 0. The TOML
+// decoder does not expose key positions, and theme files are flat enough
+// for a line scan.
+func lineOf(text, key string) int {
+	table := ""
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(strings.TrimSpace(strings.Trim(line, "[]")), `"'`)
+			continue
+		}
+		k, _, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(strings.TrimSpace(k), ".")
+		for j := range parts {
+			parts[j] = strings.Trim(strings.TrimSpace(parts[j]), `"'`)
+		}
+		full := strings.Join(parts, ".")
+		if table != "" {
+			full = table + "." + full
+		}
+		if full == key {
+			return i + 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+)
+
+// copyReply copies the last reply's Markdown source. What is copied is the
+// reply as the model wrote it (the Markdown, not the rendering), with
+// terminal control sequences made inert (see copyText).
+func (m *Model) copyReply() tea.Cmd {
+	r, ok := m.conv.LastReply()
+	if !ok || r.Text == "" {
+		return m.showToast("there is no reply to copy yet", toastInfo)
+	}
+	return copyText(m.clipboardWrite(), "reply", r.Text)
+}
+
+// copyCode copies the n-th fenced code block of the last reply.
+func (m *Model) copyCode(n int) tea.Cmd {
+	r, ok := m.conv.LastReply()
+	if !ok || r.Text == "" {
+		return m.showToast("there is no reply to copy from yet", toastInfo)
+	}
+	blocks := codeBlocks(r.Text)
+	switch {
+	case len(blocks) == 0:
+		return m.showToast("the last reply has no code block", toastInfo)
+	case n > len(blocks):
+		return m.showToast(fmt.Sprintf("the last reply has only %d code %s", len(blocks), plural(len(blocks), "block", "blocks")), toastInfo)
+	}
+	return copyText(m.clipboardWrite(), fmt.Sprintf("code block %d", n), blocks[n-1])
+}
+
+func (m *Model) clipboardWrite() func(string) error {
+	if m.opts.Clipboard != nil {
+		return m.opts.Clipboard
+	}
+	return systemClipboard
+}
+
+// newConversationKey starts a new conversation. With history on screen the
+// first press asks for a second one, so a stray key loses nothing.
+func (m *Model) newConversationKey() tea.Cmd {
+	if m.conv.Len() == 0 {
+		return nil
+	}
+	now := m.now()
+	if m.newArmed.IsZero() || now.Sub(m.newArmed) > quitWindow {
+		m.newArmed = now
+		return m.showToast(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
+	}
+	m.newArmed = time.Time{}
+	m.stopStream()
+	m.newConversation()
+	m.lastUsage, m.lastRate, m.trimmed = nil, 0, 0
+	if m.comp.editing {
+		m.comp.editing = false
+		m.comp.setPrompt(m.ctx)
+		m.composerChanged()
+	}
+	m.renderStatus()
+	m.renderHint()
+	return m.showToast("new conversation", toastOK)
+}
+
+// editorDone puts the editor's text into the composer.
+func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.showToast(msg.err.Error(), toastErr)
+	}
+	m.comp.setValue(msg.text)
+	m.composerChanged()
+	return nil
+}
+
+// attachedMsg carries images attached from a pasted or dropped path.
+type attachedMsg struct {
+	atts []api.Attachment
+	// text is the pasted text, inserted as text when it was not an image.
+	text string
+	err  error
+}
+
+// paste looks at pasted text: a path (or file:// URL) to an image file, as
+// terminals paste dropped files, is attached; anything else is text.
+func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+	content := msg.Content
+	if refs := imageRefs(content); len(refs) > 0 {
+		return attachCmd(refs, content)
+	}
+	cmd := m.comp.update(msg)
+	m.composerChanged()
+	return cmd
+}
+
+// imageRefs returns the image paths of a paste made only of image paths
+// (one per line), or nil.
+func imageRefs(s string) []string {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 4096 {
+		return nil
+	}
+	var refs []string
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if !looksLikeImagePath(line) {
+			return nil
+		}
+		refs = append(refs, line)
+	}
+	return refs
+}
+
+func looksLikeImagePath(s string) bool {
+	t := strings.Trim(s, `'"`)
+	if !(strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "file://")) {
+		return false
+	}
+	lower := strings.ToLower(t)
+	for _, ext := range []string{".png", ".jpg", ".jpeg", ".gif", ".webp"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// attachCmd reads and encodes the images (file IO, maybe a resize) off the
+// UI goroutine.
+func attachCmd(refs []string, pasted string) tea.Cmd {
+	return func() tea.Msg {
+		var atts []api.Attachment
+		for _, r := range refs {
+			a, err := api.Attach(r, api.AttachLimits{})
+			if err != nil {
+				return attachedMsg{text: pasted, err: err}
+			}
+			atts = append(atts, a)
+		}
+		return attachedMsg{atts: atts}
+	}
+}
+
+func (m *Model) attached(msg attachedMsg) tea.Cmd {
+	if msg.err != nil {
+		// Not an image after all (or unreadable): keep the paste as text so
+		// nothing the user pasted is lost, and say why it was not attached.
+		m.comp.ta.InsertString(msg.text)
+		m.composerChanged()
+		return m.showToast(msg.err.Error(), toastWarn)
+	}
+	m.comp.attachments = append(m.comp.attachments, msg.atts...)
+	m.composerChanged()
+	names := make([]string, len(msg.atts))
+	for i, a := range msg.atts {
+		names[i] = a.Describe()
+	}
+	var warn tea.Cmd
+	if err := m.catalog.Require(m.model, api.CapVision); err != nil {
+		warn = m.showToast(err.Error(), toastWarn)
+	} else {
+		warn = m.showToast("attached "+strings.Join(names, "; "), toastOK)
+	}
+	return warn
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

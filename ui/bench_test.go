@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+)
+
+// benchModel returns a model at 120x40 with a reply of size bytes in
+// flight (rendered once), ready for batches of the stream.
+func benchModel(b *testing.B, size int) (*Model, int) {
+	b.Helper()
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	m := New(context.Background(), Options{
+		Model: "gpt-4o", Theme: "dark", Width: 120, Height: 40,
+		Now:       func() time.Time { return clock },
+		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
+	})
+	if _, err := m.addUser("benchmark question", nil); err != nil {
+		b.Fatal(err)
+	}
+	id, err := m.startReply(m.model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	m.nextID++
+	m.stream = &activeStream{id: m.nextID, replyID: id, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock}
+	para := "Some **Markdown** text of a typical answer, with `code` and a [link](https://example.com).\n\n"
+	var sb strings.Builder
+	for sb.Len() < size {
+		sb.WriteString(para)
+	}
+	m.appendDelta(id, sb.String()[:size])
+	for m.tr.NeedsTick() {
+		m.tr.Tick()
+	}
+	return m, m.stream.id
+}
+
+// BenchmarkStreamDelta is one stream delta through the root model: the
+// batch message into Update and a View, with 1 KB and 100 KB of reply
+// already in flight. Rendering happens on the frame tick, not here.
+func BenchmarkStreamDelta(b *testing.B) {
+	for _, size := range []int{1 << 10, 100 << 10} {
+		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+			m, sid := benchModel(b, size)
+			msg := streamBatchMsg{id: sid, text: "word "}
+			b.ReportAllocs()
+			b.ResetTimer()
+			before := len(lastText(m))
+			for b.Loop() {
+				m.Update(msg)
+				_ = m.View()
+			}
+			if got := len(lastText(m)); got != before+b.N*len(msg.text) {
+				b.Fatalf("reply grew from %d to %d bytes over %d deltas", before, got, b.N)
+			}
+		})
+	}
+}
+
+// BenchmarkFrame is one frame tick while streaming: a batch of text, then
+// the tick that re-renders the reply's unfinished tail, the status bar and
+// the frame, then View. The batches form paragraphs of about 400 bytes, as
+// answers do, so the unfinished tail stays the size it has in practice.
+func BenchmarkFrame(b *testing.B) {
+	for _, size := range []int{1 << 10, 100 << 10} {
+		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+			m, sid := benchModel(b, size)
+			word := streamBatchMsg{id: sid, text: "word word word word word "}
+			para := streamBatchMsg{id: sid, text: "end.\n\n"}
+			frame := frameMsg{id: sid}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				if i++; i%16 == 0 {
+					m.Update(para)
+				} else {
+					m.Update(word)
+				}
+				m.Update(frame)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkStreamDeltaComposed is the delta with the frame joined at once
+// (what Update does for every other message): the cost a delta would have
+// if it were shown without waiting for the frame tick.
+func BenchmarkStreamDeltaComposed(b *testing.B) {
+	for _, size := range []int{1 << 10, 100 << 10} {
+		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+			m, sid := benchModel(b, size)
+			msg := streamBatchMsg{id: sid, text: "word "}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				m.Update(msg)
+				m.composeFrame()
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkKeystroke is typing one character into the composer (Update +
+// View) with a 100 KB transcript.
+func BenchmarkKeystroke(b *testing.B) {
+	m, _ := benchModel(b, 100<<10)
+	m.endStream()
+	m.Update(tea.PasteMsg{Content: "a question being typed "})
+	k := tea.KeyPressMsg{Code: 'a', Text: "a"}
+	bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(k)
+		m.Update(bs)
+		_ = m.View()
+	}
+}
+
+func lastText(m *Model) string {
+	r, _ := m.conv.LastReply()
+	return r.Text
+}

@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/api"
+	"parley/termsafe"
+	"parley/ui/keys"
+	"parley/ui/uictx"
+)
+
+// composer is the multi-line input at the bottom: a textarea that grows to
+// maxComposerLines and then scrolls, the images attached to the next
+// message, and the edit mode of "edit the last message and resend".
+type composer struct {
+	ta          textarea.Model
+	attachments []api.Attachment
+	// editing: the text is an edit of the last user message; sending
+	// replaces that message. editOrig is its text as it was.
+	editing  bool
+	editOrig string
+	// view is the cached rendering (the composer's lines, exactly its
+	// rect), refreshed in Update by render.
+	view string
+	// attachView is the cached attachment row.
+	attachView string
+	// width is the composer's outer width; boxed says whether it is drawn
+	// in its box (border and one cell of padding each side).
+	width int
+	boxed bool
+	// cur is the cached real cursor, relative to the composer's rect.
+	cur *tea.Cursor
+	box boxParts
+}
+
+// frameW and frameH are the cells the box adds around the text.
+func (c *composer) frameW() int {
+	if c.boxed {
+		return 4
+	}
+	return 0
+}
+
+func (c *composer) frameH() int {
+	if c.boxed {
+		return 2
+	}
+	return 0
+}
+
+func newComposer() composer {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = maxComposerLines
+	// MaxContentHeight bounds the text, MaxHeight only the visible rows:
+	// without it the textarea refuses a 9th line.
+	ta.MaxContentHeight = 100000
+	ta.CharLimit = 0
+	ta.SetVirtualCursor(false)
+	// The root handles enter (send) and the page keys (transcript scroll).
+	ta.KeyMap.PageUp.SetEnabled(false)
+	ta.KeyMap.PageDown.SetEnabled(false)
+	ta.Focus()
+	return composer{ta: ta}
+}
+
+// applyKeys makes the textarea's newline key the map's newline keys.
+func (c *composer) applyKeys(km keys.Map) {
+	c.ta.KeyMap.InsertNewline.SetKeys(km.Newline.Keys()...)
+	c.ta.KeyMap.InsertNewline.SetEnabled(km.Newline.Enabled())
+}
+
+// restyle applies the theme to the textarea.
+func (c *composer) restyle(ctx *uictx.Context) {
+	c.ta.SetStyles(ctx.Styles.Textarea)
+	c.setPrompt(ctx)
+}
+
+// setPlaceholder says which model the next message goes to.
+func (c *composer) setPlaceholder(model string) {
+	c.ta.Placeholder = "Message " + termsafe.Sanitize(oneLine(model)) + "…"
+}
+
+func (c *composer) setPrompt(ctx *uictx.Context) {
+	first := "› "
+	if c.editing {
+		first = "✎ "
+	}
+	c.ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return first
+		}
+		return "  "
+	})
+	c.ta.SetWidth(max(c.width-c.frameW(), 4))
+}
+
+// setSize sets the outer width and whether the box is drawn.
+func (c *composer) setSize(w int, boxed bool) {
+	c.width, c.boxed = max(w, 1), boxed
+	c.ta.SetWidth(max(c.width-c.frameW(), 4))
+}
+
+// setMaxLines caps the visible rows (the layout's limit for this screen).
+func (c *composer) setMaxLines(n int) {
+	n = clamp(n, 1, maxComposerLines)
+	if c.ta.MaxHeight != n {
+		c.ta.MaxHeight = n
+		c.ta.SetHeight(c.ta.Height())
+		c.ta.SetWidth(max(c.width-c.frameW(), 4))
+	}
+}
+
+// lines is the height the composer wants now.
+func (c *composer) lines() int { return max(1, c.ta.Height()) }
+
+func (c *composer) value() string { return c.ta.Value() }
+
+func (c *composer) empty() bool {
+	return c.ta.Length() == 0 && len(c.attachments) == 0
+}
+
+// textEmpty reports an empty text (attachments may be there).
+func (c *composer) textEmpty() bool { return c.ta.Length() == 0 }
+
+func (c *composer) setValue(s string) {
+	c.ta.SetValue(s)
+	c.ta.MoveToEnd()
+}
+
+// reset empties the composer after a send.
+func (c *composer) reset() {
+	c.ta.Reset()
+	c.attachments = nil
+	c.editing = false
+	c.editOrig = ""
+}
+
+func (c *composer) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	c.ta, cmd = c.ta.Update(msg)
+	return cmd
+}
+
+// render refreshes the cached views; called from Update after every change.
+// textH is the number of text rows the layout gave the composer.
+func (c *composer) render(ctx *uictx.Context, textH int) {
+	inner := max(c.width-c.frameW(), 1)
+	lines := strings.Split(strings.TrimSuffix(c.ta.View(), "\n"), "\n")
+	if c.boxed {
+		box := ctx.Styles.ComposerFocused
+		if !c.ta.Focused() {
+			box = ctx.Styles.ComposerBlurred
+		}
+		key := fmt.Sprintf("%d/%d/%v", c.width, ctx.StyleGen, c.ta.Focused())
+		c.view = c.drawBox(box, key, lines, c.width, textH)
+	} else {
+		c.view = fitBlock(lines, inner, textH)
+	}
+	c.attachView = c.renderAttachments(ctx)
+	c.cur = c.ta.Cursor()
+	if c.cur != nil && c.boxed {
+		c.cur.Position.X += 2
+		c.cur.Position.Y++
+	}
+}
+
+func (c *composer) renderAttachments(ctx *uictx.Context) string {
+	if len(c.attachments) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(c.attachments))
+	for _, a := range c.attachments {
+		label := a.Name
+		if a.Width > 0 {
+			label += " " + itoa(a.Width) + "×" + itoa(a.Height)
+		}
+		parts = append(parts, "▣ "+label)
+	}
+	line := strings.Join(parts, "  ") + "  · backspace removes"
+	return fitLine(ctx.Styles.Attachment.Render(line), c.width)
+}
+
+// cursor returns a copy of the real cursor relative to the composer's
+// rect (nil when the composer is not focused).
+func (c *composer) cursor() *tea.Cursor {
+	if c.cur == nil {
+		return nil
+	}
+	cur := *c.cur
+	return &cur
+}
+
+// boxParts are the painted pieces of the composer's frame for one width
+// and style; they change only on resize, focus or theme change.
+type boxParts struct {
+	key         string
+	top, bottom string
+	left, right string
+}
+
+// drawBox draws lines in st's border with one cell of padding each side,
+// w cells wide and textH text rows tall. It draws the frame itself from
+// cached pieces instead of calling st.Render, which measures and wraps the
+// whole text again and costs more than the rest of a keystroke.
+func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, textH int) string {
+	if c.box.key != key {
+		b := st.GetBorderStyle()
+		paint := lipgloss.NewStyle()
+		if fg := st.GetBorderTopForeground(); fg != nil {
+			paint = paint.Foreground(fg)
+		}
+		c.box = boxParts{
+			key:    key,
+			top:    paint.Render(b.TopLeft + strings.Repeat(b.Top, max(w-2, 0)) + b.TopRight),
+			bottom: paint.Render(b.BottomLeft + strings.Repeat(b.Bottom, max(w-2, 0)) + b.BottomRight),
+			left:   paint.Render(b.Left) + " ",
+			right:  " " + paint.Render(b.Right),
+		}
+	}
+	inner := max(w-4, 1)
+	var out strings.Builder
+	out.WriteString(c.box.top)
+	for i := 0; i < textH; i++ {
+		out.WriteByte('\n')
+		out.WriteString(c.box.left)
+		if i < len(lines) {
+			out.WriteString(fitLine(lines[i], inner))
+		} else {
+			out.WriteString(strings.Repeat(" ", inner))
+		}
+		out.WriteString(c.box.right)
+	}
+	out.WriteByte('\n')
+	out.WriteString(c.box.bottom)
+	return out.String()
+}
+
+// fitLine truncates or pads s (which may hold ANSI styles) to exactly w cells.
+func fitLine(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// fitBlock makes lines exactly h lines of exactly w cells, joined by "\n".
+func fitBlock(lines []string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(lines) {
+			b.WriteString(fitLine(lines[i], w))
+		} else {
+			b.WriteString(strings.Repeat(" ", w))
+		}
+	}
+	return b.String()
+}

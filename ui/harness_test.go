@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/api"
+	"parley/api/apitest"
+)
+
+// harness drives a root model the way Bubble Tea would, without a
+// terminal: Update is called with each message; the commands it returns run
+// on goroutines and their messages are fed back, one at a time, by wait.
+type harness struct {
+	t    *testing.T
+	m    *Model
+	srv  *apitest.Server
+	msgs chan tea.Msg
+	ctx  context.Context
+
+	mu        sync.Mutex
+	clipboard []string // system clipboard writes
+	osc52     []string // tea.SetClipboard payloads
+	quit      bool
+	clock     *fakeClock
+}
+
+// fakeClock is a settable clock for status bar times and double presses.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type harnessOpt func(*Options)
+
+func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv := apitest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	hs := &harness{t: t, srv: srv, msgs: make(chan tea.Msg, 1024), ctx: ctx,
+		clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}}
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	opts := Options{
+		Model:   "gpt-4o",
+		Theme:   "dark",
+		Version: "test",
+		NewClient: func(model string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey, UserAgent: "parley/test"})
+		},
+		Getenv: func(k string) string { return env[k] },
+		Clipboard: func(s string) error {
+			hs.mu.Lock()
+			hs.clipboard = append(hs.clipboard, s)
+			hs.mu.Unlock()
+			return nil
+		},
+		Now:    hs.clock.now,
+		Width:  w,
+		Height: h,
+	}
+	for _, o := range hopts {
+		o(&opts)
+	}
+	hs.m = New(ctx, opts)
+	return hs
+}
+
+// send calls Update with msg and starts the commands it returns.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		select {
+		case h.msgs <- msg:
+		case <-h.ctx.Done():
+		}
+	}()
+}
+
+// deliver handles one message from a command: batches fan out, internal
+// Bubble Tea messages are recorded, the rest go to Update.
+func (h *harness) deliver(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+		return
+	case tea.QuitMsg:
+		h.mu.Lock()
+		h.quit = true
+		h.mu.Unlock()
+		return
+	}
+	switch reflect.TypeOf(msg).Name() {
+	case "setClipboardMsg":
+		h.mu.Lock()
+		h.osc52 = append(h.osc52, reflect.ValueOf(msg).String())
+		h.mu.Unlock()
+		return
+	case "sequenceMsg", "execMsg":
+		h.t.Fatalf("unexpected %T in a test", msg)
+	}
+	h.send(msg)
+}
+
+// wait feeds messages to the model until cond holds.
+func (h *harness) wait(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-h.msgs:
+			h.deliver(msg)
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.screen())
+		}
+	}
+}
+
+// settle feeds messages for a short while (what arrives in that time).
+func (h *harness) settle(d time.Duration) {
+	h.t.Helper()
+	end := time.After(d)
+	for {
+		select {
+		case msg := <-h.msgs:
+			h.deliver(msg)
+		case <-end:
+			return
+		}
+	}
+}
+
+// screen is the current view without colours.
+func (h *harness) screen() string {
+	return ansi.Strip(h.m.View().Content)
+}
+
+func (h *harness) key(s string) {
+	h.t.Helper()
+	h.send(keyMsg(s))
+}
+
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		if r == '\n' {
+			h.key("ctrl+j")
+			continue
+		}
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// keyMsg builds the key press Bubble Tea reports for a keystroke string
+// like "ctrl+c", "alt+enter", "pgup", "?".
+func keyMsg(s string) tea.KeyPressMsg {
+	var mod tea.KeyMod
+	parts := strings.Split(s, "+")
+	if strings.HasSuffix(s, "++") {
+		parts = append(strings.Split(strings.TrimSuffix(s, "++"), "+"), "+")
+	}
+	for _, p := range parts[:len(parts)-1] {
+		switch p {
+		case "ctrl":
+			mod |= tea.ModCtrl
+		case "alt":
+			mod |= tea.ModAlt
+		case "shift":
+			mod |= tea.ModShift
+		}
+	}
+	base := parts[len(parts)-1]
+	named := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "tab": tea.KeyTab,
+		"f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "space": tea.KeySpace, "delete": tea.KeyDelete,
+	}
+	if c, ok := named[base]; ok {
+		return tea.KeyPressMsg{Code: c, Mod: mod}
+	}
+	r := []rune(base)[0]
+	if mod == 0 {
+		return tea.KeyPressMsg{Code: r, Text: base}
+	}
+	return tea.KeyPressMsg{Code: r, Mod: mod}
+}
+
+func (h *harness) streaming() bool { return h.m.stream != nil }
+
+// errBadKey is a client construction error carrying a control sequence, as
+// a hostile environment might.
+var errBadKey = errorString("the API key is missing \x1b]0;x\x07: set OPENAI_API_KEY")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

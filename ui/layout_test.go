@@ -1,0 +1,59 @@
+package ui
+
+import "testing"
+
+// The layout covers the screen exactly, top to bottom, at every size from
+// tiny to very large, with the composer capped and the transcript readable.
+func TestLayoutTilesTheScreen(t *testing.T) {
+	for _, w := range []int{1, 20, 40, 80, 300} {
+		for h := 1; h <= 80; h++ {
+			for _, comp := range []int{1, 3, 8, 20} {
+				for _, banner := range []int{0, 4} {
+					for _, ov := range []overlayKind{overlayNone, overlayPanel, overlayFull} {
+						l := computeLayout(layoutInput{Width: w, Height: h, ComposerLines: comp, ComposerFrame: 2, AttachLines: 1, BannerLines: banner, Overlay: ov})
+						y := 0
+						for _, r := range []rect{l.Banner, l.Transcript, l.Status, l.Attach, l.Composer, l.Hint} {
+							if r.Y != y || r.H < 0 || r.W != w {
+								t.Fatalf("%dx%d comp=%d banner=%d: rect %+v at y=%d", w, h, comp, banner, r, y)
+							}
+							y += r.H
+						}
+						if y != h {
+							t.Fatalf("%dx%d comp=%d: rows add up to %d", w, h, comp, y)
+						}
+						if l.ComposerText < 1 || l.ComposerText > maxComposerLines || l.Composer.H != l.ComposerText+map[bool]int{true: 2}[l.ComposerBoxed] {
+							t.Fatalf("%dx%d: composer %d lines", w, h, l.Composer.H)
+						}
+						if h >= 12 && l.Transcript.H < minTranscript {
+							t.Fatalf("%dx%d comp=%d banner=%d: transcript only %d lines", w, h, comp, banner, l.Transcript.H)
+						}
+						switch ov {
+						case overlayPanel:
+							if l.Overlay.Y != 0 || l.Overlay.H != l.Banner.H+l.Transcript.H {
+								t.Fatalf("panel overlay %+v", l.Overlay)
+							}
+						case overlayFull:
+							if l.Overlay.H != h {
+								t.Fatalf("full overlay %+v", l.Overlay)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestLayoutGrowsComposerToEightLines(t *testing.T) {
+	for lines := 1; lines <= 12; lines++ {
+		l := computeLayout(layoutInput{Width: 80, Height: 40, ComposerLines: lines, ComposerFrame: 2})
+		if want := min(lines, 8); l.ComposerText != want || l.Composer.H != want+2 {
+			t.Errorf("%d lines: composer %d, want %d", lines, l.Composer.H, want)
+		}
+	}
+	// At 40x12 everything is there: status, hint, and a readable transcript.
+	l := computeLayout(layoutInput{Width: 40, Height: 12, ComposerLines: 8, ComposerFrame: 2})
+	if l.Status.H != 1 || l.Hint.H != 1 || l.Transcript.H < 4 || !l.ComposerBoxed {
+		t.Errorf("40x12: %+v", l)
+	}
+}

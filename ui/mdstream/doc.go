@@ -1,0 +1,207 @@
+// Package mdstream renders the Markdown of a chat message incrementally
+// while it streams in, so that a long message is never re-rendered whole on
+// every frame.
+//
+// A Doc holds one message's Markdown. Append only appends; Lines renders.
+// The source is cut into runs of top-level blocks that can no longer change
+// (see cut.go for when a cut is accepted); each finished run is rendered
+// once per Renderer and cached, and only the unfinished tail is rendered
+// again, and only when it changed. The lines returned have the text of
+// Renderer.Render for the whole current text (glamour's output with each
+// line cleaned, see cleanLine), and outside highlighted code they are the
+// same bytes. While a message streams, two things differ on purpose:
+//
+//   - an open code fence is rendered from cached chunks of a few lines each,
+//     highlighted chunk by chunk as they complete (chroma costs about 8 ms
+//     per KB of code here), its last lines as plain text; a fence that
+//     closes while streaming keeps its chunks. A chunk highlighted on its
+//     own may colour a multi-line string or comment differently than
+//     glamour does for the whole block; the text is the same. A re-render
+//     (new width or style) renders the block whole, as glamour does;
+//   - a table whose delimiter row is being written (a partial last line of
+//     only |, -, : and spaces, with a |, under a line with a |) holds that
+//     partial line back, so the header does not flash as a paragraph with
+//     the pipes of the delimiter glued on before the table appears. Once
+//     the line is complete, or after Finish, it is shown as glamour shows
+//     it.
+//
+// Model text is untrusted. The caller sanitises it (package termsafe) before
+// Append; in addition every rendered line keeps no escape sequence but SGR
+// colours and attributes: glamour writes OSC 8 hyperlinks for links and
+// autolinks, and those are removed, as is anything else that could reach
+// the terminal as a control sequence.
+package mdstream
+
+import (
+	"slices"
+
+	"github.com/yuin/goldmark/parser"
+)
+
+// fenceChunkLines is how many code lines of an open fence are rendered
+// together and cached.
+const fenceChunkLines = 4
+
+// minSourceCap is the first allocation for a message's source.
+const minSourceCap = 1024
+
+// Stats counts the rendering work a Doc did; tests use it to show that
+// finished blocks are not rendered again.
+type Stats struct {
+	Blocks       int // finished runs of blocks (cached units)
+	BlockRenders int // renders of finished runs
+	TailRenders  int // renders of the unfinished tail (fence chunks included)
+	WholeRenders int // renders of a finished message at a new renderer
+	Cuts         int // accepted cuts
+	Rejected     int // proposed cuts the parser refused
+}
+
+// Doc is the Markdown of one message and its rendered lines. The zero
+// value is an empty, streaming message. A Doc is not safe for concurrent
+// use.
+type Doc struct {
+	src      []byte
+	finished bool
+	dirty    bool
+
+	sc      scanner
+	cands   []int // proposed cuts on complete lines, ascending, > stable
+	refused int   // a proposal on the partial line already refused (0: none)
+	stable  int   // where the unfinished tail starts
+	chunks  []chunk
+
+	// rendering, for one renderer key
+	key     cacheKey
+	hasKey  bool
+	base    joiner // head and the pieces of chunks[:baseN]
+	baseN   int
+	tail    tailState
+	refs    refTable
+	hasRefs bool // some run defines link references
+	out     []string
+
+	stats Stats
+}
+
+// chunk is a finished run of top-level blocks: src[start:end].
+type chunk struct {
+	start, end int
+	rendered   bool
+	nodes      bool // it has blocks (a run of only link definitions has none)
+	defs       []parser.Reference
+	lookups    []string
+	refSig     string
+	pieces     []piece
+}
+
+// tailState caches the render of the unfinished tail.
+type tailState struct {
+	valid    bool
+	start    int
+	end      int
+	finished bool
+	pieces   []piece
+	defs     []parser.Reference
+	fence    fenceCache
+}
+
+// NewDoc returns a Doc holding md (which may be empty).
+func NewDoc(md string) *Doc {
+	d := &Doc{}
+	d.Append(md)
+	return d
+}
+
+// Append adds streamed text to the message. It only copies the bytes;
+// the work happens in Lines. Appending to a finished Doc reopens it.
+func (d *Doc) Append(delta string) {
+	if delta == "" {
+		return
+	}
+	if len(d.src)+len(delta) > cap(d.src) {
+		// Double: append's own growth for large slices (1.25x) copies
+		// each byte of a long message about four times.
+		d.src = slices.Grow(d.src, max(len(delta), cap(d.src), minSourceCap))
+	}
+	d.src = append(d.src, delta...)
+	d.finished = false
+	d.dirty = true
+}
+
+// Finish marks the message complete: the tail is rendered as the finished
+// blocks are (highlighted code, no held-back table line).
+func (d *Doc) Finish() {
+	if !d.finished {
+		d.finished = true
+		d.dirty = true
+	}
+}
+
+// Finished reports whether Finish was called since the last Append.
+func (d *Doc) Finished() bool { return d.finished }
+
+// Source returns the Markdown appended so far.
+func (d *Doc) Source() string { return string(d.src) }
+
+// Len is the length of the Markdown source in bytes.
+func (d *Doc) Len() int { return len(d.src) }
+
+// Stats returns the work counters.
+func (d *Doc) Stats() Stats { return d.stats }
+
+// Invalidate drops every cached rendering (the block structure, which does
+// not depend on the renderer, is kept). The next Lines renders everything.
+func (d *Doc) Invalidate() {
+	d.hasKey = false
+	d.out = nil
+	d.tail = tailState{}
+	for i := range d.chunks {
+		d.chunks[i].rendered = false
+		d.chunks[i].pieces = nil
+	}
+	d.base = joiner{}
+	d.baseN = 0
+}
+
+// Cached returns the lines of the last Lines call if they are still current
+// for r, without rendering anything.
+func (d *Doc) Cached(r *Renderer) ([]string, bool) {
+	if d.hasKey && d.key == r.key && !d.dirty && d.out != nil {
+		return d.out, true
+	}
+	return nil, false
+}
+
+// Lines renders the message for r and returns its lines: ANSI-styled, each
+// at most r.Width() cells wide, the first and last usually blank (glamour's
+// document margin). Only what changed since the last call is rendered.
+// The slice is shared: do not modify it; a later call returns a new one
+// when anything changed.
+func (d *Doc) Lines(r *Renderer) []string {
+	if out, ok := d.Cached(r); ok {
+		return out
+	}
+	if !d.hasKey || d.key != r.key {
+		d.Invalidate()
+		d.key, d.hasKey = r.key, true
+		if d.finished {
+			// A finished message at a new width or style: one glamour
+			// render of the whole text costs about half of rendering its
+			// blocks one by one, and is glamour's output by definition.
+			// The blocks are rendered again only if it is appended to.
+			d.out = r.Render(string(d.src))
+			d.stats.WholeRenders++
+			d.dirty = false
+			return d.out
+		}
+	}
+	d.advance(r.body.Parser())
+	d.renderChunks(r)
+	d.renderTail(r)
+	if d.hasRefs {
+		d.refreshRefs(r)
+	}
+	d.compose(r)
+	d.dirty = false
+	return d.out
+}

@@ -1,0 +1,174 @@
+package mdstream
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/glamour/v2"
+)
+
+// TestRenderMatchesGlamour: Renderer.Render is glamour's TermRenderer
+// output with each line cleaned.
+func TestRenderMatchesGlamour(t *testing.T) {
+	for name, md := range corpus(t) {
+		for sname, st := range testStyles() {
+			for _, w := range []int{24, 80} {
+				r := newTestRenderer(t, w, sname)
+				tr, err := glamour.NewTermRenderer(glamour.WithStyles(st), glamour.WithWordWrap(w))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := tr.Render(md)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []string
+				for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+					want = append(want, cleanLine(l, w)...)
+				}
+				got := r.Render(md)
+				if gp, wp := plain(got), plain(want); !slices.Equal(gp, wp) {
+					t.Errorf("%s/%s/%d: %s", name, sname, w, firstDiff(gp, wp))
+				}
+				// Chroma breaks ties between equally near 256-colour
+				// palette entries by map order, so highlighted code may
+				// differ in colour from run to run; without code
+				// highlighting the lines are identical byte for byte.
+				if sname == "notty" && !slices.Equal(got, want) {
+					t.Errorf("%s/%s/%d with colours: %s", name, sname, w, firstDiff(got, want))
+				}
+			}
+		}
+	}
+}
+
+// streamAndCompare feeds md to a Doc in deltas of size n and checks every
+// frame against a whole render of the visible text, ignoring colours.
+func streamAndCompare(t *testing.T, r *Renderer, md string, n int) (exact, frames int) {
+	t.Helper()
+	d := &Doc{}
+	for i := 0; i < len(md); i += n {
+		j := min(i+n, len(md))
+		d.Append(md[i:j])
+		got := d.Lines(r)
+		ref := r.Render(visible(md[:j]))
+		frames++
+		if slices.Equal(got, ref) {
+			exact++
+			continue
+		}
+		if g, w := plain(got), plain(ref); !slices.Equal(g, w) {
+			t.Fatalf("delta %d, frame ending at byte %d (%q): %s", n, j, tailOf(md[:j]), firstDiff(g, w))
+		}
+	}
+	d.Finish()
+	got := d.Lines(r)
+	ref := r.Render(md)
+	if g, w := plain(got), plain(ref); !slices.Equal(g, w) {
+		t.Fatalf("delta %d, after Finish: %s", n, firstDiff(g, w))
+	}
+	return exact, frames
+}
+
+func tailOf(s string) string {
+	if len(s) > 40 {
+		return "…" + s[len(s)-40:]
+	}
+	return s
+}
+
+// TestStreamingMatchesFullRender is the issue's requirement: at every frame
+// of a stream the cached render equals a full render of the same text,
+// colour codes aside, for varied documents, delta sizes and widths.
+func TestStreamingMatchesFullRender(t *testing.T) {
+	// Every document is streamed byte by byte once, and with other delta
+	// sizes in other styles and widths.
+	type run struct {
+		style string
+		width int
+		sizes []int
+	}
+	runs := []run{
+		{"dark", 30, []int{1}},
+		{"dark", 80, []int{4, 61}},
+		{"notty", 30, []int{3}},
+		{"notty", 80, []int{7, 16}},
+	}
+	if testing.Short() || raceOn {
+		runs = []run{{"dark", 30, []int{5, 61}}}
+	}
+	for name, md := range corpus(t) {
+		for _, rn := range runs {
+			r := newTestRenderer(t, rn.width, rn.style)
+			for _, n := range rn.sizes {
+				t.Run(name+"/"+rn.style+"/"+itoa(rn.width)+"/"+itoa(n), func(t *testing.T) {
+					exact, frames := streamAndCompare(t, r, md, n)
+					t.Logf("%d of %d frames identical including colours", exact, frames)
+				})
+			}
+		}
+	}
+}
+
+// TestStreamingLongDocuments streams the benchmark documents (a 20 KB
+// answer, a 10 KB code block) with realistic deltas.
+func TestStreamingLongDocuments(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("long: run without -short and -race")
+	}
+	r := newTestRenderer(t, 80, "dark")
+	for _, f := range []string{benchAnswerFile, benchCodeFile} {
+		md, err := readFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(f, func(t *testing.T) { streamAndCompare(t, r, md, 97) })
+	}
+}
+
+// TestStreamingLongFence streams a fence long enough to be cached in
+// chunks, closed and left open, each followed by more text.
+func TestStreamingLongFence(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Intro.\n\n```python\n")
+	for i := 0; i < 3*fenceChunkLines+5; i++ {
+		if i%7 == 3 {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("def f" + itoa(i) + "(x):\n    return x * " + itoa(i) + "  # a comment that is long enough to wrap at narrow widths\n")
+	}
+	closed := b.String() + "```\nAfter the fence.\n\n"
+	open := b.String()
+	r := newTestRenderer(t, 40, "dark")
+	sizes := []int{9, 50}
+	if raceOn {
+		sizes = []int{50}
+	}
+	for _, md := range []string{closed, open} {
+		for _, n := range sizes {
+			streamAndCompare(t, r, md, n)
+		}
+	}
+}
+
+// TestWholeDocument: a message appended in one go is split into blocks
+// (each proposal is checked on that block alone, so this is linear) and
+// renders as the whole render does, finished or not.
+func TestWholeDocument(t *testing.T) {
+	r := newTestRenderer(t, 50, "dark")
+	for name, md := range corpus(t) {
+		d := NewDoc(md)
+		if got, want := plain(d.Lines(r)), plain(r.Render(visible(md))); !slices.Equal(got, want) {
+			t.Errorf("%s: %s", name, firstDiff(got, want))
+		}
+		if d.Stats().Blocks < 2 {
+			t.Errorf("%s: a whole document was not split into blocks (%d)", name, d.Stats().Blocks)
+		}
+		d.Finish()
+		if got, want := plain(d.Lines(r)), plain(r.Render(md)); !slices.Equal(got, want) {
+			t.Errorf("%s finished: %s", name, firstDiff(got, want))
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mdstream
+
+const raceOn = false

@@ -1,0 +1,147 @@
+package overlay
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"parley/ui/keys"
+)
+
+// helpLines renders the groups with bubbles/help, one block per group: the
+// title, then keys and descriptions in aligned columns (the key column has
+// one width across all groups). Blocks go in two columns when two fit side
+// by side. When the columns are too wide for the box (40 cells), a narrow
+// layout wraps each description under its key instead of cutting it.
+func helpLines(groups []keys.Group, w int, lk look) []string {
+	hm := help.New()
+	hm.Styles = help.Styles{
+		FullKey:       lk.key,
+		FullDesc:      lk.desc,
+		FullSeparator: lk.muted,
+		Ellipsis:      lk.muted,
+		ShortKey:      lk.key,
+		ShortDesc:     lk.desc,
+	}
+	keyW := 0
+	for _, g := range groups {
+		for _, b := range g.Bindings {
+			if b.Enabled() {
+				keyW = max(keyW, lipgloss.Width(b.Help().Key))
+			}
+		}
+	}
+	var blocks [][]string
+	widest := 0
+	for _, g := range groups {
+		var bs []key.Binding
+		for _, b := range g.Bindings {
+			if b.Enabled() {
+				// A copy with the key padded so every group's columns line up.
+				pb := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(padRight(oneLine(b.Help().Key), keyW), oneLine(b.Help().Desc)))
+				bs = append(bs, pb)
+			}
+		}
+		if len(bs) == 0 {
+			continue
+		}
+		b := []string{lk.heading.Render(truncate(oneLine(g.Title), w))}
+		cols := hm.FullHelpView([][]key.Binding{bs})
+		if lipgloss.Width(cols) <= w {
+			b = append(b, strings.Split(cols, "\n")...)
+		} else {
+			b = append(b, narrowHelp(bs, w, lk)...)
+		}
+		for _, l := range b {
+			widest = max(widest, lipgloss.Width(l))
+		}
+		blocks = append(blocks, b)
+	}
+	if len(blocks) > 1 && 2*widest+helpColGap <= w {
+		return twoColumns(blocks, widest)
+	}
+	var out []string
+	for i, b := range blocks {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, b...)
+	}
+	return out
+}
+
+// narrowHelp lays bindings out for a narrow box: a key column of at most
+// half the width; descriptions wrap beside it; a key longer than the column
+// gets its own line with the description under it.
+func narrowHelp(bs []key.Binding, w int, lk look) []string {
+	col := 0
+	for _, b := range bs {
+		if kw := lipgloss.Width(strings.TrimRight(b.Help().Key, " ")); kw <= w/2 {
+			col = max(col, kw)
+		}
+	}
+	descW := max(w-col-1, 1)
+	var out []string
+	for _, b := range bs {
+		k := strings.TrimRight(b.Help().Key, " ")
+		desc := wrapText(b.Help().Desc, descW)
+		if lipgloss.Width(k) > col {
+			for _, l := range wrapText(k, w) {
+				out = append(out, lk.key.Render(l))
+			}
+			k = ""
+		}
+		pad := strings.Repeat(" ", col+1)
+		for i, d := range desc {
+			if i == 0 {
+				out = append(out, lk.key.Render(padRight(k, col))+" "+lk.desc.Render(d))
+				continue
+			}
+			out = append(out, pad+lk.desc.Render(d))
+		}
+	}
+	return out
+}
+
+func padRight(s string, w int) string {
+	if gap := w - lipgloss.Width(s); gap > 0 {
+		return s + strings.Repeat(" ", gap)
+	}
+	return s
+}
+
+// twoColumns places blocks in two columns of colW cells, filling the left
+// column first and keeping whole blocks together, balanced by height.
+func twoColumns(blocks [][]string, colW int) []string {
+	total := 0
+	for _, b := range blocks {
+		total += len(b) + 1
+	}
+	var left, right []string
+	for _, b := range blocks {
+		col := &left
+		if len(left) > 0 && len(left)+len(b)/2 >= total/2 {
+			col = &right
+		}
+		if len(*col) > 0 {
+			*col = append(*col, "")
+		}
+		*col = append(*col, b...)
+	}
+	n := max(len(left), len(right))
+	out := make([]string, n)
+	gap := strings.Repeat(" ", helpColGap)
+	for i := range n {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = fit(l, colW) + gap + r
+	}
+	return out
+}

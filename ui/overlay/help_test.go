@@ -1,0 +1,170 @@
+package overlay
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+)
+
+// helpText scrolls through the whole help and returns every line shown.
+func helpText(t *testing.T, h Help) string {
+	t.Helper()
+	var all []string
+	h, _ = h.Update(press("home"))
+	for range 200 {
+		all = append(all, strings.Split(plain(h.View()), "\n")...)
+		before := h.offset
+		h, _ = h.Update(press("down"))
+		if h.offset == before {
+			return strings.Join(all, "\n")
+		}
+	}
+	t.Fatal("help never reached its end")
+	return ""
+}
+
+func TestHelpShowsCurrentBindings(t *testing.T) {
+	m, problems := keys.Load(map[string][]string{"model_picker": {"f6"}, "retry": {"f5"}})
+	if len(problems) != 0 {
+		t.Fatalf("overrides rejected: %v", problems)
+	}
+	for _, sz := range [][2]int{{80, 24}, {40, 12}, {160, 50}} {
+		ctx := testCtx(t, sz[0], sz[1])
+		ctx.Keys = m
+		h := NewHelp(ctx, m.Groups())
+		h.SetSize(sz[0], sz[1])
+		requireArea(t, h.View(), sz[0], sz[1])
+		all := helpText(t, h)
+		for _, want := range []string{"f6", "choose model", "f5", "retry / regenerate", "Composer", "Reply", "Transcript", "App", "Lists and dialogs", "Filtering lists", "shift+enter/alt+enter/ctrl+j", "new line", "alt+1…9"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("%v: help lacks %q:\n%s", sz, want, all)
+			}
+		}
+		for _, gone := range []string{"ctrl+o", "ctrl+r "} {
+			if strings.Contains(all, gone) {
+				t.Errorf("%v: help still shows the overridden default %q", sz, gone)
+			}
+		}
+		// f6 sits on the same line as its description when there is room.
+		if sz[0] >= 80 && !lineHas(all, "f6", "choose model") {
+			t.Errorf("%v: key and description not on one line:\n%s", sz, all)
+		}
+	}
+}
+
+func lineHas(text string, parts ...string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(l, p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHelpCloseKeys(t *testing.T) {
+	ctx := testCtx(t, 80, 24)
+	h := NewHelp(ctx, ctx.Keys.Groups())
+	h.SetSize(80, 24)
+	for _, k := range []string{"esc", "?", "f1", "q"} {
+		if _, closed := h.Update(press(k)); !closed {
+			t.Errorf("%s does not close the help", k)
+		}
+	}
+	for _, k := range []string{"a", "enter", "ctrl+o", "down", "pgdown"} {
+		if _, closed := h.Update(press(k)); closed {
+			t.Errorf("%s closes the help", k)
+		}
+	}
+	if _, closed := h.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown}); closed {
+		t.Error("the wheel closes the help")
+	}
+	// A help key moved by the config closes it too.
+	m, _ := keys.Load(map[string][]string{"help": {"f4"}})
+	ctx.Keys = m
+	if _, closed := h.Update(press("f4")); !closed {
+		t.Error("the configured help key does not close the help")
+	}
+}
+
+func TestHelpScrolls(t *testing.T) {
+	ctx := testCtx(t, 40, 12)
+	h := NewHelp(ctx, ctx.Keys.Groups())
+	h.SetSize(40, 12)
+	v := plain(h.View())
+	requireArea(t, h.View(), 40, 12)
+	if !strings.Contains(v, "Composer") || strings.Contains(v, "Filtering lists") {
+		t.Fatalf("40x12 opens at the top:\n%s", v)
+	}
+	if !strings.Contains(v, "scroll") || !strings.Contains(v, "esc close") {
+		t.Fatalf("no scroll hint:\n%s", v)
+	}
+	total := len(h.lines)
+	rows := h.bodyRows()
+	if total <= rows {
+		t.Fatalf("help fits in %d rows at 40x12 (%d lines); the test needs it to scroll", rows, total)
+	}
+	steps := []struct {
+		msg  tea.Msg
+		want int
+	}{
+		{press("down"), 1},
+		{press("j"), 2},
+		{press("up"), 1},
+		{press("k"), 0},
+		{press("up"), 0}, // stops at the top
+		{press("pgdown"), rows - 1},
+		{press("space"), 2 * (rows - 1)},
+		{press("pgup"), rows - 1},
+		{tea.MouseWheelMsg{Button: tea.MouseWheelDown}, rows + 2},
+		{tea.MouseWheelMsg{Button: tea.MouseWheelUp}, rows - 1},
+		{press("end"), total - rows},
+		{press("down"), total - rows}, // stops at the end
+		{press("pgdown"), total - rows},
+		{press("home"), 0},
+		{press("G"), total - rows},
+		{press("g"), 0},
+	}
+	for i, s := range steps {
+		h, _ = h.Update(s.msg)
+		if h.offset != s.want {
+			t.Fatalf("step %d: offset %d, want %d", i, h.offset, s.want)
+		}
+		requireArea(t, h.View(), 40, 12)
+	}
+	h, _ = h.Update(press("end"))
+	v = plain(h.View())
+	if !strings.Contains(v, "home/end") || !strings.Contains(v, "/"+strconv.Itoa(total)) {
+		t.Fatalf("the end does not show the last lines:\n%s", v)
+	}
+	// Growing the area clamps the offset; everything fits at 120x60.
+	h.SetSize(120, 60)
+	if h.offset != 0 {
+		t.Fatalf("offset %d after growing", h.offset)
+	}
+	v = plain(h.View())
+	if strings.Contains(v, "scroll") || !strings.Contains(v, "Composer") || !strings.Contains(v, "Filtering lists") {
+		t.Fatalf("120x60 does not show everything:\n%s", v)
+	}
+	requireArea(t, h.View(), 120, 60)
+}
+
+func TestHelpFollowsTheme(t *testing.T) {
+	ctx := testCtx(t, 80, 24)
+	h := NewHelp(ctx, ctx.Keys.Groups())
+	h.SetSize(80, 24)
+	dark := h.View()
+	light := themedCtx(t, 80, 24, "light", false)
+	*ctx = *light
+	ctx.StyleGen++
+	if got := h.View(); got == dark || plain(got) != plain(dark) {
+		t.Fatal("the help did not take the new theme's colours (or its text changed)")
+	}
+}

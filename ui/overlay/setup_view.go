@@ -1,0 +1,309 @@
+package overlay
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Setup screen geometry.
+const (
+	setupMaxWidth   = 96 // a readable measure on wide terminals
+	setupMinExplain = 3  // explanation rows kept when space is tight
+)
+
+// setupLayout is how the screen's rows are shared out.
+type setupLayout struct {
+	cw, margin   int  // content width and left margin
+	gap          bool // blank line under the title
+	explainRows  int  // rows for the explanation (scrollable)
+	sep          bool // blank line between explanation and servers
+	choiceRows   int  // rows for the server list (scrolls with the cursor)
+	explainLines []string
+	choiceLines  []string
+	curFrom      int // choiceLines range of the selected choice
+	curTo        int
+}
+
+func (s Setup) layout() setupLayout {
+	var l setupLayout
+	l.cw = max(min(s.width-2, setupMaxWidth), 1)
+	l.margin = max((s.width-l.cw)/2, 0)
+	lk := lookFor(s.ctx)
+	l.explainLines = s.explanation(lk, l.cw)
+	l.choiceLines, l.curFrom, l.curTo = s.choiceSection(lk, l.cw)
+
+	body := s.height - 2 // title and footer
+	if s.height >= 16 {
+		l.gap = true
+		body--
+	}
+	body = max(body, 0)
+	ne, nc := len(l.explainLines), len(l.choiceLines)
+	if s.reading {
+		l.explainRows = body
+		return l
+	}
+	if ne+1+nc <= body {
+		l.explainRows, l.sep, l.choiceRows = ne, true, nc
+		return l
+	}
+	// Not everything fits: the choices come first, the explanation keeps a
+	// few rows (two on short screens: a line and the "more" hint) and
+	// scrolls.
+	minExplain, sep := setupMinExplain, 1
+	if s.height < 16 {
+		minExplain, sep = 2, 0
+	}
+	l.choiceRows = min(nc, max(body-min(minExplain, ne)-sep, 0))
+	if l.choiceRows < min(nc, 3) { // tiny screens
+		l.choiceRows = min(nc, body)
+	}
+	rest := body - l.choiceRows
+	if rest >= 2 && sep == 1 {
+		l.sep = true
+		rest--
+	}
+	l.explainRows = max(rest, 0)
+	return l
+}
+
+// explainRows is the height of the explanation window (paging step).
+func (s Setup) explainRows() int { return max(s.layout().explainRows, 1) }
+
+func (s *Setup) clampScroll() {
+	l := s.layout()
+	s.scroll = max(min(s.scroll, len(l.explainLines)-l.explainRows), 0)
+}
+
+// explanation is the text about environment variables and the config file.
+func (s Setup) explanation(lk look, w int) []string {
+	var out []string
+	para := func(st string) { out = append(out, wrapText(st, w)...) }
+	code := func(c string) {
+		for _, l := range wrapText(c, max(w-2, 1)) {
+			out = append(out, "  "+lk.code.Render(l))
+		}
+	}
+	para(lk.text.Render("parley talks to any OpenAI-compatible server; none is configured yet."))
+	out = append(out, "")
+	para(lk.heading.Render("To use a hosted gateway,") + lk.text.Render(" set these variables and start parley again:"))
+	code(`export OPENAI_API_KEY="sk-…"`)
+	code(`export OPENAI_BASE_URL="https://api.openai.com/v1"`)
+	if s.opts.ConfigPath != "" {
+		para(lk.text.Render("Or write the config file ") + lk.accent.Render(oneLine(s.opts.ConfigPath)) + lk.text.Render(":"))
+	} else {
+		para(lk.text.Render("Or write the config file (parley help shows where it is):"))
+	}
+	code(`default_model = "gpt-4o"`)
+	code(`[[providers]]`)
+	code(`name = "openai"`)
+	code(`base_url = "https://api.openai.com/v1"`)
+	code(`api_key_env = "OPENAI_API_KEY"`)
+	return out
+}
+
+// choiceSection is the server list with the selectable lines; it returns
+// the line range of the selected choice.
+func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
+	// Narrow screens get shorter texts so the choices fit at 40x12.
+	narrow := w < 60
+	lines = append(lines, lk.heading.Render(truncate("Servers on this machine", w)))
+	hang := func(st string, indent int) {
+		lines = append(lines, indentWrap(st, w, indent)...)
+	}
+	names := make([]string, len(s.opts.Candidates))
+	for i, c := range s.opts.Candidates {
+		names[i] = oneLine(c.Name)
+	}
+	if s.probing {
+		hang(lk.muted.Render("  ⋯ looking for "+joinNames(names)+" on this machine…"), 4)
+	} else if !s.probed {
+		hang(lk.muted.Render("  not looked yet: press r to look for "+joinNames(names)), 4)
+	}
+
+	cs := s.choices()
+	sel := cs[min(s.cursor, len(cs)-1)]
+	mark := func(c choice) string {
+		if c == sel {
+			return lk.marker.Render("▸ ")
+		}
+		return "  "
+	}
+	var down []string
+	found := 0
+	if !s.probing {
+		for i, r := range s.results {
+			name := lk.text.Render(oneLine(r.Name))
+			url := lk.muted.Render(oneLine(r.BaseURL))
+			switch {
+			case r.Status == ProbeFound && len(r.Models) > 0:
+				found++
+				c := choice{kind: choiceServer, result: i}
+				if c == sel {
+					from = len(lines)
+				}
+				hang(mark(c)+lk.good.Render("✓ ")+name+"  "+url, 4)
+				detail := lk.muted.Render("model ") + lk.text.Render(oneLine(s.modelFor(i)))
+				if n := len(r.Models); n > 1 {
+					detail += lk.muted.Render(" · m: pick from " + strconv.Itoa(n))
+				}
+				hang("    "+detail, 4)
+				if c == sel {
+					to = len(lines)
+				}
+			case r.Status == ProbeFound:
+				hang("  "+lk.good.Render("✓ ")+name+"  "+url, 4)
+				hang(lk.muted.Render("    lists no models yet: pull or load one, then press r"), 4)
+			case r.Status == ProbeInvalid:
+				if narrow {
+					hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+oneLine(r.Reason)), 4)
+					continue
+				}
+				hang("  "+lk.errorText.Render("! ")+name+"  "+url, 4)
+				hang(lk.muted.Render("    "+oneLine(r.Reason)+"; not an OpenAI-compatible server"), 4)
+			default:
+				if narrow {
+					down = append(down, oneLine(r.Name))
+				} else {
+					down = append(down, oneLine(r.Name)+" ("+hostPort(r.BaseURL)+")")
+				}
+			}
+		}
+		if len(down) > 0 {
+			hang(lk.muted.Render("  not running: "+strings.Join(down, ", ")), 4)
+		}
+		if s.probed && found == 0 {
+			if narrow {
+				hang(lk.text.Render("  Start a server (say `ollama serve`) and press r, or set the variables above and restart."), 2)
+			} else {
+				hang(lk.text.Render("  No usable server answered. Start one (for example `ollama serve`, then `ollama pull llama3.2`) and press r, or set the variables above and restart parley."), 2)
+			}
+		}
+	}
+	for _, c := range cs[len(cs)-2:] {
+		label := "Look again"
+		if c.kind == choiceQuit {
+			label = "Quit"
+		}
+		if c == sel {
+			from = len(lines)
+			lines = append(lines, mark(c)+lk.selectedText.Render(label))
+			to = len(lines)
+			continue
+		}
+		lines = append(lines, mark(c)+lk.text.Render(label))
+	}
+	return lines, from, to
+}
+
+// hostPort shows a base URL as host:port, the part that tells servers apart.
+func hostPort(base string) string {
+	u := oneLine(base)
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+	if i := strings.IndexByte(u, '/'); i >= 0 {
+		u = u[:i]
+	}
+	return u
+}
+
+// joinNames writes "A, B and C".
+func joinNames(ns []string) string {
+	switch len(ns) {
+	case 0:
+		return "local servers"
+	case 1:
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// footer returns the key hints for the selected choice, the longest
+// version that fits.
+func (s Setup) footer(w int) string {
+	cs := s.choices()
+	var options []string
+	switch {
+	case s.reading:
+		options = []string{
+			"↑↓ pgup/pgdn scroll · esc back to the servers · q quit",
+			"↑↓ pgup/pgdn scroll · esc back · q quit",
+			"↑↓ scroll · esc back · q quit",
+		}
+	case cs[min(s.cursor, len(cs)-1)].kind == choiceServer:
+		options = []string{
+			"enter use for this session · s use and save to config · m model · r look again · q quit",
+			"enter use · s use and save · m model · r look again · q quit",
+			"enter use · s save · m model · q quit",
+			"enter use · s save · q quit",
+		}
+	default:
+		options = []string{
+			"↑↓ move · enter select · pgup/pgdn scroll · r look again · q quit",
+			"↑↓ move · enter select · r look again · q quit",
+			"enter select · r look again · q quit",
+		}
+	}
+	for _, o := range options {
+		if len([]rune(o)) <= w {
+			return o
+		}
+	}
+	return options[len(options)-1]
+}
+
+// View renders the setup screen (or, while choosing a model, the model
+// picker) over the whole area.
+func (s Setup) View() string {
+	if s.picking {
+		return s.picker.View()
+	}
+	if s.width <= 0 || s.height <= 0 {
+		return ""
+	}
+	lk := lookFor(s.ctx)
+	l := s.layout()
+	var rows []string
+	rows = append(rows, lk.title.Render("Welcome to parley")+lk.muted.Render(" · first run"))
+	if l.gap {
+		rows = append(rows, "")
+	}
+	// Explanation window with a scroll hint on its last row when cut.
+	ex := l.explainLines
+	start := max(min(s.scroll, len(ex)-l.explainRows), 0)
+	for i := 0; i < l.explainRows; i++ {
+		j := start + i
+		last := i == l.explainRows-1
+		switch {
+		case last && j < len(ex)-1:
+			rows = append(rows, lk.muted.Render("↓ pgdn for more"))
+		case j < len(ex):
+			rows = append(rows, ex[j])
+		default:
+			rows = append(rows, "")
+		}
+	}
+	if l.sep {
+		rows = append(rows, "")
+	}
+	// Server list window, scrolled so the selected choice shows.
+	// Anchored at the bottom, so the last choices (look again, quit) show,
+	// unless the selected server is above the window.
+	cl := l.choiceLines
+	off := max(len(cl)-l.choiceRows, 0)
+	if l.curFrom < off {
+		off = l.curFrom
+	}
+	for i := 0; i < l.choiceRows; i++ {
+		if off+i < len(cl) {
+			rows = append(rows, cl[off+i])
+		}
+	}
+	body := block(rows, l.cw, s.height-1)
+	body = append(body, fit(lk.muted.Render(s.footer(l.cw)), l.cw))
+	pad := strings.Repeat(" ", l.margin)
+	right := strings.Repeat(" ", max(s.width-l.margin-l.cw, 0))
+	for i := range body {
+		body[i] = pad + body[i] + right
+	}
+	return strings.Join(body, "\n")
+}

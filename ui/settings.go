@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"strings"
+
+	"parley/api"
+	"parley/config"
+	"parley/themes"
+)
+
+// settings is what the UI takes from Options and the config, in one place.
+type settings struct {
+	keys       map[string][]string
+	catalog    *api.Catalog
+	model      string
+	theme      string
+	mouse      bool
+	needsSetup bool
+	warnings   []string
+}
+
+func settingsFrom(opts Options) settings {
+	st := settings{model: opts.Model, theme: opts.Theme, mouse: opts.Mouse, catalog: opts.Catalog, needsSetup: opts.NeedsSetup}
+	if cfg := opts.Config; cfg != nil {
+		st.keys = cfg.Keys
+		if st.theme == "" {
+			st.theme = cfg.Theme
+		}
+		if st.model == "" {
+			st.model = cfg.DefaultModel
+		}
+		if st.catalog == nil {
+			st.catalog = cfg.Catalog()
+		}
+		st.needsSetup = st.needsSetup || needsSetup(cfg, opts.Getenv)
+		st.warnings = cfg.Warnings
+	}
+	if st.catalog == nil {
+		st.catalog = api.NewCatalog(nil)
+	}
+	if st.theme == "" {
+		st.theme = themes.Auto
+	}
+	return st
+}
+
+// needsSetup reports a first run: no gateway is configured anywhere — the
+// only provider is the one Load makes from the environment, and neither
+// OPENAI_BASE_URL nor OPENAI_API_KEY is set.
+func needsSetup(cfg *config.Config, getenv func(string) string) bool {
+	if len(cfg.Providers) == 0 {
+		return false
+	}
+	for _, p := range cfg.Providers {
+		if p.Line != 0 || p.Name != config.EnvProviderName || p.BaseURL != config.DefaultBaseURL || p.HasLiteralKey() || p.APIKeyCmd != "" || p.APIKeyEnv != "" {
+			return false
+		}
+	}
+	return strings.TrimSpace(getenv("OPENAI_BASE_URL")) == "" && strings.TrimSpace(getenv(config.DefaultKeyEnv)) == ""
+}
+
+func (m *Model) systemPrompt() string {
+	if m.opts.Config == nil {
+		return ""
+	}
+	return m.opts.Config.SystemPrompt
+}
+
+func (m *Model) maxHistory() int {
+	if m.opts.Config == nil {
+		return 0
+	}
+	return m.opts.Config.MaxHistoryMessages
+}
+
+func (m *Model) defaultModel() string {
+	if m.opts.Config == nil {
+		return ""
+	}
+	return m.opts.Config.DefaultModel
+}

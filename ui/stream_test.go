@@ -1,0 +1,375 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api"
+	"parley/api/apitest"
+	"parley/config"
+	"parley/conversation"
+)
+
+func lastReplyMsg(h *harness) conversation.Message {
+	r, _ := h.m.conv.LastReply()
+	return r
+}
+
+func TestSendStreamsReplyIntoTranscript(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "Hello **there**, this is a streamed reply.", DeltaRunes: 3, Interval: 2 * time.Millisecond})
+	h.typeText("hi parley")
+	h.key("enter")
+	if !h.streaming() {
+		t.Fatal("not streaming after enter")
+	}
+	if got := h.m.comp.value(); got != "" {
+		t.Errorf("composer not cleared: %q", got)
+	}
+	if !strings.Contains(h.screen(), "hi parley") {
+		t.Errorf("user message not on screen:\n%s", h.screen())
+	}
+	h.wait("reply done", func() bool { return !h.streaming() })
+	r := lastReplyMsg(h)
+	if r.State != conversation.StateDone || r.Text != "Hello **there**, this is a streamed reply." || r.Model != "gpt-4o" {
+		t.Fatalf("reply %v %q %q", r.State, r.Text, r.Model)
+	}
+	h.wait("render", func() bool { return strings.Contains(h.screen(), "this is a streamed reply") })
+	reqs := h.srv.Requests()
+	if len(reqs) != 1 || reqs[0].Chat == nil || !reqs[0].Chat.Stream {
+		t.Fatalf("requests: %+v", reqs)
+	}
+	// gpt-4o reports usage: stream_options asked, usage shown in the status bar.
+	if _, ok := reqs[0].JSON["stream_options"]; !ok {
+		t.Error("stream_options missing for a usage model")
+	}
+	if r.Usage == nil || !strings.Contains(h.screen(), "tokens") {
+		t.Errorf("usage %v not shown:\n%s", r.Usage, h.screen())
+	}
+	if got := h.m.View().WindowTitle; got != "hi parley — parley" {
+		t.Errorf("window title %q", got)
+	}
+}
+
+func TestStreamOptionsOnlyWhereSupported(t *testing.T) {
+	h := newHarness(t, 80, 24, func(o *Options) { o.Model = "llama3" })
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("hi")
+	h.key("enter")
+	h.wait("done", func() bool { return !h.streaming() })
+	req := h.srv.Requests()[0]
+	if _, ok := req.JSON["stream_options"]; ok {
+		t.Errorf("stream_options sent to a model without usage reporting: %s", req.Body)
+	}
+	if lastReplyMsg(h).State != conversation.StateDone {
+		t.Fatalf("reply %+v", lastReplyMsg(h))
+	}
+}
+
+// Deltas reach the model in coalesced batches: never one message per
+// token, and at least batchGap apart.
+func TestBatchesAreCoalesced(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	text := strings.Repeat("token ", 400)
+	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 2, Interval: 200 * time.Microsecond})
+	h.typeText("go")
+	h.key("enter")
+	var stamps []time.Time
+	deadline := time.After(10 * time.Second)
+	for h.streaming() {
+		select {
+		case msg := <-h.msgs:
+			if b, ok := msg.(streamBatchMsg); ok && b.text != "" {
+				stamps = append(stamps, b.at)
+			}
+			h.deliver(msg)
+		case <-deadline:
+			t.Fatal("stream did not end")
+		}
+	}
+	if got := lastReplyMsg(h).Text; got != text {
+		t.Fatalf("text lost: %d of %d bytes", len(got), len(text))
+	}
+	deltas := len(text) / 2
+	if len(stamps) == 0 || len(stamps) > deltas/4 {
+		t.Fatalf("%d batches for %d deltas", len(stamps), deltas)
+	}
+	for i := 1; i < len(stamps); i++ {
+		if gap := stamps[i].Sub(stamps[i-1]); gap < batchGap-2*time.Millisecond {
+			t.Errorf("batch %d came %v after the previous one (< %v)", i, gap, batchGap)
+		}
+	}
+}
+
+func TestEscCancelsAndKeepsPartialText(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "first part of the answer and then a long stall", DeltaRunes: 5, StallAfterDeltas: 3})
+	h.typeText("tell me")
+	h.key("enter")
+	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
+	id := h.m.stream.id
+	h.key("esc")
+	if h.streaming() {
+		t.Fatal("still streaming after esc")
+	}
+	r := lastReplyMsg(h)
+	if r.State != conversation.StateInterrupted || !strings.HasPrefix(r.Text, "first part of") {
+		t.Fatalf("reply %v %q", r.State, r.Text)
+	}
+	if !strings.Contains(h.screen(), "stopped") {
+		t.Errorf("status does not say stopped:\n%s", h.screen())
+	}
+	// A late batch of the cancelled stream changes nothing.
+	h.send(streamBatchMsg{id: id, text: " late", ended: true})
+	if got := lastReplyMsg(h); got.Text != r.Text || got.State != r.State {
+		t.Errorf("late batch applied: %q %v", got.Text, got.State)
+	}
+	h.settle(50 * time.Millisecond)
+	if got := lastReplyMsg(h).Text; got != r.Text {
+		t.Errorf("text changed after cancel: %q", got)
+	}
+	// The interrupted reply is sent as history with the next turn.
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("go on")
+	h.key("enter")
+	h.wait("done", func() bool { return !h.streaming() })
+	msgs := h.srv.Requests()[1].Chat.Messages
+	if len(msgs) != 3 || msgs[1].Role != "assistant" || !strings.HasPrefix(msgs[1].Content.PlainText(), "first part of") {
+		t.Errorf("second request messages: %+v", msgs)
+	}
+}
+
+func TestCtrlCWhileStreamingCancelsOnce(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "abc def ghi", DeltaRunes: 2, StallAfterDeltas: 2})
+	h.typeText("x")
+	h.key("enter")
+	h.wait("text", func() bool { return lastReplyMsg(h).Text != "" })
+	h.key("ctrl+c")
+	if h.streaming() || h.quit {
+		t.Fatalf("streaming=%v quit=%v after ctrl+c", h.streaming(), h.quit)
+	}
+	if lastReplyMsg(h).State != conversation.StateInterrupted {
+		t.Fatalf("state %v", lastReplyMsg(h).State)
+	}
+	h.settle(20 * time.Millisecond)
+	if h.quit {
+		t.Fatal("quit after one ctrl+c")
+	}
+}
+
+func TestCtrlCTwiceQuits(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.key("ctrl+c")
+	if !strings.Contains(h.screen(), "press ctrl+c again to quit") {
+		t.Fatalf("no toast:\n%s", h.screen())
+	}
+	h.settle(10 * time.Millisecond)
+	if h.quit {
+		t.Fatal("quit after one press")
+	}
+	// Too slow: the second press arms again instead of quitting.
+	h.clock.advance(2 * time.Second)
+	h.key("ctrl+c")
+	h.settle(10 * time.Millisecond)
+	if h.quit {
+		t.Fatal("quit after a slow second press")
+	}
+	h.clock.advance(time.Second)
+	h.key("ctrl+c")
+	h.settle(10 * time.Millisecond)
+	if !h.quit {
+		t.Fatal("no quit after two presses within the window")
+	}
+}
+
+func TestCtrlQQuitsAndStopsTheStream(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "abc def", DeltaRunes: 2, StallAfterDeltas: 1})
+	h.typeText("x")
+	h.key("enter")
+	h.wait("text", func() bool { return lastReplyMsg(h).Text != "" })
+	h.key("ctrl+q")
+	h.settle(10 * time.Millisecond)
+	if !h.quit || h.streaming() || lastReplyMsg(h).State != conversation.StateInterrupted {
+		t.Fatalf("quit=%v streaming=%v state=%v", h.quit, h.streaming(), lastReplyMsg(h).State)
+	}
+	if h.m.View().Cursor != nil {
+		t.Error("cursor still shown while quitting")
+	}
+}
+
+func TestGatewayErrorInlineThenRetry(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Status: 400, ErrorMessage: "the prompt is not allowed \x1b]0;pwned\x07"})
+	h.typeText("my precious question")
+	h.key("enter")
+	h.wait("failure", func() bool { return !h.streaming() })
+	r := lastReplyMsg(h)
+	if r.State != conversation.StateFailed || !strings.Contains(r.Err, "not allowed") {
+		t.Fatalf("reply %v %q", r.State, r.Err)
+	}
+	if strings.ContainsRune(r.Err, 0x1b) {
+		t.Errorf("error text not sanitised: %q", r.Err)
+	}
+	h.settle(20 * time.Millisecond)
+	scr := h.screen()
+	for _, want := range []string{"my precious question", "not allowed", "ctrl+r", "failed"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.ContainsRune(h.m.View().Content, 0x07) || strings.Contains(h.m.View().Content, "\x1b]0;") {
+		t.Error("gateway control sequence reached the screen")
+	}
+	// The app keeps working: retry answers the same message.
+	h.srv.Enqueue(apitest.Reply{Text: "now it works"})
+	h.key("ctrl+r")
+	h.wait("retry done", func() bool { return !h.streaming() })
+	msgs := h.m.conv.Messages()
+	if len(msgs) != 2 || msgs[0].Text != "my precious question" || msgs[1].Text != "now it works" || msgs[1].State != conversation.StateDone {
+		t.Fatalf("conversation after retry: %+v", msgs)
+	}
+	h.settle(20 * time.Millisecond)
+	if strings.Contains(h.screen(), "not allowed") {
+		t.Errorf("failed reply still on screen:\n%s", h.screen())
+	}
+}
+
+func TestMidStreamErrorKeepsPartialText(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "partial answer that breaks", DeltaRunes: 4, ErrorAfterDeltas: 2, ErrorMessage: "upstream overloaded"})
+	h.typeText("q")
+	h.key("enter")
+	h.wait("end", func() bool { return !h.streaming() })
+	r := lastReplyMsg(h)
+	if r.State != conversation.StateFailed || r.Text != "partial " || !strings.Contains(r.Err, "overloaded") {
+		t.Fatalf("reply %v %q %q", r.State, r.Text, r.Err)
+	}
+}
+
+func TestCutStreamFailsWithHint(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "one two three four", DeltaRunes: 4, CutAfterDeltas: 2})
+	h.typeText("q")
+	h.key("enter")
+	h.wait("end", func() bool { return !h.streaming() })
+	r := lastReplyMsg(h)
+	if r.State != conversation.StateFailed || r.Text != "one two " {
+		t.Fatalf("reply %v %q %q", r.State, r.Text, r.Err)
+	}
+	if !strings.Contains(r.Err, "try again") {
+		t.Errorf("error %q", r.Err)
+	}
+}
+
+func TestRetryRegeneratesFinishedReply(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "first"}, apitest.Reply{Text: "second"})
+	h.typeText("q")
+	h.key("enter")
+	h.wait("first", func() bool { return !h.streaming() })
+	h.key("ctrl+r")
+	if !h.streaming() {
+		t.Fatal("retry did not start a stream")
+	}
+	h.wait("second", func() bool { return !h.streaming() })
+	msgs := h.m.conv.Messages()
+	if len(msgs) != 2 || msgs[1].Text != "second" {
+		t.Fatalf("%+v", msgs)
+	}
+	// The regenerated request does not carry the replaced reply.
+	if n := len(h.srv.Requests()[1].Chat.Messages); n != 1 {
+		t.Errorf("regenerate request has %d messages", n)
+	}
+}
+
+func TestRetryWithNothingToRetry(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.key("ctrl+r")
+	if h.streaming() || !strings.Contains(h.screen(), "no message to send again") {
+		t.Fatalf("screen:\n%s", h.screen())
+	}
+}
+
+func TestSendWhileStreamingIsRefusedAndKeepsText(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "abc def", DeltaRunes: 2, StallAfterDeltas: 1})
+	h.typeText("one")
+	h.key("enter")
+	h.typeText("two")
+	h.key("enter")
+	if h.m.comp.value() != "two" || h.m.conv.Len() != 2 {
+		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.conv.Len())
+	}
+	if !strings.Contains(h.screen(), "still streaming") {
+		t.Errorf("no toast:\n%s", h.screen())
+	}
+	h.key("esc")
+}
+
+func TestMultiTurnSystemPromptAndTrimming(t *testing.T) {
+	cfg := &config.Config{SystemPrompt: "be brief", MaxHistoryMessages: 3}
+	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
+	for i, q := range []string{"one", "two", "three"} {
+		h.srv.Enqueue(apitest.Reply{Text: "answer " + q})
+		h.typeText(q)
+		h.key("enter")
+		h.wait("reply", func() bool { return !h.streaming() })
+		msgs := h.srv.Requests()[i].Chat.Messages
+		if len(msgs) == 0 {
+			t.Fatalf("turn %d: request %s", i, h.srv.Requests()[i].Body)
+		}
+		if msgs[0].Role != "system" || msgs[0].Content.PlainText() != "be brief" {
+			t.Fatalf("turn %d: first message %+v", i, msgs[0])
+		}
+		if last := msgs[len(msgs)-1]; last.Role != "user" || last.Content.PlainText() != q {
+			t.Fatalf("turn %d: last message %+v", i, last)
+		}
+	}
+	// Third turn: 5 messages of history, 3 allowed: "one" and its answer
+	// are left out.
+	msgs := h.srv.Requests()[2].Chat.Messages
+	if len(msgs) != 4 || msgs[1].Content.PlainText() != "two" || msgs[3].Content.PlainText() != "three" {
+		t.Errorf("trimmed request: %+v", msgs)
+	}
+	h.settle(10 * time.Millisecond)
+	if !strings.Contains(h.screen(), "2 older not sent") {
+		t.Errorf("no trim marker:\n%s", h.screen())
+	}
+	// Second turn carried the whole conversation so far.
+	if n := len(h.srv.Requests()[1].Chat.Messages); n != 4 {
+		t.Errorf("second request: %d messages", n)
+	}
+}
+
+func TestNoClientKeepsComposer(t *testing.T) {
+	h := newHarness(t, 80, 24, func(o *Options) {
+		o.NewClient = func(string) (*api.Client, error) {
+			return nil, errBadKey
+		}
+	})
+	h.typeText("keep me")
+	h.key("enter")
+	if h.m.comp.value() != "keep me" || h.m.conv.Len() != 0 || len(h.srv.Requests()) != 0 {
+		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.conv.Len())
+	}
+	scr := h.screen()
+	if !strings.Contains(scr, "API key") || strings.ContainsRune(h.m.View().Content, 0x07) {
+		t.Errorf("toast:\n%s", scr)
+	}
+}
+
+func TestFrameTickStopsWithStream(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.srv.Enqueue(apitest.Reply{Text: "short"})
+	h.typeText("x")
+	h.key("enter")
+	h.wait("done", func() bool { return !h.streaming() })
+	// A frame tick arriving after the end asks for no further tick.
+	_, cmd := h.m.Update(frameMsg{id: h.m.nextID})
+	if cmd != nil {
+		t.Error("frame tick continues after the stream ended")
+	}
+}

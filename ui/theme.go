@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/themes"
+	"parley/ui/overlay"
+)
+
+// loadThemes reads the user's theme files ($XDG_CONFIG_HOME/parley/themes)
+// and returns one problem per bad file (the file is skipped).
+func (m *Model) loadThemes() []string {
+	dir := themesDir(m.opts.Getenv)
+	set, errs := themes.NewSet(), []error(nil)
+	if dir != "" {
+		set, errs = themes.Load(dir)
+	}
+	m.themes = set
+	var problems []string
+	for _, err := range errs {
+		// Name files relative to the themes directory: the full path would
+		// push the problem itself off the line.
+		problems = append(problems, strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""))
+	}
+	name := strings.TrimSpace(m.themeName)
+	if name == "" {
+		m.themeName = themes.Auto
+	} else if !strings.EqualFold(name, themes.Auto) {
+		if _, ok := set.Get(name); !ok {
+			problems = append(problems, "theme \""+name+"\" does not exist (choose one with the theme picker); using auto.")
+			m.themeName = themes.Auto
+		}
+	}
+	return problems
+}
+
+// themesDir is where user theme files live.
+func themesDir(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "parley", "themes")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "parley", "themes")
+	}
+	return ""
+}
+
+// resolvedTheme is the theme the configured name stands for now.
+func (m *Model) resolvedTheme() themes.Theme {
+	return m.themes.Resolve(m.themeName, m.darkBG)
+}
+
+// applyTheme makes t the theme of every part: styles, Markdown style, and a
+// new style generation so caches re-render.
+func (m *Model) applyTheme(t themes.Theme) {
+	m.ctx.Theme = t
+	m.ctx.Styles = t.Styles(m.ctx.NoColor)
+	m.ctx.Glamour = t.Glamour(m.ctx.NoColor)
+	m.ctx.StyleGen++
+}
+
+// restyle re-renders everything after a theme change.
+func (m *Model) restyle() tea.Cmd {
+	m.tr.Restyle()
+	m.comp.restyle(m.ctx)
+	m.relayout()
+	if m.openKind != openNone {
+		m.renderOverlay()
+	}
+	return m.tickIfNeeded()
+}
+
+// backgroundKnown is the terminal's answer to the background colour query:
+// the auto theme becomes dark or light.
+func (m *Model) backgroundKnown(dark bool) tea.Cmd {
+	m.bgKnown = true
+	if m.darkBG == dark {
+		return nil
+	}
+	m.darkBG = dark
+	if !strings.EqualFold(m.themeName, themes.Auto) {
+		return nil
+	}
+	m.applyTheme(m.resolvedTheme())
+	return m.restyle()
+}
+
+// openThemePicker lists "auto" and every theme; moving the selection
+// previews the theme at once, esc restores the one in use.
+func (m *Model) openThemePicker() tea.Cmd {
+	m.themeBefore = m.themeName
+	m.picker = overlay.NewThemePicker(m.ctx, m.themes.Themes(), m.themeName)
+	m.setOpen(openThemes)
+	return nil
+}
+
+// themePicked applies a preview, a choice, or the cancel of the theme picker.
+func (m *Model) themePicked(res overlay.PickerResult) tea.Cmd {
+	switch res.Action {
+	case overlay.PickerPreview:
+		return m.setTheme(res.Item.Value)
+	case overlay.PickerCancel:
+		m.setOpen(openNone)
+		return m.setTheme(m.themeBefore)
+	case overlay.PickerChoose:
+		m.setOpen(openNone)
+		cmd := m.setTheme(res.Item.Value)
+		return tea.Batch(cmd, m.showToast("theme "+m.themeName, toastOK))
+	}
+	return nil
+}
+
+// setTheme switches to a theme by name ("auto" included).
+func (m *Model) setTheme(name string) tea.Cmd {
+	if name == "" {
+		return nil
+	}
+	if !strings.EqualFold(name, themes.Auto) {
+		if _, ok := m.themes.Get(name); !ok {
+			return m.showToast(errors.New("no theme named "+name).Error(), toastErr)
+		}
+	}
+	if m.themeName == name && m.ctx.Theme.Name == m.resolvedTheme().Name {
+		return nil
+	}
+	m.themeName = name
+	m.applyTheme(m.resolvedTheme())
+	return m.restyle()
+}

@@ -1,0 +1,261 @@
+package transcript
+
+import (
+	"slices"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// Append adds a message at the end: a user message just sent (the window
+// returns to the bottom, as the user expects to see what they sent), or a
+// reply that starts streaming. A message already present is updated.
+func (t *Transcript) Append(msg conversation.Message) {
+	if _, ok := t.index[msg.ID]; ok {
+		t.Update(msg)
+		return
+	}
+	it := t.newItem(msg)
+	t.items = append(t.items, it)
+	t.index[msg.ID] = len(t.items) - 1
+	t.renderItem(it)
+	t.hs.push(it.height())
+	if msg.Role == api.RoleUser {
+		t.Bottom()
+		return
+	}
+	t.grew(len(t.items) - 1)
+}
+
+func (t *Transcript) newItem(msg conversation.Message) *item {
+	it := &item{msg: msg}
+	if msg.Role == api.RoleAssistant && msg.State == conversation.StateStreaming {
+		it.live = &live{}
+		if !t.naive {
+			it.live.doc = t.engine().NewDoc()
+		}
+		if msg.Text != "" {
+			if s := it.live.write(msg.Text); s != "" && it.live.doc != nil {
+				it.live.doc.Append(s)
+			}
+		}
+		it.live.dirty = true
+		it.text = ""
+		it.msg.Text = ""
+		t.streams = append(t.streams, it)
+		return it
+	}
+	it.text = safeText(msg)
+	return it
+}
+
+// grew notes that item i got taller or was added: text below the window
+// while the user reads further up turns the badge on.
+func (t *Transcript) grew(i int) {
+	if t.follow {
+		return
+	}
+	top := t.top()
+	if t.hs.prefix(i+1) > top+t.h {
+		t.newBelow = true
+	}
+}
+
+// AppendDelta adds streamed text to the reply with the given id. It only
+// sanitises and appends (cheap, called for every batch of deltas); the
+// rendering happens in the next Tick. Deltas for any other message are
+// ignored.
+func (t *Transcript) AppendDelta(id int, text string) {
+	if text == "" {
+		return
+	}
+	i, ok := t.index[id]
+	if !ok {
+		return
+	}
+	l := t.items[i].live
+	if l == nil {
+		return
+	}
+	if s := l.write(text); s != "" {
+		if l.doc != nil {
+			l.doc.Append(s)
+		}
+		l.dirty = true
+	}
+}
+
+// Tick runs once per frame. It re-renders the tail of a streaming reply
+// that changed since the last tick and renders some stale messages off
+// screen (bounded in time). It reports whether the window's content
+// changed.
+func (t *Transcript) Tick() bool {
+	changed := false
+	for _, it := range t.streams {
+		if !it.live.dirty {
+			continue
+		}
+		i := t.index[it.id()]
+		old := t.hs.get(i)
+		if !t.fresh(it) {
+			t.renderItem(it)
+		} else {
+			t.refitLive(it)
+		}
+		t.setHeight(i, old, false)
+		if t.visible(i) {
+			changed = true
+		}
+		if it.height() > old {
+			before := t.newBelow
+			t.grew(i)
+			changed = changed || t.newBelow != before
+		}
+	}
+	if t.lazy {
+		t.lazyStep(t.now().Add(lazyBudget))
+	}
+	return changed
+}
+
+// visible reports whether any line of item i is in the window.
+func (t *Transcript) visible(i int) bool {
+	top := t.top()
+	start := t.hs.prefix(i)
+	return start < top+t.h && start+t.hs.get(i) > top
+}
+
+// Update replaces a message by its new state: a reply that finished,
+// was interrupted or failed (with its error, usage and finish reason), or
+// an edited message. An unknown message is appended.
+func (t *Transcript) Update(msg conversation.Message) {
+	i, ok := t.index[msg.ID]
+	if !ok {
+		t.Append(msg)
+		return
+	}
+	it := t.items[i]
+	old := t.hs.get(i)
+	prevLive := it.live
+	switch {
+	case prevLive != nil && msg.State == conversation.StateStreaming:
+		// Still in flight (metadata only): the text arrives as deltas.
+		msg.Text = ""
+		it.msg = msg
+	case prevLive != nil:
+		tail := prevLive.flush()
+		if prevLive.raw.String() == msg.Text && prevLive.doc != nil && t.fresh(it) {
+			// The usual end of a stream: finish the document (the tail is
+			// rendered as final, code highlighted), nothing else again.
+			if tail != "" {
+				prevLive.doc.Append(tail)
+			}
+			prevLive.doc.Finish()
+			it.text = prevLive.safe.String()
+			it.msg = msg
+			prevLive.dirty = true
+			t.refitLive(it)
+			t.endStream(it)
+			it.head = t.renderHead(it, it.head[:0])
+			it.foot = t.renderFoot(it, it.foot[:0])
+			t.setHeight(i, old, false)
+			if it.height() > old {
+				t.grew(i)
+			}
+			t.ensureWindow()
+			return
+		}
+		t.endStream(it)
+		it.msg = msg
+		it.text = safeText(msg)
+	default:
+		it.msg = msg
+		it.text = safeText(msg)
+	}
+	t.renderItem(it)
+	t.setHeight(i, old, false)
+	if it.height() > old {
+		t.grew(i)
+	}
+	t.ensureWindow()
+}
+
+// endStream forgets that it streams.
+func (t *Transcript) endStream(it *item) {
+	it.live = nil
+	t.streams = slices.DeleteFunc(t.streams, func(s *item) bool { return s == it })
+}
+
+// Remove drops the messages with the given ids (retry, edit and resend).
+func (t *Transcript) Remove(ids []int) {
+	if len(ids) == 0 {
+		return
+	}
+	drop := make(map[int]bool, len(ids))
+	for _, id := range ids {
+		drop[id] = true
+	}
+	anchorPos := -1
+	if !t.follow {
+		anchorPos = t.index[t.anchorID]
+	}
+	kept := t.items[:0]
+	hs := make([]int, 0, len(t.items))
+	newAnchor := -1
+	for i, it := range t.items {
+		if drop[it.id()] {
+			continue
+		}
+		if newAnchor < 0 && i >= anchorPos && anchorPos >= 0 {
+			newAnchor = len(kept)
+			if it.id() != t.anchorID {
+				t.anchorOff = 0
+			}
+		}
+		kept = append(kept, it)
+		hs = append(hs, t.hs.get(i))
+	}
+	clear(t.items[len(kept):])
+	t.items = kept
+	t.streams = slices.DeleteFunc(t.streams, func(s *item) bool { return drop[s.id()] })
+	t.reindex()
+	t.hs.reset(hs)
+	switch {
+	case t.follow:
+	case newAnchor < 0:
+		t.Bottom()
+	default:
+		t.anchorID = t.items[newAnchor].id()
+		t.clampAnchor()
+	}
+	t.ensureWindow()
+	t.startLazy()
+}
+
+func (t *Transcript) reindex() {
+	clear(t.index)
+	for i, it := range t.items {
+		t.index[it.id()] = i
+	}
+}
+
+// Reset replaces everything with msgs (a new or a loaded conversation) and
+// shows the bottom. Only the messages on screen are rendered now; the
+// others get estimated heights and are rendered a few per Tick.
+func (t *Transcript) Reset(msgs []conversation.Message) {
+	clear(t.items)
+	t.items = t.items[:0]
+	t.streams = t.streams[:0]
+	hs := make([]int, len(msgs))
+	for i, m := range msgs {
+		it := t.newItem(m)
+		t.items = append(t.items, it)
+		hs[i] = t.estimate(it)
+	}
+	t.reindex()
+	t.hs.reset(hs)
+	t.follow, t.newBelow, t.anchorID, t.anchorOff = true, false, 0, 0
+	t.lazy = len(msgs) > 0
+	t.ensureWindow()
+	t.startLazy()
+}

@@ -1,0 +1,73 @@
+package transcript
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/themes"
+	"parley/ui/keys"
+	"parley/ui/uictx"
+)
+
+// Colour profile: lipgloss v2 and glamour v2 write full 24-bit SGR
+// whatever the terminal (Bubble Tea's renderer downsamples at output), so
+// the lines under test do not depend on the environment.
+
+func themeNamed(name string) themes.Theme {
+	for _, th := range themes.Builtins() {
+		if th.Name == name {
+			return th
+		}
+	}
+	panic("no built-in theme " + name)
+}
+
+// testContext returns a UI context with the built-in dark theme and the
+// default key map.
+func testContext(w, h int) *uictx.Context {
+	th := themeNamed("dark")
+	return &uictx.Context{
+		Width: w, Height: h,
+		Theme:    th,
+		Styles:   th.Styles(false),
+		Glamour:  th.Glamour(false),
+		StyleGen: 1,
+		Keys:     keys.Default(),
+	}
+}
+
+// noColorContext is testContext with NO_COLOR honoured: no colours, and
+// no code highlighting (cheaper, which the long comparisons need under -race).
+func noColorContext(w, h int) *uictx.Context {
+	ctx := testContext(w, h)
+	ctx.NoColor = true
+	ctx.Styles, ctx.Glamour = ctx.Theme.Styles(true), ctx.Theme.Glamour(true)
+	return ctx
+}
+
+// restyleContext switches ctx to another built-in theme, as the root does.
+func restyleContext(ctx *uictx.Context, name string) {
+	th := themeNamed(name)
+	ctx.Theme, ctx.Styles, ctx.Glamour = th, th.Styles(ctx.NoColor), th.Glamour(ctx.NoColor)
+	ctx.StyleGen++
+}
+
+func newTest(t testing.TB, w, h int) *Transcript {
+	t.Helper()
+	tr := New(testContext(w, h))
+	tr.SetSize(w, h)
+	return tr
+}
+
+func randFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed+1)) }
+
+func stripTrim(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,161 @@
+package transcript
+
+import (
+	"strings"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/termsafe"
+)
+
+// item is one message as the transcript shows it. Its lines come in three
+// parts so that a streaming reply only replaces its body's tail: head (the
+// blank separator and the label line), body (the text) and foot (chips,
+// badges, notes, the error and its hint).
+type item struct {
+	msg conversation.Message
+	// text is the message text made safe (sanitised; for replies also
+	// stripped of dangerous character references), computed once.
+	text string
+
+	head, body, foot []string
+	// w and gen say what the lines were rendered for; rendered is false
+	// until the first rendering. A rendering for another width or style
+	// generation is stale: its height serves as an estimate until the item
+	// is rendered again.
+	w, gen   int
+	rendered bool
+
+	live *live // the reply in flight, nil otherwise
+}
+
+func (it *item) id() int { return it.msg.ID }
+
+func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
+
+func (it *item) height() int { return len(it.head) + len(it.body) + len(it.foot) }
+
+// line returns the k-th line of the rendering.
+func (it *item) line(k int) string {
+	if k < len(it.head) {
+		return it.head[k]
+	}
+	k -= len(it.head)
+	if k < len(it.body) {
+		return it.body[k]
+	}
+	return it.foot[k-len(it.body)]
+}
+
+// live is the state of a reply while it streams. Deltas are sanitised as
+// they arrive (a sequence split across two deltas is caught by the Stream),
+// appended to the incremental Markdown document and marked dirty; the
+// rendering happens at most once per frame in Tick.
+type live struct {
+	san termsafe.Stream
+	ref refHold
+	raw strings.Builder // the text as received, to compare with the final message
+	// safe is the sanitised text so far: what the document holds, kept to
+	// start a new document when the width or style changes mid-stream.
+	safe  strings.Builder
+	doc   mdDoc
+	dirty bool
+
+	// The last Markdown lines fitted into body: mdStart[k] is the index in
+	// body where md[k]'s fitted lines start, so a tick refits only from the
+	// first line that changed.
+	md      []string
+	mdStart []int
+}
+
+// write takes the next raw delta and returns its safe part (possibly empty:
+// an incomplete UTF-8 sequence or character reference is held back).
+func (l *live) write(delta string) string {
+	l.raw.WriteString(delta)
+	s := l.ref.write(l.san.Write(delta))
+	l.safe.WriteString(s)
+	return s
+}
+
+// flush returns whatever was held back, safe, at the end of the stream.
+func (l *live) flush() string {
+	s := l.ref.write(l.san.Flush()) + l.ref.flush()
+	l.safe.WriteString(s)
+	return s
+}
+
+// safeText makes a message's text safe to show: a reply for the Markdown
+// renderer (which would decode "&#27;" into an ESC), a user message as
+// typed (it may hold pasted control characters; "&#27;" stays literal).
+func safeText(m conversation.Message) string {
+	if m.Role == api.RoleUser {
+		return termsafe.Sanitize(m.Text)
+	}
+	return termsafe.Markdown(m.Text)
+}
+
+// refHold keeps a numeric character reference ("&#27;") from being split
+// across two pieces of a stream: glamour decodes such references after all
+// sanitising, so termsafe.Markdown must see each one whole. The pieces it is
+// given are already sanitised; it holds back a trailing "&", "&#", "&#x" or
+// "&#" plus digits until the next piece shows where the reference ends.
+type refHold struct {
+	held string
+}
+
+// maxRefHold bounds what is held: longer digit runs are not references any
+// renderer decodes to anything dangerous twice over; they are released.
+const maxRefHold = 32
+
+func (h *refHold) write(s string) string {
+	if h.held != "" {
+		s = h.held + s
+		h.held = ""
+	}
+	if s == "" {
+		return ""
+	}
+	if k := partialRefStart(s); k >= 0 && len(s)-k <= maxRefHold {
+		h.held = s[k:]
+		s = s[:k]
+	}
+	return termsafe.Markdown(s)
+}
+
+func (h *refHold) flush() string {
+	s := h.held
+	h.held = ""
+	return termsafe.Markdown(s)
+}
+
+// partialRefStart returns the index of a trailing incomplete numeric
+// character reference in s, or -1.
+func partialRefStart(s string) int {
+	k := strings.LastIndexByte(s, '&')
+	if k < 0 || len(s)-k > maxRefHold {
+		return -1
+	}
+	rest := s[k+1:]
+	if rest == "" {
+		return k
+	}
+	if rest[0] != '#' {
+		return -1
+	}
+	rest = rest[1:]
+	hex := false
+	if rest != "" && (rest[0] == 'x' || rest[0] == 'X') {
+		hex = true
+		rest = rest[1:]
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isRefDigit(rest[i], hex) {
+			return -1
+		}
+	}
+	return k
+}
+
+func isRefDigit(c byte, hex bool) bool {
+	return c >= '0' && c <= '9' || hex && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+}

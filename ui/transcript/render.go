@@ -1,0 +1,200 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/termsafe"
+)
+
+// Marks and words of the transcript. The user's turns carry a bar in the
+// user colour on every line, the replies are indented under the model's
+// name, so the two are told apart at a glance even without colour.
+const (
+	userBarW      = 2 // the bar and a space
+	replyIndent   = "  "
+	userLabel     = "You"
+	replyFallback = "assistant"
+	streamingMark = " · writing…"
+	chipMark      = "▣ "
+	errorMark     = "✗ "
+	errorMarkPad  = "  "
+	errorMarkW    = 2
+	noteMark      = "! "
+	emptyReply    = "(empty reply)"
+	lengthNote    = "reply cut off: the model hit its length limit"
+	filterNote    = "reply stopped by the gateway's content filter"
+	interrupted   = "■ interrupted"
+)
+
+// renderItem renders it at the transcript's width and style generation.
+func (t *Transcript) renderItem(it *item) {
+	w := t.w
+	it.w, it.gen, it.rendered = w, t.gen, true
+	it.head = t.renderHead(it, it.head[:0])
+	it.foot = t.renderFoot(it, it.foot[:0])
+	switch {
+	case it.isUser():
+		it.body = t.renderUserBody(it, it.body[:0])
+	case it.live != nil:
+		it.live.md, it.live.mdStart = it.live.md[:0], it.live.mdStart[:0]
+		it.body = it.body[:0]
+		t.refitLive(it)
+	default:
+		var md []string
+		if it.text != "" {
+			md = t.engine().Render(it.text)
+		}
+		it.body = t.fitReply(it.body[:0], md, it.msg.State == conversation.StateDone)
+	}
+}
+
+// renderHead renders the blank separator and the label line.
+func (t *Transcript) renderHead(it *item, dst []string) []string {
+	lk := &t.look
+	dst = append(dst, t.blank)
+	var label string
+	if it.isUser() {
+		label = t.userBar() + lk.userLabel.Render(userLabel)
+	} else {
+		name := oneLine(termsafe.Sanitize(it.msg.Model))
+		if name == "" {
+			name = replyFallback
+		}
+		label = lk.replyLabel.Render(name)
+		if it.msg.State == conversation.StateStreaming {
+			label += lk.streaming.Render(streamingMark)
+		}
+	}
+	// A very long model name must not push the line past the width.
+	if ansi.StringWidth(label) > t.w {
+		label = ansi.Truncate(label, t.w, "…")
+	}
+	return fitLine(dst, "", 0, label, t.w)
+}
+
+// userBar is the coloured bar and space that start every line of a user turn.
+func (t *Transcript) userBar() string {
+	return t.look.bar.Render(t.look.barChar) + " "
+}
+
+// renderUserBody wraps the user's text as typed (no Markdown).
+func (t *Transcript) renderUserBody(it *item, dst []string) []string {
+	bar := t.userBar()
+	for _, l := range wrapPlain(it.text, t.w-userBarW, t.look.userText.Render) {
+		dst = fitLine(dst, bar, userBarW, l, t.w)
+	}
+	return dst
+}
+
+// fitReply fits rendered Markdown lines under the reply indent. A reply
+// that finished without any text says so (a failed or interrupted one has
+// its state below instead).
+func (t *Transcript) fitReply(dst []string, md []string, done bool) []string {
+	if len(md) == 0 && done {
+		return fitLine(dst, replyIndent, len(replyIndent), t.look.meta.Render(emptyReply), t.w)
+	}
+	for _, l := range md {
+		dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
+	}
+	return dst
+}
+
+// renderFoot renders what follows the text: attachment chips under a user
+// message; the state of a reply that did not simply finish.
+func (t *Transcript) renderFoot(it *item, dst []string) []string {
+	lk := &t.look
+	w := t.w
+	if it.isUser() {
+		bar := t.userBar()
+		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
+		for _, a := range it.msg.Attachments {
+			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(chip(a), max(room, 1), "…")), w)
+		}
+		return dst
+	}
+	m := &it.msg
+	room := w - len(replyIndent)
+	switch m.State {
+	case conversation.StateInterrupted:
+		line := lk.badge.Render(interrupted)
+		if t.retryKey != "" {
+			line += lk.hint.Render(" · " + t.retryKey + " to regenerate")
+		}
+		dst = fitLine(dst, replyIndent, len(replyIndent), ansi.Truncate(line, room, "…"), w)
+	case conversation.StateFailed:
+		msg := termsafe.Sanitize(m.Err)
+		if strings.TrimSpace(msg) == "" {
+			msg = "The reply failed without a reason from the gateway."
+		}
+		for k, l := range wrapPlain(msg, room-errorMarkW, lk.errText.Render) {
+			mark := lk.errMark.Render(errorMark)
+			if k > 0 {
+				mark = errorMarkPad
+			}
+			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
+		}
+		if t.retryKey != "" {
+			for _, l := range wrapPlain(t.retryKey+" to retry", room, lk.hint.Render) {
+				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
+			}
+		}
+	}
+	var note string
+	switch m.FinishReason {
+	case "length":
+		note = lengthNote
+	case "content_filter":
+		note = filterNote
+	}
+	if note != "" {
+		for _, l := range wrapPlain(noteMark+note, room, lk.note.Render) {
+			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
+		}
+	}
+	return dst
+}
+
+// chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB".
+func chip(a api.Attachment) string {
+	var b strings.Builder
+	b.WriteString(chipMark)
+	name := a.Name
+	if a.IsRemote() && name == "" {
+		name = a.URL
+	}
+	name = oneLine(termsafe.Sanitize(name))
+	if name == "" {
+		name = "image"
+	}
+	b.WriteString(name)
+	if a.IsRemote() {
+		b.WriteString(" · link")
+		return b.String()
+	}
+	if a.Width > 0 && a.Height > 0 {
+		fmt.Fprintf(&b, " · %d×%d", a.Width, a.Height)
+	}
+	if a.Bytes > 0 {
+		b.WriteString(" · ")
+		b.WriteString(api.FormatBytes(int64(a.Bytes)))
+	}
+	if a.Resized && a.OrigWidth > 0 && a.OrigHeight > 0 &&
+		(a.OrigWidth != a.Width || a.OrigHeight != a.Height) {
+		fmt.Fprintf(&b, " · scaled down from %d×%d", a.OrigWidth, a.OrigHeight)
+	}
+	return b.String()
+}
+
+// oneLine puts sanitised text that must fit one line (a model id, a file
+// name) on one line.
+func oneLine(s string) string {
+	if strings.ContainsAny(s, "\n\t") {
+		s = strings.NewReplacer("\n", " ", "\t", " ").Replace(s)
+	}
+	return s
+}

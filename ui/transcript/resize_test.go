@@ -1,0 +1,197 @@
+package transcript
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/conversation"
+)
+
+// settle runs Tick until no work is left, and fails if that takes too long.
+func settle(t *testing.T, tr *Transcript) int {
+	t.Helper()
+	ticks := 0
+	for tr.NeedsTick() {
+		tr.Tick()
+		ticks++
+		if ticks > 10_000 {
+			t.Fatal("lazy rendering does not converge")
+		}
+	}
+	return ticks
+}
+
+// itemLines returns all items' lines.
+func itemLines(tr *Transcript) [][]string {
+	out := make([][]string, len(tr.items))
+	for i, it := range tr.items {
+		out[i] = make([]string, it.height())
+		for k := range out[i] {
+			out[i][k] = it.line(k)
+		}
+	}
+	return out
+}
+
+// TestResizeReflowConverges resizes a long conversation and checks that
+// the first frame at the new width is complete (the window rendered at
+// once), that the place the user reads stays on screen while the rest is
+// rendered lazily, and that the result equals a fresh render at that width.
+func TestResizeReflowConverges(t *testing.T) {
+	msgs := conversationOf(30, 11)
+	// No colour: no code highlighting, which is slow under -race; the
+	// streaming test below covers the coloured path.
+	newT := func(w int) *Transcript {
+		tr := New(noColorContext(w, 20))
+		tr.SetSize(w, 20)
+		return tr
+	}
+	tr := newT(100)
+	tr.Reset(msgs)
+	if tr.NeedsTick() == false {
+		t.Fatal("Reset rendered everything at once")
+	}
+	settle(t, tr)
+
+	// Scroll to the middle; remember the message and text at the top.
+	tr.Top()
+	tr.LineDown(tr.hs.total() / 2)
+	anchor := tr.anchorID
+
+	for _, w := range []int{57, 40, 133, 100} {
+		tr.SetSize(w, 20)
+		if tr.anchorID != anchor || tr.Following() {
+			t.Fatalf("width %d: anchor moved from message %d to %d", w, anchor, tr.anchorID)
+		}
+		fresh := newT(w)
+		fresh.Reset(msgs)
+		settle(t, fresh)
+		// The window is complete on the first frame: every line shown
+		// comes from a rendering at the new width, equal to a fresh one.
+		first := plainView(tr)
+		i, off := tr.hs.find(tr.top())
+		want := []string{}
+		for j := i; j < len(fresh.items) && len(want) < 20+off; j++ {
+			want = append(want, plainItem(fresh, j)...)
+		}
+		want = want[off:min(off+20, len(want))]
+		if !slices.Equal(first[:len(want)], want) {
+			t.Fatalf("width %d: first frame\n%s\nwant\n%s", w, strings.Join(first, "\n"), strings.Join(want, "\n"))
+		}
+		if !tr.NeedsTick() {
+			t.Fatalf("width %d: everything rendered on resize (should be lazy)", w)
+		}
+		for tr.NeedsTick() {
+			tr.Tick()
+			if got := plainView(tr); !slices.Equal(got, first) {
+				t.Fatalf("width %d: window changed while off-screen messages were rendered:\n%s\nwas\n%s",
+					w, strings.Join(got, "\n"), strings.Join(first, "\n"))
+			}
+		}
+		sameLines(t, tr, fresh)
+		if tr.hs.total() != fresh.hs.total() {
+			t.Fatalf("width %d: total height %d, fresh %d", w, tr.hs.total(), fresh.hs.total())
+		}
+	}
+}
+
+// TestResizeWhileFollowingAndStreaming resizes in the middle of a stream:
+// the bottom stays in view and the reply keeps streaming at the new width.
+func TestResizeWhileFollowingAndStreaming(t *testing.T) {
+	msgs := conversationOf(20, 3)
+	tr := newTest(t, 90, 15)
+	tr.Reset(msgs)
+	tr.Append(userMsg(100, "and now?"))
+	tr.Append(streamingMsg(101))
+	text := answer(randFor(4), 3000)
+	deltas := splitDeltas(text, 30, 2)
+	streamAll(tr, 101, deltas[:len(deltas)/2])
+	tr.SetSize(45, 12)
+	checkGeometry(t, tr)
+	streamAll(tr, 101, deltas[len(deltas)/2:])
+	if !tr.AtBottom() {
+		t.Fatal("not at the bottom after resizing while following")
+	}
+	done := streamingMsg(101)
+	done.Text, done.State = text, conversation.StateDone
+	tr.Update(done)
+	settle(t, tr)
+
+	fresh := newTest(t, 45, 12)
+	fresh.Reset(append(append(slices.Clone(msgs), userMsg(100, "and now?")), done))
+	settle(t, fresh)
+	if got, want := plainView(tr), plainView(fresh); !slices.Equal(got, want) {
+		t.Fatalf("after the stream:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	sameLines(t, tr, fresh)
+	// Height only: nothing to re-render.
+	tr.SetSize(45, 30)
+	if tr.NeedsTick() {
+		t.Fatal("a height change made rendering work")
+	}
+	checkGeometry(t, tr)
+}
+
+func TestRestyleRendersAgain(t *testing.T) {
+	ctx := testContext(60, 10)
+	tr := New(ctx)
+	tr.SetSize(60, 10)
+	tr.Reset(conversationOf(10, 1))
+	settle(t, tr)
+	before := tr.View()
+	restyleContext(ctx, "light")
+	tr.Restyle()
+	after := tr.View()
+	if before == after {
+		t.Fatal("view unchanged after a theme change")
+	}
+	if !slices.Equal(plainView(tr), strings.Split(stripTrim(before), "\n")) {
+		t.Fatal("text changed with the theme")
+	}
+	if !tr.NeedsTick() {
+		t.Fatal("restyle rendered everything at once")
+	}
+	settle(t, tr)
+	for _, it := range tr.items {
+		if !tr.fresh(it) {
+			t.Fatal("a message was not rendered in the new style")
+		}
+	}
+}
+
+// sameLines fails unless both transcripts hold the same lines. Lines with
+// highlighted code are compared without colours: glamour's default chroma
+// formatter (terminal256) picks the nearest palette colour by iterating a
+// map, so a theme colour equally far from two palette entries comes out as
+// either, from one render to the next.
+func sameLines(t *testing.T, got, want *Transcript) {
+	t.Helper()
+	g, w := itemLines(got), itemLines(want)
+	for _, lines := range [][][]string{g, w} {
+		for _, item := range lines {
+			for k, l := range item {
+				if strings.Contains(l, "\x1b[38;5;") {
+					item[k] = ansi.Strip(l)
+				}
+			}
+		}
+	}
+	if len(g) != len(w) {
+		t.Fatalf("%d messages, want %d", len(g), len(w))
+	}
+	for i := range g {
+		if !slices.Equal(g[i], w[i]) {
+			for k := range min(len(g[i]), len(w[i])) {
+				if g[i][k] != w[i][k] {
+					t.Errorf("first difference, line %d:\n%q\n%q", k, g[i][k], w[i][k])
+					break
+				}
+			}
+			t.Fatalf("message %d (id %d) differs from a fresh render:\n%s\nwant\n%s", i, got.items[i].id(),
+				strings.Join(plainItem(got, i), "\n"), strings.Join(plainItem(want, i), "\n"))
+		}
+	}
+}

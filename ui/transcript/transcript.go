@@ -1,0 +1,157 @@
+// Package transcript is the scrollable transcript of the chat screen: every
+// message rendered once per (width, style generation) into cached lines, the
+// reply in flight re-rendered at most once per frame and only from its
+// unfinished tail, and a window of exactly the screen's height joined from
+// the cached lines on View.
+//
+// It is a plain struct that the root model owns and drives from Update:
+// the event methods (Append, AppendDelta, Update, Remove, Reset) mirror the
+// changes of the conversation, Tick runs once per frame while anything is
+// pending (see NeedsTick), and the scroll methods move the window. The
+// window follows the bottom until the user scrolls up; then it stays on the
+// text the user is reading, however much arrives below, and shows a "new
+// text below" badge until the user comes back to the bottom.
+//
+// Everything that came from the gateway (reply text, error messages, model
+// names) and the user's own text pass through termsafe before they reach a
+// line, and every line is filtered once more so that only colour sequences
+// reach the screen.
+package transcript
+
+import (
+	"time"
+
+	"charm.land/glamour/v2/ansi"
+
+	"parley/ui/uictx"
+)
+
+// lazyBudget bounds the rendering Tick does for messages that are not on
+// screen after a resize or theme change, so a frame stays short.
+const lazyBudget = 4 * time.Millisecond
+
+// Transcript is the transcript component. The zero value is not usable;
+// make one with New.
+type Transcript struct {
+	ctx  *uictx.Context // read-only; nil in tests of internals
+	w, h int
+	// gen counts restyles: renderings are cached per (width, gen). It is
+	// the transcript's own count, not the context's StyleGen, so that a
+	// Restyle for a key map change (the retry hint) renders again too.
+	gen int
+
+	look      look
+	glamour   ansi.StyleConfig
+	retryKey  string // "ctrl+r": the hint under a failed reply
+	bottomKey string // "end": shown in the new-text badge
+	blank     string // one empty line of the current width
+
+	eng              mdEngine // Markdown renderer for (engW, engGen)
+	engW, engGen     int
+	newEngine        func(width int, style ansi.StyleConfig) mdEngine
+	naive            bool // re-render the whole reply every frame (benchmark baseline)
+	now              func() time.Time
+	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
+	lazy             bool // some item may be stale
+
+	items   []*item
+	index   map[int]int // message id -> position in items
+	hs      heights
+	streams []*item // the items with a reply in flight (usually one)
+
+	// Scrolling. While follow is set the window shows the bottom. Otherwise
+	// its top line is line anchorOff of the message anchorID, so text
+	// arriving below (or estimates above being replaced) does not move what
+	// the user reads.
+	follow    bool
+	anchorID  int
+	anchorOff int
+	newBelow  bool // text arrived below the window since the user scrolled up
+}
+
+// settings is what the transcript needs from the UI context.
+type settings struct {
+	look      look
+	glamour   ansi.StyleConfig
+	retryKey  string
+	bottomKey string
+}
+
+func newTranscript(s settings, newEngine func(int, ansi.StyleConfig) mdEngine) *Transcript {
+	t := &Transcript{
+		newEngine: newEngine,
+		now:       time.Now,
+		index:     map[int]int{},
+		follow:    true,
+		w:         1,
+		h:         1,
+	}
+	t.apply(s)
+	t.blank = blankLine(t.w)
+	return t
+}
+
+func (t *Transcript) apply(s settings) {
+	t.look, t.glamour = s.look, s.glamour
+	t.retryKey, t.bottomKey = s.retryKey, s.bottomKey
+}
+
+// engine returns the Markdown renderer for the current width and style.
+func (t *Transcript) engine() mdEngine {
+	if t.eng == nil || t.engW != t.w || t.engGen != t.gen {
+		t.eng = t.newEngine(max(t.w-len(replyIndent), 1), t.glamour)
+		t.engW, t.engGen = t.w, t.gen
+	}
+	return t.eng
+}
+
+// Len returns the number of messages in the transcript.
+func (t *Transcript) Len() int { return len(t.items) }
+
+// Size returns the width and height set by SetSize.
+func (t *Transcript) Size() (w, h int) { return t.w, t.h }
+
+// NeedsTick reports whether Tick has work: a streaming reply changed since
+// the last frame, or messages off screen still wait to be rendered after a
+// resize or theme change. The root keeps its frame ticker running while
+// this (or its own streaming) is true.
+func (t *Transcript) NeedsTick() bool {
+	if t.lazy {
+		return true
+	}
+	for _, it := range t.streams {
+		if it.live.dirty {
+			return true
+		}
+	}
+	return false
+}
+
+// SetSize sets the size of the transcript's area. A new width makes every
+// cached rendering stale: the messages on screen are rendered at once,
+// starting from the anchor (usually the bottom), so the first frame at the
+// new width is complete; the others keep an estimated height and are
+// rendered a few per Tick. The anchor keeps the text the user was reading
+// on screen.
+func (t *Transcript) SetSize(w, h int) {
+	w, h = max(w, 1), max(h, 1)
+	if w == t.w && h == t.h {
+		return
+	}
+	widthChanged := w != t.w
+	t.w, t.h = w, h
+	if widthChanged {
+		t.blank = blankLine(w)
+		t.invalidate()
+	}
+	t.ensureWindow()
+	t.startLazy()
+}
+
+func (t *Transcript) restyle(s settings) {
+	t.apply(s)
+	t.gen++
+	t.invalidate()
+	t.ensureWindow()
+	t.startLazy()
+}
