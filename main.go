@@ -19,6 +19,12 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// After the first signal, restore the default handling so a second
+	// ctrl+c ends a process that is stuck on the way out.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	home, _ := os.UserHomeDir()
 	env := cli.Env{
 		Stdin:            os.Stdin,

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http/httptrace"
 	"net/url"
@@ -134,8 +133,9 @@ func (c *Client) classify(err, cause error, connected bool, headerLimit time.Dur
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		// Keep the cause, drop "Post <url>:" which may carry a query.
-		return fmt.Errorf("%s %s: %w", ue.Op, redactURL(ue.URL), ue.Err)
+		// Keep the type (netReason strips "Post <url>:" from it) but not a
+		// query or password the URL may carry.
+		return &url.Error{Op: ue.Op, URL: redactURL(ue.URL), Err: ue.Err}
 	}
 	return err
 }

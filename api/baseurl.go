@@ -20,16 +20,19 @@ func normalizeBaseURL(raw string) (*url.URL, string, error) {
 	if raw == "" {
 		raw = DefaultBaseURL
 	}
+	if !strings.Contains(raw, "://") {
+		return nil, "", fmt.Errorf("the base URL %q has no scheme: write it with https:// (or http:// for a gateway on this machine), like https://api.openai.com/v1", redactURL(raw))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, "", fmt.Errorf("the base URL %q is not a valid URL: %v", redactURL(raw), urlErrText(err))
+		return nil, "", fmt.Errorf("the base URL %q is not a valid URL (%v): write it like https://api.openai.com/v1", redactURL(raw), urlErrText(err))
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, "", fmt.Errorf("the base URL %q must start with https:// (or http:// for a gateway on this machine)", redactURL(raw))
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return nil, "", fmt.Errorf("the base URL %q has no host name", redactURL(raw))
+		return nil, "", fmt.Errorf("the base URL %q has no host name: write it like https://api.openai.com/v1", redactURL(raw))
 	}
 	if u.User != nil {
 		return nil, "", fmt.Errorf("the base URL %q contains a user name or password: remove it and give the key through api_key_env or OPENAI_API_KEY", redactURL(raw))

@@ -2,7 +2,14 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
 	"fmt"
+	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,7 +18,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
 )
@@ -173,7 +182,7 @@ func TestEnvironmentProxy(t *testing.T) {
 	}
 	proxy, seen := fakeProxy(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvironmentProxy$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "PARLEY_PROXY_CHILD=1", "HTTP_PROXY="+proxy.URL, "http_proxy="+proxy.URL, "NO_PROXY=", "no_proxy=")
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", "PARLEY_PROXY_CHILD=1", "HTTP_PROXY="+proxy.URL, "http_proxy="+proxy.URL, "NO_PROXY=", "no_proxy=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
@@ -227,5 +236,154 @@ func TestChatReply(t *testing.T) {
 	gw.Enqueue(apitest.Reply{Status: 200, Body: `{"choices":[]}`})
 	if _, err := c.Chat(context.Background(), ChatRequest{Model: "llama3", Messages: userMsg("hi")}); err == nil || !strings.Contains(err.Error(), "no choices") {
 		t.Fatalf("empty choices: %v", err)
+	}
+}
+
+// TestSchemeMismatch: https:// to a plain http gateway fails at once (no
+// retries: it cannot get better) saying to use http://, and http:// to a
+// TLS server says to use https://.
+func TestSchemeMismatch(t *testing.T) {
+	gw := apitest.New(t)
+	c, err := NewClient(ClientConfig{BaseURL: strings.Replace(gw.URL(), "http://", "https://", 1), Retry: RetryPolicy{Base: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	var dials atomic.Int32
+	dial := c.transport.DialContext
+	c.transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return dial(ctx, network, addr)
+	}
+	err = chatOnce(c)
+	var ce *ConnectionError
+	if !errors.As(err, &ce) || dials.Load() != 1 {
+		t.Fatalf("err %T %v after %d dials, want one attempt", err, err, dials.Load())
+	}
+	if msg := err.Error(); !strings.Contains(msg, "plain http, not https") || strings.Contains(msg, "Post ") {
+		t.Fatalf("message %q", msg)
+	}
+
+	tlsSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake error is expected
+	tlsSrv.StartTLS()
+	defer tlsSrv.Close()
+	c2, err := NewClient(ClientConfig{BaseURL: strings.Replace(tlsSrv.URL, "https://", "http://", 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.CloseIdleConnections()
+	err = chatOnce(c2)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || !strings.Contains(err.Error(), "write the base URL with https://") {
+		t.Fatalf("http to a TLS port: %v", err)
+	}
+}
+
+// TestNoProxy runs a child process with HTTP_PROXY and NO_PROXY naming the
+// gateway: the request must go straight to the gateway, not the proxy.
+// The gateway's name is resolved by a dial hook, so no DNS is involved.
+func TestNoProxy(t *testing.T) {
+	if addr := os.Getenv("PARLEY_NOPROXY_CHILD"); addr != "" {
+		c, err := NewClient(ClientConfig{BaseURL: "http://gateway.invalid/v1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dialed []string
+		dial := c.transport.DialContext
+		c.transport.DialContext = func(ctx context.Context, network, a string) (net.Conn, error) {
+			dialed = append(dialed, a)
+			if a == "gateway.invalid:80" {
+				a = addr
+			}
+			return dial(ctx, network, a)
+		}
+		ids, err := c.ListModels(context.Background())
+		if err != nil || !slices.Equal(ids, []string{"direct"}) || !slices.Equal(dialed, []string{"gateway.invalid:80"}) {
+			t.Fatalf("ids %v, err %v, dialed %v", ids, err, dialed)
+		}
+		return
+	}
+	direct := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"data":[{"id":"direct"}]}`)
+	}))
+	defer direct.Close()
+	proxy, seen := fakeProxy(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoProxy$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", "PARLEY_NOPROXY_CHILD="+direct.Listener.Addr().String(),
+		"HTTP_PROXY="+proxy.URL, "http_proxy="+proxy.URL, "NO_PROXY=gateway.invalid", "no_proxy=gateway.invalid")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if got := seen(); len(got) != 0 {
+		t.Fatalf("the proxy was used despite NO_PROXY: %q", got)
+	}
+}
+
+// TestEnvironmentHTTPSProxy: an https base URL goes through HTTPS_PROXY as
+// a CONNECT tunnel, with TLS to the gateway end to end. The gateway is
+// called example.com (a name in httptest's certificate); only the proxy
+// knows where it is, so no DNS is involved.
+func TestEnvironmentHTTPSProxy(t *testing.T) {
+	if os.Getenv("PARLEY_HTTPS_PROXY_CHILD") != "" {
+		c, err := NewClient(ClientConfig{BaseURL: "https://example.com/v1", APIKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM([]byte(os.Getenv("PARLEY_HTTPS_PROXY_CA"))) {
+			t.Fatal("bad CA")
+		}
+		c.transport.TLSClientConfig = &tls.Config{RootCAs: pool}
+		ids, err := c.ListModels(context.Background())
+		if err != nil || !slices.Equal(ids, []string{"tunnelled"}) {
+			t.Fatalf("ids %v, err %v", ids, err)
+		}
+		return
+	}
+	var auth atomic.Value
+	gw := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Host + " " + r.Header.Get("Authorization"))
+		fmt.Fprint(w, `{"data":[{"id":"tunnelled"}]}`)
+	}))
+	defer gw.Close()
+	var connects atomic.Value
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodConnect {
+			http.Error(w, "CONNECT only", http.StatusMethodNotAllowed)
+			return
+		}
+		connects.Store(r.Host)
+		upstream, err := net.Dial("tcp", gw.Listener.Addr().String())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			upstream.Close()
+			return
+		}
+		go func() {
+			io.Copy(upstream, buf)
+			upstream.Close()
+		}()
+		io.Copy(conn, upstream)
+		conn.Close()
+	}))
+	defer proxy.Close()
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: gw.Certificate().Raw})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvironmentHTTPSProxy$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", "PARLEY_HTTPS_PROXY_CHILD=1", "PARLEY_HTTPS_PROXY_CA="+string(ca),
+		"HTTPS_PROXY="+proxy.URL, "https_proxy="+proxy.URL, "NO_PROXY=", "no_proxy=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if got, _ := connects.Load().(string); got != "example.com:443" {
+		t.Fatalf("the proxy was asked to CONNECT %q", got)
+	}
+	if got, _ := auth.Load().(string); got != "example.com Bearer k" {
+		t.Fatalf("the gateway saw %q", got)
 	}
 }

@@ -96,11 +96,13 @@ func (e *APIError) hint() string {
 	switch {
 	case status == http.StatusUnauthorized:
 		if e.noKey {
-			return "no API key is set: " + e.keyWhere()
+			return "no API key was sent: set " + e.keyWhere()
 		}
 		return "check the API key in " + e.keyWhere()
 	case status == http.StatusForbidden:
 		return "the key is not allowed to use this model or endpoint: check its permissions, project and region with the provider"
+	case status == http.StatusBadRequest && strings.Contains(e.Message, "HTTP request to an HTTPS server"):
+		return "write the base URL with https://"
 	case status == http.StatusBadRequest:
 		return "the gateway rejected the request: check that the model supports what was asked (images, size, n)"
 	case status == http.StatusRequestEntityTooLarge:

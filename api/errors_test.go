@@ -104,7 +104,7 @@ func TestErrorSentences(t *testing.T) {
 
 func TestErrorSentenceNoKey(t *testing.T) {
 	e := &APIError{StatusCode: 401, Status: "401 Unauthorized", noKey: true}
-	if !strings.Contains(e.Error(), "no API key is set") {
+	if !strings.Contains(e.Error(), "no API key was sent: set OPENAI_API_KEY") {
 		t.Fatalf("%q", e.Error())
 	}
 }

@@ -136,7 +136,7 @@ var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n"
 
 func writeFile(w *multipart.Writer, field string, f ImageFile, fallback string) error {
 	if len(f.Data) == 0 {
-		return fmt.Errorf("the %s file %q is empty", field, f.Name)
+		return fmt.Errorf("the %s file %q is empty; give an image file with content", field, f.Name)
 	}
 	mt := f.MIME
 	if mt == "" {

@@ -46,14 +46,14 @@ func DecodeImageData(ctx context.Context, resp *ImageResponse, download func(ctx
 			data = b
 		case d.URL != "":
 			if download == nil {
-				return nil, fmt.Errorf("%s came as a link (%s) and downloading is not enabled here; ask for b64_json instead", which, d.URL)
+				return nil, fmt.Errorf("%s came as a link (%s) and downloading is not enabled here; ask for b64_json instead", which, redactURL(d.URL))
 			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			b, err := download(ctx, d.URL)
 			if err != nil {
-				return nil, fmt.Errorf("downloading %s: %w", which, err)
+				return nil, fmt.Errorf("%s: %w", which, err)
 			}
 			data = b
 		default:
@@ -145,7 +145,7 @@ func SaveImages(dir, prompt string, now time.Time, images [][]byte) ([]SavedImag
 		infos[i] = info
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the image directory %s: %w", dir, err)
+		return nil, fmt.Errorf("cannot create the image directory %s (%w); choose another directory (-o, or image_dir in the config)", dir, pathErrCause(err))
 	}
 	base := now.Format("20060102-150405") + "-" + Slug(prompt)
 	saved := make([]SavedImage, 0, len(images))
@@ -154,7 +154,7 @@ func SaveImages(dir, prompt string, now time.Time, images [][]byte) ([]SavedImag
 		stem := fmt.Sprintf("%s-%d", base, i+1)
 		path, err := writeNew(dir, stem, info.Format.Ext(), data)
 		if err != nil {
-			return saved, fmt.Errorf("saving image %d of %d in %s: %w", i+1, len(images), dir, err)
+			return saved, fmt.Errorf("cannot save image %d of %d in %s (%w); check that the directory is writable and has space", i+1, len(images), dir, pathErrCause(err))
 		}
 		s := SavedImage{Path: path, Format: string(info.Format), Width: info.Width, Height: info.Height, Bytes: len(data)}
 		if info.Format != FormatPNG {
@@ -163,6 +163,21 @@ func SaveImages(dir, prompt string, now time.Time, images [][]byte) ([]SavedImag
 		saved = append(saved, s)
 	}
 	return saved, nil
+}
+
+// pathErrCause drops the path an *fs.PathError repeats ("mkdir /a/b:
+// permission denied" → "permission denied") for messages that name it
+// already; errors.Is still sees the cause.
+func pathErrCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // maxNameCollisions bounds the search for a free file name.

@@ -42,7 +42,13 @@ func (r redactor) mask(s string) string {
 	if r.grams != nil {
 		s = r.maskRuns(s)
 	}
-	return r.maskEchoes(s)
+	s = r.maskEchoes(s)
+	// A partly starred echo can be masked in two pieces (its visible head
+	// as a run of the key, the stars and tail as an echo); show one.
+	for strings.Contains(s, redactedKey+redactedKey) {
+		s = strings.ReplaceAll(s, redactedKey+redactedKey, redactedKey)
+	}
+	return s
 }
 
 // maskRuns masks every stretch of s that is at least minRun characters of

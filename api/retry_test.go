@@ -119,6 +119,21 @@ func TestRetryAfterTooLong(t *testing.T) {
 	if len(gw.Requests()) != 1 {
 		t.Fatal("a wait longer than MaxWait must not be retried")
 	}
+
+	// The same as an HTTP date, with the default MaxWait of 60s, on 503.
+	gw = apitest.New(t)
+	at := time.Now().Add(90 * time.Second).UTC()
+	gw.SetDefault(apitest.Reply{Status: 503, Header: map[string]string{"Retry-After": at.Format(http.TimeFormat)}})
+	err = chatOnce(newTestClient(t, gw))
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter < 85*time.Second || apiErr.RetryAfter > 90*time.Second {
+		t.Fatalf("err %v (RetryAfter %v)", err, apiErr.RetryAfter)
+	}
+	if !strings.Contains(err.Error(), "try again after "+clock(apiErr.RetryAt)) || !strings.Contains(err.Error(), "longer than parley waits") {
+		t.Fatalf("message does not say when to try again: %q", err)
+	}
+	if n := len(gw.Requests()); n != 1 {
+		t.Fatalf("%d requests: a Retry-After date 90s ahead must not be waited for", n)
+	}
 }
 
 // TestRetryBackoffHonoursContext: a cancel during the backoff sleep returns
@@ -134,7 +149,7 @@ func TestRetryBackoffHonoursContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
-	if took := time.Since(start); took > time.Second {
+	if took := time.Since(start); took > 3*time.Second { // the backoff is 10s
 		t.Fatalf("returned after %v", took)
 	}
 	if n := len(gw.Requests()); n != 1 {

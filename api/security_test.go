@@ -270,6 +270,8 @@ func TestRedactor(t *testing.T) {
 		"tail: " + secretKey[len(secretKey)-14:]: "tail: [redacted]",
 		"sk-other-****abcd":                      "sk-other-****abcd",
 		"numbers 1.2.3 and wxyz***":              "numbers 1.2.3 and wxyz***",
+		// The visible head is a run of the key, the rest an echo: one mask.
+		"key " + secretKey[:14] + "****************wxyz here": "key [redacted] here",
 	}
 	for in, want := range cases {
 		if got := r.mask(in); got != want {

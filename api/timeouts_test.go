@@ -17,7 +17,7 @@ import (
 // names the setting, and it is not retried (the gateway may be working).
 func TestHeaderTimeout(t *testing.T) {
 	gw := apitest.New(t)
-	gw.SetDefault(apitest.Reply{Delay: 2 * time.Second})
+	gw.SetDefault(apitest.Reply{Delay: 5 * time.Second})
 	c := newTestClient(t, gw, func(c *ClientConfig) { c.Timeouts.Header = 100 * time.Millisecond })
 	start := time.Now()
 	_, err := c.ChatStream(context.Background(), ChatRequest{Model: "llama3", Messages: userMsg("hi")})
@@ -26,7 +26,7 @@ func TestHeaderTimeout(t *testing.T) {
 	if !errors.As(err, &te) || te.Phase != PhaseHeader || te.Limit != 100*time.Millisecond {
 		t.Fatalf("err %T %v", err, err)
 	}
-	if took < 100*time.Millisecond || took > time.Second {
+	if took < 100*time.Millisecond || took > 3*time.Second { // the fake waits 5s: anything less is the timeout
 		t.Fatalf("took %v", took)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "header_timeout") || !strings.Contains(msg, "100ms") {
@@ -139,5 +139,37 @@ func TestTLSHandshakeTimeout(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("took %v", took)
+	}
+}
+
+// TestDefaults pins the documented defaults: connect 10s, response headers
+// 60s, 120s without a stream event, 300s for image replies; 2 retries from
+// 0.5s doubling to at most 8s, and Retry-After waits up to 60s.
+func TestDefaults(t *testing.T) {
+	c, err := NewClient(ClientConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantT := Timeouts{Connect: 10 * time.Second, Header: 60 * time.Second, StreamIdle: 120 * time.Second, ImageHeader: 300 * time.Second}
+	if c.timeouts != wantT {
+		t.Errorf("timeouts %+v, want %+v", c.timeouts, wantT)
+	}
+	wantR := RetryPolicy{MaxRetries: 2, Base: 500 * time.Millisecond, Max: 8 * time.Second, MaxWait: 60 * time.Second}
+	if c.retry != wantR {
+		t.Errorf("retry policy %+v, want %+v", c.retry, wantR)
+	}
+	if c.transport.TLSHandshakeTimeout != 10*time.Second {
+		t.Errorf("TLS handshake limit %v, want the connect timeout", c.transport.TLSHandshakeTimeout)
+	}
+	if c.ua != "parley/dev" {
+		t.Errorf("user agent %q", c.ua)
+	}
+	// Set fields win, zero fields still take defaults.
+	c, err = NewClient(ClientConfig{Timeouts: Timeouts{StreamIdle: 5 * time.Second}, Retry: RetryPolicy{MaxRetries: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.timeouts.StreamIdle != 5*time.Second || c.timeouts.Connect != 10*time.Second || c.retry.MaxRetries != 0 || c.retry.Base != 500*time.Millisecond {
+		t.Errorf("partly set: %+v %+v", c.timeouts, c.retry)
 	}
 }

@@ -111,11 +111,21 @@ func netReason(err error) string {
 	if errors.As(err, &cert) {
 		return "its TLS certificate is not trusted: " + cert.Err.Error()
 	}
+	if plainHTTPServer(err) {
+		return "it speaks plain http, not https, so write the base URL with http://"
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Err != nil {
 		return op.Err.Error()
 	}
 	return err.Error()
+}
+
+// plainHTTPServer reports net/http's error for an https request answered
+// in plain http (a local gateway given an https:// base URL). net/http
+// does not export it, so its text is matched.
+func plainHTTPServer(err error) bool {
+	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
 // retryableNetErr reports transport failures worth another attempt:
@@ -138,7 +148,7 @@ func retryableNetErr(err error) bool {
 		return false
 	}
 	var recordErr tls.RecordHeaderError
-	if errors.As(err, &recordErr) {
+	if errors.As(err, &recordErr) || plainHTTPServer(err) {
 		return false // https to a plain http port: retrying will not help
 	}
 	return true

@@ -39,7 +39,7 @@ reply are shown as visible placeholders unless --raw is given.`,
 		Example: `  parley ask "What is the capital of Peru?"
   parley ask -a screenshot.png "What does this error mean?"
   cat notes.txt | parley ask --usage "Summarise in three bullets" > summary.md`,
-		Args: usageArgs(cobra.ArbitraryArgs),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.ask(cmd.Context(), f, strings.Join(args, " "))
 		},
@@ -55,7 +55,7 @@ reply are shown as visible placeholders unless --raw is given.`,
 }
 
 func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
-	text, err := a.askText(prompt)
+	text, err := a.askText(ctx, prompt)
 	if err != nil {
 		return err
 	}
@@ -68,14 +68,16 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	catalog := cfg.Catalog()
-	atts, err := a.attachAll(f.attach, cfg.AttachLimits())
-	if err != nil {
-		return err
-	}
-	if len(atts) > 0 {
+	// A model without vision is refused before any file is read: that is
+	// the first thing the user has to change.
+	if len(f.attach) > 0 {
 		if err := catalog.Require(model, api.CapVision); err != nil {
 			return usage(err)
 		}
+	}
+	atts, err := a.attachAll(f.attach, cfg.AttachLimits())
+	if err != nil {
+		return err
 	}
 	client, err := a.client(cfg, model)
 	if err != nil {
@@ -95,14 +97,14 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	// nothing.
 	if err == nil || out.wrote {
 		if cerr := out.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write the reply: %w", cerr)
+			err = fmt.Errorf("could not write the reply to stdout (%w)", cerr)
 		}
 	}
 	if err != nil {
 		return err
 	}
 	if note := finishNote(res.finishReason); note != "" {
-		fmt.Fprintln(a.env.Stderr, "parley: "+note)
+		a.say(note)
 	}
 	if f.usage {
 		fmt.Fprintln(a.env.Stderr, usageLine(res.usage))
@@ -111,12 +113,12 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 }
 
 // askText joins piped stdin and the prompt argument.
-func (a *app) askText(prompt string) (string, error) {
+func (a *app) askText(ctx context.Context, prompt string) (string, error) {
 	var piped string
 	if !a.env.StdinIsTerminal && a.env.Stdin != nil {
-		b, err := io.ReadAll(io.LimitReader(a.env.Stdin, maxStdin+1))
+		b, err := readAll(ctx, io.LimitReader(a.env.Stdin, maxStdin+1))
 		if err != nil {
-			return "", fmt.Errorf("read stdin: %w", err)
+			return "", err
 		}
 		if len(b) > maxStdin {
 			return "", usagef("stdin holds more than %d MiB; send a smaller text", maxStdin>>20)
@@ -133,6 +135,31 @@ func (a *app) askText(prompt string) (string, error) {
 		return piped, nil
 	default:
 		return piped + "\n\n" + prompt, nil
+	}
+}
+
+// readAll reads stdin until EOF, or until ctx ends: a stdin that never
+// closes (an inherited pipe, ssh without a terminal) must not make Ctrl-C
+// useless. A read cannot be interrupted, so on cancel the reading
+// goroutine is left blocked; the process is about to exit.
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(r)
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, fmt.Errorf("could not read stdin (%w)", res.err)
+		}
+		return res.b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/base64"
+	"io"
 	"strings"
 	"testing"
 
@@ -271,5 +273,50 @@ func TestAskStreamEndingWithoutDoneIsAnError(t *testing.T) {
 	r.mustCode(t, 1)
 	if r.stdout != "half a thought\n" || !strings.Contains(r.stderr, "ended early") {
 		t.Fatalf("stdout = %q, stderr = %q", r.stdout, r.stderr)
+	}
+}
+
+// TestAskInterruptedWhileReadingStdin: Ctrl-C while stdin is still open
+// ends parley at once with status 130, and nothing is sent.
+func TestAskInterruptedWhileReadingStdin(t *testing.T) {
+	h := newHarness(t)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out, errb strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		pw.Write([]byte("some text, and the pipe stays open"))
+		cancel()
+	}()
+	code := Main(ctx, []string{"ask", "-m", "gpt-4o", "q"}, Env{
+		Stdin: pr, Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return h.env[k] }, HomeDir: h.home,
+	})
+	if code != ExitInterrupted || errb.String() != "parley: Interrupted.\n" || out.String() != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if n := h.gw.RequestCount(); n != 0 {
+		t.Fatalf("%d requests were sent", n)
+	}
+}
+
+// TestAskWithoutAModelWhenTheGatewayCannotList: a gateway without a model
+// list is a usage error asking for --model; a failing one says why.
+func TestAskWithoutAModelWhenTheGatewayCannotList(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Status: 404})
+	r := h.run(nil, "ask", "q")
+	r.mustCode(t, 2)
+	if !strings.Contains(r.stderr, "No model chosen, and the gateway lists none; pass --model NAME") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	h.gw.Enqueue(apitest.Reply{Status: 401, ErrorMessage: "bad key"})
+	r = h.run(nil, "ask", "q")
+	r.mustCode(t, 1)
+	if !strings.Contains(r.stderr, "asking the gateway for its models failed: the gateway answered 401 Unauthorized: bad key") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	if n := len(h.gw.RequestsTo("/chat/completions")); n != 0 {
+		t.Fatalf("%d chat requests", n)
 	}
 }

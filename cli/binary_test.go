@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
 )
@@ -84,14 +87,81 @@ func TestBinaryInAShell(t *testing.T) {
 	if out, code := sh(`"$PARLEY" ask -m gpt-4o < /dev/null`); code != 2 || !strings.HasPrefix(out, "parley: ") {
 		t.Fatalf("empty ask: exit %d, %q", code, out)
 	}
-	gw.Enqueue(apitest.Reply{Status: 503, Body: "<html><head><title>503 Service Unavailable</title></head><body>nginx</body></html>"},
-		apitest.Reply{Status: 503, Body: "<html><head><title>503 Service Unavailable</title></head></html>"},
-		apitest.Reply{Status: 503, Body: "<html><head><title>503 Service Unavailable</title></head></html>"})
+	// Three 503 pages from a proxy; each asks for a 5ms wait, which parley
+	// honours instead of its backoff, so the retries cost no time here.
+	page := apitest.Reply{Status: 503, Header: map[string]string{"retry-after-ms": "5", "Content-Type": "text/html"},
+		Body: "<html><head><title>503 Service Unavailable</title></head><body>nginx</body></html>"}
+	gw.Enqueue(page, page, page)
 	out, code = sh(`PARLEY_CONFIG= "$PARLEY" ask -m gpt-4o hi`)
-	if code != 1 || strings.Contains(out, "<html") || !strings.Contains(out, "503") {
+	if code != 1 || strings.Contains(out, "<html") || !strings.Contains(out, "503 Service Unavailable") || !strings.Contains(out, "after 3 attempts") {
 		t.Fatalf("gateway failure: exit %d, %q", code, out)
 	}
 	if out, code := sh(`"$PARLEY" --version`); code != 0 || out != "parley "+Version+"\n" {
 		t.Fatalf("--version: %d %q", code, out)
 	}
+
+	// HTTP_PROXY from the environment carries the request to a gateway
+	// whose name only the proxy knows (no DNS involved).
+	proxy, seen := gatewayProxy(t, gw)
+	out, code = sh(`HTTP_PROXY=` + proxy + ` http_proxy=` + proxy + ` NO_PROXY= no_proxy= OPENAI_BASE_URL=http://gateway.invalid/v1 "$PARLEY" ask -m gpt-4o "via the proxy" 2>err.txt`)
+	errText, _ := os.ReadFile(filepath.Join(work, "err.txt"))
+	if code != 0 || out != "You said: via the proxy\n" || !strings.Contains(string(errText), "plain http to gateway.invalid") {
+		t.Fatalf("through HTTP_PROXY: exit %d, stdout %q, stderr %q", code, out, errText)
+	}
+	if got := seen(); len(got) != 1 || got[0] != "POST http://gateway.invalid/v1/chat/completions" {
+		t.Fatalf("the proxy saw %q", got)
+	}
+
+	// Ctrl-C during a slow stream: the text so far stays on stdout, ended
+	// with a newline; the exit status is 130 and stderr says why.
+	gw.Enqueue(apitest.Reply{Text: "one two three four five six seven eight", DeltaRunes: 4, Interval: 150 * time.Millisecond})
+	cmd := exec.Command(bin, "ask", "-m", "gpt-4o", "count slowly")
+	cmd.Env = env
+	cmd.Dir = work
+	var stderr bytes.Buffer
+	stdout := &syncWriter{w: &bytes.Buffer{}}
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "two") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no output after 10s: %q", stdout.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	partial := stdout.String()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("after Ctrl-C: %v, stderr %q", err, stderr.String())
+	}
+	if !strings.HasPrefix(partial, "one two") || !strings.HasSuffix(partial, "\n") || strings.Contains(partial, "eight") || strings.Count(partial, "\n") != 1 {
+		t.Fatalf("stdout after Ctrl-C = %q", partial)
+	}
+	if stderr.String() != "parley: Interrupted.\n" {
+		t.Fatalf("stderr after Ctrl-C = %q", stderr.String())
+	}
+}
+
+// syncWriter lets the test read what the process wrote so far.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
 }

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"parley/termsafe"
 )
@@ -47,7 +49,7 @@ type Env struct {
 
 // Main runs parley with the command-line arguments (without the program
 // name) and returns the exit status.
-func Main(ctx context.Context, args []string, env Env) int {
+func Main(ctx context.Context, args []string, env Env) (code int) {
 	if env.Now == nil {
 		env.Now = time.Now
 	}
@@ -55,6 +57,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 		env.Getenv = func(string) string { return "" }
 	}
 	app := &app{env: env}
+	defer func() {
+		if r := recover(); r != nil {
+			code = app.crashed(r)
+		}
+	}()
 	root := app.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -75,11 +82,47 @@ func (a *app) report(err error) int {
 	case errors.As(err, &ue):
 		code = ExitUsage
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(a.env.Stderr, "parley: interrupted.")
+		a.say("interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintln(a.env.Stderr, "parley: "+sentence(termsafe.Sanitize(err.Error())))
+	a.say(err.Error())
 	return code
+}
+
+// say prints one message on stderr as "parley: <Sentence.>", made inert
+// for the terminal (it may quote a gateway) and with any known key masked.
+func (a *app) say(msg string) {
+	fmt.Fprintln(a.env.Stderr, "parley: "+sentence(termsafe.Sanitize(a.mask(msg))))
+}
+
+// warn prints a problem that does not stop parley.
+func (a *app) warn(msg string) { a.say("warning: " + msg) }
+
+// mask hides the API keys this run has seen (the environment's and every
+// resolved provider key) in text about to be shown. The api package masks
+// what reaches it; this also covers text from elsewhere, such as a panic.
+// Keys shorter than 8 characters (test setups) are left alone rather than
+// blanking ordinary words.
+func (a *app) mask(s string) string {
+	keys := append([]string{strings.TrimSpace(a.env.Getenv("OPENAI_API_KEY"))}, a.secrets...)
+	for _, k := range keys {
+		if len(k) >= 8 {
+			s = strings.ReplaceAll(s, k, "[redacted]")
+		}
+	}
+	return s
+}
+
+// crashed reports a panic as one sentence instead of a Go trace, which
+// could show the key in the panic value; the trace (masked) follows only
+// with --verbose.
+func (a *app) crashed(r any) int {
+	what := strings.Join(strings.Fields(fmt.Sprint(r)), " ")
+	a.say(fmt.Sprintf("internal error (%s); this is a bug in parley, so please report it with the output of the same command run with --verbose", what))
+	if a.verbose {
+		fmt.Fprint(a.env.Stderr, a.mask(string(debug.Stack())))
+	}
+	return ExitFailure
 }
 
 // usageError marks a mistake in how parley was called or configured: exit 2.
@@ -101,17 +144,22 @@ func usagef(format string, args ...any) error {
 }
 
 // sentence makes s start with a capital letter and end with a full stop, so
-// every message reads as a sentence whatever produced it.
+// every message reads as a sentence whatever produced it. Only a plain
+// lower-case word is capitalised: a message that starts with a file name
+// or a model id ("nope.toml: ...", "gpt-4o ...") keeps it as written. A
+// closing quote or bracket after the stop ("... (see x.)") counts as the
+// end.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "something went wrong."
+		return "Something went wrong."
 	}
-	if c := s[0]; c >= 'a' && c <= 'z' {
-		s = string(c-'a'+'A') + s[1:]
+	word, _, _ := strings.Cut(s, " ")
+	word = strings.TrimRight(word, ":;,")
+	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" {
+		s = string(s[0]-'a'+'A') + s[1:]
 	}
-	switch s[len(s)-1] {
-	case '.', '!', '?', ')', '"':
+	if end := strings.TrimRight(s, ")\"'`"); end != "" && strings.ContainsRune(".!?", rune(end[len(end)-1])) {
 		return s
 	}
 	return s + "."
@@ -122,6 +170,7 @@ type app struct {
 	env     Env
 	verbose bool
 	cfgPath string
+	secrets []string // resolved API keys, masked in anything printed
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -140,15 +189,13 @@ file (see "parley help config").`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          usageArgs(cobra.NoArgs),
+		Args:          noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runTUI(cmd.Context(), tui)
 		},
 	}
 	root.SetVersionTemplate("parley {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usage(fmt.Errorf("%w; see \"parley --help\"", err))
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the API key is masked)")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
@@ -161,12 +208,56 @@ file (see "parley help config").`,
 	return root
 }
 
-// usageArgs turns cobra's argument checks into usage errors (exit 2).
-func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if err := check(cmd, args); err != nil {
-			return usage(fmt.Errorf("%w; see \"%s --help\"", err, cmd.CommandPath()))
-		}
+// noArgs refuses arguments with a sentence that says what went wrong;
+// cobra's own check calls a stray word an unknown command.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
 		return nil
 	}
+	if !cmd.HasParent() {
+		return usagef("%q is not a parley command; the commands are ask, image and models (see \"parley --help\")", args[0])
+	}
+	return usagef("unexpected argument %q: %s takes none; see \"%s --help\"", strings.Join(args, " "), cmd.CommandPath(), cmd.CommandPath())
+}
+
+// flagError rewrites pflag's messages ("invalid argument "x" for "-n, --n"
+// flag: strconv.ParseInt: ...") as sentences naming the flag and pointing at
+// the command's help.
+func flagError(cmd *cobra.Command, err error) error {
+	help := fmt.Sprintf("see \"%s --help\"", cmd.CommandPath())
+	var (
+		notExist *pflag.NotExistError
+		required *pflag.ValueRequiredError
+		invalid  *pflag.InvalidValueError
+	)
+	switch {
+	case errors.As(err, &notExist):
+		name := "--" + notExist.GetSpecifiedName()
+		if notExist.GetSpecifiedShortnames() != "" {
+			name = "-" + notExist.GetSpecifiedName()
+		}
+		return usagef("unknown flag %s for %s; %s", name, cmd.CommandPath(), help)
+	case errors.As(err, &required):
+		return usagef("the flag %s needs a value; %s", flagName(required.GetFlag()), help)
+	case errors.As(err, &invalid):
+		what := "is not valid"
+		switch invalid.GetFlag().Value.Type() {
+		case "int":
+			what = "is not a whole number"
+		case "bool":
+			what = "is not true or false"
+		}
+		return usagef("%q %s, as the flag %s needs; %s", invalid.GetValue(), what, flagName(invalid.GetFlag()), help)
+	}
+	return usage(fmt.Errorf("%w; %s", err, help))
+}
+
+func flagName(f *pflag.Flag) string {
+	if f == nil {
+		return "flag"
+	}
+	if f.Shorthand != "" {
+		return "-" + f.Shorthand + "/--" + f.Name
+	}
+	return "--" + f.Name
 }

@@ -15,6 +15,7 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   image_model = "gpt-image-1"
   image_dir = "~/Pictures/parley"
   theme = "auto"                      # dark, light, high-contrast, nord, gruvbox, solarized-light
+  mouse = false                       # mouse-wheel scrolling in the chat
   system_prompt = "Answer briefly."
   max_history_messages = 0            # 0 sends the whole conversation
 

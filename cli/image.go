@@ -33,7 +33,7 @@ nothing else goes to stdout.`,
 		Example: `  parley image "a lighthouse at dusk, watercolour"
   parley image -n 2 --size 1536x1024 -o ./art "isometric city block"
   parley image --edit room.png --mask window.png "put a cat on the windowsill"`,
-		Args: usageArgs(cobra.ArbitraryArgs),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.image(cmd.Context(), f, strings.TrimSpace(strings.Join(args, " ")))
 		},
@@ -53,10 +53,10 @@ const defaultImageModel = "gpt-image-1"
 
 func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if prompt == "" {
-		return usagef("give a prompt describing the image, e.g. parley image \"a red bicycle\"")
+		return usagef("no prompt given; describe the image, e.g. parley image \"a red bicycle\"")
 	}
 	if f.mask != "" && len(f.edit) == 0 {
-		return usagef("--mask needs --edit IMAGE: a mask marks the part of an image to change")
+		return usagef("--mask needs --edit IMAGE, since a mask marks the part of an image to change")
 	}
 	if f.n < 0 {
 		return usagef("-n must be 1 or more, not %d", f.n)
@@ -89,6 +89,10 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if f.out != "" {
 		dir = expandHome(f.out, a.env.HomeDir)
 	}
+	// Images cost money: find out that they cannot be saved before asking.
+	if err := writableDir(dir); err != nil {
+		return usage(err)
+	}
 	client, err := a.client(cfg, model)
 	if err != nil {
 		return err
@@ -112,7 +116,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	}
 	for _, s := range saved {
 		if s.Note != "" {
-			fmt.Fprintln(a.env.Stderr, "parley: "+s.Note)
+			a.say(s.Note)
 		}
 		fmt.Fprintln(a.env.Stdout, s.Path)
 	}
@@ -149,7 +153,7 @@ func editRequest(gen api.ImageRequest, path string, images []string, mask string
 func readImageFile(path string) (api.ImageFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return api.ImageFile{}, usagef("cannot read %s: %v", path, unwrapPathError(err))
+		return api.ImageFile{}, usagef("cannot read %s (%v); check the path", path, unwrapPathError(err))
 	}
 	format := api.DetectImageFormat(data)
 	if format == "" {
@@ -160,6 +164,19 @@ func readImageFile(path string) (api.ImageFile, error) {
 		return api.ImageFile{}, usagef("%s is %s; give a PNG, JPEG, WEBP or GIF image", path, what)
 	}
 	return api.ImageFile{Name: filepath.Base(path), Data: data, MIME: format.MIME()}, nil
+}
+
+// writableDir creates dir if needed and checks that a file can be made in it.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the image directory %s (%v); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+	}
+	f, err := os.CreateTemp(dir, ".parley-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in the image directory %s (%v); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func unwrapPathError(err error) error {

@@ -179,3 +179,24 @@ func TestImageEditRefusesAMaskOfAnotherSize(t *testing.T) {
 		t.Fatalf("stderr = %q, requests = %d", r.stderr, h.gw.RequestCount())
 	}
 }
+
+// TestImageChecksTheDirectoryFirst: an image directory that cannot be
+// written is refused before the (billed) request.
+func TestImageChecksTheDirectoryFirst(t *testing.T) {
+	h := newHarness(t)
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := writeFile(blocker, "not a directory"); err != nil {
+		t.Fatal(err)
+	}
+	r := h.run(nil, "image", "-m", "gpt-image-1", "-o", filepath.Join(blocker, "sub"), "x")
+	r.mustCode(t, 2)
+	if !strings.HasPrefix(r.stderr, "parley: Cannot create the image directory ") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	if n := h.gw.RequestCount(); n != 0 {
+		t.Fatalf("%d requests were sent", n)
+	}
+	if files := listDir(t, filepath.Dir(blocker)); len(files) != 1 {
+		t.Fatalf("files left behind: %v", files)
+	}
+}

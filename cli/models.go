@@ -4,17 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"parley/config"
-
 	"net/http"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"parley/api"
+	"parley/config"
 	"parley/termsafe"
 )
 
@@ -22,7 +20,11 @@ func (a *app) modelsCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "models",
 		Short: "List the configured models, their capabilities, and the models the gateway offers",
-		Args:  usageArgs(cobra.NoArgs),
+		Long: `List what the configuration resolves to (the config file, each provider with
+its base URL and where its key comes from, each configured model with its
+capabilities), then the model ids each gateway offers (GET /v1/models) with
+the capabilities parley assumes for them.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.models(cmd.Context())
 		},
@@ -38,19 +40,15 @@ func (a *app) models(ctx context.Context) error {
 		return err
 	}
 	out := a.env.Stdout
-	catalog := cfg.Catalog()
-	configured := catalog.Configured()
+	// Describe never shows keys; names come from the file and are made inert
+	// like everything else printed.
+	fmt.Fprint(out, termsafe.Sanitize(cfg.Describe()))
 	known := map[string]bool{}
-	if len(configured) == 0 {
-		fmt.Fprintf(out, "No models configured in %s.\n", a.displayPath(cfg.Path))
-	} else {
-		fmt.Fprintf(out, "Configured models (%s):\n", a.displayPath(cfg.Path))
-		tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
-		for _, m := range configured {
-			known[m.Name] = true
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", termsafe.Sanitize(m.Name), m.Provider, capsText(m.Caps))
-		}
-		tw.Flush()
+	for _, m := range cfg.ModelList() {
+		known[m.Name] = true
+	}
+	if len(known) == 0 {
+		fmt.Fprintln(out, "models: none configured (parley knows the capabilities of well-known names; declare others under [[models]])")
 	}
 	var firstErr error
 	for _, p := range cfg.Providers {
@@ -83,43 +81,17 @@ func (a *app) listProvider(ctx context.Context, cfg *config.Config, provider str
 	catalog := cfg.Catalog()
 	fmt.Fprintf(out, "\nModels offered by %s (provider %q): %d\n", client.BaseURL(), provider, len(ids))
 	tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
+	marked := false
 	for _, id := range ids {
 		mark := " "
 		if known[id] {
-			mark = "*"
+			mark, marked = "*", true
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\n", mark, termsafe.Sanitize(id), capsText(catalog.Lookup(id).Caps))
+		fmt.Fprintf(tw, "%s %s\t%s\n", mark, termsafe.Sanitize(id), catalog.Lookup(id).Caps.Summary())
 	}
 	tw.Flush()
-	if len(known) > 0 {
+	if marked {
 		fmt.Fprintln(out, "(* configured)")
 	}
 	return nil
-}
-
-// capsText lists capabilities in words, e.g. "chat, vision, usage".
-func capsText(c api.Capabilities) string {
-	var parts []string
-	if !c.ImageGeneration && !c.ImageEdit {
-		parts = append(parts, "chat")
-	}
-	if c.Vision {
-		parts = append(parts, "vision")
-	}
-	if c.StreamUsage {
-		parts = append(parts, "usage")
-	}
-	if c.ImageGeneration {
-		parts = append(parts, "image generation")
-	}
-	if c.ImageEdit {
-		parts = append(parts, "image editing")
-	}
-	if len(c.Sizes) > 0 {
-		parts = append(parts, "sizes "+strings.Join(c.Sizes, " "))
-	}
-	if c.ImageGeneration && c.MaxN > 1 {
-		parts = append(parts, fmt.Sprintf("n ≤ %d", c.MaxN))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
 	"parley/api"
 	"parley/config"
-	"parley/termsafe"
 )
 
 // userAgent identifies parley to gateways.
@@ -19,23 +19,12 @@ const userAgent = "parley/" + Version
 // PARLEY_CONFIG) and prints its warnings on stderr. Every configuration
 // problem is a usage error: the user has to change the file.
 func (a *app) loadConfig() (*config.Config, error) {
-	env := config.Env{Getenv: a.env.Getenv, HomeDir: a.env.HomeDir}
-	if a.cfgPath != "" {
-		path := expandHome(a.cfgPath, a.env.HomeDir)
-		getenv := a.env.Getenv
-		env.Getenv = func(k string) string {
-			if k == "PARLEY_CONFIG" {
-				return path
-			}
-			return getenv(k)
-		}
-	}
-	cfg, err := config.Load(env)
+	cfg, err := config.Load(config.Env{Getenv: a.env.Getenv, HomeDir: a.env.HomeDir, Path: a.cfgPath})
 	if err != nil {
 		return nil, usage(err)
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(a.env.Stderr, "parley: warning: "+w)
+		a.warn(w)
 	}
 	return cfg, nil
 }
@@ -70,17 +59,29 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 	if err != nil {
 		return nil, err
 	}
+	if cc.APIKey != "" {
+		a.secrets = append(a.secrets, cc.APIKey)
+	}
 	if a.verbose {
 		cc.Verbose = a.env.Stderr
 	}
 	c, err := api.NewClient(cc)
 	if err != nil {
-		return nil, usage(err)
+		return nil, usage(fmt.Errorf("%s: %w", a.providerSource(cfg, p), err))
 	}
 	for _, w := range c.Warnings() {
-		fmt.Fprintln(a.env.Stderr, "parley: warning: "+w)
+		a.warn(w)
 	}
 	return c, nil
+}
+
+// providerSource says where a provider's settings come from, so a bad base
+// URL or header can be found: OPENAI_BASE_URL, or the entry in the file.
+func (a *app) providerSource(cfg *config.Config, p *config.Provider) string {
+	if p.Line == 0 {
+		return "OPENAI_BASE_URL"
+	}
+	return fmt.Sprintf("%s:%d: provider %q", a.displayPath(cfg.Path), p.Line, p.Name)
 }
 
 // chatModel picks the chat model: the flag, default_model, or, when neither
@@ -97,12 +98,20 @@ func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (s
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	ids, err := client.ListModels(ctx)
-	if err != nil || len(ids) == 0 {
-		return "", usagef("no model chosen; %s", hint)
+	var apiErr *api.APIError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "", err
+	case errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusNotFound || apiErr.StatusCode == http.StatusMethodNotAllowed),
+		err == nil && len(ids) == 0:
+		return "", usagef("no model chosen, and the gateway lists none; %s", hint)
+	case err != nil:
+		// The same failure would meet the chat request: say it now.
+		return "", fmt.Errorf("no model chosen, and asking the gateway for its models failed: %w", err)
 	}
 	sort.Strings(ids)
 	m := pickChatModel(ids, cfg.Catalog())
-	fmt.Fprintf(a.env.Stderr, "parley: no model chosen, using %q from the gateway's list; %s.\n", termsafe.Sanitize(m), hint)
+	a.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
 	return m, nil
 }
 
@@ -127,7 +136,7 @@ func (a *app) attachAll(refs []string, lim api.AttachLimits) ([]api.Attachment, 
 			return nil, usage(err)
 		}
 		if at.Resized {
-			fmt.Fprintln(a.env.Stderr, "parley: "+at.Describe())
+			a.say("attached " + at.Describe())
 		}
 		out = append(out, at)
 	}
@@ -170,7 +179,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		Config:  cfg,
 		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
 		Theme:   firstNonEmpty(f.theme, cfg.Theme),
-		Mouse:   f.mouse,
+		Mouse:   f.mouse || cfg.Mouse,
 		Version: Version,
 		NewClient: func(model string) (*api.Client, error) {
 			p, err := cfg.ProviderFor(model)
@@ -181,7 +190,11 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 			if err != nil {
 				return nil, err
 			}
-			return api.NewClient(cc)
+			c, err := api.NewClient(cc)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", a.providerSource(cfg, p), err)
+			}
+			return c, nil
 		},
 	}
 	return a.env.RunTUI(ctx, req)

@@ -33,6 +33,9 @@ const EnvProviderName = "default"
 type Env struct {
 	Getenv  func(string) string
 	HomeDir string
+	// Path is a config file named on the command line (--config). It wins
+	// over PARLEY_CONFIG and must exist.
+	Path string
 }
 
 // OSEnv is the real environment of the process.
@@ -65,6 +68,9 @@ type Config struct {
 	// theme: the colour theme name, validated by the UI. Default "" (the UI's
 	// default theme).
 	Theme string
+	// mouse: mouse-wheel scrolling in the chat (the --mouse flag turns it on
+	// too). Default false.
+	Mouse bool
 	// system_prompt: a system message sent first in every new conversation.
 	// Default "" (none).
 	SystemPrompt string
@@ -157,10 +163,14 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 	return c
 }
 
-// DefaultPath is the config file parley reads: $PARLEY_CONFIG if set, else
-// $XDG_CONFIG_HOME/parley/config.toml, with XDG_CONFIG_HOME defaulting to
-// ~/.config (a relative XDG_CONFIG_HOME is ignored, as the XDG spec says).
+// DefaultPath is the config file parley reads: env.Path (--config) if set,
+// else $PARLEY_CONFIG if set, else $XDG_CONFIG_HOME/parley/config.toml, with
+// XDG_CONFIG_HOME defaulting to ~/.config (a relative XDG_CONFIG_HOME is
+// ignored, as the XDG spec says).
 func DefaultPath(env Env) string {
+	if env.Path != "" {
+		return expandHome(env.Path, env.HomeDir)
+	}
 	if p := env.get("PARLEY_CONFIG"); p != "" {
 		return expandHome(p, env.HomeDir)
 	}
@@ -189,7 +199,7 @@ func expandHome(p, home string) string {
 // environment alone configures parley: OPENAI_BASE_URL (default
 // DefaultBaseURL) and OPENAI_API_KEY define one provider named "default";
 // the same happens when the file declares no [[providers]]. A file named by
-// PARLEY_CONFIG must exist.
+// PARLEY_CONFIG or env.Path must exist.
 //
 // Every error Load returns is a *ParseError ("<file>:<line>:<col>: <what is
 // wrong>", or "<file>: ..." when no line applies), meant for exit status 2.
@@ -199,6 +209,8 @@ func Load(env Env) (*Config, error) {
 	c := &Config{Path: path, env: env}
 	data, err := os.ReadFile(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && env.Path != "":
+		return nil, &ParseError{Path: path, Msg: "this file, given with --config, does not exist; check the path"}
 	case errors.Is(err, fs.ErrNotExist) && env.get("PARLEY_CONFIG") != "":
 		return nil, &ParseError{Path: path, Msg: "this file, named by PARLEY_CONFIG, does not exist; create it or unset PARLEY_CONFIG"}
 	case errors.Is(err, fs.ErrNotExist):

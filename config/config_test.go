@@ -360,6 +360,17 @@ func TestConfigPaths(t *testing.T) {
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "nope.toml: this file, named by PARLEY_CONFIG, does not exist") {
 		t.Errorf("missing PARLEY_CONFIG file: %v", err)
 	}
+	// A path from the command line wins over PARLEY_CONFIG and must exist.
+	flagEnv := env2
+	flagEnv.Path = "~/missing.toml"
+	if _, err := Load(flagEnv); err == nil || err.Error() != filepath.Join(flagEnv.HomeDir, "missing.toml")+": this file, given with --config, does not exist; check the path" {
+		t.Errorf("missing --config file: %v", err)
+	}
+	flagEnv.Path = other
+	os.WriteFile(other, []byte("theme = \"flag\"\n"), 0o600)
+	if c := mustLoad(t, flagEnv); c.Theme != "flag" || c.Path != other {
+		t.Errorf("--config not used: %+v", c)
+	}
 }
 
 func TestConfigBaseURLVerbatim(t *testing.T) {
@@ -442,6 +453,7 @@ headers = { "X-Title" = "parley", "HTTP-Referer" = "https://example.org" }
 func TestConfigOtherKeys(t *testing.T) {
 	env, _ := testEnv(t, map[string]string{"XDG_PICTURES_DIR": "/ignored/when/image_dir/set", "PICS": "/data/pics"})
 	writeConfig(t, env, `theme = "solarized-light"
+mouse = true
 system_prompt = """
 You are terse.
 name = "not a key"
@@ -462,6 +474,9 @@ image_edit = true
 edit_path = "/v2/images/edit"
 `, 0o600)
 	c := mustLoad(t, env)
+	if !c.Mouse {
+		t.Error("mouse = true not read")
+	}
 	if c.Theme != "solarized-light" || c.SystemPrompt != "You are terse.\nname = \"not a key\"\n" || c.MaxHistoryMessages != 40 {
 		t.Errorf("%q %q %d", c.Theme, c.SystemPrompt, c.MaxHistoryMessages)
 	}
@@ -474,7 +489,7 @@ edit_path = "/v2/images/edit"
 	if strings.Join(c.Keys["send"], " ") != "ctrl+s alt+enter" || strings.Join(c.Keys["quit"], " ") != "ctrl+q" || c.Keys["new chat"] == nil || len(c.Keys["new chat"]) != 0 {
 		t.Errorf("Keys %#v", c.Keys)
 	}
-	if c.KeyLines["send"] != 12 || c.KeyLines["quit"] != 13 || c.KeyLines["new chat"] != 14 {
+	if c.KeyLines["send"] != 13 || c.KeyLines["quit"] != 14 || c.KeyLines["new chat"] != 15 {
 		t.Errorf("KeyLines %v", c.KeyLines)
 	}
 	if o, err := c.Catalog().ImageOptions("my-editor", api.CapImageEdit, 0, ""); err != nil || o.EditPath != "/v2/images/edit" {

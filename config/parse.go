@@ -24,7 +24,7 @@ import (
 
 var (
 	topKeys = []string{
-		"default_model", "image_model", "image_dir", "theme", "system_prompt",
+		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout",
 		"max_retries", "keys", "providers", "models",
@@ -125,6 +125,11 @@ func (l *loader) load(doc map[string]any) error {
 	str("system_prompt", &c.SystemPrompt)
 	if err != nil {
 		return err
+	}
+	if v, err := l.boolean(doc, "", "mouse"); err != nil {
+		return err
+	} else if v != nil {
+		c.Mouse = *v
 	}
 	if v, err := l.intIn(doc, "", "max_history_messages", 0, math.MaxInt32); err != nil {
 		return err

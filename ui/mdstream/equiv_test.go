@@ -172,3 +172,22 @@ func TestWholeDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusualStyle: a style with a document prefix and suffix, headings
+// without a block suffix (so they end mid-line and the next block
+// continues the line) and an indent token still streams as it renders.
+func TestUnusualStyle(t *testing.T) {
+	st := testStyles()["notty"]
+	st.Document.Prefix = "» "
+	st.Document.Suffix = " «"
+	tok := "·"
+	st.Document.IndentToken = &tok
+	st.Heading.BlockSuffix = ""
+	r, err := NewRenderer(40, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, md := range corpus(t) {
+		t.Run(name, func(t *testing.T) { streamAndCompare(t, r, md, 23) })
+	}
+}
