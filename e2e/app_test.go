@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"parley/api/apitest"
@@ -71,46 +73,57 @@ func TestHelpOverlay(t *testing.T) {
 	tm.waitText("You said: After help")
 }
 
-// TestResize shrinks the terminal to the smallest supported size and grows
-// it again: the composer, status bar and key hint stay at the bottom,
-// every row fits the width, and the reply is wrapped anew.
+// TestResize shrinks the terminal to the smallest supported size while a
+// reply streams, then grows it: the composer, status bar and key hint stay
+// at the bottom, every row fits the width, and the reply is wrapped anew
+// for each width.
 func TestResize(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
 	reply := "The quick brown fox jumps over the lazy dog and keeps running across the wide green field until the sun sets."
-	gw.Enqueue(apitest.Reply{Text: reply})
+	gw.Enqueue(apitest.Reply{
+		Deltas:           []string{reply[:20], reply[20:60], reply[60:]},
+		StallAfterDeltas: 1, Stall: time.Second, // the first resize lands mid-stream
+	})
 	tm := startChat(t, gw)
 	tm.send("Tell me about the fox")
-	tm.waitText("until the sun sets.")
+	tm.waitText(strings.TrimSpace(reply[:20]), "writing")
 
-	var rows []int // reply rows at each size
+	rows := map[int]int{} // reply rows by width
 	check := func(w, h int) {
 		t.Helper()
-		s := tm.waitFor(fmt.Sprintf("the layout at %dx%d", w, h), func(s string) bool {
-			ls := lines(s)
-			return len(ls) == h && utf8.RuneCountInString(bottomBorder(ls)) == w && strings.Contains(s, "sets.")
+		// Right after a resize the screen still shows the old frame, cut
+		// by the terminal, until parley draws the new one.
+		tm.waitCheck(fmt.Sprintf("the layout at %dx%d", w, h), func(s string) error {
+			if !strings.Contains(s, "sets.") || strings.Contains(s, "writing") {
+				return errNotYet
+			}
+			if p := layoutProblems(s, w, h); len(p) > 0 {
+				return errors.New(strings.Join(p, "; "))
+			}
+			// The reply reads the same, whatever the wrapping.
+			if got := replyText(s); !strings.HasSuffix(reply, got) || len(got) < 20 {
+				return fmt.Errorf("the reply reads %q, want (the end of) %q", got, reply)
+			}
+			// Wrapped for the new width, word by word, not cut or kept at
+			// the old width: as many rows as wrapping at the width less a
+			// margin of 2 to 6 columns gives.
+			n := replyRows(s)
+			if lo, hi := wantRows(reply, w-2), wantRows(reply, w-6); n < lo || n > hi {
+				return fmt.Errorf("the reply takes %d rows, want %d–%d", n, lo, hi)
+			}
+			rows[w] = n
+			return nil
 		})
-		assertLayout(t, s, w, h)
-		// The reply reads the same, whatever the wrapping.
-		if got := replyText(s); !strings.HasSuffix(reply, got) || len(got) < 20 {
-			t.Errorf("at %dx%d the reply reads %q, want (the end of) %q:\n%s", w, h, got, reply, frame(s))
-		}
-		// Wrapped for the new width, word by word, not cut or kept at the
-		// old width: as many rows as wrapping at the width less a margin
-		// of 2 to 6 columns gives.
-		n := replyRows(s)
-		if lo, hi := wantRows(reply, w-2), wantRows(reply, w-6); n < lo || n > hi {
-			t.Errorf("at %dx%d the reply takes %d rows, want %d–%d:\n%s", w, h, n, lo, hi, frame(s))
-		}
-		rows = append(rows, n)
 	}
-	check(80, 24)
 	tm.must("resize-window", "-t", sessionName, "-x", "40", "-y", "12")
 	check(40, 12)
 	tm.must("resize-window", "-t", sessionName, "-x", "100", "-y", "30")
 	check(100, 30)
-	if !(rows[1] > rows[0] && rows[0] >= rows[2]) {
-		t.Errorf("the reply takes %v rows at 80, 40 and 100 columns: not rewrapped", rows)
+	tm.must("resize-window", "-t", sessionName, "-x", "80", "-y", "24")
+	check(80, 24)
+	if !(rows[40] > rows[80] && rows[80] >= rows[100]) {
+		t.Errorf("the reply takes %v rows by width: not rewrapped", rows)
 	}
 
 	// Still usable at the new size.
@@ -118,47 +131,39 @@ func TestResize(t *testing.T) {
 	tm.waitText("You said: And now?")
 }
 
-// bottomBorder is the composer's bottom border: the row above the key hint.
-func bottomBorder(ls []string) string {
-	if len(ls) < 2 {
-		return ""
-	}
-	return ls[len(ls)-2]
-}
-
-// assertLayout checks the bottom of the screen from the last row up: the
-// key hint, the composer box (three rows, the full width), the status bar.
-func assertLayout(t *testing.T, s string, w, h int) {
-	t.Helper()
+// layoutProblems checks the bottom of the screen from the last row up: the
+// key hint, the composer box (three rows, the full width), the status bar;
+// one composer box only, and no row wider than the screen.
+func layoutProblems(s string, w, h int) []string {
+	var p []string
 	ls := lines(s)
 	if len(ls) != h {
-		t.Fatalf("%d rows on a %d-row screen:\n%s", len(ls), h, frame(s))
+		return []string{fmt.Sprintf("%d rows on a %d-row screen", len(ls), h)}
 	}
 	hint, bottom, middle, top, status := ls[h-1], ls[h-2], ls[h-3], ls[h-4], ls[h-5]
 	if !strings.Contains(hint, "help") {
-		t.Errorf("the last row is not the key hint: %q\n%s", hint, frame(s))
+		p = append(p, fmt.Sprintf("the last row is not the key hint: %q", hint))
 	}
-	box := "─"
-	if bottom != "╰"+strings.Repeat(box, w-2)+"╯" || top != "╭"+strings.Repeat(box, w-2)+"╮" {
-		t.Errorf("the composer box is not %d wide at the bottom:\n%s", w, frame(s))
+	if bottom != "╰"+strings.Repeat("─", w-2)+"╯" || top != "╭"+strings.Repeat("─", w-2)+"╮" {
+		p = append(p, fmt.Sprintf("the composer box is not %d wide at the bottom", w))
 	}
 	if !strings.HasPrefix(middle, "│") || !strings.HasSuffix(middle, "│") || utf8.RuneCountInString(middle) != w {
-		t.Errorf("the composer row is cut: %q\n%s", middle, frame(s))
-	}
-	if !strings.Contains(middle, composerReady) {
-		t.Errorf("the composer is not ready: %q", middle)
+		p = append(p, fmt.Sprintf("the composer row is cut: %q", middle))
+	} else if !strings.Contains(middle, composerReady) {
+		p = append(p, fmt.Sprintf("the composer is not ready: %q", middle))
 	}
 	if !strings.Contains(status, "gpt-4o") {
-		t.Errorf("the row above the composer is not the status bar: %q\n%s", status, frame(s))
+		p = append(p, fmt.Sprintf("the row above the composer is not the status bar: %q", status))
 	}
 	if strings.Count(s, "╭") != 1 || strings.Count(s, "╰") != 1 {
-		t.Errorf("more than one composer box on screen (a stale frame):\n%s", frame(s))
+		p = append(p, "more than one composer box on screen")
 	}
 	for i, l := range ls {
 		if n := utf8.RuneCountInString(l); n > w {
-			t.Errorf("row %d is %d wide on a %d-wide screen: %q", i, n, w, l)
+			p = append(p, fmt.Sprintf("row %d is %d wide", i, n))
 		}
 	}
+	return p
 }
 
 // replyRows counts the rows of the reply's text: the indented rows right
@@ -218,6 +223,50 @@ func wantRows(text string, room int) int {
 		}
 	}
 	return rows
+}
+
+// TestCopyReply copies the last reply's Markdown with ctrl+y and its first
+// code block with alt+1. With no system clipboard reachable (the test's
+// environment has no display), the copy goes out as OSC 52, which tmux
+// (set-clipboard on) turns into a paste buffer, and a toast says so.
+func TestCopyReply(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	markdown := "Use **fmt**:\n\n```go\nfmt.Println(\"hi\")\n```\n\nThat prints hi."
+	gw.Enqueue(apitest.Reply{Text: markdown})
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, SetClipboard: true})
+	tm.waitText(composerReady)
+	tm.send("How do I print?")
+	tm.waitText("That prints hi.")
+	if bufs := tm.must("list-buffers"); bufs != "" {
+		t.Fatalf("paste buffers before copying: %q", bufs)
+	}
+
+	tm.keys("C-y")
+	s := tm.waitText("clipboard")
+	if got := newestBuffer(t, tm, 1); got != markdown {
+		t.Errorf("ctrl+y copied %q, want the reply's Markdown %q\n%s", got, markdown, frame(s))
+	}
+
+	tm.keys("M-1")
+	tm.waitText("code block 1")
+	if got := newestBuffer(t, tm, 2); strings.TrimRight(got, "\n") != `fmt.Println("hi")` {
+		t.Errorf("alt+1 copied %q, want the code block", got)
+	}
+}
+
+// newestBuffer waits until tmux has n paste buffers and returns the newest.
+func newestBuffer(t *testing.T, tm *term, n int) string {
+	t.Helper()
+	var names []string
+	waitUntil(t, fmt.Sprintf("%d paste buffers", n), func() bool {
+		names = strings.Fields(tm.must("list-buffers", "-F", "#{buffer_name}"))
+		return len(names) >= n
+	})
+	if len(names) != n {
+		t.Errorf("%d paste buffers, want %d: %v", len(names), n, names)
+	}
+	return tm.must("show-buffer", "-b", names[0])
 }
 
 // TestFirstRun starts parley with no key, no base URL and no config file:

@@ -59,18 +59,16 @@ func TestStreamedReply(t *testing.T) {
 	tm.waitText("How do lighthouses work?")
 	tm.keys("Enter")
 
+	// Some of the text before the stall, none after it.
 	partial := tm.waitFor("a partial reply", func(s string) bool {
-		return strings.Contains(s, "Lighthouses guide") && !strings.Contains(s, "of the reply.")
+		return strings.Contains(s, "Lighthouses guide") && !strings.Contains(s, "Fresnel")
 	})
 	if !strings.Contains(partial, "writing") {
 		t.Errorf("while the reply streams, nothing says it is being written:\n%s", frame(partial))
 	}
-	if strings.Contains(partial, "Fresnel") {
-		t.Errorf("text after the stall is already on screen:\n%s", frame(partial))
-	}
 
-	final := tm.waitText("That is the end of the reply.")
-	final = tm.waitGone("writing")
+	tm.waitText("That is the end of the reply.")
+	final := tm.waitGone("writing")
 	for _, want := range []string{"How do lighthouses work?", "Lighthouses guide ships past the rocks.", "Fresnel lens", "a rotating beam"} {
 		if !strings.Contains(final, want) {
 			t.Errorf("the finished reply lacks %q:\n%s", want, frame(final))
@@ -115,13 +113,13 @@ func TestCancelMidStream(t *testing.T) {
 			tm := startChat(t, gw)
 
 			tm.send("Tell me a long story")
-			s := tm.waitText("Partial answer so far", "writing")
+			tm.waitText("Partial answer so far", "writing")
 			if gw.InFlight() != 1 {
 				t.Fatalf("%d requests in flight while streaming, want 1", gw.InFlight())
 			}
 			tm.keys(key)
-			s = tm.waitText("interrupted")
-			s = tm.waitGone("writing")
+			tm.waitText("interrupted")
+			s := tm.waitGone("writing")
 			if !strings.Contains(s, "Partial answer so far") {
 				t.Errorf("the partial text is gone after cancelling:\n%s", frame(s))
 			}
@@ -179,7 +177,7 @@ func TestRetryAfterServerError(t *testing.T) {
 	}
 
 	tm.keys("C-r")
-	s = tm.waitText("Recovered: the second try worked.")
+	tm.waitText("Recovered: the second try worked.")
 	s = tm.waitGone("ctrl+r to retry", "The server had an error")
 	if c := strings.Count(s, "┃ Are you there?"); c != 1 {
 		t.Errorf("the user turn shows %d times after the retry, want once:\n%s", c, frame(s))

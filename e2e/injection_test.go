@@ -97,8 +97,8 @@ func TestInjection(t *testing.T) {
 		tm := startParley(t, launch{Width: 100, Height: 50, Gateway: gw, Config: chatConfig, SetClipboard: true})
 		tm.waitText(composerReady)
 		tm.send(injectPrompt)
-		s := tm.waitText(injectEnd)
-		s = tm.waitGone("writing")
+		tm.waitText(injectEnd)
+		s := tm.waitGone("writing")
 
 		// The screen was neither cleared nor reset: what came before the
 		// attack is still there, and so is the chat around it.

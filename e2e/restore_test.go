@@ -30,6 +30,11 @@ func assertRestored(t *testing.T, ex exited, chat ...string) {
 			t.Errorf("the chat (%q) is still on the screen after exit:\n%s", c, frame(ex.screen))
 		}
 	}
+	// The shell's lines, before and after parley, are plain text: styled
+	// here means parley left colours or attributes on.
+	if strings.Contains(ex.screenANSI, "\x1b") {
+		t.Errorf("the shell's text after exit is styled (attributes left on): %q", ex.screenANSI)
+	}
 	want := map[string]string{
 		"alternate_on":        "0",
 		"cursor_flag":         "1",

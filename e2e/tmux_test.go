@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,11 +36,15 @@ const (
 // what they were before, then waits so the test can inspect the terminal
 // parley left behind (tmux resets some modes of a dead pane). It starts
 // parley only on enter, once the test has attached pipe-pane, so no byte
-// parley writes is missed.
-const wrapperScript = `before=$(stty -g)
+// parley writes is missed, and writes parley's pid to the file named by
+// its first argument, so the test can wait for parley to be gone before
+// its temporary directories are removed.
+const wrapperScript = `pidfile=$1
+shift
+before=$(stty -g)
 printf '%s\n' '` + shellReady + `'
 IFS= read -r go
-"$@"
+sh -c 'echo $$ > "$0"; exec "$@"' "$pidfile" "$@"
 status=$?
 after=$(stty -g)
 tty=changed
@@ -62,8 +65,6 @@ type launch struct {
 	// Config is written to $XDG_CONFIG_HOME/parley/config.toml; "" writes
 	// no file.
 	Config string
-	// Args are parley's command-line arguments.
-	Args []string
 	// SetClipboard turns tmux's set-clipboard on, so an OSC 52 that reaches
 	// the pane creates a paste buffer (the injection test).
 	SetClipboard bool
@@ -74,9 +75,10 @@ type launch struct {
 // term is one parley process running in its own private tmux server.
 type term struct {
 	t      *testing.T
-	socket string // tmux -L name, unique per test
+	socket string // tmux -S path, in a directory of its own
 	raw    string // file receiving every byte parley writes (pipe-pane -O)
 	race   string // directory of race reports (GORACE log_path)
+	pid    string // file holding parley's pid once it started
 }
 
 // startParley starts a private tmux server running parley in a hermetic
@@ -114,11 +116,20 @@ func startParley(t *testing.T, l launch) *term {
 	if err := os.WriteFile(wrapper, []byte(wrapperScript), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The server's socket lives in a short directory of its own (a unix
+	// socket path must fit in about 100 bytes, which t.TempDir may not),
+	// removed when the test ends: tmux leaves the socket file behind.
+	sockDir, err := os.MkdirTemp("", "pe2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
 	tm := &term{
 		t:      t,
-		socket: fmt.Sprintf("parley-e2e-%d-%016x", os.Getpid(), rand.Uint64()),
+		socket: filepath.Join(sockDir, "tmux"),
 		raw:    filepath.Join(dir, "output.raw"),
 		race:   filepath.Join(dir, "race"),
+		pid:    filepath.Join(dir, "parley.pid"),
 	}
 
 	// parley's environment: nothing from the test process but PATH.
@@ -140,11 +151,10 @@ func startParley(t *testing.T, l launch) *term {
 		}
 		env = append(env, "GORACE=log_path="+filepath.Join(tm.race, "report"))
 	}
-	command := append([]string{"sh", wrapper, "env", "-i"}, env...)
+	command := append([]string{"sh", wrapper, tm.pid, "env", "-i"}, env...)
 	command = append(command, bin)
-	command = append(command, l.Args...)
 	if l.command != nil {
-		command = append([]string{"sh", wrapper}, l.command...)
+		command = append([]string{"sh", wrapper, tm.pid}, l.command...)
 	}
 
 	clip := "off"
@@ -171,11 +181,27 @@ func startParley(t *testing.T, l launch) *term {
 	return tm
 }
 
-// close kills the private tmux server (and parley with it) and reports any
-// data race the race-built binary found.
+// close kills the private tmux server (and parley with it: the pane's tty
+// hangs up), waits for parley to be gone so nothing writes into the test's
+// directories while they are removed, and reports any data race the
+// race-built binary found.
 func (tm *term) close() {
+	pid := 0
+	if b, err := os.ReadFile(tm.pid); err == nil {
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
 	if _, err := tm.tmux("kill-server"); err != nil && !strings.Contains(err.Error(), "no server running") {
 		tm.t.Logf("kill-server: %v", err)
+	}
+	if pid > 0 {
+		deadline := time.Now().Add(waitTimeout)
+		for !processGone(pid) {
+			if time.Now().After(deadline) {
+				tm.t.Errorf("parley (pid %d) is still running %v after its terminal closed", pid, waitTimeout)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	if !raceBuild {
 		return
@@ -191,7 +217,7 @@ func (tm *term) close() {
 
 // tmux runs one tmux command against this test's private server.
 func (tm *term) tmux(args ...string) (string, error) {
-	cmd := exec.Command("tmux", append([]string{"-u", "-L", tm.socket, "-f", "/dev/null"}, args...)...)
+	cmd := exec.Command("tmux", append([]string{"-u", "-S", tm.socket, "-f", "/dev/null"}, args...)...)
 	cmd.Env = tmuxEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -267,18 +293,36 @@ func (tm *term) display(format string) string {
 // the screen still does not match, showing the last screen either way.
 func (tm *term) waitFor(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
+	return tm.waitCheck(what, func(s string) error {
+		if ok(s) {
+			return nil
+		}
+		return errNotYet
+	})
+}
+
+var errNotYet = errors.New("not yet")
+
+// waitCheck is waitFor with a check that says what is still wrong, which
+// the failure reports.
+func (tm *term) waitCheck(what string, check func(screen string) error) string {
+	tm.t.Helper()
 	deadline := time.Now().Add(waitTimeout)
-	var last string
 	for {
-		last = tm.screen()
-		if ok(last) {
+		last := tm.screen()
+		err := check(last)
+		if err == nil {
 			return last
 		}
+		why := ""
+		if err != errNotYet {
+			why = " (" + err.Error() + ")"
+		}
 		if strings.Contains(last, exitedMark) {
-			tm.t.Fatalf("parley exited while waiting for %s; the screen:\n%s", what, frame(last))
+			tm.t.Fatalf("parley exited while waiting for %s%s; the screen:\n%s", what, why, frame(last))
 		}
 		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out after %v waiting for %s; the last screen:\n%s", waitTimeout, what, frame(last))
+			tm.t.Fatalf("timed out after %v waiting for %s%s; the last screen:\n%s", waitTimeout, what, why, frame(last))
 		}
 		time.Sleep(pollEvery)
 	}
@@ -319,6 +363,7 @@ type exited struct {
 	ttyRestored bool              // stty -g after parley equals stty -g before
 	flags       map[string]string // tmux pane flags right after parley exited
 	screen      string            // the screen right after parley exited
+	screenANSI  string            // the same with colours and attributes
 	raw         []byte            // every byte parley wrote, from start to exit
 	deadStatus  string            // #{pane_dead_status} once the wrapper exited too
 }
@@ -354,6 +399,7 @@ func (tm *term) waitExit() exited {
 	if m == nil {
 		tm.t.Fatalf("no exit line on the screen:\n%s", frame(ex.screen))
 	}
+	ex.screenANSI = tm.screenANSI()
 	ex.status, _ = strconv.Atoi(m[1])
 	ex.ttyRestored = m[2] == "restored"
 	var format strings.Builder
@@ -405,10 +451,9 @@ func (tm *term) waitExit() exited {
 
 // frame draws a screen capture with a border so blank lines show.
 func frame(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	var b strings.Builder
 	b.WriteString("  ┌" + strings.Repeat("─", 20) + "\n")
-	for i, l := range lines {
+	for i, l := range lines(s) {
 		fmt.Fprintf(&b, "%2d│%s\n", i, l)
 	}
 	b.WriteString("  └" + strings.Repeat("─", 20))
