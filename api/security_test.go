@@ -103,8 +103,7 @@ func TestRedirectToPlainHTTPRefused(t *testing.T) {
 // TestRedirectSameHostFollowed: a redirect within the gateway is followed
 // and keeps the key.
 func TestRedirectSameHostFollowed(t *testing.T) {
-	var rec *recorder
-	rec = newRecorder(t, false, func(w http.ResponseWriter, r *http.Request) {
+	rec := newRecorder(t, false, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/models" {
 			http.Redirect(w, r, "/v2/models", http.StatusTemporaryRedirect)
 			return

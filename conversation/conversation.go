@@ -18,8 +18,11 @@ import (
 // flight. It is not safe for concurrent use: the UI owns it and changes it
 // only from Update.
 type Conversation struct {
-	id       string
-	title    string
+	id    string
+	title string
+	// titled: the title was set with SetTitle, so it no longer follows the
+	// first message.
+	titled   bool
 	messages []Message
 	nextID   int
 	rec      Recorder
@@ -139,7 +142,10 @@ func (c *Conversation) AddUser(text string, attachments []api.Attachment) (int, 
 
 // ReplaceLastUser swaps the last user message for new text and attachments,
 // dropping everything after it (its reply), so the edited message can be
-// sent again. It returns the id of the new message.
+// sent again. It returns the id of the new message. When the edited message
+// is the first one, the title follows the edit (unless SetTitle named the
+// conversation). A recorder error is returned with the id: the change is
+// made all the same.
 func (c *Conversation) ReplaceLastUser(text string, attachments []api.Attachment) (int, error) {
 	if c.Streaming() != 0 {
 		return 0, ErrBusy
@@ -148,10 +154,13 @@ func (c *Conversation) ReplaceLastUser(text string, attachments []api.Attachment
 	if i < 0 {
 		return c.AddUser(text, attachments)
 	}
-	if err := c.truncate(i); err != nil {
-		return 0, err
+	first := c.firstIndex(api.RoleUser) == i
+	rerr := c.truncate(i)
+	if first && !c.titled {
+		c.title = "" // AddUser makes it from the new text
 	}
-	return c.AddUser(text, attachments)
+	id, err := c.AddUser(text, attachments)
+	return id, errors.Join(rerr, err)
 }
 
 // StartReply appends an empty assistant message in the streaming state.
@@ -223,17 +232,20 @@ func (c *Conversation) PrepareRetry() (Message, error) {
 	if u < 0 {
 		return Message{}, ErrNothingToRetry
 	}
+	var err error
 	if u+1 < len(c.messages) {
-		if err := c.truncate(u + 1); err != nil {
-			return Message{}, err
-		}
+		// A recorder error is returned with the message: the reply is
+		// dropped all the same, and the caller must not lose track of it.
+		err = c.truncate(u + 1)
 	}
-	return c.messages[u].clone(), nil
+	return c.messages[u].clone(), err
 }
 
-// SetTitle renames the conversation.
+// SetTitle renames the conversation. From then on the title no longer
+// follows edits of the first message.
 func (c *Conversation) SetTitle(title string) error {
 	c.title = strings.TrimSpace(title)
+	c.titled = true
 	return c.rec.Record(Change{Kind: ChangeTitle, ConversationID: c.id, Title: c.title})
 }
 
@@ -279,6 +291,15 @@ func (c *Conversation) index(id int) int {
 	// Replies are appended at the end and looked up most, so search backwards.
 	for i := len(c.messages) - 1; i >= 0; i-- {
 		if c.messages[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Conversation) firstIndex(role string) int {
+	for i := range c.messages {
+		if c.messages[i].Role == role {
 			return i
 		}
 	}

@@ -233,3 +233,73 @@ func BenchmarkAppendDeltaLongReply(b *testing.B) {
 		c.AppendDelta(id, "abcd")
 	}
 }
+
+// TestEditingTheFirstMessageRetitles: the title is made from the first
+// message, so editing that message (edit and resend) makes it again; editing
+// a later message, or a title set with SetTitle, leaves it alone.
+func TestEditingTheFirstMessageRetitles(t *testing.T) {
+	rec := &recorded{}
+	c := New(Options{ID: "c", Recorder: rec})
+	c.AddUser("frist question", nil)
+	r, _ := c.StartReply("m")
+	c.Finish(r, "stop", nil)
+	if c.Title() != "frist question" {
+		t.Fatalf("title %q", c.Title())
+	}
+	if _, err := c.ReplaceLastUser("first question", nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.Title() != "first question" {
+		t.Fatalf("title after editing the first message: %q", c.Title())
+	}
+	// The recorder learns the new title with the new message.
+	last := rec.changes[len(rec.changes)-1]
+	if last.Kind != ChangeAppend || last.Title != "first question" || last.Message.Text != "first question" {
+		t.Fatalf("last change %+v", last)
+	}
+	// A later message: the title stays.
+	r, _ = c.StartReply("m")
+	c.Finish(r, "stop", nil)
+	c.AddUser("second", nil)
+	if _, err := c.ReplaceLastUser("second, edited", nil); err != nil || c.Title() != "first question" {
+		t.Fatalf("title after editing the second message: %q (%v)", c.Title(), err)
+	}
+	// A title given by name is kept whatever is edited.
+	c2 := New(Options{})
+	c2.AddUser("draft", nil)
+	c2.SetTitle("My topic")
+	c2.ReplaceLastUser("final", nil)
+	if c2.Title() != "My topic" {
+		t.Fatalf("named title replaced: %q", c2.Title())
+	}
+}
+
+// TestRecorderErrorsDoNotSplitChanges: when the recorder fails while a
+// reply is dropped (retry, edit and resend), the change is still made whole
+// and its result returned with the error, so the caller can follow it.
+func TestRecorderErrorsDoNotSplitChanges(t *testing.T) {
+	boom := errors.New("disk full")
+	fail := false
+	c := New(Options{Recorder: RecorderFunc(func(Change) error {
+		if fail {
+			return boom
+		}
+		return nil
+	})})
+	uid, _ := c.AddUser("q", nil)
+	r, _ := c.StartReply("m")
+	c.Finish(r, "stop", nil)
+	fail = true
+	u, err := c.PrepareRetry()
+	if !errors.Is(err, boom) || u.ID != uid || c.Len() != 1 {
+		t.Fatalf("PrepareRetry: %+v, %v, len %d", u, err, c.Len())
+	}
+	fail = false
+	r, _ = c.StartReply("m")
+	c.Finish(r, "stop", nil)
+	fail = true
+	id, err := c.ReplaceLastUser("edited", nil)
+	if !errors.Is(err, boom) || id == 0 || c.Len() != 1 || c.At(0).Text != "edited" {
+		t.Fatalf("ReplaceLastUser: id %d, %v, len %d", id, err, c.Len())
+	}
+}

@@ -56,7 +56,7 @@ func (m *Model) newConversationKey() tea.Cmd {
 		return m.showToast(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
 	}
 	m.newArmed = time.Time{}
-	m.stopStream()
+	_ = m.interruptStream()
 	m.newConversation()
 	m.lastUsage, m.lastRate, m.trimmed = nil, 0, 0
 	if m.comp.editing {

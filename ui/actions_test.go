@@ -225,6 +225,21 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and now?" {
 		t.Fatalf("history image sent to llama3")
 	}
+	// Back on a vision model, the next request carries the whole
+	// conversation, the first turn's image included.
+	h.m.model = "gpt-4o"
+	h.srv.Enqueue(apitest.Reply{Text: "still a gradient"})
+	h.key("enter")
+	h.wait("done", func() bool { return !h.streaming() })
+	msgs := h.srv.Requests()[1].Chat.Messages
+	if len(msgs) != 3 || msgs[1].Content.PlainText() != "a gradient" || msgs[2].Content.PlainText() != "and now?" {
+		t.Fatalf("second request %+v", msgs)
+	}
+	first := msgs[0].Content
+	if len(first.Parts) != 2 || first.Parts[0].Text != "what is this?" || first.Parts[1].ImageURL == nil ||
+		first.Parts[1].ImageURL.URL != req.Content.Parts[1].ImageURL.URL {
+		t.Fatalf("the earlier image is not carried: %+v", first)
+	}
 }
 
 func TestPasteOfTextIsText(t *testing.T) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/termsafe"
+	"parley/ui/mdstream"
 )
 
 // benchModel returns a model at 120x40 with a reply of size bytes in
@@ -46,10 +49,13 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 
 // BenchmarkStreamDelta is one stream delta through the root model: the
 // batch message into Update and a View, with 1 KB and 100 KB of reply
-// already in flight. Rendering happens on the frame tick, not here.
+// already in flight. Rendering happens on the frame tick, not here
+// (BenchmarkFrame). The baseline, in the same run, shows each delta the
+// naive way: Update, then the whole reply rendered again, then View.
 func BenchmarkStreamDelta(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
-		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+		name := fmt.Sprintf("%dKB", size>>10)
+		b.Run(name+"/incremental", func(b *testing.B) {
 			m, sid := benchModel(b, size)
 			msg := streamBatchMsg{id: sid, text: "word "}
 			b.ReportAllocs()
@@ -63,6 +69,21 @@ func BenchmarkStreamDelta(b *testing.B) {
 				b.Fatalf("reply grew from %d to %d bytes over %d deltas", before, got, b.N)
 			}
 		})
+		b.Run(name+"/naive-rerender", func(b *testing.B) {
+			m, sid := benchModel(b, size)
+			r, err := mdstream.NewRenderer(m.lay.Transcript.W-2, m.ctx.Glamour)
+			if err != nil {
+				b.Fatal(err)
+			}
+			msg := streamBatchMsg{id: sid, text: "word "}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				m.Update(msg)
+				_ = r.Render(termsafe.Markdown(lastText(m)))
+				_ = m.View()
+			}
+		})
 	}
 }
 
@@ -72,7 +93,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 // answers do, so the unfinished tail stays the size it has in practice.
 func BenchmarkFrame(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
-		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
 			m, sid := benchModel(b, size)
 			word := streamBatchMsg{id: sid, text: "word word word word word "}
 			para := streamBatchMsg{id: sid, text: "end.\n\n"}
@@ -98,7 +119,7 @@ func BenchmarkFrame(b *testing.B) {
 // if it were shown without waiting for the frame tick.
 func BenchmarkStreamDeltaComposed(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
-		b.Run(api.FormatBytes(int64(size)), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
 			m, sid := benchModel(b, size)
 			msg := streamBatchMsg{id: sid, text: "word "}
 			b.ReportAllocs()

@@ -84,9 +84,14 @@ func (c *composer) restyle(ctx *uictx.Context) {
 	c.setPrompt(ctx)
 }
 
-// setPlaceholder says which model the next message goes to.
-func (c *composer) setPlaceholder(model string) {
-	c.ta.Placeholder = "Message " + termsafe.Sanitize(oneLine(model)) + "…"
+// setPlaceholder says which model the next message goes to, or, with no
+// model yet, which key chooses one.
+func (c *composer) setPlaceholder(model, pickKey string) {
+	if model = termsafe.Sanitize(oneLine(model)); model == "" {
+		c.ta.Placeholder = "Message… (no model yet: " + pickKey + " chooses one)"
+		return
+	}
+	c.ta.Placeholder = "Message " + model + "…"
 }
 
 func (c *composer) setPrompt(ctx *uictx.Context) {

@@ -72,6 +72,13 @@ func TestGoldenStates(t *testing.T) {
 		h.key("f1")
 		golden.RequireEqual(t, h.m.View().Content)
 	})
+	t.Run("help_40x12", func(t *testing.T) {
+		// Too small for a panel: the help takes the whole screen.
+		h := goldenScreen(t, 40, 12, "dark")
+		h.key("?")
+		checkFrame(t, h.m, 40, 12)
+		golden.RequireEqual(t, h.m.View().Content)
+	})
 	t.Run("models_40x12", func(t *testing.T) {
 		h := goldenScreen(t, 40, 12, "dark")
 		h.key("ctrl+o")

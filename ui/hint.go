@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/conversation"
+	"parley/ui/keys"
 )
 
 // hintItem is one "key action" pair of the hint line.
@@ -137,13 +138,13 @@ func (m *Model) hintItems() []hintItem {
 	k := func(b key.Binding) string { return keyLabel(firstKey(b, "")) }
 	switch {
 	case m.openKind == openHelp:
-		return []hintItem{{k(km.Close), "close"}, {"pgup/pgdown", "scroll"}}
+		return []hintItem{{k(km.Close), "close"}, {"pgup/pgdn", "scroll"}}
 	case m.openKind == openModels || m.openKind == openThemes:
 		return []hintItem{{"type", "filter"}, {k(km.ListUp) + "/" + k(km.ListDown), "move"}, {k(km.Select), "choose"}, {k(km.Close), "cancel"}}
 	case m.codePrefix:
 		return []hintItem{{"1…9", "copy that code block of the last reply"}, {k(km.Cancel), "cancel"}}
 	case m.stream != nil:
-		return []hintItem{{k(km.Cancel), "stop"}, {k(km.ScrollUp) + "/" + k(km.ScrollDown), "scroll"}, {k(km.CopyReply), "copy"}, {k(km.Help), "help"}}
+		return []hintItem{{k(km.Cancel), "stop"}, {k(km.ScrollUp) + "/" + k(km.ScrollDown), "scroll"}, {k(km.CopyReply), "copy"}, {m.helpHintKey(), "help"}}
 	case m.comp.editing:
 		return []hintItem{{k(km.Send), "resend"}, {k(km.Newline), "new line"}, {k(km.Editor), "editor"}, {k(km.Cancel), "leave edit"}}
 	}
@@ -161,9 +162,27 @@ func (m *Model) hintItems() []hintItem {
 	items = append(items,
 		hintItem{k(km.Editor), "editor"},
 		hintItem{k(km.ThemePicker), "theme"},
-		hintItem{k(km.Help), "help"},
+		hintItem{m.helpHintKey(), "help"},
 	)
 	return items
+}
+
+// helpHintKey is the help key to show: "?" types itself once the composer
+// has text, so then a key that always opens help (F1) is shown.
+func (m *Model) helpHintKey() string {
+	b := m.keyMap().Help
+	if !b.Enabled() {
+		return ""
+	}
+	if m.comp.textEmpty() {
+		return keyLabel(firstKey(b, ""))
+	}
+	for _, k := range b.Keys() {
+		if !keys.Printable(k) {
+			return keyLabel(k)
+		}
+	}
+	return ""
 }
 
 // keyLabel shows a key the short way people read it in a hint.

@@ -116,8 +116,10 @@ func (m *Model) cancelKey() tea.Cmd {
 	return nil
 }
 
-// interrupt is ctrl+c: stop the reply when one streams; otherwise the first
-// press arms quitting and a second within quitWindow quits.
+// interrupt is ctrl+c: stop the reply when one streams (only that: a
+// second ctrl+c to stop a reply must not end the program and lose the
+// conversation); otherwise the first press arms quitting and a second
+// within quitWindow quits.
 func (m *Model) interrupt() tea.Cmd {
 	if m.stream != nil {
 		return m.stopStream()
@@ -133,7 +135,7 @@ func (m *Model) interrupt() tea.Cmd {
 // quit stops a reply in flight (kept as interrupted) and ends the program.
 func (m *Model) quit() tea.Cmd {
 	if m.stream != nil {
-		m.stopStream()
+		_ = m.interruptStream() // kept as interrupted; the recorder has it
 	}
 	m.quitting = true
 	return tea.Quit

@@ -90,6 +90,10 @@ func TestEditLastMessageAndResend(t *testing.T) {
 	if strings.Contains(h.screen(), "frist") || strings.Contains(h.screen(), "answer one") {
 		t.Errorf("old turn still shown:\n%s", h.screen())
 	}
+	// The title follows the edited first message (status bar, window).
+	if got := h.m.View().WindowTitle; got != "first question — parley" || h.m.conv.Title() != "first question" {
+		t.Errorf("title %q / window title %q", h.m.conv.Title(), got)
+	}
 }
 
 func TestEscLeavesEditModeWithoutLosingAnything(t *testing.T) {
@@ -147,14 +151,32 @@ func TestHelpKeys(t *testing.T) {
 		}
 	}
 	checkFrame(t, h.m, 120, 60)
+	// On a small screen the help takes the whole screen, not the few rows
+	// above the composer.
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
+	checkFrame(t, h.m, 40, 12)
+	if scr := h.screen(); h.m.overlay != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
+		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.overlay, scr)
+	}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if h.m.overlay != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
+		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.overlay, h.screen())
+	}
 	h.key("esc")
-	if h.m.openKind != openNone {
+	if h.m.openKind != openNone || h.m.overlay != overlayNone {
 		t.Fatal("esc did not close help")
 	}
 	// In a non-empty composer ? is text; F1 still opens help.
+	if !strings.Contains(h.screen(), "? help") {
+		t.Errorf("hint for an empty composer:\n%s", h.screen())
+	}
 	h.typeText("why?")
 	if h.m.openKind != openNone || h.m.comp.value() != "why?" {
 		t.Fatalf("open=%v composer=%q", h.m.openKind, h.m.comp.value())
+	}
+	// The hint then names the key that still opens help.
+	if scr := h.screen(); !strings.Contains(scr, "f1 help") || strings.Contains(scr, "? help") {
+		t.Errorf("hint with text in the composer:\n%s", scr)
 	}
 	h.key("f1")
 	if h.m.openKind != openHelp {
@@ -182,14 +204,26 @@ func TestHelpShowsOverriddenKeys(t *testing.T) {
 }
 
 func TestKeyProblemsShowInBanner(t *testing.T) {
-	cfg := &config.Config{Keys: map[string][]string{"lauch": {"f5"}, "retry": {"ctrl+i"}}}
-	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
+	cfg := &config.Config{Keys: map[string][]string{"lauch": {"f5"}, "retry": {"ctrl+i"}, "copy_reply": {"ctrl+o"}}}
+	h := newHarness(t, 120, 30, func(o *Options) { o.Config = cfg })
 	scr := h.screen()
-	for _, want := range []string{"problems at start", "lauch", "ctrl+i"} {
+	// An unknown action, a key terminals cannot tell apart, and a conflict
+	// (copy_reply takes model_picker's ctrl+o).
+	for _, want := range []string{"problems at start", "lauch", "ctrl+i", "ctrl+o now runs copy_reply"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("banner lacks %q:\n%s", want, scr)
 		}
 	}
+	checkFrame(t, h.m, 120, 30)
+	// The override is live and the conflict resolved as the banner says.
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	replyWith(t, h, "copy me")
+	h.key("ctrl+o")
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "reply copied") })
+	if h.m.openKind != openNone {
+		t.Errorf("ctrl+o still opens the model picker")
+	}
+	h = newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
 	checkFrame(t, h.m, 80, 24)
 	h.key("esc")
 	if strings.Contains(h.screen(), "problems at start") {
@@ -272,10 +306,22 @@ func TestMouseIsOffByDefaultAndToggles(t *testing.T) {
 
 func TestNewConversationNeedsTwoPresses(t *testing.T) {
 	h := newHarness(t, 80, 24)
+	// An empty conversation is never a blank screen: it says how to start.
+	welcome := func() bool {
+		scr := h.screen()
+		return strings.Contains(scr, "Ask anything: type below, enter sends.") && strings.Contains(scr, "? or f1 shows every key.")
+	}
+	if !welcome() {
+		t.Fatalf("no welcome:\n%s", h.screen())
+	}
+	checkFrame(t, h.m, 80, 24)
 	h.srv.Enqueue(apitest.Reply{Text: "answer"})
 	h.typeText("question")
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
+	if welcome() {
+		t.Fatalf("welcome over the conversation:\n%s", h.screen())
+	}
 	h.key("ctrl+l")
 	if h.m.conv.Len() != 2 || !strings.Contains(h.screen(), "again to start a new conversation") {
 		t.Fatalf("first press: len=%d\n%s", h.m.conv.Len(), h.screen())
@@ -284,6 +330,9 @@ func TestNewConversationNeedsTwoPresses(t *testing.T) {
 	h.key("ctrl+l")
 	if h.m.conv.Len() != 0 || strings.Contains(h.screen(), "question") || h.m.View().WindowTitle != "parley" {
 		t.Fatalf("second press: len=%d\n%s", h.m.conv.Len(), h.screen())
+	}
+	if !welcome() {
+		t.Fatalf("no welcome in the new conversation:\n%s", h.screen())
 	}
 	// The next message starts a fresh request.
 	h.srv.Enqueue(apitest.Reply{Text: "fresh"})

@@ -51,6 +51,9 @@ type layout struct {
 const (
 	maxComposerLines = 8
 	minTranscript    = 3
+	// minPanelRows: a panel overlay (help, pickers) with fewer rows above
+	// the status bar takes the whole screen instead (40x12 leaves 7).
+	minPanelRows = 12
 )
 
 // computeLayout is the one function that places every part of the screen.

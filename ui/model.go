@@ -80,6 +80,7 @@ type Model struct {
 	hintParts   map[string]string // styled hint pieces of style generation hintGen
 	hintGen     int
 	bannerView  string
+	emptyView   string // the transcript area of an empty conversation
 	overlayView string
 	windowTitle string
 	// screen is the whole frame, joined at the end of each Update.

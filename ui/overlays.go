@@ -11,7 +11,8 @@ import (
 	"parley/ui/overlay"
 )
 
-// ovKind is how the open overlay takes the screen.
+// ovKind is how the open overlay takes the screen (relayout turns a panel
+// into a full-screen overlay when the screen is small).
 func (m *Model) ovKind() overlayKind {
 	switch m.openKind {
 	case openSetup:
@@ -26,7 +27,6 @@ func (m *Model) ovKind() overlayKind {
 // screen around it.
 func (m *Model) setOpen(k openOverlay) {
 	m.openKind = k
-	m.overlay = m.ovKind()
 	if k == openNone {
 		m.comp.ta.Focus()
 	} else {
@@ -141,7 +141,7 @@ func (m *Model) modelPicked(res overlay.PickerResult) tea.Cmd {
 			return nil
 		}
 		m.model = res.Item.Value
-		m.comp.setPlaceholder(m.model)
+		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 		m.composerChanged()
 		m.renderStatus()
 		msg := "next reply from " + termsafe.Sanitize(m.model)

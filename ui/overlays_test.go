@@ -68,7 +68,7 @@ func TestModelPickerCustomNameAndCancel(t *testing.T) {
 
 func TestNoModelOpensPicker(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Model = "" })
-	if !strings.Contains(h.screen(), "● no model") {
+	if !strings.Contains(h.screen(), "● no model") || !strings.Contains(h.screen(), "no model yet: ctrl+o chooses one") {
 		t.Errorf("status:\n%s", h.screen())
 	}
 	h.typeText("hello")
@@ -340,5 +340,26 @@ func TestCatalogCapabilitiesFromConfig(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "llama3" })
 	if err := h.m.catalog.Require("llama3", api.CapVision); err != nil {
 		t.Fatalf("configured vision ignored: %v", err)
+	}
+}
+
+// TestStartModelAndTheme: --model wins over the config's default_model,
+// --theme over the config's theme; without flags the config decides.
+func TestStartModelAndTheme(t *testing.T) {
+	cfg := &config.Config{DefaultModel: "llama3", Theme: "gruvbox"}
+	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = ""; o.Theme = "" })
+	if h.m.model != "llama3" || h.m.ctx.Theme.Name != "gruvbox" || !strings.Contains(h.screen(), "● llama3") {
+		t.Fatalf("from config: model %q theme %q\n%s", h.m.model, h.m.ctx.Theme.Name, h.screen())
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "hi"})
+	h.typeText("x")
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	if got := h.srv.Requests()[0].Chat.Model; got != "llama3" {
+		t.Errorf("request model %q", got)
+	}
+	h2 := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "gpt-4o-mini"; o.Theme = "light" })
+	if h2.m.model != "gpt-4o-mini" || h2.m.ctx.Theme.Name != "light" {
+		t.Fatalf("flags: model %q theme %q", h2.m.model, h2.m.ctx.Theme.Name)
 	}
 }

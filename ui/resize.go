@@ -17,6 +17,7 @@ func (m *Model) resize(w, h int) {
 // relayout computes the layout from the current size, composer height,
 // banner and overlay, and hands every component its area.
 func (m *Model) relayout() {
+	m.overlay = m.ovKind()
 	in := layoutInput{
 		Width:         m.ctx.Width,
 		Height:        m.ctx.Height,
@@ -34,9 +35,17 @@ func (m *Model) relayout() {
 	m.comp.setMaxLines(capLay.ComposerText)
 	in.ComposerLines = m.comp.lines()
 	m.lay = computeLayout(in)
+	if m.overlay == overlayPanel && m.lay.Overlay.H < minPanelRows {
+		// Too little room above the composer for help or a list to be
+		// of use: the overlay takes the whole screen.
+		m.overlay = overlayFull
+		in.Overlay = overlayFull
+		m.lay = computeLayout(in)
+	}
 
 	m.tr.SetSize(m.lay.Transcript.W, max(m.lay.Transcript.H, 1))
 	m.comp.render(m.ctx, m.lay.ComposerText)
+	m.renderEmpty()
 	m.renderBanner()
 	m.renderStatus()
 	m.renderHint()

@@ -120,7 +120,7 @@ func Run(ctx context.Context, opts Options) error {
 // text as interrupted so the recorder stores it.
 func (m *Model) shutdown() {
 	if m.stream != nil {
-		m.stopStream()
+		_ = m.interruptStream()
 	}
 }
 
@@ -165,7 +165,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	m.comp.restyle(m.ctx)
-	m.comp.setPlaceholder(m.model)
+	m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	if st.needsSetup {
 		m.setup = overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.configPath(), Context: ctx, Candidates: opts.probe})
 		m.openKind = openSetup

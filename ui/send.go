@@ -226,6 +226,15 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
 // what arrived, including text still waiting in the buffer, as interrupted.
 func (m *Model) stopStream() tea.Cmd {
+	if err := m.interruptStream(); err != nil {
+		return m.showToast("could not save the conversation: "+err.Error(), toastWarn)
+	}
+	return m.tickIfNeeded()
+}
+
+// interruptStream stops the reply in flight (if any) and returns the
+// recorder's error.
+func (m *Model) interruptStream() error {
 	s := m.stream
 	if s == nil {
 		return nil
@@ -241,10 +250,7 @@ func (m *Model) stopStream() tea.Cmd {
 	m.tr.Tick()
 	m.renderStatus()
 	m.renderHint()
-	if err != nil {
-		return m.showToast("could not save the conversation: "+err.Error(), toastWarn)
-	}
-	return m.tickIfNeeded()
+	return err
 }
 
 // endStream forgets the stream in flight; its context is cancelled so its
@@ -296,11 +302,17 @@ func (m *Model) retry() tea.Cmd {
 			return m.showToast(err.Error(), toastErr)
 		}
 	}
-	if _, err := m.prepareRetry(); err != nil {
+	u, err := m.prepareRetry()
+	if u.ID == 0 {
 		return m.showToast(err.Error(), toastErr)
 	}
 	m.tr.Bottom()
-	return m.startStream(client)
+	cmd := m.startStream(client)
+	if err != nil {
+		// The recorder failed; the reply is asked for anyway.
+		cmd = tea.Batch(cmd, m.showToast("could not save the conversation: "+err.Error(), toastWarn))
+	}
+	return cmd
 }
 
 // editLast puts the last user message into the composer; sending replaces

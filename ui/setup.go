@@ -28,7 +28,7 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	m.clients = map[string]*api.Client{}
 	if res.Model != "" {
 		m.model = res.Model
-		m.comp.setPlaceholder(m.model)
+		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	}
 	m.setOpen(openNone)
 	m.renderStatus()
@@ -115,6 +115,7 @@ func (m *Model) configPath() string {
 // text changed (the terminal reported its keyboard support).
 func (m *Model) refreshKeysDependents() {
 	m.comp.applyKeys(m.ctx.Keys)
+	m.renderEmpty()
 	if m.openKind == openHelp {
 		m.help.SetGroups(m.ctx.Keys.Groups())
 		m.renderOverlay()

@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,6 +160,17 @@ func TestCtrlCWhileStreamingCancelsOnce(t *testing.T) {
 	h.settle(20 * time.Millisecond)
 	if h.quit {
 		t.Fatal("quit after one ctrl+c")
+	}
+	// The press that stopped the reply does not count towards quitting: a
+	// second ctrl+c only arms it.
+	if strings.Contains(h.screen(), "again to quit") {
+		t.Errorf("stopping a reply asks to quit:\n%s", h.screen())
+	}
+	h.clock.advance(500 * time.Millisecond)
+	h.key("ctrl+c")
+	h.settle(10 * time.Millisecond)
+	if h.quit || !strings.Contains(h.screen(), "press ctrl+c again to quit") {
+		t.Fatalf("quit=%v after stop then ctrl+c:\n%s", h.quit, h.screen())
 	}
 }
 
@@ -371,5 +386,74 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	_, cmd := h.m.Update(frameMsg{id: h.m.nextID})
 	if cmd != nil {
 		t.Error("frame tick continues after the stream ended")
+	}
+}
+
+// TestRecorderSeesEveryChange: the conversation's recorder (where the
+// sessions store plugs in) hears of every change the chat makes, in order,
+// with the final text of each reply; a failing recorder costs a warning,
+// never the conversation.
+func TestRecorderSeesEveryChange(t *testing.T) {
+	var mu sync.Mutex
+	var changes []conversation.Change
+	fail := false
+	rec := conversation.RecorderFunc(func(c conversation.Change) error {
+		mu.Lock()
+		defer mu.Unlock()
+		changes = append(changes, c)
+		if fail {
+			return errors.New("disk full")
+		}
+		return nil
+	})
+	h := newHarness(t, 80, 24, func(o *Options) { o.Recorder = rec })
+	replyWith(t, h, "first answer")
+	h.srv.Enqueue(apitest.Reply{Text: "second answer"})
+	h.key("ctrl+r")
+	h.wait("retry", func() bool { return !h.streaming() })
+	h.key("up")
+	h.key("ctrl+e")
+	h.typeText(" edited")
+	h.srv.Enqueue(apitest.Reply{Text: "third answer"})
+	h.key("enter")
+	h.wait("resend", func() bool { return !h.streaming() })
+
+	mu.Lock()
+	var got []string
+	for _, c := range changes {
+		switch c.Kind {
+		case conversation.ChangeAppend:
+			got = append(got, "append "+c.Message.Role+" "+c.Message.Text)
+		case conversation.ChangeUpdate:
+			got = append(got, "update "+c.Message.State.String()+" "+c.Message.Text)
+		case conversation.ChangeRemove:
+			got = append(got, fmt.Sprintf("remove %d", len(c.Removed)))
+		case conversation.ChangeTitle:
+			got = append(got, "title "+c.Title)
+		}
+	}
+	mu.Unlock()
+	want := []string{
+		"append user q", "append assistant ", "update done first answer",
+		"remove 1", "append assistant ", "update done second answer",
+		"remove 2", "append user q edited", "append assistant ", "update done third answer",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("recorded:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The store fails: the chat goes on and says so.
+	mu.Lock()
+	fail = true
+	mu.Unlock()
+	h.srv.Enqueue(apitest.Reply{Text: "unsaved answer"})
+	h.typeText("next")
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	if r := lastReplyMsg(h); r.Text != "unsaved answer" || r.State != conversation.StateDone {
+		t.Fatalf("reply %+v", r)
+	}
+	if !strings.Contains(h.screen(), "could not save the conversation: disk full") {
+		t.Errorf("no warning:\n%s", h.screen())
 	}
 }

@@ -19,18 +19,13 @@ func (m *Model) addUser(text string, atts []api.Attachment) (int, error) {
 }
 
 // replaceLastUser swaps the last user message (and drops its reply). When
-// it was the first message, the conversation's title follows the edit.
+// it was the first message, the conversation's title follows the edit
+// (the conversation sees to that).
 func (m *Model) replaceLastUser(text string, atts []api.Attachment) (int, error) {
 	removed := m.idsFromLastUser()
-	first := len(removed) == m.conv.Len()
 	id, err := m.conv.ReplaceLastUser(text, atts)
 	if id == 0 && err != nil {
 		return 0, err
-	}
-	if first {
-		if terr := m.conv.SetTitle(conversation.MakeTitle(text)); err == nil {
-			err = terr
-		}
 	}
 	m.tr.Remove(removed)
 	if msg, ok := m.conv.ByID(id); ok {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/termsafe"
+	"parley/ui/keys"
 )
 
 // View returns the frame Update composed. It renders and joins nothing
@@ -32,56 +33,53 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-// composeFrame joins the cached parts into the frame View returns: one
-// allocation of exactly the frame's size.
+// composeFrame joins the cached parts into the frame View returns.
 func (m *Model) composeFrame() {
-	l := m.lay
-	var parts [6]string
-	n := 0
-	add := func(p string) {
-		if p != "" {
-			parts[n] = p
-			n++
-		}
-	}
 	switch m.overlay {
 	case overlayFull:
 		m.screen = m.overlayView
-		return
 	case overlayPanel:
-		add(m.overlayView)
-		add(m.statusView)
-		add(m.comp.attachView)
-		add(m.comp.view)
+		m.screen = joinParts(m.overlayView, m.statusView, m.comp.attachView, m.comp.view, m.hintView)
 	default:
-		add(m.bannerView)
-		if l.Transcript.H > 0 {
-			add(m.tr.View())
-		}
-		add(m.statusView)
-		add(m.comp.attachView)
-		add(m.comp.view)
+		m.screen = m.baseFrame()
 	}
-	add(m.hintView)
-	// One allocation of exactly the frame.
-	size := n
-	for _, p := range parts[:n] {
-		size += len(p)
+}
+
+// baseFrame is the chat screen without an overlay.
+func (m *Model) baseFrame() string {
+	tr := ""
+	if m.lay.Transcript.H > 0 {
+		tr = m.transcriptView()
+	}
+	return joinParts(m.bannerView, tr, m.statusView, m.comp.attachView, m.comp.view, m.hintView)
+}
+
+// joinParts joins the non-empty parts with newlines in one allocation of
+// exactly the frame's size.
+func joinParts(parts ...string) string {
+	size := 0
+	for _, p := range parts {
+		if p != "" {
+			size += len(p) + 1
+		}
 	}
 	var b strings.Builder
 	b.Grow(size)
-	for i, p := range parts[:n] {
-		if i > 0 {
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(p)
 	}
-
-	m.screen = b.String()
+	return b.String()
 }
 
 // renderOverlay refreshes the cached overlay area: a panel overlay's box is
-// laid over the transcript; the setup screen takes the whole area.
+// laid over the transcript (alone on the screen when the screen is too
+// small for a panel); the setup screen takes the whole area.
 func (m *Model) renderOverlay() {
 	switch m.openKind {
 	case openNone:
@@ -99,7 +97,18 @@ func (m *Model) renderOverlay() {
 	case openModels, openThemes:
 		box, x, y = m.picker.Box()
 	}
-	bg := m.panelBackground()
+	var bg []string
+	if m.overlay == overlayFull {
+		// A small screen: the box alone, on a clear screen (fragments of
+		// the chat around it would only look broken).
+		bg = make([]string, m.lay.Overlay.H)
+		blank := strings.Repeat(" ", m.lay.Overlay.W)
+		for i := range bg {
+			bg[i] = blank
+		}
+	} else {
+		bg = m.panelBackground()
+	}
 	m.overlayView = composite(bg, box, x, y, m.lay.Overlay.W)
 }
 
@@ -111,7 +120,7 @@ func (m *Model) panelBackground() []string {
 		lines = append(lines, strings.Split(m.bannerView, "\n")...)
 	}
 	if m.lay.Transcript.H > 0 {
-		lines = append(lines, strings.Split(m.tr.View(), "\n")...)
+		lines = append(lines, strings.Split(m.transcriptView(), "\n")...)
 	}
 	return lines
 }
@@ -152,4 +161,47 @@ func (m *Model) renderTitle() {
 		t = oneLine(termsafe.Sanitize(ct)) + " — parley"
 	}
 	m.windowTitle = t
+}
+
+// transcriptView is the transcript's window; a conversation without
+// messages shows a short welcome instead of an empty area.
+func (m *Model) transcriptView() string {
+	if m.tr.Len() == 0 && m.emptyView != "" {
+		return m.emptyView
+	}
+	return m.tr.View()
+}
+
+// renderEmpty draws the welcome of an empty conversation: two muted lines
+// in the middle of the transcript's area, saying how to start and where
+// the keys are (with the keys of the live key map).
+func (m *Model) renderEmpty() {
+	w, h := m.lay.Transcript.W, m.lay.Transcript.H
+	if w <= 0 || h <= 0 {
+		m.emptyView = ""
+		return
+	}
+	km := m.keyMap()
+	text := []string{
+		"Ask anything: type below, " + firstKey(km.Send, "enter") + " sends.",
+	}
+	if hk := keys.Short(km.Help); hk != "" {
+		text = append(text, strings.ReplaceAll(hk, "/", " or ")+" shows every key.")
+	}
+	st := m.ctx.Styles.TurnMeta
+	lines := make([]string, h)
+	top := max((h-len(text))/2, 0)
+	for i := range lines {
+		k := i - top
+		if k < 0 || k >= len(text) {
+			lines[i] = strings.Repeat(" ", w)
+			continue
+		}
+		t := text[k]
+		if tw := ansi.StringWidth(t); tw < w {
+			t = strings.Repeat(" ", (w-tw)/2) + t
+		}
+		lines[i] = fitLine(st.Render(fitLine(t, w)), w)
+	}
+	m.emptyView = strings.Join(lines, "\n")
 }

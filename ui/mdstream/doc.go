@@ -18,12 +18,14 @@
 //     own may colour a multi-line string or comment differently than
 //     glamour does for the whole block; the text is the same. A re-render
 //     (new width or style) renders the block whole, as glamour does;
-//   - a table whose delimiter row is being written (a partial last line of
-//     only |, -, : and spaces, with a |, under a line with a |) holds that
-//     partial line back, so the header does not flash as a paragraph with
-//     the pipes of the delimiter glued on before the table appears. Once
-//     the line is complete, or after Finish, it is shown as glamour shows
-//     it.
+//   - a partial last line that would flash as something it is not yet is
+//     held back: a code fence being typed (up to three spaces, then only
+//     backticks or only tildes, which glamour would show as a stray line of
+//     backticks), and a table delimiter row being written (only |, -, :
+//     and spaces, with a |, under a line with a |), so the
+//     header does not show as a paragraph with the pipes of the delimiter
+//     glued on before the table appears. Once the line is complete, or
+//     after Finish, it is shown as glamour shows it.
 //
 // Model text is untrusted. The caller sanitises it (package termsafe) before
 // Append; in addition every rendered line keeps no escape sequence but SGR

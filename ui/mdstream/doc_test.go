@@ -257,25 +257,33 @@ func TestFinishedBlocksRenderedOnce(t *testing.T) {
 	}
 }
 
-// TestTableHoldBack: while a table's delimiter row is being written the
-// header is never shown as a paragraph with the partial row glued on.
+// TestTableHoldBack: while a table's header and delimiter row are being
+// written the header is never shown as a paragraph of pipes (with or
+// without the partial row glued on); the table appears once its delimiter
+// row is complete, and its rows show as they come.
 func TestTableHoldBack(t *testing.T) {
-	md := "Intro.\n\n| Name | Value |\n|:-----|------:|\n| a | 1 |\n| b | 2 |\n"
+	md := "Intro.\n\n| Name | Value |\n|:-----|------:|\n| a | 1 |\n| b | 2 |\n\nAfter | with a pipe.\n"
 	r := newTestRenderer(t, 60, "notty")
 	d := &Doc{}
-	sawTable := false
+	sawTable, sawRow := false, false
 	for i := 0; i < len(md); i++ {
 		d.Append(md[i : i+1])
 		text := strings.Join(plain(d.Lines(r)), "\n")
-		if strings.Contains(text, "| Value | |") || strings.Contains(text, "| Value | :") {
-			t.Fatalf("at byte %d the header shows with the partial delimiter row: %q", i, text)
+		if strings.Contains(text, "| Name") || strings.Contains(text, "| Value |") {
+			t.Fatalf("at byte %d the header shows as a paragraph: %q", i, text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			cells := strings.Fields(strings.NewReplacer("|", " ", "│", " ").Replace(l))
+			if slices.Equal(cells, []string{"a", "1"}) && !strings.Contains(md[:i+1], "| b") {
+				sawRow = true // the first row shows before the next one starts
+			}
 		}
 		if strings.Contains(text, "-----") && !strings.Contains(text, "| Name") {
 			sawTable = true
 		}
 	}
-	if !sawTable {
-		t.Fatal("the table never rendered as a table while streaming")
+	if !sawTable || !sawRow {
+		t.Fatalf("while streaming: table %v, first row %v", sawTable, sawRow)
 	}
 	d.Finish()
 	if got, want := d.Lines(r), r.Render(md); !slices.Equal(got, want) {
@@ -287,5 +295,39 @@ func TestTableHoldBack(t *testing.T) {
 	d2.Finish()
 	if got, want := d2.Lines(r), r.Render(partial); !slices.Equal(got, want) {
 		t.Fatalf("finished partial table: %s", firstDiff(got, want))
+	}
+}
+
+// TestFenceHoldBack: while a code fence's backticks are being typed, no
+// stray line of backticks shows (neither the opening fence as a paragraph
+// nor the closing fence as a code line); once the message is finished,
+// what glamour shows for the same text is shown.
+func TestFenceHoldBack(t *testing.T) {
+	r := newTestRenderer(t, 60, "notty")
+	for _, md := range []string{
+		"Intro.\n\n```go\nfmt.Println(1)\n```\n\nAfter.\n",
+		"Intro.\n~~~\ncode\n~~~\n",
+		"``` \nx\n  ```\n",
+		"- item\n\n  ```\n  y\n  ```\n",
+	} {
+		d := &Doc{}
+		for i := 0; i < len(md); i++ {
+			d.Append(md[i : i+1])
+			for k, l := range plain(d.Lines(r)) {
+				if s := strings.TrimSpace(l); s != "" && strings.Trim(s, "`~") == "" {
+					t.Fatalf("%q at byte %d: line %d is a stray fence %q", md, i, k, l)
+				}
+			}
+		}
+		d.Finish()
+		if got, want := d.Lines(r), r.Render(md); !slices.Equal(got, want) {
+			t.Fatalf("%q final: %s", md, firstDiff(got, want))
+		}
+	}
+	// A finished message ending in backticks shows them, as glamour does.
+	d := NewDoc("Text\n\n``")
+	d.Finish()
+	if got, want := d.Lines(r), r.Render("Text\n\n``"); !slices.Equal(got, want) || !strings.Contains(strings.Join(plain(got), "\n"), "``") {
+		t.Fatalf("finished: %q, want %q", got, want)
 	}
 }

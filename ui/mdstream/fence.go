@@ -23,9 +23,11 @@ type fenceCache struct {
 // The result is, ignoring colours, what glamour gives for the whole fence:
 // the first line of the fence's rendering (the blank line glamour puts
 // before a code block), the cached chunks, then the rest of the remainder.
-func (d *Doc) renderOpenFence(r *Renderer, first bool) []piece {
+// The source is rendered up to end (see tailEnd).
+func (d *Doc) renderOpenFence(r *Renderer, first bool, end int) []piece {
 	fc := &d.tail.fence
-	src := d.src
+	src := d.src[:end] // a held-back last line is left out
+	complete := min(d.sc.pos, end)
 	nl := bytes.IndexByte(src[d.stable:], '\n')
 	openerEnd := d.stable + nl + 1
 	opener := src[d.stable:openerEnd]
@@ -36,10 +38,10 @@ func (d *Doc) renderOpenFence(r *Renderer, first bool) []piece {
 	for {
 		// Keep at least one complete line for the remainder so that it
 		// always renders a code line of its own.
-		if _, n := lineEnds(src[fc.end:d.sc.pos], fenceChunkLines+1); n <= fenceChunkLines {
+		if _, n := lineEnds(src[fc.end:complete], fenceChunkLines+1); n <= fenceChunkLines {
 			break
 		}
-		cut, _ := lineEnds(src[fc.end:d.sc.pos], fenceChunkLines)
+		cut, _ := lineEnds(src[fc.end:complete], fenceChunkLines)
 		body := src[fc.end : fc.end+cut]
 		var b bytes.Buffer
 		b.Grow(len(opener) + len(body) + len(marker) + 1)

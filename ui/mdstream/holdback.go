@@ -2,25 +2,96 @@ package mdstream
 
 import "bytes"
 
-// tailEnd is where the rendered tail ends: the partial line of a table
-// delimiter row is held back while streaming.
+// tailEnd is where the rendered tail ends. While streaming, the last line
+// is held back when it would flash as something it is not yet, until the
+// next line shows what it is (or the message is finished):
+//
+//   - a code fence being typed: a partial line of up to three spaces, then
+//     only backticks or only tildes. Before the third backtick glamour
+//     shows the backticks as a stray paragraph (or, inside an open fence,
+//     as a code line of the closing fence being written);
+//   - a table being started: a last line that starts with a | under a line
+//     without one may be a table's header, which shows as a paragraph of
+//     pipes until the delimiter row below it is complete. The header and
+//     the partial delimiter row (only |, -, :, spaces and tabs, with a |)
+//     are held back together;
+//   - a table delimiter row being written under a line with a | (a header
+//     without a leading |): that partial row is held back.
+//
+// Nothing before d.stable is held back: those blocks are already final.
 func (d *Doc) tailEnd() int {
 	end := len(d.src)
-	if d.finished || d.sc.pos >= end || d.sc.pos <= d.stable {
+	if d.finished || end == 0 {
 		return end
 	}
-	partial := d.src[d.sc.pos:]
-	if !isDelimiterStart(partial) {
-		return end
+	// The last line: the partial one, else the last complete one.
+	ls, partial := d.sc.pos, d.sc.pos < end
+	if !partial {
+		ls = bytes.LastIndexByte(d.src[:end-1], '\n') + 1
 	}
-	prev := d.src[d.stable : d.sc.pos-1]
-	if i := bytes.LastIndexByte(prev, '\n'); i >= 0 {
-		prev = prev[i+1:]
+	last := trimCR(bytes.TrimSuffix(d.src[ls:], []byte("\n")))
+	hold := func(at int) int {
+		if at < d.stable {
+			return end
+		}
+		return at
 	}
-	if bytes.IndexByte(prev, '|') < 0 {
-		return end
+	if partial && isFenceStart(last) {
+		return hold(ls)
 	}
-	return d.sc.pos
+	prevStart, prev := lineBefore(d.src, ls)
+	if startsWithPipe(last) && !hasPipe(prev) {
+		return hold(ls) // a table header, maybe
+	}
+	if partial && isDelimiterStart(last) && hasPipe(prev) {
+		if _, before := lineBefore(d.src, prevStart); prevStart >= 0 && !hasPipe(before) {
+			return hold(prevStart) // a table's header and its delimiter row
+		}
+		return hold(ls)
+	}
+	return end
+}
+
+// lineBefore returns the start and the text of the line that ends just
+// before offset ls, or -1 and nil at the start of src.
+func lineBefore(src []byte, ls int) (int, []byte) {
+	if ls <= 0 {
+		return -1, nil
+	}
+	start := bytes.LastIndexByte(src[:ls-1], '\n') + 1
+	return start, trimCR(src[start : ls-1])
+}
+
+func hasPipe(b []byte) bool { return bytes.IndexByte(b, '|') >= 0 }
+
+// startsWithPipe reports whether a line starts with a | after up to three
+// spaces.
+func startsWithPipe(b []byte) bool {
+	i := 0
+	for i < len(b) && i < 3 && b[i] == ' ' {
+		i++
+	}
+	return i < len(b) && b[i] == '|'
+}
+
+// isFenceStart reports whether a partial line may be a code fence being
+// typed: up to three spaces, then one or more backticks or one or more
+// tildes, and nothing else yet.
+func isFenceStart(b []byte) bool {
+	i := 0
+	for i < len(b) && i < 3 && b[i] == ' ' {
+		i++
+	}
+	if i >= len(b) || (b[i] != '`' && b[i] != '~') {
+		return false
+	}
+	ch := b[i]
+	for ; i < len(b); i++ {
+		if b[i] != ch {
+			return false
+		}
+	}
+	return true
 }
 
 // isDelimiterStart reports whether a partial line may be the start of a

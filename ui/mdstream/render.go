@@ -65,10 +65,7 @@ func fallbackRaw(src []byte) string {
 func (d *Doc) renderTail(r *Renderer) {
 	t := &d.tail
 	fenceMode := !d.finished && d.sc.fenceOpen && d.sc.fenceStart == d.stable
-	end := len(d.src)
-	if !fenceMode {
-		end = d.tailEnd()
-	}
+	end := d.tailEnd()
 	if t.valid && t.start == d.stable && t.end == end && t.finished == d.finished {
 		return
 	}
@@ -79,7 +76,7 @@ func (d *Doc) renderTail(r *Renderer) {
 	t.defs = nil
 	first := d.firstAt(len(d.chunks))
 	if fenceMode {
-		t.pieces = d.renderOpenFence(r, first)
+		t.pieces = d.renderOpenFence(r, first, end)
 		return
 	}
 	t.fence = fenceCache{}

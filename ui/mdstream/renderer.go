@@ -16,6 +16,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"parley/themes"
 )
 
 // glamourPriority is the priority glamour.NewTermRenderer gives its ANSI
@@ -137,13 +139,18 @@ func (r *Renderer) rebuild() {
 // minWidth keeps glamour away from zero or negative wrap widths.
 const minWidth = 8
 
-// newPipeline builds what glamour.NewTermRenderer builds for these options.
+// newPipeline builds what glamour.NewTermRenderer builds for these options,
+// with glamour.WithChromaFormatter(themes.ChromaFormatter): code gets the
+// style's exact 24-bit colours. Glamour's default formatter (terminal256)
+// maps them to the nearest palette entry and breaks ties between equally
+// near entries by map order, so the same code could change colour from one
+// render to the next; Bubble Tea downsamples to what the terminal supports.
 func newPipeline(style ansi.StyleConfig, width int) goldmark.Markdown {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 	)
-	ar := ansi.NewRenderer(ansi.Options{WordWrap: width, Styles: style})
+	ar := ansi.NewRenderer(ansi.Options{WordWrap: width, Styles: style, ChromaFormatter: themes.ChromaFormatter})
 	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ar, glamourPriority))))
 	return md
 }

@@ -417,6 +417,11 @@ func TestModelPickerGateway(t *testing.T) {
 		t.Fatalf("error line missing:\n%s", plain(v))
 	}
 	requireArea(t, v, 80, 24)
+	// A long error is cut to a few lines, ending in one ellipsis.
+	p.SetError(errors.New(strings.Repeat("the gateway says something long ", 20)))
+	if v := plain(p.View()); !strings.Contains(v, "something …") || strings.Contains(v, "……") {
+		t.Fatalf("long error:\n%s", v)
+	}
 	_, res := p.Update(press("enter"))
 	if res.Action != PickerChoose || res.Item.Value != "gpt-image-1" {
 		t.Fatalf("choose after error: %+v", res)

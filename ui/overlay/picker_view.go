@@ -128,7 +128,7 @@ func (p Picker) statusLines(w int) []string {
 		ls := wrapText(p.errLine, w)
 		if len(ls) > maxErrorLines {
 			ls = ls[:maxErrorLines]
-			ls[maxErrorLines-1] = truncate(ls[maxErrorLines-1]+" "+ellipsis+ellipsis, w)
+			ls[maxErrorLines-1] = truncate(ls[maxErrorLines-1]+" "+ellipsis, w)
 		}
 		return ls
 	case p.loading != "":

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/conversation"
+	"parley/themes"
 )
 
 // settle runs Tick until no work is left, and fails if that takes too long.
@@ -162,23 +164,12 @@ func TestRestyleRendersAgain(t *testing.T) {
 	}
 }
 
-// sameLines fails unless both transcripts hold the same lines. Lines with
-// highlighted code are compared without colours: glamour's default chroma
-// formatter (terminal256) picks the nearest palette colour by iterating a
-// map, so a theme colour equally far from two palette entries comes out as
-// either, from one render to the next.
+// sameLines fails unless both transcripts hold the same lines, colours
+// included (code is highlighted in exact 24-bit colour, so a render is
+// deterministic).
 func sameLines(t *testing.T, got, want *Transcript) {
 	t.Helper()
 	g, w := itemLines(got), itemLines(want)
-	for _, lines := range [][][]string{g, w} {
-		for _, item := range lines {
-			for k, l := range item {
-				if strings.Contains(l, "\x1b[38;5;") {
-					item[k] = ansi.Strip(l)
-				}
-			}
-		}
-	}
 	if len(g) != len(w) {
 		t.Fatalf("%d messages, want %d", len(g), len(w))
 	}
@@ -193,5 +184,66 @@ func sameLines(t *testing.T, got, want *Transcript) {
 			t.Fatalf("message %d (id %d) differs from a fresh render:\n%s\nwant\n%s", i, got.items[i].id(),
 				strings.Join(plainItem(got, i), "\n"), strings.Join(plainItem(want, i), "\n"))
 		}
+	}
+}
+
+// sgrFor is the SGR foreground of a theme colour as the renderers write it
+// (24-bit).
+func sgrFor(c themes.Color) string {
+	var r, g, b int
+	if _, err := fmt.Sscanf(string(c), "#%02x%02x%02x", &r, &g, &b); err != nil {
+		panic("not a hex colour: " + string(c))
+	}
+	return fmt.Sprintf("38;2;%d;%d;%d", r, g, b)
+}
+
+// TestThemeSwitchRecoloursCode: switching theme re-renders the transcript,
+// and code blocks take the new theme's syntax colours, exactly (24-bit, the
+// same bytes on every render), in a finished reply and in one that finished
+// streaming.
+func TestThemeSwitchRecoloursCode(t *testing.T) {
+	const code = "Look:\n\n```go\nfunc main() {\n\treturn\n}\n```\n"
+	ctx := testContext(60, 20)
+	tr := New(ctx)
+	tr.SetSize(60, 20)
+	tr.Append(userMsg(1, "code please"))
+	tr.Append(replyMsg(2, code))
+	tr.Append(userMsg(3, "again"))
+	tr.Append(streamingMsg(4))
+	tr.AppendDelta(4, code)
+	tr.Tick()
+	done := streamingMsg(4)
+	done.Text, done.State = code, conversation.StateDone
+	tr.Update(done)
+
+	keywordLines := func() []string {
+		var out []string
+		for _, l := range strings.Split(tr.View(), "\n") {
+			if strings.Contains(ansi.Strip(l), "func main()") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	for _, name := range []string{"dark", "light", "nord", "gruvbox"} {
+		restyleContext(ctx, name)
+		tr.Restyle()
+		settle(t, tr)
+		want := sgrFor(themeNamed(name).Syntax.Keyword)
+		lines := keywordLines()
+		if len(lines) != 2 {
+			t.Fatalf("%s: %d lines with the code, want 2:\n%s", name, len(lines), stripTrim(tr.View()))
+		}
+		for _, l := range lines {
+			if !strings.Contains(l, "\x1b["+want+"mfunc") {
+				t.Fatalf("%s: keyword not in the theme's colour %s: %q", name, want, l)
+			}
+		}
+		// Deterministic: a fresh transcript renders the same bytes.
+		fresh := New(ctx)
+		fresh.SetSize(60, 20)
+		fresh.Reset([]conversation.Message{userMsg(1, "code please"), replyMsg(2, code), userMsg(3, "again"), done})
+		settle(t, fresh)
+		sameLines(t, tr, fresh)
 	}
 }

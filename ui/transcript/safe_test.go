@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,6 +51,9 @@ func TestUnsafeInDetects(t *testing.T) {
 	if got := unsafeIn("\x1b[1;38;2;1;2;3mhi\x1b[m\n\x1b[0m"); got != "" {
 		t.Errorf("unsafeIn flags SGR: %s", got)
 	}
+	if a := sgrAttributes("\x1b[38;2;5;8;6m\x1b[48;5;8mx\x1b[1;8mhidden\x1b[5m"); !a[1] || !a[8] || !a[5] || a[6] || a[2] {
+		t.Errorf("sgrAttributes: %v", a)
+	}
 }
 
 // TestSplitEscapesNeverReachView streams sequences a hostile model could
@@ -66,8 +70,12 @@ func TestSplitEscapesNeverReachView(t *testing.T) {
 		{"\xc2\x9b31m", "⟨U+009B⟩31m"},                                                 // C1 CSI
 		{"&#27;[2J", "␛[2J"},                                                           // character reference glamour decodes
 		{"&#x1b;]52;c;eA==&#7;", "␛]52;c;eA==␇"},
-		{"\u202egnp.exe", "⟨U+202E⟩gnp.exe"}, // bidi override
-		{"\x1bc", "␛c"},                      // reset
+		{"&#155;2J", "›2J"},                                // HTML maps 128–159 to Windows-1252: "›", not C1 CSI
+		{"&#27;[8mconcealed&#27;[0m", "␛[8mconcealed␛[0m"}, // even colours: conceal
+		{"&#x1B;[5;31mblink", "␛[5;31mblink"},              // blink, red
+		{"&#X1b[2J&#0027;[H", "␛[2J␛[H"},                   // no semicolon, leading zeros
+		{"\u202egnp.exe", "⟨U+202E⟩gnp.exe"},               // bidi override
+		{"\x1bc", "␛c"},                                    // reset
 	}
 	for _, a := range attacks {
 		for cut := 1; cut < len(a.seq); cut++ {
@@ -85,6 +93,11 @@ func TestSplitEscapesNeverReachView(t *testing.T) {
 			v := tr.View()
 			if bad := unsafeIn(v); bad != "" {
 				t.Fatalf("%q cut at %d: %s", a.seq, cut, bad)
+			}
+			// The model cannot set even a colour or an attribute: the only
+			// SGR on screen is the theme's (no conceal, no blink).
+			if attrs := sgrAttributes(v); attrs[5] || attrs[6] || attrs[8] {
+				t.Fatalf("%q cut at %d: a model-made attribute reached the view: %q", a.seq, cut, v)
 			}
 			plain := ansi.Strip(v)
 			if !strings.Contains(plain, a.visible) {
@@ -114,5 +127,36 @@ func TestFinishedHostileReply(t *testing.T) {
 				t.Fatalf("item %d line %d: %s", i, k, bad)
 			}
 		}
+	}
+}
+
+// sgrAttributes returns the attribute codes (bold 1, blink 5, conceal 8, …)
+// set by the SGR sequences in s, skipping colour arguments (38;5;n,
+// 38;2;r;g;b and their 48/58 forms).
+func sgrAttributes(s string) map[int]bool {
+	out := map[int]bool{}
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return out
+		}
+		s = s[i+2:]
+		j := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != ';' && r != ':' })
+		if j < 0 || s[j] != 'm' {
+			continue
+		}
+		params := strings.FieldsFunc(s[:j], func(r rune) bool { return r == ';' || r == ':' })
+		for k := 0; k < len(params); k++ {
+			n, _ := strconv.Atoi(params[k])
+			switch {
+			case (n == 38 || n == 48 || n == 58) && k+1 < len(params) && params[k+1] == "5":
+				k += 2
+			case (n == 38 || n == 48 || n == 58) && k+1 < len(params) && params[k+1] == "2":
+				k += 4
+			default:
+				out[n] = true
+			}
+		}
+		s = s[j:]
 	}
 }

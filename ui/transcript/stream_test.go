@@ -27,26 +27,45 @@ const streamText = "## Plan\n\nFirst we read the **config** and check `width`. "
 	"1. ordered\n2. list\n\n" +
 	"Final paragraph with 漢字 and emoji 😀 and a footnote-ish [ref][1].\n\n[1]: https://example.com/ref\n"
 
-// heldBack returns text without the partial table delimiter row that an
-// incremental document holds back while streaming (package mdstream
-// documents this: the header would otherwise flash as a paragraph).
+// heldBack returns text without the last line that an incremental
+// document holds back while streaming (package mdstream documents this):
+// a partial line of only backticks or only tildes (a code fence being
+// typed, which would flash as a stray line of backticks), a last line
+// starting with a | under a line without one (maybe a table header, which
+// would show as a paragraph of pipes), and a partial delimiter row under a
+// line with a |, together with that line when it is a table's header.
 func heldBack(text string) string {
-	nl := strings.LastIndexByte(text, '\n')
-	if nl < 0 || nl == len(text)-1 {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	n := len(lines)
+	if n == 0 {
 		return text
 	}
-	partial := text[nl+1:]
-	if strings.Trim(partial, "|-: \t") != "" || !strings.Contains(partial, "|") {
-		return text
+	partial := !strings.HasSuffix(text, "\n")
+	line := func(i int) string {
+		if i < 0 {
+			return ""
+		}
+		return strings.TrimRight(lines[i], "\r\n")
 	}
-	prev := text[:nl]
-	if k := strings.LastIndexByte(prev, '\n'); k >= 0 {
-		prev = prev[k+1:]
+	upTo := func(i int) string { return strings.Join(lines[:i], "") }
+	last := line(n - 1)
+	trimmed := strings.TrimLeft(last, " ")
+	shallow := len(last)-len(trimmed) <= 3
+	switch {
+	case partial && shallow && trimmed != "" && (strings.Trim(trimmed, "`") == "" || strings.Trim(trimmed, "~") == ""):
+		return upTo(n - 1)
+	case shallow && strings.HasPrefix(trimmed, "|") && !strings.Contains(line(n-2), "|"):
+		return upTo(n - 1)
+	case partial && strings.Trim(last, "|-: \t") == "" && strings.Contains(last, "|") && strings.Contains(line(n-2), "|"):
+		if !strings.Contains(line(n-3), "|") {
+			return upTo(n - 2)
+		}
+		return upTo(n - 1)
 	}
-	if !strings.Contains(prev, "|") {
-		return text
-	}
-	return text[:nl+1]
+	return text
 }
 
 func plainLines(lines []string) []string {
@@ -150,8 +169,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 				}
 				// Colours too, once finished: code is highlighted as in a
 				// fresh render (the same styles are used; how a renderer
-				// splits whitespace into runs may differ, and see sameLines
-				// for why 256-colour palette picks are left out).
+				// splits whitespace into runs may differ).
 				if got, want := sgrSet(tr.items[1]), sgrSet(fresh.items[1]); !maps.Equal(got, want) {
 					t.Fatalf("finished reply styled differently:\n%v\nwant\n%v", got, want)
 				}
@@ -228,7 +246,7 @@ func sgrSet(it *item) map[string]bool {
 			if j < 0 {
 				break
 			}
-			if seq := l[i : i+j+1]; seq != "\x1b[m" && seq != "\x1b[0m" && !strings.HasPrefix(seq, "\x1b[38;5;") {
+			if seq := l[i : i+j+1]; seq != "\x1b[m" && seq != "\x1b[0m" {
 				set[seq] = true
 			}
 			l = l[i+j+1:]
