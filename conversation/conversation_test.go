@@ -167,7 +167,9 @@ func TestBuildRequestCarriesTheWholeConversation(t *testing.T) {
 	for _, m := range req.Messages {
 		got = append(got, m.Role+":"+m.Content.PlainText())
 	}
-	want := []string{"system:be kind", "user:look", "assistant:a cat", "user:and now?", "user:hello?"}
+	// The failed turn left two user messages next to each other: they
+	// travel as one, so gateways that need alternating roles accept it.
+	want := []string{"system:be kind", "user:look", "assistant:a cat", "user:and now?\n\nhello?"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("messages = %q, want %q", got, want)
 	}
@@ -301,5 +303,31 @@ func TestRecorderErrorsDoNotSplitChanges(t *testing.T) {
 	id, err := c.ReplaceLastUser("edited", nil)
 	if !errors.Is(err, boom) || id == 0 || c.Len() != 1 || c.At(0).Text != "edited" {
 		t.Fatalf("ReplaceLastUser: id %d, %v, len %d", id, err, c.Len())
+	}
+}
+
+func TestConsecutiveUserMessagesMergeWithTheirImages(t *testing.T) {
+	c := New(Options{})
+	a := api.Attachment{Name: "a.png", URL: "data:image/png;base64,AAAA", MIME: "image/png"}
+	b := api.Attachment{Name: "b.png", URL: "https://example.com/b.png"}
+	c.AddUser("first", []api.Attachment{a})
+	r, _ := c.StartReply("m")
+	c.Fail(r, "404")
+	c.AddUser("second", []api.Attachment{b})
+	req := c.BuildRequest(RequestOptions{})
+	if len(req.Messages) != 1 {
+		t.Fatalf("%d messages, want 1", len(req.Messages))
+	}
+	var got []string
+	for _, p := range req.Messages[0].Content.Parts {
+		if p.Type == api.PartText {
+			got = append(got, "text:"+p.Text)
+		} else {
+			got = append(got, "image:"+p.ImageURL.URL)
+		}
+	}
+	want := []string{"text:first", "image:" + a.URL, "text:second", "image:" + b.URL}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parts = %q, want %q", got, want)
 	}
 }

@@ -26,7 +26,8 @@ type Request struct {
 // BuildRequest returns the whole conversation so far as chat messages:
 // user turns with their images, assistant replies as far as they got
 // (interrupted and failed replies included when they have text), preceded by
-// the system prompt. The reply in flight and empty replies are left out.
+// the system prompt. The reply in flight and empty replies are left out, and
+// user messages that end up next to each other are sent as one.
 func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 	var sendable []Message
 	for _, m := range c.messages {
@@ -50,19 +51,64 @@ func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, opts.SystemPrompt))
 	}
 	for _, m := range sendable {
-		if len(m.Attachments) == 0 {
-			r.Messages = append(r.Messages, api.TextMessage(m.Role, m.Text))
+		msg := apiMessage(m)
+		if len(m.Attachments) > 0 {
+			r.HasImages = true
+		}
+		// A user message whose reply failed is followed by the next user
+		// message. Chat templates that need alternating roles reject two
+		// user messages in a row, so they travel as one.
+		if n := len(r.Messages); n > 0 && m.Role == api.RoleUser && r.Messages[n-1].Role == api.RoleUser {
+			r.Messages[n-1] = mergeUser(r.Messages[n-1], msg)
 			continue
 		}
-		r.HasImages = true
-		parts := make([]api.Part, 0, len(m.Attachments)+1)
-		if m.Text != "" {
-			parts = append(parts, api.TextPart(m.Text))
-		}
-		for _, a := range m.Attachments {
-			parts = append(parts, a.Part())
-		}
-		r.Messages = append(r.Messages, api.Message{Role: m.Role, Content: api.Content{Parts: parts}})
+		r.Messages = append(r.Messages, msg)
 	}
 	return r
+}
+
+// apiMessage is m as the gateway sees it: plain text, or text and images
+// as parts.
+func apiMessage(m Message) api.Message {
+	if len(m.Attachments) == 0 {
+		return api.TextMessage(m.Role, m.Text)
+	}
+	parts := make([]api.Part, 0, len(m.Attachments)+1)
+	if m.Text != "" {
+		parts = append(parts, api.TextPart(m.Text))
+	}
+	for _, a := range m.Attachments {
+		parts = append(parts, a.Part())
+	}
+	return api.Message{Role: m.Role, Content: api.Content{Parts: parts}}
+}
+
+// mergeUser joins two consecutive user messages into one, text separated by
+// a blank line, images kept in order.
+func mergeUser(a, b api.Message) api.Message {
+	if a.Content.Parts == nil && b.Content.Parts == nil {
+		return api.TextMessage(api.RoleUser, joinText(a.Content.Text, b.Content.Text))
+	}
+	parts := append(asParts(a.Content), asParts(b.Content)...)
+	return api.Message{Role: api.RoleUser, Content: api.Content{Parts: parts}}
+}
+
+func asParts(c api.Content) []api.Part {
+	if c.Parts != nil {
+		return append([]api.Part(nil), c.Parts...)
+	}
+	if c.Text == "" {
+		return nil
+	}
+	return []api.Part{api.TextPart(c.Text)}
+}
+
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
 }

@@ -216,14 +216,24 @@ func TestGatewayErrorThenKeepWorking(t *testing.T) {
 	}
 
 	tm.send("Second try")
-	s = tm.waitText("You said: Second try")
+	// The failed turn's message and the new one travel as one user message
+	// (strict chat templates need alternating roles), so the fake echoes
+	// both.
+	s = tm.waitText("You said: First try")
 	for _, want := range []string{"First try", "does not exist", "Second try"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("after the next message, %q is gone from the transcript:\n%s", want, frame(s))
 		}
 	}
-	if n := len(chatRequests(gw)); n != 2 {
-		t.Errorf("%d chat requests, want 2 (a 404 is not retried)", n)
+	reqs := chatRequests(gw)
+	if n := len(reqs); n != 2 {
+		t.Fatalf("%d chat requests, want 2 (a 404 is not retried)", n)
+	}
+	if n := len(reqs[1].Chat.Messages); n != 1 {
+		t.Errorf("the second request sent %d messages, want 1 merged user message", n)
+	}
+	if role, text := lastMessage(t, reqs[1]); role != "user" || text != "First try\n\nSecond try" {
+		t.Errorf("the second request sent %s %q", role, text)
 	}
 }
 

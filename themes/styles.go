@@ -1,6 +1,8 @@
 package themes
 
 import (
+	"image/color"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/lipgloss/v2"
@@ -230,4 +232,14 @@ func (t Theme) textareaStyles(p painter) textarea.Styles {
 		st.Cursor.Color = c
 	}
 	return st
+}
+
+// HasColor reports whether c is a colour a style would paint with: lipgloss
+// reports an unset colour as NoColor, never nil.
+func HasColor(c color.Color) bool {
+	if c == nil {
+		return false
+	}
+	_, none := c.(lipgloss.NoColor)
+	return !none
 }

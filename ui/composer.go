@@ -11,6 +11,7 @@ import (
 
 	"parley/api"
 	"parley/termsafe"
+	"parley/themes"
 	"parley/ui/keys"
 	"parley/ui/uictx"
 )
@@ -39,17 +40,10 @@ type composer struct {
 	box boxParts
 }
 
-// frameW and frameH are the cells the box adds around the text.
+// frameW is the columns the box adds around the text.
 func (c *composer) frameW() int {
 	if c.boxed {
 		return 4
-	}
-	return 0
-}
-
-func (c *composer) frameH() int {
-	if c.boxed {
-		return 2
 	}
 	return 0
 }
@@ -220,7 +214,7 @@ func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, tex
 	if c.box.key != key {
 		b := st.GetBorderStyle()
 		paint := lipgloss.NewStyle()
-		if fg := st.GetBorderTopForeground(); fg != nil {
+		if fg := st.GetBorderTopForeground(); themes.HasColor(fg) {
 			paint = paint.Foreground(fg)
 		}
 		c.box = boxParts{

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"charm.land/lipgloss/v2"
+
+	"parley/themes"
 )
 
 // look is the root's styles, taken from the theme's Styles in one place.
@@ -36,13 +38,13 @@ func (m *Model) look() look {
 		bannerTitle: s.Warning.Bold(true),
 	}
 	if !s.NoColor {
-		if fg := s.Error.GetForeground(); fg != nil {
+		if fg := s.Error.GetForeground(); themes.HasColor(fg) {
 			l.statusErr = s.StatusWarn.Foreground(fg)
 		}
-		if fg := s.Info.GetForeground(); fg != nil {
+		if fg := s.Info.GetForeground(); themes.HasColor(fg) {
 			l.toastInfo = s.Toast.Foreground(fg)
 		}
-		if fg := s.Warning.GetForeground(); fg != nil {
+		if fg := s.Warning.GetForeground(); themes.HasColor(fg) {
 			l.toastWarn = s.Toast.Foreground(fg)
 		}
 	}

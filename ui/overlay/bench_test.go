@@ -41,7 +41,7 @@ func BenchmarkPickerType(b *testing.B) {
 	for b.Loop() {
 		q, _ := p.Update(k)
 		_ = q.View()
-		q, _ = q.Update(bs)
+		_, _ = q.Update(bs)
 	}
 }
 

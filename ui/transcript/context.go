@@ -4,6 +4,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/themes"
 	"parley/ui/keys"
 	"parley/ui/uictx"
 )
@@ -30,7 +31,7 @@ func (t *Transcript) Restyle() {
 func settingsFrom(ctx *uictx.Context) settings {
 	st := ctx.Styles
 	bar := lipgloss.NewStyle()
-	if c := st.UserBlock.GetBorderLeftForeground(); c != nil && !ctx.NoColor {
+	if c := st.UserBlock.GetBorderLeftForeground(); themes.HasColor(c) && !ctx.NoColor {
 		bar = bar.Foreground(c)
 	}
 	barChar := st.UserBlock.GetBorderStyle().Left
