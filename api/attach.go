@@ -116,7 +116,7 @@ func Attach(ref string, lim AttachLimits) (Attachment, error) {
 	}
 	if isHTTPURL(raw) {
 		if _, err := url.Parse(raw); err != nil {
-			return Attachment{}, fmt.Errorf("cannot attach %q: it is not a valid URL (%v)", raw, err)
+			return Attachment{}, fmt.Errorf("cannot attach %q: it is not a valid URL (%w)", raw, err)
 		}
 		return Attachment{Name: raw, URL: raw}, nil
 	}
@@ -167,7 +167,7 @@ func CleanPath(ref string) (string, error) {
 	if strings.HasPrefix(strings.ToLower(s), "file://") {
 		u, err := url.Parse(s)
 		if err != nil {
-			return "", fmt.Errorf("cannot attach %q: it is not a valid file:// URL (%v)", ref, err)
+			return "", fmt.Errorf("cannot attach %q: it is not a valid file:// URL (%w)", ref, err)
 		}
 		if u.Host != "" && u.Host != "localhost" {
 			return "", fmt.Errorf("cannot attach %q: the file is on another host (%s); copy it here first", ref, u.Host)
@@ -177,7 +177,7 @@ func CleanPath(ref string) (string, error) {
 	if s == "~" || strings.HasPrefix(s, "~/") {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("cannot attach %q: the home directory is unknown (%v); give the full path", ref, err)
+			return "", fmt.Errorf("cannot attach %q: the home directory is unknown (%w); give the full path", ref, err)
 		}
 		s = filepath.Join(home, s[1:])
 	}
@@ -279,7 +279,7 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 	}
 	cfg, err := decodeImageConfig(f, data)
 	if err != nil {
-		return Attachment{}, fmt.Errorf("cannot attach %q: it looks like a %s image but cannot be read (%v); the file may be damaged or cut short", name, f.Name(), err)
+		return Attachment{}, fmt.Errorf("cannot attach %q: it looks like a %s image but cannot be read (%w); the file may be damaged or cut short", name, f.Name(), err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return Attachment{}, fmt.Errorf("cannot attach %q: the %s image has no pixels (%dx%d)", name, f.Name(), cfg.Width, cfg.Height)
@@ -291,7 +291,7 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 	if f == FormatGIF {
 		frames, err := gifFrameCount(data, 2)
 		if err != nil && frames == 0 {
-			return Attachment{}, fmt.Errorf("cannot attach %q: the GIF cannot be read (%v); the file may be damaged", name, err)
+			return Attachment{}, fmt.Errorf("cannot attach %q: the GIF cannot be read (%w); the file may be damaged", name, err)
 		}
 		if frames > 1 {
 			return Attachment{}, fmt.Errorf("cannot attach %q: it is an animated GIF, which models cannot see; attach a single frame as PNG instead", name)

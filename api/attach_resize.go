@@ -34,7 +34,7 @@ const (
 func shrink(a Attachment, f ImageFormat, lim AttachLimits) (Attachment, error) {
 	img, err := decodeImage(f, a.Data)
 	if err != nil {
-		return Attachment{}, fmt.Errorf("cannot attach %q: the %s image cannot be decoded (%v); the file may be damaged", a.Name, f.Name(), err)
+		return Attachment{}, fmt.Errorf("cannot attach %q: the %s image cannot be decoded (%w); the file may be damaged", a.Name, f.Name(), err)
 	}
 	orientation := 1
 	if f == FormatJPEG {

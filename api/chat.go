@@ -12,18 +12,9 @@ import (
 func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
 	req.Stream = false
 	req.StreamOptions = nil
-	body, err := json.Marshal(req)
+	r, err := c.chatRequest(req)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the chat request: %w", err)
-	}
-	r := &apiRequest{
-		method:      "POST",
-		url:         c.endpoint("/chat/completions"),
-		body:        body,
-		contentType: "application/json",
-		accept:      "application/json",
-		credentials: true,
-		model:       req.Model,
+		return nil, err
 	}
 	data, err := c.roundTrip(ctx, r, maxChatReply)
 	if err != nil {
@@ -39,9 +30,32 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 			return nil, e
 		}
 		if err != nil {
-			return nil, fmt.Errorf("the gateway's chat reply is not valid JSON (%v): check the base URL %s", err, c.baseStr)
+			return nil, fmt.Errorf("the gateway's chat reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
 		}
 		return nil, fmt.Errorf("the gateway's chat reply has no choices: check the base URL %s and the model %q", c.baseStr, req.Model)
 	}
 	return &reply, nil
+}
+
+// chatRequest is the POST of req to /chat/completions, asking for an event
+// stream when req.Stream is set and for one JSON reply otherwise.
+func (c *Client) chatRequest(req ChatRequest) (*apiRequest, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the chat request: %w", err)
+	}
+	accept := "application/json"
+	if req.Stream {
+		accept = "text/event-stream"
+	}
+	return &apiRequest{
+		method:      "POST",
+		url:         c.endpoint("/chat/completions"),
+		body:        body,
+		contentType: "application/json",
+		accept:      accept,
+		credentials: true,
+		model:       req.Model,
+		stream:      req.Stream,
+	}, nil
 }

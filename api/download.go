@@ -44,7 +44,7 @@ func decodeDataURI(uri string) ([]byte, error) {
 	}
 	data, err := base64.StdEncoding.DecodeString(payload)
 	if err != nil {
-		return nil, fmt.Errorf("the gateway returned a data URI with invalid base64: %v", err)
+		return nil, fmt.Errorf("the gateway returned a data URI with invalid base64: %w", err)
 	}
 	return data, nil
 }

@@ -357,7 +357,7 @@ func CheckMask(img, mask []byte) error {
 	}
 	mc, err := png.DecodeConfig(bytes.NewReader(mask))
 	if err != nil {
-		return fmt.Errorf("the mask PNG cannot be read (%v); the file may be damaged", err)
+		return fmt.Errorf("the mask PNG cannot be read (%w); the file may be damaged", err)
 	}
 	f := DetectImageFormat(img)
 	if f == "" {
@@ -365,7 +365,7 @@ func CheckMask(img, mask []byte) error {
 	}
 	ic, err := decodeImageConfig(f, img)
 	if err != nil {
-		return fmt.Errorf("the image to edit cannot be read (%v); the file may be damaged", err)
+		return fmt.Errorf("the image to edit cannot be read (%w); the file may be damaged", err)
 	}
 	if mc.Width != ic.Width || mc.Height != ic.Height {
 		return fmt.Errorf("the mask is %dx%d but the image is %dx%d; make the mask the same size as the image",
@@ -376,7 +376,7 @@ func CheckMask(img, mask []byte) error {
 	}
 	m, err := png.Decode(bytes.NewReader(mask))
 	if err != nil {
-		return fmt.Errorf("the mask PNG cannot be decoded (%v); the file may be damaged", err)
+		return fmt.Errorf("the mask PNG cannot be decoded (%w); the file may be damaged", err)
 	}
 	if isOpaque(m) {
 		return errors.New("the mask is fully opaque, so nothing would be edited; make the areas to edit transparent")

@@ -182,7 +182,7 @@ func (c *Client) imageCall(ctx context.Context, r *apiRequest, model string) (*I
 	}
 	var reply ImageResponse
 	if err := json.Unmarshal(data, &reply); err != nil {
-		return nil, fmt.Errorf("the gateway's image reply is not valid JSON (%v): check the base URL %s", err, c.baseStr)
+		return nil, fmt.Errorf("the gateway's image reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
 	}
 	if reply.Data == nil {
 		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok {

@@ -35,7 +35,7 @@ func DecodeImageData(ctx context.Context, resp *ImageResponse, download func(ctx
 		case d.B64JSON != "":
 			b, err := decodeBase64(d.B64JSON)
 			if err != nil {
-				return nil, fmt.Errorf("%s from the gateway is not valid Base64 (%v); nothing was saved", which, err)
+				return nil, fmt.Errorf("%s from the gateway is not valid Base64 (%w); nothing was saved", which, err)
 			}
 			data = b
 		case strings.HasPrefix(d.URL, "data:"):
@@ -60,7 +60,7 @@ func DecodeImageData(ctx context.Context, resp *ImageResponse, download func(ctx
 			return nil, fmt.Errorf("%s from the gateway has neither b64_json nor url; nothing was saved", which)
 		}
 		if _, err := verifyImage(data); err != nil {
-			return nil, fmt.Errorf("%s from the gateway %v; nothing was saved", which, err)
+			return nil, fmt.Errorf("%s from the gateway %w; nothing was saved", which, err)
 		}
 		out = append(out, data)
 	}
@@ -107,7 +107,7 @@ func verifyImage(data []byte) (imageInfo, error) {
 	}
 	img, err := decodeImage(f, data)
 	if err != nil {
-		return imageInfo{}, fmt.Errorf("is a damaged %s image (%v)", f.Name(), err)
+		return imageInfo{}, fmt.Errorf("is a damaged %s image (%w)", f.Name(), err)
 	}
 	b := img.Bounds()
 	return imageInfo{Format: f, Width: b.Dx(), Height: b.Dy()}, nil
@@ -140,7 +140,7 @@ func SaveImages(dir, prompt string, now time.Time, images [][]byte) ([]SavedImag
 	for i, data := range images {
 		info, err := verifyImage(data)
 		if err != nil {
-			return nil, fmt.Errorf("image %d of %d %v; nothing was saved", i+1, len(images), err)
+			return nil, fmt.Errorf("image %d of %d %w; nothing was saved", i+1, len(images), err)
 		}
 		infos[i] = info
 	}

@@ -38,7 +38,7 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 		list = append(reply.Data, reply.Models...)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the gateway's model list is not valid JSON (%v): check the base URL %s", err, c.baseStr)
+		return nil, fmt.Errorf("the gateway's model list is not valid JSON (%w): check the base URL %s", err, c.baseStr)
 	}
 	ids := make([]string, 0, len(list))
 	for _, e := range list {

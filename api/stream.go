@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,19 +72,9 @@ type Stream struct {
 // before it delivered any text (see Recv).
 func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, error) {
 	req.Stream = true
-	body, err := json.Marshal(req)
+	r, err := c.chatRequest(req)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the chat request: %w", err)
-	}
-	r := &apiRequest{
-		method:      "POST",
-		url:         c.endpoint("/chat/completions"),
-		body:        body,
-		contentType: "application/json",
-		accept:      "text/event-stream",
-		credentials: true,
-		model:       req.Model,
-		stream:      true,
+		return nil, err
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	resp, err := c.send(sctx, r, 0)
@@ -248,14 +237,7 @@ func (s *Stream) reopen(err error) bool {
 
 // release closes the current reply and stops its timer.
 func (s *Stream) release(why error) {
-	s.mu.Lock()
-	resp, idle := s.resp, s.idle
-	s.mu.Unlock()
-	if idle != nil {
-		idle.Stop()
-	}
-	if resp != nil {
-		resp.close()
+	if resp := s.closeReply(); resp != nil {
 		how := "ended"
 		if why != io.EOF {
 			how = fmt.Sprintf("failed (%v)", why)
@@ -276,6 +258,13 @@ func (s *Stream) Close() error {
 		return nil
 	}
 	s.cancel(errStreamClosed)
+	s.closeReply()
+	return nil
+}
+
+// closeReply stops the idle timer and closes the current reply, which it
+// returns (nil before the first reply). Closing a reply twice is harmless.
+func (s *Stream) closeReply() *response {
 	s.mu.Lock()
 	resp, idle := s.resp, s.idle
 	s.mu.Unlock()
@@ -285,5 +274,5 @@ func (s *Stream) Close() error {
 	if resp != nil {
 		resp.close()
 	}
-	return nil
+	return resp
 }

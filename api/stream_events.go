@@ -79,7 +79,7 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 			// malformed chunk.
 			return StreamEvent{}, s.atEOF()
 		}
-		return StreamEvent{}, fmt.Errorf("the gateway sent a stream chunk that is not valid JSON (%v); the text so far was kept", err)
+		return StreamEvent{}, fmt.Errorf("the gateway sent a stream chunk that is not valid JSON (%w); the text so far was kept", err)
 	}
 	if isErr {
 		eb, _ := parseErrorBody(data, "application/json")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"parley/api"
+	"parley/config"
 )
 
 type imageFlags struct {
@@ -87,7 +88,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	}
 	dir := cfg.ImageDir()
 	if f.out != "" {
-		dir = expandHome(f.out, a.env.HomeDir)
+		dir = config.ExpandHome(f.out, a.env.HomeDir)
 	}
 	// Images cost money: find out that they cannot be saved before asking.
 	if err := writableDir(dir); err != nil {
@@ -169,11 +170,11 @@ func readImageFile(path string) (api.ImageFile, error) {
 // writableDir creates dir if needed and checks that a file can be made in it.
 func writableDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the image directory %s (%v); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+		return fmt.Errorf("cannot create the image directory %s (%w); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
 	}
 	f, err := os.CreateTemp(dir, ".parley-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write in the image directory %s (%v); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+		return fmt.Errorf("cannot write in the image directory %s (%w); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
 	}
 	f.Close()
 	return os.Remove(f.Name())
@@ -184,14 +185,4 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func expandHome(p, home string) string {
-	if p == "~" {
-		return home
-	}
-	if strings.HasPrefix(p, "~/") && home != "" {
-		return filepath.Join(home, p[2:])
-	}
-	return p
 }

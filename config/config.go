@@ -169,12 +169,23 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 // ignored, as the XDG spec says).
 func DefaultPath(env Env) string {
 	if env.Path != "" {
-		return expandHome(env.Path, env.HomeDir)
+		return ExpandHome(env.Path, env.HomeDir)
 	}
 	if p := env.get("PARLEY_CONFIG"); p != "" {
-		return expandHome(p, env.HomeDir)
+		return ExpandHome(p, env.HomeDir)
 	}
 	return filepath.Join(configHome(env), "parley", "config.toml")
+}
+
+// Dir is parley's config directory, where DefaultPath looks for the file
+// and user themes live (its "themes" folder): $XDG_CONFIG_HOME/parley, else
+// ~/.config/parley; "" when neither an absolute XDG_CONFIG_HOME nor the home
+// directory is known.
+func Dir(env Env) string {
+	if !filepath.IsAbs(env.get("XDG_CONFIG_HOME")) && env.HomeDir == "" {
+		return ""
+	}
+	return filepath.Join(configHome(env), "parley")
 }
 
 func configHome(env Env) string {
@@ -184,8 +195,13 @@ func configHome(env Env) string {
 	return filepath.Join(env.HomeDir, ".config")
 }
 
-// expandHome replaces a leading ~ or ~/ with home.
-func expandHome(p, home string) string {
+// ExpandHome replaces a leading ~ or ~/ of a path the user wrote with
+// home. With no home directory known the path stays as written, so a
+// message about it shows what the user wrote.
+func ExpandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
 	if p == "~" {
 		return home
 	}
@@ -292,7 +308,7 @@ func (c *Config) ProviderFor(model string) (*Provider, error) {
 	if len(c.Providers) == 0 {
 		return nil, fmt.Errorf("no provider is configured; add a [[providers]] entry to %s or set OPENAI_BASE_URL", c.Path)
 	}
-	if m, ok := c.model(model); ok && m.Provider != "" {
+	if m := c.Catalog().Lookup(model); m.Source == api.SourceConfig && m.Provider != "" {
 		if p := c.Provider(m.Provider); p != nil {
 			return p, nil
 		}
@@ -301,29 +317,13 @@ func (c *Config) ProviderFor(model string) (*Provider, error) {
 	return c.Providers[0], nil
 }
 
-// model finds a [[models]] entry by exact name, else case-insensitively
-// (the catalog's rule).
-func (c *Config) model(name string) (ModelConfig, bool) {
-	for _, m := range c.Models {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	for _, m := range c.Models {
-		if strings.EqualFold(m.Name, name) {
-			return m, true
-		}
-	}
-	return ModelConfig{}, false
-}
-
 // ImageDir is where generated images are saved: image_dir (with ~ and
 // $VARIABLES expanded; a relative path is taken from the current
 // directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley, the
 // user-dirs.dirs entry, or ~/Pictures/parley).
 func (c *Config) ImageDir() string {
 	if c.imageDir != "" {
-		p := expandHome(c.imageDir, c.env.HomeDir)
+		p := ExpandHome(c.imageDir, c.env.HomeDir)
 		return os.Expand(p, func(k string) string {
 			if k == "HOME" && c.env.HomeDir != "" {
 				return c.env.HomeDir

@@ -337,6 +337,17 @@ func TestConfigPaths(t *testing.T) {
 	if got := DefaultPath(relXDG); got != filepath.Join(home, ".config", "parley", "config.toml") {
 		t.Errorf("a relative XDG_CONFIG_HOME must be ignored: %s", got)
 	}
+	// Dir follows the same rule, and knows when there is no directory.
+	if got := Dir(relXDG); got != filepath.Join(home, ".config", "parley") {
+		t.Errorf("Dir with a relative XDG_CONFIG_HOME = %s", got)
+	}
+	absXDG := Env{Getenv: func(k string) string { return map[string]string{"XDG_CONFIG_HOME": "/xdg"}[k] }}
+	if got := Dir(absXDG); got != filepath.Join("/xdg", "parley") {
+		t.Errorf("Dir with XDG_CONFIG_HOME=/xdg and no home = %s", got)
+	}
+	if got := Dir(Env{Getenv: relXDG.Getenv}); got != "" {
+		t.Errorf("Dir with neither an absolute XDG_CONFIG_HOME nor a home = %q, want \"\"", got)
+	}
 
 	other := filepath.Join(home, "elsewhere.toml")
 	os.WriteFile(other, []byte("theme = \"other\"\n"), 0o600)
@@ -629,5 +640,22 @@ after = true
 	}
 	if got := ps.at("servers[1].missing"); got != (pos{16, 1}) {
 		t.Errorf("fallback to the parent: %v", got)
+	}
+}
+
+func TestExpandHome(t *testing.T) {
+	cases := []struct{ p, home, want string }{
+		{"~", "/home/ada", "/home/ada"},
+		{"~/pics", "/home/ada", "/home/ada/pics"},
+		{"~ada/pics", "/home/ada", "~ada/pics"}, // another user's home is not expanded
+		{"/abs/~/x", "/home/ada", "/abs/~/x"},
+		{"rel", "/home/ada", "rel"},
+		{"~/pics", "", "~/pics"}, // no home known: as written
+		{"~", "", "~"},
+	}
+	for _, c := range cases {
+		if got := ExpandHome(c.p, c.home); got != c.want {
+			t.Errorf("ExpandHome(%q, %q) = %q, want %q", c.p, c.home, got, c.want)
+		}
 	}
 }

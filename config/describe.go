@@ -23,10 +23,10 @@ func (c *Config) ModelList() []api.Model {
 		if name == "" {
 			continue
 		}
-		if _, ok := c.model(name); ok {
-			continue
-		}
 		m := cat.Lookup(name)
+		if m.Source == api.SourceConfig {
+			continue // listed above
+		}
 		if p, err := c.ProviderFor(name); err == nil {
 			m.Provider = p.Name
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"parley/api"
+	"parley/internal/suggest"
 )
 
 // The file is decoded into generic TOML values and checked here against
@@ -95,7 +96,7 @@ func (l *loader) unknownKeys(tbl map[string]any, base, where string, known []str
 	})
 	for _, k := range keys {
 		msg := fmt.Sprintf("unknown key %q %s (ignored)", k, where)
-		if s := suggest(k, known); s != "" {
+		if s := suggest.Closest(k, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		l.warnAt(join(base, k), "%s", msg)
@@ -509,35 +510,4 @@ func (l *loader) definedProviders() string {
 		names[i] = p.Name
 	}
 	return "defined providers: " + strings.Join(names, ", ")
-}
-
-// suggest returns the known key closest to k (at most 2 edits), or "".
-func suggest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, cand := range known {
-		if d := editDistance(k, cand); d < bestD {
-			best, bestD = cand, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -44,7 +44,8 @@
 // ("&#27;", even "&#27" without the semicolon) after any sanitising, which
 // would put a raw ESC back. [Markdown] sanitises and also replaces numeric
 // character references that decode to a forbidden character by that
-// character's placeholder. [KeepSGR] is for the output of a trusted renderer
-// (glamour): it keeps SGR styling and removes every other escape sequence,
-// notably the OSC 8 hyperlinks glamour v2 always emits.
+// character's placeholder; [MarkdownStream] does it for deltas, holding
+// back a reference cut in two. [KeepSGR] is for the output of a trusted
+// renderer (glamour): it keeps SGR styling and removes every other escape
+// sequence, notably the OSC 8 hyperlinks glamour v2 always emits.
 package termsafe

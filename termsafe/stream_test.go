@@ -8,18 +8,44 @@ import (
 	"testing"
 )
 
-// streamSplit feeds s to a Stream in pieces cut at the given offsets.
-func streamSplit(s string, cuts []int) string {
-	var st Stream
+// feedSplit feeds s to write in pieces cut at the given offsets, then
+// calls flush, and returns everything they returned.
+func feedSplit(s string, cuts []int, write func(string) string, flush func() string) string {
 	var out strings.Builder
 	prev := 0
 	for _, c := range cuts {
-		out.WriteString(st.Write(s[prev:c]))
+		out.WriteString(write(s[prev:c]))
 		prev = c
 	}
-	out.WriteString(st.Write(s[prev:]))
-	out.WriteString(st.Flush())
+	out.WriteString(write(s[prev:]))
+	out.WriteString(flush())
 	return out.String()
+}
+
+// streamSplit feeds s to a Stream in pieces cut at the given offsets.
+func streamSplit(s string, cuts []int) string {
+	var st Stream
+	return feedSplit(s, cuts, st.Write, st.Flush)
+}
+
+// checkEverySplit fails unless split gives want(s) for every single cut,
+// every pair of cuts and one byte at a time.
+func checkEverySplit(t *testing.T, s string, want string, split func(string, []int) string) {
+	t.Helper()
+	for i := 0; i <= len(s); i++ {
+		for j := i; j <= len(s); j++ {
+			if got := split(s, []int{i, j}); got != want {
+				t.Fatalf("%q cut at %d,%d: got %q want %q", s, i, j, got, want)
+			}
+		}
+	}
+	cuts := make([]int, 0, len(s))
+	for i := 1; i < len(s); i++ {
+		cuts = append(cuts, i)
+	}
+	if got := split(s, cuts); got != want {
+		t.Fatalf("%q byte by byte: got %q want %q", s, got, want)
+	}
 }
 
 var streamSamples = []string{
@@ -39,43 +65,14 @@ var streamSamples = []string{
 
 func TestStreamEverySplitEqualsOneShot(t *testing.T) {
 	for _, s := range streamSamples {
-		want := Sanitize(s)
-		// Every single cut and every pair of cuts.
-		for i := 0; i <= len(s); i++ {
-			if got := streamSplit(s, []int{i}); got != want {
-				t.Fatalf("%q cut at %d: got %q want %q", s, i, got, want)
-			}
-			for j := i; j <= len(s); j++ {
-				if got := streamSplit(s, []int{i, j}); got != want {
-					t.Fatalf("%q cut at %d,%d: got %q want %q", s, i, j, got, want)
-				}
-			}
-		}
-		// One byte at a time.
-		cuts := make([]int, 0, len(s))
-		for i := 1; i < len(s); i++ {
-			cuts = append(cuts, i)
-		}
-		if got := streamSplit(s, cuts); got != want {
-			t.Fatalf("%q byte by byte: got %q want %q", s, got, want)
-		}
+		checkEverySplit(t, s, Sanitize(s), streamSplit)
 	}
 }
 
 func TestStreamRandomSplits(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "b", " ", "\n", "\r", "\t", "\x1b", "[", "]", "\x07", "\\", "\x00", "\x7f",
 		"é", "€", "🎉", "\u009b", "\u202e", "\u2069", "\u200f", "\xe2", "\x82", "\x9b", "\xff", "\xf0\x9f"}
-	for n := 0; n < 2000; n++ {
-		var b strings.Builder
-		for k := rng.IntN(40); k > 0; k-- {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		s := b.String()
-		var cuts []int
-		for p := 0; p < len(s); p += 1 + rng.IntN(5) {
-			cuts = append(cuts, p)
-		}
+	randomSplits(t, rand.New(rand.NewPCG(1, 2)), alphabet, 40, func(s string, cuts []int) {
 		want := Sanitize(s)
 		if got := streamSplit(s, cuts); got != want {
 			t.Fatalf("%q cuts %v: got %q want %q", s, cuts, got, want)
@@ -83,6 +80,24 @@ func TestStreamRandomSplits(t *testing.T) {
 		if v := violation(want, false); v != "" {
 			t.Fatalf("Sanitize(%q) = %q: %s", s, want, v)
 		}
+	})
+}
+
+// randomSplits calls check with 2000 random strings of up to maxLen pieces
+// of alphabet, each with random cuts 1 to 5 bytes apart.
+func randomSplits(t *testing.T, rng *rand.Rand, alphabet []string, maxLen int, check func(s string, cuts []int)) {
+	t.Helper()
+	for n := 0; n < 2000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(maxLen); k > 0; k-- {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		var cuts []int
+		for p := 0; p < len(s); p += 1 + rng.IntN(5) {
+			cuts = append(cuts, p)
+		}
+		check(s, cuts)
 	}
 }
 

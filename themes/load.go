@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"parley/internal/suggest"
 )
 
 // FileError is a problem with one theme file: the file, the line (0 when it
@@ -177,7 +179,7 @@ func parseTheme(path, text string) (Theme, []*FileError) {
 	set := func(key string, v any) {
 		r, known := roleByKey(key)
 		if !known {
-			if near := closestRole(key); near != "" {
+			if near := suggest.Closest(key, Roles()); near != "" {
 				warn(key, "unknown key %q ignored; did you mean %q?", key, near)
 			} else {
 				warn(key, "unknown key %q ignored; it is not a colour role", key)
@@ -239,38 +241,6 @@ func roleByKey(key string) (role, bool) {
 		}
 	}
 	return role{}, false
-}
-
-// closestRole returns the role key nearest to a misspelt key (at most two
-// edits away), or "".
-func closestRole(key string) string {
-	best, bestD := "", 3
-	for _, r := range roles {
-		if d := editDistance(key, r.key); d < bestD {
-			best, bestD = r.key, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // validName accepts names that are easy to type in a config file and on

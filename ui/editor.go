@@ -65,7 +65,7 @@ func openEditor(getenv func(string) string, text string) tea.Cmd {
 func readEditorResult(path string, runErr error) tea.Msg {
 	defer os.Remove(path)
 	if runErr != nil {
-		return editorDoneMsg{err: fmt.Errorf("the editor exited with an error (%v); your text is unchanged", runErr)}
+		return editorDoneMsg{err: fmt.Errorf("the editor exited with an error (%w); your text is unchanged", runErr)}
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -34,7 +34,6 @@ func (m *Model) setOpen(k openOverlay) {
 	}
 	m.codePrefix = false
 	m.relayout()
-	m.renderOverlay()
 }
 
 func (m *Model) openHelp() tea.Cmd {
@@ -65,9 +64,6 @@ func (m *Model) routeOverlay(msg tea.Msg) tea.Cmd {
 	case openSetup:
 		return m.updateSetup(msg)
 	}
-	if m.openKind != openNone {
-		m.renderOverlay()
-	}
 	return cmd
 }
 
@@ -83,7 +79,6 @@ func (m *Model) openModelPicker() tea.Cmd {
 		return nil
 	}
 	m.picker.SetLoading(overlay.ModelsLoading)
-	m.renderOverlay()
 	return listModels(m.base, client, m.pickerGen)
 }
 
@@ -110,7 +105,6 @@ func (m *Model) modelsListed(msg modelsListedMsg) tea.Cmd {
 	} else {
 		m.picker.SetItems(m.chatModels(overlay.ModelItems(m.catalog, m.model, m.defaultModel(), msg.models)))
 	}
-	m.renderOverlay()
 	return nil
 }
 
@@ -166,6 +160,5 @@ func (m *Model) updateSetup(msg tea.Msg) tea.Cmd {
 	case overlay.SetupUse:
 		return tea.Batch(cmd, m.useServer(res))
 	}
-	m.renderOverlay()
 	return cmd
 }

@@ -228,6 +228,11 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 	if h.m.openKind != openSetup {
 		t.Fatal("setup screen not shown")
 	}
+	// The first frame, before any message, is the setup screen, not blank.
+	if scr := h.screen(); !strings.Contains(scr, "Welcome to parley") {
+		t.Fatalf("first frame of the setup screen:\n%s", scr)
+	}
+	checkFrame(t, h.m, 80, 24)
 	h.run(h.m.Init())
 	h.wait("probe", func() bool { return strings.Contains(h.screen(), "qwen-local") })
 	checkFrame(t, h.m, 80, 24)

@@ -36,7 +36,8 @@ type Options struct {
 	// and their capabilities, and whether a gateway is configured at all.
 	Config *config.Config
 	// ConfigPath is where the setup screen's Save writes a new config file
-	// ("" disables saving). It is never overwritten when it exists.
+	// ("" means the file the config package reads from the environment).
+	// It is never overwritten when it exists.
 	ConfigPath string
 	// Model is the model of the first turn (--model, else default_model).
 	Model string
@@ -49,8 +50,9 @@ type Options struct {
 	NewClient func(model string) (*api.Client, error)
 	// Catalog answers capability questions; nil builds one from Config.
 	Catalog *api.Catalog
-	// Getenv reads NO_COLOR, VISUAL/EDITOR and XDG_CONFIG_HOME; nil means
-	// no environment at all.
+	// Getenv reads NO_COLOR, VISUAL/EDITOR, the config locations
+	// (PARLEY_CONFIG, XDG_CONFIG_HOME, HOME) and, for the first-run check,
+	// OPENAI_BASE_URL and OPENAI_API_KEY; nil means no environment at all.
 	Getenv func(string) string
 	// NeedsSetup opens the first-run screen (no key and no base URL
 	// configured). Run computes it from Config when left false and
@@ -178,6 +180,9 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.resize(w, h)
 	m.renderTitle()
+	if m.openKind != openNone {
+		m.renderOverlay() // the first frame shows the setup screen, not a blank one
+	}
 	m.composeFrame()
 	return m
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"parley/api"
+	"parley/config"
 	"parley/termsafe"
 	"parley/ui/overlay"
 )
@@ -91,24 +92,23 @@ func (m *Model) configSaved(msg configSavedMsg) tea.Cmd {
 	return m.showToast("saved to "+msg.path, toastOK)
 }
 
-// configPath is where a new config file goes: Options.ConfigPath, else
-// $PARLEY_CONFIG, else $XDG_CONFIG_HOME/parley/config.toml, else
-// ~/.config/parley/config.toml.
+// configPath is where a new config file goes: Options.ConfigPath, else the
+// file the config package reads (config.DefaultPath), or "" when no
+// directory for it is known.
 func (m *Model) configPath() string {
 	if m.opts.ConfigPath != "" {
 		return m.opts.ConfigPath
 	}
-	g := m.opts.Getenv
-	if p := g("PARLEY_CONFIG"); p != "" {
-		return p
+	env := m.configEnv()
+	if env.Getenv("PARLEY_CONFIG") == "" && config.Dir(env) == "" {
+		return ""
 	}
-	if x := g("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "parley", "config.toml")
-	}
-	if h := g("HOME"); h != "" {
-		return filepath.Join(h, ".config", "parley", "config.toml")
-	}
-	return ""
+	return config.DefaultPath(env)
+}
+
+// configEnv is the environment the config package resolves paths in.
+func (m *Model) configEnv() config.Env {
+	return config.Env{Getenv: m.opts.Getenv, HomeDir: m.opts.Getenv("HOME")}
 }
 
 // refreshKeysDependents re-renders what shows keys after the key map's help
@@ -118,7 +118,6 @@ func (m *Model) refreshKeysDependents() {
 	m.renderEmpty()
 	if m.openKind == openHelp {
 		m.help.SetGroups(m.ctx.Keys.Groups())
-		m.renderOverlay()
 	}
 	m.renderHint()
 }

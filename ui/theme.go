@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/config"
 	"parley/themes"
 	"parley/ui/overlay"
 )
@@ -14,7 +14,10 @@ import (
 // loadThemes reads the user's theme files ($XDG_CONFIG_HOME/parley/themes)
 // and returns one problem per bad file (the file is skipped).
 func (m *Model) loadThemes() []string {
-	dir := themesDir(m.opts.Getenv)
+	dir := ""
+	if d := config.Dir(m.configEnv()); d != "" {
+		dir = filepath.Join(d, "themes")
+	}
 	set, errs := themes.NewSet(), []error(nil)
 	if dir != "" {
 		set, errs = themes.Load(dir)
@@ -38,17 +41,6 @@ func (m *Model) loadThemes() []string {
 	return problems
 }
 
-// themesDir is where user theme files live.
-func themesDir(getenv func(string) string) string {
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "parley", "themes")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".config", "parley", "themes")
-	}
-	return ""
-}
-
 // resolvedTheme is the theme the configured name stands for now.
 func (m *Model) resolvedTheme() themes.Theme {
 	return m.themes.Resolve(m.themeName, m.darkBG)
@@ -68,9 +60,6 @@ func (m *Model) restyle() tea.Cmd {
 	m.tr.Restyle()
 	m.comp.restyle(m.ctx)
 	m.relayout()
-	if m.openKind != openNone {
-		m.renderOverlay()
-	}
 	return m.tickIfNeeded()
 }
 
@@ -121,7 +110,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	}
 	if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := m.themes.Get(name); !ok {
-			return m.showToast(errors.New("no theme named "+name).Error(), toastErr)
+			return m.showToast("there is no theme named "+name+"; choose one with the theme picker", toastErr)
 		}
 	}
 	if m.themeName == name && m.ctx.Theme.Name == m.resolvedTheme().Name {

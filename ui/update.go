@@ -16,7 +16,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.openKind != openNone {
-		// The overlay, or what shows around it, may have changed.
+		// The overlay, or what shows around it, may have changed. This is
+		// the one place overlays are drawn: once per message, after every
+		// change the message made.
 		m.renderOverlay()
 	}
 	m.composeFrame()

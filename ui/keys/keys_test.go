@@ -216,3 +216,22 @@ func TestCodeBlockDigit(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownActionNamesTheRightOnes: the help overlay shows what keys do,
+// not the config names, so a misspelt name gets the name it is closest to,
+// and a name close to none gets the list.
+func TestUnknownActionNamesTheRightOnes(t *testing.T) {
+	_, problems := Load(map[string][]string{"model_pickr": {"f6"}})
+	if len(problems) != 1 || !strings.Contains(problems[0], `did you mean "model_picker"?`) {
+		t.Errorf("misspelt action: %q", problems)
+	}
+	_, problems = Load(map[string][]string{"launch_rockets": {"f6"}})
+	if len(problems) != 1 {
+		t.Fatalf("unknown action: %q", problems)
+	}
+	for _, a := range Actions() {
+		if !strings.Contains(problems[0], a) {
+			t.Errorf("the problem does not list the action %q: %s", a, problems[0])
+		}
+	}
+}

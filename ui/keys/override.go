@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
+
+	"parley/internal/suggest"
 )
 
 // Load returns the default map with the overrides of the config file's
@@ -28,7 +30,7 @@ func Load(overrides map[string][]string) (Map, []string) {
 	for _, name := range names {
 		s, ok := specByName(name)
 		if !ok {
-			problems = append(problems, fmt.Sprintf("[keys] %q is not an action parley knows; see the help (F1) for the list.", name))
+			problems = append(problems, unknownAction(name))
 			continue
 		}
 		var ks []string
@@ -142,6 +144,16 @@ func composerKeys() map[string]string {
 		}
 	}
 	return out
+}
+
+// unknownAction words the problem of a [keys] name that is no action: the
+// help overlay shows what keys do, not the names, so the message offers the
+// name meant, or all of them.
+func unknownAction(name string) string {
+	if near := suggest.Closest(name, Actions()); near != "" {
+		return fmt.Sprintf("[keys] %q is not an action parley knows; did you mean %q?", name, near)
+	}
+	return fmt.Sprintf("[keys] %q is not an action parley knows; the actions are %s.", name, strings.Join(Actions(), ", "))
 }
 
 func specByName(name string) (spec, bool) {

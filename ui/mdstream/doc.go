@@ -8,8 +8,9 @@
 // once per Renderer and cached, and only the unfinished tail is rendered
 // again, and only when it changed. The lines returned have the text of
 // Renderer.Render for the whole current text (glamour's output with each
-// line cleaned, see cleanLine), and outside highlighted code they are the
-// same bytes. While a message streams, two things differ on purpose:
+// line cleaned, see cleanLine, and wrapped code lines indented, see
+// fixCodeWraps), and outside highlighted code they are the same bytes.
+// While a message streams, two things differ on purpose:
 //
 //   - an open code fence is rendered from cached chunks of a few lines each,
 //     highlighted chunk by chunk as they complete (chroma costs about 8 ms

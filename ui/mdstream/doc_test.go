@@ -194,6 +194,17 @@ func TestCleanLine(t *testing.T) {
 	if got := cleanLine("0123456789abc", 5); !slices.Equal(got, []string{"01234", "56789", "abc"}) {
 		t.Errorf("over-wide line = %q, want it hard-wrapped at 5", got)
 	}
+	// An indented line (code) keeps its indent on the wrapped parts, unless
+	// the indent would take more than half the width.
+	if got := cleanLine("  0123456789", 6); !slices.Equal(got, []string{"  0123", "  4567", "  89"}) {
+		t.Errorf("over-wide indented line = %q, want the indent on every part", got)
+	}
+	if got := cleanLine("\x1b[31m  \x1b[m0123456789", 6); !slices.Equal(plain(got), []string{"  0123", "  4567", "  89"}) {
+		t.Errorf("over-wide styled indented line = %q, want the indent on every part", got)
+	}
+	if got := cleanLine("    0123", 6); !slices.Equal(got, []string{"    01", "23"}) {
+		t.Errorf("deeply indented line = %q, want no indent repeated", got)
+	}
 }
 
 // TestFinishedBlocksRenderedOnce: every finished run of blocks is rendered

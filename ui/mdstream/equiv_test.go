@@ -6,13 +6,16 @@ import (
 	"testing"
 
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/themes"
 )
 
 // TestRenderMatchesGlamour: Renderer.Render is glamour's TermRenderer
-// output with each line cleaned.
+// output with each line cleaned, except that the continuation of a wrapped
+// code line keeps the code block's indent (see fixCodeWraps).
 func TestRenderMatchesGlamour(t *testing.T) {
+	reindented := 0
 	for name, md := range corpus(t) {
 		for sname, st := range testStyles() {
 			for _, w := range []int{24, 80} {
@@ -33,12 +36,41 @@ func TestRenderMatchesGlamour(t *testing.T) {
 				got := r.Render(md)
 				// Byte for byte, colours included: with 24-bit colour
 				// chroma's output is deterministic.
-				if !slices.Equal(got, want) {
+				if len(got) != len(want) {
 					t.Errorf("%s/%s/%d: %s", name, sname, w, firstDiff(got, want))
+					continue
+				}
+				for i := range got {
+					if got[i] == want[i] {
+						continue
+					}
+					if !spacesInserted(got[i], want[i], r.codeIndent) {
+						t.Errorf("%s/%s/%d: line %d:\n got  %q\n want %q", name, sname, w, i, got[i], want[i])
+						break
+					}
+					reindented++
 				}
 			}
 		}
 	}
+	if reindented == 0 {
+		t.Error("no wrapped code line in the corpus: the test no longer covers continuation indents")
+	}
+}
+
+// spacesInserted reports whether got is want with n spaces inserted where
+// they first differ (tabs after that point expand to other widths, so
+// only the words must be the same).
+func spacesInserted(got, want string, n int) bool {
+	g, w := ansi.Strip(got), ansi.Strip(want)
+	if n == 0 || strings.Join(strings.Fields(g), " ") != strings.Join(strings.Fields(w), " ") {
+		return false
+	}
+	p := 0
+	for p < len(w) && p < len(g) && g[p] == w[p] {
+		p++
+	}
+	return strings.HasPrefix(g[p:], strings.Repeat(" ", n))
 }
 
 // streamAndCompare feeds md to a Doc in deltas of size n and checks every

@@ -57,6 +57,7 @@ type Renderer struct {
 
 	head, foot string // rendered document framing, joined around the blocks
 	indent     string // the document's left margin as written before each line
+	codeIndent int    // a code block's indent (its style's indent and margin)
 
 	renders int // glamour renders done, for tests and Stats
 }
@@ -83,6 +84,14 @@ func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
 	bodyStyle.Document.BlockSuffix = ""
 	bodyStyle.Document.Prefix = ""
 	bodyStyle.Document.Suffix = ""
+	// Mark code blocks so that fixCodeWraps finds their lines (only an
+	// indent can be lost).
+	if cb := style.CodeBlock; cb.Indent != nil || cb.Margin != nil {
+		r.codeIndent = int(deref(cb.Indent) + deref(cb.Margin)) //nolint:gosec // margins are small
+	}
+	if r.codeIndent > 0 {
+		bodyStyle.CodeBlock.BlockPrefix += codeMark
+	}
 	r.bodyStyle = bodyStyle
 	if docStyle.Prefix != "" {
 		r.firstStyle = bodyStyle
@@ -134,6 +143,13 @@ func (r *Renderer) rebuild() {
 	if r.hasFirst {
 		r.first = newPipeline(r.firstStyle, r.width)
 	}
+}
+
+func deref(p *uint) uint {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // minWidth keeps glamour away from zero or negative wrap widths.
@@ -196,6 +212,7 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	} else {
 		ctx = parser.NewContext()
 	}
+	src = unmarkSource(src)
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	nodes := doc.HasChildren()
 	if !first && nodes {
@@ -206,7 +223,11 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	if err := renderSafely(md, &buf, src, doc); err != nil {
 		return "", nodes, err
 	}
-	return buf.String(), nodes, nil
+	out := buf.String()
+	if r.codeIndent > 0 {
+		out = fixCodeWraps(out, codeLineCounts(doc), r.codeIndent)
+	}
+	return out, nodes, nil
 }
 
 // errRenderPanic reports a panic inside glamour or chroma.

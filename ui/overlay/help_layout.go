@@ -11,10 +11,12 @@ import (
 )
 
 // helpLines renders the groups with bubbles/help, one block per group: the
-// title, then keys and descriptions in aligned columns (the key column has
-// one width across all groups). Blocks go in two columns when two fit side
-// by side. When the columns are too wide for the box (40 cells), a narrow
-// layout wraps each description under its key instead of cutting it.
+// title, then keys and descriptions in aligned columns. The key column has
+// one width across the whole overlay, so every group reads the same way.
+// Blocks go in two columns when two fit side by side. When a group's
+// columns are too wide for the box (40 cells), every group takes the
+// narrow layout, which wraps each description beside its key instead of
+// cutting it.
 func helpLines(groups []keys.Group, w int, lk look) []string {
 	hm := help.New()
 	hm.Styles = help.Styles{
@@ -25,11 +27,29 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 		ShortKey:      lk.key,
 		ShortDesc:     lk.desc,
 	}
-	keyW := 0
+	// One layout and one key column for all groups: the widest key when
+	// every description fits beside it, else the narrow layout's column,
+	// as wide as the widest key up to a third of the width (longer keys
+	// take a line of their own), so descriptions keep most of the room.
+	keyW, narrowCol, wide := 0, 0, true
 	for _, g := range groups {
 		for _, b := range g.Bindings {
 			if b.Enabled() {
-				keyW = max(keyW, lipgloss.Width(b.Help().Key))
+				keyW = max(keyW, lipgloss.Width(oneLine(b.Help().Key)))
+			}
+		}
+	}
+	for _, g := range groups {
+		for _, b := range g.Bindings {
+			if !b.Enabled() {
+				continue
+			}
+			kw := lipgloss.Width(oneLine(b.Help().Key))
+			if kw <= w/3 {
+				narrowCol = max(narrowCol, kw)
+			}
+			if keyW+1+lipgloss.Width(oneLine(b.Help().Desc)) > w {
+				wide = false
 			}
 		}
 	}
@@ -48,11 +68,10 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 			continue
 		}
 		b := []string{lk.heading.Render(truncate(oneLine(g.Title), w))}
-		cols := hm.FullHelpView([][]key.Binding{bs})
-		if lipgloss.Width(cols) <= w {
-			b = append(b, strings.Split(cols, "\n")...)
+		if wide {
+			b = append(b, strings.Split(hm.FullHelpView([][]key.Binding{bs}), "\n")...)
 		} else {
-			b = append(b, narrowHelp(bs, w, lk)...)
+			b = append(b, narrowHelp(bs, narrowCol, w, lk)...)
 		}
 		for _, l := range b {
 			widest = max(widest, lipgloss.Width(l))
@@ -72,16 +91,10 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 	return out
 }
 
-// narrowHelp lays bindings out for a narrow box: a key column of at most
-// half the width; descriptions wrap beside it; a key longer than the column
-// gets its own line with the description under it.
-func narrowHelp(bs []key.Binding, w int, lk look) []string {
-	col := 0
-	for _, b := range bs {
-		if kw := lipgloss.Width(strings.TrimRight(b.Help().Key, " ")); kw <= w/2 {
-			col = max(col, kw)
-		}
-	}
+// narrowHelp lays bindings out for a narrow box: a key column col cells
+// wide; descriptions wrap beside it; a key longer than the column gets its
+// own line with the description under it.
+func narrowHelp(bs []key.Binding, col, w int, lk look) []string {
 	descW := max(w-col-1, 1)
 	var out []string
 	for _, b := range bs {

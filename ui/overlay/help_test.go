@@ -168,3 +168,53 @@ func TestHelpFollowsTheme(t *testing.T) {
 		t.Fatal("the help did not take the new theme's colours (or its text changed)")
 	}
 }
+
+// TestHelpKeyColumnIsOneWidth: at 40x12 every description starts in the
+// same column, in every group and whatever the terminal reports (a long
+// key stands on its own line, its description in that column below it).
+func TestHelpKeyColumnIsOneWidth(t *testing.T) {
+	for _, enhanced := range []bool{false, true} {
+		ctx := testCtx(t, 40, 12)
+		ctx.Keys = ctx.Keys.ForTerminal(enhanced)
+		h := NewHelp(ctx, ctx.Keys.Groups())
+		h.SetSize(40, 12)
+		lines := strings.Split(plain(strings.Join(h.lines, "\n")), "\n")
+		cols := map[int][]string{}
+		for _, g := range append(ctx.Keys.Groups(), filterGroup()) {
+			for _, b := range g.Bindings {
+				if !b.Enabled() {
+					continue
+				}
+				k, d := b.Help().Key, strings.Fields(b.Help().Desc)[0]
+				col := descColumn(lines, k, d)
+				if col < 0 {
+					t.Fatalf("enhanced=%v: %q (%s) not found:\n%s", enhanced, k, d, strings.Join(lines, "\n"))
+				}
+				cols[col] = append(cols[col], g.Title+": "+k)
+			}
+		}
+		if len(cols) != 1 {
+			t.Errorf("enhanced=%v: descriptions start in %d columns: %v\n%s", enhanced, len(cols), cols, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// descColumn returns the column where the description starting with word
+// stands next to key (or on the line below, when key stands alone), or -1.
+func descColumn(lines []string, key, word string) int {
+	for i, l := range lines {
+		switch {
+		case strings.TrimRight(l, " ") == key && i+1 < len(lines):
+			next := lines[i+1]
+			if j := strings.Index(next, word); j > 0 && strings.TrimSpace(next[:j]) == "" {
+				return len([]rune(next[:j]))
+			}
+		case strings.HasPrefix(l, key+" "):
+			rest := l[len(key):]
+			if j := strings.Index(rest, word); j > 0 && strings.TrimSpace(rest[:j]) == "" {
+				return len([]rune(l[:len(key)+j]))
+			}
+		}
+	}
+	return -1
+}

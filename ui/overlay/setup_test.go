@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"parley/themes"
 )
 
 // server starts a loopback HTTP server answering GET /v1/models with body
@@ -436,5 +438,37 @@ func TestSetupHostileServer(t *testing.T) {
 		if _, res, _ := keysSetup(t, s, "enter"); res.Model != "evil\x1b]52;c;aGVsbG8=\x07" {
 			t.Fatalf("model %q", res.Model)
 		}
+	}
+}
+
+// TestSetupSmallScreenNamesTheVariables: at 40x12 the servers take most of
+// the screen, and the explanation is cut; what to set still shows without
+// scrolling, in every state, and pgdn still opens the whole text.
+func TestSetupSmallScreenNamesTheVariables(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {40, 10}, {60, 14}} {
+		states := goldenStates(t, themes.Dark, false, sz[0], sz[1])
+		for _, name := range []string{"setup-probing", "setup-found", "setup-none"} {
+			v := plain(states[name])
+			requireArea(t, states[name], sz[0], sz[1])
+			for _, want := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "pgdn for more"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("%s at %v lacks %q without scrolling:\n%s", name, sz, want, v)
+				}
+			}
+		}
+	}
+	// Where everything fits there is no summary: the full text says it.
+	big := plain(goldenStates(t, themes.Dark, false, 80, 24)["setup-found"])
+	if strings.Contains(big, "No gateway is configured") || !strings.Contains(big, "parley talks to") {
+		t.Errorf("80x24 shows the summary instead of the explanation:\n%s", big)
+	}
+
+	ctx := testCtx(t, 40, 12)
+	s := NewSetup(ctx, SetupOptions{ConfigPath: "/home/ada/.config/parley/config.toml"})
+	s.SetSize(40, 12)
+	s, _ = s.Start()
+	s, _, _ = keysSetup(t, s, "pgdown")
+	if v := plain(s.View()); !strings.Contains(v, "parley talks to") || !strings.Contains(v, "esc back") {
+		t.Errorf("pgdn does not open the whole explanation:\n%s", v)
 	}
 }

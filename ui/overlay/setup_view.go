@@ -19,9 +19,14 @@ type setupLayout struct {
 	sep          bool // blank line between explanation and servers
 	choiceRows   int  // rows for the server list (scrolls with the cursor)
 	explainLines []string
-	choiceLines  []string
-	curFrom      int // choiceLines range of the selected choice
-	curTo        int
+	// summary replaces the explanation's window when the explanation is
+	// cut (a small screen gives the servers the room): one sentence naming
+	// the variables and the file, so that what to do shows without
+	// scrolling; pgdn shows the whole text.
+	summary     []string
+	choiceLines []string
+	curFrom     int // choiceLines range of the selected choice
+	curTo       int
 }
 
 func (s Setup) layout() setupLayout {
@@ -64,6 +69,16 @@ func (s Setup) layout() setupLayout {
 		rest--
 	}
 	l.explainRows = max(rest, 0)
+	if ne <= l.explainRows {
+		return l
+	}
+	if sum := s.summary(lk, l.cw, l.explainRows); sum != nil {
+		l.summary = sum
+		// Rows the summary leaves go below the server list; one of them
+		// separates the two.
+		l.sep = l.sep || len(sum) < l.explainRows
+		l.explainRows = len(sum)
+	}
 	return l
 }
 
@@ -100,6 +115,37 @@ func (s Setup) explanation(lk look, w int) []string {
 	code(`base_url = "https://api.openai.com/v1"`)
 	code(`api_key_env = "OPENAI_API_KEY"`)
 	return out
+}
+
+// moreHint ends an explanation that is cut.
+const moreHint = "↓ pgdn for more"
+
+// summary is the explanation in one sentence and the more hint, in at most
+// rows lines of w cells: the longest wording that fits, or nil when not even
+// the shortest does.
+func (s Setup) summary(lk look, w, rows int) []string {
+	vars := lk.code.Render("OPENAI_API_KEY") + lk.text.Render(" and ") + lk.code.Render("OPENAI_BASE_URL")
+	var options []string
+	if p := oneLine(s.opts.ConfigPath); p != "" {
+		options = append(options, lk.text.Render("No gateway is configured: set ")+vars+lk.text.Render(", or write ")+lk.accent.Render(p)+lk.text.Render("."))
+	}
+	options = append(options,
+		lk.text.Render("Set ")+vars+lk.text.Render(", or write the config file."),
+		lk.text.Render("Set ")+vars+lk.text.Render("."),
+	)
+	hint := lk.muted.Render(moreHint)
+	for _, o := range options {
+		lines := wrapText(o, w)
+		if last := lines[len(lines)-1]; width(last)+1+width(hint) <= w {
+			lines[len(lines)-1] = last + " " + hint
+		} else {
+			lines = append(lines, hint)
+		}
+		if len(lines) <= rows {
+			return lines
+		}
+	}
+	return nil
 }
 
 // choiceSection is the server list with the selectable lines; it returns
@@ -268,14 +314,16 @@ func (s Setup) View() string {
 		rows = append(rows, "")
 	}
 	// Explanation window with a scroll hint on its last row when cut.
-	ex := l.explainLines
-	start := max(min(s.scroll, len(ex)-l.explainRows), 0)
+	ex, start := l.explainLines, max(min(s.scroll, len(l.explainLines)-l.explainRows), 0)
+	if l.summary != nil {
+		ex, start = l.summary, 0
+	}
 	for i := 0; i < l.explainRows; i++ {
 		j := start + i
 		last := i == l.explainRows-1
 		switch {
 		case last && j < len(ex)-1:
-			rows = append(rows, lk.muted.Render("↓ pgdn for more"))
+			rows = append(rows, lk.muted.Render(moreHint))
 		case j < len(ex):
 			rows = append(rows, ex[j])
 		default:

@@ -47,13 +47,13 @@ func (it *item) line(k int) string {
 	return it.foot[k-len(it.body)]
 }
 
-// live is the state of a reply while it streams. Deltas are sanitised as
-// they arrive (a sequence split across two deltas is caught by the Stream),
-// appended to the incremental Markdown document and marked dirty; the
-// rendering happens at most once per frame in Tick.
+// live is the state of a reply while it streams. Deltas are made safe as
+// they arrive (a sequence or character reference split across two deltas
+// is caught by the MarkdownStream), appended to the incremental Markdown
+// document and marked dirty; the rendering happens at most once per frame
+// in Tick.
 type live struct {
-	san termsafe.Stream
-	ref refHold
+	san termsafe.MarkdownStream
 	raw strings.Builder // the text as received, to compare with the final message
 	// safe is the sanitised text so far: what the document holds, kept to
 	// start a new document when the width or style changes mid-stream.
@@ -72,14 +72,14 @@ type live struct {
 // an incomplete UTF-8 sequence or character reference is held back).
 func (l *live) write(delta string) string {
 	l.raw.WriteString(delta)
-	s := l.ref.write(l.san.Write(delta))
+	s := l.san.Write(delta)
 	l.safe.WriteString(s)
 	return s
 }
 
 // flush returns whatever was held back, safe, at the end of the stream.
 func (l *live) flush() string {
-	s := l.ref.write(l.san.Flush()) + l.ref.flush()
+	s := l.san.Flush()
 	l.safe.WriteString(s)
 	return s
 }
@@ -92,70 +92,4 @@ func safeText(m conversation.Message) string {
 		return termsafe.Sanitize(m.Text)
 	}
 	return termsafe.Markdown(m.Text)
-}
-
-// refHold keeps a numeric character reference ("&#27;") from being split
-// across two pieces of a stream: glamour decodes such references after all
-// sanitising, so termsafe.Markdown must see each one whole. The pieces it is
-// given are already sanitised; it holds back a trailing "&", "&#", "&#x" or
-// "&#" plus digits until the next piece shows where the reference ends.
-type refHold struct {
-	held string
-}
-
-// maxRefHold bounds what is held: longer digit runs are not references any
-// renderer decodes to anything dangerous twice over; they are released.
-const maxRefHold = 32
-
-func (h *refHold) write(s string) string {
-	if h.held != "" {
-		s = h.held + s
-		h.held = ""
-	}
-	if s == "" {
-		return ""
-	}
-	if k := partialRefStart(s); k >= 0 && len(s)-k <= maxRefHold {
-		h.held = s[k:]
-		s = s[:k]
-	}
-	return termsafe.Markdown(s)
-}
-
-func (h *refHold) flush() string {
-	s := h.held
-	h.held = ""
-	return termsafe.Markdown(s)
-}
-
-// partialRefStart returns the index of a trailing incomplete numeric
-// character reference in s, or -1.
-func partialRefStart(s string) int {
-	k := strings.LastIndexByte(s, '&')
-	if k < 0 || len(s)-k > maxRefHold {
-		return -1
-	}
-	rest := s[k+1:]
-	if rest == "" {
-		return k
-	}
-	if rest[0] != '#' {
-		return -1
-	}
-	rest = rest[1:]
-	hex := false
-	if rest != "" && (rest[0] == 'x' || rest[0] == 'X') {
-		hex = true
-		rest = rest[1:]
-	}
-	for i := 0; i < len(rest); i++ {
-		if !isRefDigit(rest[i], hex) {
-			return -1
-		}
-	}
-	return k
-}
-
-func isRefDigit(c byte, hex bool) bool {
-	return c >= '0' && c <= '9' || hex && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
 }

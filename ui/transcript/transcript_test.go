@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/ui/uictx"
 )
 
 func userMsg(id int, text string) conversation.Message {
@@ -264,5 +265,49 @@ func TestWidthBound(t *testing.T) {
 				tr.PageDown()
 			}
 		})
+	}
+}
+
+// TestWrappedCodeLineKeepsIndent: at 40 columns a code line longer than the
+// width wraps, and every part stands under the code (reply indent plus the
+// code block's indent), finished and while streaming.
+func TestWrappedCodeLineKeepsIndent(t *testing.T) {
+	const code = `fmt.Println("a very long line of code that goes past the edge of the screen")`
+	text := "Code:\n\n```go\n" + code + "\nx := 1\n```\n\ndone"
+	check := func(what string, lines []string) {
+		t.Helper()
+		var rows []string
+		for _, l := range lines {
+			if len(rows) > 0 || strings.Contains(l, "fmt.Println") {
+				rows = append(rows, l)
+			}
+			if strings.Contains(l, "x := 1") {
+				break
+			}
+		}
+		if len(rows) < 3 {
+			t.Fatalf("%s: the code line did not wrap at 40 columns:\n%s", what, strings.Join(lines, "\n"))
+		}
+		for _, l := range rows {
+			if !strings.HasPrefix(l, "   ") || strings.HasPrefix(l, "    ") {
+				t.Fatalf("%s: code row %q is not indented by exactly 3 (reply 2, code block 1):\n%s", what, l, strings.Join(rows, "\n"))
+			}
+		}
+		if got := strings.Join(strings.Fields(strings.Join(rows, " ")), " "); !strings.Contains(got, code) {
+			t.Fatalf("%s: the code reads %q", what, got)
+		}
+	}
+	for _, ctx := range []func(int, int) *uictx.Context{testContext, noColorContext} {
+		tr := New(ctx(40, 20))
+		tr.SetSize(40, 20)
+		tr.Append(replyMsg(1, text))
+		check("finished", plainItem(tr, 0))
+
+		tr = New(ctx(40, 20))
+		tr.SetSize(40, 20)
+		tr.Append(streamingMsg(1))
+		tr.AppendDelta(1, text[:len(text)-len("```\n\ndone")])
+		tr.Tick()
+		check("streaming", plainItem(tr, 0))
 	}
 }
