@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api"
 )
@@ -12,10 +13,7 @@ import (
 // recorded collects the changes a conversation reports.
 type recorded struct{ changes []Change }
 
-func (r *recorded) Record(c Change) error {
-	r.changes = append(r.changes, c)
-	return nil
-}
+func (r *recorded) OnChange(c Change) { r.changes = append(r.changes, c) }
 
 func (r *recorded) kinds() []ChangeKind {
 	var k []ChangeKind
@@ -25,9 +23,35 @@ func (r *recorded) kinds() []ChangeKind {
 	return k
 }
 
-func TestTurnLifecycleIsRecorded(t *testing.T) {
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (f *fakeClock) now() time.Time          { return f.t }
+func (f *fakeClock) advance(d time.Duration) { f.t = f.t.Add(d) }
+func newClock() *fakeClock                   { return &fakeClock{t: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)} }
+
+func TestNewMakesTimeSortableIDs(t *testing.T) {
+	a := New(Options{}).ID()
+	// Version 7 ids carry the time and a counter, so even two made in the
+	// same millisecond sort in creation order.
+	b := New(Options{}).ID()
+	for _, id := range []string{a, b} {
+		if len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Fatalf("id %q is not 32 lower-case hex digits", id)
+		}
+	}
+	if !(a < b) {
+		t.Fatalf("ids do not sort by creation: %s then %s", a, b)
+	}
+	if got := New(Options{ID: "given"}).ID(); got != "given" {
+		t.Fatalf("ID() = %q, want the given one", got)
+	}
+}
+
+func TestTurnLifecycleEmitsChangesInOrder(t *testing.T) {
 	rec := &recorded{}
-	c := New(Options{ID: "c1", Recorder: rec})
+	clock := newClock()
+	c := New(Options{ID: "c1", Listeners: []Listener{rec}, Now: clock.now, SystemPrompt: "be brief"})
 	uid, err := c.AddUser("What is Go?", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,24 +83,143 @@ func TestTurnLifecycleIsRecorded(t *testing.T) {
 	if c.Title() != "What is Go?" || uid == rid {
 		t.Fatalf("title %q, ids %d %d", c.Title(), uid, rid)
 	}
-	want := []ChangeKind{ChangeAppend, ChangeAppend, ChangeUpdate}
+	want := []ChangeKind{ChangeAppend, ChangeAppend, ChangeDelta, ChangeDelta, ChangeDelta, ChangeUpdate}
 	if !reflect.DeepEqual(rec.kinds(), want) {
-		t.Fatalf("changes = %v, want %v (deltas are not recorded one by one)", rec.kinds(), want)
+		t.Fatalf("changes = %v, want %v", rec.kinds(), want)
 	}
-	last := rec.changes[2]
-	if last.ConversationID != "c1" || last.Message.Text != "Go is a language." {
-		t.Fatalf("final change = %+v", last)
+	for _, ch := range rec.changes {
+		if ch.ConversationID != "c1" || ch.Title != "What is Go?" || ch.SystemPrompt != "be brief" {
+			t.Fatalf("change without the conversation's id, title and prompt: %+v", ch)
+		}
+	}
+	if u := rec.changes[0].Message; u.ID != uid || u.Role != api.RoleUser || u.Text != "What is Go?" {
+		t.Fatalf("append user = %+v", u)
+	}
+	if r := rec.changes[1].Message; r.ID != rid || r.State != StateStreaming || r.Model != "gpt-4o" || r.Text != "" {
+		t.Fatalf("append reply = %+v", r)
+	}
+	var deltas []string
+	lastVersion := rec.changes[1].Message.Version
+	for _, ch := range rec.changes[2:5] {
+		deltas = append(deltas, ch.Delta)
+		if ch.Message.ID != rid || ch.Message.Version <= lastVersion {
+			t.Fatalf("delta change %+v (version must grow past %d)", ch.Message, lastVersion)
+		}
+		lastVersion = ch.Message.Version
+	}
+	if !reflect.DeepEqual(deltas, []string{"Go is ", "a ", "language."}) || rec.changes[4].Message.Text != "Go is a language." {
+		t.Fatalf("deltas %q, text so far %q", deltas, rec.changes[4].Message.Text)
+	}
+	last := rec.changes[5]
+	if last.Message.Text != "Go is a language." || last.Message.State != StateDone || last.Message.Usage.TotalTokens != 7 {
+		t.Fatalf("final change = %+v", last.Message)
+	}
+}
+
+// TestChangesAreCopies: a listener that keeps a change keeps what it was
+// told, whatever happens to the conversation later.
+func TestChangesAreCopies(t *testing.T) {
+	rec := &recorded{}
+	c := New(Options{Listeners: []Listener{rec}})
+	img := api.Attachment{Name: "a.png", MIME: "image/png", Data: []byte{1, 2, 3}}
+	c.AddUser("look", []api.Attachment{img})
+	r, _ := c.StartReply("m")
+	c.AppendDelta(r, "one")
+	c.AppendDelta(r, " two")
+	c.Finish(r, "stop", &api.Usage{TotalTokens: 5})
+	rec.changes[0].Message.Attachments[0].Name = "changed.png"
+	rec.changes[4].Message.Usage.TotalTokens = 1
+	if c.At(0).Attachments[0].Name != "a.png" || c.At(1).Usage.TotalTokens != 5 {
+		t.Fatal("a listener's change reached into the conversation")
+	}
+	if rec.changes[2].Message.Text != "one" || rec.changes[3].Message.Text != "one two" {
+		t.Fatalf("delta texts %q, %q", rec.changes[2].Message.Text, rec.changes[3].Message.Text)
+	}
+}
+
+func TestListenAddsAListenerLater(t *testing.T) {
+	first, later := &recorded{}, &recorded{}
+	c := New(Options{Listeners: []Listener{first}})
+	c.AddUser("one", nil)
+	c.Listen(later)
+	c.Listen(nil) // ignored
+	c.AddUser("two", nil)
+	var heard []string
+	c.Listen(ListenerFunc(func(ch Change) { heard = append(heard, ch.Kind.String()+" "+ch.Title) }))
+	c.SetTitle("  Named  ")
+	if len(first.changes) != 3 || len(later.changes) != 2 || later.changes[0].Message.Text != "two" {
+		t.Fatalf("first heard %v, later heard %v", first.kinds(), later.kinds())
+	}
+	if !reflect.DeepEqual(heard, []string{"title Named"}) {
+		t.Fatalf("ListenerFunc heard %q", heard)
+	}
+}
+
+// TestProgressIsThrottled: while a reply streams, a progress change with
+// the text so far comes at most once per ProgressEvery (measured on the
+// injected clock), however many deltas arrive.
+func TestProgressIsThrottled(t *testing.T) {
+	rec := &recorded{}
+	clock := newClock()
+	c := New(Options{Listeners: []Listener{rec}, Now: clock.now})
+	c.AddUser("q", nil)
+	rid, _ := c.StartReply("m")
+	// 25 deltas, 100 ms apart: 2.5 s of streaming.
+	for i := 0; i < 25; i++ {
+		clock.advance(100 * time.Millisecond)
+		c.AppendDelta(rid, "x")
+	}
+	var progress []Change
+	deltas := 0
+	for _, ch := range rec.changes {
+		switch ch.Kind {
+		case ChangeProgress:
+			progress = append(progress, ch)
+		case ChangeDelta:
+			deltas++
+		}
+	}
+	if deltas != 25 || len(progress) != 2 {
+		t.Fatalf("%d deltas and %d progress changes, want 25 and 2", deltas, len(progress))
+	}
+	// The first comes one second after the reply started, with ten deltas
+	// of text; the second one second later.
+	if progress[0].Message.Text != strings.Repeat("x", 10) || progress[1].Message.Text != strings.Repeat("x", 20) {
+		t.Fatalf("progress texts %q, %q", progress[0].Message.Text, progress[1].Message.Text)
+	}
+	if progress[0].Message.State != StateStreaming || progress[0].Message.ID != rid {
+		t.Fatalf("progress message %+v", progress[0].Message)
+	}
+	// Each progress change follows the delta that crossed the second.
+	for i, ch := range rec.changes {
+		if ch.Kind == ChangeProgress && (i == 0 || rec.changes[i-1].Kind != ChangeDelta) {
+			t.Fatalf("progress at %d does not follow a delta: %v", i, rec.kinds())
+		}
+	}
+	// A custom interval, and a new reply restarts the count.
+	rec2 := &recorded{}
+	c2 := New(Options{Listeners: []Listener{rec2}, Now: clock.now, ProgressEvery: 250 * time.Millisecond})
+	c2.AddUser("q", nil)
+	r2, _ := c2.StartReply("m")
+	clock.advance(200 * time.Millisecond)
+	c2.AppendDelta(r2, "a")
+	clock.advance(100 * time.Millisecond)
+	c2.AppendDelta(r2, "b")
+	if k := rec2.kinds(); !reflect.DeepEqual(k, []ChangeKind{ChangeAppend, ChangeAppend, ChangeDelta, ChangeDelta, ChangeProgress}) {
+		t.Fatalf("changes %v", k)
 	}
 }
 
 func TestLateDeltasOfAnEndedReplyAreIgnored(t *testing.T) {
-	c := New(Options{})
+	rec := &recorded{}
+	c := New(Options{Listeners: []Listener{rec}})
 	c.AddUser("q", nil)
 	rid, _ := c.StartReply("m")
 	c.AppendDelta(rid, "part")
 	if err := c.Interrupt(rid); err != nil {
 		t.Fatal(err)
 	}
+	n := len(rec.changes)
 	if c.AppendDelta(rid, " more") {
 		t.Fatal("a delta after the interrupt was accepted")
 	}
@@ -84,9 +227,15 @@ func TestLateDeltasOfAnEndedReplyAreIgnored(t *testing.T) {
 	if m.Text != "part" || m.State != StateInterrupted {
 		t.Fatalf("reply = %+v", m)
 	}
-	// A second end is a no-op, not a state change.
+	// A second end is a no-op, not a state change, and tells no one.
 	if err := c.Fail(rid, "boom"); err != nil || c.At(1).State != StateInterrupted {
 		t.Fatalf("Fail after Interrupt: %v, state %v", err, c.At(1).State)
+	}
+	if len(rec.changes) != n {
+		t.Fatalf("changes after the end: %v", rec.kinds()[n:])
+	}
+	if err := c.Finish(42, "stop", nil); err == nil {
+		t.Fatal("Finish of an unknown message: no error")
 	}
 }
 
@@ -103,16 +252,22 @@ func TestFailedReplyKeepsTextAndUserMessage(t *testing.T) {
 	if m.State != StateFailed || m.Err != "the gateway answered 500" || m.Text != "half" {
 		t.Fatalf("reply = %+v", m)
 	}
+	if r, ok := c.LastReply(); !ok || r.ID != rid {
+		t.Fatalf("LastReply = %+v, %v", r, ok)
+	}
 }
 
 func TestPrepareRetryDropsTheLastReply(t *testing.T) {
 	rec := &recorded{}
-	c := New(Options{Recorder: rec})
+	c := New(Options{Listeners: []Listener{rec}})
 	if _, err := c.PrepareRetry(); !errors.Is(err, ErrNothingToRetry) {
 		t.Fatalf("empty conversation: %v", err)
 	}
 	c.AddUser("one", nil)
 	r1, _ := c.StartReply("m")
+	if _, err := c.PrepareRetry(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("PrepareRetry while streaming: %v", err)
+	}
 	c.Fail(r1, "500")
 	u, err := c.PrepareRetry()
 	if err != nil || u.Text != "one" || c.Len() != 1 {
@@ -122,20 +277,24 @@ func TestPrepareRetryDropsTheLastReply(t *testing.T) {
 	if last.Kind != ChangeRemove || !reflect.DeepEqual(last.Removed, []int{r1}) {
 		t.Fatalf("last change = %+v", last)
 	}
-	// With no reply after the user message, retry keeps everything.
-	if _, err := c.PrepareRetry(); err != nil || c.Len() != 1 {
+	// With no reply after the user message, retry keeps everything and
+	// tells no one.
+	n := len(rec.changes)
+	if _, err := c.PrepareRetry(); err != nil || c.Len() != 1 || len(rec.changes) != n {
 		t.Fatalf("second PrepareRetry: %v, len %d", err, c.Len())
 	}
 }
 
 func TestReplaceLastUserDropsItsReply(t *testing.T) {
-	c := New(Options{})
+	rec := &recorded{}
+	c := New(Options{Listeners: []Listener{rec}})
 	c.AddUser("first", nil)
 	r, _ := c.StartReply("m")
 	c.Finish(r, "stop", nil)
-	c.AddUser("second", nil)
+	u2, _ := c.AddUser("second", nil)
 	r2, _ := c.StartReply("m")
 	c.Finish(r2, "stop", nil)
+	n := len(rec.changes)
 	id, err := c.ReplaceLastUser("second, edited", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -147,59 +306,15 @@ func TestReplaceLastUserDropsItsReply(t *testing.T) {
 	if !reflect.DeepEqual(texts, []string{"first", "", "second, edited"}) || c.At(2).ID != id {
 		t.Fatalf("messages = %q", texts)
 	}
-}
-
-func TestBuildRequestCarriesTheWholeConversation(t *testing.T) {
-	c := New(Options{})
-	img := api.Attachment{Name: "a.png", URL: "data:image/png;base64,AAAA", MIME: "image/png"}
-	c.AddUser("look", []api.Attachment{img})
-	r1, _ := c.StartReply("m")
-	c.AppendDelta(r1, "a cat")
-	c.Interrupt(r1)
-	c.AddUser("and now?", nil)
-	r2, _ := c.StartReply("m")
-	c.Fail(r2, "boom") // failed with no text: not sent
-	c.AddUser("hello?", nil)
-	c.StartReply("m") // in flight: not sent
-
-	req := c.BuildRequest(RequestOptions{SystemPrompt: "be kind"})
-	var got []string
-	for _, m := range req.Messages {
-		got = append(got, m.Role+":"+m.Content.PlainText())
+	got := rec.changes[n:]
+	if len(got) != 2 || got[0].Kind != ChangeRemove || !reflect.DeepEqual(got[0].Removed, []int{u2, r2}) ||
+		got[1].Kind != ChangeAppend || got[1].Message.ID != id {
+		t.Fatalf("changes of the edit: %+v", got)
 	}
-	// The failed turn left two user messages next to each other: they
-	// travel as one, so gateways that need alternating roles accept it.
-	want := []string{"system:be kind", "user:look", "assistant:a cat", "user:and now?\n\nhello?"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("messages = %q, want %q", got, want)
-	}
-	parts := req.Messages[1].Content.Parts
-	if !req.HasImages || len(parts) != 2 || parts[1].ImageURL.URL != img.URL {
-		t.Fatalf("image not carried: %+v", req.Messages[1])
-	}
-}
-
-func TestBuildRequestTrimsOldestTurns(t *testing.T) {
-	c := New(Options{})
-	for i := 0; i < 4; i++ {
-		c.AddUser(strings.Repeat("u", i+1), nil)
-		r, _ := c.StartReply("m")
-		c.AppendDelta(r, strings.Repeat("a", i+1))
-		c.Finish(r, "stop", nil)
-	}
-	req := c.BuildRequest(RequestOptions{SystemPrompt: "sys", MaxHistory: 3})
-	// 8 messages, keep 3 -> would start with a reply, so it starts at the
-	// next user message instead.
-	var got []string
-	for _, m := range req.Messages {
-		got = append(got, m.Role+":"+m.Content.PlainText())
-	}
-	want := []string{"system:sys", "user:uuuu", "assistant:aaaa"}
-	if !reflect.DeepEqual(got, want) || req.Trimmed != 6 {
-		t.Fatalf("messages = %q trimmed %d, want %q trimmed 6", got, req.Trimmed, want)
-	}
-	if all := c.BuildRequest(RequestOptions{}); all.Trimmed != 0 || len(all.Messages) != 8 {
-		t.Fatalf("unlimited: %d messages, trimmed %d", len(all.Messages), all.Trimmed)
+	// On an empty conversation it is a plain AddUser.
+	c2 := New(Options{})
+	if id, err := c2.ReplaceLastUser("hello", nil); err != nil || id != 1 || c2.Len() != 1 {
+		t.Fatalf("ReplaceLastUser on empty: %d, %v", id, err)
 	}
 }
 
@@ -213,19 +328,8 @@ func TestMakeTitle(t *testing.T) {
 	}
 }
 
-func TestRecorderErrorsReachTheCaller(t *testing.T) {
-	boom := errors.New("disk full")
-	c := New(Options{Recorder: RecorderFunc(func(Change) error { return boom })})
-	if _, err := c.AddUser("x", nil); !errors.Is(err, boom) {
-		t.Fatalf("err = %v", err)
-	}
-	if c.Len() != 1 {
-		t.Fatal("the change was not kept")
-	}
-}
-
 func BenchmarkAppendDeltaLongReply(b *testing.B) {
-	c := New(Options{})
+	c := New(Options{Listeners: []Listener{ListenerFunc(func(Change) {})}})
 	c.AddUser("q", nil)
 	id, _ := c.StartReply("m")
 	c.AppendDelta(id, strings.Repeat("x", 100<<10))
@@ -241,7 +345,7 @@ func BenchmarkAppendDeltaLongReply(b *testing.B) {
 // a later message, or a title set with SetTitle, leaves it alone.
 func TestEditingTheFirstMessageRetitles(t *testing.T) {
 	rec := &recorded{}
-	c := New(Options{ID: "c", Recorder: rec})
+	c := New(Options{ID: "c", Listeners: []Listener{rec}})
 	c.AddUser("frist question", nil)
 	r, _ := c.StartReply("m")
 	c.Finish(r, "stop", nil)
@@ -254,7 +358,7 @@ func TestEditingTheFirstMessageRetitles(t *testing.T) {
 	if c.Title() != "first question" {
 		t.Fatalf("title after editing the first message: %q", c.Title())
 	}
-	// The recorder learns the new title with the new message.
+	// Listeners learn the new title with the new message.
 	last := rec.changes[len(rec.changes)-1]
 	if last.Kind != ChangeAppend || last.Title != "first question" || last.Message.Text != "first question" {
 		t.Fatalf("last change %+v", last)
@@ -276,58 +380,31 @@ func TestEditingTheFirstMessageRetitles(t *testing.T) {
 	}
 }
 
-// TestRecorderErrorsDoNotSplitChanges: when the recorder fails while a
-// reply is dropped (retry, edit and resend), the change is still made whole
-// and its result returned with the error, so the caller can follow it.
-func TestRecorderErrorsDoNotSplitChanges(t *testing.T) {
-	boom := errors.New("disk full")
-	fail := false
-	c := New(Options{Recorder: RecorderFunc(func(Change) error {
-		if fail {
-			return boom
-		}
-		return nil
-	})})
-	uid, _ := c.AddUser("q", nil)
-	r, _ := c.StartReply("m")
-	c.Finish(r, "stop", nil)
-	fail = true
-	u, err := c.PrepareRetry()
-	if !errors.Is(err, boom) || u.ID != uid || c.Len() != 1 {
-		t.Fatalf("PrepareRetry: %+v, %v, len %d", u, err, c.Len())
+func TestSystemPromptIsTheConversations(t *testing.T) {
+	rec := &recorded{}
+	c := New(Options{Listeners: []Listener{rec}, SystemPrompt: "one"})
+	c.AddUser("hi", nil)
+	first := c.BuildRequest(RequestOptions{})
+	if first.Messages[0].Role != api.RoleSystem || first.Messages[0].Content.Text != "one" {
+		t.Fatalf("first request %+v", first.Messages)
 	}
-	fail = false
-	r, _ = c.StartReply("m")
-	c.Finish(r, "stop", nil)
-	fail = true
-	id, err := c.ReplaceLastUser("edited", nil)
-	if !errors.Is(err, boom) || id == 0 || c.Len() != 1 || c.At(0).Text != "edited" {
-		t.Fatalf("ReplaceLastUser: id %d, %v, len %d", id, err, c.Len())
+	c.SetSystemPrompt("two")
+	c.SetSystemPrompt("two") // unchanged: no change reported
+	if c.SystemPrompt() != "two" {
+		t.Fatalf("SystemPrompt() = %q", c.SystemPrompt())
 	}
-}
-
-func TestConsecutiveUserMessagesMergeWithTheirImages(t *testing.T) {
-	c := New(Options{})
-	a := api.Attachment{Name: "a.png", URL: "data:image/png;base64,AAAA", MIME: "image/png"}
-	b := api.Attachment{Name: "b.png", URL: "https://example.com/b.png"}
-	c.AddUser("first", []api.Attachment{a})
-	r, _ := c.StartReply("m")
-	c.Fail(r, "404")
-	c.AddUser("second", []api.Attachment{b})
-	req := c.BuildRequest(RequestOptions{})
-	if len(req.Messages) != 1 {
-		t.Fatalf("%d messages, want 1", len(req.Messages))
+	if k := rec.kinds(); !reflect.DeepEqual(k, []ChangeKind{ChangeAppend, ChangeSystem}) || rec.changes[1].SystemPrompt != "two" {
+		t.Fatalf("changes %v / %+v", k, rec.changes)
 	}
-	var got []string
-	for _, p := range req.Messages[0].Content.Parts {
-		if p.Type == api.PartText {
-			got = append(got, "text:"+p.Text)
-		} else {
-			got = append(got, "image:"+p.ImageURL.URL)
-		}
+	if m := c.BuildRequest(RequestOptions{}).Messages[0]; m.Content.Text != "two" {
+		t.Fatalf("system message %q", m.Content.Text)
 	}
-	want := []string{"text:first", "image:" + a.URL, "text:second", "image:" + b.URL}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("parts = %q, want %q", got, want)
+	// The caller's prompt, when given, wins.
+	if m := c.BuildRequest(RequestOptions{SystemPrompt: "override"}).Messages[0]; m.Content.Text != "override" {
+		t.Fatalf("system message %q", m.Content.Text)
+	}
+	c.SetSystemPrompt("")
+	if m := c.BuildRequest(RequestOptions{}).Messages; len(m) != 1 || m[0].Role != api.RoleUser {
+		t.Fatalf("without a prompt: %+v", m)
 	}
 }

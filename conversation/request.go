@@ -6,11 +6,16 @@ import (
 
 // RequestOptions shape the messages sent for the next reply.
 type RequestOptions struct {
-	// SystemPrompt, when not empty, is sent first as a system message.
+	// SystemPrompt, when not empty, is sent first as a system message in
+	// place of the conversation's own (Conversation.SystemPrompt).
 	SystemPrompt string
 	// MaxHistory limits how many conversation messages are sent (0: all).
 	// The oldest go first; the system prompt does not count.
 	MaxHistory int
+	// WithoutImages sends earlier turns as text only: the images of every
+	// user message but the last one stay out of the request (for a model
+	// without vision). The last user message is sent as it is.
+	WithoutImages bool
 }
 
 // Request is what the next chat request carries.
@@ -18,60 +23,139 @@ type Request struct {
 	Messages []api.Message
 	// Trimmed is how many conversation messages were left out for MaxHistory.
 	Trimmed int
-	// HasImages says whether any message carries an image, so the caller can
+	// Dropped lists the ids of user messages left out because their turn
+	// failed (the reply failed, or never came and another message followed),
+	// so the caller can say on screen that they were not sent. A failed
+	// reply goes with its message. Messages already trimmed by MaxHistory
+	// are not listed.
+	Dropped []int
+	// HasImages says whether the request carries an image, so the caller can
 	// check the model's vision capability before sending.
 	HasImages bool
+	// ImagesFrom lists the ids of the messages whose images are carried.
+	ImagesFrom []int
 }
 
-// BuildRequest returns the whole conversation so far as chat messages:
-// user turns with their images, assistant replies as far as they got
-// (interrupted and failed replies included when they have text), preceded by
-// the system prompt. The reply in flight and empty replies are left out, and
-// user messages that end up next to each other are sent as one.
+// imageOmitted stands in for a user message that was only images when
+// those are not sent, so the reply that follows still answers a message.
+const imageOmitted = "[image omitted]"
+
+// BuildRequest returns the conversation so far as chat messages: user turns
+// with their images, assistant replies as far as they got (interrupted
+// replies included when they have text), preceded by the system prompt.
+// The reply in flight and empty replies are left out. A failed turn is left
+// out whole and listed in Dropped: what one message on screen says is never
+// merged into another (ctrl+r resends the last message instead).
 func (c *Conversation) BuildRequest(opts RequestOptions) Request {
-	var sendable []Message
-	for _, m := range c.messages {
-		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
-			continue
-		}
-		sendable = append(sendable, m)
-	}
-	trimmed := 0
+	sendable, dropped := c.sendable()
+	var r Request
 	if opts.MaxHistory > 0 && len(sendable) > opts.MaxHistory {
-		trimmed = len(sendable) - opts.MaxHistory
+		trimmed := len(sendable) - opts.MaxHistory
 		// A conversation sent to a model should not open with a reply.
 		for trimmed < len(sendable)-1 && sendable[trimmed].Role != api.RoleUser {
 			trimmed++
 		}
+		first := sendable[trimmed].ID
 		sendable = sendable[trimmed:]
+		r.Trimmed = trimmed
+		for _, id := range dropped {
+			if id > first {
+				r.Dropped = append(r.Dropped, id)
+			}
+		}
+	} else {
+		r.Dropped = dropped
 	}
-	var r Request
-	r.Trimmed = trimmed
-	if opts.SystemPrompt != "" {
-		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, opts.SystemPrompt))
+	system := opts.SystemPrompt
+	if system == "" {
+		system = c.system
 	}
-	for _, m := range sendable {
-		msg := apiMessage(m)
-		if len(m.Attachments) > 0 {
+	if system != "" {
+		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, system))
+	}
+	lastUser := -1
+	for i := len(sendable) - 1; i >= 0; i-- {
+		if sendable[i].Role == api.RoleUser {
+			lastUser = i
+			break
+		}
+	}
+	for i, m := range sendable {
+		withImages := len(m.Attachments) > 0 && (!opts.WithoutImages || i == lastUser)
+		if withImages {
 			r.HasImages = true
+			r.ImagesFrom = append(r.ImagesFrom, m.ID)
 		}
-		// A user message whose reply failed is followed by the next user
-		// message. Chat templates that need alternating roles reject two
-		// user messages in a row, so they travel as one.
-		if n := len(r.Messages); n > 0 && m.Role == api.RoleUser && r.Messages[n-1].Role == api.RoleUser {
-			r.Messages[n-1] = mergeUser(r.Messages[n-1], msg)
-			continue
-		}
-		r.Messages = append(r.Messages, msg)
+		r.Messages = append(r.Messages, apiMessage(m, withImages))
 	}
 	return r
 }
 
+// sendable returns the messages a request may carry, in order, and the ids
+// of the user messages left out because their turn failed.
+func (c *Conversation) sendable() (out []Message, dropped []int) {
+	out = make([]Message, 0, len(c.messages))
+	for i := 0; i < len(c.messages); i++ {
+		m := c.messages[i]
+		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
+			continue
+		}
+		if m.Role != api.RoleUser {
+			out = append(out, m)
+			continue
+		}
+		switch reply := c.replyTo(i); {
+		case reply >= 0 && c.messages[reply].State == StateFailed:
+			// The failed reply goes with it; the loop skips it below.
+			dropped = append(dropped, m.ID)
+			i = reply
+		case reply < 0 && c.nextUser(i) >= 0:
+			dropped = append(dropped, m.ID)
+		default:
+			out = append(out, m)
+		}
+	}
+	return out, dropped
+}
+
+// replyTo returns the index of the reply to the user message at i: the
+// first assistant message after it, before the next user message, that is
+// not an empty interrupted or streaming one; -1 when there is none.
+func (c *Conversation) replyTo(i int) int {
+	for j := i + 1; j < len(c.messages); j++ {
+		m := c.messages[j]
+		if m.Role == api.RoleUser {
+			return -1
+		}
+		if m.Role != api.RoleAssistant || m.State == StateStreaming {
+			continue
+		}
+		if m.Text != "" || m.State == StateFailed {
+			return j
+		}
+	}
+	return -1
+}
+
+// nextUser returns the index of the next user message after i, or -1.
+func (c *Conversation) nextUser(i int) int {
+	for j := i + 1; j < len(c.messages); j++ {
+		if c.messages[j].Role == api.RoleUser {
+			return j
+		}
+	}
+	return -1
+}
+
 // apiMessage is m as the gateway sees it: plain text, or text and images
 // as parts.
-func apiMessage(m Message) api.Message {
-	if len(m.Attachments) == 0 {
-		return api.TextMessage(m.Role, m.Text)
+func apiMessage(m Message, withImages bool) api.Message {
+	if !withImages {
+		text := m.Text
+		if text == "" && len(m.Attachments) > 0 {
+			text = imageOmitted
+		}
+		return api.TextMessage(m.Role, text)
 	}
 	parts := make([]api.Part, 0, len(m.Attachments)+1)
 	if m.Text != "" {
@@ -81,34 +165,4 @@ func apiMessage(m Message) api.Message {
 		parts = append(parts, a.Part())
 	}
 	return api.Message{Role: m.Role, Content: api.Content{Parts: parts}}
-}
-
-// mergeUser joins two consecutive user messages into one, text separated by
-// a blank line, images kept in order.
-func mergeUser(a, b api.Message) api.Message {
-	if a.Content.Parts == nil && b.Content.Parts == nil {
-		return api.TextMessage(api.RoleUser, joinText(a.Content.Text, b.Content.Text))
-	}
-	parts := append(asParts(a.Content), asParts(b.Content)...)
-	return api.Message{Role: api.RoleUser, Content: api.Content{Parts: parts}}
-}
-
-func asParts(c api.Content) []api.Part {
-	if c.Parts != nil {
-		return append([]api.Part(nil), c.Parts...)
-	}
-	if c.Text == "" {
-		return nil
-	}
-	return []api.Part{api.TextPart(c.Text)}
-}
-
-func joinText(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n\n" + b
 }

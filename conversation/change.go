@@ -1,0 +1,84 @@
+package conversation
+
+// ChangeKind says what happened to a conversation.
+type ChangeKind int
+
+// Kinds of change reported to listeners.
+const (
+	// ChangeAppend: Message was added at the end (a user message, or a reply
+	// that starts streaming with no text yet).
+	ChangeAppend ChangeKind = iota
+	// ChangeDelta: Delta was appended to the reply in flight. Message carries
+	// the reply's ID, Version and whole Text so far (the string is shared,
+	// not copied), so a view can either append Delta or re-read Text.
+	ChangeDelta
+	// ChangeProgress: the reply in flight with its text so far, at most once
+	// per Options.ProgressEvery while it streams, so storage can save a
+	// partial reply without handling every delta.
+	ChangeProgress
+	// ChangeUpdate: Message (the reply that was in flight) reached its final
+	// state (done, interrupted or failed) with its whole text.
+	ChangeUpdate
+	// ChangeRemove: the messages with the ids in Removed were dropped (retry,
+	// edit and resend).
+	ChangeRemove
+	// ChangeTitle: the conversation was renamed with SetTitle.
+	ChangeTitle
+	// ChangeSystem: the conversation's system prompt changed.
+	ChangeSystem
+)
+
+// String names the kind for logs and test failures.
+func (k ChangeKind) String() string {
+	switch k {
+	case ChangeAppend:
+		return "append"
+	case ChangeDelta:
+		return "delta"
+	case ChangeProgress:
+		return "progress"
+	case ChangeUpdate:
+		return "update"
+	case ChangeRemove:
+		return "remove"
+	case ChangeTitle:
+		return "title"
+	case ChangeSystem:
+		return "system"
+	}
+	return "unknown"
+}
+
+// Change is one change of a conversation, with copies of what changed.
+// Title and SystemPrompt always hold the conversation's current values, so
+// a listener that meets a conversation for the first time learns them with
+// its first change.
+type Change struct {
+	Kind           ChangeKind
+	ConversationID string
+	// Message is a copy of the message concerned (Append, Delta, Progress,
+	// Update); nil otherwise.
+	Message *Message
+	// Delta is the text appended (Delta only).
+	Delta string
+	// Removed lists the ids dropped (Remove only).
+	Removed      []int
+	Title        string
+	SystemPrompt string
+}
+
+// Listener hears every change of a conversation, in order, synchronously
+// from the goroutine that owns the conversation. OnChange must be cheap and
+// must not block (the UI calls it from Update): a listener with slow work,
+// such as storage, only enqueues the change. Every listener receives the
+// same Change, so none may modify it (Message, Removed) or the conversation
+// it listens to.
+type Listener interface {
+	OnChange(Change)
+}
+
+// ListenerFunc adapts a function to a Listener.
+type ListenerFunc func(Change)
+
+// OnChange calls f.
+func (f ListenerFunc) OnChange(c Change) { f(c) }
