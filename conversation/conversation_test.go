@@ -319,7 +319,7 @@ func TestReplaceLastUserDropsItsReply(t *testing.T) {
 }
 
 func TestMakeTitle(t *testing.T) {
-	if got := MakeTitle("  hello\n\tworld  "); got != "hello world" {
+	if got := MakeTitle("  hello\tworld  \nmore"); got != "hello world" {
 		t.Fatalf("got %q", got)
 	}
 	long := MakeTitle(strings.Repeat("word ", 40))

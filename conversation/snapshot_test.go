@@ -66,7 +66,7 @@ func TestRestoreRebuildsAStoredConversation(t *testing.T) {
 
 func TestRestoreWithoutTitleMakesOne(t *testing.T) {
 	c := Restore(Options{}, Snapshot{Messages: []Message{{ID: 1, Role: api.RoleUser, Text: "  first\nline  "}}})
-	if c.Title() != "first line" || len(c.ID()) != 32 {
+	if c.Title() != "first" || len(c.ID()) != 32 {
 		t.Fatalf("title %q id %q", c.Title(), c.ID())
 	}
 	empty := Restore(Options{}, Snapshot{})

@@ -216,10 +216,9 @@ func TestGatewayErrorThenKeepWorking(t *testing.T) {
 	}
 
 	tm.send("Second try")
-	// The failed turn's message and the new one travel as one user message
-	// (strict chat templates need alternating roles), so the fake echoes
-	// both.
-	s = tm.waitText("You said: First try")
+	// The failed turn's message is not sent again inside the new one: what
+	// the screen shows as two messages never travels as one.
+	s = tm.waitText("You said: Second try")
 	for _, want := range []string{"First try", "does not exist", "Second try"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("after the next message, %q is gone from the transcript:\n%s", want, frame(s))
@@ -230,9 +229,9 @@ func TestGatewayErrorThenKeepWorking(t *testing.T) {
 		t.Fatalf("%d chat requests, want 2 (a 404 is not retried)", n)
 	}
 	if n := len(reqs[1].Chat.Messages); n != 1 {
-		t.Errorf("the second request sent %d messages, want 1 merged user message", n)
+		t.Errorf("the second request sent %d messages, want 1 (the failed turn left out)", n)
 	}
-	if role, text := lastMessage(t, reqs[1]); role != "user" || text != "First try\n\nSecond try" {
+	if role, text := lastMessage(t, reqs[1]); role != "user" || text != "Second try" {
 		t.Errorf("the second request sent %s %q", role, text)
 	}
 }

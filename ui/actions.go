@@ -8,33 +8,45 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/conversation"
 )
 
 // copyReply copies the last reply's Markdown source. What is copied is the
 // reply as the model wrote it (the Markdown, not the rendering), with
 // terminal control sequences made inert (see copyText).
 func (m *Model) copyReply() tea.Cmd {
-	r, ok := m.conv.LastReply()
-	if !ok || r.Text == "" {
-		return m.showToast("there is no reply to copy yet", toastInfo)
+	r, ok := m.lastReplyWithText()
+	if !ok {
+		return m.notify("there is no reply to copy yet", toastInfo)
 	}
 	return copyText(m.clipboardWrite(), "reply", r.Text)
 }
 
 // copyCode copies the n-th fenced code block of the last reply.
 func (m *Model) copyCode(n int) tea.Cmd {
-	r, ok := m.conv.LastReply()
-	if !ok || r.Text == "" {
-		return m.showToast("there is no reply to copy from yet", toastInfo)
+	r, ok := m.lastReplyWithText()
+	if !ok {
+		return m.notify("there is no reply to copy from yet", toastInfo)
 	}
 	blocks := codeBlocks(r.Text)
 	switch {
 	case len(blocks) == 0:
-		return m.showToast("the last reply has no code block", toastInfo)
+		return m.notify("the last reply has no code block", toastInfo)
 	case n > len(blocks):
-		return m.showToast(fmt.Sprintf("the last reply has only %d code %s", len(blocks), plural(len(blocks), "block", "blocks")), toastInfo)
+		return m.notify(fmt.Sprintf("the last reply has only %d code %s", len(blocks), plural(len(blocks), "block", "blocks")), toastInfo)
 	}
 	return copyText(m.clipboardWrite(), fmt.Sprintf("code block %d", n), blocks[n-1])
+}
+
+// lastReplyWithText is the last reply that has text: after a failed or
+// stopped turn without any, the one before it is still there to copy.
+func (m *Model) lastReplyWithText() (conversation.Message, bool) {
+	for i := m.conv.Len() - 1; i >= 0; i-- {
+		if r := m.conv.At(i); r.Role == api.RoleAssistant && r.Text != "" {
+			return r, true
+		}
+	}
+	return conversation.Message{}, false
 }
 
 func (m *Model) clipboardWrite() func(string) error {
@@ -53,26 +65,24 @@ func (m *Model) newConversationKey() tea.Cmd {
 	now := m.now()
 	if m.newArmed.IsZero() || now.Sub(m.newArmed) > quitWindow {
 		m.newArmed = now
-		return m.showToast(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
+		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
 	}
 	m.newArmed = time.Time{}
-	_ = m.interruptStream()
+	m.interruptStream()
 	m.newConversation()
-	m.lastUsage, m.lastRate, m.trimmed = nil, 0, 0
+	m.lastUsage, m.lastRate, m.trimmed, m.withoutImages = nil, 0, 0, ""
 	if m.comp.editing {
 		m.comp.editing = false
 		m.comp.setPrompt(m.ctx)
 		m.composerChanged()
 	}
-	m.renderStatus()
-	m.renderHint()
-	return m.showToast("new conversation", toastOK)
+	return m.notify("new conversation", toastOK)
 }
 
 // editorDone puts the editor's text into the composer.
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.showToast(msg.err.Error(), toastErr)
+		return m.notify(msg.err.Error(), toastErr)
 	}
 	m.comp.setValue(msg.text)
 	m.composerChanged()
@@ -156,7 +166,7 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 		// nothing the user pasted is lost, and say why it was not attached.
 		m.comp.ta.InsertString(msg.text)
 		m.composerChanged()
-		return m.showToast(msg.err.Error(), toastWarn)
+		return m.notify(msg.err.Error(), toastWarn)
 	}
 	m.comp.attachments = append(m.comp.attachments, msg.atts...)
 	m.composerChanged()
@@ -164,13 +174,10 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	for i, a := range msg.atts {
 		names[i] = a.Describe()
 	}
-	var warn tea.Cmd
 	if err := m.catalog.Require(m.model, api.CapVision); err != nil {
-		warn = m.showToast(err.Error(), toastWarn)
-	} else {
-		warn = m.showToast("attached "+strings.Join(names, "; "), toastOK)
+		return m.notify(err.Error(), toastWarn)
 	}
-	return warn
+	return m.notify("attached "+strings.Join(names, "; "), toastOK)
 }
 
 func plural(n int, one, many string) string {

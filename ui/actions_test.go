@@ -89,7 +89,7 @@ func TestCopyCodeBlocks(t *testing.T) {
 func TestCopyCodePrefixKey(t *testing.T) {
 	cfg := &config.Config{Keys: map[string][]string{"copy_code": {"ctrl+g"}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
-	if len(h.m.banner) == 0 {
+	if len(h.m.notes.banner) == 0 {
 		t.Fatal("ctrl+g hides the composer's select-all: a problem should be reported")
 	}
 	h.key("esc") // dismiss the banner

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/conversation"
 	"parley/termsafe"
 	"parley/ui/mdstream"
 )
@@ -24,23 +25,21 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 		Now:       func() time.Time { return clock },
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
-	if _, err := m.addUser("benchmark question", nil); err != nil {
-		b.Fatal(err)
-	}
-	id, err := m.startReply(m.model)
+	t, err := m.conv.Begin(&conversation.UserInput{Text: "benchmark question"}, m.turnOptions())
 	if err != nil {
 		b.Fatal(err)
 	}
+	id := t.ReplyID
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 	m.nextID++
-	m.stream = &activeStream{id: m.nextID, replyID: id, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock}
+	m.stream = &activeStream{id: m.nextID, turn: t, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock, last: clock}
 	para := "Some **Markdown** text of a typical answer, with `code` and a [link](https://example.com).\n\n"
 	var sb strings.Builder
 	for sb.Len() < size {
 		sb.WriteString(para)
 	}
-	m.appendDelta(id, sb.String()[:size])
+	m.conv.AppendDelta(id, sb.String()[:size])
 	for m.tr.NeedsTick() {
 		m.tr.Tick()
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
-	"parley/termsafe"
+	"parley/ui/cells"
 	"parley/themes"
 	"parley/ui/keys"
 	"parley/ui/uictx"
@@ -81,7 +81,7 @@ func (c *composer) restyle(ctx *uictx.Context) {
 // setPlaceholder says which model the next message goes to, or, with no
 // model yet, which key chooses one.
 func (c *composer) setPlaceholder(model, pickKey string) {
-	if model = termsafe.Sanitize(oneLine(model)); model == "" {
+	if model = cells.OneLine(model); model == "" {
 		c.ta.Placeholder = "Message… (no model yet: " + pickKey + " chooses one)"
 		return
 	}

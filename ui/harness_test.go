@@ -83,7 +83,37 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	for _, o := range hopts {
 		o(&opts)
 	}
+	// Clients are built in commands (never in Update): start as the
+	// program would, and wait for the first model's client, so a test's
+	// first send goes out at once.
+	built := make(chan struct{}, 1)
+	if inner := opts.NewClient; inner != nil {
+		opts.NewClient = func(model string) (*api.Client, error) {
+			defer func() {
+				select {
+				case built <- struct{}{}:
+				default:
+				}
+			}()
+			return inner(model)
+		}
+	}
 	hs.m = New(ctx, opts)
+	// Past the window in which an early ctrl+j counts as a typed-ahead
+	// Enter (TestTypeAheadEnterSends covers that window).
+	hs.clock.advance(time.Second)
+	if _, setup := hs.m.layers.top().(*setupLayer); opts.NewClient != nil && opts.Model != "" && !setup {
+		hs.run(hs.m.Init())
+		hs.wait("the first client", func() bool {
+			select {
+			case <-built:
+				return true
+			default:
+				return false
+			}
+		})
+		hs.settle(5 * time.Millisecond)
+	}
 	return hs
 }
 
@@ -221,7 +251,7 @@ func keyMsg(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Mod: mod}
 }
 
-func (h *harness) streaming() bool { return h.m.stream != nil }
+func (h *harness) streaming() bool { return h.m.stream != nil || h.m.pendingSend }
 
 // errBadKey is a client construction error carrying a control sequence, as
 // a hostile environment might.

@@ -14,51 +14,24 @@ import (
 // hintItem is one "key action" pair of the hint line.
 type hintItem struct{ key, desc string }
 
-// renderHint rebuilds the cached bottom line: the toast when one shows,
-// else the keys that matter in the current state, as many as fit.
-func (m *Model) renderHint() {
-	if m.lay.Hint.H == 0 {
-		m.hintView = ""
-		return
-	}
-	w := m.lay.Hint.W
+// renderHint draws the key hint line: the keys that matter in the current
+// state, as many as fit in w cells.
+func (m *Model) renderHint(items []hintItem, w int) string {
 	lk := m.look()
-	if m.toast.text != "" {
-		st := lk.toastInfo
-		icon := "• "
-		switch m.toast.kind {
-		case toastOK:
-			st, icon = lk.toastOK, "✓ "
-		case toastWarn:
-			st, icon = lk.toastWarn, "! "
-		case toastErr:
-			st, icon = lk.toastErr, "✗ "
-		}
-		m.hintView = fitLine(st.Render(fitLine(icon+m.toast.text, w-st.GetHorizontalFrameSize())), w)
-		m.hintWasHint = false
-		return
-	}
-	items := fitHints(m.hintItems(), w)
-	// The hint is asked for after every keystroke; draw it only when what
-	// it says changed.
-	key := hintKey(items, w, m.ctx.StyleGen)
-	if key == m.hintKey && m.hintView != "" && m.hintWasHint {
-		return
-	}
-	m.hintKey, m.hintWasHint = key, true
-	if m.hintGen != m.ctx.StyleGen || m.hintParts == nil {
-		m.hintParts, m.hintGen = map[string]string{}, m.ctx.StyleGen
+	c := &m.chrome
+	if c.hintGen != m.ctx.StyleGen || c.hintParts == nil {
+		c.hintParts, c.hintGen = map[string]string{}, m.ctx.StyleGen
 	}
 	// Styled pieces are kept per style generation: lipgloss rendering is
 	// the expensive part of the line.
 	paint := func(st lipgloss.Style, kind byte, s string) string {
 		k := string(kind) + s
-		if r, ok := m.hintParts[k]; ok {
+		if r, ok := c.hintParts[k]; ok {
 			return r
 		}
 		r := st.Render(s)
-		if len(m.hintParts) < 256 {
-			m.hintParts[k] = r
+		if len(c.hintParts) < 256 {
+			c.hintParts[k] = r
 		}
 		return r
 	}
@@ -77,7 +50,7 @@ func (m *Model) renderHint() {
 	if used < w {
 		b.WriteString(paint(lk.hintDesc, 'd', strings.Repeat(" ", w-used)))
 	}
-	m.hintView = b.String()
+	return b.String()
 }
 
 func hintKey(items []hintItem, w, gen int) string {
@@ -135,12 +108,13 @@ func fitHints(items []hintItem, w int) []hintItem {
 // hintItems lists the keys for the current state, most useful first.
 func (m *Model) hintItems() []hintItem {
 	km := m.keyMap()
-	k := func(b key.Binding) string { return keyLabel(firstKey(b, "")) }
+	k := keyOf
+	if l := m.layers.top(); l != nil {
+		return l.hints(km)
+	}
 	switch {
-	case m.openKind == openHelp:
-		return []hintItem{{k(km.Close), "close"}, {"pgup/pgdn", "scroll"}}
-	case m.openKind == openModels || m.openKind == openThemes:
-		return []hintItem{{"type", "filter"}, {k(km.ListUp) + "/" + k(km.ListDown), "move"}, {k(km.Select), "choose"}, {k(km.Close), "cancel"}}
+	case m.menuOpen():
+		return m.menuHints()
 	case m.codePrefix:
 		return []hintItem{{"1…9", "copy that code block of the last reply"}, {k(km.Cancel), "cancel"}}
 	case m.stream != nil:
@@ -151,6 +125,9 @@ func (m *Model) hintItems() []hintItem {
 	items := []hintItem{{k(km.Send), "send"}, {k(km.Newline), "new line"}}
 	if st, ok := m.lastReplyState(); ok && (st == conversation.StateFailed || st == conversation.StateInterrupted) {
 		items = append([]hintItem{{k(km.Retry), "retry"}}, items...)
+	}
+	if m.comp.textEmpty() {
+		items = append(items, hintItem{"/", "commands"})
 	}
 	if m.conv.Len() > 0 && m.comp.empty() {
 		items = append(items, hintItem{k(km.EditLast), "edit"})
@@ -166,6 +143,9 @@ func (m *Model) hintItems() []hintItem {
 	)
 	return items
 }
+
+// keyOf is a binding's first key, the short way people read it in a hint.
+func keyOf(b key.Binding) string { return keyLabel(firstKey(b, "")) }
 
 // helpHintKey is the help key to show: "?" types itself once the composer
 // has text, so then a key that always opens help (F1) is shown.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -9,23 +10,29 @@ import (
 )
 
 // key routes a key press: the keys that work everywhere first (quit, and
-// ctrl+c as stop/quit), then the open overlay, then the chat's actions, and
-// what is left to the composer.
+// ctrl+c as stop/quit), then the top layer, the command list, the chat's
+// actions, and what is left to the composer.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	km := m.keyMap()
-	switch {
-	case keys.Matches(msg, km.Quit) && m.openKind != openSetup:
-		return m.quit()
-	case keys.Matches(msg, km.Interrupt) && m.openKind != openSetup:
-		return m.interrupt()
+	if !m.layerOwnsQuit() {
+		switch {
+		case keys.Matches(msg, km.Quit):
+			return m.quit()
+		case keys.Matches(msg, km.Interrupt):
+			return m.interrupt()
+		}
 	}
-	if m.openKind != openNone {
-		return m.routeOverlay(msg)
+	if m.layers.top() != nil {
+		return m.routeLayer(msg)
+	}
+	if m.menuOpen() {
+		if cmd, done := m.menuKey(msg); done {
+			return cmd
+		}
 	}
 
 	if m.codePrefix {
 		m.codePrefix = false
-		m.renderHint()
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
 			return m.copyCode(int(s[0] - '0'))
 		}
@@ -39,27 +46,39 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case keys.Matches(msg, km.Cancel):
 		return m.cancelKey()
-	case keys.Matches(msg, km.Send):
+	case keys.Matches(msg, km.Send) || m.typedAhead(msg):
 		return m.send()
+	case keys.Matches(msg, km.LineUp):
+		m.tr.LineUp(1)
+		return m.tickIfNeeded()
+	case keys.Matches(msg, km.LineDown):
+		m.tr.LineDown(1)
+		return m.tickIfNeeded()
+	case textEmpty && !m.tr.AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
+		// While the view is scrolled up, the arrows of an empty composer
+		// scroll it: terminals turn the mouse wheel into arrow keys, and a
+		// wheel must not open the last message for editing.
+		if msg.Keystroke() == "up" {
+			m.tr.WheelUp()
+		} else {
+			m.tr.WheelDown()
+		}
+		return m.tickIfNeeded()
 	case keys.Matches(msg, km.EditLast) && empty && m.stream == nil && m.conv.Len() > 0:
 		return m.editLast()
 	case m.helpKey(msg, textEmpty):
 		return m.openHelp()
 	case keys.Matches(msg, km.ScrollUp):
 		m.tr.PageUp()
-		m.renderStatus()
 		return m.tickIfNeeded()
 	case keys.Matches(msg, km.ScrollDown):
 		m.tr.PageDown()
-		m.renderStatus()
 		return m.tickIfNeeded()
 	case keys.Matches(msg, km.ScrollTop) && textEmpty:
 		m.tr.Top()
-		m.renderStatus()
 		return m.tickIfNeeded()
 	case keys.Matches(msg, km.ScrollBottom) && textEmpty:
 		m.tr.Bottom()
-		m.renderStatus()
 		return m.tickIfNeeded()
 	case keys.Matches(msg, km.Retry):
 		return m.retry()
@@ -70,27 +89,44 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return m.copyCode(n)
 		}
 		m.codePrefix = true
-		m.renderHint()
 		return nil
 	case keys.Matches(msg, km.Editor):
 		return openEditor(m.opts.Getenv, m.comp.value())
 	case keys.Matches(msg, km.ModelPicker):
-		return m.openModelPicker()
+		return m.openModelPicker(false)
 	case keys.Matches(msg, km.ThemePicker):
 		return m.openThemePicker()
 	case keys.Matches(msg, km.NewConversation):
 		return m.newConversationKey()
 	case keys.Matches(msg, km.ToggleMouse):
 		return m.toggleMouse()
+	case keys.Matches(msg, km.Notices):
+		return m.togglePane(&noticesPane{})
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
 		a := m.comp.attachments[len(m.comp.attachments)-1]
 		m.comp.attachments = m.comp.attachments[:len(m.comp.attachments)-1]
 		m.composerChanged()
-		return m.showToast(fmt.Sprintf("removed %s", a.Name), toastInfo)
+		return m.notify(fmt.Sprintf("removed %s", a.Name), toastInfo)
+	case msg.Text == "/" && textEmpty && !m.comp.editing:
+		m.comp.setValue("/")
+		m.composerChanged()
+		m.openMenu()
+		return nil
 	}
 	cmd := m.comp.update(msg)
 	m.composerChanged()
+	m.syncMenu()
 	return cmd
+}
+
+// typeAheadWindow is how soon after start a key counts as typed ahead.
+const typeAheadWindow = 500 * time.Millisecond
+
+// typedAhead reports an Enter typed before parley took the terminal: the
+// terminal, still in line mode, turned it into a line feed, which arrives
+// as ctrl+j (a newline key). Enter always sends.
+func (m *Model) typedAhead(msg tea.KeyPressMsg) bool {
+	return msg.Keystroke() == "ctrl+j" && !m.enhanced && m.now().Sub(m.started) < typeAheadWindow
 }
 
 // helpKey: the help binding's printable keys ("?") only work while the
@@ -101,18 +137,25 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, textEmpty bool) bool {
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
-// dismiss the banner and the toast.
+// close a pane that took the transcript's place, else dismiss the notice
+// and the banner.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
 	case m.stream != nil:
 		return m.stopStream()
 	case m.comp.editing:
 		return m.leaveEdit()
-	case len(m.banner) > 0:
-		m.dismissBanner()
+	case m.pane != nil && m.lay.SideFull:
+		m.pane = nil
 		return nil
+	case m.dismissNotice():
+		return nil
+	case m.dismissBanner():
+		return nil
+	case m.pendingSend:
+		m.pendingSend = false
+		return m.notify("not sent; your message stays in the composer", toastInfo)
 	}
-	m.clearToast()
 	return nil
 }
 
@@ -129,14 +172,12 @@ func (m *Model) interrupt() tea.Cmd {
 		return m.quit()
 	}
 	m.quitArmed = now
-	return m.showToast(fmt.Sprintf("press %s again to quit", firstKey(m.keyMap().Interrupt, "ctrl+c")), toastInfo)
+	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.keyMap().Interrupt, "ctrl+c")), toastInfo)
 }
 
 // quit stops a reply in flight (kept as interrupted) and ends the program.
 func (m *Model) quit() tea.Cmd {
-	if m.stream != nil {
-		_ = m.interruptStream() // kept as interrupted; the recorder has it
-	}
+	m.interruptStream()
 	m.quitting = true
 	return tea.Quit
 }
@@ -144,7 +185,7 @@ func (m *Model) quit() tea.Cmd {
 func (m *Model) toggleMouse() tea.Cmd {
 	m.mouse = !m.mouse
 	if m.mouse {
-		return m.showToast("mouse wheel scrolls the transcript; hold shift to select text", toastInfo)
+		return m.notify("mouse wheel scrolls the transcript; hold shift to select text", toastInfo)
 	}
-	return m.showToast("mouse released: the terminal selects text again", toastInfo)
+	return m.notify("mouse released: the terminal selects text again", toastInfo)
 }

@@ -139,7 +139,7 @@ func TestUpInNonEmptyComposerMovesTheCursor(t *testing.T) {
 func TestHelpKeys(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.key("?")
-	if h.m.openKind != openHelp {
+	if h.m.layerName() != "help" {
 		t.Fatal("? in an empty composer did not open help")
 	}
 	checkFrame(t, h.m, 80, 24)
@@ -155,15 +155,15 @@ func TestHelpKeys(t *testing.T) {
 	// above the composer.
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
 	checkFrame(t, h.m, 40, 12)
-	if scr := h.screen(); h.m.overlay != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
-		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.overlay, scr)
+	if scr := h.screen(); h.m.lay.OverlayKind != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
+		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.lay.OverlayKind, scr)
 	}
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if h.m.overlay != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
-		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.overlay, h.screen())
+	if h.m.lay.OverlayKind != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
+		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.lay.OverlayKind, h.screen())
 	}
 	h.key("esc")
-	if h.m.openKind != openNone || h.m.overlay != overlayNone {
+	if h.m.layerName() != "" || h.m.lay.OverlayKind != overlayNone {
 		t.Fatal("esc did not close help")
 	}
 	// In a non-empty composer ? is text; F1 still opens help.
@@ -171,20 +171,20 @@ func TestHelpKeys(t *testing.T) {
 		t.Errorf("hint for an empty composer:\n%s", h.screen())
 	}
 	h.typeText("why?")
-	if h.m.openKind != openNone || h.m.comp.value() != "why?" {
-		t.Fatalf("open=%v composer=%q", h.m.openKind, h.m.comp.value())
+	if h.m.layerName() != "" || h.m.comp.value() != "why?" {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
 	}
 	// The hint then names the key that still opens help.
 	if scr := h.screen(); !strings.Contains(scr, "f1 help") || strings.Contains(scr, "? help") {
 		t.Errorf("hint with text in the composer:\n%s", scr)
 	}
 	h.key("f1")
-	if h.m.openKind != openHelp {
+	if h.m.layerName() != "help" {
 		t.Fatal("f1 did not open help")
 	}
 	h.key("f1")
-	if h.m.openKind != openNone || h.m.comp.value() != "why?" {
-		t.Fatalf("open=%v composer=%q", h.m.openKind, h.m.comp.value())
+	if h.m.layerName() != "" || h.m.comp.value() != "why?" {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
 	}
 }
 
@@ -198,7 +198,7 @@ func TestHelpShowsOverriddenKeys(t *testing.T) {
 	}
 	h.key("esc")
 	h.key("f5")
-	if h.m.openKind != openModels {
+	if h.m.layerName() != "models" {
 		t.Error("f5 did not open the model picker")
 	}
 }
@@ -220,7 +220,7 @@ func TestKeyProblemsShowInBanner(t *testing.T) {
 	replyWith(t, h, "copy me")
 	h.key("ctrl+o")
 	h.wait("copied", func() bool { return strings.Contains(h.screen(), "reply copied") })
-	if h.m.openKind != openNone {
+	if h.m.layerName() != "" {
 		t.Errorf("ctrl+o still opens the model picker")
 	}
 	h = newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
@@ -377,15 +377,13 @@ func TestClientWarningsShownOnce(t *testing.T) {
 	})
 	c, err := h.m.opts.NewClient("gpt-4o")
 	if err != nil || len(c.Warnings()) == 0 {
-		t.Skipf("the api package gives no warning for plain http to a remote host (%v)", err)
+		t.Fatalf("the api package gives no warning for plain http to a remote host (%v)", err)
 	}
 	h.run(h.m.Init())
-	h.wait("client", func() bool { return h.m.clients["gpt-4o"] != nil })
-	if h.m.toast.kind != toastWarn || h.m.toast.text == "" {
-		t.Errorf("toast %+v", h.m.toast)
-	}
+	h.wait("client", func() bool { _, ok := h.m.clients.ready("gpt-4o"); return ok })
+	h.wait("warning", func() bool { return h.m.notes.cur.kind == toastWarn && h.m.notes.cur.text != "" })
 	// The cached client is used; no second build.
-	if h.m.prepareClient("gpt-4o") != nil {
+	if h.m.clients.prepare("gpt-4o") != nil {
 		t.Error("client built twice")
 	}
 }

@@ -3,7 +3,7 @@ package ui
 // rect is an area of the screen in cells.
 type rect struct{ X, Y, W, H int }
 
-// overlayKind says how an open overlay takes the screen.
+// overlayKind says how an open layer takes the screen.
 type overlayKind int
 
 const (
@@ -11,8 +11,8 @@ const (
 	// overlayPanel covers the transcript area; status, composer and hint
 	// stay visible (pickers, help).
 	overlayPanel
-	// overlayFull covers the whole screen; it draws its own key hints
-	// (first-run setup).
+	// overlayFull covers the whole screen (first-run setup, or a panel on
+	// a screen too small for one).
 	overlayFull
 )
 
@@ -26,9 +26,17 @@ type layoutInput struct {
 	ComposerFrame int
 	// AttachLines is the height of the attachment row above the composer.
 	AttachLines int
+	// AboveLines is the wanted height of a pane above the composer (the
+	// command list).
+	AboveLines int
 	// BannerLines is the wanted height of the start-up problem banner.
 	BannerLines int
-	Overlay     overlayKind
+	// NoticeLines is the wanted height of the notice that replaces the key
+	// hint (0: the one-line hint shows).
+	NoticeLines int
+	// Side asks for a pane beside the transcript.
+	Side    bool
+	Overlay overlayKind
 }
 
 // layout is where everything goes; zero-height rects are not drawn.
@@ -36,11 +44,21 @@ type layout struct {
 	Width, Height int
 	Banner        rect
 	Transcript    rect
-	Overlay       rect
-	Status        rect
-	Attach        rect
-	Composer      rect
-	Hint          rect
+	// Side is the pane beside the transcript. When the screen is too
+	// narrow for both, SideFull is set and the pane takes the transcript's
+	// place (Transcript is then empty).
+	Side     rect
+	SideFull bool
+	// Overlay is the top layer's area; OverlayKind says how it takes the
+	// screen.
+	Overlay     rect
+	OverlayKind overlayKind
+	Above    rect
+	Status   rect
+	Attach   rect
+	Composer rect
+	// Hint is the key hint, or the notice that replaces it.
+	Hint rect
 	// ComposerText is the composer's text rows; ComposerBoxed says whether
 	// its box frame is drawn (it is dropped on very small screens).
 	ComposerText  int
@@ -54,13 +72,22 @@ const (
 	// minPanelRows: a panel overlay (help, pickers) with fewer rows above
 	// the status bar takes the whole screen instead (40x12 leaves 7).
 	minPanelRows = 12
+	// A side pane goes beside the transcript only when both keep a useful
+	// width: the transcript minTranscriptCols, the pane minSideCols.
+	minTranscriptCols = 60
+	minSideCols       = 32
+	maxSideCols       = 64
+	// maxNoticeLines bounds a notice under the composer; the notices pane
+	// shows the whole text.
+	maxNoticeLines = 3
 )
 
 // computeLayout is the one function that places every part of the screen.
-// From top to bottom: banner, transcript, status bar, attachments, composer,
-// key hint. On small screens the hint goes first, then the banner and the
-// status bar, and the composer never takes more than half of what is left,
-// so the transcript stays readable down to 40x12 and below.
+// From top to bottom: banner, transcript (with the side pane beside it),
+// the pane above the composer, status bar, attachments, composer, and the
+// key hint or notice. On small screens the hint goes first, then the
+// banner and the status bar, and the composer never takes more than half of
+// what is left, so the transcript stays readable down to 40x12 and below.
 func computeLayout(in layoutInput) layout {
 	w, h := max(in.Width, 1), max(in.Height, 1)
 	l := layout{Width: w, Height: h}
@@ -71,6 +98,10 @@ func computeLayout(in layoutInput) layout {
 	}
 	if h < 5 {
 		status = 0
+	}
+	if hint > 0 && in.NoticeLines > 1 {
+		// A long notice wraps, but never below a third of the screen.
+		hint = min(in.NoticeLines, maxNoticeLines, max(1, h/4))
 	}
 	rest := h - hint - status
 
@@ -93,6 +124,12 @@ func computeLayout(in layoutInput) layout {
 		rest -= attach
 	}
 
+	above := 0
+	if in.AboveLines > 0 {
+		above = min(in.AboveLines, max(rest-minTranscript, min(rest, 2)))
+		rest -= above
+	}
+
 	banner := 0
 	if in.BannerLines > 0 {
 		banner = min(in.BannerLines, max(0, rest-minTranscript), max(1, rest/3))
@@ -101,13 +138,26 @@ func computeLayout(in layoutInput) layout {
 		}
 		rest -= banner
 	}
-	transcript := max(rest, 0)
+	body := max(rest, 0)
 
 	y := 0
 	l.Banner = rect{0, y, w, banner}
 	y += banner
-	l.Transcript = rect{0, y, w, transcript}
-	y += transcript
+	l.Transcript = rect{0, y, w, body}
+	if in.Side {
+		side := clamp(w*2/5, minSideCols, maxSideCols)
+		if w-side >= minTranscriptCols {
+			l.Transcript.W = w - side
+			l.Side = rect{w - side, y, side, body}
+		} else {
+			l.Side = rect{0, y, w, body}
+			l.Transcript = rect{0, y, w, 0}
+			l.SideFull = true
+		}
+	}
+	y += body
+	l.Above = rect{0, y, w, above}
+	y += above
 	l.Status = rect{0, y, w, status}
 	y += status
 	l.Attach = rect{0, y, w, attach}
@@ -116,9 +166,10 @@ func computeLayout(in layoutInput) layout {
 	y += composer
 	l.Hint = rect{0, y, w, hint}
 
+	l.OverlayKind = in.Overlay
 	switch in.Overlay {
 	case overlayPanel:
-		l.Overlay = rect{0, 0, w, banner + transcript}
+		l.Overlay = rect{0, 0, w, banner + body}
 	case overlayFull:
 		l.Overlay = rect{0, 0, w, h}
 	}

@@ -57,3 +57,46 @@ func TestLayoutGrowsComposerToEightLines(t *testing.T) {
 		t.Errorf("40x12: %+v", l)
 	}
 }
+
+// A side pane goes beside the transcript on a wide screen and takes the
+// transcript's place on a small one; either way the rows still tile the
+// screen and the pane gets the transcript's rows.
+func TestLayoutSidePane(t *testing.T) {
+	wide := computeLayout(layoutInput{Width: 100, Height: 30, ComposerLines: 1, ComposerFrame: 2, Side: true})
+	if wide.SideFull || wide.Side.X != wide.Transcript.W || wide.Side.X+wide.Side.W != 100 ||
+		wide.Side.Y != wide.Transcript.Y || wide.Side.H != wide.Transcript.H || wide.Transcript.W < minTranscriptCols || wide.Side.W < minSideCols {
+		t.Fatalf("100x30: transcript %+v side %+v", wide.Transcript, wide.Side)
+	}
+	small := computeLayout(layoutInput{Width: 40, Height: 12, ComposerLines: 1, ComposerFrame: 2, Side: true})
+	if !small.SideFull || small.Side.W != 40 || small.Side.X != 0 || small.Transcript.H != 0 || small.Side.H < minTranscript {
+		t.Fatalf("40x12: transcript %+v side %+v", small.Transcript, small.Side)
+	}
+	for _, l := range []layout{wide, small} {
+		y := 0
+		for _, r := range []rect{l.Banner, l.Side, l.Above, l.Status, l.Attach, l.Composer, l.Hint} {
+			if r.Y != y {
+				t.Fatalf("%dx%d: rect %+v at y=%d", l.Width, l.Height, r, y)
+			}
+			y += r.H
+		}
+		if y != l.Height {
+			t.Fatalf("%dx%d: rows add up to %d", l.Width, l.Height, y)
+		}
+	}
+}
+
+// A pane above the composer takes rows from the transcript, never all of
+// them; a long notice takes up to maxNoticeLines rows in the hint's place.
+func TestLayoutAbovePaneAndNotice(t *testing.T) {
+	l := computeLayout(layoutInput{Width: 80, Height: 24, ComposerLines: 1, ComposerFrame: 2, AboveLines: 8, NoticeLines: 5})
+	if l.Above.H != 8 || l.Hint.H != maxNoticeLines || l.Transcript.H < minTranscript {
+		t.Fatalf("above %+v hint %+v transcript %+v", l.Above, l.Hint, l.Transcript)
+	}
+	if l.Above.Y+l.Above.H != l.Status.Y {
+		t.Fatalf("the pane is not right above the status bar: %+v %+v", l.Above, l.Status)
+	}
+	tiny := computeLayout(layoutInput{Width: 40, Height: 12, ComposerLines: 1, ComposerFrame: 2, AboveLines: 20})
+	if tiny.Transcript.H < 1 || tiny.Above.H < 2 {
+		t.Fatalf("40x12: above %+v transcript %+v", tiny.Above, tiny.Transcript)
+	}
+}

@@ -10,14 +10,19 @@ import (
 	"parley/conversation"
 	"parley/themes"
 	"parley/ui/keys"
-	"parley/ui/overlay"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
 
 // Model is the root model of the chat screen. It owns the UI context, the
 // conversation and every component; state changes only in Update, and View
-// only joins strings cached by Update.
+// only returns the frame Update composed.
+//
+// The parts of the screen are children with methods of their own (the
+// transcript, the composer, the layers in the stack, the side pane); the
+// status bar, hint line, banner and window title are derived: chrome
+// redraws each when the key of its inputs changes, so no handler has to
+// remember to.
 type Model struct {
 	ctx  *uictx.Context
 	opts Options
@@ -29,61 +34,58 @@ type Model struct {
 	tr      *transcript.Transcript
 	comp    composer
 	lay     layout
+	layIn   layoutInput // what lay was computed from
 	catalog *api.Catalog
-	clients map[string]*api.Client
-	// newClient builds a client for a model (main's, or the one the setup
-	// screen chose).
-	newClient func(model string) (*api.Client, error)
+	clients *clientPool
 
 	model string // the model the next turn uses
+	// pendingSend: a send waits for its model's client to be built.
+	pendingSend bool
+	// withoutImages names the model that cannot see the images of earlier
+	// messages, once the user was told; the next send to it leaves them
+	// out.
+	withoutImages string
 
-	// The reply in flight (nil when idle), the next stream id, and the stats
-	// of the last finished reply.
+	// The reply in flight (nil when idle), the next stream id, and the
+	// stats of the last finished reply.
 	stream    *activeStream
 	nextID    int
 	lastUsage *api.Usage
 	lastRate  float64 // tokens per second of the last reply (0: unknown)
 	trimmed   int     // messages left out of the last request (max_history_messages)
 
-	// Overlays.
-	overlay     overlayKind
-	openKind    openOverlay
-	help        overlay.Help
-	picker      overlay.Picker
-	setup       overlay.Setup
-	themeBefore string // theme to restore when a live theme picker is cancelled
-	// pickerGen numbers model picker openings, so a gateway model list
-	// that arrives after the picker closed (or reopened) is dropped.
+	// layers are the open overlays, the top one last; pickerGen numbers
+	// model picker openings (a late gateway list is dropped).
+	layers    layerStack
 	pickerGen int
+	// pane is the side pane, nil when closed.
+	pane sidePane
 
 	// Theme: the configured name ("auto", "dark", …) and, for auto, the
 	// terminal's background once known.
 	themeName string
 	darkBG    bool
-	bgKnown   bool
 	themes    *themes.Set
 
 	mouse    bool
 	enhanced bool // the terminal reports shift+enter and friends
+	// graphemes: the terminal measures text by grapheme cluster (mode
+	// 2027), as the layout does; without it the frame is rewritten so
+	// both measures agree (cells.ForWcWidth).
+	graphemes bool
+	// started is when the model was made: keys typed ahead of the first
+	// frame arrive right after it.
+	started time.Time
 
-	toast      toast
+	notes      notices
 	quitArmed  time.Time // first ctrl+c; a second within quitWindow quits
 	newArmed   time.Time // first new-conversation key with history
 	codePrefix bool      // a copy_code prefix key waits for its digit
-	banner     []string  // start-up problems, until dismissed
 
-	// Cached renderings, refreshed in Update.
-	statusView  string
-	hintView    string
-	hintKey     string            // what hintView shows, to skip redrawing it
-	hintWasHint bool              // hintView shows the hint (not a toast)
-	hintParts   map[string]string // styled hint pieces of style generation hintGen
-	hintGen     int
-	bannerView  string
-	emptyView   string // the transcript area of an empty conversation
-	overlayView string
-	windowTitle string
-	// screen is the whole frame, joined at the end of each Update.
+	// chrome holds the derived renderings (status, hint, banner, title,
+	// the empty conversation's welcome).
+	chrome chrome
+	// screen is the whole frame, composed at the end of each Update.
 	screen string
 
 	// ticking: a frame tick without a stream is pending (lazy re-render
@@ -93,30 +95,22 @@ type Model struct {
 	quitting bool
 }
 
-// openOverlay names the overlay that is open.
-type openOverlay int
-
-const (
-	openNone openOverlay = iota
-	openHelp
-	openModels
-	openThemes
-	openSetup
-)
-
 // activeStream is the reply in flight.
 type activeStream struct {
 	id      int // stream id: batches of other streams are ignored
-	replyID int // conversation message id of the reply
+	turn    *conversation.Turn
 	model   string
 	ctx     context.Context
 	cancel  context.CancelFunc
 	pump    *pump
 	started time.Time
 	first   time.Time // first text (zero until then)
+	last    time.Time // last data (text or keep-alive) from the gateway
 	chars   int       // runes received, for the tokens/s estimate
 	usage   *api.Usage
 	frame   int // spinner frame
+	// retry is the gateway client's latest retry notice ("" when none).
+	retry string
 }
 
 // quitWindow is how long a first ctrl+c (or new-conversation key) waits
@@ -124,18 +118,17 @@ type activeStream struct {
 const quitWindow = 1500 * time.Millisecond
 
 // Init asks the terminal for its background colour (for the auto theme)
-// and starts the first-run probes when the setup screen is open.
+// and starts the first-run probes when the setup screen is open, or builds
+// the first model's client.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if m.themeName == "auto" || m.themeName == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	if m.openKind == openSetup {
-		var cmd tea.Cmd
-		m.setup, cmd = m.setup.Start()
-		cmds = append(cmds, cmd)
+	if s, ok := m.layers.top().(*setupLayer); ok {
+		cmds = append(cmds, s.start())
 	} else {
-		cmds = append(cmds, m.prepareClient(m.model))
+		cmds = append(cmds, m.clients.prepare(m.model))
 	}
 	return tea.Batch(cmds...)
 }

@@ -19,7 +19,7 @@ func TestModelPickerSwitchesForNextTurnKeepingHistory(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	replyWith(t, h, "from gpt-4o")
 	h.key("ctrl+o")
-	if h.m.openKind != openModels {
+	if h.m.layerName() != "models" {
 		t.Fatal("ctrl+o did not open the model picker")
 	}
 	// The gateway's list arrives in the background.
@@ -27,8 +27,8 @@ func TestModelPickerSwitchesForNextTurnKeepingHistory(t *testing.T) {
 	checkFrame(t, h.m, 80, 24)
 	h.typeText("llama")
 	h.key("enter")
-	if h.m.openKind != openNone || h.m.model != "llama3" {
-		t.Fatalf("open=%v model=%q", h.m.openKind, h.m.model)
+	if h.m.layerName() != "" || h.m.model != "llama3" {
+		t.Fatalf("open=%v model=%q", h.m.layerName(), h.m.model)
 	}
 	if !strings.Contains(h.screen(), "● llama3") {
 		t.Errorf("status bar does not show the new model:\n%s", h.screen())
@@ -55,8 +55,8 @@ func TestModelPickerCustomNameAndCancel(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.key("ctrl+o")
 	h.key("esc")
-	if h.m.openKind != openNone || h.m.model != "gpt-4o" {
-		t.Fatalf("cancel: open=%v model=%q", h.m.openKind, h.m.model)
+	if h.m.layerName() != "" || h.m.model != "gpt-4o" {
+		t.Fatalf("cancel: open=%v model=%q", h.m.layerName(), h.m.model)
 	}
 	h.key("ctrl+o")
 	h.typeText("my-own-model")
@@ -73,8 +73,8 @@ func TestNoModelOpensPicker(t *testing.T) {
 	}
 	h.typeText("hello")
 	h.key("enter")
-	if h.m.openKind != openModels || h.m.comp.value() != "hello" || h.m.conv.Len() != 0 {
-		t.Fatalf("open=%v composer=%q", h.m.openKind, h.m.comp.value())
+	if h.m.layerName() != "models" || h.m.comp.value() != "hello" || h.m.conv.Len() != 0 {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
 	}
 	h.typeText("gpt-4o-mini")
 	h.key("enter")
@@ -116,7 +116,7 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 	}
 	before := h.m.View().Content
 	h.key("f3")
-	if h.m.openKind != openThemes {
+	if h.m.layerName() != "themes" {
 		t.Fatal("f3 did not open the theme picker")
 	}
 	h.key("down") // dark is current; next is light
@@ -134,8 +134,8 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 	h.key("alt+t")
 	h.typeText("nord")
 	h.key("enter")
-	if h.m.ctx.Theme.Name != "nord" || h.m.openKind != openNone {
-		t.Fatalf("choose: %q open=%v", h.m.ctx.Theme.Name, h.m.openKind)
+	if h.m.ctx.Theme.Name != "nord" || h.m.layerName() != "" {
+		t.Fatalf("choose: %q open=%v", h.m.ctx.Theme.Name, h.m.layerName())
 	}
 	if h.m.View().Content == before {
 		t.Error("transcript not re-rendered in the new theme")
@@ -225,7 +225,7 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 		o.ConfigPath = cfgPath
 		o.probe = []overlay.Candidate{{Name: "Local test", BaseURL: srv.URL()}}
 	})
-	if h.m.openKind != openSetup {
+	if h.m.layerName() != "setup" {
 		t.Fatal("setup screen not shown")
 	}
 	// The first frame, before any message, is the setup screen, not blank.
@@ -238,8 +238,8 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 	checkFrame(t, h.m, 80, 24)
 	h.key("s") // use it and save
 	h.wait("saved", func() bool { return strings.Contains(h.screen(), "saved to") })
-	if h.m.openKind != openNone || h.m.model != "qwen-local" {
-		t.Fatalf("open=%v model=%q", h.m.openKind, h.m.model)
+	if h.m.layerName() != "" || h.m.model != "qwen-local" {
+		t.Fatalf("open=%v model=%q", h.m.layerName(), h.m.model)
 	}
 	b, err := os.ReadFile(cfgPath)
 	if err != nil {
@@ -299,7 +299,7 @@ func TestNeedsSetupPredicate(t *testing.T) {
 	}
 	// The setup screen opens from the config alone.
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = load(none) })
-	if h.m.openKind != openSetup {
+	if h.m.layerName() != "setup" {
 		t.Error("setup screen not opened for an unconfigured config")
 	}
 }
@@ -310,7 +310,7 @@ func TestSetupQuit(t *testing.T) {
 		o.probe = []overlay.Candidate{{Name: "none"}}
 	})
 	h.run(h.m.Init())
-	h.wait("probe", func() bool { return !h.m.setup.Probing() })
+	h.wait("probe", func() bool { s, ok := h.m.layers.top().(*setupLayer); return ok && !s.s.Probing() })
 	h.key("ctrl+q")
 	h.wait("quit", func() bool { return h.quit })
 }

@@ -1,139 +1,71 @@
 package ui
 
-import (
-	"strings"
-
-	"github.com/charmbracelet/x/ansi"
-
-	"parley/termsafe"
-)
-
-// resize takes a new terminal size and reflows everything.
+// resize takes a new terminal size; the layout follows at the end of the
+// Update.
 func (m *Model) resize(w, h int) {
 	m.ctx.Width, m.ctx.Height = max(w, 1), max(h, 1)
-	m.relayout()
 }
 
-// relayout computes the layout from the current size, composer height,
-// banner and overlay, and hands every component its area.
-func (m *Model) relayout() {
-	m.overlay = m.ovKind()
+// layoutInput gathers everything the layout depends on from the model.
+func (m *Model) layoutInput() layoutInput {
 	in := layoutInput{
 		Width:         m.ctx.Width,
 		Height:        m.ctx.Height,
-		ComposerLines: maxComposerLines,
+		ComposerLines: m.comp.lines(),
 		ComposerFrame: 2,
-		BannerLines:   m.bannerLines(),
-		Overlay:       m.overlay,
+		NoticeLines:   noticeLines(m.notes.cur, m.ctx.Width),
+		Side:          m.pane != nil,
+	}
+	if len(m.notes.banner) > 0 {
+		in.BannerLines = 1 + len(bannerBody(m.notes.banner, m.ctx.Width))
 	}
 	if len(m.comp.attachments) > 0 {
 		in.AttachLines = 1
 	}
+	if m.menuOpen() {
+		in.AboveLines = m.menuLines()
+	}
+	if l := m.layers.top(); l != nil {
+		in.Overlay = overlayPanel
+		if l.full() {
+			in.Overlay = overlayFull
+		}
+	}
+	return in
+}
+
+// relayout computes the layout when its inputs changed and hands every
+// component its area. It runs at the end of every Update, so a handler
+// never has to remember it.
+func (m *Model) relayout() {
+	in := m.layoutInput()
+	if in == m.layIn && m.lay.Width > 0 {
+		return
+	}
+	m.layIn = in
 	// First the composer's cap on this screen, then its actual height.
-	capLay := computeLayout(in)
+	capIn := in
+	capIn.ComposerLines = maxComposerLines
+	capLay := computeLayout(capIn)
 	m.comp.setSize(capLay.Composer.W, capLay.ComposerBoxed)
 	m.comp.setMaxLines(capLay.ComposerText)
 	in.ComposerLines = m.comp.lines()
 	m.lay = computeLayout(in)
-	if m.overlay == overlayPanel && m.lay.Overlay.H < minPanelRows {
-		// Too little room above the composer for help or a list to be
-		// of use: the overlay takes the whole screen.
-		m.overlay = overlayFull
+	if m.lay.OverlayKind == overlayPanel && m.lay.Overlay.H < minPanelRows {
+		// Too little room above the composer for help or a list to be of
+		// use: the layer takes the whole screen.
 		in.Overlay = overlayFull
 		m.lay = computeLayout(in)
 	}
-
-	m.tr.SetSize(m.lay.Transcript.W, max(m.lay.Transcript.H, 1))
+	m.tr.SetSize(max(m.lay.Transcript.W, 1), max(m.lay.Transcript.H, 1))
 	m.comp.render(m.ctx, m.lay.ComposerText)
-	m.renderEmpty()
-	m.renderBanner()
-	m.renderStatus()
-	m.renderHint()
-	m.sizeOverlay()
+	if l := m.layers.top(); l != nil {
+		l.setSize(m.lay.Overlay.W, m.lay.Overlay.H)
+	}
 }
 
-// composerChanged re-renders the composer and re-lays the screen when its
-// height (or the attachment row) changed.
+// composerChanged re-renders the composer after its text or attachments
+// changed; a new height re-lays the screen at the end of the Update.
 func (m *Model) composerChanged() {
-	want := m.comp.lines()
-	attach := 0
-	if len(m.comp.attachments) > 0 {
-		attach = 1
-	}
-	if want != m.lay.ComposerText || attach != m.lay.Attach.H {
-		m.relayout()
-		return
-	}
 	m.comp.render(m.ctx, m.lay.ComposerText)
-	if m.lay.Hint.H > 0 && m.toast.text == "" {
-		m.renderHint() // the hint depends on an empty composer
-	}
-}
-
-// sizeOverlay hands the open overlay its area.
-func (m *Model) sizeOverlay() {
-	switch m.openKind {
-	case openHelp:
-		m.help.SetSize(m.lay.Overlay.W, m.lay.Overlay.H)
-	case openModels, openThemes:
-		m.picker.SetSize(m.lay.Overlay.W, m.lay.Overlay.H)
-	case openSetup:
-		m.setup.SetSize(m.lay.Overlay.W, m.lay.Overlay.H)
-	}
-}
-
-// bannerLines is the height the start-up banner wants: a title and the
-// problems, each wrapped to the screen's width.
-func (m *Model) bannerLines() int {
-	if len(m.banner) == 0 {
-		return 0
-	}
-	return 1 + len(m.bannerBody(m.ctx.Width))
-}
-
-// bannerBody is the problems as lines of at most w cells.
-func (m *Model) bannerBody(w int) []string {
-	var lines []string
-	for _, p := range m.banner {
-		wrapped := ansi.Wrap(termsafe.Sanitize(oneLine(p)), max(w-3, 10), "")
-		for i, l := range strings.Split(wrapped, "\n") {
-			prefix := "   "
-			if i == 0 {
-				prefix = " • "
-			}
-			lines = append(lines, prefix+l)
-		}
-	}
-	return lines
-}
-
-// renderBanner draws the start-up problems (bad [keys] entries, bad theme
-// files) at the top until esc or the first send.
-func (m *Model) renderBanner() {
-	h := m.lay.Banner.H
-	if h == 0 || len(m.banner) == 0 {
-		m.bannerView = ""
-		return
-	}
-	lk := m.look()
-	w := m.lay.Banner.W
-	body := m.bannerBody(w)
-	lines := []string{lk.bannerTitle.Render(fitLine(" parley found problems at start (esc dismisses):", w))}
-	if len(body) > h-1 {
-		more := len(body) - (h - 2)
-		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more lines; widen the window to read them")
-	}
-	for _, l := range body {
-		lines = append(lines, lk.banner.Render(fitLine(l, w)))
-	}
-	m.bannerView = strings.Join(lines[:min(len(lines), h)], "\n")
-}
-
-func (m *Model) dismissBanner() {
-	if len(m.banner) == 0 {
-		return
-	}
-	m.banner = nil
-	m.bannerView = ""
-	m.relayout()
 }

@@ -60,8 +60,11 @@ type Options struct {
 	NeedsSetup bool
 	// Mouse turns mouse wheel scrolling on at start (config mouse = true).
 	Mouse bool
-	// Recorder receives every conversation change (the sessions store).
-	Recorder conversation.Recorder
+	// Listener hears every conversation change (the sessions store). It
+	// must only enqueue: it is called from Update.
+	Listener conversation.Listener
+	// Demo marks the built-in demo gateway in the status bar.
+	Demo bool
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -121,9 +124,7 @@ func Run(ctx context.Context, opts Options) error {
 // shutdown ends a reply still in flight (killed, interrupted), keeping its
 // text as interrupted so the recorder stores it.
 func (m *Model) shutdown() {
-	if m.stream != nil {
-		_ = m.interruptStream()
-	}
+	m.interruptStream()
 }
 
 // New builds the root model at a default size; a tea.WindowSizeMsg sets the
@@ -150,28 +151,26 @@ func New(ctx context.Context, opts Options) *Model {
 		now:       now,
 		base:      ctx,
 		catalog:   st.catalog,
-		clients:   map[string]*api.Client{},
-		newClient: opts.NewClient,
+		clients:   newClientPool(opts.NewClient),
 		model:     st.model,
 		themeName: st.theme,
 		mouse:     st.mouse,
 		darkBG:    true,
-		banner:    problems,
+		started:   now(),
 	}
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
-	m.conv = conversation.New(conversation.Options{Recorder: opts.Recorder, Now: now})
-	m.banner = append(m.banner, st.warnings...)
-	m.banner = append(m.banner, m.loadThemes()...)
+	problems = append(problems, st.warnings...)
+	problems = append(problems, m.loadThemes()...)
+	m.setBanner(problems)
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
+	m.conv = conversation.New(m.conversationOptions())
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	m.comp.restyle(m.ctx)
 	m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	if st.needsSetup {
-		m.setup = overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.configPath(), Context: ctx, Candidates: opts.probe})
-		m.openKind = openSetup
-		m.overlay = overlayFull
+		m.layers = layerStack{&setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.configPath(), Context: ctx, Candidates: opts.probe})}}
 		m.comp.ta.Blur()
 	}
 	w, h := 80, 24
@@ -179,10 +178,8 @@ func New(ctx context.Context, opts Options) *Model {
 		w, h = opts.Width, opts.Height
 	}
 	m.resize(w, h)
-	m.renderTitle()
-	if m.openKind != openNone {
-		m.renderOverlay() // the first frame shows the setup screen, not a blank one
-	}
+	m.relayout()
+	m.refreshChrome()
 	m.composeFrame()
 	return m
 }

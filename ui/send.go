@@ -15,9 +15,9 @@ import (
 )
 
 // send is the send key: check everything that can be checked before the
-// request (a reply in flight, a client for the model, the model's vision
-// capability), and only then change the conversation. A refused send keeps
-// the composer's text and attachments as they are.
+// request (a reply in flight, a model, a client, the model's vision), and
+// only then change the conversation. A refused send keeps the composer's
+// text and attachments as they are.
 func (m *Model) send() tea.Cmd {
 	text := strings.TrimRight(m.comp.value(), " \t\n")
 	atts := m.comp.attachments
@@ -25,165 +25,118 @@ func (m *Model) send() tea.Cmd {
 		return nil
 	}
 	if m.stream != nil {
-		return m.showToast(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
 	if m.model == "" {
 		return m.chooseModelFirst()
 	}
-	client, err := m.client(m.model)
+	if !m.clients.configured() {
+		return m.notify(errNoGateway.Error(), toastErr)
+	}
+	client, ok := m.clients.ready(m.model)
+	if !ok {
+		// The client is still being built (api_key_cmd may take a while):
+		// the message waits in the composer and goes when it is ready.
+		m.pendingSend = true
+		return m.clients.prepare(m.model)
+	}
+	m.pendingSend = false
+	in := &conversation.UserInput{Text: text, Attachments: atts, Replace: m.comp.editing}
+	t, err := m.conv.Begin(in, m.turnOptions())
 	if err != nil {
-		return m.showToast(err.Error(), toastErr)
+		return m.refused(err)
 	}
-	editing := m.comp.editing
-	hasImages := len(atts) > 0 || m.historyHasImages(editing)
-	if hasImages {
-		if err := m.catalog.Require(m.model, api.CapVision); err != nil {
-			return m.showToast(err.Error(), toastErr)
-		}
-	}
-
-	var id int
-	if editing {
-		id, err = m.replaceLastUser(text, atts)
-	} else {
-		id, err = m.addUser(text, atts)
-	}
-	if id == 0 {
-		return m.showToast(err.Error(), toastErr)
-	}
+	m.withoutImages = ""
 	m.comp.reset()
 	m.comp.setPrompt(m.ctx)
 	m.dismissBanner()
+	m.dismissNotice()
 	m.composerChanged()
 	m.tr.Bottom()
-	cmd := m.startStream(client)
-	if err != nil {
-		// The recorder failed; the message is sent anyway.
-		cmd = tea.Batch(cmd, m.showToast("could not save the conversation: "+err.Error(), toastWarn))
+	return m.startStream(client, t)
+}
+
+// turnOptions are the options of the next turn.
+func (m *Model) turnOptions() conversation.TurnOptions {
+	return conversation.TurnOptions{
+		Model:         m.model,
+		Catalog:       m.catalog,
+		MaxHistory:    m.maxHistory(),
+		WithoutImages: m.withoutImages != "" && m.withoutImages == m.model,
 	}
-	return cmd
+}
+
+// refused says why a turn could not start. For images in earlier messages
+// that the model cannot see, the next send goes without them.
+func (m *Model) refused(err error) tea.Cmd {
+	var ve *conversation.VisionError
+	if errors.As(err, &ve) && ve.Earlier {
+		m.withoutImages = m.model
+		return m.notify(err.Error(), toastWarn)
+	}
+	return m.notify(err.Error(), toastErr)
 }
 
 // chooseModelFirst opens the model picker when no model was given (no
-// --model, no default_model); the composer keeps its text.
+// --model, no default_model); the composer keeps its text, and choosing a
+// model sends it.
 func (m *Model) chooseModelFirst() tea.Cmd {
-	cmd := m.openModelPicker()
-	return tea.Batch(cmd, m.showToast("choose a model first (set default_model in the config to skip this)", toastInfo))
+	cmd := m.openModelPicker(true)
+	return tea.Batch(cmd, m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo))
 }
 
-// historyHasImages reports whether the request would carry earlier images.
-// When editing, the last user message is about to be replaced, so its
-// images do not count (the composer holds what replaces them).
-func (m *Model) historyHasImages(editing bool) bool {
-	last := -1
-	if editing {
-		if u, ok := m.conv.LastUser(); ok {
-			last = u.ID
-		}
-	}
-	for _, msg := range m.conv.Messages() {
-		if len(msg.Attachments) > 0 && msg.ID != last {
-			return true
-		}
-	}
-	return false
-}
-
-// client returns the cached client for a model, building it on first use.
-// Clients are usually built ahead by prepareClient; building one here is the
-// fallback (it may run api_key_cmd, so it is better done off Update).
-func (m *Model) client(model string) (*api.Client, error) {
-	if c, ok := m.clients[model]; ok {
-		return c, nil
-	}
-	if m.newClient == nil {
-		return nil, errNoGateway
-	}
-	c, err := m.newClient(model)
-	if err != nil {
-		return nil, err
-	}
-	m.clients[model] = c
-	return c, nil
-}
-
-var errNoGateway = errors.New("no gateway is configured: set OPENAI_BASE_URL and OPENAI_API_KEY, or add a [[providers]] entry to the config file")
-
-// clientReadyMsg brings a client built ahead of the first send.
-type clientReadyMsg struct {
-	model  string
-	client *api.Client
-	err    error
-}
-
-// prepareClient builds the client for a model in the background (resolving
-// the API key may run api_key_cmd), so the first send does not wait.
-func (m *Model) prepareClient(model string) tea.Cmd {
-	if model == "" || m.newClient == nil {
-		return nil
-	}
-	if _, ok := m.clients[model]; ok {
-		return nil
-	}
-	build := m.newClient
-	return func() tea.Msg {
-		c, err := build(model)
-		return clientReadyMsg{model: model, client: c, err: err}
-	}
-}
-
-// clientReady caches a client built ahead and shows its warnings (plain
-// http to a remote host, …). A failure is left for the send to report.
+// clientReady takes a client built ahead and shows its warnings (plain
+// http to a remote host, …); a send that waited for it goes now, or says
+// why it cannot.
 func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
-	if msg.err != nil || msg.client == nil {
+	if msg.pool != m.clients {
+		return nil // a client of a gateway the setup screen replaced
+	}
+	waiting := m.pendingSend && msg.model == m.model
+	if msg.err != nil {
+		if waiting {
+			m.pendingSend = false
+			return m.notify(msg.err.Error(), toastErr)
+		}
 		return nil
 	}
-	if _, ok := m.clients[msg.model]; ok {
-		return nil
-	}
-	m.clients[msg.model] = msg.client
+	var cmds []tea.Cmd
 	if w := msg.client.Warnings(); len(w) > 0 {
-		return m.showToast(strings.Join(w, "; "), toastWarn)
+		cmds = append(cmds, m.notify(strings.Join(w, "; "), toastWarn))
 	}
-	return nil
+	if waiting {
+		cmds = append(cmds, m.send())
+	}
+	return tea.Batch(cmds...)
 }
 
-// startStream starts the reply to the conversation as it stands: the
-// request is the whole conversation (trimmed by max_history_messages),
-// preceded by the system prompt.
-func (m *Model) startStream(client *api.Client) tea.Cmd {
-	req := m.conv.BuildRequest(conversation.RequestOptions{
-		SystemPrompt: m.systemPrompt(),
-		MaxHistory:   m.maxHistory(),
-	})
-	replyID, err := m.startReply(m.model)
-	if replyID == 0 {
-		return m.showToast(err.Error(), toastErr)
-	}
-	m.trimmed = req.Trimmed
+// startStream sends the turn's request; the reply streams through a pump
+// owned by a cancellable context.
+func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
+	m.trimmed = t.Built.Trimmed
 	m.nextID++
 	ctx, cancel := context.WithCancel(m.base)
+	now := m.now()
 	s := &activeStream{
 		id:      m.nextID,
-		replyID: replyID,
+		turn:    t,
 		model:   m.model,
 		ctx:     ctx,
 		cancel:  cancel,
 		pump:    newPump(),
-		started: m.now(),
+		started: now,
+		last:    now,
 	}
 	m.stream = s
-	m.renderStatus()
-	m.renderHint()
-	chat := api.ChatRequest{
-		Model:         m.model,
-		Messages:      req.Messages,
-		StreamOptions: m.catalog.StreamOptionsFor(m.model),
+	var note tea.Cmd
+	if n := len(t.Built.Dropped); n > 0 {
+		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
 	}
 	return tea.Batch(
-		runStream(ctx, client, chat, s.pump),
+		runStream(ctx, client, t.Chat, s.pump),
 		waitBatch(ctx, s.id, s.pump),
 		frameTick(s.id),
+		note,
 	)
 }
 
@@ -193,64 +146,53 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	if s == nil || b.id != s.id {
 		return nil // a late batch of a stopped stream
 	}
+	if b.text != "" || b.alive {
+		s.last = m.now()
+	}
+	s.retry = b.retry
 	if b.text != "" {
 		if s.first.IsZero() {
 			s.first = m.now()
 		}
 		s.chars += utf8.RuneCountInString(b.text)
-		m.appendDelta(s.replyID, b.text)
 	}
-	if b.usage != nil {
-		s.usage = b.usage
-	}
+	m.conv.Receive(s.turn, b.text, b.usage, b.finish)
 	if !b.ended {
-		// The status bar (rate, usage) is refreshed on the next frame tick.
+		// The status bar (rate, usage) follows on the next frame tick.
 		return waitBatch(s.ctx, s.id, s.pump)
 	}
 	m.endStream()
-	var err error
-	if b.err != nil {
-		err = m.failReply(s.replyID, errorText(b.err))
-	} else {
-		err = m.finishReply(s.replyID, b.finish, s.usage)
+	err := b.err
+	if err != nil && errors.Is(err, context.Canceled) {
+		err = errors.New("the request was cancelled")
 	}
+	_ = m.conv.Close(s.turn, err)
 	m.recordStats(s)
-	m.renderStatus()
-	m.renderHint()
-	if err != nil {
-		return m.showToast("could not save the conversation: "+err.Error(), toastWarn)
-	}
-	return m.tickIfNeeded()
+	return nil
 }
 
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
 // what arrived, including text still waiting in the buffer, as interrupted.
 func (m *Model) stopStream() tea.Cmd {
-	if err := m.interruptStream(); err != nil {
-		return m.showToast("could not save the conversation: "+err.Error(), toastWarn)
-	}
+	m.interruptStream()
 	return m.tickIfNeeded()
 }
 
-// interruptStream stops the reply in flight (if any) and returns the
-// recorder's error.
-func (m *Model) interruptStream() error {
+// interruptStream stops the reply in flight (if any).
+func (m *Model) interruptStream() {
 	s := m.stream
 	if s == nil {
-		return nil
+		return
 	}
 	s.cancel()
 	if b := s.pump.take(s.id); b.text != "" {
 		s.chars += utf8.RuneCountInString(b.text)
-		m.appendDelta(s.replyID, b.text)
+		m.conv.Receive(s.turn, b.text, b.usage, "")
 	}
 	m.endStream()
-	err := m.interruptReply(s.replyID)
+	_ = m.conv.Close(s.turn, context.Canceled)
 	m.recordStats(s)
 	m.tr.Tick()
-	m.renderStatus()
-	m.renderHint()
-	return err
 }
 
 // endStream forgets the stream in flight; its context is cancelled so its
@@ -265,7 +207,7 @@ func (m *Model) endStream() {
 // recordStats keeps the usage and the rate of the reply that just ended
 // for the status bar.
 func (m *Model) recordStats(s *activeStream) {
-	m.lastUsage = s.usage
+	m.lastUsage = s.turn.Usage()
 	m.lastRate = 0
 	if s.first.IsZero() {
 		return
@@ -275,8 +217,8 @@ func (m *Model) recordStats(s *activeStream) {
 		return
 	}
 	tokens := float64(s.chars) / 4
-	if s.usage != nil && s.usage.CompletionTokens > 0 {
-		tokens = float64(s.usage.CompletionTokens)
+	if u := s.turn.Usage(); u != nil && u.CompletionTokens > 0 {
+		tokens = float64(u.CompletionTokens)
 	}
 	m.lastRate = tokens / secs
 }
@@ -285,34 +227,29 @@ func (m *Model) recordStats(s *activeStream) {
 // interruption, or to regenerate a finished reply.
 func (m *Model) retry() tea.Cmd {
 	if m.stream != nil {
-		return m.showToast(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
 	if _, ok := m.conv.LastUser(); !ok {
-		return m.showToast(conversation.ErrNothingToRetry.Error(), toastInfo)
+		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.model == "" {
 		return m.chooseModelFirst()
 	}
-	client, err := m.client(m.model)
-	if err != nil {
-		return m.showToast(err.Error(), toastErr)
-	}
-	if m.historyHasImages(false) {
-		if err := m.catalog.Require(m.model, api.CapVision); err != nil {
-			return m.showToast(err.Error(), toastErr)
+	client, ok := m.clients.ready(m.model)
+	if !ok {
+		if !m.clients.configured() {
+			return m.notify(errNoGateway.Error(), toastErr)
 		}
+		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press "+firstKey(m.keyMap().Retry, "ctrl+r")+" again in a moment", toastInfo))
 	}
-	u, err := m.prepareRetry()
-	if u.ID == 0 {
-		return m.showToast(err.Error(), toastErr)
-	}
-	m.tr.Bottom()
-	cmd := m.startStream(client)
+	t, err := m.conv.Begin(nil, m.turnOptions())
 	if err != nil {
-		// The recorder failed; the reply is asked for anyway.
-		cmd = tea.Batch(cmd, m.showToast("could not save the conversation: "+err.Error(), toastWarn))
+		return m.refused(err)
 	}
-	return cmd
+	m.withoutImages = ""
+	m.dismissNotice()
+	m.tr.Bottom()
+	return m.startStream(client, t)
 }
 
 // editLast puts the last user message into the composer; sending replaces
@@ -328,7 +265,6 @@ func (m *Model) editLast() tea.Cmd {
 	m.comp.attachments = append([]api.Attachment(nil), u.Attachments...)
 	m.comp.setPrompt(m.ctx)
 	m.composerChanged()
-	m.renderStatus()
 	return nil
 }
 
@@ -342,19 +278,17 @@ func (m *Model) leaveEdit() tea.Cmd {
 	m.comp.setPrompt(m.ctx)
 	var cmd tea.Cmd
 	if changed {
-		cmd = m.showToast("left edit mode; your text stays in the composer as a new message", toastInfo)
+		cmd = m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
 	} else {
 		m.comp.reset()
 	}
 	m.composerChanged()
-	m.renderStatus()
 	return cmd
 }
 
 // errorText is the one-sentence, sanitised text of a failure.
 func errorText(err error) string {
-	switch {
-	case errors.Is(err, context.Canceled):
+	if errors.Is(err, context.Canceled) {
 		return "the request was cancelled"
 	}
 	return termsafe.Sanitize(err.Error())

@@ -29,6 +29,9 @@ func settingsFrom(opts Options) settings {
 		if st.model == "" {
 			st.model = cfg.DefaultModel
 		}
+		if st.model == "" && opts.Getenv != nil {
+			st.model = readLastModel(opts.Getenv)
+		}
 		if st.catalog == nil {
 			st.catalog = cfg.Catalog()
 		}
@@ -59,7 +62,8 @@ func needsSetup(cfg *config.Config, getenv func(string) string) bool {
 	return strings.TrimSpace(getenv("OPENAI_BASE_URL")) == "" && strings.TrimSpace(getenv(config.DefaultKeyEnv)) == ""
 }
 
-func (m *Model) systemPrompt() string {
+// configSystemPrompt is the system prompt a new conversation starts with.
+func (m *Model) configSystemPrompt() string {
 	if m.opts.Config == nil {
 		return ""
 	}

@@ -23,23 +23,20 @@ import (
 func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	base := res.BaseURL
 	ua := "parley/" + m.opts.Version
-	m.newClient = func(string) (*api.Client, error) {
+	m.clients = newClientPool(func(string) (*api.Client, error) {
 		return api.NewClient(api.ClientConfig{BaseURL: base, UserAgent: ua})
-	}
-	m.clients = map[string]*api.Client{}
+	})
 	if res.Model != "" {
 		m.model = res.Model
 		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	}
-	m.setOpen(openNone)
-	m.renderStatus()
-	toastCmd := m.showToast(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.model), termsafe.Sanitize(base)), toastOK)
+	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.model), termsafe.Sanitize(base)), toastOK)
 	if !res.Save {
 		return toastCmd
 	}
 	path := m.configPath()
 	if path == "" {
-		return m.showToast("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
+		return m.notify("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
 	}
 	return tea.Batch(toastCmd, saveConfig(path, base, res.Model))
 }
@@ -85,11 +82,11 @@ func saveConfig(path, baseURL, model string) tea.Cmd {
 func (m *Model) configSaved(msg configSavedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, fs.ErrExist):
-		return m.showToast(fmt.Sprintf("not saved: a config file exists and was left unchanged (%s); add this server there under [[providers]] to keep it", msg.path), toastWarn)
+		return m.notify(fmt.Sprintf("not saved: a config file exists and was left unchanged (%s); add this server there under [[providers]] to keep it", msg.path), toastWarn)
 	case msg.err != nil:
-		return m.showToast(fmt.Sprintf("could not write %s: %v", msg.path, msg.err), toastErr)
+		return m.notify(fmt.Sprintf("could not write %s: %v", msg.path, msg.err), toastErr)
 	}
-	return m.showToast("saved to "+msg.path, toastOK)
+	return m.notify("saved to "+msg.path, toastOK)
 }
 
 // configPath is where a new config file goes: Options.ConfigPath, else the
@@ -111,13 +108,3 @@ func (m *Model) configEnv() config.Env {
 	return config.Env{Getenv: m.opts.Getenv, HomeDir: m.opts.Getenv("HOME")}
 }
 
-// refreshKeysDependents re-renders what shows keys after the key map's help
-// text changed (the terminal reported its keyboard support).
-func (m *Model) refreshKeysDependents() {
-	m.comp.applyKeys(m.ctx.Keys)
-	m.renderEmpty()
-	if m.openKind == openHelp {
-		m.help.SetGroups(m.ctx.Keys.Groups())
-	}
-	m.renderHint()
-}

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/conversation"
-	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -18,76 +18,124 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 // statusSeg is one piece of the status bar. Pieces with a higher drop
 // value go first when the bar is too narrow; flex pieces shrink instead.
 type statusSeg struct {
-	text  string
-	style lipgloss.Style
-	drop  int
-	flex  bool
+	text string
+	role statusRole
+	drop int
+	flex bool
 }
 
-// renderStatus rebuilds the cached status bar: model, conversation title,
-// the reply's state (spinner, elapsed time, tokens/s), the last usage, and a
-// marker when max_history_messages left messages out.
-func (m *Model) renderStatus() {
-	if m.lay.Status.H == 0 {
-		m.statusView = ""
-		m.renderTitle()
-		return
-	}
-	lk := m.look()
-	var left, right []statusSeg
+// statusRole picks a status piece's style from the look.
+type statusRole int
 
-	model := termsafe.Sanitize(oneLine(m.model))
+const (
+	roleMuted statusRole = iota
+	roleModel
+	roleTitle
+	roleBusy
+	roleWarn
+	roleErr
+)
+
+func (l look) statusStyle(r statusRole) lipgloss.Style {
+	switch r {
+	case roleModel:
+		return l.statusModel
+	case roleTitle:
+		return l.statusTitle
+	case roleBusy:
+		return l.statusBusy
+	case roleWarn:
+		return l.statusWarn
+	case roleErr:
+		return l.statusErr
+	}
+	return l.statusMuted
+}
+
+// statusSegs lists the pieces of the status bar: model, conversation
+// title, the reply's state (spinner, elapsed time, tokens/s, a stall or a
+// retry), the last usage, and markers (older messages not sent, the view
+// scrolled up, mouse capture, demo).
+func (m *Model) statusSegs() (left, right []statusSeg) {
+	model := cells.OneLine(m.model)
 	if model == "" {
 		model = "no model"
 	}
-	left = append(left, statusSeg{text: "● " + model, style: lk.statusModel, drop: 1, flex: true})
+	if m.opts.Demo {
+		left = append(left, statusSeg{text: "DEMO", role: roleWarn})
+	}
+	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
 	if t := m.conv.Title(); t != "" {
-		left = append(left, statusSeg{text: termsafe.Sanitize(t), style: lk.statusTitle, drop: 3, flex: true})
+		left = append(left, statusSeg{text: cells.Fold(t), role: roleTitle, drop: 3, flex: true})
 	}
 
 	switch {
 	case m.stream != nil:
-		s := m.stream
-		elapsed := m.now().Sub(s.started)
-		txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(elapsed)
-		if !s.first.IsZero() {
-			if secs := m.now().Sub(s.first).Seconds(); secs > 0.2 {
-				txt += fmt.Sprintf(" · ~%.0f tok/s", float64(s.chars)/4/secs)
-			}
-		} else {
-			txt += " · waiting"
-		}
-		right = append(right, statusSeg{text: txt, style: lk.statusBusy})
+		right = append(right, m.streamSeg(m.stream))
+	case m.pendingSend:
+		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:
-		right = append(right, statusSeg{text: "✎ editing last message", style: lk.statusWarn})
+		right = append(right, statusSeg{text: "✎ editing last message", role: roleWarn})
 	default:
 		if st, ok := m.lastReplyState(); ok {
 			switch st {
 			case conversation.StateFailed:
-				right = append(right, statusSeg{text: "✗ failed", style: lk.statusErr})
+				right = append(right, statusSeg{text: "✗ failed", role: roleErr})
 			case conversation.StateInterrupted:
-				right = append(right, statusSeg{text: "■ stopped", style: lk.statusWarn})
+				right = append(right, statusSeg{text: "■ stopped", role: roleWarn})
 			}
 		}
 		if m.lastUsage != nil {
-			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(m.lastUsage.PromptTokens), compactInt(m.lastUsage.CompletionTokens)), style: lk.statusMuted, drop: 2})
+			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(m.lastUsage.PromptTokens), compactInt(m.lastUsage.CompletionTokens)), role: roleMuted, drop: 2})
 		}
 		if m.lastRate > 0 {
-			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", m.lastRate), style: lk.statusMuted, drop: 4})
+			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", m.lastRate), role: roleMuted, drop: 4})
 		}
 	}
 	if m.trimmed > 0 {
-		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", m.trimmed), style: lk.statusWarn, drop: 2})
+		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", m.trimmed), role: roleWarn, drop: 2})
+	}
+	if m.tr.Len() > 0 && !m.tr.AtBottom() {
+		txt := fmt.Sprintf("↑ %d%%", m.tr.ScrollPercent())
+		if m.tr.NewBelow() {
+			txt += " · new below"
+		}
+		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.keyMap().ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})
 	}
 	if m.mouse {
-		right = append(right, statusSeg{text: "🖱", style: lk.statusMuted, drop: 5})
+		right = append(right, statusSeg{text: "🖱", role: roleMuted, drop: 5})
 	}
-	m.statusView = layoutStatus(left, right, m.lay.Status.W, lk.statusBar)
-	m.renderTitle()
+	return left, right
+}
+
+// stallAfter is how long a reply may send nothing before the status says
+// so (the gateway's idle timeout is much longer).
+const stallAfter = 15 * time.Second
+
+// streamSeg is the status of the reply in flight: spinner and elapsed time,
+// then the rate, a stall, or the gateway client's retry.
+func (m *Model) streamSeg(s *activeStream) statusSeg {
+	now := m.now()
+	txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(s.started))
+	quiet := now.Sub(s.last)
+	switch {
+	case s.retry != "":
+		return statusSeg{text: txt + " · " + s.retry, role: roleWarn}
+	case quiet >= stallAfter:
+		return statusSeg{text: fmt.Sprintf("%s · no data for %d s — %s stops", txt, int(quiet.Seconds()), firstKey(m.keyMap().Cancel, "esc")), role: roleWarn}
+	case !s.first.IsZero():
+		if secs := now.Sub(s.first).Seconds(); secs > 0.2 {
+			txt += fmt.Sprintf(" · ~%.0f tok/s", float64(s.chars)/4/secs)
+		}
+	default:
+		txt += " · waiting"
+	}
+	return statusSeg{text: txt, role: roleBusy}
 }
 
 // layoutStatus places left and right pieces on one line of exactly w cells.
-func layoutStatus(left, right []statusSeg, w int, bar lipgloss.Style) string {
+func layoutStatus(left, right []statusSeg, w int, lk look) string {
+	bar := lk.statusBar
 	const sep = "  "
 	width := func(segs []statusSeg) int {
 		n := 0
@@ -140,7 +188,7 @@ func layoutStatus(left, right []statusSeg, w int, bar lipgloss.Style) string {
 			if i > 0 {
 				b.WriteString(bar.Render(sep))
 			}
-			b.WriteString(s.style.Inherit(bar).Render(s.text))
+			b.WriteString(lk.statusStyle(s.role).Inherit(bar).Render(s.text))
 		}
 		return b.String()
 	}
@@ -212,6 +260,3 @@ func compactInt(n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// oneLine folds whitespace runs (newlines included) into single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -38,6 +38,10 @@ type pump struct {
 	finish string
 	err    error
 	ended  bool
+	// alive: an event arrived since the last batch (text or not).
+	alive bool
+	// retry is the client's latest retry notice, "" once data flows.
+	retry string
 	// notify has room for one wake-up: writes never block the reader.
 	notify chan struct{}
 	// last is when the previous batch was taken (only waitBatch reads it,
@@ -58,6 +62,8 @@ func (p *pump) wake() {
 
 func (p *pump) add(ev api.StreamEvent) {
 	p.mu.Lock()
+	p.alive = true
+	p.retry = ""
 	p.text.WriteString(ev.Text)
 	if ev.Usage != nil {
 		u := *ev.Usage
@@ -82,9 +88,10 @@ func (p *pump) end(err error) {
 func (p *pump) take(id int) streamBatchMsg {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := streamBatchMsg{id: id, text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err}
+	b := streamBatchMsg{id: id, text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
 	p.text.Reset()
 	p.usage = nil
+	p.alive = false
 	return b
 }
 
@@ -97,6 +104,10 @@ type streamBatchMsg struct {
 	// ended: the stream is over; err says why when it did not end properly.
 	ended bool
 	err   error
+	// alive: the gateway sent something since the previous batch.
+	alive bool
+	// retry is the gateway client's retry notice ("" when none).
+	retry string
 	// at is when the batch was taken (for the coalescing test).
 	at time.Time
 }

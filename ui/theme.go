@@ -8,7 +8,6 @@ import (
 
 	"parley/config"
 	"parley/themes"
-	"parley/ui/overlay"
 )
 
 // loadThemes reads the user's theme files ($XDG_CONFIG_HOME/parley/themes)
@@ -59,14 +58,13 @@ func (m *Model) applyTheme(t themes.Theme) {
 func (m *Model) restyle() tea.Cmd {
 	m.tr.Restyle()
 	m.comp.restyle(m.ctx)
-	m.relayout()
+	m.composerChanged()
 	return m.tickIfNeeded()
 }
 
 // backgroundKnown is the terminal's answer to the background colour query:
 // the auto theme becomes dark or light.
 func (m *Model) backgroundKnown(dark bool) tea.Cmd {
-	m.bgKnown = true
 	if m.darkBG == dark {
 		return nil
 	}
@@ -78,31 +76,6 @@ func (m *Model) backgroundKnown(dark bool) tea.Cmd {
 	return m.restyle()
 }
 
-// openThemePicker lists "auto" and every theme; moving the selection
-// previews the theme at once, esc restores the one in use.
-func (m *Model) openThemePicker() tea.Cmd {
-	m.themeBefore = m.themeName
-	m.picker = overlay.NewThemePicker(m.ctx, m.themes.Themes(), m.themeName)
-	m.setOpen(openThemes)
-	return nil
-}
-
-// themePicked applies a preview, a choice, or the cancel of the theme picker.
-func (m *Model) themePicked(res overlay.PickerResult) tea.Cmd {
-	switch res.Action {
-	case overlay.PickerPreview:
-		return m.setTheme(res.Item.Value)
-	case overlay.PickerCancel:
-		m.setOpen(openNone)
-		return m.setTheme(m.themeBefore)
-	case overlay.PickerChoose:
-		m.setOpen(openNone)
-		cmd := m.setTheme(res.Item.Value)
-		return tea.Batch(cmd, m.showToast("theme "+m.themeName, toastOK))
-	}
-	return nil
-}
-
 // setTheme switches to a theme by name ("auto" included).
 func (m *Model) setTheme(name string) tea.Cmd {
 	if name == "" {
@@ -110,7 +83,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	}
 	if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := m.themes.Get(name); !ok {
-			return m.showToast("there is no theme named "+name+"; choose one with the theme picker", toastErr)
+			return m.notify("there is no theme named "+name+"; choose one with the theme picker", toastErr)
 		}
 	}
 	if m.themeName == name && m.ctx.Theme.Name == m.resolvedTheme().Name {

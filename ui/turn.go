@@ -1,117 +1,49 @@
 package ui
 
 import (
-	"parley/api"
 	"parley/conversation"
+	"parley/ui/transcript"
 )
 
-// Every change of the conversation goes through one of these helpers, which
-// make the change and then tell the transcript, so the two never drift.
+// transcriptListener shows the conversation's changes in the transcript:
+// the conversation is the one source of truth, and the transcript follows
+// its change events instead of being told by every handler.
+type transcriptListener struct{ tr *transcript.Transcript }
 
-func (m *Model) addUser(text string, atts []api.Attachment) (int, error) {
-	id, err := m.conv.AddUser(text, atts)
-	if id != 0 {
-		if msg, ok := m.conv.ByID(id); ok {
-			m.tr.Append(msg)
-		}
-	}
-	return id, err
-}
-
-// replaceLastUser swaps the last user message (and drops its reply). When
-// it was the first message, the conversation's title follows the edit
-// (the conversation sees to that).
-func (m *Model) replaceLastUser(text string, atts []api.Attachment) (int, error) {
-	removed := m.idsFromLastUser()
-	id, err := m.conv.ReplaceLastUser(text, atts)
-	if id == 0 && err != nil {
-		return 0, err
-	}
-	m.tr.Remove(removed)
-	if msg, ok := m.conv.ByID(id); ok {
-		m.tr.Append(msg)
-	}
-	return id, err
-}
-
-func (m *Model) startReply(model string) (int, error) {
-	id, err := m.conv.StartReply(model)
-	if id != 0 {
-		if msg, ok := m.conv.ByID(id); ok {
-			m.tr.Append(msg)
-		}
-	}
-	return id, err
-}
-
-func (m *Model) appendDelta(id int, text string) {
-	if m.conv.AppendDelta(id, text) {
-		m.tr.AppendDelta(id, text)
+func (l transcriptListener) OnChange(c conversation.Change) {
+	switch c.Kind {
+	case conversation.ChangeAppend:
+		l.tr.Append(*c.Message)
+	case conversation.ChangeDelta:
+		l.tr.AppendDelta(c.Message.ID, c.Delta)
+	case conversation.ChangeUpdate:
+		l.tr.Update(*c.Message)
+	case conversation.ChangeRemove:
+		l.tr.Remove(c.Removed)
 	}
 }
 
-func (m *Model) finishReply(id int, reason string, usage *api.Usage) error {
-	err := m.conv.Finish(id, reason, usage)
-	m.syncMessage(id)
-	return err
-}
-
-func (m *Model) interruptReply(id int) error {
-	err := m.conv.Interrupt(id)
-	m.syncMessage(id)
-	return err
-}
-
-func (m *Model) failReply(id int, message string) error {
-	err := m.conv.Fail(id, message)
-	m.syncMessage(id)
-	return err
-}
-
-// prepareRetry drops the last reply so the last user message can be
-// answered again.
-func (m *Model) prepareRetry() (conversation.Message, error) {
-	var removed []int
-	if u, ok := m.conv.LastUser(); ok {
-		for _, msg := range m.conv.Messages() {
-			if msg.ID > u.ID {
-				removed = append(removed, msg.ID)
-			}
-		}
+// conversationOptions are the options of every conversation the chat
+// holds: the transcript and the recorder (the sessions store) listen.
+func (m *Model) conversationOptions() conversation.Options {
+	ls := []conversation.Listener{transcriptListener{m.tr}}
+	if m.opts.Listener != nil {
+		ls = append(ls, m.opts.Listener)
 	}
-	u, err := m.conv.PrepareRetry()
-	if err != nil && u.ID == 0 {
-		return u, err
-	}
-	if len(removed) > 0 {
-		m.tr.Remove(removed)
-	}
-	return u, err
+	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.configSystemPrompt()}
 }
 
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
-	m.conv = conversation.New(conversation.Options{Recorder: m.opts.Recorder, Now: m.now})
+	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
 }
 
-func (m *Model) syncMessage(id int) {
-	if msg, ok := m.conv.ByID(id); ok {
-		m.tr.Update(msg)
-	}
-}
-
-// idsFromLastUser lists the last user message and everything after it.
-func (m *Model) idsFromLastUser() []int {
-	u, ok := m.conv.LastUser()
-	if !ok {
-		return nil
-	}
-	var ids []int
-	for _, msg := range m.conv.Messages() {
-		if msg.ID >= u.ID {
-			ids = append(ids, msg.ID)
-		}
-	}
-	return ids
+// openConversation shows a conversation rebuilt from stored messages.
+func (m *Model) openConversation(snap conversation.Snapshot, id string) {
+	opts := m.conversationOptions()
+	opts.ID = id
+	m.conv = conversation.Restore(opts, snap)
+	m.tr.Reset(m.conv.Messages())
+	m.tr.Bottom()
 }

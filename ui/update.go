@@ -2,11 +2,15 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
-	"parley/ui/overlay"
+	"parley/ui/keys"
 )
 
-// Update is the one place the model changes.
+// Update is the one place the model changes. After the message is handled,
+// the screen follows from the model: the layout is recomputed when its
+// inputs changed, the derived parts (status, hint, banner, title) are
+// redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	if b, ok := msg.(streamBatchMsg); ok && !b.ended {
@@ -15,14 +19,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// frame here keeps a delta at a few microseconds.
 		return m, cmd
 	}
-	if m.openKind != openNone {
-		// The overlay, or what shows around it, may have changed. This is
-		// the one place overlays are drawn: once per message, after every
-		// change the message made.
-		m.renderOverlay()
-	}
+	m.relayout()
+	m.refreshChrome()
 	m.composeFrame()
-	return m, cmd
+	// A new layout or theme may leave off-screen messages to render
+	// lazily.
+	return m, tea.Batch(cmd, m.tickIfNeeded())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -34,10 +36,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.BackgroundColorMsg:
 		return m.backgroundKnown(msg.IsDark())
 
+	case tea.ModeReportMsg:
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			// The terminal measures by grapheme cluster, as the layout
+			// does (Bubble Tea switches its renderer to match).
+			m.graphemes = true
+		}
+		return nil
+
 	case tea.KeyboardEnhancementsMsg:
 		m.enhanced = msg.SupportsKeyDisambiguation()
 		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.enhanced)
-		m.refreshKeysDependents()
+		m.keysChanged()
 		return nil
 
 	case streamBatchMsg:
@@ -46,15 +56,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case frameMsg:
 		return m.frame(msg)
 
-	case toastExpiredMsg:
-		if msg.gen == m.toast.gen {
-			m.clearToast()
+	case noticeExpiredMsg:
+		if msg.gen == m.notes.cur.gen {
+			m.dismissNotice()
 		}
 		return nil
 
 	case copiedMsg:
 		text, kind := copiedToast(msg)
-		return m.showToast(text, kind)
+		return m.notify(text, kind)
 
 	case editorDoneMsg:
 		return m.editorDone(msg)
@@ -65,15 +75,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case clientReadyMsg:
 		return m.clientReady(msg)
 
-	case modelsListedMsg:
-		return m.modelsListed(msg)
-
 	case configSavedMsg:
 		return m.configSaved(msg)
 
-	case overlay.ProbedMsg:
-		if m.openKind == openSetup {
-			return m.updateSetup(msg)
+	case lastModelSavedMsg:
+		if msg.err != nil {
+			return m.notify("could not remember the model for the next start: "+msg.err.Error(), toastInfo)
 		}
 		return nil
 
@@ -81,14 +88,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.key(msg)
 
 	case tea.PasteMsg:
-		if m.openKind != openNone {
-			return m.routeOverlay(msg)
+		if m.layers.top() != nil {
+			return m.routeLayer(msg)
 		}
 		return m.paste(msg)
 
 	case tea.MouseWheelMsg:
-		if m.openKind != openNone {
-			return m.routeOverlay(msg)
+		if m.layers.top() != nil {
+			return m.routeLayer(msg)
 		}
 		if !m.mouse {
 			return nil
@@ -101,14 +108,25 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.tickIfNeeded()
 	}
-	// Everything else (cursor blink, paste results, …) goes to the composer
-	// or the open overlay.
-	if m.openKind != openNone {
-		return m.routeOverlay(msg)
+	// Everything else (layer results such as a probe or a model list,
+	// cursor blink, …) goes to the top layer or the composer.
+	if m.layers.top() != nil {
+		return m.routeLayer(msg)
 	}
 	cmd := m.comp.update(msg)
 	m.composerChanged()
 	return cmd
+}
+
+// keysChanged re-renders what shows keys after the key map changed (the
+// terminal reported its keyboard support).
+func (m *Model) keysChanged() {
+	m.comp.applyKeys(m.ctx.Keys)
+	for _, l := range m.layers {
+		if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
+			h.keysChanged(m.ctx.Keys)
+		}
+	}
 }
 
 // tickIfNeeded starts the frame tick when the transcript has pending work
@@ -133,7 +151,6 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	m.tr.Tick()
 	if m.stream != nil && msg.id == m.stream.id {
 		m.stream.frame++
-		m.renderStatus()
 		return frameTick(msg.id)
 	}
 	return m.tickIfNeeded()

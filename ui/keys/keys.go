@@ -30,6 +30,9 @@ const (
 	ScrollDown      = "scroll_down"
 	ScrollTop       = "scroll_top"
 	ScrollBottom    = "scroll_bottom"
+	LineUp          = "line_up"
+	LineDown        = "line_down"
+	Notices         = "notices"
 	CopyReply       = "copy_reply"
 	CopyCode        = "copy_code"
 	ModelPicker     = "model_picker"
@@ -64,12 +67,15 @@ type Map struct {
 	ScrollDown   key.Binding
 	ScrollTop    key.Binding // only in an empty composer
 	ScrollBottom key.Binding // only in an empty composer
+	LineUp       key.Binding
+	LineDown     key.Binding
 	// App.
 	ModelPicker     key.Binding
 	ThemePicker     key.Binding
 	NewConversation key.Binding
 	Help            key.Binding // printable keys only in an empty composer
 	ToggleMouse     key.Binding
+	Notices         key.Binding
 	// Interrupt cancels a stream; pressed twice within a moment it quits.
 	Interrupt key.Binding
 	Quit      key.Binding

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/themes"
 )
@@ -470,5 +471,36 @@ func TestSetupSmallScreenNamesTheVariables(t *testing.T) {
 	s, _, _ = keysSetup(t, s, "pgdown")
 	if v := plain(s.View()); !strings.Contains(v, "parley talks to") || !strings.Contains(v, "esc back") {
 		t.Errorf("pgdn does not open the whole explanation:\n%s", v)
+	}
+}
+
+// At 40x12 a command or the config path never breaks inside itself: it is
+// whole on one line or cut with an ellipsis, and the screen says to widen
+// the window to copy it.
+func TestSetupNeverBreaksACommand(t *testing.T) {
+	ctx := testCtx(t, 40, 12)
+	s := NewSetup(ctx, SetupOptions{ConfigPath: "/home/someone-with-a-long-name/.config/parley/config.toml"})
+	lines := s.explanation(plainLook(), 36)
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	for _, cmd := range []string{`export OPENAI_API_KEY="sk-…"`, `api_key_env = "OPENAI_API_KEY"`, `[[providers]]`} {
+		if !strings.Contains(text, cmd) {
+			t.Errorf("%q is broken or missing:\n%s", cmd, text)
+		}
+	}
+	cutSeen := false
+	for _, l := range lines {
+		l = strings.TrimSpace(ansi.Strip(l))
+		if strings.HasPrefix(l, "export OPENAI_BASE_URL") || strings.HasPrefix(l, "base_url") || strings.HasPrefix(l, "/home/") {
+			if !strings.HasSuffix(l, "…") {
+				t.Errorf("a line too long for 36 cells is not cut whole: %q", l)
+			}
+			cutSeen = true
+		}
+		if ansi.StringWidth(l) > 36 {
+			t.Errorf("line wider than 36 cells: %q", l)
+		}
+	}
+	if !cutSeen || !strings.Contains(strings.Join(strings.Fields(text), " "), "widen the window to copy") {
+		t.Errorf("no cut line or no widen note:\n%s", text)
 	}
 }

@@ -93,19 +93,30 @@ func (s *Setup) clampScroll() {
 // explanation is the text about environment variables and the config file.
 func (s Setup) explanation(lk look, w int) []string {
 	var out []string
+	cut := false
 	para := func(st string) { out = append(out, wrapText(st, w)...) }
-	code := func(c string) {
-		for _, l := range wrapText(c, max(w-2, 1)) {
-			out = append(out, "  "+lk.code.Render(l))
+	// A command or a path is never broken inside itself: one that does not
+	// fit is cut with an ellipsis, and the screen says to widen it to copy.
+	whole := func(c string, indent int, st func(...string) string) {
+		room := max(w-indent, 1)
+		if width(c) > room {
+			c, cut = truncate(c, room), true
 		}
+		out = append(out, spaces(indent)+st(c))
 	}
+	code := func(c string) { whole(c, 2, lk.code.Render) }
 	para(lk.text.Render("parley talks to any OpenAI-compatible server; none is configured yet."))
 	out = append(out, "")
 	para(lk.heading.Render("To use a hosted gateway,") + lk.text.Render(" set these variables and start parley again:"))
 	code(`export OPENAI_API_KEY="sk-…"`)
 	code(`export OPENAI_BASE_URL="https://api.openai.com/v1"`)
-	if s.opts.ConfigPath != "" {
-		para(lk.text.Render("Or write the config file ") + lk.accent.Render(oneLine(s.opts.ConfigPath)) + lk.text.Render(":"))
+	if p := oneLine(s.opts.ConfigPath); p != "" {
+		if lead := "Or write the config file "; width(lead)+width(p)+1 <= w {
+			out = append(out, lk.text.Render(lead)+lk.accent.Render(p)+lk.text.Render(":"))
+		} else {
+			para(lk.text.Render("Or write the config file"))
+			whole(p, 2, lk.accent.Render)
+		}
 	} else {
 		para(lk.text.Render("Or write the config file (parley help shows where it is):"))
 	}
@@ -114,6 +125,10 @@ func (s Setup) explanation(lk look, w int) []string {
 	code(`name = "openai"`)
 	code(`base_url = "https://api.openai.com/v1"`)
 	code(`api_key_env = "OPENAI_API_KEY"`)
+	if cut {
+		out = append(out, "")
+		para(lk.muted.Render("Lines ending in … are cut: widen the window to copy them."))
+	}
 	return out
 }
 

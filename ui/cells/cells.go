@@ -1,0 +1,105 @@
+// Package cells holds the UI's one rule for fitting text to terminal cells
+// and its one rule for putting untrusted text on one line. Every part of
+// the UI uses these, so "fit" and "one line" mean the same everywhere.
+package cells
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/termsafe"
+)
+
+// Ellipsis marks text cut to fit; one cell wide in every terminal font.
+const Ellipsis = "…"
+
+// Width is the display width of one line of (possibly styled) text. Plain
+// printable ASCII, the common case, is measured without grapheme
+// segmentation.
+func Width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// Truncate cuts s (which may be styled) to at most w cells, ending with an
+// ellipsis when anything was cut.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, Ellipsis)
+}
+
+// Fit makes one line s exactly w cells: cut with an ellipsis when longer,
+// padded with spaces when shorter.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := Width(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, Ellipsis)
+		sw = Width(s)
+	}
+	if sw < w {
+		s += Spaces(w - sw)
+	}
+	return s
+}
+
+// Block makes lines exactly h lines of exactly w cells each, joined by
+// newlines.
+func Block(lines []string, w, h int) string {
+	if h <= 0 || w <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(h * (w + 1))
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(lines) {
+			b.WriteString(Fit(lines[i], w))
+		} else {
+			b.WriteString(Spaces(w))
+		}
+	}
+	return b.String()
+}
+
+// Spaces returns n spaces (none for n ≤ 0).
+func Spaces(n int) string {
+	const blank = "                                                                                                                                "
+	if n <= len(blank) {
+		return blank[:max(n, 0)]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// lineBreaks shows the characters that would break a one-line field.
+var lineBreaks = strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎", "\t", " ")
+
+// OneLine makes untrusted text (a model id, a title, a file name, an error
+// from the gateway) safe to show on one line: control sequences become
+// visible placeholders, a line break becomes ⏎, a tab a space. Nothing is
+// dropped, so a forged line cannot pass for a real one.
+func OneLine(s string) string {
+	s = termsafe.Sanitize(s)
+	if strings.ContainsAny(s, "\r\n\t") {
+		s = lineBreaks.Replace(s)
+	}
+	return s
+}
+
+// Fold joins the lines of text the user wrote into one line: runs of
+// white space, line breaks included, become one space. Control sequences
+// become visible placeholders.
+func Fold(s string) string {
+	return strings.Join(strings.Fields(termsafe.Sanitize(s)), " ")
+}

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The model last chosen in the chat is remembered for the next start, when
+// neither --model nor default_model names one. It lives in the state
+// directory ($XDG_STATE_HOME/parley/last-model).
+
+// maxModelName bounds what is read back from the file.
+const maxModelName = 512
+
+// lastModelPath is the file, or "" when no state directory is known.
+func lastModelPath(getenv func(string) string) string {
+	dir := getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "parley", "last-model")
+}
+
+// readLastModel returns the remembered model, or "" (no file, unreadable,
+// not a regular file, or not one short line).
+func readLastModel(getenv func(string) string) string {
+	p := lastModelPath(getenv)
+	if p == "" {
+		return ""
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxModelName+1))
+	if err != nil || len(b) > maxModelName {
+		return ""
+	}
+	name := strings.TrimSpace(string(b))
+	if strings.ContainsAny(name, "\n\r\x00") {
+		return ""
+	}
+	return name
+}
+
+// lastModelSavedMsg reports a failed write (a success says nothing).
+type lastModelSavedMsg struct{ err error }
+
+// rememberModel writes the model chosen in the background.
+func (m *Model) rememberModel(name string) tea.Cmd {
+	p := lastModelPath(m.opts.Getenv)
+	if p == "" || name == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return lastModelSavedMsg{err: err}
+		}
+		tmp := p + ".tmp"
+		if err := os.WriteFile(tmp, []byte(name+"\n"), 0o600); err != nil {
+			return lastModelSavedMsg{err: err}
+		}
+		return lastModelSavedMsg{err: errors.Join(os.Rename(tmp, p))}
+	}
+}

@@ -1,0 +1,43 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+	"parley/ui/overlay"
+	"parley/ui/uictx"
+)
+
+// helpLayer is the key help over the transcript.
+type helpLayer struct{ h overlay.Help }
+
+func newHelpLayer(ctx *uictx.Context) *helpLayer {
+	return &helpLayer{h: overlay.NewHelp(ctx, ctx.Keys.Groups())}
+}
+
+func (l *helpLayer) name() string         { return "help" }
+func (l *helpLayer) full() bool           { return false }
+func (l *helpLayer) setSize(w, h int)     { l.h.SetSize(w, h) }
+func (l *helpLayer) draw() (string, int, int) { return l.h.Box() }
+
+func (l *helpLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+	var closed bool
+	l.h, closed = l.h.Update(msg)
+	if closed {
+		return nil, closeTop
+	}
+	return nil, nil
+}
+
+func (l *helpLayer) hints(km *keys.Map) []hintItem {
+	return []hintItem{{keyOf(km.Close), "close"}, {"pgup/pgdn", "scroll"}}
+}
+
+// keysChanged shows the key map the terminal's keyboard support made.
+func (l *helpLayer) keysChanged(km keys.Map) { l.h.SetGroups(km.Groups()) }
+
+// openHelp shows every key.
+func (m *Model) openHelp() tea.Cmd {
+	m.pushLayer(newHelpLayer(m.ctx))
+	return nil
+}

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/termsafe"
+	"parley/ui/keys"
+	"parley/ui/overlay"
+)
+
+// modelLayer is the model picker: the configured models with their
+// capabilities, the current and default models, and the models the gateway
+// lists (asked for in the background when the picker opens).
+type modelLayer struct {
+	p overlay.Picker
+	// gen tells this opening's gateway list from a late one of an earlier
+	// opening.
+	gen int
+	// sendAfter: the picker opened because a message waited for a model;
+	// choosing one sends it.
+	sendAfter bool
+	// items rebuilds the rows with the gateway's list.
+	items func(listed []string) []overlay.PickerItem
+}
+
+// modelsListedMsg carries the gateway's model list.
+type modelsListedMsg struct {
+	gen    int
+	models []string
+	err    error
+}
+
+func (l *modelLayer) name() string             { return "models" }
+func (l *modelLayer) full() bool               { return false }
+func (l *modelLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *modelLayer) draw() (string, int, int) { return l.p.Box() }
+func (l *modelLayer) hints(km *keys.Map) []hintItem {
+	return pickerHints(km)
+}
+
+func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+	if ml, ok := msg.(modelsListedMsg); ok {
+		if ml.gen != l.gen {
+			return nil, nil
+		}
+		if ml.err != nil {
+			l.p.SetError(fmt.Errorf("the gateway's model list is not available: %w", ml.err))
+		} else {
+			l.p.SetItems(l.items(ml.models))
+		}
+		return nil, nil
+	}
+	var res overlay.PickerResult
+	l.p, res = l.p.Update(msg)
+	switch res.Action {
+	case overlay.PickerCancel:
+		return nil, closeTop
+	case overlay.PickerChoose:
+		name, send := res.Item.Value, l.sendAfter
+		return nil, func(m *Model) tea.Cmd {
+			m.popLayer()
+			return m.useModel(name, send)
+		}
+	}
+	return nil, nil
+}
+
+// openModelPicker opens the model picker; sendAfter sends the composer's
+// message once a model is chosen.
+func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
+	m.pickerGen++
+	items := func(listed []string) []overlay.PickerItem {
+		return m.chatModels(overlay.ModelItems(m.catalog, m.model, m.defaultModel(), listed))
+	}
+	l := &modelLayer{
+		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
+		gen:       m.pickerGen,
+		sendAfter: sendAfter,
+		items:     items,
+	}
+	m.pushLayer(l)
+	if !m.clients.configured() {
+		return nil
+	}
+	l.p.SetLoading(overlay.ModelsLoading)
+	return listModels(m.base, m.clients, m.model, l.gen)
+}
+
+// listModels asks the gateway of model's provider for its models. The
+// client is built here, off the Update goroutine (api_key_cmd can be slow).
+func listModels(ctx context.Context, pool *clientPool, model string, gen int) tea.Cmd {
+	return func() tea.Msg {
+		c, err := pool.get(model)
+		if err != nil {
+			return modelsListedMsg{gen: gen, err: err}
+		}
+		ms, err := c.ListModels(ctx)
+		return modelsListedMsg{gen: gen, models: ms, err: err}
+	}
+}
+
+// chatModels leaves out image models (generation or editing only): this
+// picker chooses who answers the chat, and gateways refuse chat requests to
+// them. The current model always stays.
+func (m *Model) chatModels(items []overlay.PickerItem) []overlay.PickerItem {
+	out := items[:0:0]
+	for _, it := range items {
+		c := m.catalog.Lookup(it.Value).Caps
+		if (c.ImageGeneration || c.ImageEdit) && !c.Vision && !c.StreamUsage && !it.Current {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// useModel switches the model for the next turn (the conversation keeps its
+// history), remembers it for the next start, and sends the waiting message
+// when the picker opened for one.
+func (m *Model) useModel(name string, send bool) tea.Cmd {
+	if name == "" {
+		return nil
+	}
+	changed := name != m.model
+	m.model = name
+	m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
+	m.composerChanged()
+	cmds := []tea.Cmd{m.clients.prepare(name), m.rememberModel(name)}
+	if send && !m.comp.empty() {
+		return tea.Batch(append(cmds, m.send())...)
+	}
+	if !changed {
+		return tea.Batch(cmds...)
+	}
+	msg := "next reply from " + termsafe.Sanitize(m.model)
+	if m.stream != nil {
+		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
+	}
+	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
+}
+
+// clientFor returns the ready client of a model, or nil while it is being
+// built.
+func (m *Model) clientFor(model string) *api.Client {
+	c, _ := m.clients.ready(model)
+	return c
+}

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+	"parley/ui/overlay"
+)
+
+// setupLayer is the first-run screen: it explains the settings, probes for
+// local servers and offers to use (and save) one. It takes the whole screen
+// and draws its own key hints.
+type setupLayer struct {
+	s    overlay.Setup
+	w, h int
+}
+
+func (l *setupLayer) name() string     { return "setup" }
+func (l *setupLayer) full() bool       { return true }
+func (l *setupLayer) ownsQuit() bool   { return true }
+func (l *setupLayer) setSize(w, h int) { l.w, l.h = w, h; l.s.SetSize(w, h) }
+func (l *setupLayer) draw() (string, int, int) {
+	return fitBlock(strings.Split(l.s.View(), "\n"), l.w, l.h), 0, 0
+}
+func (l *setupLayer) hints(*keys.Map) []hintItem { return nil }
+
+func (l *setupLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+	var res overlay.SetupResult
+	var cmd tea.Cmd
+	l.s, res, cmd = l.s.Update(msg)
+	switch res.Action {
+	case overlay.SetupQuit:
+		return cmd, func(m *Model) tea.Cmd {
+			m.quitting = true
+			return tea.Quit
+		}
+	case overlay.SetupUse:
+		return cmd, func(m *Model) tea.Cmd {
+			m.popLayer()
+			return m.useServer(res)
+		}
+	}
+	return cmd, nil
+}
+
+// start begins the loopback probes.
+func (l *setupLayer) start() tea.Cmd {
+	var cmd tea.Cmd
+	l.s, cmd = l.s.Start()
+	return cmd
+}

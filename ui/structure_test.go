@@ -1,0 +1,268 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/api/apitest"
+	"parley/conversation"
+	"parley/ui/keys"
+	"parley/ui/transcript"
+)
+
+// probeLayer is a layer for the stack tests: it records what it receives
+// and closes on "x", asking the root to remember a word.
+type probeLayer struct {
+	got  []string
+	w, h int
+}
+
+func (p *probeLayer) name() string               { return "probe" }
+func (p *probeLayer) full() bool                 { return false }
+func (p *probeLayer) setSize(w, h int)           { p.w, p.h = w, h }
+func (p *probeLayer) draw() (string, int, int)   { return "[probe]", 2, 1 }
+func (p *probeLayer) hints(*keys.Map) []hintItem { return []hintItem{{"x", "close the probe"}} }
+func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	p.got = append(p.got, k.String())
+	if k.String() == "x" {
+		return nil, func(m *Model) tea.Cmd {
+			m.popLayer()
+			return m.notify("probe closed", toastOK)
+		}
+	}
+	return nil, nil
+}
+
+func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	h.key("?")
+	if h.m.layerName() != "help" {
+		t.Fatalf("top %q", h.m.layerName())
+	}
+	p := &probeLayer{}
+	h.m.pushLayer(p)
+	h.send(tea.WindowSizeMsg{Width: 90, Height: 30})
+	if h.m.layerName() != "probe" || p.w != 90 || p.h == 0 {
+		t.Fatalf("top %q, probe sized %dx%d", h.m.layerName(), p.w, p.h)
+	}
+	scr := h.screen()
+	if !strings.Contains(scr, "[probe]") || !strings.Contains(scr, "close the probe") {
+		t.Fatalf("the top layer is not drawn with its hints:\n%s", scr)
+	}
+	h.key("a")
+	h.key("x")
+	if strings.Join(p.got, ",") != "a,x" {
+		t.Fatalf("probe got %q", p.got)
+	}
+	// Its effect ran: popped, and the notice shows; help is on top again.
+	if h.m.layerName() != "help" || !strings.Contains(h.screen(), "probe closed") {
+		t.Fatalf("after x: top %q\n%s", h.m.layerName(), h.screen())
+	}
+	if h.m.comp.ta.Focused() {
+		t.Fatal("the composer has the focus under an open layer")
+	}
+	h.key("esc")
+	if h.m.layerName() != "" || !h.m.comp.ta.Focused() {
+		t.Fatalf("after esc: top %q, composer focused %v", h.m.layerName(), h.m.comp.ta.Focused())
+	}
+}
+
+// The status bar is derived: a key that changes one of its inputs shows in
+// the very frame of that key, with no render call at the call site.
+func TestDerivedStatusFollowsToggle(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	if strings.Contains(h.screen(), "🖱") {
+		t.Fatal("mouse marker before f2")
+	}
+	h.key("f2")
+	if !strings.Contains(h.screen(), "🖱") {
+		t.Fatalf("no mouse marker after f2:\n%s", h.screen())
+	}
+	h.key("f2")
+	if strings.Contains(h.screen(), "🖱") {
+		t.Fatalf("stale mouse marker after the second f2:\n%s", h.screen())
+	}
+	// A change of the model outside any key (a layer's effect) shows too.
+	h.m.model = "llama3"
+	h.send(struct{}{})
+	if !strings.Contains(h.screen(), "● llama3") {
+		t.Fatalf("status does not follow the model:\n%s", h.screen())
+	}
+	checkFrame(t, h.m, 80, 24)
+}
+
+// The transcript follows the conversation's change events: a turn made
+// through the conversation alone shows the same screen as a transcript
+// given the finished messages.
+func TestTranscriptFollowsConversationEvents(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	cat := api.NewCatalog(nil)
+	turn, err := h.m.conv.Begin(&conversation.UserInput{Text: "first question"}, conversation.TurnOptions{Model: "gpt-4o", Catalog: cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"Here ", "is **bold** ", "and a list:\n\n- one\n- two\n"} {
+		h.m.conv.Receive(turn, d, nil, "")
+	}
+	h.m.conv.Receive(turn, "", &api.Usage{PromptTokens: 3, CompletionTokens: 9}, "stop")
+	if err := h.m.conv.Close(turn, nil); err != nil {
+		t.Fatal(err)
+	}
+	for h.m.tr.NeedsTick() {
+		h.m.tr.Tick()
+	}
+	fresh := transcript.New(h.m.ctx)
+	w, ht := h.m.tr.Size()
+	fresh.SetSize(w, ht)
+	fresh.Reset(h.m.conv.Messages())
+	for fresh.NeedsTick() {
+		fresh.Tick()
+	}
+	if got, want := h.m.tr.View(), fresh.View(); got != want {
+		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
+	}
+	if !strings.Contains(h.m.tr.View(), "first question") {
+		t.Fatalf("no question on screen:\n%s", h.m.tr.View())
+	}
+}
+
+// A long warning wraps under the composer, stays until esc, and can be
+// read whole again in the notices pane: beside the transcript when the
+// screen is wide, in its place when it is small.
+func TestNoticesWrapStayAndReopen(t *testing.T) {
+	long := "the clipboard tool is missing; install wl-clipboard (apt install wl-clipboard, dnf install wl-clipboard or pacman -S wl-clipboard) and try again, or attach the screenshot with /attach PATH instead of pasting it"
+	for _, sz := range [][2]int{{100, 30}, {40, 12}} {
+		h := newHarness(t, sz[0], sz[1])
+		h.send(noticeMsgFor(h, long))
+		h.clock.advance(time.Minute)
+		h.send(struct{}{})
+		scr := h.screen()
+		if !strings.Contains(scr, "wl-clipboard") || !strings.Contains(scr, "esc dismisses") && sz[0] >= 100 {
+			t.Fatalf("%v: notice not shown whole enough:\n%s", sz, scr)
+		}
+		checkFrame(t, h.m, sz[0], sz[1])
+		h.key("esc")
+		if strings.Contains(h.screen(), "wl-clipboard") {
+			t.Fatalf("%v: esc did not dismiss:\n%s", sz, h.screen())
+		}
+		h.key("f4")
+		scr = h.screen()
+		if !strings.Contains(scr, "Notices") || !strings.Contains(scr, "pacman") {
+			t.Fatalf("%v: pane does not show the notice whole:\n%s", sz, scr)
+		}
+		checkFrame(t, h.m, sz[0], sz[1])
+		if sz[0] >= 100 {
+			if h.m.lay.SideFull || h.m.lay.Transcript.W == 0 {
+				t.Fatalf("100x30: pane not beside the transcript: %+v", h.m.lay)
+			}
+		} else if !h.m.lay.SideFull {
+			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.m.lay)
+		}
+		h.key("f4")
+		if h.m.pane != nil {
+			t.Fatalf("%v: f4 did not close the pane", sz)
+		}
+	}
+}
+
+// noticeMsgFor is a message whose handling shows a warning: a failed
+// client build for a send that waited for it.
+func noticeMsgFor(h *harness, text string) tea.Msg {
+	h.m.pendingSend = true
+	return clientReadyMsg{pool: h.m.clients, model: h.m.model, err: errText(text)}
+}
+
+type errText string
+
+func (e errText) Error() string { return string(e) }
+
+// An earlier image bound for a model without vision: the send says so,
+// keeps the composer, and the next send goes without the images.
+func TestEarlierImageOfferToSendWithout(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	p := pngFile(t, t.TempDir(), 16, 16)
+	h.send(tea.PasteMsg{Content: p})
+	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
+	replyWith(t, h, "an image")
+	h.m.model = "llama3"
+	h.typeText("and in words?")
+	h.key("enter")
+	h.wait("the refusal", func() bool { return !h.m.pendingSend })
+	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and in words?" {
+		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.m.comp.value())
+	}
+	if !strings.Contains(h.screen(), "leave the images out") {
+		t.Fatalf("no offer:\n%s", h.screen())
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "words"})
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	req := h.srv.Requests()[1].Chat
+	for _, msg := range req.Messages {
+		for _, part := range msg.Content.Parts {
+			if part.ImageURL != nil {
+				t.Fatalf("an image went to llama3: %+v", req.Messages)
+			}
+		}
+	}
+	if req.Messages[0].Content.PlainText() == "" {
+		t.Fatalf("the first turn's text was dropped with its image: %+v", req.Messages)
+	}
+}
+
+// Enter typed before parley took the terminal arrives as ctrl+j (the line
+// discipline turned CR into LF); it sends, it does not add a newline. Later
+// a ctrl+j is a newline again.
+func TestTypeAheadEnterSends(t *testing.T) {
+	srv := apitest.New(t)
+	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	m := New(t.Context(), Options{Model: "gpt-4o", Theme: "dark", Width: 80, Height: 24, Now: now,
+		NewClient: func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey})
+		}})
+	for _, r := range "hi" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	if !m.pendingSend || strings.Contains(m.comp.value(), "\n") {
+		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.pendingSend, m.comp.value())
+	}
+	m.pendingSend = false
+	clock = clock.Add(2 * time.Second)
+	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	if m.pendingSend || m.comp.value() != "hi\n" {
+		t.Fatalf("later ctrl+j: pending %v, composer %q", m.pendingSend, m.comp.value())
+	}
+}
+
+// ctrl+y copies the last reply that has text, also right after a turn
+// that failed without any.
+func TestCopyAfterFailedTurn(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	replyWith(t, h, "the good answer")
+	h.srv.Enqueue(apitest.Reply{Status: 400, Body: `{"error":{"message":"bad request"}}`})
+	h.typeText("again")
+	h.key("enter")
+	h.wait("failure", func() bool { return !h.streaming() })
+	if r, _ := h.m.conv.LastReply(); r.State != conversation.StateFailed {
+		t.Fatalf("last reply %+v", r)
+	}
+	h.key("ctrl+y")
+	h.wait("copied", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return len(h.clipboard) == 1
+	})
+	if h.clipboard[0] != "the good answer" {
+		t.Fatalf("copied %q", h.clipboard[0])
+	}
+}
