@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
-	"parley/ui/cells"
 	"parley/themes"
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/uictx"
 )

@@ -29,6 +29,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
 		}
+		cmd := m.comp.update(msg)
+		m.composerChanged()
+		return tea.Batch(cmd, m.syncMenu())
 	}
 
 	if m.codePrefix {
@@ -110,12 +113,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
 		m.composerChanged()
-		m.openMenu()
-		return nil
+		return m.openMenu()
 	}
 	cmd := m.comp.update(msg)
 	m.composerChanged()
-	m.syncMenu()
 	return cmd
 }
 

@@ -15,9 +15,9 @@ func newHelpLayer(ctx *uictx.Context) *helpLayer {
 	return &helpLayer{h: overlay.NewHelp(ctx, ctx.Keys.Groups())}
 }
 
-func (l *helpLayer) name() string         { return "help" }
-func (l *helpLayer) full() bool           { return false }
-func (l *helpLayer) setSize(w, h int)     { l.h.SetSize(w, h) }
+func (l *helpLayer) name() string             { return "help" }
+func (l *helpLayer) full() bool               { return false }
+func (l *helpLayer) setSize(w, h int)         { l.h.SetSize(w, h) }
 func (l *helpLayer) draw() (string, int, int) { return l.h.Box() }
 
 func (l *helpLayer) update(msg tea.Msg) (tea.Cmd, effect) {

@@ -49,10 +49,14 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 		}
 		if ml.err != nil {
 			l.p.SetError(fmt.Errorf("the gateway's model list is not available: %w", ml.err))
-		} else {
-			l.p.SetItems(l.items(ml.models))
+			return nil, nil
 		}
-		return nil, nil
+		l.p.SetItems(l.items(ml.models))
+		listed := ml.models
+		return nil, func(m *Model) tea.Cmd {
+			m.gatewayModels = listed
+			return nil
+		}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)

@@ -53,10 +53,10 @@ type layout struct {
 	// screen.
 	Overlay     rect
 	OverlayKind overlayKind
-	Above    rect
-	Status   rect
-	Attach   rect
-	Composer rect
+	Above       rect
+	Status      rect
+	Attach      rect
+	Composer    rect
 	// Hint is the key hint, or the notice that replaces it.
 	Hint rect
 	// ComposerText is the composer's text rows; ComposerBoxed says whether

@@ -1,12 +1,66 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
 
-// TEMPORARY until ui/slash lands (not to be committed as is).
-func (m *Model) menuOpen() bool                          { return false }
-func (m *Model) menuKey(tea.KeyPressMsg) (tea.Cmd, bool) { return nil, false }
-func (m *Model) menuHints() []hintItem                   { return nil }
-func (m *Model) menuView(w, h int) string                { return "" }
-func (m *Model) menuLines() int                          { return 0 }
-func (m *Model) openMenu()                               {}
-func (m *Model) syncMenu()                               {}
+	"parley/ui/slash"
+)
+
+// The command list is the pane above the composer while a slash command is
+// typed. The composer stays the one editor: the list reads its text after
+// every edit and tells the root what to do with a key (ui/slash).
+
+// maxMenuRows bounds the pane.
+const maxMenuRows = 12
+
+func (m *Model) menuOpen() bool { return m.menu.IsOpen() }
+
+// openMenu shows the list for the "/" just typed.
+func (m *Model) openMenu() tea.Cmd {
+	return tea.Batch(m.menu.SetEnv(m.commandEnv()), m.menu.Open(m.comp.value()))
+}
+
+// syncMenu tells the list the composer's text after an edit.
+func (m *Model) syncMenu() tea.Cmd {
+	if !m.menu.IsOpen() {
+		return nil
+	}
+	return m.menu.SetInput(m.comp.value())
+}
+
+func (m *Model) menuLines() int { return m.menu.Height(maxMenuRows) }
+
+func (m *Model) menuView(w, h int) string { return m.menu.View(w, h) }
+
+// menuKey gives a key (or a completion result) to the open list and acts
+// on its outcome; done is false when the key is the composer's.
+func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
+	res, cmd := m.menu.Update(msg)
+	switch res.Outcome {
+	case slash.Pass:
+		return nil, false
+	case slash.Replace:
+		m.comp.setValue(res.Text)
+		m.composerChanged()
+	case slash.Run:
+		m.comp.reset()
+		m.comp.setPrompt(m.ctx)
+		m.composerChanged()
+		return tea.Batch(cmd, m.runCommand(res.Invocation)), true
+	case slash.Send:
+		// The composer still holds "//text"; send parses it to "/text".
+		return tea.Batch(cmd, m.send()), true
+	case slash.Fail:
+		return tea.Batch(cmd, m.notify(res.Err.Error(), toastErr)), true
+	case slash.Closed:
+		m.comp.setValue(res.Text)
+		m.composerChanged()
+	}
+	return cmd, true
+}
+
+// menuHints are the keys of the open list.
+func (m *Model) menuHints() []hintItem {
+	km := m.keyMap()
+	return []hintItem{{"type", "filter"}, {keyOf(km.ListUp) + "/" + keyOf(km.ListDown), "move"}, {"tab", "complete"}, {keyOf(km.Send), "run"}, {keyOf(km.Close), "close"}}
+}

@@ -10,6 +10,7 @@ import (
 	"parley/conversation"
 	"parley/themes"
 	"parley/ui/keys"
+	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -60,6 +61,13 @@ type Model struct {
 	pickerGen int
 	// pane is the side pane, nil when closed.
 	pane sidePane
+	// commands is the slash command registry; menu is the command list
+	// above the composer.
+	commands *slash.Registry[commandEnv]
+	menu     slash.List[commandEnv]
+	// gatewayModels is the gateway's model list, once the model picker
+	// asked for it (for completion and the vision refusal).
+	gatewayModels []string
 
 	// Theme: the configured name ("auto", "dark", …) and, for auto, the
 	// terminal's background once known.

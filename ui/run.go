@@ -25,6 +25,7 @@ import (
 	"parley/conversation"
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -165,6 +166,8 @@ func New(ctx context.Context, opts Options) *Model {
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
 	m.conv = conversation.New(m.conversationOptions())
+	m.commands = newCommands()
+	m.menu = slash.NewList(m.ctx, m.commands)
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	m.comp.restyle(m.ctx)

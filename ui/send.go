@@ -20,6 +20,26 @@ import (
 // text and attachments as they are.
 func (m *Model) send() tea.Cmd {
 	text := strings.TrimRight(m.comp.value(), " \t\n")
+	if strings.HasPrefix(text, "/") && !m.comp.editing {
+		inv, literal, err := m.commands.Parse(text)
+		switch {
+		case err != nil:
+			return m.notify(err.Error(), toastErr)
+		case inv.Name != "":
+			m.menu.Close()
+			m.comp.reset()
+			m.comp.setPrompt(m.ctx)
+			m.composerChanged()
+			return m.runCommand(inv)
+		}
+		text = literal
+	}
+	return m.sendMessage(text)
+}
+
+// sendMessage sends text and the composer's attachments as the next user
+// message (or as the edit of the last one).
+func (m *Model) sendMessage(text string) tea.Cmd {
 	atts := m.comp.attachments
 	if strings.TrimSpace(text) == "" && len(atts) == 0 {
 		return nil

@@ -107,4 +107,3 @@ func (m *Model) configPath() string {
 func (m *Model) configEnv() config.Env {
 	return config.Env{Getenv: m.opts.Getenv, HomeDir: m.opts.Getenv("HOME")}
 }
-

@@ -266,3 +266,72 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 		t.Fatalf("copied %q", h.clipboard[0])
 	}
 }
+
+// Typing "/" in an empty composer opens the command list above it; typing
+// filters it; enter runs the highlighted command; an unknown command is
+// named with the nearest one and nothing typed is lost; "//" sends text.
+func TestSlashCommands(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	h.typeText("/")
+	if !h.m.menuOpen() || h.m.lay.Above.H == 0 {
+		t.Fatalf("no command list after /: open %v, above %+v", h.m.menuOpen(), h.m.lay.Above)
+	}
+	scr := h.screen()
+	for _, want := range []string{"/model", "/theme", "/new", "/system", "ctrl+o"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the list lacks %q:\n%s", want, scr)
+		}
+	}
+	checkFrame(t, h.m, 100, 30)
+	h.typeText("the")
+	if scr := h.screen(); !strings.Contains(scr, "/theme") || strings.Contains(scr, "/model") {
+		t.Fatalf("not filtered to /theme:\n%s", scr)
+	}
+	h.key("enter")
+	if h.m.layerName() != "themes" {
+		t.Fatalf("/theme did not open the theme picker: %q", h.m.layerName())
+	}
+	h.key("esc")
+
+	// A command typed whole and sent.
+	h.typeText("/model llama3")
+	h.key("enter")
+	if h.m.model != "llama3" || h.m.comp.value() != "" {
+		t.Fatalf("/model llama3: model %q, composer %q", h.m.model, h.m.comp.value())
+	}
+
+	// Unknown: the nearest command, and the text stays.
+	h.typeText("/modle x")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "did you mean /model") || h.m.comp.value() != "/modle x" {
+		t.Fatalf("unknown command: composer %q\n%s", h.m.comp.value(), h.screen())
+	}
+	h.key("esc")
+	for !h.m.comp.textEmpty() {
+		h.key("backspace")
+	}
+
+	// /system sets this conversation's prompt; the request carries it.
+	h.m.model = "gpt-4o"
+	h.typeText("/system answer in French")
+	h.key("enter")
+	if h.m.conv.SystemPrompt() != "answer in French" {
+		t.Fatalf("system prompt %q", h.m.conv.SystemPrompt())
+	}
+	// "//" sends the rest as text.
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("//etc/hosts is a path")
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	msgs := h.srv.Requests()[0].Chat.Messages
+	if msgs[0].Role != "system" || msgs[0].Content.PlainText() != "answer in French" || msgs[len(msgs)-1].Content.PlainText() != "/etc/hosts is a path" {
+		t.Fatalf("request %+v", msgs)
+	}
+
+	// /new starts over at once (typing it is deliberate).
+	h.typeText("/new")
+	h.key("enter")
+	if h.m.conv.Len() != 0 {
+		t.Fatalf("/new kept %d messages", h.m.conv.Len())
+	}
+}

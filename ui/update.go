@@ -4,6 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/ui/slash"
+
 	"parley/ui/keys"
 )
 
@@ -86,6 +88,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case tea.KeyPressMsg:
 		return m.key(msg)
+
+	case slash.CompletionsMsg:
+		cmd, _ := m.menuKey(msg)
+		return cmd
 
 	case tea.PasteMsg:
 		if m.layers.top() != nil {

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/termsafe"
+	"parley/ui/cells"
+	"parley/ui/keys"
+	"parley/ui/slash"
+)
+
+// commandEnv is what completion reads: a fresh value is handed to the list
+// each time it opens, so a running completion never sees it change.
+type commandEnv struct {
+	models []string
+	themes []string
+}
+
+// newCommands registers the slash commands: every action of the key table
+// that makes sense typed, plus /system. Later features add theirs here.
+func newCommands() *slash.Registry[commandEnv] {
+	r := slash.NewRegistry[commandEnv]()
+	err := r.Register(
+		slash.Command[commandEnv]{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)", Action: keys.ModelPicker,
+			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.models, a) }},
+		slash.Command[commandEnv]{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)", Action: keys.ThemePicker,
+			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.themes, a) }},
+		slash.Command[commandEnv]{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
+		slash.Command[commandEnv]{Name: "new", Summary: "start a new conversation", Action: keys.NewConversation},
+		slash.Command[commandEnv]{Name: "retry", Summary: "answer the last message again", Action: keys.Retry},
+		slash.Command[commandEnv]{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n", Action: keys.CopyReply},
+		slash.Command[commandEnv]{Name: "edit-last", Summary: "edit the last message and send it again", Action: keys.EditLast},
+		slash.Command[commandEnv]{Name: "editor", Summary: "write the message in $EDITOR", Action: keys.Editor},
+		slash.Command[commandEnv]{Name: "stop", Summary: "stop the reply", Action: keys.Cancel},
+		slash.Command[commandEnv]{Name: "top", Summary: "scroll to the first message", Action: keys.ScrollTop},
+		slash.Command[commandEnv]{Name: "bottom", Summary: "scroll to the last message", Action: keys.ScrollBottom},
+		slash.Command[commandEnv]{Name: "notices", Summary: "show or hide every notice of this run", Action: keys.Notices},
+		slash.Command[commandEnv]{Name: "mouse", Summary: "mouse wheel scrolling on or off", Action: keys.ToggleMouse},
+		slash.Command[commandEnv]{Name: "help", Summary: "show every key", Action: keys.Help},
+		slash.Command[commandEnv]{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley", Action: keys.Quit},
+	)
+	if err != nil {
+		// The table above is fixed: a mistake in it is a bug found by
+		// every test that builds a model.
+		panic(err)
+	}
+	return r
+}
+
+// words completes a word from a list (model and theme names).
+func words(list []string, a slash.Arg) []slash.Completion {
+	if a.Index > 0 {
+		return nil
+	}
+	out := make([]slash.Completion, 0, len(list))
+	for _, w := range list {
+		out = append(out, slash.Completion{Value: w})
+	}
+	return slash.FilterCompletions(a.Word, out)
+}
+
+// commandEnv gathers what completion offers now.
+func (m *Model) commandEnv() commandEnv {
+	env := commandEnv{}
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			env.models = append(env.models, n)
+		}
+	}
+	add(m.model)
+	for _, md := range m.catalog.Configured() {
+		add(md.Name)
+	}
+	for _, n := range m.gatewayModels {
+		add(n)
+	}
+	env.themes = append(env.themes, "auto")
+	for _, t := range m.themes.Themes() {
+		env.themes = append(env.themes, t.Name)
+	}
+	return env
+}
+
+// runCommand dispatches a parsed command line. It runs in Update, like a
+// key: a command is another way to press one.
+func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
+	switch inv.Name {
+	case "model":
+		if inv.Args == "" {
+			return m.openModelPicker(false)
+		}
+		return m.useModel(inv.Args, false)
+	case "theme":
+		if inv.Args == "" {
+			return m.openThemePicker()
+		}
+		cmd := m.setTheme(inv.Args)
+		if m.themeName == inv.Args {
+			return tea.Batch(cmd, m.notify("theme "+m.themeName, toastOK))
+		}
+		return cmd
+	case "system":
+		return m.systemCommand(inv.Args)
+	case "new":
+		if m.conv.Len() == 0 {
+			return m.notify("this conversation is new already", toastInfo)
+		}
+		m.newArmed = m.now()
+		return m.newConversationKey()
+	case "retry":
+		return m.retry()
+	case "copy":
+		if inv.Args == "" {
+			return m.copyReply()
+		}
+		n, err := strconv.Atoi(inv.Args)
+		if err != nil || n < 1 {
+			return m.notify(fmt.Sprintf("/copy takes the number of a code block, like /copy 2, not %q", cells.OneLine(inv.Args)), toastErr)
+		}
+		return m.copyCode(n)
+	case "edit-last":
+		if m.stream != nil || m.conv.Len() == 0 {
+			return m.notify("there is no message to edit yet", toastInfo)
+		}
+		return m.editLast()
+	case "editor":
+		return openEditor(m.opts.Getenv, m.comp.value())
+	case "stop":
+		if m.stream == nil {
+			return m.notify("no reply is streaming", toastInfo)
+		}
+		return m.stopStream()
+	case "top":
+		m.tr.Top()
+		return m.tickIfNeeded()
+	case "bottom":
+		m.tr.Bottom()
+		return m.tickIfNeeded()
+	case "notices":
+		return m.togglePane(&noticesPane{})
+	case "mouse":
+		return m.toggleMouse()
+	case "help":
+		return m.openHelp()
+	case "quit":
+		return m.quit()
+	}
+	return m.notify("the command /"+termsafe.Sanitize(inv.Name)+" is not handled", toastErr)
+}
+
+// systemCommand shows the system prompt, or sets it for this conversation
+// (the next request carries it; earlier replies stay as they were).
+func (m *Model) systemCommand(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		if cur := m.conv.SystemPrompt(); cur != "" {
+			return m.notify("system prompt: "+cur+" (/system TEXT changes it)", toastInfo)
+		}
+		return m.notify("this conversation has no system prompt; /system TEXT sets one", toastInfo)
+	}
+	m.conv.SetSystemPrompt(text)
+	return m.notify("system prompt set for this conversation; the next reply follows it", toastOK)
+}
