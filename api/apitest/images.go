@@ -12,9 +12,9 @@ import (
 type imageCall struct {
 	model  ModelSpec
 	prompt string
-	n     int
-	w, h  int  // size of generated images; 0 = decided by the endpoint
-	asURL bool // answer with data[].url
+	n      int
+	w, h   int  // size of generated images; 0 = decided by the endpoint
+	asURL  bool // answer with data[].url
 }
 
 // imageParams are the generation request members a strict gateway knows.
