@@ -84,11 +84,18 @@ func (g *Gateway) Close() { g.srv.Close() }
 // provider with the demo key, the demo models with their capabilities,
 // demo-chat for chat and demo-image for images.
 func (g *Gateway) Override() config.Override {
+	o := ModelsOverride()
+	o.BaseURL, o.APIKey = g.URL(), apiKey
+	return o
+}
+
+// ModelsOverride is Override without a running gateway (no address, no
+// key), for listing the demo's models and capabilities, as shell
+// completion does, without starting one.
+func ModelsOverride() config.Override {
 	return config.Override{
 		Label:        Label,
 		Provider:     ProviderName,
-		BaseURL:      g.URL(),
-		APIKey:       apiKey,
 		Models:       modelConfigs(),
 		DefaultModel: ModelChat,
 		ImageModel:   ModelImage,

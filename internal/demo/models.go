@@ -25,6 +25,12 @@ const (
 	maxImages    = 4    // n
 )
 
+// ImageSizes are sizes demo-image takes, for shell completion; any other
+// width x height up to 1024x1024 works too.
+func ImageSizes() []string {
+	return []string{"1024x1024", "512x512", "256x256", "1024x768", "768x1024", "1024x576", "576x1024"}
+}
+
 // Model is one demo model as the help lists it.
 type Model struct {
 	Name, Shows string

@@ -12,7 +12,7 @@ func chatAnswer(prompt string) string {
 	var b strings.Builder
 	b.WriteString("## Hello from the parley demo\n\n")
 	if q := quote(prompt); q != "" {
-		fmt.Fprintf(&b, "You asked: *%s*. ", q)
+		fmt.Fprintf(&b, "You asked: *%s*\n\n", q)
 	}
 	b.WriteString("I am **demo-chat**, a model of the demo gateway that runs inside parley on " +
 		"`127.0.0.1`: no account is needed and nothing you type leaves this machine.\n\n")
