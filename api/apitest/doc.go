@@ -24,7 +24,7 @@
 // model without vision, data URIs whose media type is not the real format,
 // stream_options for a model that does not report usage, response_format,
 // sizes or counts a model does not take (ModelSpec.MaxSide bounds free
-// sizes and edit inputs), a mask whose size differs from the image (400).
+// sizes, MaxEditSide edit inputs), a mask whose size differs from the image (400).
 //
 // # Scripting
 //

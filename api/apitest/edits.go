@@ -122,7 +122,7 @@ func (ex *exchange) validateEdit() (call *imageCall, form *EditForm, w, h int, _
 			w, h = iw, ih
 		}
 	}
-	if side := spec.MaxSide; side > 0 && (w > side || h > side) {
+	if side := spec.MaxEditSide; side > 0 && (w > side || h > side) {
 		return nil, nil, 0, 0, badRequest("image", "image_too_large", "Invalid file 'image': the image is %dx%d pixels and %s takes at most %d pixels per side. Scale it down and try again.", w, h, spec.ID, side)
 	}
 	if form.Mask != nil {

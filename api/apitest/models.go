@@ -16,7 +16,8 @@ type ModelSpec struct {
 	ImageEdit       bool     // POST /images/edits
 	ResponseFormat  bool     // images: accepts the response_format field
 	Sizes           []string // images: accepted sizes; empty = any WxH up to MaxSide, or "auto"
-	MaxSide         int      // images: with Sizes empty, the largest width or height of a size, and of an edit's input image; 0 = 8192 for sizes, any input
+	MaxSide         int      // images: with Sizes empty, the largest width or height of a size; 0 = 8192
+	MaxEditSide     int      // edits: the largest width or height of an input image; 0 = no limit
 	MaxN            int      // images: largest n (0 treated as 1)
 	MaxEditImages   int      // edits: most "image" files in one request; 0 = no limit
 }

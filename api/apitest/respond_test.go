@@ -143,10 +143,10 @@ func TestResponderImages(t *testing.T) {
 	}
 }
 
-// TestMaxSide: a model with MaxSide refuses larger sizes and larger edit
-// inputs with a 400 that says the limit.
+// TestMaxSide: a model with MaxSide refuses larger sizes, and one with
+// MaxEditSide larger edit inputs, with a 400 that says the limit.
 func TestMaxSide(t *testing.T) {
-	gw := newGW(t, apitest.WithModels(apitest.ModelSpec{ID: "small", ImageGeneration: true, ImageEdit: true, MaxSide: 64, MaxN: 2}))
+	gw := newGW(t, apitest.WithModels(apitest.ModelSpec{ID: "small", ImageGeneration: true, ImageEdit: true, MaxSide: 64, MaxEditSide: 64, MaxN: 2}))
 	ir := parseImages(t, post(t, gw, "/images/generations", `{"model":"small","prompt":"x","size":"64x32"}`))
 	if _, cfg := decodeImage(t, b64(t, ir.Data[0].B64JSON)); cfg.Width != 64 || cfg.Height != 32 {
 		t.Errorf("64x32 gave %dx%d", cfg.Width, cfg.Height)

@@ -318,7 +318,7 @@ func TestImageEdit(t *testing.T) {
 		return 255
 	})
 	resp, err := c.EditImages(ctx(t), api.EditRequest{
-		Model: ModelEdit, Prompt: "make it blue", N: 2,
+		Model: ModelImage, Prompt: "make it blue", N: 2,
 		Images: []api.ImageFile{{Name: "in.png", Data: in, MIME: "image/png"}},
 		Mask:   &api.ImageFile{Name: "mask.png", Data: mask, MIME: "image/png"},
 	})
@@ -345,7 +345,7 @@ func TestImageEdit(t *testing.T) {
 	}
 
 	// A size scales the result.
-	resp, err = c.EditImages(ctx(t), api.EditRequest{Model: ModelEdit, Prompt: "x", Size: "100x20",
+	resp, err = c.EditImages(ctx(t), api.EditRequest{Model: ModelImage, Prompt: "x", Size: "100x20",
 		Images: []api.ImageFile{{Name: "in.png", Data: in, MIME: "image/png"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -356,7 +356,7 @@ func TestImageEdit(t *testing.T) {
 
 	// Too large an input: a 400 that says the limit.
 	big := testPNG(t, maxEditSide+1, 1, nil)
-	_, err = c.EditImages(ctx(t), api.EditRequest{Model: ModelEdit, Prompt: "x", Images: []api.ImageFile{{Name: "big.png", Data: big, MIME: "image/png"}}})
+	_, err = c.EditImages(ctx(t), api.EditRequest{Model: ModelImage, Prompt: "x", Images: []api.ImageFile{{Name: "big.png", Data: big, MIME: "image/png"}}})
 	var ae *api.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 400 || !strings.Contains(ae.Message, "pixels per side") {
 		t.Errorf("too large an input: %v", err)

@@ -11,10 +11,11 @@ import (
 )
 
 // maxEditPixels bounds the pixels decoded or produced for one edit (the
-// gateway already refuses inputs and sizes above maxEditSide per side).
+// gateway already refuses inputs above maxEditSide and sizes above
+// maxImageSide per side).
 const maxEditPixels = maxEditSide * maxEditSide
 
-// edit is demo-edit's reply: the first input image tinted with a colour
+// edit is demo-image's reply to an edit: the first input image tinted with a colour
 // from the prompt (a colour word, else one drawn from the prompt), only
 // where the mask is transparent when there is a mask, at the size asked
 // (the input's by default). Each of the n images is tinted more strongly.

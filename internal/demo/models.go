@@ -10,8 +10,7 @@ const (
 	ModelChat   = "demo-chat"   // a Markdown answer: headings, a table, lists, code
 	ModelEcho   = "demo-echo"   // repeats the message
 	ModelVision = "demo-vision" // describes attached images: format and size
-	ModelImage  = "demo-image"  // generates PNGs drawn from the prompt
-	ModelEdit   = "demo-edit"   // edits an image: tints it
+	ModelImage  = "demo-image"  // generates PNGs drawn from the prompt, and edits images (tints them)
 	ModelSlow   = "demo-slow"   // stops sending for a while mid-reply
 	ModelLong   = "demo-long"   // a ~20 KB Markdown answer (long streams, scrolling)
 	ModelFail   = "demo-fail"   // fails, so errors can be seen
@@ -20,8 +19,8 @@ const (
 // Bounds of the image models: sizes and counts above them get the
 // gateway's 400.
 const (
-	maxImageSide = 1024 // generations: width and height
-	maxEditSide  = 4096 // edits: the input and the output
+	maxImageSide = 1024 // a size asked for: width and height
+	maxEditSide  = 4096 // an edit's input image: width and height
 	maxImages    = 4    // n
 )
 
@@ -48,8 +47,8 @@ func models() []model {
 		{Model{ModelChat, "a streamed Markdown answer with headings, a table, lists and code"}, apitest.ModelSpec{ID: ModelChat, StreamUsage: true}},
 		{Model{ModelEcho, "repeats your message"}, apitest.ModelSpec{ID: ModelEcho, StreamUsage: true}},
 		{Model{ModelVision, "describes the images you attach: their format and size"}, apitest.ModelSpec{ID: ModelVision, Vision: true, StreamUsage: true}},
-		{Model{ModelImage, "generates PNG images drawn from the prompt (up to 1024x1024, 4 at a time)"}, apitest.ModelSpec{ID: ModelImage, ImageGeneration: true, MaxSide: maxImageSide, MaxN: maxImages}},
-		{Model{ModelEdit, "edits an image by tinting it (the mask's transparent part only)"}, apitest.ModelSpec{ID: ModelEdit, ImageEdit: true, MaxSide: maxEditSide, MaxN: maxImages, MaxEditImages: 1}},
+		{Model{ModelImage, "generates PNG images drawn from the prompt (up to 1024x1024, 4 at a time), and edits an image by tinting it"},
+			apitest.ModelSpec{ID: ModelImage, ImageGeneration: true, ImageEdit: true, MaxSide: maxImageSide, MaxEditSide: maxEditSide, MaxN: maxImages, MaxEditImages: 1}},
 		{Model{ModelSlow, "stops sending for 20 s in the middle of its reply"}, apitest.ModelSpec{ID: ModelSlow, StreamUsage: true}},
 		{Model{ModelLong, "a long Markdown answer (about 20 KB)"}, apitest.ModelSpec{ID: ModelLong, StreamUsage: true}},
 		{Model{ModelFail, "fails: mid-reply, or with 429, 401 or 500 when the message says so"}, apitest.ModelSpec{ID: ModelFail}},

@@ -38,9 +38,10 @@ func (g *Gateway) respond(c apitest.Call) apitest.Reply {
 	case ModelFail:
 		return g.fail(c)
 	case ModelImage:
+		if c.Edit != nil {
+			return edit(c)
+		}
 		return generate(c.Prompt, c.N, c.Width, c.Height)
-	case ModelEdit:
-		return edit(c)
 	}
 	// Every model of the catalog is handled above; the fake's own answer
 	// is the safe fallback should one be added without a case.
