@@ -20,7 +20,7 @@ const (
 // gateway's 400.
 const (
 	maxImageSide = 1024 // a size asked for: width and height
-	maxEditSide  = 4096 // an edit's input image: width and height
+	maxEditSide  = 2048 // an edit's input image: width and height (bounds the memory of one edit)
 	maxImages    = 4    // n
 )
 
