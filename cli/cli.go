@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"parley/internal/demo"
 	"parley/termsafe"
 )
 
@@ -62,6 +63,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 			code = app.crashed(r)
 		}
 	}()
+	defer app.closeDemo()
 	root := app.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -95,8 +97,16 @@ func (a *app) say(msg string) {
 	fmt.Fprintln(a.env.Stderr, "parley: "+sentence(termsafe.Sanitize(a.mask(msg))))
 }
 
-// warn prints a problem that does not stop parley.
-func (a *app) warn(msg string) { a.say("warning: " + msg) }
+// warn prints a problem that does not stop parley, or keeps it for the
+// chat's banner while the chat starts (on stderr it would be hidden by the
+// full screen).
+func (a *app) warn(msg string) {
+	if a.collecting {
+		a.collected = append(a.collected, sentence(termsafe.Sanitize(a.mask(msg))))
+		return
+	}
+	a.say("warning: " + msg)
+}
 
 // mask hides the API keys this run has seen (the environment's and every
 // resolved provider key) in text about to be shown. The api package masks
@@ -171,6 +181,13 @@ type app struct {
 	verbose bool
 	cfgPath string
 	secrets []string // resolved API keys, masked in anything printed
+
+	demo    bool          // --demo: use the built-in demo gateway
+	demoDPS float64       // --demo-dps: its streaming pace
+	gateway *demo.Gateway // the running demo gateway, once started
+
+	collecting bool     // warn keeps warnings in collected instead of printing them
+	collected  []string // warnings kept for the chat's banner
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -185,7 +202,8 @@ Run it without a command to open the chat. The commands below serve scripts:
 images as files.
 
 Point it at a gateway with OPENAI_BASE_URL and OPENAI_API_KEY, or with a config
-file (see "parley help config").`,
+file (see "parley help config"). To try it without a gateway, run
+"parley --demo" (see "parley help demo").`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -198,13 +216,18 @@ file (see "parley help config").`,
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the API key is masked)")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")
+	root.PersistentFlags().BoolVar(&a.demo, "demo", false, "use the built-in demo gateway: no account needed, nothing leaves this machine")
+	root.PersistentFlags().Float64Var(&a.demoDPS, "demo-dps", 0, "the demo's streaming pace in deltas per second (-1: no pauses)")
+	_ = root.PersistentFlags().MarkHidden("demo-dps") // for benchmarks and tests
+	root.PersistentPreRunE = a.checkDemoFlags
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
-	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), configHelpTopic())
+	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}
+	a.registerCompletions(root)
 	return root
 }
 

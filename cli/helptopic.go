@@ -1,6 +1,14 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"parley/internal/demo"
+)
 
 // configHelpTopic is "parley help config": the configuration file at a glance.
 func configHelpTopic() *cobra.Command {
@@ -34,5 +42,35 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   send = ["enter"]
 
 The README lists every key with its default.`,
+	}
+}
+
+// demoHelpTopic is "parley help demo": the built-in demo and its models.
+func demoHelpTopic() *cobra.Command {
+	var models strings.Builder
+	tw := tabwriter.NewWriter(&models, 2, 4, 2, ' ', 0)
+	for _, m := range demo.Models() {
+		fmt.Fprintf(tw, "  %s\t%s\n", m.Name, m.Shows)
+	}
+	tw.Flush()
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Try parley without a gateway: the built-in demo and its models",
+		Long: `--demo, a flag of every command, starts a gateway inside parley on 127.0.0.1
+and uses it instead of the configured ones: no account is needed and nothing
+leaves this machine. OPENAI_BASE_URL, OPENAI_API_KEY and the config file's
+providers and models are ignored (and no key is read); the rest of the config
+file (theme, keys, timeouts) still applies. The chat says "demo" in its status
+bar and the demo is kept out of your history.
+
+The demo models:
+
+` + models.String() + `
+  parley --demo                          chat with demo-chat
+  parley --demo -m demo-vision           paste an image path, then ask
+  parley ask --demo "hello"              one reply on stdout
+  parley image --demo -n 2 "red kite"    PNGs saved to image_dir
+  parley image --demo --edit in.png "make it blue"
+  parley models --demo                   the models and what they can do`,
 	}
 }

@@ -78,6 +78,7 @@ func (a *app) listProvider(ctx context.Context, cfg *config.Config, provider str
 		return fmt.Errorf("could not list the models of provider %q: %w", provider, err)
 	}
 	sort.Strings(ids)
+	a.rememberModels(cfg, provider, ids)
 	catalog := cfg.Catalog()
 	fmt.Fprintf(out, "\nModels offered by %s (provider %q): %d\n", client.BaseURL(), provider, len(ids))
 	tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)

@@ -261,6 +261,7 @@ func TestAttachReportsTheSizes(t *testing.T) {
 func TestLiteralKeyWarnsWhenOthersCanRead(t *testing.T) {
 	h := newHarness(t)
 	delete(h.env, "OPENAI_API_KEY")
+	delete(h.env, "OPENAI_BASE_URL") // the file's provider is the gateway
 	path := h.writeConfig(fmt.Sprintf("default_model = \"gpt-4o\"\n[[providers]]\nname = \"local\"\nbase_url = %q\napi_key = %q\n", h.gw.RootURL(), apitest.DefaultAPIKey))
 	r := h.run(nil, "ask", "q")
 	r.mustCode(t, 0)

@@ -16,14 +16,20 @@ import (
 const userAgent = "parley/" + Version
 
 // loadConfig reads the configuration (a --config flag wins over
-// PARLEY_CONFIG) and prints its warnings on stderr. Every configuration
-// problem is a usage error: the user has to change the file.
+// PARLEY_CONFIG), points it at the built-in demo with --demo, and prints
+// the start-up warnings on stderr. Every configuration problem is a usage
+// error: the user has to change the file.
 func (a *app) loadConfig() (*config.Config, error) {
 	cfg, err := config.Load(config.Env{Getenv: a.env.Getenv, HomeDir: a.env.HomeDir, Path: a.cfgPath})
 	if err != nil {
 		return nil, usage(err)
 	}
-	for _, w := range cfg.Warnings {
+	if a.demo {
+		if err := a.useDemo(cfg); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range a.startupWarnings(cfg) {
 		a.warn(w)
 	}
 	return cfg, nil
@@ -156,6 +162,17 @@ type TUIRequest struct {
 	Version string
 	// NewClient returns a gateway client for a model's provider.
 	NewClient func(model string) (*api.Client, error)
+	// Demo is set by --demo: Config points at the built-in demo gateway
+	// (its provider and models replace the user's). The chat says "demo"
+	// in its status bar and keeps the demo out of the user's history: it
+	// records no session and remembers no last-used model.
+	Demo bool
+	// Warnings are the start-up warnings for the chat's banner, one
+	// sentence each, masked and made inert: the config file's (so
+	// Config.Warnings need not be shown again), a provider whose key is
+	// missing, OPENAI_BASE_URL ignored because the file defines providers.
+	// parley ask, image and models print the same ones on stderr.
+	Warnings []string
 }
 
 type tuiFlags struct {
@@ -171,7 +188,9 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
 		return usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
 	}
+	a.collecting = true
 	cfg, err := a.loadConfig()
+	a.collecting = false
 	if err != nil {
 		return err
 	}
@@ -197,5 +216,6 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 			return c, nil
 		},
 	}
+	req.Demo, req.Warnings = a.demo, a.collected
 	return a.env.RunTUI(ctx, req)
 }

@@ -119,6 +119,8 @@ type Config struct {
 
 	imageDir string // image_dir as written
 	env      Env
+
+	overridden string // Label of the Override applied (override.go)
 }
 
 // ModelConfig is one [[models]] entry. Pointer fields are nil when the key

@@ -44,9 +44,14 @@ func (c *Config) ModelList() []api.Model {
 //	model gpt-4o [openai, config]: chat, vision, usage (default)
 func (c *Config) Describe() string {
 	var b strings.Builder
-	if c.FromFile {
+	switch {
+	case c.overridden != "" && c.FromFile:
+		fmt.Fprintf(&b, "config: %s (its providers and models are replaced by %s)\n", c.Path, c.overridden)
+	case c.overridden != "":
+		fmt.Fprintf(&b, "config: none (%s does not exist); providers and models from %s\n", c.Path, c.overridden)
+	case c.FromFile:
 		fmt.Fprintf(&b, "config: %s\n", c.Path)
-	} else {
+	default:
 		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", c.Path)
 	}
 	for _, p := range c.Providers {

@@ -37,6 +37,8 @@ type Provider struct {
 
 	keyCmdTimeout time.Duration // tests shorten it; 0 = KeyCmdTimeout
 
+	keyLabel string // where the key comes from when an Override set it
+
 	mu  sync.Mutex
 	key *string // the resolved key, once resolution succeeded
 }
@@ -67,6 +69,8 @@ func (p *Provider) HasLiteralKey() bool { return p.apiKey != "" }
 // models`; it never contains the key.
 func (p *Provider) KeySource() string {
 	switch {
+	case p.keyLabel != "":
+		return p.keyLabel
 	case p.apiKey != "":
 		return fmt.Sprintf("api_key of provider %s in %s", p.Name, p.configPath())
 	case p.APIKeyCmd != "":

@@ -70,6 +70,8 @@ type launch struct {
 	SetClipboard bool
 	// command replaces parley (the injection test's control run).
 	command []string
+	// args are parley's arguments.
+	args []string
 }
 
 // term is one parley process running in its own private tmux server.
@@ -153,6 +155,7 @@ func startParley(t *testing.T, l launch) *term {
 	}
 	command := append([]string{"sh", wrapper, tm.pid, "env", "-i"}, env...)
 	command = append(command, bin)
+	command = append(command, l.args...)
 	if l.command != nil {
 		command = append([]string{"sh", wrapper, tm.pid}, l.command...)
 	}

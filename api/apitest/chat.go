@@ -38,6 +38,9 @@ func (ex *exchange) handleChat() {
 		ex.fail(err)
 		return
 	}
+	if ex.consult(Call{Endpoint: ex.endpoint, Model: call.model, Chat: &call.req, Stream: call.stream}) {
+		return
+	}
 	if ex.rep.RawSSE != "" {
 		ex.writeRawSSE()
 		return

@@ -23,8 +23,8 @@
 // members (400), an unknown model (404 model_not_found), image parts for a
 // model without vision, data URIs whose media type is not the real format,
 // stream_options for a model that does not report usage, response_format,
-// sizes or counts a model does not take, a mask whose size differs from the
-// image (400).
+// sizes or counts a model does not take (ModelSpec.MaxSide bounds free
+// sizes, MaxEditSide edit inputs), a mask whose size differs from the image (400).
 //
 // # Scripting
 //
@@ -51,6 +51,12 @@
 //			t.Fatalf("...")
 //		}
 //	}
+//
+// A Responder (WithResponder) scripts the answer from the request itself:
+// it sees every request that passed validation and that no queued or
+// default reply scripts (the chat messages, an image request's prompt, n
+// and size, an edit's images) and returns the Reply to use. parley's
+// built-in demo (internal/demo) gives its models their behaviour this way.
 //
 // The fakegateway command (api/apitest/fakegateway) serves the same fake on
 // an address for trying parley by hand.

@@ -66,7 +66,7 @@ func parseEditForm(body []byte, contentType string) (*EditForm, error) {
 }
 
 func (ex *exchange) handleEdit() {
-	call, w, h, err := ex.validateEdit()
+	call, form, w, h, err := ex.validateEdit()
 	if err != nil {
 		ex.fail(err)
 		return
@@ -74,72 +74,82 @@ func (ex *exchange) handleEdit() {
 	if call.w == 0 { // no size or "auto": the size of the input image
 		call.w, call.h = w, h
 	}
+	if ex.consult(Call{Endpoint: ex.endpoint, Model: call.model, Prompt: form.Prompt, N: call.n, Width: call.w, Height: call.h, Edit: form}) {
+		return
+	}
 	ex.writeImages(call)
 }
 
 // validateEdit checks an edit form; w, h are the first image's dimensions.
-func (ex *exchange) validateEdit() (call *imageCall, w, h int, _ *apiError) {
+func (ex *exchange) validateEdit() (call *imageCall, form *EditForm, w, h int, _ *apiError) {
 	ct := ex.r.Header.Get("Content-Type")
 	if mt, _, _ := mime.ParseMediaType(ct); mt != "multipart/form-data" {
-		return nil, 0, 0, badRequest("", "", "Invalid Content-Type header %q: image edits are sent as multipart/form-data.", ct)
+		return nil, nil, 0, 0, badRequest("", "", "Invalid Content-Type header %q: image edits are sent as multipart/form-data.", ct)
 	}
 	form, perr := parseEditForm(ex.body, ct)
 	if perr != nil {
-		return nil, 0, 0, badRequest("", "", "Could not parse the multipart form: %v.", perr)
+		return nil, nil, 0, 0, badRequest("", "", "Could not parse the multipart form: %v.", perr)
 	}
 	if err := checkEditFields(form); err != nil {
-		return nil, 0, 0, err
+		return nil, nil, 0, 0, err
 	}
 	if form.Model == "" {
-		return nil, 0, 0, missingParam("model")
+		return nil, nil, 0, 0, missingParam("model")
 	}
 	if strings.TrimSpace(form.Value("prompt")) == "" {
-		return nil, 0, 0, missingParam("prompt")
+		return nil, nil, 0, 0, missingParam("prompt")
 	}
 	spec, ok := ex.s.model(form.Model)
 	if !ok {
-		return nil, 0, 0, modelNotFound(form.Model)
+		return nil, nil, 0, 0, modelNotFound(form.Model)
 	}
 	if !spec.ImageEdit {
-		return nil, 0, 0, badRequest("model", "invalid_value", "Invalid value: '%s'. This model does not edit images; models that do: %s.",
+		return nil, nil, 0, 0, badRequest("model", "invalid_value", "Invalid value: '%s'. This model does not edit images; models that do: %s.",
 			spec.ID, quoteList(ex.s.modelsWith(func(m ModelSpec) bool { return m.ImageEdit })))
 	}
 	if len(form.Images) == 0 {
-		return nil, 0, 0, missingParam("image")
+		return nil, nil, 0, 0, missingParam("image")
 	}
 	if spec.MaxEditImages > 0 && len(form.Images) > spec.MaxEditImages {
-		return nil, 0, 0, badRequest("image", "invalid_value", "Too many images: %s takes at most %d, got %d.", spec.ID, spec.MaxEditImages, len(form.Images))
+		return nil, nil, 0, 0, badRequest("image", "invalid_value", "Too many images: %s takes at most %d, got %d.", spec.ID, spec.MaxEditImages, len(form.Images))
 	}
 	for i, img := range form.Images {
 		iw, ih, err := checkUpload(img, []string{mimePNG, mimeJPEG, mimeWEBP})
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, nil, 0, 0, err
 		}
 		if i == 0 {
 			w, h = iw, ih
 		}
 	}
+	if side := spec.MaxEditSide; side > 0 && (w > side || h > side) {
+		return nil, nil, 0, 0, badRequest("image", "image_too_large", "Invalid file 'image': the image is %dx%d pixels and %s takes at most %d pixels per side. Scale it down and try again.", w, h, spec.ID, side)
+	}
 	if form.Mask != nil {
 		mw, mh, err := checkUpload(*form.Mask, []string{mimePNG})
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, nil, 0, 0, err
 		}
 		if mw != w || mh != h {
-			return nil, 0, 0, badRequest("mask", "invalid_mask", "Invalid mask: its size %dx%d does not match the image's %dx%d; the mask must have the same dimensions as the image.", mw, mh, w, h)
+			return nil, nil, 0, 0, badRequest("mask", "invalid_mask", "Invalid mask: its size %dx%d does not match the image's %dx%d; the mask must have the same dimensions as the image.", mw, mh, w, h)
 		}
 	}
 	n, nSet := 0, false
 	if v, ok := form.Fields["n"]; ok {
 		var err error
 		if n, err = strconv.Atoi(v[0]); err != nil {
-			return nil, 0, 0, badRequest("n", "invalid_type", "Invalid type for 'n': expected an integer, but got %q instead.", v[0])
+			return nil, nil, 0, 0, badRequest("n", "invalid_type", "Invalid type for 'n': expected an integer, but got %q instead.", v[0])
 		}
 		nSet = true
 	}
 	_, sizeSet := form.Fields["size"]
 	_, rfSet := form.Fields["response_format"]
 	call, err := ex.imageOptions(spec, n, nSet, form.Size, sizeSet, form.ResponseFormat, rfSet)
-	return call, w, h, err
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	call.prompt = form.Prompt
+	return call, form, w, h, nil
 }
 
 // checkEditFields refuses unknown fields and fields sent as the wrong kind

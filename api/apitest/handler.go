@@ -26,6 +26,7 @@ type exchange struct {
 	endpoint string // path relative to /v1 ("/chat/completions"), or the raw path outside /v1
 	inV1     bool
 	rep      Reply
+	scripted bool // rep came from the queue or the default, not from a Responder
 }
 
 // ServeHTTP records the request, picks its reply and answers it.
@@ -45,7 +46,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !inV1 {
 		endpoint = r.URL.Path
 	}
-	ex := &exchange{s: s, w: w, r: r, body: body, seq: seq, endpoint: endpoint, inV1: inV1, rep: s.take(endpoint)}
+	ex := &exchange{s: s, w: w, r: r, body: body, seq: seq, endpoint: endpoint, inV1: inV1}
+	ex.rep, ex.scripted = s.take(endpoint)
 
 	if !ex.pause(ex.rep.Delay) {
 		return

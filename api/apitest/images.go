@@ -10,10 +10,11 @@ import (
 
 // imageCall is an image request (generation or edit) that passed validation.
 type imageCall struct {
-	model ModelSpec
-	n     int
-	w, h  int  // size of generated images; 0 = decided by the endpoint
-	asURL bool // answer with data[].url
+	model  ModelSpec
+	prompt string
+	n      int
+	w, h   int  // size of generated images; 0 = decided by the endpoint
+	asURL  bool // answer with data[].url
 }
 
 // imageParams are the generation request members a strict gateway knows.
@@ -47,6 +48,9 @@ func (ex *exchange) handleGenerate() {
 			}
 		}
 	}
+	if ex.consult(Call{Endpoint: ex.endpoint, Model: call.model, Prompt: call.prompt, N: call.n, Width: call.w, Height: call.h}) {
+		return
+	}
 	ex.writeImages(call)
 }
 
@@ -62,7 +66,8 @@ func (ex *exchange) validateGenerate() (*imageCall, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := reqString(m, "prompt", "prompt"); err != nil {
+	prompt, err := reqString(m, "prompt", "prompt")
+	if err != nil {
 		return nil, err
 	}
 	n, nSet, err := integer(m, "n")
@@ -86,7 +91,11 @@ func (ex *exchange) validateGenerate() (*imageCall, *apiError) {
 		return nil, badRequest("model", "invalid_value", "Invalid value: '%s'. This model does not generate images; models that do: %s.",
 			modelID, quoteList(ex.s.modelsWith(func(m ModelSpec) bool { return m.ImageGeneration })))
 	}
-	return ex.imageOptions(spec, n, nSet, size, sizeSet, rf, rfSet)
+	call, err := ex.imageOptions(spec, n, nSet, size, sizeSet, rf, rfSet)
+	if call != nil {
+		call.prompt = prompt
+	}
+	return call, err
 }
 
 // imageOptions checks n, size and response_format against the model, the
@@ -104,10 +113,11 @@ func (ex *exchange) imageOptions(spec ModelSpec, n int, nSet bool, size string, 
 	}
 	if sizeSet {
 		w, h, ok := parseSize(size)
+		side := spec.maxSide()
 		allowed := slices.Contains(spec.Sizes, size) ||
-			(len(spec.Sizes) == 0 && (size == "auto" || (ok && w <= 8192 && h <= 8192)))
+			(len(spec.Sizes) == 0 && (size == "auto" || (ok && w <= side && h <= side)))
 		if !allowed {
-			sizes := "'auto' or any <width>x<height>"
+			sizes := fmt.Sprintf("'auto' or any <width>x<height> up to %dx%d", side, side)
 			if len(spec.Sizes) > 0 {
 				sizes = quoteList(spec.Sizes)
 			}

@@ -15,12 +15,24 @@ type ModelSpec struct {
 	ImageGeneration bool     // POST /images/generations
 	ImageEdit       bool     // POST /images/edits
 	ResponseFormat  bool     // images: accepts the response_format field
-	Sizes           []string // images: accepted sizes; empty = any WxH or "auto"
+	Sizes           []string // images: accepted sizes; empty = any WxH up to MaxSide, or "auto"
+	MaxSide         int      // images: with Sizes empty, the largest width or height of a size; 0 = 8192
+	MaxEditSide     int      // edits: the largest width or height of an input image; 0 = no limit
 	MaxN            int      // images: largest n (0 treated as 1)
 	MaxEditImages   int      // edits: most "image" files in one request; 0 = no limit
 }
 
 func (m ModelSpec) isImageModel() bool { return m.ImageGeneration || m.ImageEdit }
+
+// defaultMaxSide bounds the sizes of models that list none and set no MaxSide.
+const defaultMaxSide = 8192
+
+func (m ModelSpec) maxSide() int {
+	if m.MaxSide <= 0 {
+		return defaultMaxSide
+	}
+	return m.MaxSide
+}
 
 func (m ModelSpec) maxN() int {
 	if m.MaxN <= 0 {

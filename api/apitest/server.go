@@ -24,6 +24,7 @@ type Server struct {
 	models   []ModelSpec
 	now      func() time.Time
 	maxImage int64
+	respond  Responder
 
 	quit      chan struct{} // closed by Close: ends delays, stalls and pauses
 	closeOnce sync.Once
@@ -44,6 +45,7 @@ type config struct {
 	now      func() time.Time
 	listener net.Listener
 	maxImage int64
+	respond  Responder
 }
 
 // Option configures a Server.
@@ -71,6 +73,11 @@ func WithListener(l net.Listener) Option { return func(c *config) { c.listener =
 // URI (default DefaultMaxImageBytes); larger ones get 400.
 func WithMaxImageBytes(n int64) Option { return func(c *config) { c.maxImage = n } }
 
+// WithResponder sets a function that scripts the answer to every request
+// that passed validation and that no queued or default reply scripts (see
+// Responder). Validation is the same with or without it.
+func WithResponder(f Responder) Option { return func(c *config) { c.respond = f } }
+
 // New starts a server for one test and closes it in t.Cleanup.
 func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
@@ -93,6 +100,7 @@ func NewServer(opts ...Option) *Server {
 		models:   c.models,
 		now:      c.now,
 		maxImage: c.maxImage,
+		respond:  c.respond,
 		quit:     make(chan struct{}),
 		files:    map[string][]byte{},
 		pngs:     map[pngKey][]byte{},
@@ -170,21 +178,22 @@ func (s *Server) Pending() int {
 func (s *Server) InFlight() int { return int(s.inFlight.Load()) }
 
 // take returns the reply for a request to endpoint: the first matching queued
-// reply, else the default if it matches, else the zero Reply.
-func (s *Server) take(endpoint string) Reply {
+// reply, else the default if it matches, else the zero Reply with scripted
+// false.
+func (s *Server) take(endpoint string) (r Reply, scripted bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.queue {
 		if s.queue[i].matches(endpoint) {
 			r := s.queue[i]
 			s.queue = append(s.queue[:i:i], s.queue[i+1:]...)
-			return r
+			return r, true
 		}
 	}
 	if s.def != nil && s.def.matches(endpoint) {
-		return *s.def
+		return *s.def, true
 	}
-	return Reply{}
+	return Reply{}, false
 }
 
 func (s *Server) model(id string) (ModelSpec, bool) {
