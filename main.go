@@ -53,5 +53,7 @@ func runTUI(ctx context.Context, req cli.TUIRequest) error {
 		NewClient:  req.NewClient,
 		Getenv:     os.Getenv,
 		Mouse:      req.Mouse,
+		Demo:       req.Demo,
+		Warnings:   req.Warnings,
 	})
 }

@@ -62,7 +62,7 @@ type lastModelSavedMsg struct{ err error }
 // rememberModel writes the model chosen in the background.
 func (m *Model) rememberModel(name string) tea.Cmd {
 	p := lastModelPath(m.opts.Getenv)
-	if p == "" || name == "" {
+	if p == "" || name == "" || m.opts.Demo {
 		return nil
 	}
 	return func() tea.Msg {

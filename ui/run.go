@@ -64,8 +64,13 @@ type Options struct {
 	// Listener hears every conversation change (the sessions store). It
 	// must only enqueue: it is called from Update.
 	Listener conversation.Listener
-	// Demo marks the built-in demo gateway in the status bar.
+	// Demo marks the built-in demo gateway in the status bar; a demo
+	// remembers nothing (no history, no last model).
 	Demo bool
+	// Warnings are the start-up problems the command line found (a
+	// provider without its key, OPENAI_BASE_URL ignored, config file
+	// warnings), shown in the banner. nil takes the config's warnings.
+	Warnings []string
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader

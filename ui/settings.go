@@ -29,7 +29,7 @@ func settingsFrom(opts Options) settings {
 		if st.model == "" {
 			st.model = cfg.DefaultModel
 		}
-		if st.model == "" && opts.Getenv != nil {
+		if st.model == "" && opts.Getenv != nil && !opts.Demo {
 			st.model = readLastModel(opts.Getenv)
 		}
 		if st.catalog == nil {
@@ -37,6 +37,9 @@ func settingsFrom(opts Options) settings {
 		}
 		st.needsSetup = st.needsSetup || needsSetup(cfg, opts.Getenv)
 		st.warnings = cfg.Warnings
+	}
+	if opts.Warnings != nil {
+		st.warnings = opts.Warnings
 	}
 	if st.catalog == nil {
 		st.catalog = api.NewCatalog(nil)

@@ -62,7 +62,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		model = "no model"
 	}
 	if m.opts.Demo {
-		left = append(left, statusSeg{text: "DEMO", role: roleWarn})
+		left = append(left, statusSeg{text: "demo", role: roleWarn})
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
 	if t := m.conv.Title(); t != "" {
