@@ -107,6 +107,10 @@ type List[E any] struct {
 	cursor int
 	moved  bool // the user moved the highlight since the input changed
 
+	// labels and shortLabels are the keys of the commands' actions, read
+	// from the key map when the list opens (see keyLabels).
+	labels, shortLabels []string
+
 	seq    uint64
 	cancel context.CancelFunc
 
@@ -141,8 +145,12 @@ func (l List[E]) Input() string { return l.input }
 
 // Open shows the list for the composer's text (normally "/", typed into an
 // empty composer). The command may ask for argument candidates.
+//
+// The keys shown beside the commands are read from the key map now, so a
+// key map changed while the list is open shows the next time it opens.
 func (l *List[E]) Open(text string) tea.Cmd {
 	l.open = true
+	l.labels, l.shortLabels = keyLabels(l.ctx, l.reg.cmds)
 	l.input = "\x00" // differs from any text, so SetInput recomputes
 	return l.SetInput(text)
 }
