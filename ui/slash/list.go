@@ -157,10 +157,7 @@ func (l *List[E]) Open(text string) tea.Cmd {
 
 // Close hides the list and stops a running Complete call.
 func (l *List[E]) Close() {
-	if l.cancel != nil {
-		l.cancel()
-		l.cancel = nil
-	}
+	l.stopRequest()
 	reg, ctx, env, seq := l.reg, l.ctx, l.env, l.seq
 	*l = List[E]{ctx: ctx, reg: reg, env: env, seq: seq, cache: &viewCache{}}
 }

@@ -387,3 +387,36 @@ func TestPathCompletionThroughTheList(t *testing.T) {
 		t.Fatalf("enter = %+v", res)
 	}
 }
+
+// Complete runs with a deadline, so a hung file system cannot keep a
+// completion waiting for ever; closing the list ends it at once.
+func TestCompleteHasADeadline(t *testing.T) {
+	got := make(chan time.Duration, 1)
+	r := NewRegistry[env]()
+	err := r.Register(Command[env]{Name: "probe", Args: "[x]", Summary: "x", Complete: func(ctx context.Context, _ Arg, _ env) []Completion {
+		d, ok := ctx.Deadline()
+		if !ok {
+			got <- -1
+			return nil
+		}
+		got <- time.Until(d)
+		<-ctx.Done()
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewList(testCtx(t, false), r)
+	cmd := l.Open("/probe ")
+	finished := make(chan struct{})
+	go func() { cmd(); close(finished) }()
+	if d := <-got; d <= 0 || d > completeTimeout {
+		t.Fatalf("deadline in %v, want within %v", d, completeTimeout)
+	}
+	l.Close()
+	select {
+	case <-finished:
+	case <-time.After(time.Second):
+		t.Fatal("closing the list did not end the Complete call")
+	}
+}

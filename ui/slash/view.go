@@ -67,14 +67,7 @@ func (l List[E]) View(width, height int) string {
 	return out
 }
 
-// bodyRows is how many rows of content fit in an area height lines tall.
-func bodyRows(width, height int) int {
-	if framed(width, height) {
-		return height - chrome
-	}
-	return height
-}
-
+// framed reports whether an area is large enough for the frame.
 func framed(width, height int) bool { return width >= minFramedW && height >= minFramedH }
 
 // keyLabels reads the key of each command's action from the key map, as
