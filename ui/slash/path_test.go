@@ -143,3 +143,24 @@ func TestCompletePathSkipsUnsafeNames(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestExpandHome(t *testing.T) {
+	home := filepath.FromSlash("/home/ada")
+	cases := map[string]string{
+		"~":                home,
+		"~/":               home,
+		"~/Pictures/a.png": filepath.Join(home, "Pictures", "a.png"),
+		"~bob/x":           "~bob/x",
+		"/tmp/~/x":         "/tmp/~/x",
+		"rel/~":            "rel/~",
+		"":                 "",
+	}
+	for in, want := range cases {
+		if got := ExpandHome(in, home); got != want {
+			t.Errorf("ExpandHome(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ExpandHome("~/x", ""); got != "~/x" {
+		t.Errorf("no home: %q", got)
+	}
+}
