@@ -132,6 +132,22 @@ func CompletePath(ctx context.Context, partial string, opt PathOptions) []Comple
 	return out
 }
 
+// ExpandHome turns a path as completed ("~/Pictures/a.png") into one the
+// file system knows: a leading "~" or "~/" becomes home. Other paths, and
+// "~user/…", come back unchanged, as does everything when home is "".
+func ExpandHome(path, home string) string {
+	if home == "" || !strings.HasPrefix(path, "~") {
+		return path
+	}
+	if path == "~" {
+		return home
+	}
+	if path[1] == '/' || path[1] == os.PathSeparator {
+		return filepath.Join(home, path[2:])
+	}
+	return path
+}
+
 // fsDir turns the typed directory part into the directory to read.
 func fsDir(typed string, opt PathOptions) (string, bool) {
 	base := opt.Dir
@@ -142,10 +158,11 @@ func fsDir(typed string, opt PathOptions) (string, bool) {
 	case typed == "":
 		return base, true
 	case strings.HasPrefix(typed, "~"):
-		if opt.Home == "" || (len(typed) > 1 && typed[1] != '/' && typed[1] != os.PathSeparator) {
-			return "", false // "~user/" is not expanded
+		dir := ExpandHome(typed, opt.Home)
+		if dir == typed {
+			return "", false // no home, or "~user/", which is not expanded
 		}
-		return filepath.Join(opt.Home, typed[1:]), true
+		return dir, true
 	case filepath.IsAbs(typed):
 		return typed, true
 	default:

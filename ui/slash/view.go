@@ -1,13 +1,13 @@
 package slash
 
 import (
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
 // Layout of the list.
@@ -19,21 +19,23 @@ const (
 	chrome = 3
 	// minSummary is the narrowest summary column worth showing; below it
 	// the key column goes first, then the summary.
-	minSummary = 8
+	minSummary = 12
 	// maxKeyCol bounds the key column ("f3/alt+t").
 	maxKeyCol = 12
 	// minFramed is the smallest area that gets a frame.
 	minFramedW, minFramedH = 16, 4
+	// widePadding is the width from which the frame has padding on both
+	// sides.
+	widePadding = 60
 )
 
 // viewCache is the last rendering and what it was made from besides the
 // list's own state (a change of which replaces the cache).
 type viewCache struct {
-	valid  bool
-	w, h   int
-	gen    int
-	labels []string // key labels of the commands shown
-	out    string
+	valid bool
+	w, h  int
+	gen   int
+	out   string
 }
 
 // Height is how tall the list wants to be, at most maxH: the frame and one
@@ -44,61 +46,45 @@ func (l List[E]) Height(maxH int) int {
 	return max(min(want, maxH), 0)
 }
 
-// View renders the list into exactly height lines of exactly width cells.
-// It is cached: while neither the list, the size, the theme nor the keys
-// of the commands shown change, it returns the same string.
+// View renders the list into exactly height lines of exactly width cells
+// (blank while the list is closed). It is cached: while neither the list,
+// the size nor the theme's generation change, it returns the same string.
 func (l List[E]) View(width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	var buf [MaxRows + 1]string
-	labels := l.shownLabels(buf[:0], width, height)
+	if !l.open {
+		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", width)+"\n", height), "\n")
+	}
 	c := l.cache
-	if c != nil && c.valid && c.w == width && c.h == height && c.gen == l.ctx.StyleGen && slices.Equal(c.labels, labels) {
+	if c != nil && c.valid && c.w == width && c.h == height && c.gen == l.ctx.StyleGen {
 		return c.out
 	}
 	out := l.render(width, height)
 	if c != nil {
-		*c = viewCache{valid: true, w: width, h: height, gen: l.ctx.StyleGen, labels: slices.Clone(labels), out: out}
+		*c = viewCache{valid: true, w: width, h: height, gen: l.ctx.StyleGen, out: out}
 	}
 	return out
 }
 
-// bodyRows is how many rows of content fit in an area height lines tall.
-func bodyRows(width, height int) int {
-	if framed(width, height) {
-		return height - chrome
-	}
-	return height
-}
-
+// framed reports whether an area is large enough for the frame.
 func framed(width, height int) bool { return width >= minFramedW && height >= minFramedH }
 
-// shownLabels appends the key labels of the commands the view shows.
-func (l List[E]) shownLabels(dst []string, width, height int) []string {
-	switch l.mode {
-	case modeName:
-		rows := bodyRows(width, height)
-		off := offset(l.cursor, rows)
-		for r := off; r < off+rows && r < len(l.matches); r++ {
-			dst = append(dst, l.label(l.reg.cmds[l.matches[r].cmd].Action))
+// keyLabels reads the key of each command's action from the key map, as
+// the help shows it ("f3/alt+t") and its first key alone ("f3") for narrow
+// lists. Reading a binding copies the key map, so this runs when the list
+// opens (in Update), not per frame.
+func keyLabels[E any](ctx *uictx.Context, cmds []Command[E]) (full, short []string) {
+	full, short = make([]string, len(cmds)), make([]string, len(cmds))
+	for i, c := range cmds {
+		if c.Action == "" {
+			continue
 		}
-	case modeArgs:
-		dst = append(dst, l.label(l.reg.cmds[l.cmd].Action))
+		if b, ok := ctx.Keys.Binding(c.Action); ok && b.Enabled() {
+			full[i], short[i] = keys.Short(b), firstKey(b, "")
+		}
 	}
-	return dst
-}
-
-// label is the key of an action as the help shows it ("ctrl+o"), or "".
-func (l List[E]) label(action string) string {
-	if action == "" {
-		return ""
-	}
-	b, ok := l.ctx.Keys.Binding(action)
-	if !ok {
-		return ""
-	}
-	return keys.Short(b)
+	return full, short
 }
 
 // offset is the first row shown so that row cursor is visible in rows.
@@ -113,12 +99,19 @@ func (l List[E]) render(w, h int) string {
 	if !framed(w, h) {
 		return strings.Join(l.body(lk, w, h), "\n")
 	}
-	cw := w - 4 // border and one column of padding each side
+	// Inside the border, one column of padding each side; a narrow list
+	// gives up the left one (the row marker's blank column is there).
+	left := " "
+	if w < widePadding {
+		left = ""
+	}
+	cw := w - 3 - len(left)
 	var inner []string
 	for _, line := range l.body(lk, cw, h-chrome) {
-		inner = append(inner, " "+line+" ")
+		inner = append(inner, left+line+" ")
 	}
-	inner = append(inner, " "+fit(lk.muted.Render(l.hint(cw)), cw)+" ")
+	hint := l.hint(cw - 1 + len(left))
+	inner = append(inner, left+fit(lk.muted.Render(strings.Repeat(" ", 1-len(left))+hint), cw)+" ")
 	title := " " + lk.title.Render("Commands") + " "
 	return strings.Join(frame(inner, w-2, lk.border, title), "\n")
 }
@@ -159,7 +152,7 @@ func (l List[E]) nameLines(lk look, w, n int) []string {
 	var lines []string
 	for r := off; r < off+n && r < len(l.matches); r++ {
 		m := l.matches[r]
-		lines = append(lines, l.commandRow(lk, l.reg.cmds[m.cmd], m.hits, r == l.cursor, false, cols, w))
+		lines = append(lines, l.commandRow(lk, m.cmd, m.hits, r == l.cursor, cols, w))
 	}
 	return lines
 }
@@ -168,7 +161,7 @@ func (l List[E]) nameLines(lk look, w, n int) []string {
 // for the word being typed, or its options.
 func (l List[E]) argLines(lk look, w, n int) []string {
 	c := l.reg.cmds[l.cmd]
-	lines := []string{l.commandRow(lk, c, nil, false, true, l.columns(w), w)}
+	lines := []string{l.headerRow(lk, l.cmd, w)}
 	rows := n - 1
 	if rows <= 0 {
 		return lines
@@ -183,136 +176,17 @@ func (l List[E]) argLines(lk look, w, n int) []string {
 	switch {
 	case l.pending:
 	case len(c.Flags) > 0:
+		fw := 0
 		for _, f := range c.Flags {
-			lines = append(lines, "  "+lk.name.Render(f.usage())+"  "+lk.muted.Render(oneLine(f.Usage)))
+			fw = max(fw, width(f.usage()))
+		}
+		for _, f := range c.Flags {
+			lines = append(lines, "  "+lk.name.Render(f.usage())+strings.Repeat(" ", 2+fw-width(f.usage()))+lk.muted.Render(oneLine(f.Usage)))
 		}
 	case c.Complete != nil && l.arg.Word != "":
 		lines = append(lines, lk.muted.Render("  no match for “"+oneLine(l.arg.Word)+"”"))
 	}
 	return lines
-}
-
-// columns is the widths of a command row's parts.
-type columns struct{ name, summary, key int }
-
-// columns sizes the usage, summary and key columns for rows w cells wide.
-// They are sized over every command, not the ones shown, so they do not
-// move while the user types. The key column goes first when space is
-// short, then the summary.
-func (l List[E]) columns(w int) columns {
-	avail := w - 2 // the marker
-	nameW, keyW := 0, 0
-	for _, c := range l.reg.cmds {
-		nameW = max(nameW, width(c.Usage()))
-		keyW = max(keyW, width(l.label(c.Action)))
-	}
-	cols := columns{name: min(nameW, max(avail*2/5, 12)), key: min(keyW, maxKeyCol)}
-	cols.summary = avail - cols.name - 2
-	if cols.key > 0 {
-		cols.summary -= cols.key + 2
-		if cols.summary < minSummary {
-			cols.summary += cols.key + 2
-			cols.key = 0
-		}
-	}
-	if cols.summary < minSummary {
-		cols.summary, cols.key = 0, 0
-		cols.name = max(avail, 0)
-	}
-	return cols
-}
-
-// commandRow renders one command: marker, "/name args" with the matched
-// letters marked, summary, and its key at the right.
-func (l List[E]) commandRow(lk look, c Command[E], hits []bool, selected, header bool, cols columns, w int) string {
-	st := func(s lipgloss.Style) lipgloss.Style {
-		if selected {
-			return s.Inherit(lk.selected)
-		}
-		return s
-	}
-	marker := "  "
-	switch {
-	case selected:
-		marker = "▸ "
-	case header:
-		marker = "› "
-	}
-	nameStyle := lk.name
-	if header {
-		nameStyle = lk.header
-	}
-	usage := st(nameStyle).Render("/") + highlight(c.Name, hits, st(nameStyle), st(lk.match))
-	if c.Args != "" {
-		usage += st(lk.args).Render(" " + oneLine(c.Args))
-	}
-	gap := st(lk.text).Render("  ")
-	row := st(lk.marker).Render(marker) + fitStyled(usage, cols.name, st(lk.text))
-	if cols.summary > 0 {
-		row += gap + fitStyled(st(lk.text).Render(oneLine(c.Summary)), cols.summary, st(lk.text))
-	}
-	if cols.key > 0 {
-		k := truncate(l.label(c.Action), cols.key)
-		row += gap + st(lk.text).Render(strings.Repeat(" ", cols.key-width(k))) + st(lk.key).Render(k)
-	}
-	return fitStyled(row, w, st(lk.text))
-}
-
-// candidateRow renders one argument candidate with its detail.
-func candidateRow(lk look, c Completion, selected bool, w int) string {
-	st := func(s lipgloss.Style) lipgloss.Style {
-		if selected {
-			return s.Inherit(lk.selected)
-		}
-		return s
-	}
-	marker := "  "
-	if selected {
-		marker = "▸ "
-	}
-	shown := c.Display
-	if shown == "" {
-		shown = c.Value
-	}
-	row := st(lk.marker).Render(marker) + st(lk.text).Render(oneLine(shown))
-	if c.Detail != "" {
-		row += st(lk.muted).Render("  " + oneLine(c.Detail))
-	}
-	return fitStyled(row, w, st(lk.text))
-}
-
-// fitStyled is fit with the padding drawn in pad's style, so a highlighted
-// row's background runs to its end.
-func fitStyled(s string, w int, pad lipgloss.Style) string {
-	if w <= 0 {
-		return ""
-	}
-	s = truncate(s, w)
-	if gap := w - width(s); gap > 0 {
-		s += pad.Render(strings.Repeat(" ", gap))
-	}
-	return s
-}
-
-// highlight renders an ASCII name with the bytes marked in hits in the
-// match style.
-func highlight(name string, hits []bool, base, match lipgloss.Style) string {
-	if len(hits) == 0 {
-		return base.Render(name)
-	}
-	var b strings.Builder
-	start := 0
-	for i := 1; i <= len(name); i++ {
-		if i == len(name) || hits[i] != hits[start] {
-			s := base
-			if hits[start] {
-				s = match
-			}
-			b.WriteString(s.Render(name[start:i]))
-			start = i
-		}
-	}
-	return b.String()
 }
 
 // hint is the longest key hint for the list's state that fits w cells.

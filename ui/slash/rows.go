@@ -1,0 +1,164 @@
+package slash
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+// columns is the widths of a command row's parts; short says the key
+// column shows each action's first key only.
+type columns struct {
+	name, summary, key int
+	short              bool
+}
+
+// columns sizes the usage, summary and key columns for rows w cells wide:
+// marker, usage, two spaces, summary, a space, key. They are sized over
+// every command, not the ones shown, so they do not move while the user
+// types. When space is short the key column shows first keys only, then
+// goes, then the summary goes.
+func (l List[E]) columns(w int) columns {
+	avail := w - 2 // the marker
+	nameW, keyW, shortW := 0, 0, 0
+	for i, c := range l.reg.cmds {
+		nameW = max(nameW, width(c.Usage()))
+		keyW = max(keyW, width(l.labels[i]))
+		shortW = max(shortW, width(l.shortLabels[i]))
+	}
+	cols := columns{name: min(nameW, max(avail*2/5, 12))}
+	rest := avail - cols.name - 2
+	switch {
+	case keyW > 0 && rest-min(keyW, maxKeyCol)-1 >= minSummary:
+		cols.key = min(keyW, maxKeyCol)
+	case shortW > 0 && rest-min(shortW, maxKeyCol)-1 >= minSummary:
+		cols.key, cols.short = min(shortW, maxKeyCol), true
+	}
+	cols.summary = rest
+	if cols.key > 0 {
+		cols.summary -= cols.key + 1
+	}
+	if cols.summary < minSummary {
+		cols = columns{name: max(avail, 0)}
+	}
+	return cols
+}
+
+// commandRow renders one command: marker, "/name args" with the matched
+// letters marked, summary, and its key at the right.
+func (l List[E]) commandRow(lk look, i int, hits []bool, selected bool, cols columns, w int) string {
+	c := l.reg.cmds[i]
+	st, match := rowStyles(lk, selected)
+	marker := "  "
+	if selected {
+		marker = "▸ "
+	}
+	usage := st(lk.name).Render("/") + highlight(c.Name, hits, st(lk.name), match)
+	if c.Args != "" {
+		usage += st(lk.args).Render(" " + oneLine(c.Args))
+	}
+	row := st(lk.marker).Render(marker) + fitStyled(usage, cols.name, st(lk.text))
+	if cols.summary > 0 {
+		row += st(lk.text).Render("  ") + fitStyled(st(lk.text).Render(oneLine(c.Summary)), cols.summary, st(lk.text))
+	}
+	if cols.key > 0 {
+		k := l.labels[i]
+		if cols.short {
+			k = l.shortLabels[i]
+		}
+		k = truncate(k, cols.key)
+		row += st(lk.text).Render(strings.Repeat(" ", 1+cols.key-width(k)))
+		if k != "" {
+			row += st(lk.key).Render(k)
+		}
+	}
+	return fitStyled(row, w, st(lk.text))
+}
+
+// headerRow renders the command whose arguments are being typed: its full
+// usage first, then as much of the summary as fits, its key at the right.
+func (l List[E]) headerRow(lk look, i int, w int) string {
+	c := l.reg.cmds[i]
+	usage := lk.header.Render(c.Usage())
+	if c.Args != "" {
+		usage = lk.header.Render("/"+c.Name) + lk.args.Render(" "+oneLine(c.Args))
+	}
+	k := l.labels[i]
+	room := w - 2
+	if k != "" && room-width(c.Usage())-2-width(k)-1 < minSummary {
+		k = l.shortLabels[i]
+	}
+	if k != "" && room-width(c.Usage())-1-width(k) < 0 {
+		k = ""
+	}
+	left := lk.header.Render("› ") + usage
+	if k == "" {
+		return fit(left+lk.text.Render("  ")+lk.text.Render(oneLine(c.Summary)), w)
+	}
+	left = fit(left+lk.text.Render("  ")+lk.text.Render(oneLine(c.Summary)), w-1-width(k))
+	return left + " " + lk.key.Render(k)
+}
+
+// candidateRow renders one argument candidate with its detail.
+func candidateRow(lk look, c Completion, selected bool, w int) string {
+	st, _ := rowStyles(lk, selected)
+	marker := "  "
+	if selected {
+		marker = "▸ "
+	}
+	shown := c.Display
+	if shown == "" {
+		shown = c.Value
+	}
+	row := st(lk.marker).Render(marker) + st(lk.text).Render(oneLine(shown))
+	if c.Detail != "" {
+		row += st(lk.muted).Render("  " + oneLine(c.Detail))
+	}
+	return fitStyled(row, w, st(lk.text))
+}
+
+// rowStyles returns the style to draw each part of a row with, and the
+// style of matched letters. The highlighted row is drawn in the selection
+// style throughout (the theme's selection colours are chosen to be read
+// together; an accent on the selection background may not be), matches
+// underlined.
+func rowStyles(lk look, selected bool) (func(lipgloss.Style) lipgloss.Style, lipgloss.Style) {
+	if selected {
+		return func(lipgloss.Style) lipgloss.Style { return lk.selected }, lk.selected.Underline(true)
+	}
+	return func(s lipgloss.Style) lipgloss.Style { return s }, lk.match
+}
+
+// fitStyled is fit with the padding drawn in pad's style, so a highlighted
+// row's background runs to its end.
+func fitStyled(s string, w int, pad lipgloss.Style) string {
+	if w <= 0 {
+		return ""
+	}
+	s = truncate(s, w)
+	if gap := w - width(s); gap > 0 {
+		s += pad.Render(strings.Repeat(" ", gap))
+	}
+	return s
+}
+
+// highlight renders an ASCII name with the bytes marked in hits in the
+// match style.
+func highlight(name string, hits []bool, base, match lipgloss.Style) string {
+	if len(hits) == 0 {
+		return base.Render(name)
+	}
+	var b strings.Builder
+	start := 0
+	for i := 1; i <= len(name); i++ {
+		if i == len(name) || hits[i] != hits[start] {
+			s := base
+			if hits[start] {
+				s = match
+			}
+			b.WriteString(s.Render(name[start:i]))
+			start = i
+		}
+	}
+	return b.String()
+}
