@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/themes"
@@ -162,7 +161,7 @@ func (c *composer) render(ctx *uictx.Context, textH int) {
 		key := fmt.Sprintf("%d/%d/%v", c.width, ctx.StyleGen, c.ta.Focused())
 		c.view = c.drawBox(box, key, lines, c.width, textH)
 	} else {
-		c.view = fitBlock(lines, inner, textH)
+		c.view = cells.Block(lines, inner, textH)
 	}
 	c.attachView = c.renderAttachments(ctx)
 	c.cur = c.ta.Cursor()
@@ -185,7 +184,7 @@ func (c *composer) renderAttachments(ctx *uictx.Context) string {
 		parts = append(parts, "▣ "+label)
 	}
 	line := strings.Join(parts, "  ") + "  · backspace removes"
-	return fitLine(ctx.Styles.Attachment.Render(line), c.width)
+	return cells.Fit(ctx.Styles.Attachment.Render(line), c.width)
 }
 
 // cursor returns a copy of the real cursor relative to the composer's
@@ -232,7 +231,7 @@ func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, tex
 		out.WriteByte('\n')
 		out.WriteString(c.box.left)
 		if i < len(lines) {
-			out.WriteString(fitLine(lines[i], inner))
+			out.WriteString(cells.Fit(lines[i], inner))
 		} else {
 			out.WriteString(strings.Repeat(" ", inner))
 		}
@@ -241,39 +240,4 @@ func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, tex
 	out.WriteByte('\n')
 	out.WriteString(c.box.bottom)
 	return out.String()
-}
-
-// fitLine truncates or pads s (which may hold ANSI styles) to exactly w cells.
-func fitLine(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		s = ansi.Truncate(s, w, "…")
-		sw = ansi.StringWidth(s)
-	}
-	if sw < w {
-		s += strings.Repeat(" ", w-sw)
-	}
-	return s
-}
-
-// fitBlock makes lines exactly h lines of exactly w cells, joined by "\n".
-func fitBlock(lines []string, w, h int) string {
-	if h <= 0 {
-		return ""
-	}
-	var b strings.Builder
-	for i := 0; i < h; i++ {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if i < len(lines) {
-			b.WriteString(fitLine(lines[i], w))
-		} else {
-			b.WriteString(strings.Repeat(" ", w))
-		}
-	}
-	return b.String()
 }

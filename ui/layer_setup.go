@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
 )
@@ -22,7 +23,7 @@ func (l *setupLayer) full() bool       { return true }
 func (l *setupLayer) ownsQuit() bool   { return true }
 func (l *setupLayer) setSize(w, h int) { l.w, l.h = w, h; l.s.SetSize(w, h) }
 func (l *setupLayer) draw() (string, int, int) {
-	return fitBlock(strings.Split(l.s.View(), "\n"), l.w, l.h), 0, 0
+	return cells.Block(strings.Split(l.s.View(), "\n"), l.w, l.h), 0, 0
 }
 func (l *setupLayer) hints(*keys.Map) []hintItem { return nil }
 

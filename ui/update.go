@@ -4,9 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parley/ui/slash"
-
 	"parley/ui/keys"
+	"parley/ui/slash"
 )
 
 // Update is the one place the model changes. After the message is handled,

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/uictx"
 )
@@ -45,6 +46,16 @@ func NewHelp(ctx *uictx.Context, groups []keys.Group) Help {
 	return h
 }
 
+// commandsGroup says how to reach the slash commands.
+func commandsGroup() keys.Group {
+	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
+	return keys.Group{Title: "Commands", Bindings: []key.Binding{
+		b("/", "command list (in an empty composer); every action above is a command too"),
+		b("tab", "complete a command, model, theme or path"),
+		b("//text", "send text that starts with /"),
+	}}
+}
+
 // filterGroup documents the keys pickers handle themselves.
 func filterGroup() keys.Group {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
@@ -60,7 +71,7 @@ func filterGroup() keys.Group {
 
 // SetGroups replaces the groups (after the key map changed).
 func (h *Help) SetGroups(groups []keys.Group) {
-	h.groups = append(append([]keys.Group(nil), groups...), filterGroup())
+	h.groups = append(append([]keys.Group(nil), groups...), commandsGroup(), filterGroup())
 	h.render()
 }
 
@@ -172,10 +183,10 @@ func (h Help) box() []string {
 	rows := bh - helpChrome
 	var inner []string
 	for i := h.offset; i < h.offset+rows && i < len(lines); i++ {
-		inner = append(inner, " "+fit(lines[i], cw)+" ")
+		inner = append(inner, " "+cells.Fit(lines[i], cw)+" ")
 	}
 	inner = padLines(inner, iw, rows)
-	inner = append(inner, " "+fit(lk.muted.Render(h.footer(rows, len(lines), cw)), cw)+" ")
+	inner = append(inner, " "+cells.Fit(lk.muted.Render(h.footer(rows, len(lines), cw)), cw)+" ")
 	return frame(inner, iw, lk.border, " "+lk.title.Render("Keys")+" ")
 }
 

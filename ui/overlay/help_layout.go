@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
+	"parley/ui/cells"
 	"parley/ui/keys"
 )
 
@@ -35,7 +36,7 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 	for _, g := range groups {
 		for _, b := range g.Bindings {
 			if b.Enabled() {
-				keyW = max(keyW, lipgloss.Width(oneLine(b.Help().Key)))
+				keyW = max(keyW, lipgloss.Width(cells.OneLine(b.Help().Key)))
 			}
 		}
 	}
@@ -44,11 +45,11 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 			if !b.Enabled() {
 				continue
 			}
-			kw := lipgloss.Width(oneLine(b.Help().Key))
+			kw := lipgloss.Width(cells.OneLine(b.Help().Key))
 			if kw <= w/3 {
 				narrowCol = max(narrowCol, kw)
 			}
-			if keyW+1+lipgloss.Width(oneLine(b.Help().Desc)) > w {
+			if keyW+1+lipgloss.Width(cells.OneLine(b.Help().Desc)) > w {
 				wide = false
 			}
 		}
@@ -60,14 +61,14 @@ func helpLines(groups []keys.Group, w int, lk look) []string {
 		for _, b := range g.Bindings {
 			if b.Enabled() {
 				// A copy with the key padded so every group's columns line up.
-				pb := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(padRight(oneLine(b.Help().Key), keyW), oneLine(b.Help().Desc)))
+				pb := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(padRight(cells.OneLine(b.Help().Key), keyW), cells.OneLine(b.Help().Desc)))
 				bs = append(bs, pb)
 			}
 		}
 		if len(bs) == 0 {
 			continue
 		}
-		b := []string{lk.heading.Render(truncate(oneLine(g.Title), w))}
+		b := []string{lk.heading.Render(cells.Truncate(cells.OneLine(g.Title), w))}
 		if wide {
 			b = append(b, strings.Split(hm.FullHelpView([][]key.Binding{bs}), "\n")...)
 		} else {
@@ -154,7 +155,7 @@ func twoColumns(blocks [][]string, colW int) []string {
 		if i < len(right) {
 			r = right[i]
 		}
-		out[i] = fit(l, colW) + gap + r
+		out[i] = cells.Fit(l, colW) + gap + r
 	}
 	return out
 }

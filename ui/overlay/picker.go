@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/termsafe"
+	"parley/ui/cells"
 	"parley/ui/uictx"
 )
 
@@ -142,28 +143,17 @@ func (p *Picker) setItems(items []PickerItem) {
 		if it.Title == "" {
 			it.Title = it.Value
 		}
-		it.Title = oneLine(it.Title)
-		it.Detail = oneLine(it.Detail)
+		it.Title = cells.OneLine(it.Title)
+		it.Detail = cells.OneLine(it.Detail)
 		badges := make([]Badge, len(it.Badges))
 		for j, b := range it.Badges {
-			badges[j] = Badge{Kind: b.Kind, Text: oneLine(b.Text), Short: oneLine(b.Short)}
+			badges[j] = Badge{Kind: b.Kind, Text: cells.OneLine(b.Text), Short: cells.OneLine(b.Short)}
 		}
 		it.Badges = badges
 		p.items[i] = it
 		p.titles[i] = it.Title
 		p.folded[i] = lowerRunes(it.Title)
 	}
-}
-
-// oneLine makes untrusted text safe to show on one line: control sequences
-// become visible placeholders (termsafe), newlines a return symbol, tabs a
-// space.
-func oneLine(s string) string {
-	s = termsafe.Sanitize(s)
-	if strings.ContainsAny(s, "\n\t") {
-		s = strings.NewReplacer("\n", "⏎", "\t", " ").Replace(s)
-	}
-	return s
 }
 
 // SetSize sets the area the picker draws in (the whole screen, or the
@@ -186,7 +176,7 @@ func (p Picker) Selected() (PickerItem, bool) {
 
 // SetLoading shows a status line (e.g. "asking the gateway for models…")
 // until SetItems or SetError; "" removes it.
-func (p *Picker) SetLoading(status string) { p.loading = oneLine(status) }
+func (p *Picker) SetLoading(status string) { p.loading = cells.OneLine(status) }
 
 // SetError shows err (sanitised, one line) in the picker; nil removes it.
 func (p *Picker) SetError(err error) {
@@ -195,7 +185,7 @@ func (p *Picker) SetError(err error) {
 		p.errLine = ""
 		return
 	}
-	p.errLine = oneLine(err.Error())
+	p.errLine = cells.OneLine(err.Error())
 }
 
 // SetItems replaces the items, keeping the filter and, when it is still

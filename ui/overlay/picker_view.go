@@ -6,6 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/rivo/uniseg"
+
+	"parley/ui/cells"
 )
 
 // Picker box geometry: lines of chrome around the rows (top border with the
@@ -67,21 +69,21 @@ func (p Picker) Box() (box string, x, y int) {
 	if len(lines) == 0 {
 		return "", 0, 0
 	}
-	bw := width(lines[0])
+	bw := cells.Width(lines[0])
 	return strings.Join(lines, "\n"), max((p.width-bw)/2, 0), max((p.height-len(lines))/2, 0)
 }
 
 func (p Picker) box() []string {
 	bw, bh, rows := p.geometry()
 	if bw < 5 || bh < 3 { // too small for a frame and padding
-		return block([]string{truncate(p.opts.Title, bw)}, bw, bh)
+		return block([]string{cells.Truncate(p.opts.Title, bw)}, bw, bh)
 	}
 	lk := lookFor(p.ctx)
 	iw := bw - 2 // inside the border
 	cw := iw - 2 // inside one column of padding each side
 	pad := " "
 	var inner []string
-	add := func(s string) { inner = append(inner, pad+fit(s, cw)+pad) }
+	add := func(s string) { inner = append(inner, pad+cells.Fit(s, cw)+pad) }
 
 	add(p.filterLine(lk, cw))
 	for r := p.offset; r < p.offset+rows; r++ {
@@ -110,7 +112,7 @@ func (p Picker) box() []string {
 	add(lk.muted.Render(p.hints(cw)))
 	title := ""
 	if p.opts.Title != "" {
-		title = " " + lk.title.Render(oneLine(p.opts.Title)) + " "
+		title = " " + lk.title.Render(cells.OneLine(p.opts.Title)) + " "
 	}
 	return frame(padLines(inner, iw, bh-2), iw, lk.border, title)
 }
@@ -128,7 +130,7 @@ func (p Picker) statusLines(w int) []string {
 		ls := wrapText(p.errLine, w)
 		if len(ls) > maxErrorLines {
 			ls = ls[:maxErrorLines]
-			ls[maxErrorLines-1] = truncate(ls[maxErrorLines-1]+" "+ellipsis, w)
+			ls[maxErrorLines-1] = cells.Truncate(ls[maxErrorLines-1]+" "+cells.Ellipsis, w)
 		}
 		return ls
 	case p.loading != "":
@@ -161,17 +163,17 @@ func (p Picker) filterLine(lk look, w int) string {
 		text = lk.text.Render(q) + lk.cursor.Render(" ")
 	}
 	left := lk.prompt.Render("› ") + text
-	room := w - width(count) - 1
+	room := w - cells.Width(count) - 1
 	if room < 8 {
-		return truncate(left, w)
+		return cells.Truncate(left, w)
 	}
 	// Keep the end of a long query visible: it is where the user types.
-	if width(left) > room {
+	if cells.Width(left) > room {
 		qw := room - 3
 		q = truncateLeft(q, qw)
 		left = lk.prompt.Render("› ") + lk.text.Render(q) + lk.cursor.Render(" ")
 	}
-	gap := max(w-width(left)-width(count), 1)
+	gap := max(w-cells.Width(left)-cells.Width(count), 1)
 	return left + strings.Repeat(" ", gap) + lk.muted.Render(count)
 }
 
@@ -184,7 +186,7 @@ func (p Picker) hints(w int) string {
 	}
 	base := hint(keys.Select, "enter") + " choose · " + hint(keys.Close, "esc") + " " + esc
 	for _, h := range []string{base + " · ↑↓ move · type to filter", base + " · ↑↓ move"} {
-		if width(h) <= w {
+		if cells.Width(h) <= w {
 			return h
 		}
 	}
@@ -212,15 +214,15 @@ func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) s
 		}
 	}
 	prefix := st(lk.marker).Render(marker) + st(lk.current).Render(cur)
-	avail := w - width(marker) - width(cur)
+	avail := w - cells.Width(marker) - cells.Width(cur)
 	if avail <= 0 {
-		return truncate(prefix, w)
+		return cells.Truncate(prefix, w)
 	}
 
-	titleW := width(it.Title)
+	titleW := cells.Width(it.Title)
 	minTitle := min(titleW, max(avail/2, 8))
 	badgeText := renderBadges(lk, fitBadges(it.Badges, avail-minTitle-1), st)
-	bw := width(badgeText)
+	bw := cells.Width(badgeText)
 	room := avail
 	if bw > 0 {
 		room -= bw + 1
@@ -234,17 +236,17 @@ func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) s
 		titleStyle = lk.accent
 	}
 	title := highlight(it.Title, hits, st(titleStyle), st(lk.match))
-	title = truncate(title, tw)
-	used := width(title)
+	title = cells.Truncate(title, tw)
+	used := cells.Width(title)
 
 	detail := ""
 	if it.Detail != "" {
-		if left := room - used - 2; left >= min(width(it.Detail), 4) {
-			detail = st(lk.muted).Render("  ") + st(lk.muted).Render(truncate(it.Detail, left))
+		if left := room - used - 2; left >= min(cells.Width(it.Detail), 4) {
+			detail = st(lk.muted).Render("  ") + st(lk.muted).Render(cells.Truncate(it.Detail, left))
 		}
 	}
 	body := prefix + title + detail
-	gap := w - width(body) - bw
+	gap := w - cells.Width(body) - bw
 	if gap > 0 {
 		body += st(lk.text).Render(strings.Repeat(" ", gap))
 	}
@@ -291,7 +293,7 @@ func badgesWidth(bs []Badge) int {
 		if i > 0 {
 			w++
 		}
-		w += width(b.Text)
+		w += cells.Width(b.Text)
 	}
 	return w
 }
@@ -378,7 +380,7 @@ func truncateLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if width(s) <= w {
+	if cells.Width(s) <= w {
 		return s
 	}
 	g := uniseg.NewGraphemes(s)
@@ -388,12 +390,12 @@ func truncateLeft(s string, w int) string {
 	}
 	out, used := "", 1
 	for i := len(parts) - 1; i >= 0; i-- {
-		cw := width(parts[i])
+		cw := cells.Width(parts[i])
 		if used+cw > w {
 			break
 		}
 		out = parts[i] + out
 		used += cw
 	}
-	return ellipsis + out
+	return cells.Ellipsis + out
 }

@@ -3,6 +3,8 @@ package overlay
 import (
 	"strconv"
 	"strings"
+
+	"parley/ui/cells"
 )
 
 // Setup screen geometry.
@@ -99,10 +101,10 @@ func (s Setup) explanation(lk look, w int) []string {
 	// fit is cut with an ellipsis, and the screen says to widen it to copy.
 	whole := func(c string, indent int, st func(...string) string) {
 		room := max(w-indent, 1)
-		if width(c) > room {
-			c, cut = truncate(c, room), true
+		if cells.Width(c) > room {
+			c, cut = cells.Truncate(c, room), true
 		}
-		out = append(out, spaces(indent)+st(c))
+		out = append(out, cells.Spaces(indent)+st(c))
 	}
 	code := func(c string) { whole(c, 2, lk.code.Render) }
 	para(lk.text.Render("parley talks to any OpenAI-compatible server; none is configured yet."))
@@ -110,8 +112,8 @@ func (s Setup) explanation(lk look, w int) []string {
 	para(lk.heading.Render("To use a hosted gateway,") + lk.text.Render(" set these variables and start parley again:"))
 	code(`export OPENAI_API_KEY="sk-…"`)
 	code(`export OPENAI_BASE_URL="https://api.openai.com/v1"`)
-	if p := oneLine(s.opts.ConfigPath); p != "" {
-		if lead := "Or write the config file "; width(lead)+width(p)+1 <= w {
+	if p := cells.OneLine(s.opts.ConfigPath); p != "" {
+		if lead := "Or write the config file "; cells.Width(lead)+cells.Width(p)+1 <= w {
 			out = append(out, lk.text.Render(lead)+lk.accent.Render(p)+lk.text.Render(":"))
 		} else {
 			para(lk.text.Render("Or write the config file"))
@@ -141,7 +143,7 @@ const moreHint = "↓ pgdn for more"
 func (s Setup) summary(lk look, w, rows int) []string {
 	vars := lk.code.Render("OPENAI_API_KEY") + lk.text.Render(" and ") + lk.code.Render("OPENAI_BASE_URL")
 	var options []string
-	if p := oneLine(s.opts.ConfigPath); p != "" {
+	if p := cells.OneLine(s.opts.ConfigPath); p != "" {
 		options = append(options, lk.text.Render("No gateway is configured: set ")+vars+lk.text.Render(", or write ")+lk.accent.Render(p)+lk.text.Render("."))
 	}
 	options = append(options,
@@ -151,7 +153,7 @@ func (s Setup) summary(lk look, w, rows int) []string {
 	hint := lk.muted.Render(moreHint)
 	for _, o := range options {
 		lines := wrapText(o, w)
-		if last := lines[len(lines)-1]; width(last)+1+width(hint) <= w {
+		if last := lines[len(lines)-1]; cells.Width(last)+1+cells.Width(hint) <= w {
 			lines[len(lines)-1] = last + " " + hint
 		} else {
 			lines = append(lines, hint)
@@ -168,13 +170,13 @@ func (s Setup) summary(lk look, w, rows int) []string {
 func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 	// Narrow screens get shorter texts so the choices fit at 40x12.
 	narrow := w < 60
-	lines = append(lines, lk.heading.Render(truncate("Servers on this machine", w)))
+	lines = append(lines, lk.heading.Render(cells.Truncate("Servers on this machine", w)))
 	hang := func(st string, indent int) {
 		lines = append(lines, indentWrap(st, w, indent)...)
 	}
 	names := make([]string, len(s.opts.Candidates))
 	for i, c := range s.opts.Candidates {
-		names[i] = oneLine(c.Name)
+		names[i] = cells.OneLine(c.Name)
 	}
 	if s.probing {
 		hang(lk.muted.Render("  ⋯ looking for "+joinNames(names)+" on this machine…"), 4)
@@ -194,8 +196,8 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 	found := 0
 	if !s.probing {
 		for i, r := range s.results {
-			name := lk.text.Render(oneLine(r.Name))
-			url := lk.muted.Render(oneLine(r.BaseURL))
+			name := lk.text.Render(cells.OneLine(r.Name))
+			url := lk.muted.Render(cells.OneLine(r.BaseURL))
 			switch {
 			case r.Status == ProbeFound && len(r.Models) > 0:
 				found++
@@ -204,7 +206,7 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 					from = len(lines)
 				}
 				hang(mark(c)+lk.good.Render("✓ ")+name+"  "+url, 4)
-				detail := lk.muted.Render("model ") + lk.text.Render(oneLine(s.modelFor(i)))
+				detail := lk.muted.Render("model ") + lk.text.Render(cells.OneLine(s.modelFor(i)))
 				if n := len(r.Models); n > 1 {
 					detail += lk.muted.Render(" · m: pick from " + strconv.Itoa(n))
 				}
@@ -217,16 +219,16 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 				hang(lk.muted.Render("    lists no models yet: pull or load one, then press r"), 4)
 			case r.Status == ProbeInvalid:
 				if narrow {
-					hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+oneLine(r.Reason)), 4)
+					hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+cells.OneLine(r.Reason)), 4)
 					continue
 				}
 				hang("  "+lk.errorText.Render("! ")+name+"  "+url, 4)
-				hang(lk.muted.Render("    "+oneLine(r.Reason)+"; not an OpenAI-compatible server"), 4)
+				hang(lk.muted.Render("    "+cells.OneLine(r.Reason)+"; not an OpenAI-compatible server"), 4)
 			default:
 				if narrow {
-					down = append(down, oneLine(r.Name))
+					down = append(down, cells.OneLine(r.Name))
 				} else {
-					down = append(down, oneLine(r.Name)+" ("+hostPort(r.BaseURL)+")")
+					down = append(down, cells.OneLine(r.Name)+" ("+hostPort(r.BaseURL)+")")
 				}
 			}
 		}
@@ -259,7 +261,7 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 
 // hostPort shows a base URL as host:port, the part that tells servers apart.
 func hostPort(base string) string {
-	u := oneLine(base)
+	u := cells.OneLine(base)
 	u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
 	if i := strings.IndexByte(u, '/'); i >= 0 {
 		u = u[:i]
@@ -362,7 +364,7 @@ func (s Setup) View() string {
 		}
 	}
 	body := block(rows, l.cw, s.height-1)
-	body = append(body, fit(lk.muted.Render(s.footer(l.cw)), l.cw))
+	body = append(body, cells.Fit(lk.muted.Render(s.footer(l.cw)), l.cw))
 	pad := strings.Repeat(" ", l.margin)
 	right := strings.Repeat(" ", max(s.width-l.margin-l.cw, 0))
 	for i := range body {

@@ -5,58 +5,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"parley/ui/cells"
 )
-
-// ellipsis marks text cut to fit. One cell wide in every terminal font.
-const ellipsis = "…"
-
-// truncate cuts s (which may be styled) to at most w cells, ending with an
-// ellipsis when anything was cut. Width is measured by grapheme, as
-// lipgloss.Width does, so CJK and emoji never overflow.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	return ansi.Truncate(s, w, ellipsis)
-}
-
-// width is the display width of one line of (possibly styled) text. Plain
-// printable ASCII, the common case, is measured without grapheme
-// segmentation.
-func width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// fit truncates one line s to w cells and pads it with spaces to exactly w
-// cells, measuring it once when it already fits.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := width(s)
-	if sw > w {
-		s = ansi.Truncate(s, w, ellipsis)
-		sw = width(s)
-	}
-	if sw < w {
-		s += spaces(w - sw)
-	}
-	return s
-}
-
-// spaces returns n spaces.
-func spaces(n int) string {
-	const blank = "                                                                                                                                "
-	if n <= len(blank) {
-		return blank[:max(n, 0)]
-	}
-	return strings.Repeat(" ", n)
-}
 
 // block makes lines into exactly h lines of exactly w cells: extra lines are
 // dropped, missing ones are blank.
@@ -67,9 +18,9 @@ func block(lines []string, w, h int) []string {
 	out := make([]string, h)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = fit(lines[i], w)
+			out[i] = cells.Fit(lines[i], w)
 		} else {
-			out[i] = spaces(w)
+			out[i] = cells.Spaces(w)
 		}
 	}
 	return out
@@ -86,7 +37,7 @@ func padLines(lines []string, w, h int) []string {
 	out := make([]string, h)
 	copy(out, lines)
 	for i := len(lines); i < h; i++ {
-		out[i] = spaces(w)
+		out[i] = cells.Spaces(w)
 	}
 	return out
 }
@@ -122,9 +73,9 @@ func place(box []string, bw, w, h int) string {
 	bh := len(box)
 	x := max((w-bw)/2, 0)
 	y := max((h-bh)/2, 0)
-	left, right := spaces(x), spaces(max(w-x-bw, 0))
+	left, right := cells.Spaces(x), cells.Spaces(max(w-x-bw, 0))
 	var b strings.Builder
-	blank := spaces(max(w, 0))
+	blank := cells.Spaces(max(w, 0))
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -134,7 +85,7 @@ func place(box []string, bw, w, h int) string {
 		case j < 0 || j >= bh:
 			b.WriteString(blank)
 		case x+bw > w: // the box is wider than the area: cut it
-			b.WriteString(fit(box[j], w))
+			b.WriteString(cells.Fit(box[j], w))
 		default:
 			b.WriteString(left)
 			b.WriteString(box[j])
@@ -152,9 +103,9 @@ func frame(inner []string, innerW int, border lipgloss.Style, title string) []st
 	top := b.Top
 	topLine := ""
 	if title != "" && innerW >= 4 {
-		t := truncate(title, innerW-2)
+		t := cells.Truncate(title, innerW-2)
 		topLine = border.Render(b.TopLeft+top) + t +
-			border.Render(strings.Repeat(top, max(innerW-1-width(t), 0))+b.TopRight)
+			border.Render(strings.Repeat(top, max(innerW-1-cells.Width(t), 0))+b.TopRight)
 	} else {
 		topLine = border.Render(b.TopLeft + strings.Repeat(top, innerW) + b.TopRight)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"parley/ui/cells"
 )
 
 // columns is the widths of a command row's parts; short says the key
@@ -22,9 +24,9 @@ func (l List[E]) columns(w int) columns {
 	avail := w - 2 // the marker
 	nameW, keyW, shortW := 0, 0, 0
 	for i, c := range l.reg.cmds {
-		nameW = max(nameW, width(c.Usage()))
-		keyW = max(keyW, width(l.labels[i]))
-		shortW = max(shortW, width(l.shortLabels[i]))
+		nameW = max(nameW, cells.Width(c.Usage()))
+		keyW = max(keyW, cells.Width(l.labels[i]))
+		shortW = max(shortW, cells.Width(l.shortLabels[i]))
 	}
 	cols := columns{name: min(nameW, max(avail*2/5, 12))}
 	rest := avail - cols.name - 2
@@ -55,19 +57,19 @@ func (l List[E]) commandRow(lk look, i int, hits []bool, selected bool, cols col
 	}
 	usage := st(lk.name).Render("/") + highlight(c.Name, hits, st(lk.name), match)
 	if c.Args != "" {
-		usage += st(lk.args).Render(" " + oneLine(c.Args))
+		usage += st(lk.args).Render(" " + cells.OneLine(c.Args))
 	}
 	row := st(lk.marker).Render(marker) + fitStyled(usage, cols.name, st(lk.text))
 	if cols.summary > 0 {
-		row += st(lk.text).Render("  ") + fitStyled(st(lk.text).Render(oneLine(c.Summary)), cols.summary, st(lk.text))
+		row += st(lk.text).Render("  ") + fitStyled(st(lk.text).Render(cells.OneLine(c.Summary)), cols.summary, st(lk.text))
 	}
 	if cols.key > 0 {
 		k := l.labels[i]
 		if cols.short {
 			k = l.shortLabels[i]
 		}
-		k = truncate(k, cols.key)
-		row += st(lk.text).Render(strings.Repeat(" ", 1+cols.key-width(k)))
+		k = cells.Truncate(k, cols.key)
+		row += st(lk.text).Render(strings.Repeat(" ", 1+cols.key-cells.Width(k)))
 		if k != "" {
 			row += st(lk.key).Render(k)
 		}
@@ -81,21 +83,21 @@ func (l List[E]) headerRow(lk look, i int, w int) string {
 	c := l.reg.cmds[i]
 	usage := lk.header.Render(c.Usage())
 	if c.Args != "" {
-		usage = lk.header.Render("/"+c.Name) + lk.args.Render(" "+oneLine(c.Args))
+		usage = lk.header.Render("/"+c.Name) + lk.args.Render(" "+cells.OneLine(c.Args))
 	}
 	k := l.labels[i]
 	room := w - 2
-	if k != "" && room-width(c.Usage())-2-width(k)-1 < minSummary {
+	if k != "" && room-cells.Width(c.Usage())-2-cells.Width(k)-1 < minSummary {
 		k = l.shortLabels[i]
 	}
-	if k != "" && room-width(c.Usage())-1-width(k) < 0 {
+	if k != "" && room-cells.Width(c.Usage())-1-cells.Width(k) < 0 {
 		k = ""
 	}
 	left := lk.header.Render("› ") + usage
 	if k == "" {
-		return fit(left+lk.text.Render("  ")+lk.text.Render(oneLine(c.Summary)), w)
+		return cells.Fit(left+lk.text.Render("  ")+lk.text.Render(cells.OneLine(c.Summary)), w)
 	}
-	left = fit(left+lk.text.Render("  ")+lk.text.Render(oneLine(c.Summary)), w-1-width(k))
+	left = cells.Fit(left+lk.text.Render("  ")+lk.text.Render(cells.OneLine(c.Summary)), w-1-cells.Width(k))
 	return left + " " + lk.key.Render(k)
 }
 
@@ -110,9 +112,9 @@ func candidateRow(lk look, c Completion, selected bool, w int) string {
 	if shown == "" {
 		shown = c.Value
 	}
-	row := st(lk.marker).Render(marker) + st(lk.text).Render(oneLine(shown))
+	row := st(lk.marker).Render(marker) + st(lk.text).Render(cells.OneLine(shown))
 	if c.Detail != "" {
-		row += st(lk.muted).Render("  " + oneLine(c.Detail))
+		row += st(lk.muted).Render("  " + cells.OneLine(c.Detail))
 	}
 	return fitStyled(row, w, st(lk.text))
 }
@@ -135,8 +137,8 @@ func fitStyled(s string, w int, pad lipgloss.Style) string {
 	if w <= 0 {
 		return ""
 	}
-	s = truncate(s, w)
-	if gap := w - width(s); gap > 0 {
+	s = cells.Truncate(s, w)
+	if gap := w - cells.Width(s); gap > 0 {
 		s += pad.Render(strings.Repeat(" ", gap))
 	}
 	return s

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/uictx"
 )
@@ -111,7 +112,7 @@ func (l List[E]) render(w, h int) string {
 		inner = append(inner, left+line+" ")
 	}
 	hint := l.hint(cw - 1 + len(left))
-	inner = append(inner, left+fit(lk.muted.Render(strings.Repeat(" ", 1-len(left))+hint), cw)+" ")
+	inner = append(inner, left+cells.Fit(lk.muted.Render(strings.Repeat(" ", 1-len(left))+hint), cw)+" ")
 	title := " " + lk.title.Render("Commands") + " "
 	return strings.Join(frame(inner, w-2, lk.border, title), "\n")
 }
@@ -125,12 +126,12 @@ func (l List[E]) body(lk look, w, n int) []string {
 	case modeArgs:
 		lines = l.argLines(lk, w, n)
 	case modeLiteral:
-		lines = []string{lk.muted.Render(firstKey(l.ctx.Keys.Select, "enter")+" sends ") + lk.text.Render("“"+oneLine(l.input[1:])+"”") + lk.muted.Render(" as a message")}
+		lines = []string{lk.muted.Render(firstKey(l.ctx.Keys.Select, "enter")+" sends ") + lk.text.Render("“"+cells.OneLine(l.input[1:])+"”") + lk.muted.Render(" as a message")}
 	}
 	out := make([]string, n)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = fit(lines[i], w)
+			out[i] = cells.Fit(lines[i], w)
 		} else {
 			out[i] = strings.Repeat(" ", w)
 		}
@@ -141,7 +142,7 @@ func (l List[E]) body(lk look, w, n int) []string {
 // nameLines lists the commands that match what is typed.
 func (l List[E]) nameLines(lk look, w, n int) []string {
 	if len(l.matches) == 0 {
-		lines := []string{lk.errText.Render("no command matches “/" + oneLine(l.query) + "”")}
+		lines := []string{lk.errText.Render("no command matches “/" + cells.OneLine(l.query) + "”")}
 		if s := l.sugg; s != "" {
 			lines = append(lines, lk.muted.Render("did you mean ")+lk.name.Render("/"+s)+lk.muted.Render("?"))
 		}
@@ -178,13 +179,13 @@ func (l List[E]) argLines(lk look, w, n int) []string {
 	case len(c.Flags) > 0:
 		fw := 0
 		for _, f := range c.Flags {
-			fw = max(fw, width(f.usage()))
+			fw = max(fw, cells.Width(f.usage()))
 		}
 		for _, f := range c.Flags {
-			lines = append(lines, "  "+lk.name.Render(f.usage())+strings.Repeat(" ", 2+fw-width(f.usage()))+lk.muted.Render(oneLine(f.Usage)))
+			lines = append(lines, "  "+lk.name.Render(f.usage())+strings.Repeat(" ", 2+fw-cells.Width(f.usage()))+lk.muted.Render(cells.OneLine(f.Usage)))
 		}
 	case c.Complete != nil && l.arg.Word != "":
-		lines = append(lines, lk.muted.Render("  no match for “"+oneLine(l.arg.Word)+"”"))
+		lines = append(lines, lk.muted.Render("  no match for “"+cells.OneLine(l.arg.Word)+"”"))
 	}
 	return lines
 }
@@ -210,7 +211,7 @@ func (l List[E]) hint(w int) string {
 		options = []string{enter + " run · " + esc + " close"}
 	}
 	for _, o := range options {
-		if width(o) <= w {
+		if cells.Width(o) <= w {
 			return o
 		}
 	}
@@ -230,8 +231,8 @@ func firstKey(b key.Binding, fallback string) string {
 func frame(inner []string, innerW int, border lipgloss.Style, title string) []string {
 	b := lipgloss.RoundedBorder()
 	out := make([]string, 0, len(inner)+2)
-	t := truncate(title, max(innerW-2, 0))
-	out = append(out, border.Render(b.TopLeft+b.Top)+t+border.Render(strings.Repeat(b.Top, max(innerW-1-width(t), 0))+b.TopRight))
+	t := cells.Truncate(title, max(innerW-2, 0))
+	out = append(out, border.Render(b.TopLeft+b.Top)+t+border.Render(strings.Repeat(b.Top, max(innerW-1-cells.Width(t), 0))+b.TopRight))
 	l, r := border.Render(b.Left), border.Render(b.Right)
 	for _, line := range inner {
 		out = append(out, l+line+r)
