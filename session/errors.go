@@ -55,8 +55,8 @@ func (e *Error) Error() string {
 			e.Path, e.Err, e.Path)
 	case KindReadOnly:
 		dir := filepath.Dir(e.Path)
-		return fmt.Sprintf("cannot write the history in %s (%v); make the folder writable by you (chmod u+rwx %s), or set history = false in the config",
-			dir, e.Err, dir)
+		return fmt.Sprintf("cannot write the history database %s (%v); make it and its folder writable by you (chmod u+rw %s; chmod u+rwx %s), or set history = false in the config",
+			e.Path, e.Err, e.Path, dir)
 	case KindTooNew:
 		return fmt.Sprintf("the history database %s was written by a newer parley (schema %d; this one knows up to %d) and was left untouched; update parley, or move the file aside to start a new history",
 			e.Path, e.found, e.known)

@@ -46,28 +46,68 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if err := s.open(ctx); err != nil {
+		return nil, openError(dir, err)
+	}
+	return s, nil
+}
+
+func (s *Store) open(ctx context.Context) error {
 	if err := os.MkdirAll(s.blobDir, 0o700); err != nil {
-		return nil, classify(path, "open", err)
+		return classify(s.path, "open", err)
 	}
-	if err := createFile(path); err != nil {
-		return nil, classify(path, "open", err)
+	if err := createFile(s.path); err != nil {
+		return classify(s.path, "open", err)
 	}
-	if err := s.check(ctx); err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", dsn(path, false))
+	// SQLite opens a file it may not write read-only without a word, and
+	// fails only at the first write; say so now.
+	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
 	if err != nil {
-		return nil, classify(path, "open", err)
+		return classify(s.path, "open", err)
+	}
+	f.Close()
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", dsn(s.path, false))
+	if err != nil {
+		return classify(s.path, "open", err)
 	}
 	// A few connections: the recorder writes while the UI searches.
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
+	// Each step takes the write lock (BEGIN IMMEDIATE) even when there is
+	// nothing to do, so a database that cannot be written fails here, at
+	// start, rather than on the first message.
 	if err := migrate(ctx, db, migrations()); err != nil {
 		db.Close()
-		return nil, classify(path, "open", err)
+		return classify(s.path, "open", err)
 	}
 	s.db = db
-	return s, nil
+	return nil
+}
+
+// openError says "read-only" for a failure that comes from a folder the
+// user cannot write (SQLite reports it as a file it cannot open), since
+// that is what has to change.
+func openError(dir string, err error) error {
+	var se *Error
+	if !errors.As(err, &se) || (se.Kind != KindUnreadable && se.Kind != KindIO) || writable(dir) {
+		return err
+	}
+	se.Kind = KindReadOnly
+	return se
+}
+
+// writable reports whether files can be created in dir.
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".parley-probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }
 
 // Path returns the database file's path.
