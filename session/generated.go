@@ -73,6 +73,10 @@ func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int6
 // GeneratedImages returns the images generated in a session ("" for those
 // made outside any session), oldest first, with their bytes.
 func (s *Store) GeneratedImages(ctx context.Context, sessionID string) ([]GeneratedImage, error) {
+	return s.generatedImages(ctx, sessionID, true)
+}
+
+func (s *Store) generatedImages(ctx context.Context, sessionID string, withData bool) ([]GeneratedImage, error) {
 	const op = "read generated images"
 	rows, err := s.db.QueryContext(ctx, `SELECT id, coalesce(session_id, ''), prompt, model, size, path, sha256, mime, width, height, bytes, created
 		FROM generated_images WHERE coalesce(session_id, '') = ? ORDER BY id`, sessionID)
@@ -95,6 +99,9 @@ func (s *Store) GeneratedImages(ctx context.Context, sessionID string) ([]Genera
 		return nil, classify(s.path, op, err)
 	}
 	for i := range out {
+		if !withData {
+			break
+		}
 		data, err := s.readBlob(out[i].SHA256)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, classify(s.path, op, fmt.Errorf("image %d: %w", out[i].ID, err))

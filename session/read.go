@@ -186,10 +186,17 @@ const messageColumns = `id, seq, role, text, state, error, model, finish_reason,
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.
 func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conversation.Message, error) {
+	msgs, _, err := s.messagesWith(ctx, true, query, args...)
+	return msgs, err
+}
+
+// messagesWith is messages, with or without the images' bytes, and with
+// the hash of each image (by message index and part index; "" for links).
+func (s *Store) messagesWith(ctx context.Context, data bool, query string, args ...any) ([]conversation.Message, [][]string, error) {
 	const op = "read the messages"
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, classify(s.path, op, err)
+		return nil, nil, classify(s.path, op, err)
 	}
 	var msgs []conversation.Message
 	var rowIDs []int64
@@ -200,7 +207,7 @@ func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conv
 		var pt, ct, tt sql.NullInt64
 		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created); err != nil {
 			rows.Close()
-			return nil, classify(s.path, op, err)
+			return nil, nil, classify(s.path, op, err)
 		}
 		m.State = parseState(state)
 		if m.State == conversation.StateStreaming {
@@ -216,47 +223,57 @@ func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conv
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, classify(s.path, op, err)
+		return nil, nil, classify(s.path, op, err)
 	}
 	if len(rowIDs) == 0 {
-		return msgs, nil
+		return msgs, nil, nil
 	}
 	// One query for the parts of the whole window, not one per message.
-	byRow, err := s.partsBetween(ctx, rowIDs[0], rowIDs[len(rowIDs)-1])
+	byRow, err := s.partsBetween(ctx, data, rowIDs[0], rowIDs[len(rowIDs)-1])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	hashes := make([][]string, len(msgs))
 	for i, rid := range rowIDs {
-		msgs[i].Attachments = byRow[rid]
+		for _, p := range byRow[rid] {
+			msgs[i].Attachments = append(msgs[i].Attachments, p.att)
+			hashes[i] = append(hashes[i], p.hash)
+		}
 	}
-	return msgs, nil
+	return msgs, hashes, nil
 }
 
 // partsBetween reads the attachments of the messages with row ids in
 // [lo, hi], by row id (rows of other sessions in between are read too and
 // ignored by the caller; they are few).
-func (s *Store) partsBetween(ctx context.Context, lo, hi int64) (map[int64][]api.Attachment, error) {
+func (s *Store) partsBetween(ctx context.Context, data bool, lo, hi int64) (map[int64][]storedPart, error) {
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	out := map[int64][]api.Attachment{}
-	err := s.scanParts(ctx, func(owner int64, a api.Attachment) { out[owner] = append(out[owner], a) },
+	out := map[int64][]storedPart{}
+	err := s.scanParts(ctx, data, func(owner int64, p storedPart) { out[owner] = append(out[owner], p) },
 		`message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
 	return out, err
 }
 
-// parts reads the attachments of a draft.
+// storedPart is an attachment as stored, with the hash of its bytes.
+type storedPart struct {
+	att  api.Attachment
+	hash string
+}
+
+// draftParts reads the attachments of a draft.
 func (s *Store) draftParts(ctx context.Context, sessionID string) ([]api.Attachment, error) {
 	var atts []api.Attachment
-	err := s.scanParts(ctx, func(_ int64, a api.Attachment) { atts = append(atts, a) },
+	err := s.scanParts(ctx, true, func(_ int64, p storedPart) { atts = append(atts, p.att) },
 		`draft_of = ? ORDER BY idx`, sessionID)
 	return atts, err
 }
 
-// scanParts reads the parts matching where, images with their bytes. An
-// image whose blob is missing comes back without Data and URL, so its
-// message still opens and says what was there.
-func (s *Store) scanParts(ctx context.Context, each func(owner int64, a api.Attachment), where string, args ...any) error {
+// scanParts reads the parts matching where, images with their bytes when
+// data is set. An image whose blob is missing comes back without Data and
+// URL, so its message still opens and says what was there.
+func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64, p storedPart), where string, args ...any) error {
 	const op = "read the images"
 	rows, err := s.db.QueryContext(ctx, `SELECT coalesce(message_id, 0), kind, sha256, mime, width, height, bytes, name, url,
 		orig_width, orig_height, orig_bytes, orig_mime, resized FROM parts WHERE `+where, args...)
@@ -272,18 +289,18 @@ func (s *Store) scanParts(ctx context.Context, each func(owner int64, a api.Atta
 			&a.OrigWidth, &a.OrigHeight, &a.OrigBytes, &a.OrigMIME, &a.Resized); err != nil {
 			return classify(s.path, op, err)
 		}
-		if kind == "image" {
-			data, err := s.readBlob(hash)
+		if kind == "image" && data {
+			b, err := s.readBlob(hash)
 			switch {
 			case err == nil:
-				a.Data = data
-				a.URL = dataURI(a.MIME, data)
+				a.Data = b
+				a.URL = dataURI(a.MIME, b)
 			case errors.Is(err, fs.ErrNotExist):
 			default:
 				return classify(s.path, op, err)
 			}
 		}
-		each(owner, a)
+		each(owner, storedPart{att: a, hash: hash})
 	}
 	return classify(s.path, op, rows.Err())
 }
