@@ -156,12 +156,15 @@ type TUIRequest struct {
 	Version string
 	// NewClient returns a gateway client for a model's provider.
 	NewClient func(model string) (*api.Client, error)
+	// History is the sessions store and what to reopen.
+	History TUIHistory
 }
 
 type tuiFlags struct {
-	model string
-	theme string
-	mouse bool
+	model   string
+	theme   string
+	mouse   bool
+	history historyFlags
 }
 
 func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
@@ -171,11 +174,20 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
 		return usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
 	}
+	if err := f.history.check(); err != nil {
+		return err
+	}
 	cfg, err := a.loadConfig()
 	if err != nil {
 		return err
 	}
+	hist, err := a.tuiHistory(ctx, cfg, f.history)
+	if err != nil {
+		return err
+	}
+	defer hist.close()
 	req := TUIRequest{
+		History: hist,
 		Config:  cfg,
 		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
 		Theme:   firstNonEmpty(f.theme, cfg.Theme),

@@ -76,6 +76,20 @@ var ErrNotFound = errors.New("no such session")
 // sessions.
 var ErrAmbiguous = errors.New("ambiguous session id")
 
+// lookupError is a session lookup that failed: its message is written for
+// the user, and errors.Is matches it to ErrNotFound or ErrAmbiguous.
+type lookupError struct {
+	msg  string
+	kind error
+}
+
+func (e *lookupError) Error() string        { return e.msg }
+func (e *lookupError) Is(target error) bool { return target == e.kind }
+
+func notFound(format string, args ...any) error {
+	return &lookupError{msg: fmt.Sprintf(format, args...), kind: ErrNotFound}
+}
+
 // ErrClosed is returned by a Recorder used after Close.
 var ErrClosed = errors.New("the history recorder is closed")
 

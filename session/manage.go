@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("session %s: %w", id, ErrNotFound)
+			return notFound("there is no session %s; see \"parley sessions list\"", id)
 		}
 		return nil
 	})

@@ -96,7 +96,7 @@ func (s *Store) Latest(ctx context.Context) (Meta, error) {
 	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE `+listed+`
 		ORDER BY s.updated DESC, s.id DESC LIMIT 1`))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Meta{}, fmt.Errorf("there is no saved session yet: %w", ErrNotFound)
+		return Meta{}, notFound("there is no saved session yet")
 	}
 	return m, classify(s.path, "find the latest session", err)
 }
@@ -105,7 +105,7 @@ func (s *Store) Latest(ctx context.Context) (Meta, error) {
 func (s *Store) Get(ctx context.Context, id string) (Meta, error) {
 	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Meta{}, fmt.Errorf("session %s: %w", id, ErrNotFound)
+		return Meta{}, notFound("there is no session %s; see \"parley sessions list\"", id)
 	}
 	return m, classify(s.path, "read a session", err)
 }
@@ -114,7 +114,7 @@ func (s *Store) Get(ctx context.Context, id string) (Meta, error) {
 func (s *Store) Resolve(ctx context.Context, prefix string) (string, error) {
 	p := strings.ToLower(strings.TrimSpace(prefix))
 	if p == "" || strings.Trim(p, "0123456789abcdef") != "" {
-		return "", fmt.Errorf("%q is not a session id: ids are hexadecimal, as \"parley sessions list\" shows them: %w", prefix, ErrNotFound)
+		return "", notFound("%q is not a session id: ids are hexadecimal, as \"parley sessions list\" shows them", prefix)
 	}
 	// Ids are lower-case hex, so every id starting with p sorts in
 	// [p, p+"g").
@@ -124,13 +124,13 @@ func (s *Store) Resolve(ctx context.Context, prefix string) (string, error) {
 	}
 	switch {
 	case len(ids) == 0:
-		return "", fmt.Errorf("no session id starts with %q; see \"parley sessions list\": %w", p, ErrNotFound)
+		return "", notFound("no session id starts with %q; see \"parley sessions list\"", p)
 	case len(ids) > 1 && ids[0] != p:
 		more := ""
 		if len(ids) > 3 {
 			ids, more = ids[:3], ", …"
 		}
-		return "", fmt.Errorf("%q matches several sessions (%s%s); give more of the id: %w", p, strings.Join(ids, ", "), more, ErrAmbiguous)
+		return "", &lookupError{msg: fmt.Sprintf("%q matches several sessions (%s%s); give more of the id", p, strings.Join(ids, ", "), more), kind: ErrAmbiguous}
 	}
 	return ids[0], nil
 }
