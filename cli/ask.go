@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"parley/api"
+	"parley/conversation"
 )
 
 // maxStdin bounds what `parley ask` reads from a pipe, so a runaway
@@ -23,6 +24,7 @@ type askFlags struct {
 	usage    bool
 	raw      bool
 	system   string
+	history  historyFlags
 }
 
 func (a *app) askCommand() *cobra.Command {
@@ -35,10 +37,16 @@ func (a *app) askCommand() *cobra.Command {
 When stdin is not a terminal its text is read and sent too, before PROMPT when
 both are given, so "git diff | parley ask 'review this'" works. The reply ends
 with one newline and carries no styling. Terminal control characters in the
-reply are shown as visible placeholders unless --raw is given.`,
+reply are shown as visible placeholders unless --raw is given.
+
+Each question and its answer are kept as a new session in the history (see
+"parley sessions"), unless --no-save is given or the config says history = false.
+--continue adds the turn to the most recent session, --session ID to a given one;
+the session's model and system prompt carry on unless -m or -s say otherwise.`,
 		Example: `  parley ask "What is the capital of Peru?"
+  parley ask --continue "And of Chile?"
   parley ask -a screenshot.png "What does this error mean?"
-  cat notes.txt | parley ask --usage "Summarise in three bullets" > summary.md`,
+  cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.ask(cmd.Context(), f, strings.Join(args, " "))
@@ -50,11 +58,15 @@ reply are shown as visible placeholders unless --raw is given.`,
 	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
 	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")
 	fl.BoolVar(&f.raw, "raw", false, "write the reply exactly as received, control characters included")
-	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: system_prompt from the config)")
+	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: the session's, or system_prompt from the config)")
+	f.history.register(fl)
 	return cmd
 }
 
 func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
+	if err := f.history.check(); err != nil {
+		return err
+	}
 	text, err := a.askText(ctx, prompt)
 	if err != nil {
 		return err
@@ -63,7 +75,12 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	model, err := a.chatModel(ctx, cfg, f.model)
+	h, err := a.openHistory(ctx, cfg, f.history)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	model, err := a.chatModel(ctx, cfg, firstNonEmpty(f.model, h.model()))
 	if err != nil {
 		return err
 	}
@@ -83,15 +100,57 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	req := api.ChatRequest{Model: model, Messages: askMessages(firstNonEmpty(f.system, cfg.SystemPrompt), text, atts)}
+	conv := h.conversation(a.env.Now, firstNonEmpty(f.system, cfg.SystemPrompt))
+	if _, err := conv.AddUser(text, atts); err != nil {
+		return err
+	}
+	// The question is on disk before it goes out.
+	h.flush(ctx)
+	opts := conversation.RequestOptions{MaxHistory: cfg.MaxHistoryMessages}
+	if h.continued() {
+		// -s on a continued session applies to this question only.
+		opts.SystemPrompt = strings.TrimSpace(f.system)
+	}
+	built := conv.BuildRequest(opts)
+	if built.HasImages && len(atts) == 0 && catalog.Require(model, api.CapVision) != nil {
+		// Earlier turns' images would be refused by a model without
+		// vision: their text goes, the images stay behind.
+		opts.WithoutImages = true
+		built = conv.BuildRequest(opts)
+		a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", model))
+	}
+	switch n := len(built.Dropped); {
+	case n == 1:
+		a.warn("an earlier message of this session whose reply failed is not sent again")
+	case n > 1:
+		a.warn(fmt.Sprintf("%d earlier messages of this session whose replies failed are not sent again", n))
+	}
+	replyID, err := conv.StartReply(model)
+	if err != nil {
+		return err
+	}
+	req := api.ChatRequest{Model: model, Messages: built.Messages}
 	out := newReplyWriter(a.env.Stdout, f.raw)
+	onText := func(t string) {
+		out.Write(t)
+		conv.AppendDelta(replyID, t)
+	}
 	var res askResult
 	if f.noStream {
-		res, err = askOnce(ctx, client, req, out)
+		res, err = askOnce(ctx, client, req, onText)
 	} else {
 		req.StreamOptions = catalog.StreamOptionsFor(model)
-		res, err = askStream(ctx, client, req, out)
+		res, err = askStream(ctx, client, req, onText)
 	}
+	switch {
+	case err == nil:
+		conv.Finish(replyID, res.finishReason, res.usage)
+	case errors.Is(err, context.Canceled):
+		conv.Interrupt(replyID)
+	default:
+		conv.Fail(replyID, a.mask(err.Error()))
+	}
+	h.close()
 	// A reply that failed half-way still ends its line, so the error on
 	// stderr starts on a line of its own; one that never started writes
 	// nothing.
@@ -163,32 +222,17 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 	}
 }
 
-func askMessages(system, text string, atts []api.Attachment) []api.Message {
-	var msgs []api.Message
-	if system != "" {
-		msgs = append(msgs, api.TextMessage(api.RoleSystem, system))
-	}
-	if len(atts) == 0 {
-		return append(msgs, api.TextMessage(api.RoleUser, text))
-	}
-	parts := []api.Part{api.TextPart(text)}
-	for _, at := range atts {
-		parts = append(parts, at.Part())
-	}
-	return append(msgs, api.Message{Role: api.RoleUser, Content: api.Content{Parts: parts}})
-}
-
 type askResult struct {
 	finishReason string
 	usage        *api.Usage
 }
 
-func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, out *replyWriter) (askResult, error) {
+func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
 	resp, err := c.Chat(ctx, req)
 	if err != nil {
 		return askResult{}, err
 	}
-	out.Write(resp.Text())
+	onText(resp.Text())
 	var res askResult
 	if len(resp.Choices) > 0 {
 		res.finishReason = resp.Choices[0].FinishReason
@@ -197,7 +241,7 @@ func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, out *reply
 	return res, nil
 }
 
-func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, out *replyWriter) (askResult, error) {
+func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
 	s, err := c.ChatStream(ctx, req)
 	if err != nil {
 		return askResult{}, err
@@ -212,7 +256,7 @@ func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, out *rep
 		if err != nil {
 			return res, err
 		}
-		out.Write(ev.Text)
+		onText(ev.Text)
 		if ev.FinishReason != "" {
 			res.finishReason = ev.FinishReason
 		}

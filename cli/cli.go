@@ -223,7 +223,8 @@ file (see "parley help config"). To try it without a gateway, run
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
-	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), configHelpTopic(), demoHelpTopic())
+	tui.history.register(root.Flags())
+	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), a.sessionsCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}
@@ -238,7 +239,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	if !cmd.HasParent() {
-		return usagef("%q is not a parley command; the commands are ask, image and models (see \"parley --help\")", args[0])
+		return usagef("%q is not a parley command; the commands are ask, image, models and sessions (see \"parley --help\")", args[0])
 	}
 	return usagef("unexpected argument %q: %s takes none; see \"%s --help\"", strings.Join(args, " "), cmd.CommandPath(), cmd.CommandPath())
 }

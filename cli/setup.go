@@ -173,12 +173,15 @@ type TUIRequest struct {
 	// missing, OPENAI_BASE_URL ignored because the file defines providers.
 	// parley ask, image and models print the same ones on stderr.
 	Warnings []string
+	// History is the sessions store and what to reopen.
+	History TUIHistory
 }
 
 type tuiFlags struct {
-	model string
-	theme string
-	mouse bool
+	model   string
+	theme   string
+	mouse   bool
+	history historyFlags
 }
 
 func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
@@ -188,13 +191,22 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
 		return usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
 	}
+	if err := f.history.check(); err != nil {
+		return err
+	}
 	a.collecting = true
 	cfg, err := a.loadConfig()
 	a.collecting = false
 	if err != nil {
 		return err
 	}
+	hist, err := a.tuiHistory(ctx, cfg, f.history)
+	if err != nil {
+		return err
+	}
+	defer hist.close()
 	req := TUIRequest{
+		History: hist,
 		Config:  cfg,
 		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
 		Theme:   firstNonEmpty(f.theme, cfg.Theme),

@@ -100,6 +100,12 @@ type Config struct {
 	// max_retries: retries of failed requests (0 = none). nil = not set,
 	// api.DefaultMaxRetries (2).
 	MaxRetries *int
+	// history: keep conversations in the history database. Default true
+	// (Load sets it; a Config made otherwise keeps nothing).
+	History bool
+	// auto_title: ask the model for a short session title in the
+	// background. Default false.
+	AutoTitle bool
 	// [keys]: key bindings, action = ["ctrl+s", "alt+enter"] (a single string
 	// is accepted too). Kept as written; the UI validates action names and
 	// keys. nil when absent.
@@ -224,7 +230,7 @@ func ExpandHome(p, home string) string {
 // API keys are not resolved here but when a provider is used.
 func Load(env Env) (*Config, error) {
 	path := DefaultPath(env)
-	c := &Config{Path: path, env: env}
+	c := &Config{Path: path, env: env, History: true}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && env.Path != "":

@@ -28,7 +28,7 @@ var (
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout",
-		"max_retries", "keys", "providers", "models",
+		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
@@ -157,6 +157,9 @@ func (l *loader) load(doc map[string]any) error {
 		}
 	}
 	if c.MaxRetries, err = l.intIn(doc, "", "max_retries", 0, 10); err != nil {
+		return err
+	}
+	if err := l.history(doc); err != nil {
 		return err
 	}
 	if err := l.keys(doc); err != nil {

@@ -52,7 +52,7 @@ type Options struct {
 	// SystemPrompt is the conversation's own system prompt (New only:
 	// Restore takes it from the snapshot).
 	SystemPrompt string
-	// Listeners hear every change, in order.
+	// Listeners hear every change, in order (nil ones are skipped).
 	Listeners []Listener
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -66,10 +66,12 @@ func New(opts Options) *Conversation {
 	c := &Conversation{
 		id:            opts.ID,
 		system:        opts.SystemPrompt,
-		listeners:     append([]Listener(nil), opts.Listeners...),
 		now:           opts.Now,
 		progressEvery: opts.ProgressEvery,
 		nextID:        1,
+	}
+	for _, l := range opts.Listeners {
+		c.Listen(l)
 	}
 	if c.id == "" {
 		c.id = NewID()

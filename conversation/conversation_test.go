@@ -139,7 +139,7 @@ func TestChangesAreCopies(t *testing.T) {
 
 func TestListenAddsAListenerLater(t *testing.T) {
 	first, later := &recorded{}, &recorded{}
-	c := New(Options{Listeners: []Listener{first}})
+	c := New(Options{Listeners: []Listener{first, nil}})
 	c.AddUser("one", nil)
 	c.Listen(later)
 	c.Listen(nil) // ignored

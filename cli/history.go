@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"parley/config"
+	"parley/conversation"
+	"parley/session"
+)
+
+// flushTimeout bounds how long parley waits for the history before a
+// request goes out; the disk is never allowed to hold up an answer for
+// long.
+const flushTimeout = 5 * time.Second
+
+// historyFlags choose where a question is recorded.
+type historyFlags struct {
+	cont    bool
+	session string
+	noSave  bool
+}
+
+func (f *historyFlags) register(fl *pflag.FlagSet) {
+	fl.BoolVarP(&f.cont, "continue", "c", false, "add to the most recent session")
+	fl.StringVar(&f.session, "session", "", "add to the session with this id (any unique prefix)")
+	fl.BoolVar(&f.noSave, "no-save", false, "keep nothing in the history for this run")
+}
+
+func (f historyFlags) check() error {
+	switch {
+	case f.cont && f.session != "":
+		return usagef("--continue and --session both name a session; give one of them")
+	case f.noSave && (f.cont || f.session != ""):
+		return usagef("--no-save keeps nothing, so it cannot add to a session; drop --no-save or --continue/--session")
+	}
+	return nil
+}
+
+func (f historyFlags) resumes() bool { return f.cont || f.session != "" }
+
+// openStore opens the history database in parley's data directory.
+func (a *app) openStore(ctx context.Context) (*session.Store, error) {
+	return session.Open(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), session.Options{Now: a.env.Now})
+}
+
+// askHistory records one `parley ask` turn: nowhere (history off), in a
+// new session, or in the session being continued.
+type askHistory struct {
+	a      *app
+	store  *session.Store
+	rec    *session.Recorder
+	resume *session.Session
+	warned bool
+	closed bool
+}
+
+// openHistory opens the history for ask. A history that cannot be opened
+// is a warning (the question is still answered, and not kept) unless the
+// question continues a session, which then cannot be found.
+func (a *app) openHistory(ctx context.Context, cfg *config.Config, f historyFlags) (*askHistory, error) {
+	h := &askHistory{a: a}
+	if f.noSave {
+		return h, nil
+	}
+	if !cfg.History {
+		if f.resumes() {
+			return nil, usagef("history = false in %s, so there is no session to continue; remove that line to keep sessions", a.displayPath(cfg.Path))
+		}
+		return h, nil
+	}
+	store, err := a.openStore(ctx)
+	if err != nil {
+		if f.resumes() {
+			return nil, err
+		}
+		a.warn(err.Error() + "; this question and its answer are not kept")
+		return h, nil
+	}
+	h.store = store
+	if !f.resumes() {
+		return h, nil
+	}
+	id, err := a.resolveSession(ctx, store, f.session)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	s, err := store.Load(ctx, id)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	h.resume = &s
+	return h, nil
+}
+
+// resolveSession turns an id prefix into a session id, or "" into the
+// most recent session. Ids that match nothing, or several sessions, are
+// usage errors: the command has to change.
+func (a *app) resolveSession(ctx context.Context, store *session.Store, prefix string) (string, error) {
+	if prefix == "" {
+		m, err := store.Latest(ctx)
+		if errors.Is(err, session.ErrNotFound) {
+			return "", usagef("there is no saved session to continue yet; start one without --continue first")
+		}
+		return m.ID, err
+	}
+	id, err := store.Resolve(ctx, prefix)
+	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+		return "", usage(err)
+	}
+	return id, err
+}
+
+// model is the continued session's model ("" for a new session).
+func (h *askHistory) model() string {
+	if h.resume == nil {
+		return ""
+	}
+	return h.resume.Model
+}
+
+func (h *askHistory) continued() bool { return h.resume != nil }
+
+// conversation returns the conversation the turn goes into, recorded
+// when the history is on. A new one gets systemPrompt; a continued one
+// keeps its own.
+func (h *askHistory) conversation(now func() time.Time, systemPrompt string) *conversation.Conversation {
+	opts := conversation.Options{Now: now}
+	if h.store != nil {
+		// Its own context: an interrupted question must still be written.
+		h.rec = h.store.NewRecorder(context.Background())
+		opts.Listeners = []conversation.Listener{h.rec}
+	}
+	if h.resume != nil {
+		opts.ID = h.resume.ID
+		return conversation.Restore(opts, h.resume.Snapshot)
+	}
+	opts.SystemPrompt = systemPrompt
+	return conversation.New(opts)
+}
+
+// flush waits (briefly) until what was recorded is on disk.
+func (h *askHistory) flush(ctx context.Context) {
+	if h.rec == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
+	if err := h.rec.Flush(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		h.report(err)
+	}
+}
+
+// close writes what is left and closes the history; a failure not yet
+// reported is reported now, once.
+func (h *askHistory) close() {
+	if h == nil || h.closed {
+		return
+	}
+	h.closed = true
+	if h.rec != nil {
+		h.rec.Close()
+		if err, ok := <-h.rec.Errors(); ok && err != nil {
+			h.report(err)
+		}
+	}
+	if h.store != nil {
+		h.store.Close()
+	}
+}
+
+func (h *askHistory) report(err error) {
+	if h.warned {
+		return
+	}
+	h.warned = true
+	h.a.warn(fmt.Sprintf("%v; the answer is not kept in the history", err))
+}
+
+// TUIHistory is what the chat needs of the history.
+type TUIHistory struct {
+	// Store is the open history; nil when history is off for this run
+	// (cli closes it after the chat returns).
+	Store *session.Store
+	// Off says why Store is nil, for the status bar: "history = false",
+	// "--no-save", or the store's error (which names the file and what to
+	// do). "" when Store is set.
+	Off string
+	// SessionID is the session to reopen (--continue, --session); "" for a
+	// new conversation.
+	SessionID string
+	// AutoTitle: ask the model for a short title in the background.
+	AutoTitle bool
+}
+
+func (h TUIHistory) close() {
+	if h.Store != nil {
+		h.Store.Close()
+	}
+}
+
+// tuiHistory opens the history for the chat. A history that cannot be
+// opened turns it off for the run (the chat says why) unless a session is
+// to be reopened, which is then an error.
+func (a *app) tuiHistory(ctx context.Context, cfg *config.Config, f historyFlags) (TUIHistory, error) {
+	h := TUIHistory{AutoTitle: cfg.AutoTitle}
+	switch {
+	case a.demo:
+		if f.resumes() {
+			return h, usagef("the demo keeps no history, so there is no session to reopen; leave out --demo to continue a saved session")
+		}
+		h.Off = "demo"
+		return h, nil
+	case f.noSave:
+		h.Off = "--no-save"
+		return h, nil
+	case !cfg.History:
+		if f.resumes() {
+			return h, usagef("history = false in %s, so there is no session to reopen; remove that line to keep sessions", a.displayPath(cfg.Path))
+		}
+		h.Off = "history = false"
+		return h, nil
+	}
+	store, err := a.openStore(ctx)
+	if err != nil {
+		if f.resumes() {
+			return h, err
+		}
+		a.warn(err.Error())
+		h.Off = err.Error()
+		return h, nil
+	}
+	if f.resumes() {
+		id, err := a.resolveSession(ctx, store, f.session)
+		if err != nil {
+			store.Close()
+			return h, err
+		}
+		h.SessionID = id
+	}
+	h.Store = store
+	return h, nil
+}

@@ -1,0 +1,376 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/session"
+	"parley/termsafe"
+)
+
+func (a *app) sessionsCommand() *cobra.Command {
+	var lf listFlags
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List, show, search, export and delete saved sessions",
+		Long: `Every chat and every "parley ask" is kept as a session in
+$XDG_DATA_HOME/parley (~/.local/share/parley) unless history = false is set in
+the config or --no-save is given. A session id may be given by any unique
+prefix. Without a command, "parley sessions" lists them.
+
+Listings are plain text, one item per line and stable for scripts; --json gives
+every field.`,
+		Example: `  parley sessions
+  parley sessions search "lighthouse keeper"
+  parley sessions show 0190f0a1
+  parley sessions export 0190f0a1 --format md -o chat.md
+  parley sessions rm 0190f0a1 0190f0b7`,
+		Args: sessionsArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.sessionsList(cmd.Context(), lf)
+		},
+	}
+	lf.register(cmd)
+	cmd.AddCommand(a.sessionsListCommand(), a.sessionsShowCommand(), a.sessionsSearchCommand(),
+		a.sessionsExportCommand(), a.sessionsRmCommand())
+	return cmd
+}
+
+func sessionsArgs(_ *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return usagef("%q is not a sessions command; the commands are list, show, search, export and rm (see \"parley sessions --help\")", args[0])
+}
+
+// exactlyOneID checks that a command got one session id.
+func exactlyOneID(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		return nil
+	}
+	return usagef("%s takes one session id (any unique prefix, from \"parley sessions list\"); see \"%s --help\"", cmd.CommandPath(), cmd.CommandPath())
+}
+
+// withStore opens the history for a sessions command and closes it after.
+func (a *app) withStore(ctx context.Context, fn func(*session.Store) error) error {
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
+}
+
+// sessionID resolves a prefix given on the command line.
+func (a *app) sessionID(ctx context.Context, s *session.Store, prefix string) (string, error) {
+	if strings.TrimSpace(prefix) == "" {
+		return "", usagef("the session id is empty; give one from \"parley sessions list\"")
+	}
+	return a.resolveSession(ctx, s, prefix)
+}
+
+type listFlags struct {
+	json  bool
+	limit int
+}
+
+func (f *listFlags) register(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of text")
+	cmd.Flags().IntVarP(&f.limit, "limit", "n", 0, "list at most this many sessions, newest first (0: all)")
+}
+
+func (a *app) sessionsListCommand() *cobra.Command {
+	var f listFlags
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List sessions, newest first: id, last change, message count, title",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.sessionsList(cmd.Context(), f)
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+type jsonMeta struct {
+	ID           string `json:"id"`
+	Title        string `json:"title"`
+	Model        string `json:"model,omitempty"`
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	Created      string `json:"created"`
+	Updated      string `json:"updated"`
+	Messages     int    `json:"messages"`
+	Preview      string `json:"preview,omitempty"`
+	HasDraft     bool   `json:"has_draft,omitempty"`
+}
+
+func (a *app) sessionsList(ctx context.Context, f listFlags) error {
+	if f.limit < 0 {
+		return usagef("--limit must be 0 (all) or more, not %d", f.limit)
+	}
+	return a.withStore(ctx, func(s *session.Store) error {
+		list, err := s.List(ctx, f.limit, 0)
+		if err != nil {
+			return err
+		}
+		if f.json {
+			out := make([]jsonMeta, 0, len(list))
+			for _, m := range list {
+				out = append(out, jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
+					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft})
+			}
+			return session.WriteJSON(a.env.Stdout, out)
+		}
+		tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
+		for _, m := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, shortTime(m.Updated), m.Messages, listTitle(m))
+		}
+		return tw.Flush()
+	})
+}
+
+// listTitle is a session's title for a one-line listing.
+func listTitle(m session.Meta) string {
+	t := strings.Join(strings.Fields(termsafe.Sanitize(m.Title)), " ")
+	switch {
+	case t == "" && m.HasDraft:
+		return "(draft)"
+	case t == "":
+		return "(untitled)"
+	}
+	return t
+}
+
+func shortTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format(time.RFC3339)
+}
+
+func (a *app) sessionsShowCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a session's transcript as plain text",
+		Long: `Print a session's transcript as plain text, or with --json its full structure
+(the same as "parley sessions export --format json", images referred to where
+parley keeps them).`,
+		Args: exactlyOneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.sessionsShow(cmd.Context(), args[0], asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	return cmd
+}
+
+func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) error {
+	return a.withStore(ctx, func(s *session.Store) error {
+		id, err := a.sessionID(ctx, s, prefix)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return s.Export(ctx, id, a.env.Stdout, session.ExportOptions{Format: session.FormatJSON})
+		}
+		sess, err := s.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		return writeTranscript(a.env.Stdout, sess)
+	})
+}
+
+// writeTranscript prints a session as plain text, every line made inert
+// for the terminal (replies are untrusted).
+func writeTranscript(w io.Writer, s session.Session) error {
+	var b strings.Builder
+	b.WriteString(listTitle(s.Meta) + "\n")
+	head := []string{"session " + s.ID}
+	if s.Model != "" {
+		head = append(head, s.Model)
+	}
+	head = append(head, fmt.Sprintf("%d messages", s.Messages), "updated "+shortTime(s.Updated))
+	b.WriteString(strings.Join(head, " · ") + "\n")
+	if p := strings.TrimSpace(s.SystemPrompt); p != "" {
+		b.WriteString("system prompt: " + p + "\n")
+	}
+	for _, m := range s.Snapshot.Messages {
+		who := "You"
+		if m.Role == api.RoleAssistant {
+			who = firstNonEmpty(m.Model, "Assistant")
+		}
+		fmt.Fprintf(&b, "\n── %s · %s\n", who, shortTime(m.Created))
+		if t := strings.TrimRight(m.Text, "\n"); t != "" {
+			b.WriteString(t + "\n")
+		}
+		for _, at := range m.Attachments {
+			b.WriteString(describeAttachment(at) + "\n")
+		}
+		switch m.State {
+		case conversation.StateInterrupted:
+			b.WriteString("[interrupted]\n")
+		case conversation.StateFailed:
+			b.WriteString("[failed: " + firstNonEmpty(m.Err, "no reason given") + "]\n")
+		}
+	}
+	_, err := io.WriteString(w, termsafe.Sanitize(b.String()))
+	return err
+}
+
+func describeAttachment(at api.Attachment) string {
+	switch {
+	case at.Data == nil && at.URL != "":
+		return "[image link: " + at.URL + "]"
+	case at.Data == nil:
+		return fmt.Sprintf("[image %s: its stored copy is missing]", at.Name)
+	}
+	return fmt.Sprintf("[image %s: %dx%d %s]", at.Name, at.Width, at.Height, at.MIME)
+}
+
+func (a *app) sessionsSearchCommand() *cobra.Command {
+	var f listFlags
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Find messages in every session: session id, message number, snippet",
+		Long: `Find the messages that contain every word of QUERY, newest first, in every
+session. Words match whole words regardless of case and accents; end a word
+with * to match every word it starts; "put words in quotes" to match them in a
+row. Each line shows the session id, the message number and a snippet.`,
+		Example: `  parley sessions search lighthouse
+  parley sessions search 'light* keeper' --json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.sessionsSearch(cmd.Context(), strings.Join(args, " "), f)
+		},
+	}
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of text")
+	cmd.Flags().IntVarP(&f.limit, "limit", "n", 20, "show at most this many matches")
+	return cmd
+}
+
+type jsonHit struct {
+	SessionID    string `json:"session_id"`
+	SessionTitle string `json:"session_title"`
+	MessageID    int    `json:"message_id"`
+	Role         string `json:"role"`
+	Created      string `json:"created"`
+	Snippet      string `json:"snippet"`
+	// Highlights are the matched words as [start, end) byte offsets into
+	// Snippet.
+	Highlights [][2]int `json:"highlights"`
+}
+
+func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) error {
+	if strings.TrimSpace(query) == "" {
+		return usagef("nothing to search for; give words, e.g. parley sessions search lighthouse")
+	}
+	if f.limit <= 0 {
+		return usagef("--limit must be 1 or more, not %d", f.limit)
+	}
+	return a.withStore(ctx, func(s *session.Store) error {
+		hits, err := s.Search(ctx, query, f.limit)
+		if err != nil {
+			return err
+		}
+		if f.json {
+			out := make([]jsonHit, 0, len(hits))
+			for _, h := range hits {
+				jh := jsonHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Role: h.Role,
+					Created: rfc3339(h.Created), Highlights: [][2]int{}}
+				for _, sp := range session.SplitSnippet(h.Snippet) {
+					if sp.Hit {
+						jh.Highlights = append(jh.Highlights, [2]int{len(jh.Snippet), len(jh.Snippet) + len(sp.Text)})
+					}
+					jh.Snippet += sp.Text
+				}
+				out = append(out, jh)
+			}
+			return session.WriteJSON(a.env.Stdout, out)
+		}
+		style := a.env.StdoutIsTerminal && a.env.Getenv("NO_COLOR") == ""
+		var b strings.Builder
+		for _, h := range hits {
+			fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
+			// One line: whitespace runs (newlines included) become one space.
+			snippet := strings.Join(strings.Fields(h.Snippet), " ")
+			for _, sp := range session.SplitSnippet(snippet) {
+				text := termsafe.Sanitize(sp.Text)
+				if sp.Hit && style {
+					text = "\x1b[1m" + text + "\x1b[22m"
+				}
+				b.WriteString(text)
+			}
+			b.WriteString("\n")
+		}
+		_, err = io.WriteString(a.env.Stdout, b.String())
+		return err
+	})
+}
+
+func (a *app) sessionsExportCommand() *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write a session as Markdown or JSON",
+		Long: `Write a session as Markdown (--format md, the default) or JSON (--format json).
+
+With -o PATH the export is written to PATH and its images are copied into a
+folder next to it (for chat.md: chat-images/) and referred to by relative
+paths, so the files can be moved or shared together. Without -o it goes to
+stdout and images are referred to where parley keeps them.`,
+		Example: `  parley sessions export 0190f0a1 -o chat.md
+  parley sessions export 0190f0a1 --format json > chat.json`,
+		Args: exactlyOneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.sessionsExport(cmd.Context(), args[0], format, out)
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file, images next to it (default: stdout)")
+	return cmd
+}
+
+func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) error {
+	format = strings.ToLower(strings.TrimSpace(format))
+	if format != session.FormatMarkdown && format != session.FormatJSON {
+		return usagef("--format must be md or json, not %q", format)
+	}
+	return a.withStore(ctx, func(s *session.Store) error {
+		id, err := a.sessionID(ctx, s, prefix)
+		if err != nil {
+			return err
+		}
+		opts := session.ExportOptions{Format: format}
+		if out != "" {
+			return s.ExportFile(ctx, id, out, opts)
+		}
+		if !a.env.StdoutIsTerminal || format == session.FormatJSON {
+			// JSON is written with every terminal control escaped.
+			return s.Export(ctx, id, a.env.Stdout, opts)
+		}
+		var b strings.Builder
+		if err := s.Export(ctx, id, &b, opts); err != nil {
+			return err
+		}
+		_, err = io.WriteString(a.env.Stdout, termsafe.Sanitize(b.String()))
+		return err
+	})
+}

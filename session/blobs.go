@@ -1,0 +1,152 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxBlobBytes bounds what is read back from the blobs folder: parley
+// stores attachments of at most a few tens of MB, so anything larger was
+// not written by it.
+const maxBlobBytes = 256 << 20
+
+// HashBytes returns the SHA-256 of data as lower-case hex, the name of its
+// blob.
+func HashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// BlobPath returns where the bytes with the given hash are kept.
+func (s *Store) BlobPath(hash string) string {
+	if len(hash) < 2 {
+		return filepath.Join(s.blobDir, hash)
+	}
+	return filepath.Join(s.blobDir, hash[:2], hash)
+}
+
+// validHash reports whether h looks like a hex SHA-256, so a damaged row
+// can never make a path outside the blobs folder.
+func validHash(h string) bool {
+	return len(h) == 64 && strings.Trim(h, "0123456789abcdef") == ""
+}
+
+// putBlob stores data under its hash unless it is there already. It is
+// written to a temporary file and renamed, so a crash never leaves a
+// half-written blob under a real name.
+func (s *Store) putBlob(hash string, data []byte) error {
+	path := s.BlobPath(hash)
+	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("store image %s: %w", hash[:12], err)
+	}
+	return nil
+}
+
+// readBlob returns the bytes of a blob; a missing blob is reported with
+// fs.ErrNotExist.
+func (s *Store) readBlob(hash string) ([]byte, error) {
+	if !validHash(hash) {
+		return nil, fmt.Errorf("image hash %q: %w", hash, fs.ErrNotExist)
+	}
+	f, err := os.Open(s.BlobPath(hash))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxBlobBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxBlobBytes {
+		return nil, fmt.Errorf("image %s is larger than %d MiB", hash[:12], maxBlobBytes>>20)
+	}
+	return data, nil
+}
+
+// blobs holds the bytes a write is about to refer to, by hash.
+type blobs map[string][]byte
+
+// put writes every blob before the rows that refer to them are committed.
+func (s *Store) put(b blobs) error {
+	for h, data := range b {
+		if err := s.putBlob(h, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensure writes again any blob that a concurrent garbage collection removed
+// between put and the commit of the rows referring to it: collection runs
+// under the write lock, so once those rows are committed no collection can
+// remove the blob again.
+func (s *Store) ensure(b blobs) error {
+	for h, data := range b {
+		if _, err := os.Stat(s.BlobPath(h)); errors.Is(err, fs.ErrNotExist) {
+			if err := s.putBlob(h, data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// collect removes the blobs among candidates that no row refers to any
+// more. It holds the write lock (an immediate transaction) while it checks
+// and removes, so no other writer can commit a new reference in between.
+func (s *Store) collect(ctx context.Context, candidates []string) error {
+	if len(candidates) == 0 {
+		return nil
+	}
+	return s.write(ctx, "remove unused images", func(tx *sql.Tx) error {
+		for _, h := range candidates {
+			if !validHash(h) {
+				continue
+			}
+			var used bool
+			err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM parts WHERE sha256 = ?1)
+				OR EXISTS (SELECT 1 FROM generated_images WHERE sha256 = ?1)`, h).Scan(&used)
+			if err != nil {
+				return err
+			}
+			if used {
+				continue
+			}
+			if err := os.Remove(s.BlobPath(h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,180 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"parley/conversation"
+)
+
+// Export formats.
+const (
+	FormatMarkdown = "md"
+	FormatJSON     = "json"
+)
+
+// ExportOptions shape an export.
+type ExportOptions struct {
+	// Format is FormatMarkdown or FormatJSON.
+	Format string
+	// Location is the time zone of the times written; nil means Local.
+	Location *time.Location
+}
+
+// ExportFile writes a session to path, with its images copied into a
+// folder next to it (for "chat.md": "chat-images/") and referred to by
+// relative paths, so the export can be moved or shared as it is.
+func (s *Store) ExportFile(ctx context.Context, id, path string, opts ExportOptions) error {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-images"
+	sink := &copySink{s: s, dir: filepath.Join(filepath.Dir(path), base), link: base, names: map[string]string{}}
+	var buf bytes.Buffer
+	if err := s.export(ctx, id, &buf, sink, opts); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write the export: %w", err)
+	}
+	return nil
+}
+
+// Export writes a session to w. With no file next to it, images are
+// referred to where parley keeps them (absolute paths into its blobs
+// folder).
+func (s *Store) Export(ctx context.Context, id string, w io.Writer, opts ExportOptions) error {
+	return s.export(ctx, id, w, blobSink{s}, opts)
+}
+
+// imageSink decides how an export refers to an image's bytes.
+type imageSink interface {
+	// ref returns the path to write for an image, "" when its bytes are
+	// missing.
+	ref(hash, name, mime string) (string, error)
+}
+
+// blobSink refers to the blobs folder itself.
+type blobSink struct{ s *Store }
+
+func (b blobSink) ref(hash, _, _ string) (string, error) {
+	p := b.s.BlobPath(hash)
+	if !validHash(hash) {
+		return "", nil
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", nil
+	}
+	return p, nil
+}
+
+// copySink copies each image once into dir and refers to it as link/name.
+type copySink struct {
+	s     *Store
+	dir   string
+	link  string
+	names map[string]string // hash -> file name
+}
+
+func (c *copySink) ref(hash, name, mime string) (string, error) {
+	if n, ok := c.names[hash]; ok {
+		return n, nil
+	}
+	data, err := c.s.readBlob(hash)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.names[hash] = ""
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	file := exportName(name, hash, mime)
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return "", fmt.Errorf("make the images folder: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, file), data, 0o644); err != nil {
+		return "", fmt.Errorf("copy an image: %w", err)
+	}
+	ref := c.link + "/" + file
+	c.names[hash] = ref
+	return ref, nil
+}
+
+// exportName is a portable file name for an image: its own name reduced
+// to safe characters, the start of its hash (so two images never share a
+// name) and the extension of its type.
+func exportName(name, hash, mime string) string {
+	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	stem = strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_') {
+			return r
+		}
+		return '-'
+	}, stem)
+	stem = strings.Trim(stem, "-")
+	if len(stem) > 40 {
+		stem = stem[:40]
+	}
+	if stem == "" {
+		stem = "image"
+	}
+	return stem + "-" + hash[:8] + extFor(mime)
+}
+
+func extFor(mime string) string {
+	switch mime {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/webp":
+		return ".webp"
+	case "image/gif":
+		return ".gif"
+	}
+	return ".bin"
+}
+
+// exported is a session as an export needs it: messages without image
+// bytes, with the hash of each stored image.
+type exported struct {
+	Session
+	hashes    [][]string
+	generated []GeneratedImage
+}
+
+func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSink, opts ExportOptions) error {
+	meta, err := s.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	msgs, hashes, err := s.messagesWith(ctx, false, `SELECT `+messageColumns+` FROM messages WHERE session_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return err
+	}
+	gen, err := s.generatedImages(ctx, id, false)
+	if err != nil {
+		return err
+	}
+	e := exported{
+		Session: Session{Meta: meta, Snapshot: conversation.Snapshot{Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs}},
+		hashes:  hashes, generated: gen,
+	}
+	loc := opts.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	switch opts.Format {
+	case FormatMarkdown, "":
+		return writeMarkdown(w, e, sink, loc)
+	case FormatJSON:
+		return writeJSON(w, e, sink, loc)
+	}
+	return fmt.Errorf("unknown export format %q: use md or json", opts.Format)
+}

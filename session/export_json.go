@@ -1,0 +1,162 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+)
+
+// The JSON export. Field names are part of parley's interface: add,
+// never rename.
+type (
+	jsonSession struct {
+		Format          string          `json:"format"`
+		Version         int             `json:"version"`
+		ID              string          `json:"id"`
+		Title           string          `json:"title"`
+		Titled          bool            `json:"titled"`
+		Model           string          `json:"model,omitempty"`
+		SystemPrompt    string          `json:"system_prompt,omitempty"`
+		Created         string          `json:"created"`
+		Updated         string          `json:"updated"`
+		Messages        []jsonMessage   `json:"messages"`
+		GeneratedImages []jsonGenerated `json:"generated_images,omitempty"`
+	}
+	jsonMessage struct {
+		ID           int              `json:"id"`
+		Role         string           `json:"role"`
+		Text         string           `json:"text"`
+		State        string           `json:"state"`
+		Model        string           `json:"model,omitempty"`
+		Error        string           `json:"error,omitempty"`
+		FinishReason string           `json:"finish_reason,omitempty"`
+		Usage        *jsonUsage       `json:"usage,omitempty"`
+		Created      string           `json:"created"`
+		Attachments  []jsonAttachment `json:"attachments,omitempty"`
+	}
+	jsonUsage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+		TotalTokens      int `json:"total_tokens"`
+	}
+	// jsonAttachment: Type "image" has File (empty when the stored copy is
+	// missing) and SHA256; type "link" has URL.
+	jsonAttachment struct {
+		Type   string `json:"type"`
+		File   string `json:"file,omitempty"`
+		URL    string `json:"url,omitempty"`
+		SHA256 string `json:"sha256,omitempty"`
+		Name   string `json:"name,omitempty"`
+		MIME   string `json:"mime,omitempty"`
+		Width  int    `json:"width,omitempty"`
+		Height int    `json:"height,omitempty"`
+		Bytes  int    `json:"bytes,omitempty"`
+	}
+	jsonGenerated struct {
+		Prompt  string `json:"prompt"`
+		Model   string `json:"model"`
+		Size    string `json:"size,omitempty"`
+		Path    string `json:"path,omitempty"`
+		File    string `json:"file,omitempty"`
+		SHA256  string `json:"sha256"`
+		MIME    string `json:"mime,omitempty"`
+		Width   int    `json:"width,omitempty"`
+		Height  int    `json:"height,omitempty"`
+		Bytes   int    `json:"bytes,omitempty"`
+		Created string `json:"created"`
+	}
+)
+
+// jsonFormat names the export's format and jsonVersion its version.
+const (
+	jsonFormat  = "parley.session"
+	jsonVersion = 1
+)
+
+func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) error {
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(loc).Format(time.RFC3339)
+	}
+	out := jsonSession{
+		Format: jsonFormat, Version: jsonVersion, ID: e.ID, Title: e.Title, Titled: e.Titled, Model: e.Model,
+		SystemPrompt: e.SystemPrompt, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
+	}
+	for i, m := range e.Snapshot.Messages {
+		jm := jsonMessage{
+			ID: m.ID, Role: m.Role, Text: m.Text, State: m.State.String(), Model: m.Model, Error: m.Err,
+			FinishReason: m.FinishReason, Created: ts(m.Created),
+		}
+		if u := m.Usage; u != nil {
+			jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
+		}
+		for j, a := range m.Attachments {
+			hash := e.hashes[i][j]
+			if hash == "" {
+				jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "link", URL: a.URL, Name: a.Name})
+				continue
+			}
+			ref, err := sink.ref(hash, a.Name, a.MIME)
+			if err != nil {
+				return err
+			}
+			jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "image", File: ref, SHA256: hash, Name: a.Name,
+				MIME: a.MIME, Width: a.Width, Height: a.Height, Bytes: a.Bytes})
+		}
+		out.Messages = append(out.Messages, jm)
+	}
+	for _, g := range e.generated {
+		ref, err := sink.ref(g.SHA256, nameOr(g.Path, "generated"), g.MIME)
+		if err != nil {
+			return err
+		}
+		out.GeneratedImages = append(out.GeneratedImages, jsonGenerated{Prompt: g.Prompt, Model: g.Model, Size: g.Size,
+			Path: g.Path, File: ref, SHA256: g.SHA256, MIME: g.MIME, Width: g.Width, Height: g.Height, Bytes: g.Bytes, Created: ts(g.Created)})
+	}
+	return WriteJSON(w, out)
+}
+
+// WriteJSON writes v as indented JSON in which every control character,
+// DEL, C1 control and bidi control is escaped as \uXXXX: the same JSON
+// value, but inert when printed to a terminal (encoding/json leaves DEL,
+// C1 and bidi characters raw).
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeInert(buf.Bytes()))
+	return err
+}
+
+func escapeInert(b []byte) []byte {
+	clean := true
+	for _, c := range b {
+		if c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package session
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// writeMarkdown writes a session as a Markdown document: a header with
+// what the session is, the system prompt, then each message under a
+// heading naming who wrote it and when. Message text is written as it
+// is (replies are Markdown already).
+func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) error {
+	b := bufio.NewWriter(w)
+	title := e.Title
+	if title == "" {
+		title = "Untitled session"
+	}
+	fmt.Fprintf(b, "# %s\n\n", oneLine(title, 200))
+	fmt.Fprintf(b, "- Session: `%s`\n", e.ID)
+	if e.Model != "" {
+		fmt.Fprintf(b, "- Model: %s\n", e.Model)
+	}
+	fmt.Fprintf(b, "- Created: %s\n", stamp(e.Created, loc))
+	fmt.Fprintf(b, "- Updated: %s\n", stamp(e.Updated, loc))
+	fmt.Fprintf(b, "- Messages: %d\n", len(e.Snapshot.Messages))
+	if p := e.SystemPrompt; p != "" {
+		b.WriteString("\n## System prompt\n\n")
+		b.WriteString(quote(p))
+	}
+	for i, m := range e.Snapshot.Messages {
+		b.WriteString("\n---\n\n")
+		fmt.Fprintf(b, "### %s · %s\n", who(m), stamp(m.Created, loc))
+		// Each block is preceded by a blank line.
+		block := func(s string) {
+			b.WriteString("\n")
+			b.WriteString(s)
+		}
+		if strings.TrimSpace(m.Text) != "" {
+			block(strings.TrimRight(m.Text, "\n") + "\n")
+		}
+		for j, a := range m.Attachments {
+			ref, err := attachmentRef(sink, a, e.hashes[i][j])
+			if err != nil {
+				return err
+			}
+			block(imageLine(a.Name, ref))
+		}
+		if note := stateNote(m); note != "" {
+			block(note)
+		}
+		if u := m.Usage; u != nil {
+			block(fmt.Sprintf("*%d prompt + %d completion = %d tokens*\n", u.PromptTokens, u.CompletionTokens, u.TotalTokens))
+		}
+	}
+	if len(e.generated) > 0 {
+		b.WriteString("\n---\n\n## Generated images\n")
+		for _, g := range e.generated {
+			ref, err := sink.ref(g.SHA256, nameOr(g.Path, "generated"), g.MIME)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(b, "\n### %s\n\n", oneLine(g.Prompt, 200))
+			details := []string{g.Model}
+			if g.Size != "" {
+				details = append(details, g.Size)
+			}
+			details = append(details, stamp(g.Created, loc))
+			fmt.Fprintf(b, "%s\n\n", strings.Join(details, " · "))
+			b.WriteString(imageLine(g.Prompt, ref))
+		}
+	}
+	return b.Flush()
+}
+
+func attachmentRef(sink imageSink, a api.Attachment, hash string) (string, error) {
+	if hash == "" {
+		return a.URL, nil // a link the gateway fetched itself
+	}
+	return sink.ref(hash, a.Name, a.MIME)
+}
+
+// imageLine is a Markdown image, or a note when its bytes are gone.
+func imageLine(alt, ref string) string {
+	alt = strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(oneLine(alt, 100))
+	if ref == "" {
+		return fmt.Sprintf("*(image %s: its stored copy is missing)*\n", alt)
+	}
+	if strings.ContainsAny(ref, " ()<>") {
+		ref = "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(ref) + ">"
+	}
+	return fmt.Sprintf("![%s](%s)\n", alt, ref)
+}
+
+func who(m conversation.Message) string {
+	switch {
+	case m.Role == api.RoleUser:
+		return "You"
+	case m.Model != "":
+		return m.Model
+	}
+	return "Assistant"
+}
+
+func stateNote(m conversation.Message) string {
+	switch m.State {
+	case conversation.StateInterrupted:
+		return "> *Interrupted: the reply stopped here.*\n"
+	case conversation.StateFailed:
+		if m.Err != "" {
+			return "> *Failed: " + oneLine(m.Err, 300) + "*\n"
+		}
+		return "> *Failed.*\n"
+	}
+	return ""
+}
+
+func quote(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func stamp(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return t.In(loc).Format("2006-01-02 15:04 MST")
+}
+
+func nameOr(path, fallback string) string {
+	if path == "" {
+		return fallback
+	}
+	return path
+}

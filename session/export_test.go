@@ -1,0 +1,141 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// exportSession records a session with every kind of content an export
+// shows: a system prompt, a stored image and a linked one, usage, an
+// interrupted and a failed reply, a generated image. Times are fixed.
+func exportSession(t *testing.T) (*Store, string, []byte) {
+	t.Helper()
+	fixed := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	dir := filepath.Join(t.TempDir(), "parley")
+	s := openIn(t, dir, nil)
+	s.now = func() time.Time { return fixed }
+	r := record(t, s)
+	c := newClock()
+	conv := conversation.New(conversation.Options{ID: "0190f0a1b2c3d4e5f60718293a4b5c6d", SystemPrompt: "Answer briefly.\nUse metric units.",
+		Listeners: []conversation.Listener{r}, Now: c.now})
+	img := imageAttachment(t, "My Chart (final).png", 8, 6, 9)
+	answer(t, conv, c, "What does this chart show?", "A **rising** line:\n\n| year | value |\n|---|---|\n| 2025 | 3 |\n", img, linkAttachment("https://example.com/cat.png"))
+	conv.AddUser("And the same chart again?", []api.Attachment{img})
+	id, _ := conv.StartReply("gpt-4o")
+	conv.AppendDelta(id, "The same line, cut")
+	conv.Interrupt(id)
+	conv.AddUser("Try once more", nil)
+	id, _ = conv.StartReply("gpt-4o-mini")
+	conv.Fail(id, "the gateway answered 503: overloaded")
+	conv.SetTitle("Chart questions")
+	flush(t, r)
+	if _, err := s.AddGeneratedImage(context.Background(), GeneratedImage{SessionID: conv.ID(), Prompt: "a lighthouse at dusk",
+		Model: "gpt-image-1", Size: "1024x1024", Path: "/home/u/Pictures/lighthouse.png", MIME: "image/png", Width: 8, Height: 6,
+		Data: pngBytes(t, 8, 6, 10), Created: fixed}); err != nil {
+		t.Fatal(err)
+	}
+	return s, conv.ID(), img.Data
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *updateFixtures {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to write it)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestExportMarkdownGolden(t *testing.T) {
+	s, id, img := exportSession(t)
+	out := filepath.Join(t.TempDir(), "chat.md")
+	if err := s.ExportFile(context.Background(), id, out, ExportOptions{Format: FormatMarkdown, Location: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	golden(t, "export.md", got)
+	// The image is copied once next to the file, under the name the
+	// Markdown links to.
+	copied, err := os.ReadFile(filepath.Join(filepath.Dir(out), "chat-images", "My-Chart--final-"+HashBytes(img)[:8]+".png"))
+	if err != nil || !bytes.Equal(copied, img) {
+		t.Fatalf("copied image: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(filepath.Dir(out), "chat-images"))
+	if len(entries) != 2 {
+		t.Fatalf("%d files in the images folder, want 2 (the chart once, the generated image)", len(entries))
+	}
+	if !strings.Contains(string(got), "](chat-images/My-Chart--final-") {
+		t.Fatal("the image is not linked relatively")
+	}
+}
+
+func TestExportJSONGolden(t *testing.T) {
+	s, id, _ := exportSession(t)
+	out := filepath.Join(t.TempDir(), "chat.json")
+	if err := s.ExportFile(context.Background(), id, out, ExportOptions{Format: FormatJSON, Location: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	golden(t, "export.json", got)
+	var doc jsonSession
+	if err := json.Unmarshal(got, &doc); err != nil {
+		t.Fatal(err)
+	}
+	file := doc.Messages[0].Attachments[0].File
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), filepath.FromSlash(file))); err != nil {
+		t.Fatalf("the JSON's file reference %q does not exist: %v", file, err)
+	}
+}
+
+// TestExportToAWriterLinksTheBlobs: without a file to put images next to,
+// the export refers to parley's own copies.
+func TestExportToAWriterLinksTheBlobs(t *testing.T) {
+	s, id, img := exportSession(t)
+	var md bytes.Buffer
+	if err := s.Export(context.Background(), id, &md, ExportOptions{Format: FormatMarkdown}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "]("+s.BlobPath(HashBytes(img))+")") {
+		t.Fatalf("no link to the blob:\n%s", md.String())
+	}
+	os.Remove(s.BlobPath(HashBytes(img)))
+	md.Reset()
+	s.Export(context.Background(), id, &md, ExportOptions{Format: FormatMarkdown})
+	if !strings.Contains(md.String(), "*(image My Chart (final).png: its stored copy is missing)*") {
+		t.Fatalf("missing image not said:\n%s", md.String())
+	}
+	if err := s.Export(context.Background(), id, &md, ExportOptions{Format: "pdf"}); err == nil || !strings.Contains(err.Error(), "md or json") {
+		t.Fatalf("unknown format: %v", err)
+	}
+}
+
+func TestWriteJSONEscapesTerminalControls(t *testing.T) {
+	var b bytes.Buffer
+	WriteJSON(&b, map[string]string{"t": "a\x1b[2J\u009b\u202e\x7fé"})
+	if got := b.String(); !strings.Contains(got, `a\u001b[2J\u009b\u202e\u007fé`) {
+		t.Fatalf("got %s", got)
+	}
+	var back map[string]string
+	json.Unmarshal(b.Bytes(), &back)
+	if back["t"] != "a\x1b[2J\u009b\u202e\x7fé" {
+		t.Fatalf("the value changed: %q", back["t"])
+	}
+}

@@ -1,0 +1,75 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Ids in the schema fixtures.
+const (
+	fixtureSession = "0190f0a1b2c3d4e5f60718293a4b5c6d"
+	fixtureDraft   = "0190f0a1b2c3d4e5f60718293a4b5c6e"
+)
+
+// fixturePNG is the image stored in the fixtures (an 8×6 PNG).
+func fixturePNG(t testing.TB) []byte { return pngBytes(t, 8, 6, 9) }
+
+// TestWriteFixture writes testdata/schema-v1 when run with -update. It
+// uses plain SQL against schema step 1 only, not the store's current
+// code, so the file stays what a version-1 parley wrote. Never rewrite the
+// fixture of a released version; add one for each new version instead.
+func TestWriteFixture(t *testing.T) {
+	if !*updateFixtures {
+		t.Skip("writes the fixtures only with -update")
+	}
+	dir := filepath.Join("testdata", "schema-v1")
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Join(dir, BlobDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := rawDB(t, filepath.Join(dir, DBName))
+	ctx := context.Background()
+	if err := migrate(ctx, db, migrations()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	img := fixturePNG(t)
+	hash := HashBytes(img)
+	const t0 = 1790000000000
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{`INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated) VALUES (?, 'Fixture chart', 1, 'gpt-4o', 'be brief', ?, ?)`,
+			[]any{fixtureSession, t0, t0 + 3000}},
+		{`INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES (?, 1, 'user', 'what is in this picture?', 'done', ?, ?)`,
+			[]any{fixtureSession, t0, t0}},
+		{`INSERT INTO parts (message_id, idx, kind, sha256, mime, width, height, bytes, name) VALUES (1, 0, 'image', ?, 'image/png', 8, 6, ?, 'chart.png')`,
+			[]any{hash, len(img)}},
+		{`INSERT INTO parts (message_id, idx, kind, url, name) VALUES (1, 1, 'link', 'https://example.com/cat.png', 'cat.png')`, nil},
+		{`INSERT INTO messages (session_id, seq, role, text, state, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, updated)
+			VALUES (?, 2, 'assistant', 'A lighthouse on a chart.', 'done', 'gpt-4o', 'stop', 30, 12, 42, ?, ?)`,
+			[]any{fixtureSession, t0 + 1000, t0 + 2000}},
+		{`INSERT INTO messages (session_id, seq, role, text, state, model, created, updated) VALUES (?, 3, 'assistant', 'cut sh', 'streaming', 'gpt-4o', ?, ?)`,
+			[]any{fixtureSession, t0 + 3000, t0 + 3000}},
+		{`INSERT INTO generated_images (session_id, prompt, model, size, path, sha256, mime, width, height, bytes, created)
+			VALUES (?, 'a lighthouse', 'gpt-image-1', '1024x1024', '/home/u/Pictures/lighthouse.png', ?, 'image/png', 8, 6, ?, ?)`,
+			[]any{fixtureSession, hash, len(img), t0 + 3000}},
+		{`INSERT INTO sessions (id, created, updated, draft, has_draft) VALUES (?, ?, ?, 'half-typed', 1)`, []any{fixtureDraft, t0 + 5000, t0 + 5000}},
+		{`INSERT INTO parts (draft_of, idx, kind, sha256, mime, width, height, bytes, name) VALUES (?, 0, 'image', ?, 'image/png', 8, 6, ?, 'chart.png')`,
+			[]any{fixtureDraft, hash, len(img)}},
+	}
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
+			t.Fatalf("%s: %v", s.q, err)
+		}
+	}
+	db.Exec("VACUUM")
+	db.Close()
+	blob := filepath.Join(dir, BlobDir, hash[:2], hash)
+	os.MkdirAll(filepath.Dir(blob), 0o755)
+	if err := os.WriteFile(blob, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,332 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// Meta describes a session without its messages.
+type Meta struct {
+	ID     string
+	Title  string
+	Titled bool
+	// Model is the model of the session's latest reply.
+	Model        string
+	SystemPrompt string
+	Created      time.Time
+	Updated      time.Time
+	// Messages is how many messages the session holds.
+	Messages int
+	// Preview is the beginning of the last message, on one line.
+	Preview string
+	// HasDraft: a composer draft is kept with the session.
+	HasDraft bool
+}
+
+// Session is a stored session: its description and its messages (all of
+// them, or a window when loaded with LoadTail).
+type Session struct {
+	Meta
+	Snapshot conversation.Snapshot
+}
+
+// previewRunes bounds Meta.Preview.
+const previewRunes = 100
+
+const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft,
+	coalesce((SELECT substr(m.text, 1, 400) FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), '')`
+
+// listed is the condition for a session to be listed: it has messages or
+// a draft (a conversation that was only named or given a system prompt is
+// not worth listing).
+const listed = `(s.message_count > 0 OR s.has_draft = 1)`
+
+func scanMeta(sc interface{ Scan(...any) error }) (Meta, error) {
+	var m Meta
+	var created, updated int64
+	var preview string
+	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview)
+	m.Created, m.Updated = fromMillis(created), fromMillis(updated)
+	m.Preview = oneLine(preview, previewRunes)
+	return m, err
+}
+
+// List returns sessions newest first (by their last change), skipping
+// offset and returning at most limit (limit <= 0: all).
+func (s *Store) List(ctx context.Context, limit, offset int) ([]Meta, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE `+listed+`
+		ORDER BY s.updated DESC, s.id DESC LIMIT ? OFFSET ?`, limit, max(offset, 0))
+	if err != nil {
+		return nil, classify(s.path, "list the sessions", err)
+	}
+	defer rows.Close()
+	var out []Meta
+	for rows.Next() {
+		m, err := scanMeta(rows)
+		if err != nil {
+			return nil, classify(s.path, "list the sessions", err)
+		}
+		out = append(out, m)
+	}
+	return out, classify(s.path, "list the sessions", rows.Err())
+}
+
+// Count returns how many sessions List would return in all.
+func (s *Store) Count(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions s WHERE `+listed).Scan(&n)
+	return n, classify(s.path, "count the sessions", err)
+}
+
+// Latest returns the most recently changed session; ErrNotFound when there
+// is none.
+func (s *Store) Latest(ctx context.Context) (Meta, error) {
+	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE `+listed+`
+		ORDER BY s.updated DESC, s.id DESC LIMIT 1`))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Meta{}, notFound("there is no saved session yet")
+	}
+	return m, classify(s.path, "find the latest session", err)
+}
+
+// Get returns the description of one session.
+func (s *Store) Get(ctx context.Context, id string) (Meta, error) {
+	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE s.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Meta{}, notFound("there is no session %s; see \"parley sessions list\"", id)
+	}
+	return m, classify(s.path, "read a session", err)
+}
+
+// Resolve turns a unique prefix of a session id into the whole id.
+func (s *Store) Resolve(ctx context.Context, prefix string) (string, error) {
+	p := strings.ToLower(strings.TrimSpace(prefix))
+	if p == "" || strings.Trim(p, "0123456789abcdef") != "" {
+		return "", notFound("%q is not a session id: ids are hexadecimal, as \"parley sessions list\" shows them", prefix)
+	}
+	// Ids are lower-case hex, so every id starting with p sorts in
+	// [p, p+"g").
+	ids, err := strings1(ctx, s.db, `SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT 4`, p, p+"g")
+	if err != nil {
+		return "", classify(s.path, "find a session", err)
+	}
+	switch {
+	case len(ids) == 0:
+		return "", notFound("no session id starts with %q; see \"parley sessions list\"", p)
+	case len(ids) > 1 && ids[0] != p:
+		more := ""
+		if len(ids) > 3 {
+			ids, more = ids[:3], ", …"
+		}
+		return "", &lookupError{msg: fmt.Sprintf("%q matches several sessions (%s%s); give more of the id", p, strings.Join(ids, ", "), more), kind: ErrAmbiguous}
+	}
+	return ids[0], nil
+}
+
+// Load returns a session with all its messages. A reply stored while it
+// was streaming comes back interrupted: its process ended mid-reply (or is
+// still streaming it, which a reader cannot tell apart).
+func (s *Store) Load(ctx context.Context, id string) (Session, error) {
+	return s.load(ctx, id, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq)`, id)
+}
+
+// LoadTail returns a session with only its last n messages, so a very long
+// session opens at once; Meta.Messages says how many there are in all, and
+// LoadBefore fetches earlier ones.
+func (s *Store) LoadTail(ctx context.Context, id string, n int) (Session, error) {
+	return s.load(ctx, id, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1
+		ORDER BY seq DESC LIMIT ?2) ORDER BY seq`, id, max(n, 0))
+}
+
+// LoadBefore returns up to n messages of a session that come before the
+// message with id before, in order.
+func (s *Store) LoadBefore(ctx context.Context, id string, before, n int) ([]conversation.Message, error) {
+	return s.messages(ctx, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq < ?2
+		ORDER BY seq DESC LIMIT ?3) ORDER BY seq`, id, before, max(n, 0))
+}
+
+// LoadRange returns the messages of a session with from <= id < to, in
+// order (to <= 0: to the end); a search hit opens with the messages around
+// it.
+func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conversation.Message, error) {
+	if to <= 0 {
+		to = int(^uint32(0) >> 1)
+	}
+	return s.messages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
+}
+
+func (s *Store) load(ctx context.Context, id, query string, args ...any) (Session, error) {
+	meta, err := s.Get(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	msgs, err := s.messages(ctx, query, args...)
+	if err != nil {
+		return Session{}, err
+	}
+	return Session{Meta: meta, Snapshot: conversation.Snapshot{
+		Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs,
+	}}, nil
+}
+
+const messageColumns = `id, seq, role, text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created`
+
+// messages runs a query over messageColumns and attaches each message's
+// parts, images with their bytes.
+func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conversation.Message, error) {
+	msgs, _, err := s.messagesWith(ctx, true, query, args...)
+	return msgs, err
+}
+
+// messagesWith is messages, with or without the images' bytes, and with
+// the hash of each image (by message index and part index; "" for links).
+func (s *Store) messagesWith(ctx context.Context, data bool, query string, args ...any) ([]conversation.Message, [][]string, error) {
+	const op = "read the messages"
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, classify(s.path, op, err)
+	}
+	var msgs []conversation.Message
+	var rowIDs []int64
+	for rows.Next() {
+		var m conversation.Message
+		var rowID, created int64
+		var state string
+		var pt, ct, tt sql.NullInt64
+		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created); err != nil {
+			rows.Close()
+			return nil, nil, classify(s.path, op, err)
+		}
+		m.State = parseState(state)
+		if m.State == conversation.StateStreaming {
+			m.State = conversation.StateInterrupted
+		}
+		if tt.Valid {
+			m.Usage = &api.Usage{PromptTokens: int(pt.Int64), CompletionTokens: int(ct.Int64), TotalTokens: int(tt.Int64)}
+		}
+		m.Created = fromMillis(created)
+		m.Version = 1
+		msgs = append(msgs, m)
+		rowIDs = append(rowIDs, rowID)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, classify(s.path, op, err)
+	}
+	if len(rowIDs) == 0 {
+		return msgs, nil, nil
+	}
+	// One query for the parts of the whole window, not one per message.
+	byRow, err := s.partsBetween(ctx, data, rowIDs[0], rowIDs[len(rowIDs)-1])
+	if err != nil {
+		return nil, nil, err
+	}
+	hashes := make([][]string, len(msgs))
+	for i, rid := range rowIDs {
+		for _, p := range byRow[rid] {
+			msgs[i].Attachments = append(msgs[i].Attachments, p.att)
+			hashes[i] = append(hashes[i], p.hash)
+		}
+	}
+	return msgs, hashes, nil
+}
+
+// partsBetween reads the attachments of the messages with row ids in
+// [lo, hi], by row id (rows of other sessions in between are read too and
+// ignored by the caller; they are few).
+func (s *Store) partsBetween(ctx context.Context, data bool, lo, hi int64) (map[int64][]storedPart, error) {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	out := map[int64][]storedPart{}
+	err := s.scanParts(ctx, data, func(owner int64, p storedPart) { out[owner] = append(out[owner], p) },
+		`message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
+	return out, err
+}
+
+// storedPart is an attachment as stored, with the hash of its bytes.
+type storedPart struct {
+	att  api.Attachment
+	hash string
+}
+
+// draftParts reads the attachments of a draft.
+func (s *Store) draftParts(ctx context.Context, sessionID string) ([]api.Attachment, error) {
+	var atts []api.Attachment
+	err := s.scanParts(ctx, true, func(_ int64, p storedPart) { atts = append(atts, p.att) },
+		`draft_of = ? ORDER BY idx`, sessionID)
+	return atts, err
+}
+
+// scanParts reads the parts matching where, images with their bytes when
+// data is set. An image whose blob is missing comes back without Data and
+// URL, so its message still opens and says what was there.
+func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64, p storedPart), where string, args ...any) error {
+	const op = "read the images"
+	rows, err := s.db.QueryContext(ctx, `SELECT coalesce(message_id, 0), kind, sha256, mime, width, height, bytes, name, url,
+		orig_width, orig_height, orig_bytes, orig_mime, resized FROM parts WHERE `+where, args...)
+	if err != nil {
+		return classify(s.path, op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a api.Attachment
+		var owner int64
+		var kind, hash string
+		if err := rows.Scan(&owner, &kind, &hash, &a.MIME, &a.Width, &a.Height, &a.Bytes, &a.Name, &a.URL,
+			&a.OrigWidth, &a.OrigHeight, &a.OrigBytes, &a.OrigMIME, &a.Resized); err != nil {
+			return classify(s.path, op, err)
+		}
+		if kind == "image" && data {
+			b, err := s.readBlob(hash)
+			switch {
+			case err == nil:
+				a.Data = b
+				a.URL = dataURI(a.MIME, b)
+			case errors.Is(err, fs.ErrNotExist):
+			default:
+				return classify(s.path, op, err)
+			}
+		}
+		each(owner, storedPart{att: a, hash: hash})
+	}
+	return classify(s.path, op, rows.Err())
+}
+
+// dataURI is how the gateway client sends an image's bytes today.
+func dataURI(mime string, data []byte) string {
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)
+}
+
+func parseState(s string) conversation.State {
+	switch s {
+	case "streaming":
+		return conversation.StateStreaming
+	case "interrupted":
+		return conversation.StateInterrupted
+	case "failed":
+		return conversation.StateFailed
+	}
+	return conversation.StateDone
+}
+
+// oneLine collapses whitespace and cuts s to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

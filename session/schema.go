@@ -1,0 +1,183 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// applicationID marks a parley database ("prly"), so parley never migrates
+// another program's SQLite file that happens to sit at its path.
+const applicationID = 0x70726c79
+
+// migration is one step of the schema: it brings a database at version-1
+// to version.
+type migration struct {
+	version int
+	sql     string
+}
+
+// migrations returns the schema's history, oldest first. A released step is
+// never edited: a change is a new step, and a fixture database of every
+// released version lives in testdata so the way up from it stays tested.
+func migrations() []migration {
+	return []migration{{version: 1, sql: schemaV1}}
+}
+
+// SchemaVersion is the schema this build writes.
+func SchemaVersion() int {
+	m := migrations()
+	return m[len(m)-1].version
+}
+
+// schemaV1: times are Unix milliseconds. Message text lives in messages
+// (one text per message, indexed for search); parts are a message's (or a
+// draft's) images in order, stored bytes by SHA-256 or links the gateway
+// fetches itself.
+const schemaV1 = `
+CREATE TABLE sessions (
+	id            TEXT PRIMARY KEY,
+	title         TEXT NOT NULL DEFAULT '',
+	titled        INTEGER NOT NULL DEFAULT 0,
+	model         TEXT NOT NULL DEFAULT '',
+	system_prompt TEXT NOT NULL DEFAULT '',
+	created       INTEGER NOT NULL,
+	updated       INTEGER NOT NULL,
+	message_count INTEGER NOT NULL DEFAULT 0,
+	draft         TEXT NOT NULL DEFAULT '',
+	has_draft     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_by_updated ON sessions (updated DESC, id DESC);
+
+CREATE TABLE messages (
+	id                INTEGER PRIMARY KEY,
+	session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	seq               INTEGER NOT NULL,
+	role              TEXT NOT NULL,
+	text              TEXT NOT NULL DEFAULT '',
+	state             TEXT NOT NULL DEFAULT 'done',
+	error             TEXT NOT NULL DEFAULT '',
+	model             TEXT NOT NULL DEFAULT '',
+	finish_reason     TEXT NOT NULL DEFAULT '',
+	prompt_tokens     INTEGER,
+	completion_tokens INTEGER,
+	total_tokens      INTEGER,
+	created           INTEGER NOT NULL,
+	updated           INTEGER NOT NULL,
+	UNIQUE (session_id, seq)
+);
+
+CREATE TABLE parts (
+	id          INTEGER PRIMARY KEY,
+	message_id  INTEGER REFERENCES messages (id) ON DELETE CASCADE,
+	draft_of    TEXT REFERENCES sessions (id) ON DELETE CASCADE,
+	idx         INTEGER NOT NULL,
+	kind        TEXT NOT NULL CHECK (kind IN ('image', 'link')),
+	sha256      TEXT NOT NULL DEFAULT '',
+	mime        TEXT NOT NULL DEFAULT '',
+	width       INTEGER NOT NULL DEFAULT 0,
+	height      INTEGER NOT NULL DEFAULT 0,
+	bytes       INTEGER NOT NULL DEFAULT 0,
+	name        TEXT NOT NULL DEFAULT '',
+	url         TEXT NOT NULL DEFAULT '',
+	orig_width  INTEGER NOT NULL DEFAULT 0,
+	orig_height INTEGER NOT NULL DEFAULT 0,
+	orig_bytes  INTEGER NOT NULL DEFAULT 0,
+	orig_mime   TEXT NOT NULL DEFAULT '',
+	resized     INTEGER NOT NULL DEFAULT 0,
+	CHECK ((message_id IS NULL) <> (draft_of IS NULL))
+);
+CREATE INDEX parts_by_message ON parts (message_id, idx) WHERE message_id IS NOT NULL;
+CREATE INDEX parts_by_draft ON parts (draft_of, idx) WHERE draft_of IS NOT NULL;
+CREATE INDEX parts_by_sha256 ON parts (sha256) WHERE sha256 <> '';
+
+CREATE TABLE generated_images (
+	id         INTEGER PRIMARY KEY,
+	session_id TEXT REFERENCES sessions (id) ON DELETE CASCADE,
+	prompt     TEXT NOT NULL DEFAULT '',
+	model      TEXT NOT NULL DEFAULT '',
+	size       TEXT NOT NULL DEFAULT '',
+	path       TEXT NOT NULL DEFAULT '',
+	sha256     TEXT NOT NULL,
+	mime       TEXT NOT NULL DEFAULT '',
+	width      INTEGER NOT NULL DEFAULT 0,
+	height     INTEGER NOT NULL DEFAULT 0,
+	bytes      INTEGER NOT NULL DEFAULT 0,
+	created    INTEGER NOT NULL
+);
+CREATE INDEX generated_by_session ON generated_images (session_id, id);
+CREATE INDEX generated_by_sha256 ON generated_images (sha256);
+
+CREATE VIRTUAL TABLE messages_fts USING fts5 (
+	text,
+	content = 'messages',
+	content_rowid = 'id',
+	tokenize = 'unicode61 remove_diacritics 2',
+	prefix = '2 3'
+);
+
+CREATE TRIGGER messages_insert AFTER INSERT ON messages BEGIN
+	INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
+	UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id;
+END;
+CREATE TRIGGER messages_delete AFTER DELETE ON messages BEGIN
+	INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+	UPDATE sessions SET message_count = message_count - 1 WHERE id = old.session_id;
+END;
+CREATE TRIGGER messages_text AFTER UPDATE OF text ON messages BEGIN
+	INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+	INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
+END;
+`
+
+// userVersion reads the schema version and application id of a database.
+func userVersion(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (version, appID int, err error) {
+	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return 0, 0, err
+	}
+	if err := q.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return 0, 0, err
+	}
+	return version, appID, nil
+}
+
+// migrate brings db up to the last of steps, each step in its own
+// transaction together with the version it reaches, so a failed step leaves
+// the database at the previous version. The version is read again inside
+// the write transaction: another process may have migrated meanwhile.
+func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
+	for _, step := range steps {
+		if err := migrateStep(ctx, db, step); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func migrateStep(ctx context.Context, db *sql.DB, step migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	version, _, err := userVersion(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if version >= step.version {
+		return nil
+	}
+	if version != step.version-1 {
+		return fmt.Errorf("schema version %d has no way up to %d", version, step.version)
+	}
+	if _, err := tx.ExecContext(ctx, step.sql); err != nil {
+		return fmt.Errorf("schema version %d: %w", step.version, err)
+	}
+	// PRAGMA takes no parameters; the values are constants of this file.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, step.version)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,216 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// busyTimeout is how long a statement waits for another connection or
+// process that holds the write lock. Write transactions are short, so
+// this is only reached when something is stuck.
+const busyTimeout = 5 * time.Second
+
+// Options configure a Store.
+type Options struct {
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is the history database of one data directory.
+type Store struct {
+	db      *sql.DB
+	path    string
+	blobDir string
+	now     func() time.Time
+}
+
+// Open opens (creating it when missing) the history database in dir and
+// brings its schema up to date. Every failure is an *Error that names the
+// file and what to do. A database written by a newer parley, or by another
+// program, is refused without being changed.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if dir == "" {
+		return nil, &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
+	}
+	path := filepath.Join(dir, DBName)
+	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.open(ctx); err != nil {
+		return nil, openError(dir, err)
+	}
+	return s, nil
+}
+
+func (s *Store) open(ctx context.Context) error {
+	if err := os.MkdirAll(s.blobDir, 0o700); err != nil {
+		return classify(s.path, "open", err)
+	}
+	if err := createFile(s.path); err != nil {
+		return classify(s.path, "open", err)
+	}
+	// SQLite opens a file it may not write read-only without a word, and
+	// fails only at the first write; say so now.
+	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
+	if err != nil {
+		return classify(s.path, "open", err)
+	}
+	f.Close()
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", dsn(s.path, false))
+	if err != nil {
+		return classify(s.path, "open", err)
+	}
+	// A few connections: the recorder writes while the UI searches.
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	// Each step takes the write lock (BEGIN IMMEDIATE) even when there is
+	// nothing to do, so a database that cannot be written fails here, at
+	// start, rather than on the first message.
+	if err := migrate(ctx, db, migrations()); err != nil {
+		db.Close()
+		return classify(s.path, "open", err)
+	}
+	s.db = db
+	return nil
+}
+
+// openError says "read-only" for a failure that comes from a folder the
+// user cannot write (SQLite reports it as a file it cannot open), since
+// that is what has to change.
+func openError(dir string, err error) error {
+	var se *Error
+	if !errors.As(err, &se) || (se.Kind != KindUnreadable && se.Kind != KindIO) || writable(dir) {
+		return err
+	}
+	se.Kind = KindReadOnly
+	return se
+}
+
+// writable reports whether files can be created in dir.
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".parley-probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. Recorders of the store must be closed first.
+func (s *Store) Close() error {
+	return classify(s.path, "close", s.db.Close())
+}
+
+// check reads the schema version through a read-only connection before
+// anything can write: a newer or foreign database must stay untouched
+// (opening it read-write in WAL mode would already change it).
+func (s *Store) check(ctx context.Context) error {
+	db, err := sql.Open("sqlite", dsn(s.path, true))
+	if err != nil {
+		return classify(s.path, "open", err)
+	}
+	defer db.Close()
+	version, appID, err := userVersion(ctx, db)
+	if err != nil {
+		return classify(s.path, "open", err)
+	}
+	if appID != 0 && appID != applicationID {
+		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("application id %#x", appID)}
+	}
+	if appID == 0 && version != 0 {
+		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("schema version %d without parley's mark", version)}
+	}
+	if known := SchemaVersion(); version > known {
+		return &Error{Kind: KindTooNew, Path: s.path, Op: "open", found: version, known: known}
+	}
+	if version == 0 {
+		// A version-0 file is new only when it holds nothing at all.
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+			return classify(s.path, "open", err)
+		}
+		if n > 0 {
+			return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("%d tables without parley's mark", n)}
+		}
+	}
+	return nil
+}
+
+// createFile makes the database file private to the user before SQLite
+// creates it with the default mode.
+func createFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// dsn is the driver's name for the database: a file: URI (so any path
+// works) with the settings every connection needs. Read-write connections
+// use WAL (readers never wait for the writer), synchronous=NORMAL (a commit
+// survives the process being killed; only a power loss can take the last
+// ones), foreign keys, and BEGIN IMMEDIATE so a write transaction takes the
+// lock up front instead of failing half-way with SQLITE_BUSY.
+func dsn(path string, readOnly bool) string {
+	u := url.URL{Scheme: "file", Path: path}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Set("_journal_mode", "WAL")
+		q.Set("_synchronous", "NORMAL")
+		q.Set("_foreign_keys", "1")
+		q.Set("_txlock", "immediate")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// write runs fn in one short write transaction.
+func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return classify(s.path, op, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return classify(s.path, op, err)
+	}
+	return classify(s.path, op, tx.Commit())
+}
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}

@@ -1,0 +1,310 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateFixtures = flag.Bool("update", false, "rewrite the schema fixtures in testdata")
+
+func TestOpenMakesAPrivateWALDatabase(t *testing.T) {
+	s, dir := openStore(t, newClock())
+	for _, p := range []string{dir, filepath.Join(dir, BlobDir)} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v %v, want a folder only the user can read", p, fi.Mode(), err)
+		}
+	}
+	if fi, err := os.Stat(s.Path()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("database file mode %v %v", fi.Mode(), err)
+	}
+	var mode string
+	var fk int
+	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	s.db.QueryRow("PRAGMA foreign_keys").Scan(&fk)
+	version, app, err := userVersion(context.Background(), s.db)
+	if err != nil || mode != "wal" || fk != 1 || version != SchemaVersion() || app != applicationID {
+		t.Fatalf("journal %q fk %d version %d app %#x (%v)", mode, fk, version, app, err)
+	}
+	// Opening again (a second start) changes nothing.
+	s.Close()
+	again := openIn(t, dir, nil)
+	if v, _, _ := userVersion(context.Background(), again.db); v != SchemaVersion() {
+		t.Fatalf("version after reopening %d", v)
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		env  map[string]string
+		home string
+		want string
+	}{
+		{map[string]string{"XDG_DATA_HOME": "/data"}, "/home/u", "/data/parley"},
+		{map[string]string{"XDG_DATA_HOME": "relative"}, "/home/u", "/home/u/.local/share/parley"},
+		{nil, "/home/u", "/home/u/.local/share/parley"},
+		{nil, "", ""},
+	}
+	for _, c := range cases {
+		if got := DefaultDir(env(c.env), c.home); got != c.want {
+			t.Errorf("DefaultDir(%v, %q) = %q, want %q", c.env, c.home, got, c.want)
+		}
+	}
+}
+
+// TestMigrationsFromEveryReleasedSchema opens a copy of the fixture
+// database of every released schema version (testdata/schema-vN) with
+// this build: it is brought up to date and everything in it reads back.
+func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "schema-v*"))
+	if len(fixtures) < SchemaVersion() {
+		t.Fatalf("%d schema fixtures for schema version %d: commit one per released version (go test -run TestWriteFixture -update)", len(fixtures), SchemaVersion())
+	}
+	for _, fx := range fixtures {
+		t.Run(filepath.Base(fx), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "parley")
+			if err := os.CopyFS(dir, os.DirFS(fx)); err != nil {
+				t.Fatal(err)
+			}
+			s := openIn(t, dir, nil)
+			ctx := context.Background()
+			if v, _, _ := userVersion(ctx, s.db); v != SchemaVersion() {
+				t.Fatalf("version %d after opening", v)
+			}
+			list, err := s.List(ctx, 0, 0)
+			if err != nil || len(list) != 2 {
+				t.Fatalf("List: %+v, %v", list, err)
+			}
+			got, err := s.Load(ctx, fixtureSession)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := got.Snapshot.Messages
+			if len(msgs) != 3 || got.Title != "Fixture chart" || got.SystemPrompt != "be brief" {
+				t.Fatalf("loaded %+v", got.Meta)
+			}
+			u := msgs[0]
+			if len(u.Attachments) != 2 || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
+				u.Attachments[1].URL != "https://example.com/cat.png" {
+				t.Fatalf("attachments %+v", u.Attachments)
+			}
+			if r := msgs[1]; r.Usage == nil || r.Usage.TotalTokens != 42 || r.Model != "gpt-4o" {
+				t.Fatalf("reply %+v", r)
+			}
+			if hits, err := s.Search(ctx, "lighthouse", 10); err != nil || len(hits) != 1 || hits[0].MessageID != 2 {
+				t.Fatalf("search %+v, %v", hits, err)
+			}
+			if text, atts, err := s.Draft(ctx, fixtureDraft); err != nil || text != "half-typed" || len(atts) != 1 {
+				t.Fatalf("draft %q %+v %v", text, atts, err)
+			}
+			if imgs, err := s.GeneratedImages(ctx, fixtureSession); err != nil || len(imgs) != 1 || !bytes.Equal(imgs[0].Data, fixturePNG(t)) {
+				t.Fatalf("generated %+v, %v", imgs, err)
+			}
+			// And it takes new writes.
+			if err := s.Rename(ctx, fixtureSession, "renamed"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestFixtureIsSchemaV1 checks that the committed fixture really has the
+// tables version 1 made, so it keeps testing the way up from there.
+func TestFixtureIsSchemaV1(t *testing.T) {
+	ctx := context.Background()
+	fresh := filepath.Join(t.TempDir(), "v1.db")
+	db := rawDB(t, fresh)
+	if err := migrate(ctx, db, migrations()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	fixture := rawDB(t, filepath.Join("testdata", "schema-v1", DBName)+"?mode=ro")
+	if a, b := schemaOf(t, db), schemaOf(t, fixture); a != b {
+		t.Fatalf("the v1 fixture's schema differs from what step 1 makes:\n%s\n---\n%s", b, a)
+	}
+}
+
+func schemaOf(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := strings1(context.Background(), db, "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(rows, "\n")
+}
+
+// rawDB opens a database with no settings of the store's own.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	name := "file:" + path
+	db, err := sql.Open("sqlite", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestMigrationStepsAreAtomic: a step that fails leaves the database at
+// the version before it, with nothing of the step applied, and a later
+// open retries it.
+func TestMigrationStepsAreAtomic(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	db := rawDB(t, path)
+	steps := []migration{
+		{version: 1, sql: "CREATE TABLE a (x)"},
+		{version: 2, sql: "CREATE TABLE b (x); CREATE TABLE broken (x, x)"},
+	}
+	err := migrate(ctx, db, steps)
+	if err == nil || !strings.Contains(err.Error(), "schema version 2") {
+		t.Fatalf("migrate = %v, want the failure of step 2", err)
+	}
+	if v, _, _ := userVersion(ctx, db); v != 1 {
+		t.Fatalf("version %d after a failed step 2, want 1", v)
+	}
+	var n int
+	db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'b'").Scan(&n)
+	if n != 0 {
+		t.Fatal("step 2 was half applied")
+	}
+	steps[1].sql = "CREATE TABLE b (x)"
+	if err := migrate(ctx, db, steps); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, _ := userVersion(ctx, db); v != 2 {
+		t.Fatalf("version %d", v)
+	}
+	// A gap in the steps is refused rather than skipped.
+	if err := migrate(ctx, db, []migration{{version: 4, sql: "SELECT 1"}}); err == nil {
+		t.Fatal("a step from 3 to 4 ran on a version-2 database")
+	}
+}
+
+// fileState is what must not change when a database is refused.
+func fileState(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
+	s, dir := openStore(t, newClock())
+	r := record(t, s)
+	chat(t, r, newClock(), "", "q", "a")
+	r.Close()
+	s.db.Exec("PRAGMA user_version = 99")
+	s.Close()
+	before := fileState(t, filepath.Join(dir, DBName))
+	_, err := Open(context.Background(), dir, Options{})
+	var se *Error
+	if !errors.As(err, &se) || se.Kind != KindTooNew {
+		t.Fatalf("Open = %v, want a too-new error", err)
+	}
+	for _, w := range []string{filepath.Join(dir, DBName), "newer parley", "schema 99", "left untouched", "update parley"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	if !bytes.Equal(before, fileState(t, filepath.Join(dir, DBName))) {
+		t.Fatal("the refused database was changed")
+	}
+}
+
+func TestCorruptFileIsReportedWithWhatToDo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "parley")
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, DBName)
+	garbage := bytes.Repeat([]byte("this is not a database at all. "), 200)
+	os.WriteFile(path, garbage, 0o600)
+	_, err := Open(context.Background(), dir, Options{})
+	var se *Error
+	if !errors.As(err, &se) || se.Kind != KindCorrupt {
+		t.Fatalf("Open = %v, want a corrupt-file error", err)
+	}
+	for _, w := range []string{path, "damaged", "mv " + path, "history off"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	if !bytes.Equal(garbage, fileState(t, path)) {
+		t.Fatal("the damaged file was changed")
+	}
+}
+
+// TestDamagedPagesAreReportedAsCorrupt: a database whose header is fine
+// but whose pages are not fails on use, with the same kind of message.
+func TestDamagedPagesAreReportedAsCorrupt(t *testing.T) {
+	c := newClock()
+	s, dir := openStore(t, c)
+	r := record(t, s)
+	for i := 0; i < 30; i++ {
+		chat(t, r, c, "", strings.Repeat("question ", 50), strings.Repeat("answer ", 200))
+	}
+	r.Close()
+	s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	s.Close()
+	path := filepath.Join(dir, DBName)
+	b := fileState(t, path)
+	// Keep page 1 (the header and schema), scribble over the rest.
+	for i := 4096; i < len(b); i++ {
+		b[i] = byte(i * 7)
+	}
+	os.WriteFile(path, b, 0o600)
+	s2, err := Open(context.Background(), dir, Options{})
+	if err == nil {
+		t.Cleanup(func() { s2.Close() })
+		_, err = s2.List(context.Background(), 0, 0)
+	}
+	var se *Error
+	if !errors.As(err, &se) || se.Kind != KindCorrupt || !strings.Contains(err.Error(), path) {
+		t.Fatalf("got %v, want a corrupt-file error naming %s", err, path)
+	}
+}
+
+func TestForeignDatabaseIsLeftAlone(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "parley")
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, DBName)
+	db := rawDB(t, path)
+	if _, err := db.Exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before := fileState(t, path)
+	_, err := Open(context.Background(), dir, Options{})
+	var se *Error
+	if !errors.As(err, &se) || se.Kind != KindForeign || !strings.Contains(err.Error(), "not a parley history database") {
+		t.Fatalf("Open = %v", err)
+	}
+	if !bytes.Equal(before, fileState(t, path)) {
+		t.Fatal("another program's database was changed")
+	}
+}
+
+func TestNoDataDirectory(t *testing.T) {
+	_, err := Open(context.Background(), "", Options{})
+	if err == nil || !strings.Contains(err.Error(), "XDG_DATA_HOME") {
+		t.Fatalf("Open(\"\") = %v", err)
+	}
+	// A file where the folder should be.
+	file := filepath.Join(t.TempDir(), "parley")
+	os.WriteFile(file, nil, 0o600)
+	_, err = Open(context.Background(), file, Options{})
+	var se *Error
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), file) {
+		t.Fatalf("Open over a file = %v", err)
+	}
+}
+
+var _ = fs.ErrNotExist

@@ -1,0 +1,222 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// apply writes one conversation change in its own short transaction.
+// Image bytes are stored before the rows that refer to them.
+func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
+	switch ch.Kind {
+	case conversation.ChangeAppend, conversation.ChangeProgress, conversation.ChangeUpdate:
+		if ch.Message == nil {
+			return nil
+		}
+		return s.writeMessage(ctx, ch)
+	case conversation.ChangeRemove:
+		return s.removeMessages(ctx, ch)
+	case conversation.ChangeTitle, conversation.ChangeSystem:
+		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+			return s.upsertSession(ctx, tx, ch, "")
+		})
+	}
+	return nil
+}
+
+func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error {
+	m := ch.Message
+	var b blobs
+	if ch.Kind == conversation.ChangeAppend {
+		b = attachmentBlobs(m.Attachments)
+		if err := s.put(b); err != nil {
+			return classify(s.path, "save an image", err)
+		}
+	}
+	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+		model := ""
+		if m.Role == api.RoleAssistant {
+			model = m.Model
+		}
+		if err := s.upsertSession(ctx, tx, ch, model); err != nil {
+			return err
+		}
+		id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
+		if err != nil {
+			return err
+		}
+		if ch.Kind != conversation.ChangeAppend {
+			return nil
+		}
+		// A message's parts are written once, with the message.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", id); err != nil {
+			return err
+		}
+		return insertParts(ctx, tx, "message_id", id, m.Attachments)
+	})
+	if err != nil {
+		return err
+	}
+	return classify(s.path, "save an image", s.ensure(b))
+}
+
+// upsertSession creates the session row on a conversation's first change
+// and keeps its title, system prompt, model and time current. A title made
+// from the first message never replaces one given by name (here or by
+// another process); ChangeTitle always does.
+func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model string) error {
+	now := millis(s.now())
+	created := now
+	if ch.Message != nil && !ch.Message.Created.IsZero() {
+		created = min(created, millis(ch.Message.Created))
+	}
+	titled := 0
+	if ch.Kind == conversation.ChangeTitle {
+		titled = 1
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+		ON CONFLICT (id) DO UPDATE SET
+			title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
+			titled = max(sessions.titled, excluded.titled),
+			model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
+			system_prompt = excluded.system_prompt,
+			updated = max(sessions.updated, excluded.updated)`,
+		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now)
+	return err
+}
+
+// upsertMessage writes the whole message (a progress change or the final
+// state rewrite the row in place) and returns its row id.
+func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string, m *conversation.Message) (int64, error) {
+	var pt, ct, tt sql.NullInt64
+	if u := m.Usage; u != nil {
+		pt = sql.NullInt64{Int64: int64(u.PromptTokens), Valid: true}
+		ct = sql.NullInt64{Int64: int64(u.CompletionTokens), Valid: true}
+		tt = sql.NullInt64{Int64: int64(u.TotalTokens), Valid: true}
+	}
+	now := millis(s.now())
+	created := millis(m.Created)
+	if created == 0 {
+		created = now
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `
+		INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
+			prompt_tokens, completion_tokens, total_tokens, created, updated)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+		ON CONFLICT (session_id, seq) DO UPDATE SET
+			text = excluded.text, state = excluded.state, error = excluded.error,
+			model = excluded.model, finish_reason = excluded.finish_reason,
+			prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+			total_tokens = excluded.total_tokens, updated = excluded.updated
+		RETURNING id`,
+		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
+		pt, ct, tt, created, now).Scan(&id)
+	return id, err
+}
+
+// insertParts writes attachments as the parts of a message or a draft
+// (owner is the column that names it).
+func insertParts(ctx context.Context, tx *sql.Tx, owner string, ownerID any, atts []api.Attachment) error {
+	if len(atts) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, fmt.Sprintf(`INSERT INTO parts (%s, idx, kind, sha256, mime, width, height, bytes,
+		name, url, orig_width, orig_height, orig_bytes, orig_mime, resized)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, owner))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, a := range atts {
+		kind, hash, url := "link", "", a.URL
+		if a.Data != nil {
+			// The data URI is rebuilt from the bytes when loaded.
+			kind, hash, url = "image", HashBytes(a.Data), ""
+		}
+		resized := 0
+		if a.Resized {
+			resized = 1
+		}
+		if _, err := stmt.ExecContext(ctx, ownerID, i, kind, hash, a.MIME, a.Width, a.Height, len(a.Data),
+			a.Name, url, a.OrigWidth, a.OrigHeight, a.OrigBytes, a.OrigMIME, resized); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attachmentBlobs lists the bytes of the stored (not linked) attachments.
+func attachmentBlobs(atts []api.Attachment) blobs {
+	var b blobs
+	for _, a := range atts {
+		if a.Data == nil {
+			continue
+		}
+		if b == nil {
+			b = blobs{}
+		}
+		b[HashBytes(a.Data)] = a.Data
+	}
+	return b
+}
+
+// removeMessages drops messages (retry, edit and resend) and then the
+// images only they referred to.
+func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) error {
+	if len(ch.Removed) == 0 {
+		return nil
+	}
+	var candidates []string
+	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+		args := []any{ch.ConversationID}
+		marks := make([]string, len(ch.Removed))
+		for i, id := range ch.Removed {
+			args = append(args, id)
+			marks[i] = "?"
+		}
+		in := strings.Join(marks, ",")
+		var err error
+		candidates, err = strings1(ctx, tx, `SELECT DISTINCT p.sha256 FROM parts p JOIN messages m ON m.id = p.message_id
+			WHERE m.session_id = ? AND m.seq IN (`+in+`) AND p.sha256 <> ''`, args...)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND seq IN (`+in+`)`, args...); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE sessions SET updated = max(updated, ?) WHERE id = ?", millis(s.now()), ch.ConversationID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.collect(ctx, candidates)
+}
+
+// strings1 runs a query that returns one text column.
+func strings1(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
