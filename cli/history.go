@@ -64,6 +64,12 @@ type askHistory struct {
 // question continues a session, which then cannot be found.
 func (a *app) openHistory(ctx context.Context, cfg *config.Config, f historyFlags) (*askHistory, error) {
 	h := &askHistory{a: a}
+	if a.demo {
+		if f.resumes() {
+			return nil, usagef("the demo keeps no history, so there is no session to continue; leave out --demo to continue a saved session")
+		}
+		return h, nil
+	}
 	if f.noSave {
 		return h, nil
 	}

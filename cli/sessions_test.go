@@ -136,7 +136,7 @@ func TestNoSaveAndHistoryOffKeepNothing(t *testing.T) {
 	}
 	r := h.run(nil, "ask", "-m", "gpt-4o", "--continue", "q")
 	r.mustCode(t, 2)
-	if !strings.Contains(r.stderr, "history = false") {
+	if !strings.Contains(strings.ToLower(r.stderr), "history = false") {
 		t.Fatalf("stderr %q", r.stderr)
 	}
 }
