@@ -55,5 +55,11 @@ func runTUI(ctx context.Context, req cli.TUIRequest) error {
 		Mouse:      req.Mouse,
 		Demo:       req.Demo,
 		Warnings:   req.Warnings,
+		History: ui.History{
+			Store:     req.History.Store,
+			Off:       req.History.Off,
+			SessionID: req.History.SessionID,
+			AutoTitle: req.History.AutoTitle,
+		},
 	})
 }

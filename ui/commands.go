@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,9 @@ import (
 // commandEnv is what completion reads: a fresh value is handed to the list
 // each time it opens, so a running completion never sees it change.
 type commandEnv struct {
-	models []string
-	themes []string
+	models    []string
+	themes    []string
+	dir, home string
 }
 
 // newCommands registers the slash commands: every action of the key table
@@ -32,6 +34,11 @@ func newCommands() *slash.Registry[commandEnv] {
 			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.themes, a) }},
 		slash.Command[commandEnv]{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
 		slash.Command[commandEnv]{Name: "new", Summary: "start a new conversation", Action: keys.NewConversation},
+		slash.Command[commandEnv]{Name: "sessions", Summary: "saved conversations: open, search, rename, delete", Action: keys.Sessions},
+		slash.Command[commandEnv]{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
+			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home})
+			}},
 		slash.Command[commandEnv]{Name: "retry", Summary: "answer the last message again", Action: keys.Retry},
 		slash.Command[commandEnv]{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n", Action: keys.CopyReply},
 		slash.Command[commandEnv]{Name: "edit-last", Summary: "edit the last message and send it again", Action: keys.EditLast},
@@ -81,6 +88,8 @@ func (m *Model) commandEnv() commandEnv {
 	for _, n := range m.gatewayModels {
 		add(n)
 	}
+	env.dir, _ = os.Getwd()
+	env.home = m.opts.Getenv("HOME")
 	env.themes = append(env.themes, "auto")
 	for _, t := range m.themes.Themes() {
 		env.themes = append(env.themes, t.Name)
@@ -143,6 +152,10 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 	case "bottom":
 		m.tr.Bottom()
 		return m.tickIfNeeded()
+	case "sessions":
+		return m.openSessions()
+	case "export":
+		return m.exportCommand(inv.Args)
 	case "notices":
 		return m.togglePane(&noticesPane{})
 	case "mouse":

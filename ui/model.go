@@ -8,6 +8,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/session"
 	"parley/themes"
 	"parley/ui/keys"
 	"parley/ui/slash"
@@ -65,6 +66,18 @@ type Model struct {
 	// above the composer.
 	commands *slash.Registry[commandEnv]
 	menu     slash.List[commandEnv]
+	// hist is the sessions store (or why there is none) and rec its
+	// recorder; loading is the id of a session being opened, loadGen
+	// numbers openings.
+	hist    History
+	rec     *session.Recorder
+	loading string
+	loadGen int
+	// The draft: what was last written, a key of the composer's content,
+	// and the number of the pending save.
+	draftSaved string
+	draftKey   string
+	draftGen   int
 	// gatewayModels is the gateway's model list, once the model picker
 	// asked for it (for completion and the vision refusal).
 	gatewayModels []string
@@ -137,6 +150,12 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, s.start())
 	} else {
 		cmds = append(cmds, m.clients.prepare(m.model))
+	}
+	if m.rec != nil {
+		cmds = append(cmds, waitRecorder(m.rec))
+	}
+	if m.hist.SessionID != "" {
+		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
 	}
 	return tea.Batch(cmds...)
 }

@@ -67,6 +67,8 @@ type Options struct {
 	// Demo marks the built-in demo gateway in the status bar; a demo
 	// remembers nothing (no history, no last model).
 	Demo bool
+	// History is the sessions store and the session to reopen.
+	History History
 	// Warnings are the start-up problems the command line found (a
 	// provider without its key, OPENAI_BASE_URL ignored, config file
 	// warnings), shown in the banner. nil takes the config's warnings.
@@ -115,6 +117,7 @@ func Run(ctx context.Context, opts Options) error {
 	_, err := p.Run()
 	// The program has stopped: nothing else touches the model now.
 	m.shutdown()
+	m.closeHistory()
 	switch {
 	case err == nil:
 		return nil
@@ -167,6 +170,15 @@ func New(ctx context.Context, opts Options) *Model {
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
 	problems = append(problems, m.loadThemes()...)
+	m.hist = opts.History
+	if m.hist.Store != nil {
+		// The recorder outlives the program's context on purpose: what is
+		// queued when a signal ends the chat is still written (Run closes
+		// it after the program stops).
+		m.rec = m.hist.Store.NewRecorder(context.WithoutCancel(ctx))
+	} else if off := m.hist.Off; off != "" && off != "demo" && off != "--no-save" && off != "history = false" {
+		problems = append(problems, "history is off for this run: "+off)
+	}
 	m.setBanner(problems)
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)

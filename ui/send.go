@@ -53,6 +53,11 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
 	}
+	if m.loading != "" {
+		// A session is opening: the message goes once all of it is here.
+		m.pendingSend = true
+		return nil
+	}
 	client, ok := m.clients.ready(m.model)
 	if !ok {
 		// The client is still being built (api_key_cmd may take a while):
@@ -188,7 +193,7 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	}
 	_ = m.conv.Close(s.turn, err)
 	m.recordStats(s)
-	return nil
+	return m.maybeAutoTitle()
 }
 
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep

@@ -102,6 +102,9 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		}
 		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.keyMap().ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})
 	}
+	if h := m.historyStatus(); h != "" {
+		right = append(right, statusSeg{text: h, role: roleWarn, drop: 4})
+	}
 	if m.mouse {
 		right = append(right, statusSeg{text: "🖱", role: roleMuted, drop: 5})
 	}

@@ -30,6 +30,9 @@ func (m *Model) conversationOptions() conversation.Options {
 	if m.opts.Listener != nil {
 		ls = append(ls, m.opts.Listener)
 	}
+	if m.rec != nil {
+		ls = append(ls, m.rec)
+	}
 	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.configSystemPrompt()}
 }
 

@@ -24,8 +24,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.refreshChrome()
 	m.composeFrame()
 	// A new layout or theme may leave off-screen messages to render
-	// lazily.
-	return m, tea.Batch(cmd, m.tickIfNeeded())
+	// lazily; an edited composer is kept as the session's draft.
+	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -78,6 +78,27 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case configSavedMsg:
 		return m.configSaved(msg)
+
+	case recorderFailedMsg:
+		return m.recorderFailed(msg)
+
+	case sessionLoadedMsg:
+		return m.sessionLoaded(msg)
+
+	case draftTickMsg:
+		if msg.gen == m.draftGen {
+			return m.saveDraftNow()
+		}
+		return nil
+
+	case draftSavedMsg:
+		return m.draftSavedResult(msg)
+
+	case exportedMsg:
+		return m.exported(msg)
+
+	case autoTitleMsg:
+		return m.autoTitled(msg)
 
 	case lastModelSavedMsg:
 		if msg.err != nil {

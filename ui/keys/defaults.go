@@ -60,6 +60,7 @@ var specs = []spec{
 	{NewConversation, func(m *Map) *key.Binding { return &m.NewConversation }, []string{"ctrl+l"}, "new conversation", GroupApp, ctxChat, false},
 	{Help, func(m *Map) *key.Binding { return &m.Help }, []string{"?", "f1"}, "help", GroupApp, ctxChat, false},
 	{ToggleMouse, func(m *Map) *key.Binding { return &m.ToggleMouse }, []string{"f2"}, "mouse wheel on/off", GroupApp, ctxChat, false},
+	{Sessions, func(m *Map) *key.Binding { return &m.Sessions }, []string{"alt+s", "f5"}, "sessions: open, search, rename, delete", GroupApp, ctxChat, false},
 	{Notices, func(m *Map) *key.Binding { return &m.Notices }, []string{"f4"}, "notices (messages shown so far)", GroupApp, ctxChat, false},
 	{Interrupt, func(m *Map) *key.Binding { return &m.Interrupt }, []string{"ctrl+c"}, "stop; twice: quit", GroupApp, ctxChat | ctxList, false},
 	{Quit, func(m *Map) *key.Binding { return &m.Quit }, []string{"ctrl+q"}, "quit", GroupApp, ctxChat | ctxList, false},

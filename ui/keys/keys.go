@@ -33,6 +33,7 @@ const (
 	LineUp          = "line_up"
 	LineDown        = "line_down"
 	Notices         = "notices"
+	Sessions        = "sessions"
 	CopyReply       = "copy_reply"
 	CopyCode        = "copy_code"
 	ModelPicker     = "model_picker"
@@ -76,6 +77,7 @@ type Map struct {
 	Help            key.Binding // printable keys only in an empty composer
 	ToggleMouse     key.Binding
 	Notices         key.Binding
+	Sessions        key.Binding
 	// Interrupt cancels a stream; pressed twice within a moment it quits.
 	Interrupt key.Binding
 	Quit      key.Binding

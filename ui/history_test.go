@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api/apitest"
+	"parley/conversation"
+	"parley/session"
+)
+
+// openStore opens a real history database in a temporary directory.
+func openStore(t *testing.T) *session.Store {
+	t.Helper()
+	st, err := session.Open(context.Background(), t.TempDir(), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func withHistory(h History) harnessOpt { return func(o *Options) { o.History = h } }
+
+// flush waits until the recorder wrote everything queued.
+func flush(t *testing.T, h *harness) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.m.rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The chat records every turn in the store, and a later chat reopens it
+// (--continue) with the transcript, the model and the draft.
+func TestChatRecordsAndReopens(t *testing.T) {
+	st := openStore(t)
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	replyWith(t, h, "stored answer about lighthouses")
+	flush(t, h)
+	id := h.m.conv.ID()
+	h.typeText("half-typed follow-up")
+	h.m.closeHistory() // what Run does after the program stops
+
+	s, err := st.Load(context.Background(), id)
+	if err != nil || len(s.Snapshot.Messages) != 2 || s.Snapshot.Messages[1].Text != "stored answer about lighthouses" {
+		t.Fatalf("stored %+v (%v)", s.Snapshot.Messages, err)
+	}
+
+	again := newHarness(t, 100, 30, withHistory(History{Store: st, SessionID: id}))
+	again.run(again.m.openSession(id, 0))
+	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.loading == "" })
+	scr := again.screen()
+	if !strings.Contains(scr, "stored answer about lighthouses") || again.m.comp.value() != "half-typed follow-up" {
+		t.Fatalf("reopened: composer %q\n%s", again.m.comp.value(), scr)
+	}
+	// The next turn continues the stored conversation.
+	again.srv.Enqueue(apitest.Reply{Text: "second answer"})
+	again.key("enter")
+	again.wait("reply", func() bool { return !again.streaming() })
+	if msgs := again.srv.Requests()[0].Chat.Messages; len(msgs) != 3 || msgs[1].Content.PlainText() != "stored answer about lighthouses" {
+		t.Fatalf("the request does not continue the session: %+v", msgs)
+	}
+}
+
+// A reply that was streaming when parley died comes back interrupted.
+func TestReopenedStreamingReplyIsInterrupted(t *testing.T) {
+	st := openStore(t)
+	rec := st.NewRecorder(context.Background())
+	c := conversation.New(conversation.Options{Listeners: []conversation.Listener{rec}, ProgressEvery: time.Nanosecond})
+	turn, err := c.Begin(&conversation.UserInput{Text: "tell me"}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Receive(turn, "the first half", nil, "")
+	if err := rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 80, 24, withHistory(History{Store: st}))
+	h.run(h.m.openSession(c.ID(), 0))
+	h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.loading == "" })
+	r, _ := h.m.conv.LastReply()
+	if r.State != conversation.StateInterrupted || r.Text != "the first half" {
+		t.Fatalf("reply %+v", r)
+	}
+}
+
+// The browser finds a word of an older session by full-text search and
+// opens that session at that message.
+func TestBrowserSearchOpensAtMessage(t *testing.T) {
+	st := openStore(t)
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	replyWith(t, h, "The zeppelin hangar was enormous.")
+	old := h.m.conv.ID()
+	flush(t, h)
+	h.m.newArmed = h.clock.now()
+	h.key("ctrl+l")
+	replyWith(t, h, "something else entirely")
+	flush(t, h)
+
+	h.key("alt+s")
+	if h.m.layerName() != "sessions" {
+		t.Fatalf("top %q", h.m.layerName())
+	}
+	h.wait("the list", func() bool { return strings.Contains(h.screen(), "Sessions · 2") })
+	h.typeText("zeppel")
+	h.wait("a search hit", func() bool { return strings.Contains(h.screen(), "Messages with") })
+	l := h.m.layers.top().(*sessionsLayer)
+	l.cursor = len(l.shown) // the first message hit
+	h.key("enter")
+	h.wait("the old session", func() bool { return h.m.conv.ID() == old && h.m.loading == "" })
+	if !strings.Contains(h.screen(), "zeppelin hangar") {
+		t.Fatalf("not at the message:\n%s", h.screen())
+	}
+}
+
+// History off says so in the status bar; a store error says what to do.
+func TestHistoryOffIsShown(t *testing.T) {
+	h := newHarness(t, 100, 30, withHistory(History{Off: "--no-save"}))
+	if !strings.Contains(h.screen(), "history off") {
+		t.Fatalf("no history marker:\n%s", h.screen())
+	}
+	h.key("alt+s")
+	if h.m.layerName() != "" || !strings.Contains(h.screen(), "--no-save") {
+		t.Fatalf("browser without history:\n%s", h.screen())
+	}
+	broken := newHarness(t, 100, 30, withHistory(History{Off: "the history database /x/parley.db is damaged; move it aside"}))
+	if !strings.Contains(broken.screen(), "history is off for this run") {
+		t.Fatalf("no banner:\n%s", broken.screen())
+	}
+}
