@@ -189,15 +189,15 @@ func TestHelpKeys(t *testing.T) {
 }
 
 func TestHelpShowsOverriddenKeys(t *testing.T) {
-	cfg := &config.Config{Keys: map[string][]string{"model_picker": {"f5"}}}
+	cfg := &config.Config{Keys: map[string][]string{"model_picker": {"f8"}}}
 	h := newHarness(t, 100, 40, func(o *Options) { o.Config = cfg })
 	h.key("f1")
 	scr := h.screen()
-	if !strings.Contains(scr, "f5") || strings.Contains(scr, "ctrl+o") {
+	if !strings.Contains(scr, "f8") || strings.Contains(scr, "ctrl+o") {
 		t.Errorf("help does not follow the override:\n%s", scr)
 	}
 	h.key("esc")
-	h.key("f5")
+	h.key("f8")
 	if h.m.layerName() != "models" {
 		t.Error("f5 did not open the model picker")
 	}

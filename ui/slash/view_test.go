@@ -131,7 +131,7 @@ func TestViewFollowsTheKeyMap(t *testing.T) {
 	if !strings.Contains(plain(l.View(80, 11)), "ctrl+o") {
 		t.Fatal("no ctrl+o before")
 	}
-	km, problems := keys.Load(map[string][]string{keys.ModelPicker: {"f5"}})
+	km, problems := keys.Load(map[string][]string{keys.ModelPicker: {"f7"}})
 	if len(problems) != 0 {
 		t.Fatal(problems)
 	}
@@ -139,7 +139,7 @@ func TestViewFollowsTheKeyMap(t *testing.T) {
 	hit(t, &l, "esc")
 	typeInto(t, &l, "/")
 	after := plain(l.View(80, 11))
-	if strings.Contains(after, "ctrl+o") || !strings.Contains(rowOf(t, after, "/model"), "f5") {
+	if strings.Contains(after, "ctrl+o") || !strings.Contains(rowOf(t, after, "/model"), "f7") {
 		t.Errorf("the view kept the old key:\n%s", after)
 	}
 }
