@@ -16,9 +16,11 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 	if err != nil {
 		return nil, err
 	}
-	data, err := c.roundTrip(ctx, r, maxChatReply)
+	rctx, cancel := c.withReplyDeadline(ctx)
+	defer cancel(nil)
+	data, err := c.roundTrip(rctx, r, maxChatReply)
 	if err != nil {
-		return nil, err
+		return nil, c.replyTimedOut(rctx, err)
 	}
 	var reply ChatResponse
 	if err := json.Unmarshal(data, &reply); err != nil || len(reply.Choices) == 0 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"parley/api/apitest"
+	"parley/termsafe"
 )
 
 const secretKey = "sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678Stu901Vwx234Yz_wxyz"
@@ -205,7 +206,7 @@ func TestKeyNeverShown(t *testing.T) {
 		var verbose bytes.Buffer
 		c := newTestClient(t, gw, func(c *ClientConfig) {
 			c.APIKey = secretKey
-			c.Verbose = &verbose
+			c.Verbose, c.Sanitize = &verbose, termsafe.Sanitize
 			c.Headers = map[string]string{"X-Title": "parley", "X-Custom-Token": "tok-123456"}
 		})
 		err := chatOnce(c)

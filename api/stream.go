@@ -76,9 +76,10 @@ func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, erro
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithCancelCause(ctx)
+	sctx, cancel := c.withReplyDeadline(ctx)
 	resp, err := c.send(sctx, r, 0)
 	if err != nil {
+		err = c.replyTimedOut(sctx, err)
 		cancel(nil)
 		return nil, err
 	}
@@ -138,7 +139,8 @@ func (a *activityReader) Read(p []byte) (int, error) {
 // or a finish reason followed by the end of the body), ErrStreamEndedEarly
 // (possibly wrapping the network error) when the body ends without either,
 // an *APIError for an error the gateway sent inside the stream, a
-// *TimeoutError when nothing arrived for Timeouts.StreamIdle, the caller's
+// *TimeoutError when nothing arrived for Timeouts.StreamIdle or the reply
+// outlasted Timeouts.Reply, the caller's
 // context error after a cancel, and ErrStreamClosed after Close. Once it
 // returned an error it keeps returning it.
 //
@@ -196,8 +198,12 @@ func (s *Stream) fail(err error) {
 	if err != io.EOF && s.reopen(err) {
 		return
 	}
-	if err != io.EOF && s.closed.Load() {
+	switch {
+	case err == io.EOF:
+	case s.closed.Load():
 		err = ErrStreamClosed
+	case s.caller.Err() == nil:
+		err = s.c.replyTimedOut(s.ctx, err)
 	}
 	s.err = err
 	s.release(err)
@@ -216,8 +222,10 @@ func (s *Stream) reopen(err error) bool {
 	}
 	s.release(err)
 	wait := s.c.retry.backoff(s.attempts)
-	s.c.tracef("! stream failed before any text (%v); retrying in %s (attempt %d of %d)\n", err, wait.Round(time.Millisecond), s.attempts+1, s.c.retry.MaxRetries+1)
-	if !sleepCtx(s.ctx, wait) {
+	reason := retryReason(err)
+	s.c.tracef("! stream failed before any text (%v); retrying in %s (attempt %d of %d, %s)\n", err, wait.Round(time.Millisecond), s.attempts+1, s.c.retry.MaxRetries+1, reason)
+	noticeRetry(s.ctx, RetryNotice{Attempt: s.attempts + 1, Attempts: s.c.retry.MaxRetries + 1, Wait: wait, At: s.c.clock.now().Add(wait), Reason: reason, Err: err})
+	if !s.c.clock.sleep(s.ctx, wait) {
 		return false
 	}
 	resp, serr := s.c.send(s.ctx, s.req, s.attempts)
@@ -227,6 +235,8 @@ func (s *Stream) reopen(err error) bool {
 			s.err = ErrStreamClosed
 		} else if s.caller.Err() != nil {
 			s.err = s.caller.Err()
+		} else {
+			s.err = s.c.replyTimedOut(s.ctx, serr)
 		}
 		s.cancel(nil)
 		return true // s.err is set: Recv returns it
