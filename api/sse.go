@@ -136,7 +136,7 @@ const sseMinBuf = 8
 // long-line path with short inputs.
 func newSSEReaderSize(src io.Reader, size int) *sseReader {
 	return &sseReader{
-		src: src,
+		src:      src,
 		buf:      make([]byte, max(size, sseMinBuf)),
 		cr:       byteFinder{at: -1},
 		lf:       byteFinder{at: -1},
