@@ -339,9 +339,17 @@ func (s *sseReader) appendData(p ...byte) {
 	if s.tooLarge {
 		return
 	}
-	if len(s.data)+len(p) > s.maxEvent {
+	need := len(s.data) + len(p)
+	if need > s.maxEvent {
 		s.tooLarge = true
 		return
+	}
+	if need > cap(s.data) {
+		// Grow by doubling, up to the cap: append's own growth for large
+		// slices (1.25x) would allocate about five times the event in all.
+		grown := make([]byte, len(s.data), min(max(need, 2*cap(s.data), 512), s.maxEvent))
+		copy(grown, s.data)
+		s.data = grown
 	}
 	s.data = append(s.data, p...)
 }
