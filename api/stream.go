@@ -53,6 +53,7 @@ type Stream struct {
 	idle     *time.Timer
 	sse      *sseReader
 	dec      chunkDecoder
+	mask     replyMask // the key, should the reply echo it
 	attempts int
 
 	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
@@ -83,7 +84,7 @@ func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, erro
 		cancel(nil)
 		return nil, err
 	}
-	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r}
+	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r, mask: newReplyMask(c.key)}
 	s.attach(resp)
 	return s, nil
 }
@@ -104,6 +105,7 @@ func (s *Stream) attach(resp *response) {
 	}
 	body := &activityReader{r: resp.Body, t: idle, d: limit}
 	s.dec = chunkDecoder{}
+	s.mask.reset() // text held back from a failed attempt was never shown
 	s.sse = newSSEReader(body)
 	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
 	case "application/json":
@@ -152,10 +154,13 @@ func (a *activityReader) Read(p []byte) (int, error) {
 func (s *Stream) Recv() (StreamEvent, error) {
 	for {
 		if s.err != nil {
+			if held := s.mask.flush(); held != "" {
+				return s.deliver(StreamEvent{Text: held}), nil
+			}
 			return StreamEvent{}, s.err
 		}
 		if len(s.pending) > 0 {
-			ev := s.deliver(s.pending[0])
+			ev := s.deliver(s.masked(s.pending[0]))
 			s.pending = s.pending[1:]
 			if ev != (StreamEvent{}) {
 				return ev, nil
@@ -183,10 +188,21 @@ func (s *Stream) Recv() (StreamEvent, error) {
 		}
 		// An event can be empty from the start (a keep-alive chunk) or
 		// once a repeated role is dropped.
-		if out = s.deliver(out); out != (StreamEvent{}) {
+		if out = s.deliver(s.masked(out)); out != (StreamEvent{}) {
 			return out, nil
 		}
 	}
+}
+
+// masked masks the key in the event's text. Text that may be the start of
+// the key is held back until the next event shows more; an event that
+// finishes the reply takes along whatever is held.
+func (s *Stream) masked(ev StreamEvent) StreamEvent {
+	ev.Text = s.mask.write(ev.Text)
+	if ev.FinishReason != "" {
+		ev.Text += s.mask.flush()
+	}
+	return ev
 }
 
 // fail ends the stream with err (io.EOF for a proper end), unless the
