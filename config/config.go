@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"parley/api"
+	"parley/internal/safefile"
 )
 
 // DefaultBaseURL is the gateway used when neither the config file nor
@@ -117,7 +118,7 @@ type Config struct {
 	// readable by other users. Each is one line, "<file>:<line>:<col>: ...".
 	Warnings []string
 
-	imageDir string // image_dir as written
+	imageDir string // image_dir, expanded
 	env      Env
 }
 
@@ -223,8 +224,16 @@ func ExpandHome(p, home string) string {
 func Load(env Env) (*Config, error) {
 	path := DefaultPath(env)
 	c := &Config{Path: path, env: env}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxFileSize)
+	var (
+		notRegular *safefile.NotRegularError
+		tooLarge   *safefile.TooLargeError
+	)
 	switch {
+	case errors.As(err, &notRegular):
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this is %s, not a regular file, so parley does not read it; %s", notRegular.Kind, c.nameAFile())}
+	case errors.As(err, &tooLarge):
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this file is larger than %s, far more than any config needs; %s", safefile.Bytes(MaxFileSize), c.nameAFile())}
 	case errors.Is(err, fs.ErrNotExist) && env.Path != "":
 		return nil, &ParseError{Path: path, Msg: "this file, given with --config, does not exist; check the path"}
 	case errors.Is(err, fs.ErrNotExist) && env.get("PARLEY_CONFIG") != "":
@@ -248,6 +257,21 @@ func Load(env Env) (*Config, error) {
 	}
 	c.checkPermissions()
 	return c, nil
+}
+
+// MaxFileSize caps the config file: a real one is a few kilobytes.
+const MaxFileSize = 1 << 20
+
+// nameAFile says where the config path came from, for refusals of a path
+// that is not a usable file.
+func (c *Config) nameAFile() string {
+	switch {
+	case c.env.Path != "":
+		return "give --config a TOML config file"
+	case c.env.get("PARLEY_CONFIG") != "":
+		return "point PARLEY_CONFIG at a TOML config file"
+	}
+	return "replace it with a TOML config file"
 }
 
 // addEnvProvider adds the provider made from OPENAI_BASE_URL/OPENAI_API_KEY.
@@ -318,18 +342,12 @@ func (c *Config) ProviderFor(model string) (*Provider, error) {
 }
 
 // ImageDir is where generated images are saved: image_dir (with ~ and
-// $VARIABLES expanded; a relative path is taken from the current
-// directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley, the
-// user-dirs.dirs entry, or ~/Pictures/parley).
+// $VARIABLES expanded, see ExpandPath; a relative path is taken from the
+// current directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley,
+// the user-dirs.dirs entry, or ~/Pictures/parley).
 func (c *Config) ImageDir() string {
 	if c.imageDir != "" {
-		p := ExpandHome(c.imageDir, c.env.HomeDir)
-		return os.Expand(p, func(k string) string {
-			if k == "HOME" && c.env.HomeDir != "" {
-				return c.env.HomeDir
-			}
-			return c.env.get(k)
-		})
+		return c.imageDir
 	}
 	return api.DefaultImageDir(c.env.get, c.env.HomeDir)
 }

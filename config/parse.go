@@ -17,6 +17,7 @@ import (
 
 	"parley/api"
 	"parley/internal/suggest"
+	"parley/internal/tomlnest"
 )
 
 // The file is decoded into generic TOML values and checked here against
@@ -45,6 +46,12 @@ type loader struct {
 
 func (c *Config) parse(data []byte) error {
 	src := strings.TrimPrefix(string(data), "\ufeff")
+	// The decoder slows down sharply with nesting: refuse deep nesting
+	// before it sees the file.
+	var deep *tomlnest.Error
+	if err := tomlnest.Check(src, tomlnest.MaxDepth); errors.As(err, &deep) {
+		return &ParseError{Path: c.Path, Line: deep.Line, Col: deep.Col, Msg: deep.Error()}
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(src, &doc); err != nil {
 		var pe toml.ParseError
@@ -122,6 +129,13 @@ func (l *loader) load(doc map[string]any) error {
 	str("default_model", &c.DefaultModel)
 	str("image_model", &c.ImageModel)
 	str("image_dir", &c.imageDir)
+	if err == nil && c.imageDir != "" {
+		var expanded string
+		if expanded, err = c.ExpandPath(c.imageDir); err != nil {
+			err = l.errAt("image_dir", "image_dir = %q: %v", c.imageDir, err)
+		}
+		c.imageDir = expanded
+	}
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
 	if err != nil {
