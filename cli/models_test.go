@@ -32,3 +32,23 @@ func TestModelsNewlineIDsCannotForgeRows(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyCommandFailuresExitOne: every way api_key_cmd can fail, a key
+// with a control character included, ends with exit status 1 and one
+// sentence naming the provider; Go's own words ("WaitDelay") never show.
+func TestKeyCommandFailuresExitOne(t *testing.T) {
+	for _, cmd := range []string{
+		`exit 3`,
+		`true`,
+		`echo sk-key; sleep 30 >/dev/null 2>&1 & sleep 30 &`,
+		`printf "sk-\033[2J"`,
+	} {
+		h := newHarness(t)
+		h.writeConfig("[[providers]]\nname = \"gw\"\nbase_url = \"" + h.gw.URL() + "\"\napi_key_cmd = '" + cmd + "'\n")
+		r := h.run(nil, "models")
+		r.mustCode(t, 1)
+		if !strings.HasPrefix(r.stderr, `parley: Provider "gw": `) || strings.Count(r.stderr, "\n") != 1 || strings.Contains(r.stderr, "WaitDelay") {
+			t.Errorf("%s: stderr %q", cmd, r.stderr)
+		}
+	}
+}
