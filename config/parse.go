@@ -18,6 +18,7 @@ import (
 	"parley/api"
 	"parley/internal/suggest"
 	"parley/internal/tomlnest"
+	"parley/termsafe"
 )
 
 // The file is decoded into generic TOML values and checked here against
@@ -77,7 +78,9 @@ func tomlMessage(pe toml.ParseError) string {
 	if strings.Contains(msg, "expected value but found") && strings.Contains(msg, "instead") {
 		msg += " (strings need quotes: key = \"value\")"
 	}
-	return "invalid TOML: " + msg
+	// The library quotes the input, line breaks included: keep it on one
+	// line.
+	return "invalid TOML: " + termsafe.Line(msg)
 }
 
 func (l *loader) errAt(path, format string, args ...any) *ParseError {
