@@ -89,15 +89,21 @@ type Config struct {
 	// connect_timeout: dialing and the TLS handshake, as "10s". Default 0 =
 	// api.DefaultConnectTimeout (10s).
 	ConnectTimeout time.Duration
-	// header_timeout: request sent until the response headers arrive (chat).
+	// header_timeout: request sent until the whole response header block has
+	// arrived (chat).
 	// Default 0 = api.DefaultHeaderTimeout (60s).
 	HeaderTimeout time.Duration
 	// stream_idle_timeout: the longest silence inside a streamed reply.
 	// Default 0 = api.DefaultStreamIdleTimeout (120s).
 	StreamIdleTimeout time.Duration
-	// image_timeout: request sent until the response headers arrive, for
+	// image_timeout: request sent until the whole response header block has
+	// arrived, for
 	// image generation and editing. Default 0 = api.DefaultImageHeaderTimeout (300s).
 	ImageTimeout time.Duration
+	// reply_timeout: the longest a whole chat reply may take, retries
+	// included, for scripts that must finish in time (`parley ask` and the
+	// chat both obey it). Default 0 = no such limit.
+	ReplyTimeout time.Duration
 	// max_retries: retries of failed requests (0 = none). nil = not set,
 	// api.DefaultMaxRetries (2).
 	MaxRetries *int
@@ -359,7 +365,7 @@ func (c *Config) AttachLimits() api.AttachLimits {
 
 // Timeouts are the network timeouts (zero fields take api's defaults).
 func (c *Config) Timeouts() api.Timeouts {
-	return api.Timeouts{Connect: c.ConnectTimeout, Header: c.HeaderTimeout, StreamIdle: c.StreamIdleTimeout, ImageHeader: c.ImageTimeout}
+	return api.Timeouts{Connect: c.ConnectTimeout, Header: c.HeaderTimeout, StreamIdle: c.StreamIdleTimeout, ImageHeader: c.ImageTimeout, Reply: c.ReplyTimeout}
 }
 
 // Retry is the retry policy: max_retries = 0 means no retries (-1 in api's

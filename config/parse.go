@@ -29,7 +29,7 @@ var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes",
-		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout",
+		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models",
 	}
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
@@ -168,6 +168,7 @@ func (l *loader) load(doc map[string]any) error {
 	}{
 		{"connect_timeout", &c.ConnectTimeout}, {"header_timeout", &c.HeaderTimeout},
 		{"stream_idle_timeout", &c.StreamIdleTimeout}, {"image_timeout", &c.ImageTimeout},
+		{"reply_timeout", &c.ReplyTimeout},
 	} {
 		if *d.dst, err = l.duration(doc, d.key); err != nil {
 			return err
