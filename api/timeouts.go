@@ -10,10 +10,12 @@ import (
 // Timeouts bound the phases of a request. Zero fields take the defaults.
 type Timeouts struct {
 	Connect    time.Duration // default 10s: dialing (through a proxy too) and the TLS handshake, each
-	Header     time.Duration // default 60s: request written -> response headers
+	Header     time.Duration // default 60s: request written -> the whole response header block read
 	StreamIdle time.Duration // default 120s: no bytes at all on a stream (comment lines count)
 	// ImageHeader replaces Header for image generation and editing, which
 	// routinely take a minute or two before the first byte. Default 300s.
+	// Like Header it bounds the whole header block, so a gateway that
+	// trickles header bytes cannot hold a request open.
 	ImageHeader time.Duration
 	// Reply bounds a whole chat reply, retries and waits included, from the
 	// request until the last byte. 0 (the default) means no such limit:
