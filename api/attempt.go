@@ -56,9 +56,11 @@ func (p *phaseTimers) connected() bool {
 
 // attempt sends one request. The connect timer runs from asking for a
 // connection to having one (dial, proxy CONNECT and TLS together); the
-// header timer from the request being written to the first response byte.
-// Both cancel the attempt's context with a cause, so a timeout is told apart
-// from the caller's cancel without looking at error strings.
+// header timer from the request being written until the whole header block
+// has been read, so a gateway that trickles header bytes is cut off as
+// surely as a silent one. Both cancel the attempt's context with a cause,
+// so a timeout is told apart from the caller's cancel without looking at
+// error strings.
 func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	if r.credentials {
@@ -82,7 +84,6 @@ func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, 
 		WroteRequest: func(httptrace.WroteRequestInfo) {
 			timers.start(&timers.header, headerLimit, func() { cancel(errHeaderTimeout) })
 		},
-		GotFirstResponseByte: func() { timers.stop(&timers.header) },
 	}
 	req, err := c.newHTTPRequest(httptrace.WithClientTrace(actx, trace), r)
 	if err != nil {
@@ -93,6 +94,12 @@ func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, 
 	c.traceRequest(req, n)
 	resp, err := c.http.Do(req)
 	timers.stopAll()
+	if err == nil && errors.Is(context.Cause(actx), errHeaderTimeout) {
+		// The timer fired just as the headers arrived: the body would fail
+		// at once, so report the timeout now.
+		resp.Body.Close()
+		resp, err = nil, errHeaderTimeout
+	}
 	if err != nil {
 		cause := context.Cause(actx)
 		cancel(nil)

@@ -264,8 +264,25 @@ func (e *CapabilityError) Error() string {
 	}
 	have := "no known model has it"
 	if len(e.Models) > 0 {
-		have = e.Capability.holders() + ": " + strings.Join(e.Models, ", ")
+		names := make([]string, len(e.Models))
+		for i, m := range e.Models {
+			names[i] = escapeBreaks(m)
+		}
+		have = e.Capability.holders() + ": " + strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("model %q %s; %s. If it can, add %s = true %s.",
 		e.Model, e.Capability.lacks(), have, e.Capability.ConfigKey(), e.under())
+}
+
+// breakEscapes shows line breaks and tabs as `\n` and `\t`.
+var breakEscapes = strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\t", `\t`)
+
+// escapeBreaks keeps a name from the config or a gateway on one line in a
+// message, the way termsafe.Line does on screen (this package cannot use
+// termsafe; whoever prints the message sanitises the rest).
+func escapeBreaks(s string) string {
+	if !strings.ContainsAny(s, "\n\t") {
+		return s
+	}
+	return breakEscapes.Replace(s)
 }

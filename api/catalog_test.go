@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"parley/termsafe"
 )
 
 func TestCatalogBuiltinFamilies(t *testing.T) {
@@ -270,5 +272,33 @@ func TestCatalogCapabilitiesHelpers(t *testing.T) {
 	}
 	if NormalizeModelName(" Meta-Llama/Llama-3.2-11B-Vision-Instruct:free ") != "llama-3.2-11b-vision-instruct" {
 		t.Error("NormalizeModelName")
+	}
+}
+
+// TestCatalogNamesStayOnOneLine: a configured model name with a newline or
+// a tab cannot start a line of its own in a refusal; shown through the
+// sanitiser it reads as termsafe.Line shows it anywhere else.
+func TestCatalogNamesStayOnOneLine(t *testing.T) {
+	forged := "evil\nmodel gpt-4o [openai, config]: chat, vision\tX"
+	cat := NewCatalog([]Model{{Name: forged, Caps: Capabilities{Vision: true}}})
+	err := cat.Require("plain-chat-model", CapVision)
+	if err == nil {
+		t.Fatal("no refusal")
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\n\t") {
+		t.Fatalf("the refusal spans lines: %q", msg)
+	}
+	if !strings.Contains(termsafe.Sanitize(msg), termsafe.Line(forged)) {
+		t.Fatalf("the name is not shown as termsafe.Line shows it: %q", msg)
+	}
+	for _, s := range []string{"a\r\nb", "a\rb", "a\tb\n", "plain", "\x1b[2J\n"} {
+		if got, want := termsafe.Sanitize(escapeBreaks(s)), termsafe.Line(s); got != want {
+			t.Errorf("escapeBreaks(%q) shows as %q, termsafe.Line as %q", s, got, want)
+		}
+	}
+	// The model being refused is quoted, which escapes it as well.
+	if err := cat.Require("bad\nname", CapVision); strings.Contains(err.Error(), "\n") {
+		t.Fatalf("the refused name spans lines: %q", err)
 	}
 }

@@ -16,9 +16,11 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 	if err != nil {
 		return nil, err
 	}
-	data, err := c.roundTrip(ctx, r, maxChatReply)
+	rctx, cancel := c.withReplyDeadline(ctx)
+	defer cancel(nil)
+	data, err := c.roundTrip(rctx, r, maxChatReply)
 	if err != nil {
-		return nil, err
+		return nil, c.replyTimedOut(rctx, err)
 	}
 	var reply ChatResponse
 	if err := json.Unmarshal(data, &reply); err != nil || len(reply.Choices) == 0 {
@@ -34,7 +36,22 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 		}
 		return nil, fmt.Errorf("the gateway's chat reply has no choices: check the base URL %s and the model %q", c.baseStr, req.Model)
 	}
+	for i := range reply.Choices {
+		maskContent(&reply.Choices[i].Message.Content, c.key)
+	}
 	return &reply, nil
+}
+
+// maskContent masks the key in a whole reply's text, should it echo it.
+func maskContent(content *Content, key string) {
+	m := newReplyMask(key)
+	if !m.active() {
+		return
+	}
+	content.Text = m.write(content.Text) + m.flush()
+	for i := range content.Parts {
+		content.Parts[i].Text = m.write(content.Parts[i].Text) + m.flush()
+	}
 }
 
 // chatRequest is the POST of req to /chat/completions, asking for an event

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,6 +24,11 @@ type ClientConfig struct {
 	Timeouts  Timeouts          // zero fields take defaults
 	Retry     RetryPolicy       // zero fields take defaults; MaxRetries -1 means no retries
 	Verbose   io.Writer         // nil = silent; a request/response trace with the key masked
+	// Sanitize makes text inert for a terminal (termsafe.Sanitize). It is
+	// required with Verbose: every trace block passes through it after the
+	// key is masked, because status lines, headers and error messages in
+	// the trace are the gateway's bytes.
+	Sanitize func(string) string
 	// KeySource names where the key came from ("OPENAI_API_KEY",
 	// "api_key_cmd of provider openai"); error hints for 401 point there.
 	KeySource string
@@ -55,10 +61,12 @@ type Client struct {
 	ua        string
 	timeouts  Timeouts
 	retry     RetryPolicy
+	clock     retryClock
 	warnings  []string
 
-	verbose io.Writer
-	vmu     sync.Mutex // one trace block at a time
+	verbose  io.Writer
+	sanitize func(string) string
+	vmu      sync.Mutex // one trace block at a time
 
 	transport *http.Transport
 	http      *http.Client
@@ -92,7 +100,12 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 		ua:        cfg.UserAgent,
 		timeouts:  cfg.Timeouts.withDefaults(),
 		retry:     cfg.Retry.withDefaults(),
+		clock:     realClock(),
 		verbose:   cfg.Verbose,
+		sanitize:  cfg.Sanitize,
+	}
+	if c.verbose != nil && c.sanitize == nil {
+		return nil, errors.New("a verbose trace needs a sanitiser (api.ClientConfig.Sanitize): the trace carries the gateway's bytes to a terminal")
 	}
 	if warn != "" {
 		c.warnings = append(c.warnings, warn)

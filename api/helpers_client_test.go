@@ -5,14 +5,23 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"parley/api/apitest"
 )
 
-// newTestClient points a client at the fake gateway with fast retries.
+// newTestClient points a client at the fake gateway. Its retry waits are
+// recorded by a fake clock instead of being waited for.
 func newTestClient(t testing.TB, gw *apitest.Server, mods ...func(*ClientConfig)) *Client {
+	t.Helper()
+	c, _ := newClockedClient(t, gw, mods...)
+	return c
+}
+
+// newClockedClient is newTestClient that also returns its fake clock.
+func newClockedClient(t testing.TB, gw *apitest.Server, mods ...func(*ClientConfig)) (*Client, *fakeClock) {
 	t.Helper()
 	cfg := ClientConfig{
 		BaseURL: gw.URL(),
@@ -27,7 +36,47 @@ func newTestClient(t testing.TB, gw *apitest.Server, mods ...func(*ClientConfig)
 		t.Fatal(err)
 	}
 	t.Cleanup(c.CloseIdleConnections)
-	return c
+	fc := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	fc.install(c)
+	return c, fc
+}
+
+// fakeClock stands in for the retry clock: it reads a fixed time that
+// advances only by the waits asked of it, and records those waits.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	waits []time.Duration
+	// block makes every wait last until the context ends, like a wait far
+	// longer than the test.
+	block bool
+}
+
+func (f *fakeClock) install(c *Client) { c.clock = retryClock{now: f.now, sleep: f.sleep} }
+
+func (f *fakeClock) now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.t
+}
+
+func (f *fakeClock) sleep(ctx context.Context, d time.Duration) bool {
+	f.mu.Lock()
+	f.waits = append(f.waits, d)
+	f.t = f.t.Add(d)
+	block := f.block
+	f.mu.Unlock()
+	if block {
+		<-ctx.Done()
+		return false
+	}
+	return ctx.Err() == nil
+}
+
+func (f *fakeClock) recorded() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]time.Duration(nil), f.waits...)
 }
 
 // streamResult is everything Recv handed out until it returned an error.

@@ -1,6 +1,9 @@
 package api
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // redactedKey replaces every trace of the API key in text parley shows.
 const redactedKey = "[redacted]"
@@ -150,4 +153,97 @@ func maskRun(s string, from int) (start, end int) {
 		}
 	}
 	return -1, -1
+}
+
+// replyMaskMinKey is the shortest key masked in replies. Local gateways
+// take placeholder keys such as "ollama" or "lm-studio", and masking those
+// would blank ordinary words in answers; real keys are far longer.
+const replyMaskMinKey = 16
+
+// replyMask masks the key in reply text that arrives in pieces, so that a
+// reply echoing the key (pasted config, a debugging session) does not show
+// it on screen, in a screen-share or in a script's log. Only the whole key
+// and long runs of it are masked, not the starred echoes gateways print:
+// those patterns ("sk-proj-...") are ordinary in answers about keys.
+//
+// A match consists of token characters only (see tokenRune), so text up
+// to the last character that is not one can be masked and shown; the
+// trailing token is held back until the next piece ends it. A token longer
+// than holdMax is let go in part, keeping the last stretch as long as the
+// key, so a pathological run of key characters cannot stall the reply.
+type replyMask struct {
+	red  redactor
+	held string
+}
+
+func newReplyMask(key string) replyMask {
+	if len(key) < replyMaskMinKey {
+		return replyMask{}
+	}
+	return replyMask{red: newRedactor(key)}
+}
+
+// active reports whether there is a key to mask.
+func (m *replyMask) active() bool { return m.red.key != "" }
+
+// write takes the next piece and returns the text that is final so far.
+func (m *replyMask) write(piece string) string {
+	if !m.active() {
+		return piece
+	}
+	s := m.held + piece
+	cut := m.tokenStart(s)
+	if holdMax := 2*len(m.red.key) + 64; len(s)-cut > holdMax {
+		cut = len(s) - len(m.red.key)
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	m.held = s[cut:]
+	return m.maskText(s[:cut])
+}
+
+// flush returns whatever is held back, masked, at the end of the reply.
+func (m *replyMask) flush() string {
+	s := m.held
+	m.held = ""
+	return m.maskText(s)
+}
+
+// reset drops what is held back (the reply starts over).
+func (m *replyMask) reset() { m.held = "" }
+
+// maskText masks the whole key and runs of it in s.
+func (m *replyMask) maskText(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, m.red.key, redactedKey)
+	if m.red.grams != nil {
+		s = m.red.maskRuns(s)
+	}
+	return s
+}
+
+// tokenStart returns where the trailing run of token characters of s
+// begins (len(s) when s ends with another character).
+func (m *replyMask) tokenStart(s string) int {
+	i := len(s)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if !m.tokenRune(r) {
+			break
+		}
+		i -= size
+	}
+	return i
+}
+
+// tokenRune reports characters a masked stretch can contain: those of API
+// keys, and any other character of this key.
+func (m *replyMask) tokenRune(r rune) bool {
+	if r < utf8.RuneSelf && isKeyChar(byte(r)) {
+		return true
+	}
+	return strings.ContainsRune(m.red.key, r)
 }

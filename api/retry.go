@@ -109,6 +109,15 @@ func retryableAPIError(e *APIError) bool {
 	return false
 }
 
+// retryClock is the time source of retries: the real one, or a fake in tests so
+// that retry waits are checked without being waited for.
+type retryClock struct {
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) bool // false when ctx ended first
+}
+
+func realClock() retryClock { return retryClock{now: time.Now, sleep: sleepCtx} }
+
 // sleepCtx waits d or until ctx ends, reporting false in the latter case.
 func sleepCtx(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {

@@ -71,47 +71,75 @@ func TestRetryMaxRetriesConfig(t *testing.T) {
 }
 
 // TestRetryAfterHonoured: the waits the gateway asks for are kept, in
-// milliseconds, seconds and as an HTTP date.
+// milliseconds, seconds and as an HTTP date (read against the client's
+// clock, here a fake one, so nothing is waited for).
 func TestRetryAfterHonoured(t *testing.T) {
-	for name, h := range map[string]map[string]string{
-		"retry-after-ms": {"retry-after-ms": "300"},
-		"seconds":        {"Retry-After": "0.3"},
+	for name, tc := range map[string]struct {
+		h    map[string]string
+		want time.Duration
+	}{
+		"retry-after-ms": {map[string]string{"retry-after-ms": "300"}, 300 * time.Millisecond},
+		"seconds":        {map[string]string{"Retry-After": "0.3"}, 300 * time.Millisecond},
+		"both":           {map[string]string{"retry-after-ms": "1500", "Retry-After": "9"}, 1500 * time.Millisecond},
 	} {
 		gw := apitest.New(t)
-		gw.Enqueue(apitest.Reply{Status: 429, Header: h}, apitest.Reply{})
-		err := chatOnce(newTestClient(t, gw))
-		reqs := gw.Requests()
-		if err != nil || len(reqs) != 2 {
-			t.Fatalf("%s: err %v, %d requests", name, err, len(reqs))
+		gw.Enqueue(apitest.Reply{Status: 429, Header: tc.h}, apitest.Reply{})
+		c, fc := newClockedClient(t, gw)
+		err := chatOnce(c)
+		if err != nil || len(gw.Requests()) != 2 {
+			t.Fatalf("%s: err %v, %d requests", name, err, len(gw.Requests()))
 		}
-		if gap := reqs[1].Time.Sub(reqs[0].Time); gap < 280*time.Millisecond || gap > 2*time.Second {
-			t.Fatalf("%s: waited %v, want about 300ms", name, gap)
+		if got := fc.recorded(); len(got) != 1 || got[0] != tc.want {
+			t.Fatalf("%s: waited %v, want [%v]", name, got, tc.want)
 		}
 	}
-	// An HTTP date has one-second resolution: ask for a moment 2s ahead.
+	// An HTTP date: the wait is the time from the client's now to it.
 	gw := apitest.New(t)
-	at := time.Now().Add(2 * time.Second).UTC()
+	c, fc := newClockedClient(t, gw)
+	at := fc.now().Add(2 * time.Second)
 	gw.Enqueue(apitest.Reply{Status: 503, Header: map[string]string{"Retry-After": at.Format(http.TimeFormat)}}, apitest.Reply{})
-	if err := chatOnce(newTestClient(t, gw)); err != nil {
+	if err := chatOnce(c); err != nil {
 		t.Fatal(err)
 	}
-	reqs := gw.Requests()
-	if wake := reqs[1].Time; wake.Before(at.Truncate(time.Second).Add(-50*time.Millisecond)) || wake.After(at.Add(2*time.Second)) {
-		t.Fatalf("retried at %v, asked for %v", wake, at)
+	if got := fc.recorded(); len(got) != 1 || got[0] != 2*time.Second {
+		t.Fatalf("waited %v for a date 2s ahead", got)
+	}
+}
+
+// TestRetryBackoffWaits: without Retry-After the waits grow from Base,
+// doubling, each jittered by at most a quarter, and capped at Max.
+func TestRetryBackoffWaits(t *testing.T) {
+	gw := apitest.New(t)
+	gw.SetDefault(apitest.Reply{Status: 502})
+	c, fc := newClockedClient(t, gw, func(c *ClientConfig) {
+		c.Retry = RetryPolicy{MaxRetries: 5, Base: time.Second, Max: 4 * time.Second}
+	})
+	if err := chatOnce(c); err == nil {
+		t.Fatal("502 six times succeeded")
+	}
+	waits := fc.recorded()
+	bases := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 4 * time.Second}
+	if len(waits) != len(bases) {
+		t.Fatalf("waits %v, want %d of them", waits, len(bases))
+	}
+	for i, w := range waits {
+		if w > bases[i] || w < bases[i]*3/4 {
+			t.Errorf("wait %d is %v, want within [%v, %v]", i+1, w, bases[i]*3/4, bases[i])
+		}
 	}
 }
 
 func TestRetryAfterTooLong(t *testing.T) {
 	gw := apitest.New(t)
 	gw.Enqueue(apitest.Reply{Status: 429, Header: map[string]string{"Retry-After": "3600"}, Body: `{"error":{"message":"Rate limit reached for requests"}}`})
-	c := newTestClient(t, gw, func(c *ClientConfig) { c.Retry.MaxWait = time.Minute })
+	c, fc := newClockedClient(t, gw, func(c *ClientConfig) { c.Retry.MaxWait = time.Minute })
 	err := chatOnce(c)
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.RetryAfter != time.Hour {
 		t.Fatalf("err %v", err)
 	}
-	if d := time.Until(apiErr.RetryAt); d < 59*time.Minute || d > time.Hour {
-		t.Fatalf("RetryAt %v is not an hour from now", apiErr.RetryAt)
+	if want := fc.now().Add(time.Hour); !apiErr.RetryAt.Equal(want) {
+		t.Fatalf("RetryAt %v, want an hour from the client's now (%v)", apiErr.RetryAt, want)
 	}
 	if !strings.Contains(err.Error(), "try again after "+clock(apiErr.RetryAt)) {
 		t.Fatalf("message does not say when to try again: %q", err)
@@ -122,17 +150,18 @@ func TestRetryAfterTooLong(t *testing.T) {
 
 	// The same as an HTTP date, with the default MaxWait of 60s, on 503.
 	gw = apitest.New(t)
-	at := time.Now().Add(90 * time.Second).UTC()
+	c, fc = newClockedClient(t, gw)
+	at := fc.now().Add(90 * time.Second)
 	gw.SetDefault(apitest.Reply{Status: 503, Header: map[string]string{"Retry-After": at.Format(http.TimeFormat)}})
-	err = chatOnce(newTestClient(t, gw))
-	if !errors.As(err, &apiErr) || apiErr.RetryAfter < 85*time.Second || apiErr.RetryAfter > 90*time.Second {
+	err = chatOnce(c)
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != 90*time.Second {
 		t.Fatalf("err %v (RetryAfter %v)", err, apiErr.RetryAfter)
 	}
 	if !strings.Contains(err.Error(), "try again after "+clock(apiErr.RetryAt)) || !strings.Contains(err.Error(), "longer than parley waits") {
 		t.Fatalf("message does not say when to try again: %q", err)
 	}
-	if n := len(gw.Requests()); n != 1 {
-		t.Fatalf("%d requests: a Retry-After date 90s ahead must not be waited for", n)
+	if n := len(gw.Requests()); n != 1 || len(fc.recorded()) != 0 {
+		t.Fatalf("%d requests, waits %v: a Retry-After date 90s ahead must not be waited for", n, fc.recorded())
 	}
 }
 
@@ -141,7 +170,8 @@ func TestRetryAfterTooLong(t *testing.T) {
 func TestRetryBackoffHonoursContext(t *testing.T) {
 	gw := apitest.New(t)
 	gw.SetDefault(apitest.Reply{Status: 503})
-	c := newTestClient(t, gw, func(c *ClientConfig) { c.Retry = RetryPolicy{Base: 10 * time.Second, Max: 10 * time.Second} })
+	c, fc := newClockedClient(t, gw, func(c *ClientConfig) { c.Retry = RetryPolicy{Base: 10 * time.Second, Max: 10 * time.Second} })
+	fc.block = true // the backoff outlasts the caller's deadline
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -149,7 +179,7 @@ func TestRetryBackoffHonoursContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
-	if took := time.Since(start); took > 3*time.Second { // the backoff is 10s
+	if took := time.Since(start); took > 3*time.Second {
 		t.Fatalf("returned after %v", took)
 	}
 	if n := len(gw.Requests()); n != 1 {
@@ -215,10 +245,11 @@ func TestRetryConnectionRefused(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	c, err := NewClient(ClientConfig{BaseURL: "http://" + addr, Retry: RetryPolicy{Base: time.Millisecond}})
+	c, err := NewClient(ClientConfig{BaseURL: "http://" + addr})
 	if err != nil {
 		t.Fatal(err)
 	}
+	(&fakeClock{}).install(c)
 	dials := 0
 	dial := c.transport.DialContext
 	c.transport.DialContext = func(ctx context.Context, network, a string) (net.Conn, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"parley/api/apitest"
+	"parley/termsafe"
 )
 
 const secretKey = "sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678Stu901Vwx234Yz_wxyz"
@@ -205,7 +207,7 @@ func TestKeyNeverShown(t *testing.T) {
 		var verbose bytes.Buffer
 		c := newTestClient(t, gw, func(c *ClientConfig) {
 			c.APIKey = secretKey
-			c.Verbose = &verbose
+			c.Verbose, c.Sanitize = &verbose, termsafe.Sanitize
 			c.Headers = map[string]string{"X-Title": "parley", "X-Custom-Token": "tok-123456"}
 		})
 		err := chatOnce(c)
@@ -309,5 +311,90 @@ func TestPlainHTTPWarning(t *testing.T) {
 		if warn && !strings.Contains(w[0], "plain http") {
 			t.Errorf("%s: unclear warning %q", base, w[0])
 		}
+	}
+}
+
+// TestReplyMaskSplits: however a reply is cut into deltas, the masked
+// result is the same as masking it whole, the key never shows, and text
+// without any key character passes at once.
+func TestReplyMaskSplits(t *testing.T) {
+	texts := []string{
+		"your key is " + secretKey + ", keep it safe",
+		"config:\n  api_key: \"" + secretKey + "\"\n",
+		"tail " + secretKey[len(secretKey)-20:] + " and head " + secretKey[:20] + ".",
+		secretKey,
+		"no secret here at all, just words.",
+		"世界你好" + secretKey + "。",
+	}
+	for _, text := range texts {
+		whole := newReplyMask(secretKey)
+		want := whole.write(text) + whole.flush()
+		assertNoKey(t, want)
+		for cut := 0; cut <= len(text); cut++ {
+			m := newReplyMask(secretKey)
+			got := m.write(text[:cut]) + m.write(text[cut:]) + m.flush()
+			if got != want {
+				t.Fatalf("cut at %d of %q:\n got %q\nwant %q", cut, text, got, want)
+			}
+		}
+		m := newReplyMask(secretKey)
+		var b strings.Builder
+		for _, r := range text {
+			b.WriteString(m.write(string(r)))
+		}
+		if got := b.String() + m.flush(); got != want {
+			t.Fatalf("rune by rune %q:\n got %q\nwant %q", text, got, want)
+		}
+	}
+	m := newReplyMask(secretKey)
+	if got := m.write("世界你好。 "); got != "世界你好。 " {
+		t.Fatalf("text that cannot be part of the key was held: %q", got)
+	}
+	if got := m.write("partial word"); got != "partial " {
+		t.Fatalf("got %q: only the unfinished word may wait", got)
+	}
+	// A run of key characters longer than twice the key is let go in part.
+	long := strings.Repeat("a", 10*len(secretKey))
+	if got := m.write(long); len(got) < len(long)-2*len(secretKey)-64 {
+		t.Fatalf("a long token was held whole (%d of %d bytes shown)", len(got), len(long))
+	}
+}
+
+// TestReplyMaskShortKeys: placeholder keys of local gateways are words,
+// not secrets, and stay visible in answers.
+func TestReplyMaskShortKeys(t *testing.T) {
+	for _, key := range []string{"", "ollama", "lm-studio", "sk-no-key-req"} {
+		m := newReplyMask(key)
+		text := "run " + key + " with " + key
+		if got := m.write(text) + m.flush(); got != text {
+			t.Errorf("key %q: %q became %q", key, text, got)
+		}
+	}
+}
+
+// TestReplyEchoesKey: a reply that echoes the configured key shows it
+// masked, streamed (in small deltas) or whole, and the rest of the text is
+// kept.
+func TestReplyEchoesKey(t *testing.T) {
+	text := "Found it: OPENAI_API_KEY=" + secretKey + " in your .env file."
+	want := "Found it: OPENAI_API_KEY=" + redactedKey + " in your .env file."
+	gw := apitest.New(t, apitest.WithAPIKey(secretKey))
+	gw.Enqueue(apitest.Reply{Text: text, DeltaRunes: 3}, apitest.Reply{Text: text}, apitest.Reply{Text: text, FinishReason: "length"})
+	c := newTestClient(t, gw, func(c *ClientConfig) { c.APIKey = secretKey })
+	r := drain(t, startStream(t, c, "llama3"))
+	if r.text != want || r.err != io.EOF {
+		t.Fatalf("streamed: %q (%v)", r.text, r.err)
+	}
+	for _, d := range r.deltas {
+		assertNoKey(t, d)
+	}
+	reply, err := c.Chat(context.Background(), ChatRequest{Model: "llama3", Messages: userMsg("hi")})
+	if err != nil || reply.Text() != want {
+		t.Fatalf("whole: %q (%v)", reply.Text(), err)
+	}
+	// The held tail rides on the event that finishes the reply.
+	r = drain(t, startStream(t, c, "llama3"))
+	if r.text != want || r.finish != "length" {
+		t.Fatalf("finish %q, text %q", r.finish, r.text)
 	}
 }

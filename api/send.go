@@ -71,9 +71,10 @@ func (c *Client) send(ctx context.Context, r *apiRequest, used int) (*response, 
 			apiErr.Attempts = n
 			final = apiErr
 			retryable = retryableAPIError(apiErr) && resp.Header.Get("X-Should-Retry") != "false"
-			if d, ok := retryAfter(resp.Header, time.Now()); ok {
+			now := c.clock.now()
+			if d, ok := retryAfter(resp.Header, now); ok {
 				apiErr.RetryAfter = d
-				apiErr.RetryAt = time.Now().Add(d)
+				apiErr.RetryAt = now.Add(d)
 				if d > c.retry.MaxWait {
 					apiErr.waitLimit = c.retry.MaxWait
 					retryable = false
@@ -87,8 +88,10 @@ func (c *Client) send(ctx context.Context, r *apiRequest, used int) (*response, 
 		if wait <= 0 {
 			wait = c.retry.backoff(n - used)
 		}
-		c.tracef("! retrying in %s (attempt %d of %d): %v\n", wait.Round(time.Millisecond), n+1, c.retry.MaxRetries+1, final)
-		if !sleepCtx(ctx, wait) {
+		reason := retryReason(final)
+		c.tracef("! retrying in %s (attempt %d of %d, %s): %v\n", wait.Round(time.Millisecond), n+1, c.retry.MaxRetries+1, reason, final)
+		noticeRetry(ctx, RetryNotice{Attempt: n + 1, Attempts: c.retry.MaxRetries + 1, Wait: wait, At: c.clock.now().Add(wait), Reason: reason, Err: final})
+		if !c.clock.sleep(ctx, wait) {
 			return nil, ctx.Err()
 		}
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -31,7 +32,20 @@ const (
 	// dropped instead of kept for reuse, so one huge event does not pin its
 	// memory for the rest of the stream.
 	sseShrinkData = 1 << 20
+	// sseMaxEvent caps the data of one event. Real chunks are a few hundred
+	// bytes; a chat reply with an image inline stays well below it. Without
+	// a cap one endless "data:" line would take all memory.
+	sseMaxEvent = 16 << 20
 )
+
+// EventTooLargeError is a stream event whose data passed the size cap.
+type EventTooLargeError struct {
+	Limit int // bytes
+}
+
+func (e *EventTooLargeError) Error() string {
+	return fmt.Sprintf("the gateway sent one stream event larger than %d MiB, more than any reply needs, so parley stopped reading; the text so far was kept (a broken gateway or proxy?)", e.Limit>>20)
+}
 
 // errSSENoProgress reports a source that keeps returning zero bytes and no error.
 var errSSENoProgress = errors.New("the event stream made no progress: the reader returned no data 100 times in a row")
@@ -106,6 +120,8 @@ type sseReader struct {
 	idDirty   bool
 	field     []byte // value of a long event/id/retry line in progress
 	retry     time.Duration
+	maxEvent  int  // cap on len(data); tests lower it
+	tooLarge  bool // data passed maxEvent: the stream ends with EventTooLargeError
 }
 
 func newSSEReader(src io.Reader) *sseReader {
@@ -120,10 +136,11 @@ const sseMinBuf = 8
 // long-line path with short inputs.
 func newSSEReaderSize(src io.Reader, size int) *sseReader {
 	return &sseReader{
-		src: src,
-		buf: make([]byte, max(size, sseMinBuf)),
-		cr:  byteFinder{at: -1},
-		lf:  byteFinder{at: -1},
+		src:      src,
+		buf:      make([]byte, max(size, sseMinBuf)),
+		cr:       byteFinder{at: -1},
+		lf:       byteFinder{at: -1},
+		maxEvent: sseMaxEvent,
 	}
 }
 
@@ -170,7 +187,11 @@ func (s *sseReader) next() (sseEvent, error) {
 					s.skipLF = true
 				}
 			}
-			if s.endLine(line) {
+			ready := s.endLine(line)
+			if s.tooLarge {
+				return s.failLarge()
+			}
+			if ready {
 				return s.dispatch(false), nil
 			}
 			continue
@@ -185,6 +206,9 @@ func (s *sseReader) next() (sseEvent, error) {
 		} else if s.r == 0 && s.w == len(s.buf) {
 			s.startLong()
 			continue
+		}
+		if s.tooLarge {
+			return s.failLarge()
 		}
 		s.fill()
 	}
@@ -291,10 +315,43 @@ func (s *sseReader) atEnd() (sseEvent, error) {
 		s.r = s.w
 		s.processLine(line)
 	}
+	if s.tooLarge {
+		return s.failLarge()
+	}
 	if s.hasData {
 		return s.dispatch(true), nil
 	}
 	return sseEvent{}, io.EOF
+}
+
+// failLarge ends the stream because an event passed the cap, dropping what
+// was collected of it.
+func (s *sseReader) failLarge() (sseEvent, error) {
+	s.done = true
+	s.err = &EventTooLargeError{Limit: s.maxEvent}
+	s.data = nil
+	return sseEvent{}, s.err
+}
+
+// appendData adds bytes to the event's data unless that would pass the
+// cap, in which case it marks the event too large and keeps nothing more.
+func (s *sseReader) appendData(p ...byte) {
+	if s.tooLarge {
+		return
+	}
+	need := len(s.data) + len(p)
+	if need > s.maxEvent {
+		s.tooLarge = true
+		return
+	}
+	if need > cap(s.data) {
+		// Grow by doubling, up to the cap: append's own growth for large
+		// slices (1.25x) would allocate about five times the event in all.
+		grown := make([]byte, len(s.data), min(max(need, 2*cap(s.data), 512), s.maxEvent))
+		copy(grown, s.data)
+		s.data = grown
+	}
+	s.data = append(s.data, p...)
 }
 
 func (s *sseReader) finalErr() error {
@@ -340,8 +397,8 @@ func (s *sseReader) processLine(line []byte) bool {
 	}
 	switch string(name) {
 	case "data":
-		s.data = append(s.data, value...)
-		s.data = append(s.data, '\n')
+		s.appendData(value...)
+		s.appendData('\n')
 		s.hasData = true
 	case "event":
 		s.eventType = append(s.eventType[:0], value[:min(len(value), sseMaxField)]...)
@@ -422,7 +479,7 @@ func (s *sseReader) feedLong(p []byte) {
 	}
 	switch s.mode {
 	case modeData:
-		s.data = append(s.data, p...)
+		s.appendData(p...)
 	case modeEvent, modeID:
 		if room := sseMaxField - len(s.field); room > 0 {
 			s.field = append(s.field, p[:min(len(p), room)]...)
@@ -440,7 +497,7 @@ func (s *sseReader) feedLong(p []byte) {
 func (s *sseReader) endLong() {
 	switch s.mode {
 	case modeData:
-		s.data = append(s.data, '\n')
+		s.appendData('\n')
 		s.hasData = true
 	case modeEvent:
 		s.eventType = append(s.eventType[:0], s.field...)

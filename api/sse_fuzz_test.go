@@ -32,7 +32,7 @@ func FuzzSSEReader(f *testing.F) {
 				break
 			}
 			got = append(got, gotEvent{ev.Type, ev.ID, string(ev.Data), ev.Incomplete})
-			if c := cap(r.data); c > len(in)+len(in)/4+4<<10 {
+			if c := cap(r.data); c > 2*len(in)+4<<10 {
 				t.Fatalf("data buffer capacity %d for %d bytes of input", c, len(in))
 			}
 			if c := cap(r.eventType); c > 2*sseMaxField {

@@ -53,6 +53,7 @@ type Stream struct {
 	idle     *time.Timer
 	sse      *sseReader
 	dec      chunkDecoder
+	mask     replyMask // the key, should the reply echo it
 	attempts int
 
 	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
@@ -76,13 +77,14 @@ func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, erro
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithCancelCause(ctx)
+	sctx, cancel := c.withReplyDeadline(ctx)
 	resp, err := c.send(sctx, r, 0)
 	if err != nil {
+		err = c.replyTimedOut(sctx, err)
 		cancel(nil)
 		return nil, err
 	}
-	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r}
+	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r, mask: newReplyMask(c.key)}
 	s.attach(resp)
 	return s, nil
 }
@@ -103,6 +105,7 @@ func (s *Stream) attach(resp *response) {
 	}
 	body := &activityReader{r: resp.Body, t: idle, d: limit}
 	s.dec = chunkDecoder{}
+	s.mask.reset() // text held back from a failed attempt was never shown
 	s.sse = newSSEReader(body)
 	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
 	case "application/json":
@@ -138,7 +141,8 @@ func (a *activityReader) Read(p []byte) (int, error) {
 // or a finish reason followed by the end of the body), ErrStreamEndedEarly
 // (possibly wrapping the network error) when the body ends without either,
 // an *APIError for an error the gateway sent inside the stream, a
-// *TimeoutError when nothing arrived for Timeouts.StreamIdle, the caller's
+// *TimeoutError when nothing arrived for Timeouts.StreamIdle or the reply
+// outlasted Timeouts.Reply, the caller's
 // context error after a cancel, and ErrStreamClosed after Close. Once it
 // returned an error it keeps returning it.
 //
@@ -150,10 +154,13 @@ func (a *activityReader) Read(p []byte) (int, error) {
 func (s *Stream) Recv() (StreamEvent, error) {
 	for {
 		if s.err != nil {
+			if held := s.mask.flush(); held != "" {
+				return s.deliver(StreamEvent{Text: held}), nil
+			}
 			return StreamEvent{}, s.err
 		}
 		if len(s.pending) > 0 {
-			ev := s.deliver(s.pending[0])
+			ev := s.deliver(s.masked(s.pending[0]))
 			s.pending = s.pending[1:]
 			if ev != (StreamEvent{}) {
 				return ev, nil
@@ -181,10 +188,21 @@ func (s *Stream) Recv() (StreamEvent, error) {
 		}
 		// An event can be empty from the start (a keep-alive chunk) or
 		// once a repeated role is dropped.
-		if out = s.deliver(out); out != (StreamEvent{}) {
+		if out = s.deliver(s.masked(out)); out != (StreamEvent{}) {
 			return out, nil
 		}
 	}
+}
+
+// masked masks the key in the event's text. Text that may be the start of
+// the key is held back until the next event shows more; an event that
+// finishes the reply takes along whatever is held.
+func (s *Stream) masked(ev StreamEvent) StreamEvent {
+	ev.Text = s.mask.write(ev.Text)
+	if ev.FinishReason != "" {
+		ev.Text += s.mask.flush()
+	}
+	return ev
 }
 
 // fail ends the stream with err (io.EOF for a proper end), unless the
@@ -196,8 +214,12 @@ func (s *Stream) fail(err error) {
 	if err != io.EOF && s.reopen(err) {
 		return
 	}
-	if err != io.EOF && s.closed.Load() {
+	switch {
+	case err == io.EOF:
+	case s.closed.Load():
 		err = ErrStreamClosed
+	case s.caller.Err() == nil:
+		err = s.c.replyTimedOut(s.ctx, err)
 	}
 	s.err = err
 	s.release(err)
@@ -216,8 +238,10 @@ func (s *Stream) reopen(err error) bool {
 	}
 	s.release(err)
 	wait := s.c.retry.backoff(s.attempts)
-	s.c.tracef("! stream failed before any text (%v); retrying in %s (attempt %d of %d)\n", err, wait.Round(time.Millisecond), s.attempts+1, s.c.retry.MaxRetries+1)
-	if !sleepCtx(s.ctx, wait) {
+	reason := retryReason(err)
+	s.c.tracef("! stream failed before any text (%v); retrying in %s (attempt %d of %d, %s)\n", err, wait.Round(time.Millisecond), s.attempts+1, s.c.retry.MaxRetries+1, reason)
+	noticeRetry(s.ctx, RetryNotice{Attempt: s.attempts + 1, Attempts: s.c.retry.MaxRetries + 1, Wait: wait, At: s.c.clock.now().Add(wait), Reason: reason, Err: err})
+	if !s.c.clock.sleep(s.ctx, wait) {
 		return false
 	}
 	resp, serr := s.c.send(s.ctx, s.req, s.attempts)
@@ -227,6 +251,8 @@ func (s *Stream) reopen(err error) bool {
 			s.err = ErrStreamClosed
 		} else if s.caller.Err() != nil {
 			s.err = s.caller.Err()
+		} else {
+			s.err = s.c.replyTimedOut(s.ctx, serr)
 		}
 		s.cancel(nil)
 		return true // s.err is set: Recv returns it

@@ -138,11 +138,16 @@ func (s *Stream) atEOF() error {
 
 // readErr explains why reading the body failed.
 func (s *Stream) readErr(err error) error {
+	var tooLarge *EventTooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		return err
 	case s.closed.Load():
 		return ErrStreamClosed
 	case s.caller.Err() != nil:
 		return s.caller.Err()
+	case errors.Is(context.Cause(s.ctx), errReplyTimeout):
+		return s.c.replyTimedOut(s.ctx, err)
 	case errors.Is(context.Cause(s.resp.ctx), errIdleTimeout):
 		return &TimeoutError{Phase: PhaseStreamIdle, Limit: s.c.timeouts.StreamIdle, Host: origin(s.c.base)}
 	}

@@ -21,12 +21,15 @@ func secretHeader(name string) bool {
 	return strings.HasSuffix(name, "key") || strings.HasSuffix(name, "token")
 }
 
-// tracef writes one line of the verbose trace, with the key masked.
+// tracef writes one block of the verbose trace: the key masked first, then
+// everything made inert for a terminal by the configured sanitiser, since a
+// reason phrase, a header value or an error message quoted in a retry line
+// is the gateway's text.
 func (c *Client) tracef(format string, args ...any) {
 	if c.verbose == nil {
 		return
 	}
-	line := c.red.mask(fmt.Sprintf(format, args...))
+	line := c.sanitize(c.red.mask(fmt.Sprintf(format, args...)))
 	c.vmu.Lock()
 	defer c.vmu.Unlock()
 	fmt.Fprint(c.verbose, line)

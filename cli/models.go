@@ -40,8 +40,8 @@ func (a *app) models(ctx context.Context) error {
 		return err
 	}
 	out := a.env.Stdout
-	// Describe never shows keys; names come from the file and are made inert
-	// like everything else printed.
+	// Describe never shows keys and keeps every field on its line; the whole
+	// text is made inert like everything else printed.
 	fmt.Fprint(out, termsafe.Sanitize(cfg.Describe()))
 	known := map[string]bool{}
 	for _, m := range cfg.ModelList() {
@@ -88,7 +88,8 @@ func (a *app) listProvider(ctx context.Context, cfg *config.Config, provider str
 		if known[id] {
 			mark, marked = "*", true
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\n", mark, termsafe.Sanitize(id), catalog.Lookup(id).Caps.Summary())
+		// One row per id: an id with a newline must not forge the next row.
+		fmt.Fprintf(tw, "%s %s\t%s\n", mark, termsafe.Line(id), catalog.Lookup(id).Caps.Summary())
 	}
 	tw.Flush()
 	if marked {

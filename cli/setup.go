@@ -10,6 +10,7 @@ import (
 
 	"parley/api"
 	"parley/config"
+	"parley/termsafe"
 )
 
 // userAgent identifies parley to gateways.
@@ -69,7 +70,7 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 		a.secrets = append(a.secrets, cc.APIKey)
 	}
 	if a.verbose {
-		cc.Verbose = a.env.Stderr
+		cc.Verbose, cc.Sanitize = a.env.Stderr, termsafe.Sanitize
 	}
 	c, err := api.NewClient(cc)
 	if err != nil {

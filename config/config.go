@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"parley/api"
+	"parley/internal/safefile"
 )
 
 // DefaultBaseURL is the gateway used when neither the config file nor
@@ -88,15 +89,21 @@ type Config struct {
 	// connect_timeout: dialing and the TLS handshake, as "10s". Default 0 =
 	// api.DefaultConnectTimeout (10s).
 	ConnectTimeout time.Duration
-	// header_timeout: request sent until the response headers arrive (chat).
+	// header_timeout: request sent until the whole response header block has
+	// arrived (chat).
 	// Default 0 = api.DefaultHeaderTimeout (60s).
 	HeaderTimeout time.Duration
 	// stream_idle_timeout: the longest silence inside a streamed reply.
 	// Default 0 = api.DefaultStreamIdleTimeout (120s).
 	StreamIdleTimeout time.Duration
-	// image_timeout: request sent until the response headers arrive, for
+	// image_timeout: request sent until the whole response header block has
+	// arrived, for
 	// image generation and editing. Default 0 = api.DefaultImageHeaderTimeout (300s).
 	ImageTimeout time.Duration
+	// reply_timeout: the longest a whole chat reply may take, retries
+	// included, for scripts that must finish in time (`parley ask` and the
+	// chat both obey it). Default 0 = no such limit.
+	ReplyTimeout time.Duration
 	// max_retries: retries of failed requests (0 = none). nil = not set,
 	// api.DefaultMaxRetries (2).
 	MaxRetries *int
@@ -123,7 +130,7 @@ type Config struct {
 	// readable by other users. Each is one line, "<file>:<line>:<col>: ...".
 	Warnings []string
 
-	imageDir string // image_dir as written
+	imageDir string // image_dir, expanded
 	env      Env
 
 	overridden string // Label of the Override applied (override.go)
@@ -231,8 +238,16 @@ func ExpandHome(p, home string) string {
 func Load(env Env) (*Config, error) {
 	path := DefaultPath(env)
 	c := &Config{Path: path, env: env, History: true}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxFileSize)
+	var (
+		notRegular *safefile.NotRegularError
+		tooLarge   *safefile.TooLargeError
+	)
 	switch {
+	case errors.As(err, &notRegular):
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this is %s, not a regular file, so parley does not read it; %s", notRegular.Kind, c.nameAFile())}
+	case errors.As(err, &tooLarge):
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this file is larger than %s, far more than any config needs; %s", safefile.Bytes(MaxFileSize), c.nameAFile())}
 	case errors.Is(err, fs.ErrNotExist) && env.Path != "":
 		return nil, &ParseError{Path: path, Msg: "this file, given with --config, does not exist; check the path"}
 	case errors.Is(err, fs.ErrNotExist) && env.get("PARLEY_CONFIG") != "":
@@ -256,6 +271,21 @@ func Load(env Env) (*Config, error) {
 	}
 	c.checkPermissions()
 	return c, nil
+}
+
+// MaxFileSize caps the config file: a real one is a few kilobytes.
+const MaxFileSize = 1 << 20
+
+// nameAFile says where the config path came from, for refusals of a path
+// that is not a usable file.
+func (c *Config) nameAFile() string {
+	switch {
+	case c.env.Path != "":
+		return "give --config a TOML config file"
+	case c.env.get("PARLEY_CONFIG") != "":
+		return "point PARLEY_CONFIG at a TOML config file"
+	}
+	return "replace it with a TOML config file"
 }
 
 // addEnvProvider adds the provider made from OPENAI_BASE_URL/OPENAI_API_KEY.
@@ -326,18 +356,12 @@ func (c *Config) ProviderFor(model string) (*Provider, error) {
 }
 
 // ImageDir is where generated images are saved: image_dir (with ~ and
-// $VARIABLES expanded; a relative path is taken from the current
-// directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley, the
-// user-dirs.dirs entry, or ~/Pictures/parley).
+// $VARIABLES expanded, see ExpandPath; a relative path is taken from the
+// current directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley,
+// the user-dirs.dirs entry, or ~/Pictures/parley).
 func (c *Config) ImageDir() string {
 	if c.imageDir != "" {
-		p := ExpandHome(c.imageDir, c.env.HomeDir)
-		return os.Expand(p, func(k string) string {
-			if k == "HOME" && c.env.HomeDir != "" {
-				return c.env.HomeDir
-			}
-			return c.env.get(k)
-		})
+		return c.imageDir
 	}
 	return api.DefaultImageDir(c.env.get, c.env.HomeDir)
 }
@@ -349,7 +373,7 @@ func (c *Config) AttachLimits() api.AttachLimits {
 
 // Timeouts are the network timeouts (zero fields take api's defaults).
 func (c *Config) Timeouts() api.Timeouts {
-	return api.Timeouts{Connect: c.ConnectTimeout, Header: c.HeaderTimeout, StreamIdle: c.StreamIdleTimeout, ImageHeader: c.ImageTimeout}
+	return api.Timeouts{Connect: c.ConnectTimeout, Header: c.HeaderTimeout, StreamIdle: c.StreamIdleTimeout, ImageHeader: c.ImageTimeout, Reply: c.ReplyTimeout}
 }
 
 // Retry is the retry policy: max_retries = 0 means no retries (-1 in api's

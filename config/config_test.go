@@ -419,6 +419,7 @@ func TestConfigClientSettings(t *testing.T) {
 header_timeout = "45s"
 stream_idle_timeout = "2m"
 image_timeout = "10m"
+reply_timeout = "90s"
 max_retries = 0
 
 [[providers]]
@@ -434,7 +435,7 @@ headers = { "X-Title" = "parley", "HTTP-Referer" = "https://example.org" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := api.Timeouts{Connect: 3 * time.Second, Header: 45 * time.Second, StreamIdle: 2 * time.Minute, ImageHeader: 10 * time.Minute}
+	want := api.Timeouts{Connect: 3 * time.Second, Header: 45 * time.Second, StreamIdle: 2 * time.Minute, ImageHeader: 10 * time.Minute, Reply: 90 * time.Second}
 	if cc.Timeouts != want || cc.Retry.MaxRetries != -1 || cc.Proxy != "http://user:pw@proxy.example:3128" || cc.APIKey != "sk-or-literal" {
 		t.Errorf("ClientConfig %+v", cc)
 	}
@@ -454,6 +455,14 @@ headers = { "X-Title" = "parley", "HTTP-Referer" = "https://example.org" }
 	env3, _ := testEnv(t, nil)
 	if r := mustLoad(t, env3).Retry(); r.MaxRetries != 0 {
 		t.Errorf("unset max_retries → %+v", r)
+	}
+	// reply_timeout is off unless set, and must be a duration.
+	if got := mustLoad(t, env3).Timeouts().Reply; got != 0 {
+		t.Errorf("unset reply_timeout → %v", got)
+	}
+	path := writeConfig(t, env3, "\nreply_timeout = 30\n", 0o600)
+	if _, err := Load(env3); err == nil || !strings.HasPrefix(err.Error(), path+":2:1: reply_timeout must be a duration") {
+		t.Errorf("reply_timeout = 30: %v", err)
 	}
 	d := c.Describe()
 	if strings.Contains(d, "sk-or-literal") || strings.Contains(d, ":pw@") || !strings.Contains(d, "provider router: https://openrouter.ai/api/v1") {

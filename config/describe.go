@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"parley/api"
+	"parley/termsafe"
 )
 
 // ModelList is what `parley models` shows from the config: every [[models]]
@@ -43,26 +44,29 @@ func (c *Config) ModelList() []api.Model {
 //	provider openai: https://api.openai.com/v1 (key from OPENAI_API_KEY)
 //	model gpt-4o [openai, config]: chat, vision, usage (default)
 func (c *Config) Describe() string {
+	// Every value is shown with termsafe.Line: a name with a newline in it
+	// must not forge a line of its own.
+	line := termsafe.Line
 	var b strings.Builder
 	switch {
 	case c.overridden != "" && c.FromFile:
-		fmt.Fprintf(&b, "config: %s (its providers and models are replaced by %s)\n", c.Path, c.overridden)
+		fmt.Fprintf(&b, "config: %s (its providers and models are replaced by %s)\n", line(c.Path), c.overridden)
 	case c.overridden != "":
-		fmt.Fprintf(&b, "config: none (%s does not exist); providers and models from %s\n", c.Path, c.overridden)
+		fmt.Fprintf(&b, "config: none (%s does not exist); providers and models from %s\n", line(c.Path), c.overridden)
 	case c.FromFile:
-		fmt.Fprintf(&b, "config: %s\n", c.Path)
+		fmt.Fprintf(&b, "config: %s\n", line(c.Path))
 	default:
-		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", c.Path)
+		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", line(c.Path))
 	}
 	for _, p := range c.Providers {
-		fmt.Fprintf(&b, "provider %s: %s (key from %s", p.Name, p.BaseURL, p.KeySource())
+		fmt.Fprintf(&b, "provider %s: %s (key from %s", line(p.Name), line(p.BaseURL), line(p.KeySource()))
 		if p.Proxy != "" {
-			fmt.Fprintf(&b, "; proxy %s", redactURL(p.Proxy))
+			fmt.Fprintf(&b, "; proxy %s", line(redactURL(p.Proxy)))
 		}
 		b.WriteString(")\n")
 	}
 	for _, m := range c.ModelList() {
-		fmt.Fprintf(&b, "model %s [%s, %s]: %s", m.Name, m.Provider, m.Source, m.Caps.Summary())
+		fmt.Fprintf(&b, "model %s [%s, %s]: %s", line(m.Name), line(m.Provider), m.Source, m.Caps.Summary())
 		switch m.Name {
 		case c.DefaultModel:
 			b.WriteString(" (default)")

@@ -17,6 +17,8 @@ import (
 
 	"parley/api"
 	"parley/internal/suggest"
+	"parley/internal/tomlnest"
+	"parley/termsafe"
 )
 
 // The file is decoded into generic TOML values and checked here against
@@ -27,7 +29,7 @@ var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes",
-		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout",
+		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
@@ -45,6 +47,12 @@ type loader struct {
 
 func (c *Config) parse(data []byte) error {
 	src := strings.TrimPrefix(string(data), "\ufeff")
+	// The decoder slows down sharply with nesting: refuse deep nesting
+	// before it sees the file.
+	var deep *tomlnest.Error
+	if err := tomlnest.Check(src, tomlnest.MaxDepth); errors.As(err, &deep) {
+		return &ParseError{Path: c.Path, Line: deep.Line, Col: deep.Col, Msg: deep.Error()}
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(src, &doc); err != nil {
 		var pe toml.ParseError
@@ -70,7 +78,9 @@ func tomlMessage(pe toml.ParseError) string {
 	if strings.Contains(msg, "expected value but found") && strings.Contains(msg, "instead") {
 		msg += " (strings need quotes: key = \"value\")"
 	}
-	return "invalid TOML: " + msg
+	// The library quotes the input, line breaks included: keep it on one
+	// line.
+	return "invalid TOML: " + termsafe.Line(msg)
 }
 
 func (l *loader) errAt(path, format string, args ...any) *ParseError {
@@ -122,6 +132,13 @@ func (l *loader) load(doc map[string]any) error {
 	str("default_model", &c.DefaultModel)
 	str("image_model", &c.ImageModel)
 	str("image_dir", &c.imageDir)
+	if err == nil && c.imageDir != "" {
+		var expanded string
+		if expanded, err = c.ExpandPath(c.imageDir); err != nil {
+			err = l.errAt("image_dir", "image_dir = %q: %v", c.imageDir, err)
+		}
+		c.imageDir = expanded
+	}
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
 	if err != nil {
@@ -151,6 +168,7 @@ func (l *loader) load(doc map[string]any) error {
 	}{
 		{"connect_timeout", &c.ConnectTimeout}, {"header_timeout", &c.HeaderTimeout},
 		{"stream_idle_timeout", &c.StreamIdleTimeout}, {"image_timeout", &c.ImageTimeout},
+		{"reply_timeout", &c.ReplyTimeout},
 	} {
 		if *d.dst, err = l.duration(doc, d.key); err != nil {
 			return err

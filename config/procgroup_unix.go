@@ -15,3 +15,11 @@ func killProcessGroup(cmd *exec.Cmd) {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// killLeftovers kills what is left of the command's process group after it
+// exited: a background process it started that still holds its output.
+func killLeftovers(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

@@ -86,11 +86,28 @@ func (p *Provider) keyEnv() string {
 	return DefaultKeyEnv
 }
 
+// KeyError is a key that could not be resolved: api_key_cmd failed, timed
+// out, printed nothing or left a process behind, or the variable the config
+// names is unset, or the key holds characters no header can carry. Every
+// such failure has this one type, so callers give all of them the same exit
+// status. It never contains the key or the command's output.
+type KeyError struct {
+	Provider string
+	Msg      string // what went wrong and what to do
+}
+
+func (e *KeyError) Error() string { return fmt.Sprintf("provider %q: %s", e.Provider, e.Msg) }
+
+func (p *Provider) keyErr(format string, args ...any) *KeyError {
+	return &KeyError{Provider: p.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
 // APIKey resolves the key: api_key, else the first line printed by
 // api_key_cmd, else the variable api_key_env (default OPENAI_API_KEY). An
 // unset default variable gives "" (local gateways need no key); an unset
-// variable the config names explicitly is an error. A successful result is
-// kept; a failure is retried on the next call.
+// variable the config names explicitly is an error. Every error is a
+// *KeyError. A successful result is kept; a failure is retried on the next
+// call.
 func (p *Provider) APIKey() (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -110,9 +127,12 @@ func (p *Provider) APIKey() (string, error) {
 	default:
 		key = strings.TrimSpace(p.getenv(p.keyEnv()))
 		if key == "" && p.APIKeyEnv != "" {
-			return "", fmt.Errorf("provider %q: the environment variable %s (its api_key_env) is not set; export it, or change api_key_env in %s",
-				p.Name, p.APIKeyEnv, p.configPath())
+			return "", p.keyErr("the environment variable %s (its api_key_env) is not set; export it, or change api_key_env in %s",
+				p.APIKeyEnv, p.configPath())
 		}
+	}
+	if i := strings.IndexFunc(key, func(r rune) bool { return r < ' ' || r == 0x7f }); i >= 0 {
+		return "", p.keyErr("the key from %s contains a control character (a line break or an escape?), which no request header can carry; check what it holds", p.KeySource())
 	}
 	p.key = &key
 	return key, nil
@@ -137,15 +157,21 @@ func (p *Provider) runKeyCmd() (string, error) {
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return "", fmt.Errorf("provider %q: api_key_cmd did not finish within %v; run it yourself to check that it prints the key and exits", p.Name, timeout)
+		return "", p.keyErr("api_key_cmd did not finish within %v; run it yourself to check that it prints the key and exits", timeout)
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The command exited, but a process it started in the background
+		// still holds its output open. That process is stopped, and the
+		// command refused: its output may not be complete.
+		killLeftovers(cmd)
+		return "", p.keyErr("api_key_cmd exited but left a background process running that keeps its output open, so parley stopped that process; make the command exit without leaving processes behind (send a background process's output elsewhere, e.g. >/dev/null)")
 	case errors.As(err, &exitErr):
-		return "", fmt.Errorf("provider %q: api_key_cmd failed (%v); run it yourself to see why", p.Name, exitErr.ProcessState)
+		return "", p.keyErr("api_key_cmd failed (%v); run it yourself to see why", exitErr.ProcessState)
 	case err != nil:
-		return "", fmt.Errorf("provider %q: api_key_cmd could not be run: %w", p.Name, err)
+		return "", p.keyErr("api_key_cmd could not be run (%v); check that sh is installed", err)
 	}
 	key := firstLine(out.Bytes())
 	if key == "" {
-		return "", fmt.Errorf("provider %q: api_key_cmd printed nothing; it must print the key on its first line", p.Name)
+		return "", p.keyErr("api_key_cmd printed nothing; it must print the key on its first line")
 	}
 	return key, nil
 }

@@ -32,7 +32,7 @@ func TestSidePaneTwoSizes(t *testing.T) {
 		}
 	}
 	tm.keys("Escape") // dismisses the notice; the pane stays
-	s = tm.waitCheck("the layout at 100x30 with the pane", func(s string) error {
+	tm.waitCheck("the layout at 100x30 with the pane", func(s string) error {
 		if !strings.Contains(s, "Notices") {
 			return fmt.Errorf("the pane closed")
 		}
@@ -42,7 +42,7 @@ func TestSidePaneTwoSizes(t *testing.T) {
 		return nil
 	})
 	tm.must("resize-window", "-t", sessionName, "-x", "40", "-y", "12")
-	s = tm.waitCheck("the pane alone at 40x12", func(s string) error {
+	tm.waitCheck("the pane alone at 40x12", func(s string) error {
 		if strings.Contains(s, "You said") || !strings.Contains(s, "Notices") {
 			return errNotYet
 		}
@@ -58,7 +58,6 @@ func TestSidePaneTwoSizes(t *testing.T) {
 		}
 		return nil
 	})
-	_ = s
 }
 
 // TestWideEmojiUnderTmux: tmux measures a skin-toned emoji as 4 cells while

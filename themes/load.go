@@ -11,7 +11,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"parley/internal/safefile"
 	"parley/internal/suggest"
+	"parley/internal/tomlnest"
 )
 
 // FileError is a problem with one theme file: the file, the line (0 when it
@@ -94,16 +96,34 @@ func LoadDir(dir string) ([]Theme, []error) {
 }
 
 func mustRead(path string) string {
-	b, _ := os.ReadFile(path)
+	b, _ := safefile.Read(path, MaxFileSize)
 	return string(b)
 }
 
+// MaxFileSize caps a theme file: a real one is under a kilobyte.
+const MaxFileSize = 1 << 20
+
 // LoadFile loads one theme file (see LoadDir). If any returned error is
-// Skipped, the Theme is not usable.
+// Skipped, the Theme is not usable. Only a regular file of at most
+// MaxFileSize is read, and one nested more than tomlnest.MaxDepth levels
+// is refused before it is decoded.
 func LoadFile(path string) (Theme, []*FileError) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := safefile.Read(path, MaxFileSize)
+	var (
+		notRegular *safefile.NotRegularError
+		tooLarge   *safefile.TooLargeError
+		deep       *tomlnest.Error
+	)
+	switch {
+	case errors.As(err, &notRegular):
+		return Theme{}, []*FileError{{Path: path, Msg: "is " + notRegular.Kind + ", not a regular file", Skipped: true, Err: err}}
+	case errors.As(err, &tooLarge):
+		return Theme{}, []*FileError{{Path: path, Msg: "is larger than " + safefile.Bytes(MaxFileSize) + ", far more than a theme needs", Skipped: true, Err: err}}
+	case err != nil:
 		return Theme{}, []*FileError{{Path: path, Msg: "cannot be read: " + err.Error(), Skipped: true, Err: err}}
+	}
+	if err := tomlnest.Check(string(data), tomlnest.MaxDepth); errors.As(err, &deep) {
+		return Theme{}, []*FileError{{Path: path, Line: deep.Line, Msg: deep.Error(), Skipped: true, Err: err}}
 	}
 	return parseTheme(path, string(data))
 }

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"parley/api"
 	"parley/termsafe"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -145,11 +144,4 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
 	}
 	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
-}
-
-// clientFor returns the ready client of a model, or nil while it is being
-// built.
-func (m *Model) clientFor(model string) *api.Client {
-	c, _ := m.clients.ready(model)
-	return c
 }

@@ -128,10 +128,9 @@ type activeStream struct {
 	first   time.Time // first text (zero until then)
 	last    time.Time // last data (text or keep-alive) from the gateway
 	chars   int       // runes received, for the tokens/s estimate
-	usage   *api.Usage
-	frame   int // spinner frame
-	// retry is the gateway client's latest retry notice ("" when none).
-	retry string
+	frame   int       // spinner frame
+	// retry is the gateway client's latest retry notice (nil when none).
+	retry *api.RetryNotice
 }
 
 // quitWindow is how long a first ctrl+c (or new-conversation key) waits

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -179,16 +178,4 @@ func (m *Model) renderNotice(n notice, w, h int) string {
 		out[i] = cells.Fit(st.Render(cells.Fit(" "+l, w-st.GetHorizontalFrameSize())), w)
 	}
 	return strings.Join(out, "\n")
-}
-
-// noticeAge says how long ago a notice was given.
-func noticeAge(now, at time.Time) string {
-	d := now.Sub(at)
-	switch {
-	case d < time.Minute:
-		return strconv.Itoa(int(d.Seconds())) + "s ago"
-	case d < time.Hour:
-		return strconv.Itoa(int(d.Minutes())) + "m ago"
-	}
-	return at.Format("15:04")
 }

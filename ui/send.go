@@ -11,7 +11,6 @@ import (
 
 	"parley/api"
 	"parley/conversation"
-	"parley/termsafe"
 )
 
 // send is the send key: check everything that can be checked before the
@@ -309,12 +308,4 @@ func (m *Model) leaveEdit() tea.Cmd {
 	}
 	m.composerChanged()
 	return cmd
-}
-
-// errorText is the one-sentence, sanitised text of a failure.
-func errorText(err error) string {
-	if errors.Is(err, context.Canceled) {
-		return "the request was cancelled"
-	}
-	return termsafe.Sanitize(err.Error())
 }

@@ -122,8 +122,9 @@ func (m *Model) streamSeg(s *activeStream) statusSeg {
 	txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(s.started))
 	quiet := now.Sub(s.last)
 	switch {
-	case s.retry != "":
-		return statusSeg{text: txt + " · " + s.retry, role: roleWarn}
+	case s.retry != nil:
+		wait := max(s.retry.At.Sub(now), 0).Round(time.Second)
+		return statusSeg{text: fmt.Sprintf("%s · %s · retry %d/%d in %d s", txt, s.retry.Reason, s.retry.Attempt, s.retry.Attempts, int(wait.Seconds())), role: roleWarn}
 	case quiet >= stallAfter:
 		return statusSeg{text: fmt.Sprintf("%s · no data for %d s — %s stops", txt, int(quiet.Seconds()), firstKey(m.keyMap().Cancel, "esc")), role: roleWarn}
 	case !s.first.IsZero():

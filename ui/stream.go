@@ -40,8 +40,8 @@ type pump struct {
 	ended  bool
 	// alive: an event arrived since the last batch (text or not).
 	alive bool
-	// retry is the client's latest retry notice, "" once data flows.
-	retry string
+	// retry is the client's latest retry notice, nil once data flows.
+	retry *api.RetryNotice
 	// notify has room for one wake-up: writes never block the reader.
 	notify chan struct{}
 	// last is when the previous batch was taken (only waitBatch reads it,
@@ -63,7 +63,7 @@ func (p *pump) wake() {
 func (p *pump) add(ev api.StreamEvent) {
 	p.mu.Lock()
 	p.alive = true
-	p.retry = ""
+	p.retry = nil
 	p.text.WriteString(ev.Text)
 	if ev.Usage != nil {
 		u := *ev.Usage
@@ -72,6 +72,14 @@ func (p *pump) add(ev api.StreamEvent) {
 	if ev.FinishReason != "" {
 		p.finish = ev.FinishReason
 	}
+	p.mu.Unlock()
+	p.wake()
+}
+
+// retrying records a retry the client is about to make.
+func (p *pump) retrying(n api.RetryNotice) {
+	p.mu.Lock()
+	p.retry = &n
 	p.mu.Unlock()
 	p.wake()
 }
@@ -106,8 +114,8 @@ type streamBatchMsg struct {
 	err   error
 	// alive: the gateway sent something since the previous batch.
 	alive bool
-	// retry is the gateway client's retry notice ("" when none).
-	retry string
+	// retry is the gateway client's retry notice (nil when none).
+	retry *api.RetryNotice
 	// at is when the batch was taken (for the coalescing test).
 	at time.Time
 }
@@ -119,6 +127,7 @@ type frameMsg struct{ id int }
 // runs in belongs to ctx: cancelling ctx ends Recv and the command.
 func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *pump) tea.Cmd {
 	return func() tea.Msg {
+		ctx := api.WithRetryNotice(ctx, p.retrying)
 		s, err := client.ChatStream(ctx, req)
 		if err != nil {
 			p.end(err)

@@ -335,3 +335,20 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("/new kept %d messages", h.m.conv.Len())
 	}
 }
+
+// While the client waits to retry, the status says why and when.
+func TestRetryShowsInStatus(t *testing.T) {
+	h := newHarness(t, 120, 24)
+	h.srv.Enqueue(apitest.Reply{Status: 429, Header: map[string]string{"Retry-After": "1"}, Body: `{"error":{"message":"slow down","type":"rate_limit"}}`})
+	h.srv.Enqueue(apitest.Reply{Text: "finally"})
+	h.typeText("q")
+	h.key("enter")
+	h.wait("the retry notice", func() bool { return strings.Contains(h.screen(), "429 rate limited · retry 2/") })
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if r, _ := h.m.conv.LastReply(); r.Text != "finally" {
+		t.Fatalf("reply %+v", r)
+	}
+	if strings.Contains(h.screen(), "retry 2/") {
+		t.Fatalf("the retry notice stayed:\n%s", h.screen())
+	}
+}

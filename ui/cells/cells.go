@@ -82,20 +82,11 @@ func Spaces(n int) string {
 	return strings.Repeat(" ", n)
 }
 
-// lineBreaks shows the characters that would break a one-line field.
-var lineBreaks = strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎", "\t", " ")
-
 // OneLine makes untrusted text (a model id, a title, a file name, an error
-// from the gateway) safe to show on one line: control sequences become
-// visible placeholders, a line break becomes ⏎, a tab a space. Nothing is
-// dropped, so a forged line cannot pass for a real one.
-func OneLine(s string) string {
-	s = termsafe.Sanitize(s)
-	if strings.ContainsAny(s, "\r\n\t") {
-		s = lineBreaks.Replace(s)
-	}
-	return s
-}
+// from the gateway) safe to show on one line: termsafe.Line, the project's
+// one rule for single-line fields (control sequences become visible
+// placeholders, a line break shows as \n, a tab as \t).
+func OneLine(s string) string { return termsafe.Line(s) }
 
 // Fold joins the lines of text the user wrote into one line: runs of
 // white space, line breaks included, become one space. Control sequences
