@@ -125,6 +125,37 @@ func rowReader(src image.Image) rowFunc {
 				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
 			}
 		}
+	case *image.RGBA64:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+8*w]
+			for x := range w { // the high byte of each big-endian 16-bit channel
+				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = row[8*x], row[8*x+2], row[8*x+4], row[8*x+6]
+			}
+		}
+	case *image.NRGBA64:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+8*w]
+			for x := range w {
+				r, g, bl, a := c16(row[8*x:]), c16(row[8*x+2:]), c16(row[8*x+4:]), c16(row[8*x+6:])
+				// Premultiply at 16 bits, then keep the high byte, as
+				// color.NRGBA64.RGBA does before the >>8 the generic path applies.
+				buf[4*x] = uint8(r * a / 0xffff >> 8)
+				buf[4*x+1] = uint8(g * a / 0xffff >> 8)
+				buf[4*x+2] = uint8(bl * a / 0xffff >> 8)
+				buf[4*x+3] = uint8(a >> 8)
+			}
+		}
+	case *image.Gray16:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+2*w]
+			for x := range w {
+				v := row[2*x]
+				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
+			}
+		}
 	case *image.Paletted:
 		pal := make([][4]uint8, 256)
 		for i, c := range s.Palette {
@@ -145,6 +176,9 @@ func rowReader(src image.Image) rowFunc {
 		}
 	}
 }
+
+// c16 reads a big-endian 16-bit channel.
+func c16(b []uint8) uint32 { return uint32(b[0])<<8 | uint32(b[1]) }
 
 // ycbcrRow converts w pixels of row sy, from column x0, to RGBA. Like the
 // kernels below it only reads the shared image and writes the worker's own

@@ -31,7 +31,26 @@ func TestScaleMatchesXImageCatmullRom(t *testing.T) {
 		gray.Pix[i] = photo.Pix[4*i]
 	}
 	sub := photo.SubImage(image.Rect(17, 9, 140, 100))
-	srcs := map[string]image.Image{"rgba": photo, "ycbcr": jpg, "paletted": gifImg, "nrgba alpha": alpha, "gray": gray, "subimage": sub, "line art": mediatest.LineArt(130, 130)}
+	deep, deepAlpha, gray16 := image.NewRGBA64(photo.Rect), image.NewNRGBA64(photo.Rect), image.NewGray16(photo.Rect)
+	for i := range len(photo.Pix) / 4 {
+		for c := range 4 {
+			v := uint16(photo.Pix[4*i+c])<<8 | uint16(i*7+c*13)&0xff
+			if c == 3 {
+				v = uint16(i * 977)
+			}
+			deep.Pix[8*i+2*c], deep.Pix[8*i+2*c+1] = uint8(v>>8), uint8(v)
+			deepAlpha.Pix[8*i+2*c], deepAlpha.Pix[8*i+2*c+1] = uint8(v>>8), uint8(v)
+		}
+		// RGBA64 holds premultiplied colour: no channel above alpha.
+		a := uint16(deep.Pix[8*i+6])<<8 | uint16(deep.Pix[8*i+7])
+		for c := range 3 {
+			v := min(uint16(deep.Pix[8*i+2*c])<<8|uint16(deep.Pix[8*i+2*c+1]), a)
+			deep.Pix[8*i+2*c], deep.Pix[8*i+2*c+1] = uint8(v>>8), uint8(v)
+		}
+		gray16.Pix[2*i], gray16.Pix[2*i+1] = photo.Pix[4*i], uint8(i)
+	}
+	srcs := map[string]image.Image{"rgba": photo, "ycbcr": jpg, "paletted": gifImg, "nrgba alpha": alpha, "gray": gray, "subimage": sub, "line art": mediatest.LineArt(130, 130),
+		"rgba64": deep, "nrgba64": deepAlpha, "gray16": gray16}
 	sizes := [][2]int{{75, 51}, {40, 31}, {150, 100}, {7, 5}, {1, 1}, {200, 9}}
 	for name, src := range srcs {
 		for _, sz := range sizes {

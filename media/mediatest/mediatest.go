@@ -194,3 +194,50 @@ func WithEXIFOrientation(jpg []byte, o uint16) []byte {
 	out.Write(jpg[2:])
 	return out.Bytes()
 }
+
+// Screenshot looks like a desktop screenshot to an encoder: a light window
+// with lines of text (glyphs from a fixed set of 96 random 7x12 bitmaps with
+// two shades of anti-aliasing), a title bar, and a photo in one quarter. A
+// 4000x3000 one is a few megabytes as PNG, as real ones are.
+func Screenshot(w, h int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	r := rand.New(rand.NewPCG(5, 6))
+	var glyphs [96][12][7]uint8
+	for g := range glyphs {
+		for y := range 12 {
+			for x := range 7 {
+				switch v := r.IntN(10); {
+				case v < 2:
+					glyphs[g][y][x] = 40 // ink
+				case v < 4:
+					glyphs[g][y][x] = 150 // anti-aliased edge
+				}
+			}
+		}
+	}
+	photo := Photo(w/2, h/2)
+	for y := range h {
+		row := img.Pix[y*img.Stride:]
+		for x := range w {
+			v := uint8(246)
+			switch {
+			case y < 40:
+				v = 210 // title bar
+			case x >= w/2 && y >= h/2:
+				copy(row[4*x:4*x+4], photo.Pix[(y-h/2)*photo.Stride+4*(x-w/2):])
+				continue
+			default:
+				line, col := (y-40)/18, x/9
+				gy, gx := (y-40)%18-3, x%9-1
+				word := (col+line*7)%11 < 8 // spaces between words
+				if line%12 != 11 && word && gy >= 0 && gy < 12 && gx >= 0 && gx < 7 {
+					if ink := glyphs[(col*31+line*17)%96][gy][gx]; ink != 0 {
+						v = ink
+					}
+				}
+			}
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v+4, 255
+		}
+	}
+	return img
+}
