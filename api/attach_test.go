@@ -404,7 +404,7 @@ func TestAttachRefusesBombsBeforeDecoding(t *testing.T) {
 // decoded once and scaled; what it costs is the decoded image plus the
 // scaled copy and its encodings, measured here.
 func TestAttachBigImageWithinBudget(t *testing.T) {
-	data := mediatest.ZeroPNG(t, 4000, 3000, 16, mediatest.RGBA, false, false)
+	data := mediatest.ZeroPNG(t, 3000, 2000, 16, mediatest.RGBA, false, false)
 	info, err := media.Inspect(data)
 	if err != nil {
 		t.Fatal(err)
@@ -414,10 +414,10 @@ func TestAttachBigImageWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if at.Width != 2048 || at.Height != 1536 || !at.Resized {
+	if at.Width != 2048 || at.Height != 1365 || !at.Resized {
 		t.Fatalf("got %s", at.Describe())
 	}
-	scaled := uint64(2048 * 1536 * 4)
+	scaled := uint64(2048 * 1365 * 4)
 	if limit := uint64(info.Decoded) + 4*scaled + 16<<20; a.Peak > limit {
 		t.Errorf("peak %d MB, want at most %d MB (decoded %d MB)", a.Peak>>20, limit>>20, info.Decoded>>20)
 	}

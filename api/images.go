@@ -210,7 +210,7 @@ func (c *Client) imageCall(ctx context.Context, r *apiRequest, model string, n i
 	idleLimit := c.timeouts.StreamIdle
 	idle := time.AfterFunc(idleLimit, func() { resp.cancel(errIdleTimeout) })
 	defer idle.Stop()
-	reply, head, err := readImageReply(&activityReader{r: resp.Body, t: idle, d: idleLimit}, n, maxImageReply)
+	reply, head, err := readImageReply(&activityReader{r: resp.Body, t: idle, d: idleLimit}, n, maxImageReply, resp.ContentLength)
 	var (
 		syntax *replySyntaxError
 		read   *replyReadError

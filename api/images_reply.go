@@ -35,9 +35,11 @@ type GeneratedImage struct {
 }
 
 // Limits of an image reply. maxImageReply bounds the whole body: 128 MiB
-// holds ten of gpt-image-1's largest PNGs several times over, and since
-// images are decoded as they arrive, reading it costs about 96 MiB of
-// memory at most. Text fields are small in every real reply.
+// holds ten of gpt-image-1's largest PNGs several times over. Images are
+// decoded as they arrive, so reading a reply holds the images it carries
+// (at most 96 MiB) and not their Base64 text; without a Content-Length the
+// buffers grow by doubling and briefly hold up to half as much again. Text
+// fields are small in every real reply.
 const (
 	maxImageReply    = 128 << 20
 	maxReplyURL      = 64 << 10 // an http(s) image link
@@ -66,16 +68,23 @@ func (e *replyReadError) Unwrap() error { return e.err }
 // readImageReply reads {"created":…,"data":[{"b64_json"|"url",
 // "revised_prompt"},…]} from r as a stream, keeping the first want images
 // (at least one) and reading past the rest. At most limit bytes are read.
+// size is the body's length when known (Content-Length), else -1: an image
+// is then decoded into one buffer sized for what is left of the body,
+// instead of one that doubles as it fills and briefly holds three times
+// the image.
 // Reply.Data is nil when the reply has no data array; head then holds the
 // body's first maxReplyHead bytes, in which an error object may be. An entry
 // whose Base64 or data URI is broken fails the whole reply, naming the
 // image by its position among all the gateway sent.
-func readImageReply(r io.Reader, want int, limit int64) (reply *ImageReply, head []byte, err error) {
+func readImageReply(r io.Reader, want int, limit, size int64) (reply *ImageReply, head []byte, err error) {
 	hw := &headWriter{}
+	lr := &replyLimit{r: r, left: limit + 1}
 	p := &replyParser{
-		r:     bufio.NewReaderSize(io.TeeReader(&replyLimit{r: r, left: limit + 1}, hw), 64<<10),
+		r:     bufio.NewReaderSize(io.TeeReader(lr, hw), 64<<10),
+		lr:    lr,
 		want:  max(want, 1),
 		limit: limit,
+		size:  size,
 	}
 	if err := p.document(); err != nil {
 		return nil, nil, err
@@ -121,8 +130,10 @@ func (h *headWriter) Write(b []byte) (int, error) {
 // shape; everything else in the document is read past without being kept.
 type replyParser struct {
 	r       *bufio.Reader
+	lr      *replyLimit
 	want    int
 	limit   int64
+	size    int64 // Content-Length, or -1
 	reply   ImageReply
 	sawData bool
 	total   int // entries of data seen
@@ -301,6 +312,30 @@ func (p *replyParser) data() error {
 	}
 }
 
+// imageBuffer is where an image's Base64 is decoded to: sized for the rest
+// of the body when its length is known.
+func (p *replyParser) imageBuffer() *bytes.Buffer {
+	var b bytes.Buffer
+	if p.size > 0 {
+		read := p.limit + 1 - p.lr.left - int64(p.r.Buffered())
+		if rest := min(p.size, p.limit) - read; rest > 0 {
+			b.Grow(int(rest / 4 * 3))
+		}
+	}
+	return &b
+}
+
+// fitted returns b's bytes in a slice of their own size when the buffer
+// is much larger (sized for a body that held more images), so the rest of
+// it can be freed.
+func fitted(b *bytes.Buffer) []byte {
+	data := b.Bytes()
+	if cap(data)-len(data) > len(data)/8+64<<10 {
+		return append([]byte(nil), data...)
+	}
+	return data
+}
+
 // fail records what is wrong with entry i; the reply fails once it is read.
 func (p *replyParser) fail(i int, err error) {
 	if p.bad == nil {
@@ -324,8 +359,8 @@ func (p *replyParser) entry(i int) error {
 		}
 		switch key {
 		case "b64_json":
-			var out bytes.Buffer
-			d := newB64Decoder(&out, p.limit)
+			out := p.imageBuffer()
+			d := newB64Decoder(out, p.limit)
 			chars := 0
 			if err := p.str(func(b []byte) { chars += len(b); d.Write(b) }); err != nil {
 				return err
@@ -337,7 +372,7 @@ func (p *replyParser) entry(i int) error {
 				p.fail(i, fmt.Errorf("is not valid Base64 (%w)", err))
 				return nil
 			}
-			img.File, img.fromB64 = out.Bytes(), true
+			img.File, img.fromB64 = fitted(out), true
 		case "url":
 			return p.url(i, &img)
 		case "revised_prompt":
@@ -362,8 +397,8 @@ func (p *replyParser) url(i int, img *GeneratedImage) error {
 		text   []byte // the link, or the data URI up to its comma
 		inData bool   // past "data:…,"
 		long   bool
-		out    bytes.Buffer
-		d      = newB64Decoder(&out, p.limit)
+		out    = p.imageBuffer()
+		d      = newB64Decoder(out, p.limit)
 	)
 	err := p.str(func(b []byte) {
 		if long {
@@ -407,7 +442,7 @@ func (p *replyParser) url(i int, img *GeneratedImage) error {
 		if err := d.Close(); err != nil {
 			p.fail(i, fmt.Errorf("is a data URI with invalid Base64 (%w)", err))
 		} else if !img.fromB64 {
-			img.File = out.Bytes()
+			img.File = fitted(out)
 		}
 	case bytes.HasPrefix(text, []byte("data:")):
 		p.fail(i, errors.New("is a data URI without a comma before its data"))

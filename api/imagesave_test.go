@@ -21,7 +21,7 @@ func replyOf(t *testing.T, resp any, want int) (*ImageReply, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reply, _, err := readImageReply(bytes.NewReader(body), want, maxImageReply)
+	reply, _, err := readImageReply(bytes.NewReader(body), want, maxImageReply, int64(len(body)))
 	return reply, err
 }
 
@@ -83,7 +83,7 @@ func TestImageReplyJSONEscapes(t *testing.T) {
 	enc := b64(png1)
 	escaped := strings.NewReplacer("/", `\/`, "A", `\u0041`, "+", `\u002B`).Replace(enc)
 	body := `{"created": 17e8, "object": {"nested": [1, true, null, "x\"y"]}, "data": [ {"revised_prompt": "caf\u00e9 \ud83e\udd8a", "b64_json": "` + escaped + `\n"} ] }` + " \r\n"
-	reply, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply)
+	reply, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestImageReplyErrors(t *testing.T) {
 		`{"data":[],}`,
 	}
 	for _, body := range syntax {
-		_, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply)
+		_, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply, -1)
 		var se *replySyntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("%.60q: %v, want a syntax error", body, err)
