@@ -82,6 +82,7 @@ func readImageReply(r io.Reader, want int, limit, size int64) (reply *ImageReply
 	p := &replyParser{
 		r:     bufio.NewReaderSize(io.TeeReader(lr, hw), 64<<10),
 		lr:    lr,
+		head:  hw,
 		want:  max(want, 1),
 		limit: limit,
 		size:  size,
@@ -116,11 +117,15 @@ func (l *replyLimit) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// headWriter keeps the first maxReplyHead bytes written to it.
-type headWriter struct{ buf []byte }
+// headWriter keeps the first maxReplyHead bytes written to it, until the
+// reply shows its data array (then no error object is needed from it).
+type headWriter struct {
+	buf  []byte
+	done bool
+}
 
 func (h *headWriter) Write(b []byte) (int, error) {
-	if room := maxReplyHead - len(h.buf); room > 0 {
+	if room := maxReplyHead - len(h.buf); room > 0 && !h.done {
 		h.buf = append(h.buf, b[:min(len(b), room)]...)
 	}
 	return len(b), nil
@@ -131,6 +136,7 @@ func (h *headWriter) Write(b []byte) (int, error) {
 type replyParser struct {
 	r       *bufio.Reader
 	lr      *replyLimit
+	head    *headWriter
 	want    int
 	limit   int64
 	size    int64 // Content-Length, or -1
@@ -275,6 +281,7 @@ func (p *replyParser) data() error {
 		return syntaxf("data is not an array (it starts with %s)", quoteByte(c))
 	}
 	p.sawData = true
+	p.head.done, p.head.buf = true, nil
 	if c, err = p.next(); err != nil || c == ']' {
 		return err
 	}

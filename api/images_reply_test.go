@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -212,4 +214,37 @@ func TestImageTooLargeAdvice(t *testing.T) {
 	if err == nil || !strings.HasSuffix(err.Error(), "; upload smaller images to edit, or ask for a smaller size or fewer images") {
 		t.Fatalf("edit: %v", err)
 	}
+}
+
+// BenchmarkImageReplyDecode reads a reply carrying one 12 MB image: parley's
+// streamed decoding against encoding/json plus base64 on the whole body, the
+// way replies were read before.
+func BenchmarkImageReplyDecode(b *testing.B) {
+	img := bytes.Repeat([]byte("parley image bytes \x00\x01\x02\xff"), 12<<20/23)
+	body, err := json.Marshal(&ImageResponse{Created: 1, Data: []ImageData{{B64JSON: base64.StdEncoding.EncodeToString(img)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("streamed", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			reply, _, err := readImageReply(bytes.NewReader(body), 1, maxImageReply, int64(len(body)))
+			if err != nil || len(reply.Data[0].File) != len(img) {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json-then-base64", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			var r ImageResponse
+			if err := json.Unmarshal(body, &r); err != nil {
+				b.Fatal(err)
+			}
+			data, err := base64.StdEncoding.DecodeString(r.Data[0].B64JSON)
+			if err != nil || len(data) != len(img) {
+				b.Fatal(err)
+			}
+		}
+	})
 }

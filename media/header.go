@@ -25,8 +25,10 @@ type Info struct {
 	// image in the decoder's own colour model (a 16-bit PNG takes 8 bytes a
 	// pixel, a 4:2:0 JPEG 1.5) plus the whole-image buffers some decoders
 	// keep besides it (progressive JPEG coefficients, interlaced PNG passes,
-	// lossless WEBP's transforms). It is an upper bound, never an average,
-	// so a budget checked against it holds.
+	// lossless WEBP's transforms). It bounds those buffers from above, so a
+	// budget checked against it holds; the decoders' fixed state (Huffman
+	// tables, the inflate window) adds well under 1 MiB (see
+	// TestDecodedBoundsAllocation).
 	Decoded int64
 }
 
