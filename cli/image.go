@@ -114,22 +114,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	}
 	prog := a.startProgress(ctx, what)
 	defer prog.stop()
-	var reply *api.ImageReply
-	if edit != nil {
-		reply, err = client.EditImages(ctx, *edit)
-	} else {
-		reply, err = client.GenerateImages(ctx, req)
-	}
-	if err != nil {
-		return err
-	}
-	for _, d := range reply.Data {
-		if d.File == nil && d.URL != "" {
-			prog.set("downloading " + plural(len(reply.Data), "image"))
-			break
-		}
-	}
-	images, err := api.VerifyImages(ctx, reply, client.Download)
+	reply, images, err := fetchImages(ctx, client, req, edit, prog)
 	if err != nil {
 		return err
 	}
@@ -140,12 +125,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		return err
 	}
 	if reply.Dropped > 0 {
-		asked := fmt.Sprintf("%d were", want)
-		if want == 1 {
-			asked = "1 was"
-		}
-		a.say(fmt.Sprintf("the gateway sent %d images though %s asked for; saved %s and dropped the other %d",
-			len(reply.Data)+reply.Dropped, asked, plural(len(saved), "image"), reply.Dropped))
+		a.say(droppedNote(len(reply.Data)+reply.Dropped, want, len(saved)))
 	}
 	for _, s := range saved {
 		if s.Note != "" {
@@ -154,6 +134,41 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		fmt.Fprintln(a.env.Stdout, s.Path)
 	}
 	return nil
+}
+
+// fetchImages asks for the images (an edit when edit is set), downloads the
+// ones that came as links, and verifies them all.
+func fetchImages(ctx context.Context, client *api.Client, req api.ImageRequest, edit *api.EditRequest, prog *imageProgress) (*api.ImageReply, []media.Verified, error) {
+	var (
+		reply *api.ImageReply
+		err   error
+	)
+	if edit != nil {
+		reply, err = client.EditImages(ctx, *edit)
+	} else {
+		reply, err = client.GenerateImages(ctx, req)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range reply.Data {
+		if d.File == nil && d.URL != "" {
+			prog.set("downloading " + plural(len(reply.Data), "image"))
+			break
+		}
+	}
+	images, err := api.VerifyImages(ctx, reply, client.Download)
+	return reply, images, err
+}
+
+// droppedNote says that a gateway sent more images than asked for.
+func droppedNote(sent, asked, saved int) string {
+	were := fmt.Sprintf("%d were", asked)
+	if asked == 1 {
+		were = "1 was"
+	}
+	return fmt.Sprintf("the gateway sent %d images though %s asked for; saved %s and dropped the other %d",
+		sent, were, plural(saved, "image"), sent-saved)
 }
 
 // plural writes "1 image", "3 images".
