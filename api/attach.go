@@ -1,14 +1,17 @@
 package api
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"parley/media"
 )
 
 // Defaults for AttachLimits. 20 MB is the per-image limit OpenAI documents;
@@ -17,13 +20,6 @@ import (
 const (
 	DefaultAttachMaxSide  = 2048
 	DefaultAttachMaxBytes = 20_000_000
-)
-
-// Hard limits protecting parley itself rather than the gateway: larger files
-// and images are refused instead of being read or decoded.
-const (
-	maxAttachFileBytes = 256 << 20
-	maxAttachPixels    = 100_000_000
 )
 
 // AttachLimits bounds the images parley sends. Zero fields take the defaults.
@@ -42,13 +38,18 @@ func (l AttachLimits) withDefaults() AttachLimits {
 	return l
 }
 
-// Attachment is an image ready to be sent as an image part.
+// Attachment is an image ready to be sent as an image part. A local image
+// holds its bytes once, in Data; the data URI the gateway receives is built
+// from them by Part when the request is encoded. A link holds only URL.
 type Attachment struct {
 	Name string // base name of the file, the URL, or the name given to AttachBytes
-	URL  string // data URI "data:<mime>;base64,..." or the http(s) URL as given
-	MIME string // media type of Data, from its bytes ("" for URL attachments)
+	URL  string // the http(s) URL as given, for a link the gateway fetches itself; "" for local images
+	MIME string // media type of Data, sniffed from its bytes ("" for links)
+	// SHA256 is the hex SHA-256 of Data ("" for links): the image's identity
+	// for storing it once however often it is sent.
+	SHA256 string
 
-	Width, Height int // pixels sent (0 for URL attachments)
+	Width, Height int // pixels sent (0 for links)
 	Bytes         int // len(Data)
 
 	OrigWidth, OrigHeight int    // pixels of the source, in display orientation
@@ -56,14 +57,41 @@ type Attachment struct {
 	OrigMIME              string // media type of the source
 	Resized               bool   // the source was scaled down and/or re-encoded
 
-	Data []byte // the encoded bytes sent (nil for URL attachments)
+	Data []byte // the encoded bytes sent (nil for links)
 }
 
 // IsRemote reports whether the attachment is a link the gateway fetches itself.
 func (a Attachment) IsRemote() bool { return a.Data == nil && a.URL != "" }
 
-// Part returns the image part that carries the attachment.
-func (a Attachment) Part() Part { return ImagePart(a.URL) }
+// Part returns the image part that carries the attachment: the link as
+// given, or a data URI built now from Data, whose media type is sniffed
+// from the bytes themselves (MIME is the fallback for bytes no sniffer
+// knows).
+func (a Attachment) Part() Part {
+	if a.Data == nil {
+		return ImagePart(a.URL)
+	}
+	return ImagePart(a.DataURI())
+}
+
+// DataURI is "data:<media type>;base64,<Data>".
+func (a Attachment) DataURI() string {
+	mt := media.Sniff(a.Data).MIME()
+	if mt == "" {
+		mt = a.MIME
+	}
+	if mt == "" {
+		mt = "application/octet-stream"
+	}
+	prefix := "data:" + mt + ";base64,"
+	var b strings.Builder
+	b.Grow(len(prefix) + base64.StdEncoding.EncodedLen(len(a.Data)))
+	b.WriteString(prefix)
+	enc := base64.NewEncoder(base64.StdEncoding, &b)
+	enc.Write(a.Data) // a strings.Builder never fails
+	enc.Close()
+	return b.String()
+}
 
 // Describe tells the user what will be sent, with the size before and after
 // when parley had to shrink the image:
@@ -75,32 +103,16 @@ func (a Attachment) Describe() string {
 	if a.IsRemote() {
 		return a.URL + " (link, sent as is)"
 	}
-	after := fmt.Sprintf("%dx%d %s, %s", a.Width, a.Height, FormatFromMIME(a.MIME).Name(), FormatBytes(int64(a.Bytes)))
+	after := fmt.Sprintf("%dx%d %s, %s", a.Width, a.Height, media.FormatFromMIME(a.MIME).Name(), media.FormatBytes(int64(a.Bytes)))
 	if !a.Resized {
 		return a.Name + ": " + after
 	}
-	before := fmt.Sprintf("%dx%d %s, %s", a.OrigWidth, a.OrigHeight, FormatFromMIME(a.OrigMIME).Name(), FormatBytes(int64(a.OrigBytes)))
+	before := fmt.Sprintf("%dx%d %s, %s", a.OrigWidth, a.OrigHeight, media.FormatFromMIME(a.OrigMIME).Name(), media.FormatBytes(int64(a.OrigBytes)))
 	what := "scaled down"
 	if a.OrigWidth == a.Width && a.OrigHeight == a.Height {
 		what = "re-encoded"
 	}
 	return fmt.Sprintf("%s: %s → %s (%s)", a.Name, before, after, what)
-}
-
-// FormatBytes writes a byte count the way people read file sizes (decimal
-// units: 1 MB = 1,000,000 bytes).
-func FormatBytes(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 10_000:
-		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
-	case n < 1_000_000_000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
 }
 
 // Attach turns ref into an attachment. ref is an http(s) URL (passed through
@@ -142,9 +154,9 @@ func Attach(ref string, lim AttachLimits) (Attachment, error) {
 			path = raw
 		}
 	}
-	data, err := readAttachFile(path)
+	data, err := media.ReadImageFile(path, media.MaxFileBytes)
 	if err != nil {
-		return Attachment{}, err
+		return Attachment{}, fmt.Errorf("cannot attach %q: %w", path, err)
 	}
 	return AttachBytes(filepath.Base(path), data, lim)
 }
@@ -211,7 +223,7 @@ func isHTTPURL(s string) bool {
 
 // parseDataURI decodes "data:<mime>;base64,<data>"; the returned format is the
 // one the URI claims (the bytes are checked later).
-func parseDataURI(s string) (ImageFormat, []byte, error) {
+func parseDataURI(s string) (media.Format, []byte, error) {
 	meta, payload, ok := strings.Cut(strings.TrimPrefix(s, "data:"), ",")
 	if !ok || !strings.HasSuffix(meta, ";base64") {
 		return "", nil, errors.New("only base64 data URIs (data:<type>;base64,...) are supported")
@@ -220,46 +232,15 @@ func parseDataURI(s string) (ImageFormat, []byte, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("its Base64 data is invalid: %w", err)
 	}
-	return FormatFromMIME(strings.TrimSuffix(meta, ";base64")), data, nil
-}
-
-// readAttachFile reads a local file, turning each way it can fail into a
-// sentence naming the file and what to do.
-func readAttachFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("cannot attach %q: there is no such file; check the path", path)
-	case errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("cannot attach %q: permission denied; check the file's permissions", path)
-	case err != nil:
-		return nil, fmt.Errorf("cannot attach %q: %w", path, err)
-	case st.IsDir():
-		return nil, fmt.Errorf("cannot attach %q: it is a directory; attach an image file (PNG, JPEG, WEBP or GIF)", path)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("cannot attach %q: it is not a regular file; attach an image file (PNG, JPEG, WEBP or GIF)", path)
-	case st.Size() == 0:
-		return nil, fmt.Errorf("cannot attach %q: the file is empty; attach an image file (PNG, JPEG, WEBP or GIF)", path)
-	case st.Size() > maxAttachFileBytes:
-		return nil, fmt.Errorf("cannot attach %q: the file is %s, more than parley will read (%s); shrink it first",
-			path, FormatBytes(st.Size()), FormatBytes(maxAttachFileBytes))
-	}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("cannot attach %q: permission denied; check the file's permissions", path)
-	case err != nil:
-		return nil, fmt.Errorf("cannot attach %q: reading it failed: %w", path, err)
-	case len(data) == 0:
-		return nil, fmt.Errorf("cannot attach %q: the file is empty; attach an image file (PNG, JPEG, WEBP or GIF)", path)
-	}
-	return data, nil
+	return media.FormatFromMIME(strings.TrimSuffix(meta, ";base64")), data, nil
 }
 
 // AttachBytes turns image bytes (a file's contents, a clipboard image) into an
 // attachment. The media type comes from the bytes. Non-images, animated GIFs
-// and damaged images are refused. An image within lim is sent byte for byte;
-// a larger one is scaled down with a Catmull-Rom filter and re-encoded (see
+// and damaged images are refused. An image within lim is sent byte for byte
+// without being decoded; a larger one is decoded under media.DecodeBudget
+// (a header that claims more is refused before any pixel is allocated),
+// scaled down with a Catmull-Rom filter and re-encoded (see
 // attach_resize.go for the format rules).
 //
 // JPEG EXIF orientation: an image sent unchanged keeps its EXIF block, so the
@@ -270,26 +251,19 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 	if len(data) == 0 {
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is empty; attach an image (PNG, JPEG, WEBP or GIF)", name)
 	}
-	f := DetectImageFormat(data)
-	if f == "" {
-		if what := DescribeContent(data); what != "" {
+	info, err := media.Inspect(data)
+	switch {
+	case errors.Is(err, media.ErrNotImage):
+		if what := media.DescribeContent(data); what != "" {
 			return Attachment{}, fmt.Errorf("cannot attach %q: it is %s, not a PNG, JPEG, WEBP or GIF image; convert it or attach an image", name, what)
 		}
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is not a PNG, JPEG, WEBP or GIF image; attach an image file", name)
+	case err != nil:
+		return Attachment{}, fmt.Errorf("cannot attach %q: it looks like a %s image but cannot be read (%w); the file may be damaged or cut short", name, info.Format.Name(), err)
 	}
-	cfg, err := decodeImageConfig(f, data)
-	if err != nil {
-		return Attachment{}, fmt.Errorf("cannot attach %q: it looks like a %s image but cannot be read (%w); the file may be damaged or cut short", name, f.Name(), err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Attachment{}, fmt.Errorf("cannot attach %q: the %s image has no pixels (%dx%d)", name, f.Name(), cfg.Width, cfg.Height)
-	}
-	if int64(cfg.Width)*int64(cfg.Height) > maxAttachPixels {
-		return Attachment{}, fmt.Errorf("cannot attach %q: the image is %dx%d pixels, more than parley will decode (%d megapixels); shrink it first",
-			name, cfg.Width, cfg.Height, maxAttachPixels/1_000_000)
-	}
-	if f == FormatGIF {
-		frames, err := gifFrameCount(data, 2)
+	f := info.Format
+	if f == media.GIF {
+		frames, err := media.GIFFrames(data, 2)
 		if err != nil && frames == 0 {
 			return Attachment{}, fmt.Errorf("cannot attach %q: the GIF cannot be read (%w); the file may be damaged", name, err)
 		}
@@ -300,20 +274,21 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 	a := Attachment{
 		Name:       name,
 		MIME:       f.MIME(),
-		Width:      cfg.Width,
-		Height:     cfg.Height,
+		Width:      info.Width,
+		Height:     info.Height,
 		Bytes:      len(data),
-		OrigWidth:  cfg.Width,
-		OrigHeight: cfg.Height,
+		OrigWidth:  info.Width,
+		OrigHeight: info.Height,
 		OrigBytes:  len(data),
 		OrigMIME:   f.MIME(),
 		Data:       data,
 	}
-	if max(cfg.Width, cfg.Height) > lim.MaxSide || int64(len(data)) > lim.MaxBytes {
-		if a, err = shrink(a, f, lim); err != nil {
+	if max(info.Width, info.Height) > lim.MaxSide || int64(len(data)) > lim.MaxBytes {
+		if a, err = shrink(a, info, lim); err != nil {
 			return Attachment{}, err
 		}
 	}
-	a.URL = "data:" + a.MIME + ";base64," + base64.StdEncoding.EncodeToString(a.Data)
+	sum := sha256.Sum256(a.Data)
+	a.SHA256 = hex.EncodeToString(sum[:])
 	return a, nil
 }

@@ -2,9 +2,12 @@ package api
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"image"
 	"image/color"
 	"image/jpeg"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,21 +15,24 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"parley/media"
+	"parley/media/mediatest"
 )
 
 func TestAttachMediaTypeFromBytes(t *testing.T) {
 	dir := t.TempDir()
-	small := lineArtImage(64, 48)
+	small := mediatest.LineArt(64, 48)
 	cases := []struct {
 		name string
 		data []byte
 		mime string
 	}{
-		{"really-a-png.jpg", encodePNG(t, small), "image/png"},
-		{"really-a-jpeg.png", encodeJPEGTest(t, small, 80), "image/jpeg"},
-		{"really-a-gif.webp", encodeGIF(t, 1, 64, 48), "image/gif"},
-		{"really-a-webp.png", solidWEBP(64, 48, color.NRGBA{10, 200, 30, 255}), "image/webp"},
-		{"no-extension", encodePNG(t, small), "image/png"},
+		{"really-a-png.jpg", mediatest.PNG(t, small), "image/png"},
+		{"really-a-jpeg.png", mediatest.JPEG(t, small, 80), "image/jpeg"},
+		{"really-a-gif.webp", mediatest.GIF(t, 1, 64, 48), "image/gif"},
+		{"really-a-webp.png", mediatest.SolidWEBP(64, 48, color.NRGBA{10, 200, 30, 255}), "image/webp"},
+		{"no-extension", mediatest.PNG(t, small), "image/png"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -38,25 +44,29 @@ func TestAttachMediaTypeFromBytes(t *testing.T) {
 			if a.MIME != c.mime {
 				t.Errorf("MIME = %q, want %q", a.MIME, c.mime)
 			}
-			if !strings.HasPrefix(a.URL, "data:"+c.mime+";base64,") {
-				t.Errorf("URL starts %.40q, want data:%s;base64,", a.URL, c.mime)
+			part := a.Part()
+			if part.Type != PartImageURL || !strings.HasPrefix(part.ImageURL.URL, "data:"+c.mime+";base64,") {
+				t.Errorf("Part() URL starts %.40q, want data:%s;base64,", part.ImageURL.URL, c.mime)
 			}
-			_, got := decodeTestDataURI(t, a.URL)
-			if !bytes.Equal(got, c.data) {
+			_, got := decodeTestDataURI(t, part.ImageURL.URL)
+			if !bytes.Equal(got, c.data) || !bytes.Equal(a.Data, c.data) {
 				t.Errorf("an image within the limits must be sent byte for byte")
 			}
-			if a.Resized || a.Width != 64 || a.Height != 48 || a.Name != c.name {
-				t.Errorf("got %+v", a)
+			if sum := sha256.Sum256(c.data); a.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("SHA256 = %q, want the hash of the bytes", a.SHA256)
 			}
-			if p := a.Part(); p.Type != PartImageURL || p.ImageURL.URL != a.URL {
-				t.Errorf("Part() = %+v", p)
+			if a.URL != "" || a.IsRemote() {
+				t.Errorf("a local image carries URL %q; its bytes are held once, in Data", a.URL)
+			}
+			if a.Resized || a.Width != 64 || a.Height != 48 || a.Name != c.name {
+				t.Errorf("got %+v", a.Describe())
 			}
 		})
 	}
 }
 
 func TestAttachDownscales4000x3000(t *testing.T) {
-	src := encodeJPEGTest(t, photoYCbCr(4000, 3000), 92)
+	src := mediatest.JPEG(t, mediatest.PhotoYCbCr(4000, 3000), 92)
 	p := writeTestFile(t, t.TempDir(), "big photo.jpg", src)
 	a, err := Attach(p, AttachLimits{})
 	if err != nil {
@@ -71,9 +81,9 @@ func TestAttachDownscales4000x3000(t *testing.T) {
 	if a.OrigWidth != 4000 || a.OrigHeight != 3000 || a.OrigBytes != len(src) {
 		t.Errorf("orig = %dx%d %d bytes, want 4000x3000 %d", a.OrigWidth, a.OrigHeight, a.OrigBytes, len(src))
 	}
-	mime, data := decodeTestDataURI(t, a.URL)
-	if mime != "image/jpeg" || DetectImageFormat(data) != FormatJPEG || len(data) != a.Bytes {
-		t.Fatalf("data URI claims %s, holds %q, %d bytes (want %d)", mime, DetectImageFormat(data), len(data), a.Bytes)
+	mime, data := decodeTestDataURI(t, a.Part().ImageURL.URL)
+	if mime != "image/jpeg" || media.Sniff(data) != media.JPEG || len(data) != a.Bytes {
+		t.Fatalf("data URI claims %s, holds %q, %d bytes (want %d)", mime, media.Sniff(data), len(data), a.Bytes)
 	}
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -89,7 +99,7 @@ func TestAttachDownscales4000x3000(t *testing.T) {
 		t.Errorf("gradient lost in scaling: red %x at left, %x at right", lr>>8, rr>>8)
 	}
 	d := a.Describe()
-	for _, want := range []string{"big photo.jpg", "4000x3000", "2048x1536", FormatBytes(int64(len(src))), FormatBytes(int64(a.Bytes)), "→"} {
+	for _, want := range []string{"big photo.jpg", "4000x3000", "2048x1536", media.FormatBytes(int64(len(src))), media.FormatBytes(int64(a.Bytes)), "→"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Describe() = %q, missing %q", d, want)
 		}
@@ -105,10 +115,10 @@ func TestAttachReencodeFormatRule(t *testing.T) {
 		img  image.Image
 		want string
 	}{
-		{"photo", photoImage(450, 300), "image/jpeg"},
-		{"line art", lineArtImage(450, 300), "image/png"},
+		{"photo", mediatest.Photo(450, 300), "image/jpeg"},
+		{"line art", mediatest.LineArt(450, 300), "image/png"},
 		{"transparent photo", func() image.Image {
-			img := photoImage(450, 300)
+			img := mediatest.Photo(450, 300)
 			for i := 3; i < len(img.Pix); i += 4 * 7 {
 				img.Pix[i] = 128
 			}
@@ -117,24 +127,27 @@ func TestAttachReencodeFormatRule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := AttachBytes(c.name+".png", encodePNG(t, c.img), lim)
+			a, err := AttachBytes(c.name+".png", mediatest.PNG(t, c.img), lim)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a.MIME != c.want || !a.Resized || a.Width != 300 || a.Height != 200 {
 				t.Fatalf("got %s %dx%d resized=%v, want %s 300x200", a.MIME, a.Width, a.Height, a.Resized, c.want)
 			}
-			_, data := decodeTestDataURI(t, a.URL)
-			if got := DetectImageFormat(data).MIME(); got != c.want {
+			_, data := decodeTestDataURI(t, a.Part().ImageURL.URL)
+			if got := media.Sniff(data).MIME(); got != c.want {
 				t.Errorf("bytes are %s, MIME says %s", got, c.want)
 			}
 			if c.want == "image/png" {
 				// Verify the rule's premise: JPEG would not have been much smaller,
 				// or the image has transparency.
-				scaled, _ := decodeImage(FormatPNG, data)
-				if isOpaque(scaled) {
-					j, _ := encodeJPEG(scaled)
-					if len(j)*jpegMuchSmaller < len(data) {
+				scaled, err := png.Decode(bytes.NewReader(data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if media.IsOpaque(scaled) {
+					j, _ := media.EncodeJPEG(scaled)
+					if len(j)*2 < len(data) {
 						t.Errorf("kept PNG (%d bytes) though JPEG is %d bytes", len(data), len(j))
 					}
 				}
@@ -151,7 +164,7 @@ func toNRGBA(src *image.RGBA) *image.NRGBA {
 
 // An image within MaxSide but over MaxBytes is shrunk until it fits.
 func TestAttachByteLimit(t *testing.T) {
-	src := encodePNG(t, photoImage(400, 300))
+	src := mediatest.PNG(t, mediatest.Photo(400, 300))
 	lim := AttachLimits{MaxSide: 4096, MaxBytes: int64(len(src) / 20)}
 	a, err := AttachBytes("noisy.png", src, lim)
 	if err != nil {
@@ -166,7 +179,7 @@ func TestAttachByteLimit(t *testing.T) {
 }
 
 func TestAttachWEBPScaledBecomesPNG(t *testing.T) {
-	src := solidWEBP(900, 450, color.NRGBA{200, 30, 30, 255})
+	src := mediatest.SolidWEBP(900, 450, color.NRGBA{200, 30, 30, 255})
 	a, err := AttachBytes("wide.webp", src, AttachLimits{MaxSide: 300})
 	if err != nil {
 		t.Fatal(err)
@@ -174,8 +187,8 @@ func TestAttachWEBPScaledBecomesPNG(t *testing.T) {
 	if a.MIME != "image/png" || a.OrigMIME != "image/webp" || a.Width != 300 || a.Height != 150 {
 		t.Fatalf("got %s (from %s) %dx%d", a.MIME, a.OrigMIME, a.Width, a.Height)
 	}
-	_, data := decodeTestDataURI(t, a.URL)
-	img, err := decodeImage(FormatPNG, data)
+	_, data := decodeTestDataURI(t, a.Part().ImageURL.URL)
+	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,11 +210,11 @@ func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
 			raw.SetRGBA(x, y, c)
 		}
 	}
-	src := withEXIFOrientation(encodeJPEGTest(t, raw, 95), 6)
-	if o := jpegOrientation(src); o != 6 {
+	src := mediatest.WithEXIFOrientation(mediatest.JPEG(t, raw, 95), 6)
+	if o := media.Orientation(src); o != 6 {
 		t.Fatalf("jpegOrientation = %d, want 6", o)
 	}
-	if o := jpegOrientation(encodeJPEGTest(t, raw, 95)); o != 1 {
+	if o := media.Orientation(mediatest.JPEG(t, raw, 95)); o != 1 {
 		t.Fatalf("jpegOrientation without EXIF = %d, want 1", o)
 	}
 	a, err := AttachBytes("rotated.jpg", src, AttachLimits{MaxSide: 100})
@@ -211,7 +224,7 @@ func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
 	if a.Width != 50 || a.Height != 100 || a.OrigWidth != 200 || a.OrigHeight != 400 {
 		t.Fatalf("got %dx%d from %dx%d, want 50x100 from 200x400 (portrait)", a.Width, a.Height, a.OrigWidth, a.OrigHeight)
 	}
-	_, data := decodeTestDataURI(t, a.URL)
+	_, data := decodeTestDataURI(t, a.Part().ImageURL.URL)
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
@@ -228,45 +241,15 @@ func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
 	}
 }
 
-func TestAttachOrientAllEight(t *testing.T) {
-	// A 3x2 image with distinct pixels; each orientation must map it the way
-	// the EXIF spec draws it.
-	src := image.NewRGBA(image.Rect(0, 0, 3, 2))
-	for i := range 6 {
-		src.Pix[4*i] = uint8(i + 1)
-		src.Pix[4*i+3] = 255
-	}
-	want := map[int][]uint8{ // row-major first channel of the result
-		1: {1, 2, 3, 4, 5, 6},
-		2: {3, 2, 1, 6, 5, 4},
-		3: {6, 5, 4, 3, 2, 1},
-		4: {4, 5, 6, 1, 2, 3},
-		5: {1, 4, 2, 5, 3, 6},
-		6: {4, 1, 5, 2, 6, 3},
-		7: {6, 3, 5, 2, 4, 1},
-		8: {3, 6, 2, 5, 1, 4},
-	}
-	for o, w := range want {
-		out := orient(src, o).(*image.RGBA)
-		var got []uint8
-		for i := 0; i < len(out.Pix); i += 4 {
-			got = append(got, out.Pix[i])
-		}
-		if !bytes.Equal(got, w) {
-			t.Errorf("orientation %d: got %v, want %v", o, got, w)
-		}
-	}
-}
-
 func TestAttachRefusals(t *testing.T) {
 	dir := t.TempDir()
-	png := encodePNG(t, lineArtImage(32, 32))
+	png := mediatest.PNG(t, mediatest.LineArt(32, 32))
 	cases := []struct {
 		name string
 		ref  string
 		want []string
 	}{
-		{"animated gif", writeTestFile(t, dir, "anim.gif", encodeGIF(t, 3, 20, 20)), []string{"anim.gif", "animated GIF"}},
+		{"animated gif", writeTestFile(t, dir, "anim.gif", mediatest.GIF(t, 3, 20, 20)), []string{"anim.gif", "animated GIF"}},
 		{"pdf", writeTestFile(t, dir, "doc.png", []byte("%PDF-1.7\n%âãÏÓ\n1 0 obj\n")), []string{"doc.png", "a PDF document", "not a PNG, JPEG, WEBP or GIF"}},
 		{"text", writeTestFile(t, dir, "notes.jpg", []byte("just some notes\n")), []string{"notes.jpg", "it is text"}},
 		{"heic", writeTestFile(t, dir, "IMG_1.heic", append([]byte{0, 0, 0, 0x18}, []byte("ftypheic\x00\x00\x00\x00")...)), []string{"a HEIC image"}},
@@ -293,7 +276,7 @@ func TestAttachRefusals(t *testing.T) {
 		})
 	}
 	// A single-frame GIF is fine.
-	if _, err := AttachBytes("still.gif", encodeGIF(t, 1, 20, 20), AttachLimits{}); err != nil {
+	if _, err := AttachBytes("still.gif", mediatest.GIF(t, 1, 20, 20), AttachLimits{}); err != nil {
 		t.Errorf("single-frame GIF refused: %v", err)
 	}
 	if os.Geteuid() != 0 {
@@ -316,7 +299,7 @@ func TestAttachURLPassthrough(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.URL != u || a.Data != nil || !a.IsRemote() || a.Part().ImageURL.URL != u {
+		if a.URL != u || a.Data != nil || a.SHA256 != "" || !a.IsRemote() || a.Part().ImageURL.URL != u {
 			t.Errorf("got %+v, want the URL unchanged", a)
 		}
 		if !strings.Contains(a.Describe(), u) {
@@ -331,7 +314,7 @@ func TestAttachURLPassthrough(t *testing.T) {
 func TestAttachPastedPaths(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	data := encodePNG(t, lineArtImage(40, 30))
+	data := mediatest.PNG(t, mediatest.LineArt(40, 30))
 	writeTestFile(t, home, "My Pic (1).png", data)
 	writeTestFile(t, home, "it's.png", data)
 	p := filepath.Join(home, "My Pic (1).png")
@@ -372,7 +355,7 @@ func TestAttachPastedPaths(t *testing.T) {
 }
 
 func TestAttachDataURIInput(t *testing.T) {
-	data := encodePNG(t, lineArtImage(20, 10))
+	data := mediatest.PNG(t, mediatest.LineArt(20, 10))
 	// The claimed type is wrong on purpose: the bytes decide.
 	a, err := Attach("data:image/jpeg;base64,"+b64(data), AttachLimits{})
 	if err != nil {
@@ -386,10 +369,57 @@ func TestAttachDataURIInput(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1500: "1.5 KB", 245_000: "245 KB", 18_400_000: "18.4 MB", 3_000_000_000: "3.0 GB"} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
+// TestAttachRefusesBombsBeforeDecoding: attachments that would have to be
+// scaled are decoded under media.DecodeBudget; files whose headers claim
+// more are refused from the header. The 16-bit PNG is 10000x10000 (about
+// 780 KB on disk, 800 MB decoded), which used to peak at 1.6 GB.
+func TestAttachRefusesBombsBeforeDecoding(t *testing.T) {
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"16-bit png", mediatest.ZeroPNG(t, 10000, 10000, 16, mediatest.RGBA, false, false),
+			`cannot attach "16-bit png": it is 10000x10000 pixels (800.2 MB decoded), more than parley decodes (256.0 MB); shrink it first`},
+		{"20000x20000 png", mediatest.ZeroPNG(t, 20000, 20000, 8, mediatest.Gray, false, false), "20000x20000 pixels (400.3 MB decoded)"},
+		{"png claiming 100000x100000", mediatest.ClaimPNG(t, 100000, 100000, 8, mediatest.RGB), "100000x100000 pixels (40.0 GB decoded)"},
+		{"progressive jpeg", mediatest.FlatJPEG(9000, 9000, mediatest.FlatJPEGOptions{Comps: mediatest.YCbCr444(), Progressive: true, JFIF: true, Adobe: -1}),
+			"9000x9000 pixels (1.2 GB decoded)"},
 	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			a := mediatest.Measure(func() { _, err = AttachBytes(c.name, c.data, AttachLimits{}) })
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+			if a.Total > 1<<20 {
+				t.Errorf("refusing the %d-byte file allocated %d bytes", len(c.data), a.Total)
+			}
+		})
+	}
+}
+
+// TestAttachBigImageWithinBudget: a 16-bit PNG that fits the budget is
+// decoded once and scaled; what it costs is the decoded image plus the
+// scaled copy and its encodings, measured here.
+func TestAttachBigImageWithinBudget(t *testing.T) {
+	data := mediatest.ZeroPNG(t, 3000, 2000, 16, mediatest.RGBA, false, false)
+	info, err := media.Inspect(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at Attachment
+	a := mediatest.Measure(func() { at, err = AttachBytes("deep.png", data, AttachLimits{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at.Width != 2048 || at.Height != 1365 || !at.Resized {
+		t.Fatalf("got %s", at.Describe())
+	}
+	scaled := uint64(2048 * 1365 * 4)
+	if limit := uint64(info.Decoded) + 4*scaled + 16<<20; a.Peak > limit {
+		t.Errorf("peak %d MB, want at most %d MB (decoded %d MB)", a.Peak>>20, limit>>20, info.Decoded>>20)
+	}
+	t.Logf("decoded %d MB; peak %d MB, allocated %d MB", info.Decoded>>20, a.Peak>>20, a.Total>>20)
 }

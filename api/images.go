@@ -10,15 +10,21 @@ import (
 	"net/http"
 	"net/textproto"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"parley/media"
 )
 
 // GenerateImages sends POST /images/generations. n, size and
 // response_format go out only when set (the catalog decides which the model
 // takes). Waiting for the reply is bounded by Timeouts.ImageHeader, not
-// Timeouts.Header, since generation takes minutes on some models.
-func (c *Client) GenerateImages(ctx context.Context, req ImageRequest) (*ImageResponse, error) {
+// Timeouts.Header, since generation takes minutes on some models. The
+// reply's images are decoded as they arrive; at most n (1 when unset) are
+// kept and the rest counted in ImageReply.Dropped.
+func (c *Client) GenerateImages(ctx context.Context, req ImageRequest) (*ImageReply, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the image request: %w", err)
@@ -29,7 +35,7 @@ func (c *Client) GenerateImages(ctx context.Context, req ImageRequest) (*ImageRe
 		body:        body,
 		contentType: "application/json",
 		accept:      "application/json",
-	}, req.Model)
+	}, req.Model, req.N, false)
 }
 
 // EditRequest is an image edit: a multipart POST to the model's edit path.
@@ -50,6 +56,26 @@ type ImageFile struct {
 	MIME string // media type; sniffed from Data when empty
 }
 
+// ReadImageFile reads an image to upload for an edit (what for says which:
+// "--edit image", "mask"), refusing what is not a regular file, files over
+// media.MaxFileBytes, and content that is no PNG, JPEG, WEBP or GIF, each
+// with a sentence that names the file and what to do.
+func ReadImageFile(path, what string) (ImageFile, error) {
+	data, err := media.ReadImageFile(path, media.MaxFileBytes)
+	if err != nil {
+		return ImageFile{}, fmt.Errorf("cannot use %s as the %s: %w", path, what, err)
+	}
+	f := media.Sniff(data)
+	if f == "" {
+		desc := "not an image parley can read"
+		if d := media.DescribeContent(data); d != "" {
+			desc = d
+		}
+		return ImageFile{}, fmt.Errorf("cannot use %s as the %s: it is %s; give a PNG, JPEG, WEBP or GIF image", path, what, desc)
+	}
+	return ImageFile{Name: filepath.Base(path), Data: data, MIME: f.MIME()}, nil
+}
+
 // DefaultEditPath is where edits go when EditRequest.Path is empty.
 const DefaultEditPath = "/images/edits"
 
@@ -58,8 +84,9 @@ const DefaultEditPath = "/images/edits"
 // when set; the picture goes in a file field "image" when there is one, and
 // in repeated "image[]" fields when there are several, which is what
 // OpenAI's own SDKs and documented curl calls send for gpt-image models (a
-// repeated plain "image" is rejected there); "mask" is a file field.
-func (c *Client) EditImages(ctx context.Context, req EditRequest) (*ImageResponse, error) {
+// repeated plain "image" is rejected there); "mask" is a file field. The
+// reply is read as GenerateImages reads it.
+func (c *Client) EditImages(ctx context.Context, req EditRequest) (*ImageReply, error) {
 	if len(req.Images) == 0 {
 		return nil, errors.New("an image edit needs at least one image")
 	}
@@ -77,7 +104,7 @@ func (c *Client) EditImages(ctx context.Context, req EditRequest) (*ImageRespons
 		body:        body,
 		contentType: contentType,
 		accept:      "application/json",
-	}, req.Model)
+	}, req.Model, req.N, true)
 }
 
 // relativeToBase accepts an edit path written with or without the version
@@ -140,6 +167,9 @@ func writeFile(w *multipart.Writer, field string, f ImageFile, fallback string) 
 	}
 	mt := f.MIME
 	if mt == "" {
+		mt = media.Sniff(f.Data).MIME()
+	}
+	if mt == "" {
 		mt = http.DetectContentType(f.Data)
 	}
 	name := path.Base(strings.ReplaceAll(f.Name, "\\", "/"))
@@ -158,39 +188,84 @@ func writeFile(w *multipart.Writer, field string, f ImageFile, fallback string) 
 }
 
 func extFor(mediaType string) string {
-	switch mediaType {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/webp":
-		return ".webp"
-	case "image/gif":
-		return ".gif"
-	}
-	return ""
+	return media.FormatFromMIME(mediaType).Ext()
 }
 
-// imageCall sends an image request and decodes the reply.
-func (c *Client) imageCall(ctx context.Context, r *apiRequest, model string) (*ImageResponse, error) {
+// imageCall sends an image request and reads the reply as it arrives (see
+// readImageReply), keeping at most n images (1 when n is unset, the spec's
+// default). edit says whether images were uploaded, for the advice on a 413.
+func (c *Client) imageCall(ctx context.Context, r *apiRequest, model string, n int, edit bool) (*ImageReply, error) {
 	r.credentials = true
 	r.model = model
 	r.header = c.timeouts.ImageHeader
-	data, err := c.roundTrip(ctx, r, maxImageBody)
+	resp, err := c.send(ctx, r, 0)
 	if err != nil {
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusRequestEntityTooLarge {
+			return nil, &ImageTooLargeError{APIError: apiErr, Edit: edit}
+		}
 		return nil, err
 	}
-	var reply ImageResponse
-	if err := json.Unmarshal(data, &reply); err != nil {
+	defer resp.close()
+	idleLimit := c.timeouts.StreamIdle
+	idle := time.AfterFunc(idleLimit, func() { resp.cancel(errIdleTimeout) })
+	defer idle.Stop()
+	reply, head, err := readImageReply(&activityReader{r: resp.Body, t: idle, d: idleLimit}, n, maxImageReply, resp.ContentLength)
+	var (
+		syntax *replySyntaxError
+		read   *replyReadError
+	)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(context.Cause(resp.ctx), errIdleTimeout):
+		return nil, &TimeoutError{Phase: PhaseStreamIdle, Limit: idleLimit, Host: r.host()}
+	case errors.Is(err, errReplyTooLarge):
+		return nil, fmt.Errorf("the image reply from %s is larger than %d MiB, more than parley reads; ask for fewer or smaller images", r.host(), maxImageReply>>20)
+	case errors.As(err, &syntax):
 		return nil, fmt.Errorf("the gateway's image reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
+	case errors.As(err, &read):
+		return nil, fmt.Errorf("reading the reply from %s failed (%s): try again", r.host(), netReason(read.err))
+	default:
+		return nil, err
 	}
 	if reply.Data == nil {
-		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok {
+		if eb, ok := parseJSONError(bytes.TrimSpace(head)); ok && len(head) < maxReplyHead {
 			e := &APIError{StatusCode: 200, Status: "200 OK"}
 			c.fill(e, eb)
 			c.annotate(e, model)
 			return nil, e
 		}
 	}
-	return &reply, nil
+	return reply, nil
 }
+
+// ImageTooLargeError is a 413 reply to an image request. Its advice fits
+// images: a chat's 413 is about attachments, an image request's about the
+// size asked for, the number of images, or the pictures uploaded for an
+// edit. errors.As still finds the *APIError.
+type ImageTooLargeError struct {
+	*APIError
+	Edit bool
+}
+
+func (e *ImageTooLargeError) Error() string {
+	var b strings.Builder
+	b.WriteString("the gateway refused the request as too large (" + e.Status)
+	if msg := oneLine(e.Message, 400); msg != "" {
+		b.WriteString(": " + strings.TrimRight(msg, ". "))
+	}
+	b.WriteString(")")
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	if e.Edit {
+		b.WriteString("; upload smaller images to edit, or ask for a smaller size or fewer images")
+	} else {
+		b.WriteString("; ask for a smaller size or fewer images")
+	}
+	return b.String()
+}
+
+func (e *ImageTooLargeError) Unwrap() error { return e.APIError }

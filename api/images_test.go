@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"image/png"
 	"strings"
 	"testing"
@@ -22,11 +21,7 @@ func TestGenerateImages(t *testing.T) {
 		t.Fatalf("%d images, want 2", len(resp.Data))
 	}
 	for _, d := range resp.Data {
-		raw, err := base64.StdEncoding.DecodeString(d.B64JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(raw))
+		img, err := png.Decode(bytes.NewReader(d.File))
 		if err != nil || img.Bounds().Dx() != 256 {
 			t.Fatalf("image: %v %v", err, img.Bounds())
 		}
@@ -51,7 +46,7 @@ func TestEditImages(t *testing.T) {
 		if err != nil {
 			t.Fatalf("path %q: %v", path, err)
 		}
-		if len(resp.Data) != 1 || resp.Data[0].B64JSON == "" {
+		if len(resp.Data) != 1 || resp.Data[0].File == nil {
 			t.Fatalf("reply %+v", resp)
 		}
 		r, _ := gw.LastRequest()

@@ -4,19 +4,30 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"parley/media"
+	"parley/media/mediatest"
 )
 
-func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+// replyOf encodes a reply as a gateway sends it and reads it back the way
+// the client does.
+func replyOf(t *testing.T, resp any, want int) (*ImageReply, error) {
+	t.Helper()
+	body, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, _, err := readImageReply(bytes.NewReader(body), want, maxImageReply, int64(len(body)))
+	return reply, err
+}
 
-func TestDecodeImageData(t *testing.T) {
-	png1 := encodePNG(t, lineArtImage(16, 16))
-	png2 := encodePNG(t, photoImage(16, 8))
+func TestImageReplyDecodesEveryForm(t *testing.T) {
+	png1 := mediatest.PNG(t, mediatest.LineArt(16, 16))
+	png2 := mediatest.PNG(t, mediatest.Photo(16, 8))
 	wrapped := func(s string) string { // a 76-column MIME-style wrap
 		var b strings.Builder
 		for len(s) > 76 {
@@ -30,28 +41,103 @@ func TestDecodeImageData(t *testing.T) {
 		asked = append(asked, url)
 		return png2, nil
 	}
-	resp := &ImageResponse{Data: []ImageData{
-		{B64JSON: b64(png1)},
+	reply, err := replyOf(t, &ImageResponse{Created: 1735689600, Data: []ImageData{
+		{B64JSON: b64(png1), RevisedPrompt: "a \"fox\" — in snow\n"},
 		{B64JSON: strings.TrimRight(base64.URLEncoding.EncodeToString(png2), "=")},
 		{B64JSON: wrapped(b64(png1))},
-		{URL: "https://img.example/out.png"},
+		{URL: "https://img.example/out.png?sig=a%2Fb&x=1"},
 		{URL: "data:image/png;base64," + b64(png2)},
-	}}
-	got, err := DecodeImageData(context.Background(), resp, download)
+		{B64JSON: b64(png1), URL: "https://ignored.example/when-b64-is-there.png"},
+	}}, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]byte{png1, png2, png1, png2, png2}
+	if reply.Created != 1735689600 || reply.Dropped != 0 || reply.Data[0].RevisedPrompt != "a \"fox\" — in snow\n" {
+		t.Fatalf("reply = created %d, dropped %d, revised %q", reply.Created, reply.Dropped, reply.Data[0].RevisedPrompt)
+	}
+	if reply.Data[3].URL != "https://img.example/out.png?sig=a%2Fb&x=1" || reply.Data[3].File != nil {
+		t.Fatalf("link entry = %+v", reply.Data[3])
+	}
+	got, err := VerifyImages(context.Background(), reply, download)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]byte{png1, png2, png1, png2, png2, png1}
 	if len(got) != len(want) {
 		t.Fatalf("got %d images", len(got))
 	}
 	for i := range want {
-		if !bytes.Equal(got[i], want[i]) {
+		if !bytes.Equal(got[i].Data, want[i]) || got[i].Info.Format != media.PNG {
 			t.Errorf("image %d differs", i+1)
 		}
 	}
-	if len(asked) != 1 || asked[0] != "https://img.example/out.png" {
+	if len(asked) != 1 || asked[0] != "https://img.example/out.png?sig=a%2Fb&x=1" {
 		t.Errorf("downloads: %v", asked)
+	}
+}
+
+// TestImageReplyJSONEscapes: encoders may escape '/' and anything else in a
+// string; the streamed decoding sees the unescaped text.
+func TestImageReplyJSONEscapes(t *testing.T) {
+	png1 := mediatest.PNG(t, mediatest.Photo(20, 20))
+	enc := b64(png1)
+	escaped := strings.NewReplacer("/", `\/`, "A", `\u0041`, "+", `\u002B`).Replace(enc)
+	body := `{"created": 17e8, "object": {"nested": [1, true, null, "x\"y"]}, "data": [ {"revised_prompt": "caf\u00e9 \ud83e\udd8a", "b64_json": "` + escaped + `\n"} ] }` + " \r\n"
+	reply, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(reply.Data[0].File, png1) || reply.Data[0].RevisedPrompt != "café 🦊" {
+		t.Fatalf("decoded %d bytes, revised %q", len(reply.Data[0].File), reply.Data[0].RevisedPrompt)
+	}
+}
+
+// TestImageReplyKeepsAtMostN: a gateway that returns 50 images for n = 2
+// gets two kept; the rest are read past without being decoded.
+func TestImageReplyKeepsAtMostN(t *testing.T) {
+	png1 := mediatest.PNG(t, mediatest.LineArt(8, 8))
+	resp := &ImageResponse{}
+	for range 50 {
+		resp.Data = append(resp.Data, ImageData{B64JSON: b64(png1)})
+	}
+	resp.Data[40].B64JSON = "!!! broken, but never read !!!"
+	for _, c := range []struct{ want, kept int }{{2, 2}, {0, 1}, {60, 50}} {
+		reply, err := replyOf(t, resp, c.want)
+		if err != nil {
+			if c.want < 40 {
+				t.Fatalf("n=%d: %v", c.want, err)
+			}
+			if !strings.Contains(err.Error(), "image 41 of 50 from the gateway is not valid Base64") {
+				t.Fatalf("n=%d: %v", c.want, err)
+			}
+			continue
+		}
+		if len(reply.Data) != c.kept || reply.Dropped != 50-c.kept {
+			t.Fatalf("n=%d: kept %d, dropped %d", c.want, len(reply.Data), reply.Dropped)
+		}
+	}
+}
+
+func TestImageReplyErrors(t *testing.T) {
+	png1 := mediatest.PNG(t, mediatest.LineArt(16, 16))
+	syntax := []string{
+		`<html><body>Bad gateway</body></html>`,
+		`{"data":[{"b64_json":"` + b64(png1),
+		`{"data":[{"b64_json":"AAAA"}]} trailing`,
+		`{"data":{"b64_json":"AAAA"}}`,
+		`{"data":["AAAA"]}`,
+		`{"data":[{"b64_json":"AA` + "\x01" + `AA"}]}`,
+		`{"data":[{"b64_json":"\q"}]}`,
+		strings.Repeat("[", 100) + strings.Repeat("]", 100),
+		`{"created": 123456789012345678901234567890123456789012345678901234567890123456789}`,
+		`{"data":[],}`,
+	}
+	for _, body := range syntax {
+		_, _, err := readImageReply(strings.NewReader(body), 1, maxImageReply, -1)
+		var se *replySyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%.60q: %v, want a syntax error", body, err)
+		}
 	}
 
 	bad := []struct {
@@ -62,191 +148,58 @@ func TestDecodeImageData(t *testing.T) {
 	}{
 		{"nil", nil, nil, "without any image"},
 		{"empty", &ImageResponse{Data: []ImageData{}}, nil, "empty data array"},
-		{"invalid base64", &ImageResponse{Data: []ImageData{{B64JSON: b64(png1)}, {B64JSON: "not*base64!"}}}, nil, "image 2 of 2 from the gateway is not valid Base64"},
+		{"invalid base64", &ImageResponse{Data: []ImageData{{B64JSON: b64(png1)}, {B64JSON: "not*base64!"}}}, nil, "image 2 of 2 from the gateway is not valid Base64 (illegal character '*')"},
+		{"mixed alphabets", &ImageResponse{Data: []ImageData{{B64JSON: "ab+c-d__"}}}, nil, "mixes the standard and the URL-safe alphabet"},
+		{"cut base64", &ImageResponse{Data: []ImageData{{B64JSON: "QUJD" + "Q"}}}, nil, "the data is cut short"},
+		{"bad padding", &ImageResponse{Data: []ImageData{{B64JSON: "QUJD=="}}}, nil, "wrong padding"},
+		{"data after padding", &ImageResponse{Data: []ImageData{{B64JSON: "QQ==QUJD"}}}, nil, "data after the padding"},
+		{"data uri not base64", &ImageResponse{Data: []ImageData{{URL: "data:image/png,rawbytes"}}}, nil, "is a data URI that is not Base64"},
+		{"data uri bad base64", &ImageResponse{Data: []ImageData{{URL: "data:image/png;base64,%%%"}}}, nil, "is a data URI with invalid Base64"},
+		{"data uri without comma", &ImageResponse{Data: []ImageData{{URL: "data:" + strings.Repeat("x", 300)}}}, nil, "without a comma"},
+		{"very long link", &ImageResponse{Data: []ImageData{{URL: "https://x.example/" + strings.Repeat("a", 70<<10)}}}, nil, "longer than 64 KiB"},
 		{"not an image", &ImageResponse{Data: []ImageData{{B64JSON: b64([]byte("<html><body>oops"))}}}, nil, "is not an image (it looks like an HTML page)"},
 		{"truncated", &ImageResponse{Data: []ImageData{{B64JSON: b64(png1[:len(png1)-20])}}}, nil, "damaged PNG"},
 		{"neither", &ImageResponse{Data: []ImageData{{RevisedPrompt: "x"}}}, nil, "neither b64_json nor url"},
 		{"url without download", &ImageResponse{Data: []ImageData{{URL: "https://x.example/a.png"}}}, nil, "downloading is not enabled"},
 		{"download fails", &ImageResponse{Data: []ImageData{{URL: "https://x.example/a.png"}}},
 			func(context.Context, string) ([]byte, error) { return nil, errors.New("HTTP 404") }, "HTTP 404"},
+		{"download is a bomb", &ImageResponse{Data: []ImageData{{URL: "https://x.example/a.png"}}},
+			func(context.Context, string) ([]byte, error) {
+				return mediatest.ClaimPNG(t, 100000, 100000, 8, mediatest.RGBA), nil
+			}, "the gateway's image 1 of 1 is 100000x100000 pixels (40.0 GB decoded), more than parley decodes (256.0 MB), so nothing was saved; ask for a smaller size"},
 	}
 	for _, c := range bad {
-		imgs, err := DecodeImageData(context.Background(), c.resp, c.download)
+		var reply *ImageReply
+		var err error
+		if c.resp != nil {
+			reply, err = replyOf(t, c.resp, 5)
+		}
+		var imgs []media.Verified
+		if err == nil {
+			imgs, err = VerifyImages(context.Background(), reply, c.download)
+		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || imgs != nil {
 			t.Errorf("%s: got %d images, err %v; want error with %q", c.name, len(imgs), err, c.want)
 		}
-	}
-}
-
-func listDir(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
-var saveTime = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-
-func TestSaveImagesNamesAndContent(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "new", "pictures")
-	imgs := [][]byte{encodePNG(t, lineArtImage(20, 10)), encodePNG(t, photoImage(30, 15))}
-	saved, err := SaveImages(dir, "A cat, in Space!", saveTime, imgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"20250102-030405-a-cat-in-space-1.png", "20250102-030405-a-cat-in-space-2.png"}
-	if got := listDir(t, dir); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("files %v, want %v (and no temporary files)", got, want)
-	}
-	for i, s := range saved {
-		if s.Path != filepath.Join(dir, want[i]) || s.Format != "png" || s.Note != "" || s.Bytes != len(imgs[i]) {
-			t.Errorf("saved[%d] = %+v", i, s)
-		}
-		b, _ := os.ReadFile(s.Path)
-		if !bytes.Equal(b, imgs[i]) {
-			t.Errorf("%s content differs", s.Path)
-		}
-		if st, _ := os.Stat(s.Path); st.Mode().Perm() != 0o644 {
-			t.Errorf("%s mode %v", s.Path, st.Mode().Perm())
-		}
-	}
-	if saved[1].Width != 30 || saved[1].Height != 15 {
-		t.Errorf("dimensions %dx%d", saved[1].Width, saved[1].Height)
-	}
-	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o755 {
-		t.Errorf("dir mode %v", st.Mode().Perm())
-	}
-}
-
-func TestSaveImagesNeverOverwrites(t *testing.T) {
-	dir := t.TempDir()
-	taken := filepath.Join(dir, "20250102-030405-sunset-1.png")
-	os.WriteFile(taken, []byte("precious"), 0o644)
-	os.WriteFile(filepath.Join(dir, "20250102-030405-sunset-1_2.png"), []byte("also precious"), 0o644)
-	img := encodePNG(t, lineArtImage(8, 8))
-	saved, err := SaveImages(dir, "sunset", saveTime, [][]byte{img})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(dir, "20250102-030405-sunset-1_3.png"); saved[0].Path != want {
-		t.Errorf("saved to %s, want %s", saved[0].Path, want)
-	}
-	if b, _ := os.ReadFile(taken); string(b) != "precious" {
-		t.Error("an existing file was overwritten")
-	}
-	// Saving the same thing again picks yet another name.
-	again, err := SaveImages(dir, "sunset", saveTime, [][]byte{img})
-	if err != nil || again[0].Path == saved[0].Path {
-		t.Errorf("second save: %v %v", again, err)
-	}
-}
-
-func TestSaveImagesWrongFormat(t *testing.T) {
-	dir := t.TempDir()
-	jpg := encodeJPEGTest(t, photoImage(16, 16), 80)
-	saved, err := SaveImages(dir, "photo", saveTime, [][]byte{encodePNG(t, lineArtImage(8, 8)), jpg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := saved[1]
-	if filepath.Base(s.Path) != "20250102-030405-photo-2.jpg" || s.Format != "jpeg" {
-		t.Errorf("saved %+v", s)
-	}
-	if !strings.Contains(s.Note, "JPEG") || !strings.Contains(s.Note, ".jpg") {
-		t.Errorf("note %q does not say what happened", s.Note)
-	}
-	if saved[0].Note != "" {
-		t.Errorf("the PNG got a note: %q", saved[0].Note)
-	}
-}
-
-func TestSaveImagesInvalidWritesNothing(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "out")
-	good := encodePNG(t, lineArtImage(8, 8))
-	if _, err := SaveImages(dir, "x", saveTime, [][]byte{good, []byte("garbage")}); err == nil {
-		t.Fatal("saved garbage")
-	}
-	if _, err := SaveImages(dir, "x", saveTime, nil); err == nil {
-		t.Fatal("saved nothing without an error")
-	}
-	// Invalid Base64 and an empty data array stop before SaveImages.
-	for _, resp := range []*ImageResponse{{Data: []ImageData{{B64JSON: b64(good)}, {B64JSON: "%%%"}}}, {}} {
-		imgs, err := DecodeImageData(context.Background(), resp, nil)
-		if err == nil {
-			t.Fatal("decoded a bad reply")
-		}
-		if imgs != nil {
-			SaveImages(dir, "x", saveTime, imgs)
-		}
-	}
-	if got := listDir(t, dir); len(got) != 0 {
-		t.Errorf("files written: %v", got)
-	}
-}
-
-func TestSlug(t *testing.T) {
-	cases := map[string]string{
-		"A cat, in Space!":          "a-cat-in-space",
-		"  Hello   WORLD 2025 ":     "hello-world-2025",
-		"Café crème brûlée":         "cafe-creme-brulee",
-		"Straße über Ærø":           "strasse-uber-aero",
-		"don't stop":                "dont-stop",
-		"猫の絵":                       "image",
-		"кот в космосе":             "image",
-		"猫 cat 🐱":                   "cat",
-		"":                          "image",
-		"--- ... !!!":               "image",
-		"path/../../etc/passwd":     "path-etc-passwd",
-		strings.Repeat("word ", 20): "word-word-word-word-word-word-word-word", // 39 chars
-		strings.Repeat("x", 60):     strings.Repeat("x", 40),
-		"an extraordinarily detailed watercolour painting of a lighthouse": "an-extraordinarily-detailed-watercolour",
-	}
-	for in, want := range cases {
-		got := Slug(in)
-		if got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
-		if len(got) > 40 {
-			t.Errorf("Slug(%q) is %d chars", in, len(got))
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: not one line: %q", c.name, err)
 		}
 	}
 }
 
-func TestDefaultImageDir(t *testing.T) {
-	home := t.TempDir()
-	cfg := filepath.Join(home, "cfg")
-	os.MkdirAll(cfg, 0o755)
-	env := func(m map[string]string) func(string) string {
-		return func(k string) string { return m[k] }
+func TestDecodeBase64(t *testing.T) {
+	for in, want := range map[string]string{
+		"QUJD": "ABC", "QUI=": "AB", "QUI": "AB", "QQ==": "A", "QQ": "A", " Q U\nJ D\r\n": "ABC",
+		"-_8": "\xfb\xff", "+/8=": "\xfb\xff",
+	} {
+		got, err := decodeBase64(in)
+		if err != nil || string(got) != want {
+			t.Errorf("decodeBase64(%q) = %q, %v; want %q", in, got, err, want)
+		}
 	}
-	if got, want := DefaultImageDir(env(nil), home), filepath.Join(home, "Pictures", "parley"); got != want {
-		t.Errorf("no env: %s, want %s", got, want)
-	}
-	if got := DefaultImageDir(env(map[string]string{"XDG_PICTURES_DIR": "/data/pics"}), home); got != "/data/pics/parley" {
-		t.Errorf("XDG_PICTURES_DIR: %s", got)
-	}
-	os.WriteFile(filepath.Join(cfg, "user-dirs.dirs"), []byte("# written by xdg-user-dirs-update\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\n"), 0o644)
-	if got, want := DefaultImageDir(env(map[string]string{"XDG_CONFIG_HOME": cfg}), home), filepath.Join(home, "Bilder", "parley"); got != want {
-		t.Errorf("user-dirs.dirs: %s, want %s", got, want)
-	}
-	os.WriteFile(filepath.Join(cfg, "user-dirs.dirs"), []byte("XDG_PICTURES_DIR=\"/srv/photos\"\n"), 0o644)
-	if got := DefaultImageDir(env(map[string]string{"XDG_CONFIG_HOME": cfg}), home); got != "/srv/photos/parley" {
-		t.Errorf("absolute user dir: %s", got)
-	}
-	os.WriteFile(filepath.Join(cfg, "user-dirs.dirs"), []byte("XDG_PICTURES_DIR=\"$HOME/\"\n"), 0o644)
-	if got, want := DefaultImageDir(env(map[string]string{"XDG_CONFIG_HOME": cfg}), home), filepath.Join(home, "Pictures", "parley"); got != want {
-		t.Errorf("disabled user dir: %s, want %s", got, want)
-	}
-	// The default XDG_CONFIG_HOME is ~/.config.
-	os.MkdirAll(filepath.Join(home, ".config"), 0o755)
-	os.WriteFile(filepath.Join(home, ".config", "user-dirs.dirs"), []byte("XDG_PICTURES_DIR=\"$HOME/Fotos\"\n"), 0o644)
-	if got, want := DefaultImageDir(env(nil), home), filepath.Join(home, "Fotos", "parley"); got != want {
-		t.Errorf("~/.config/user-dirs.dirs: %s, want %s", got, want)
+	for _, in := range []string{"", "  ", "Q", "QR==", "QUJD=", "Q===", "QU*D", "é"} {
+		if got, err := decodeBase64(in); err == nil {
+			t.Errorf("decodeBase64(%q) = %q, want an error", in, got)
+		}
 	}
 }

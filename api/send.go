@@ -14,7 +14,6 @@ import (
 const (
 	maxErrorBody = 1 << 20
 	maxChatReply = 64 << 20
-	maxImageBody = 512 << 20
 )
 
 // response is a successful reply whose body is still to be read. close

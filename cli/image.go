@@ -3,14 +3,20 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"parley/api"
 	"parley/config"
+	"parley/media"
+	"parley/termsafe"
 )
 
 type imageFlags struct {
@@ -98,22 +104,28 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	var resp *api.ImageResponse
+	want := max(opts.N, 1)
+	what := fmt.Sprintf("generating %s with %s", plural(want, "image"), model)
 	if edit != nil {
-		resp, err = client.EditImages(ctx, *edit)
-	} else {
-		resp, err = client.GenerateImages(ctx, req)
+		what = fmt.Sprintf("editing %s with %s", plural(len(edit.Images), "image"), model)
 	}
+	if opts.Size != "" {
+		what += " (" + opts.Size + ")"
+	}
+	prog := a.startProgress(ctx, what)
+	defer prog.stop()
+	reply, images, err := fetchImages(ctx, client, req, edit, prog)
 	if err != nil {
 		return err
 	}
-	images, err := api.DecodeImageData(ctx, resp, client.Download)
+	prog.set("saving " + plural(len(images), "image"))
+	saved, err := media.SaveImages(dir, prompt, a.env.Now(), images)
+	prog.stop()
 	if err != nil {
 		return err
 	}
-	saved, err := api.SaveImages(dir, prompt, a.env.Now(), images)
-	if err != nil {
-		return err
+	if reply.Dropped > 0 {
+		a.say(droppedNote(len(reply.Data)+reply.Dropped, want, len(saved)))
 	}
 	for _, s := range saved {
 		if s.Note != "" {
@@ -124,7 +136,51 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	return nil
 }
 
-// editRequest reads the images to edit and the mask, checking the mask
+// fetchImages asks for the images (an edit when edit is set), downloads the
+// ones that came as links, and verifies them all.
+func fetchImages(ctx context.Context, client *api.Client, req api.ImageRequest, edit *api.EditRequest, prog *imageProgress) (*api.ImageReply, []media.Verified, error) {
+	var (
+		reply *api.ImageReply
+		err   error
+	)
+	if edit != nil {
+		reply, err = client.EditImages(ctx, *edit)
+	} else {
+		reply, err = client.GenerateImages(ctx, req)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range reply.Data {
+		if d.File == nil && d.URL != "" {
+			prog.set("downloading " + plural(len(reply.Data), "image"))
+			break
+		}
+	}
+	images, err := api.VerifyImages(ctx, reply, client.Download)
+	return reply, images, err
+}
+
+// droppedNote says that a gateway sent more images than asked for.
+func droppedNote(sent, asked, saved int) string {
+	were := fmt.Sprintf("%d were", asked)
+	if asked == 1 {
+		were = "1 was"
+	}
+	return fmt.Sprintf("the gateway sent %d images though %s asked for; saved %s and dropped the other %d",
+		sent, were, plural(saved, "image"), sent-saved)
+}
+
+// plural writes "1 image", "3 images".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// editRequest reads the images to edit and the mask (regular files of at
+// most media.MaxFileBytes, named by their content), checking the mask
 // before anything is uploaded.
 func editRequest(gen api.ImageRequest, path string, images []string, mask string) (*api.EditRequest, error) {
 	req := &api.EditRequest{
@@ -132,39 +188,23 @@ func editRequest(gen api.ImageRequest, path string, images []string, mask string
 		ResponseFormat: gen.ResponseFormat, Path: path,
 	}
 	for _, p := range images {
-		f, err := readImageFile(p)
+		f, err := api.ReadImageFile(p, "--edit image")
 		if err != nil {
-			return nil, err
+			return nil, usage(err)
 		}
 		req.Images = append(req.Images, f)
 	}
 	if mask != "" {
-		m, err := readImageFile(mask)
+		m, err := api.ReadImageFile(mask, "--mask")
 		if err != nil {
-			return nil, err
+			return nil, usage(err)
 		}
-		if err := api.CheckMask(req.Images[0].Data, m.Data); err != nil {
+		if err := media.CheckMask(req.Images[0].Data, m.Data); err != nil {
 			return nil, usage(err)
 		}
 		req.Mask = &m
 	}
 	return req, nil
-}
-
-func readImageFile(path string) (api.ImageFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return api.ImageFile{}, usagef("cannot read %s (%v); check the path", path, unwrapPathError(err))
-	}
-	format := api.DetectImageFormat(data)
-	if format == "" {
-		what := "not an image parley can read"
-		if d := api.DescribeContent(data); d != "" {
-			what = d
-		}
-		return api.ImageFile{}, usagef("%s is %s; give a PNG, JPEG, WEBP or GIF image", path, what)
-	}
-	return api.ImageFile{Name: filepath.Base(path), Data: data, MIME: format.MIME()}, nil
 }
 
 // writableDir creates dir if needed and checks that a file can be made in it.
@@ -185,4 +225,110 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// progressTick is how often the progress line may be redrawn. It is drawn
+// only when its text changed, and the seconds move once a second, so it
+// changes about once a second and never more than twice.
+const progressTick = 500 * time.Millisecond
+
+// imageProgress shows on a terminal's stderr what parley image is waiting
+// for and for how long, on one line rewritten in place and cleared at the
+// end. Its goroutine is stopped by stop or by the context; the zero value
+// (stderr not a terminal) draws nothing.
+type imageProgress struct {
+	w      io.Writer
+	width  int
+	now    func() time.Time
+	start  time.Time
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	what    string
+	shown   string
+	stopped bool
+}
+
+// startProgress starts the progress line when stderr is a terminal.
+func (a *app) startProgress(ctx context.Context, what string) *imageProgress {
+	width, ok := terminalWidth(a.env.Stderr)
+	if !ok {
+		return &imageProgress{}
+	}
+	return runProgress(ctx, a.env.Stderr, width, what, time.Now, progressTick)
+}
+
+// terminalWidth reports whether w is a terminal, and its width.
+func terminalWidth(w io.Writer) (int, bool) {
+	f, ok := w.(interface{ Fd() uintptr })
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0, false
+	}
+	width, _, err := term.GetSize(f.Fd())
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	return width, true
+}
+
+func runProgress(ctx context.Context, w io.Writer, width int, what string, now func() time.Time, tick time.Duration) *imageProgress {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &imageProgress{w: w, width: width, now: now, start: now(), what: what, cancel: cancel, done: make(chan struct{})}
+	p.draw()
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				p.draw()
+			}
+		}
+	}()
+	return p
+}
+
+// set changes what the line says is going on.
+func (p *imageProgress) set(what string) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	p.what = what
+	p.mu.Unlock()
+	p.draw()
+}
+
+func (p *imageProgress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	secs := int(p.now().Sub(p.start) / time.Second)
+	line := ansi.Truncate(fmt.Sprintf("parley: %s · %d s", termsafe.Sanitize(p.what), secs), p.width-1, "…")
+	if line == p.shown {
+		return
+	}
+	p.shown = line
+	fmt.Fprint(p.w, "\r\x1b[K"+line)
+}
+
+// stop ends the goroutine and clears the line; it may be called again.
+func (p *imageProgress) stop() {
+	if p.w == nil {
+		return
+	}
+	p.cancel()
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.stopped = true
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }

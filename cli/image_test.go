@@ -2,15 +2,21 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/jpeg"
-	_ "image/png"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/api/apitest"
+	"parley/media/mediatest"
 )
 
 func picturesDir(h *harness) string { return filepath.Join(h.env["XDG_PICTURES_DIR"], "parley") }
@@ -199,4 +205,152 @@ func TestImageChecksTheDirectoryFirst(t *testing.T) {
 	if files := listDir(t, filepath.Dir(blocker)); len(files) != 1 {
 		t.Fatalf("files left behind: %v", files)
 	}
+}
+
+// TestImageKeepsAtMostNImages: a gateway that returns five images when one
+// was asked for gets one saved and a note about the rest.
+func TestImageKeepsAtMostNImages(t *testing.T) {
+	h := newHarness(t)
+	var pngs [][]byte
+	for i := range 5 {
+		var b bytes.Buffer
+		if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 8+i, 8))); err != nil {
+			t.Fatal(err)
+		}
+		pngs = append(pngs, b.Bytes())
+	}
+	h.gw.Enqueue(apitest.Reply{Images: pngs})
+	r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+	r.mustCode(t, 0)
+	if files := listDir(t, picturesDir(h)); len(files) != 1 || len(strings.Fields(r.stdout)) != 1 {
+		t.Fatalf("files %v, stdout %q: want exactly one image saved", files, r.stdout)
+	}
+	if !strings.HasSuffix(r.stderr, "parley: The gateway sent 5 images though 1 was asked for; saved 1 image and dropped the other 4.\n") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}
+
+// TestImageRefusesAGatewayBomb: a 20000x20000 PNG (about 400 KB, 400 MB
+// decoded) is refused from its header with one sentence; nothing is saved.
+func TestImageRefusesAGatewayBomb(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Images: [][]byte{mediatest.ZeroPNG(t, 20000, 20000, 8, mediatest.Gray, false, false)}})
+	r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+	r.mustCode(t, 1)
+	want := "parley: The gateway's image 1 of 1 is 20000x20000 pixels (400.3 MB decoded), more than parley decodes (256.0 MB), so nothing was saved; ask for a smaller size"
+	if !strings.HasPrefix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+		t.Fatalf("stderr %q, want %q", r.stderr, want)
+	}
+	if files := listDir(t, picturesDir(h)); len(files) != 0 {
+		t.Fatalf("files written: %v", files)
+	}
+}
+
+func writeTestText(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := writeFile(p, body); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestImage413AdviceFitsImages: a 413 for an image request talks about the
+// size and number of images (or the uploads of an edit), not attachments.
+func TestImage413AdviceFitsImages(t *testing.T) {
+	body := `{"error":{"message":"Request too large.","type":"invalid_request_error"}}`
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Status: 413, Body: body})
+	r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+	r.mustCode(t, 1)
+	if !strings.Contains(r.stderr, "The gateway refused the request as too large (413 Request Entity Too Large: Request too large); ask for a smaller size or fewer images") ||
+		strings.Contains(r.stderr, "attach") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+	h = newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Status: 413, Body: body})
+	img := writePNG(t, t.TempDir(), "room.png", 64, 64, false)
+	r = h.run(nil, "image", "-m", "gpt-image-1", "--edit", img, "x")
+	r.mustCode(t, 1)
+	if !strings.Contains(r.stderr, "upload smaller images to edit, or ask for a smaller size or fewer images") {
+		t.Fatalf("edit stderr %q", r.stderr)
+	}
+}
+
+// TestImageNoProgressWithoutATerminal: with stderr a pipe or file, parley
+// image writes nothing but its result, even while it waits.
+func TestImageNoProgressWithoutATerminal(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Delay: 1200 * time.Millisecond})
+	r := h.run(nil, "image", "-m", "gpt-image-1", "x")
+	r.mustCode(t, 0)
+	if r.stderr != "" {
+		t.Fatalf("stderr %q, want nothing", r.stderr)
+	}
+}
+
+func TestImageProgressLine(t *testing.T) {
+	var (
+		mu  sync.Mutex
+		now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	frames := func(w *lockedWriter) []string { return strings.Split(w.String(), "\r\x1b[K")[1:] }
+
+	// A tick too long to fire, so every draw is the test's own.
+	w := &lockedWriter{w: &bytes.Buffer{}}
+	p := runProgress(context.Background(), w, 80, "generating 1 image with \x1b]0;evil\x07gpt-image-1 (1024x1024)", clock, time.Hour)
+	advance(400 * time.Millisecond)
+	p.draw() // the same second: nothing is written
+	advance(700 * time.Millisecond)
+	p.draw()
+	p.set("saving 1 image")
+	p.stop()
+	p.stop()
+	want := []string{
+		"parley: generating 1 image with ␛]0;evil␇gpt-image-1 (1024x1024) · 0 s",
+		"parley: generating 1 image with ␛]0;evil␇gpt-image-1 (1024x1024) · 1 s",
+		"parley: saving 1 image · 1 s",
+		"", // cleared at the end, once
+	}
+	if got := frames(w); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("frames %q\nwant   %q (the model name sanitised, redrawn only on change)", got, want)
+	}
+
+	// A narrow terminal: the line is cut to fit, never wrapped.
+	w = &lockedWriter{w: &bytes.Buffer{}}
+	p = runProgress(context.Background(), w, 30, "generating 4 images with a-very-long-model-name", clock, time.Hour)
+	p.stop()
+	if f := frames(w); len(f) != 2 || ansi.StringWidth(f[0]) != 29 || !strings.HasSuffix(f[0], "…") {
+		t.Fatalf("narrow frames %q", f)
+	}
+
+	// The goroutine ends with its context too.
+	ctx, cancel := context.WithCancel(context.Background())
+	p = runProgress(ctx, &lockedWriter{w: &bytes.Buffer{}}, 80, "x", clock, time.Millisecond)
+	cancel()
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the progress goroutine outlived its context")
+	}
+	p.stop()
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
 }

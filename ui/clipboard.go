@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/atotto/clipboard"
 
-	"parley/api"
+	"parley/media"
 	"parley/termsafe"
 )
 
@@ -38,7 +38,7 @@ func copyText(write func(string) error, what, s string) tea.Cmd {
 
 // copiedToast words the result of a copy.
 func copiedToast(msg copiedMsg) (string, toastKind) {
-	size := api.FormatBytes(int64(msg.bytes))
+	size := media.FormatBytes(int64(msg.bytes))
 	if msg.err != nil {
 		return fmt.Sprintf("%s sent to the terminal clipboard (OSC 52, %s); no system clipboard tool found (install wl-clipboard, xclip or xsel)", msg.what, size), toastWarn
 	}

@@ -8,6 +8,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/media"
 	"parley/termsafe"
 )
 
@@ -181,7 +182,7 @@ func chip(a api.Attachment) string {
 	}
 	if a.Bytes > 0 {
 		b.WriteString(" · ")
-		b.WriteString(api.FormatBytes(int64(a.Bytes)))
+		b.WriteString(media.FormatBytes(int64(a.Bytes)))
 	}
 	if a.Resized && a.OrigWidth > 0 && a.OrigHeight > 0 &&
 		(a.OrigWidth != a.Width || a.OrigHeight != a.Height) {

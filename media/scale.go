@@ -1,4 +1,4 @@
-package api
+package media
 
 import (
 	"encoding/binary"
@@ -18,7 +18,7 @@ import (
 // 12-megapixel photo. This one converts each source row once, works in
 // fixed point, keeps only a few horizontally filtered rows per worker (four
 // 16-bit channels packed in a uint64), and splits the output rows over the
-// CPUs (see BenchmarkAttachScale).
+// CPUs (see BenchmarkScale).
 
 // weightBits is the fixed-point precision of the filter weights.
 const weightBits = 14
@@ -125,6 +125,37 @@ func rowReader(src image.Image) rowFunc {
 				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
 			}
 		}
+	case *image.RGBA64:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+8*w]
+			for x := range w { // the high byte of each big-endian 16-bit channel
+				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = row[8*x], row[8*x+2], row[8*x+4], row[8*x+6]
+			}
+		}
+	case *image.NRGBA64:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+8*w]
+			for x := range w {
+				r, g, bl, a := c16(row[8*x:]), c16(row[8*x+2:]), c16(row[8*x+4:]), c16(row[8*x+6:])
+				// Premultiply at 16 bits, then keep the high byte, as
+				// color.NRGBA64.RGBA does before the >>8 the generic path applies.
+				buf[4*x] = uint8(r * a / 0xffff >> 8)
+				buf[4*x+1] = uint8(g * a / 0xffff >> 8)
+				buf[4*x+2] = uint8(bl * a / 0xffff >> 8)
+				buf[4*x+3] = uint8(a >> 8)
+			}
+		}
+	case *image.Gray16:
+		return func(y int, buf []uint8) {
+			i := s.PixOffset(b.Min.X, b.Min.Y+y)
+			row := s.Pix[i : i+2*w]
+			for x := range w {
+				v := row[2*x]
+				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
+			}
+		}
 	case *image.Paletted:
 		pal := make([][4]uint8, 256)
 		for i, c := range s.Palette {
@@ -146,6 +177,9 @@ func rowReader(src image.Image) rowFunc {
 	}
 }
 
+// c16 reads a big-endian 16-bit channel.
+func c16(b []uint8) uint32 { return uint32(b[0])<<8 | uint32(b[1]) }
+
 // ycbcrRow converts w pixels of row sy, from column x0, to RGBA. Like the
 // kernels below it only reads the shared image and writes the worker's own
 // buffer, and is left out of race instrumentation for the same reason.
@@ -160,9 +194,11 @@ func ycbcrRow(buf []uint8, s *image.YCbCr, x0, sy, w int) {
 	}
 }
 
-// resample scales src to w×h with the Catmull-Rom kernel into a new RGBA
-// image, using up to GOMAXPROCS goroutines that all finish before it returns.
-func resample(src image.Image, w, h int) *image.RGBA {
+// Scale resamples src to w×h with the Catmull-Rom (bicubic) kernel, the
+// filter golang.org/x/image/draw calls CatmullRom, into a new RGBA image
+// with premultiplied alpha. It uses up to GOMAXPROCS goroutines, which all
+// finish before it returns.
+func Scale(src image.Image, w, h int) *image.RGBA {
 	sb := src.Bounds()
 	sw, sh := sb.Dx(), sb.Dy()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -238,7 +274,7 @@ func resampleBand(dst *image.RGBA, y0, y1, sw int, xt, yt taps, span int, read r
 // The two kernels below are left out of race-detector instrumentation
 // (go:norace): they do nothing but arithmetic on slices that are either
 // read-only and shared (taps, source rows) or owned by the calling worker
-// (its ring rows, its band of dst), as resample's banding guarantees. The
+// (its ring rows, its band of dst), as Scale's banding guarantees. The
 // goroutine structure around them stays instrumented. Instrumented, they
 // made `go test -race` of one 12-megapixel attachment take ten times longer.
 
@@ -301,4 +337,22 @@ func clamp8(v int64) uint8 {
 		return 255
 	}
 	return uint8(v)
+}
+
+// FitWithin scales w×h so its longer side is at most maxSide, keeping the
+// aspect ratio (rounded, never below 1 px).
+func FitWithin(w, h, maxSide int) (int, int) {
+	long := max(w, h)
+	if long <= maxSide {
+		return w, h
+	}
+	s := float64(maxSide) / float64(long)
+	nw := max(1, int(math.Round(float64(w)*s)))
+	nh := max(1, int(math.Round(float64(h)*s)))
+	if w >= h {
+		nw = maxSide
+	} else {
+		nh = maxSide
+	}
+	return nw, nh
 }

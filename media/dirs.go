@@ -1,0 +1,57 @@
+package media
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// DefaultImageDir is where generated images go when the config names no
+// directory: $XDG_PICTURES_DIR/parley, else the XDG_PICTURES_DIR entry of
+// $XDG_CONFIG_HOME/user-dirs.dirs (the xdg-user-dirs file), else
+// ~/Pictures/parley. getenv and home are parameters so callers (and tests)
+// decide where the environment comes from.
+func DefaultImageDir(getenv func(string) string, home string) string {
+	if p := getenv("XDG_PICTURES_DIR"); p != "" && filepath.IsAbs(p) {
+		return filepath.Join(p, "parley")
+	}
+	cfgHome := getenv("XDG_CONFIG_HOME")
+	if cfgHome == "" || !filepath.IsAbs(cfgHome) {
+		cfgHome = filepath.Join(home, ".config")
+	}
+	if p := userDirsPictures(filepath.Join(cfgHome, "user-dirs.dirs"), home); p != "" {
+		return filepath.Join(p, "parley")
+	}
+	return filepath.Join(home, "Pictures", "parley")
+}
+
+// maxUserDirsBytes bounds the user-dirs.dirs file, which holds a dozen
+// short lines.
+const maxUserDirsBytes = 64 << 10
+
+// userDirsPictures reads XDG_PICTURES_DIR from an xdg-user-dirs file, whose
+// lines look like XDG_PICTURES_DIR="$HOME/Pictures". An entry equal to $HOME
+// means "disabled" by that file's convention and is ignored.
+func userDirsPictures(file, home string) string {
+	data, _, err := readRegular(file, maxUserDirsBytes)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		v, ok := strings.CutPrefix(line, "XDG_PICTURES_DIR=")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(v, `"`)
+		switch {
+		case v == "$HOME" || v == "$HOME/":
+			return ""
+		case strings.HasPrefix(v, "$HOME/"):
+			return filepath.Join(home, v[len("$HOME/"):])
+		case filepath.IsAbs(v):
+			return filepath.Clean(v)
+		}
+		return ""
+	}
+	return ""
+}
