@@ -3,28 +3,11 @@
 package api
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"parley/media"
 	"parley/media/mediatest"
 )
-
-// cpuTime is the CPU time the process has used, all threads: on a machine
-// shared with other work it varies much less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU adds cpu-ms/op, the process's CPU time per operation since
-// start (the scaler runs on every core, so it exceeds wall time when the
-// machine is idle).
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
 
 // BenchmarkAttachPhoto12MP is the whole attach of a 4000x3000 JPEG: decode,
 // scale to 2048x1536, JPEG encode, hash.

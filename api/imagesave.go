@@ -56,9 +56,3 @@ func VerifyImages(ctx context.Context, reply *ImageReply, download func(ctx cont
 	}
 	return out, nil
 }
-
-// DefaultImageDir is media.DefaultImageDir, kept here for config, which
-// still asks api for it.
-func DefaultImageDir(getenv func(string) string, home string) string {
-	return media.DefaultImageDir(getenv, home)
-}

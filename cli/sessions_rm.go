@@ -79,7 +79,7 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 				}
 				titles = append(titles, fmt.Sprintf("%q", listTitle(m)))
 			}
-			what = fmt.Sprintf("%d session%s (%s)", len(ids), plural(len(ids)), strings.Join(titles, ", "))
+			what = fmt.Sprintf("%s (%s)", plural(len(ids), "session"), strings.Join(titles, ", "))
 		}
 		if !f.yes {
 			ok, err := a.confirm(ctx, "Delete "+what+"? [y/N] ")
@@ -101,16 +101,9 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 		if err != nil {
 			return err
 		}
-		a.say(fmt.Sprintf("deleted %d session%s", n, plural(n)))
+		a.say("deleted " + plural(n, "session"))
 		return nil
 	})
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // confirm asks a yes/no question on stderr and reads the answer from

@@ -16,6 +16,7 @@ import (
 
 	"parley/api"
 	"parley/internal/safefile"
+	"parley/media"
 )
 
 // DefaultBaseURL is the gateway used when neither the config file nor
@@ -357,13 +358,13 @@ func (c *Config) ProviderFor(model string) (*Provider, error) {
 
 // ImageDir is where generated images are saved: image_dir (with ~ and
 // $VARIABLES expanded, see ExpandPath; a relative path is taken from the
-// current directory), else api.DefaultImageDir ($XDG_PICTURES_DIR/parley,
+// current directory), else media.DefaultImageDir ($XDG_PICTURES_DIR/parley,
 // the user-dirs.dirs entry, or ~/Pictures/parley).
 func (c *Config) ImageDir() string {
 	if c.imageDir != "" {
 		return c.imageDir
 	}
-	return api.DefaultImageDir(c.env.get, c.env.HomeDir)
+	return media.DefaultImageDir(c.env.get, c.env.HomeDir)
 }
 
 // AttachLimits are the attachment limits (zero fields take api's defaults).

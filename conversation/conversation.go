@@ -35,6 +35,8 @@ type Conversation struct {
 	// progressEvery and lastProgress throttle ChangeProgress.
 	progressEvery time.Duration
 	lastProgress  time.Time
+	// unsaved: text arrived since the last ChangeProgress.
+	unsaved bool
 	// reply accumulates the text of the reply in flight; appending to it is
 	// amortised O(len(delta)) and its String does not copy, which keeps a
 	// delta cheap even when the reply is long.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api"
 )
@@ -112,5 +113,30 @@ func TestMakeTitleIsPlainText(t *testing.T) {
 		if got := MakeTitle(in); got != want {
 			t.Errorf("MakeTitle(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Text that arrives right before a silence is reported by FlushProgress
+// once ProgressEvery has passed, without waiting for another delta.
+func TestFlushProgressAfterSilence(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var progress []string
+	c := New(Options{Now: func() time.Time { return now }, Listeners: []Listener{ListenerFunc(func(ch Change) {
+		if ch.Kind == ChangeProgress {
+			progress = append(progress, ch.Message.Text)
+		}
+	})}})
+	turn, _ := c.Begin(&UserInput{Text: "q"}, TurnOptions{Model: "m"})
+	now = now.Add(100 * time.Millisecond)
+	c.Receive(turn, "early text", nil, "")
+	c.FlushProgress()
+	if len(progress) != 0 {
+		t.Fatalf("progress before a second: %q", progress)
+	}
+	now = now.Add(time.Second)
+	c.FlushProgress()
+	c.FlushProgress()
+	if len(progress) != 1 || progress[0] != "early text" {
+		t.Fatalf("progress after the silence: %q", progress)
 	}
 }

@@ -45,7 +45,7 @@ func turn(t *testing.T, c *Conversation, question, answer string, atts ...api.At
 }
 
 var (
-	imgA = api.Attachment{Name: "a.png", URL: "data:image/png;base64,AAAA", MIME: "image/png", Data: []byte{0}}
+	imgA = api.Attachment{Name: "a.png", MIME: "image/png", Data: []byte{0, 0, 0}}
 	imgB = api.Attachment{Name: "b.png", URL: "https://example.com/b.png"}
 )
 
@@ -59,7 +59,7 @@ func TestBuildRequestCarriesTheWholeConversation(t *testing.T) {
 	c.StartReply("m") // in flight: not sent
 
 	req := c.BuildRequest(RequestOptions{SystemPrompt: "be kind"})
-	want := []string{"system:be kind", "user:look[" + imgA.URL + "]", "assistant:a cat", "user:and now?"}
+	want := []string{"system:be kind", "user:look[" + imgA.DataURI() + "]", "assistant:a cat", "user:and now?"}
 	if got := sent(req); !reflect.DeepEqual(got, want) {
 		t.Fatalf("messages = %q, want %q", got, want)
 	}

@@ -92,12 +92,31 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	// attachments nor usage, so nothing else needs cloning.
 	cp := *m
 	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text})
-	if now := c.now(); now.Sub(c.lastProgress) >= c.progressEvery {
-		c.lastProgress = now
-		pc := *m
-		c.emit(Change{Kind: ChangeProgress, Message: &pc})
-	}
+	c.unsaved = true
+	c.FlushProgress()
 	return true
+}
+
+// FlushProgress reports the reply in flight as a ChangeProgress when text
+// arrived since the last one and ProgressEvery has passed. AppendDelta
+// calls it; a caller with a clock of its own (the chat's frame tick) calls
+// it too, so text that arrived right before a silence is still reported
+// within ProgressEvery, not only when the next delta comes.
+func (c *Conversation) FlushProgress() {
+	if !c.unsaved || len(c.listeners) == 0 {
+		return
+	}
+	now := c.now()
+	if now.Sub(c.lastProgress) < c.progressEvery {
+		return
+	}
+	i := len(c.messages) - 1
+	if i < 0 || c.messages[i].State != StateStreaming {
+		return
+	}
+	c.lastProgress, c.unsaved = now, false
+	pc := c.messages[i]
+	c.emit(Change{Kind: ChangeProgress, Message: &pc})
 }
 
 // Finish closes the reply in flight as done.

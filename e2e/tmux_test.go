@@ -72,6 +72,9 @@ type launch struct {
 	command []string
 	// args are parley's arguments.
 	args []string
+	// home is the home directory (with its XDG folders) to use, so a
+	// second parley sees what the first one kept; "" makes a new one.
+	home string
 }
 
 // term is one parley process running in its own private tmux server.
@@ -94,6 +97,9 @@ func startParley(t *testing.T, l launch) *term {
 	}
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
+	if l.home != "" {
+		home = l.home
+	}
 	xdg := map[string]string{
 		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
 		"XDG_DATA_HOME":   filepath.Join(home, ".local", "share"),

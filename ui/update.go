@@ -175,6 +175,9 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		return nil
 	}
 	m.tr.Tick()
+	// Text that arrived right before a silence is stored within a second
+	// all the same (a crash then loses at most that second).
+	m.conv.FlushProgress()
 	if m.stream != nil && msg.id == m.stream.id {
 		m.stream.frame++
 		return frameTick(msg.id)

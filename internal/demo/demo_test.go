@@ -222,12 +222,9 @@ func TestDescribeImageHeaderOnly(t *testing.T) {
 	}
 }
 
-func decode(t *testing.T, d api.ImageData) (image.Image, []byte) {
+func decode(t *testing.T, d api.GeneratedImage) (image.Image, []byte) {
 	t.Helper()
-	b, err := base64.StdEncoding.DecodeString(d.B64JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := d.File
 	img, format, err := image.Decode(bytes.NewReader(b))
 	if err != nil || format != "png" {
 		t.Fatalf("not a PNG (%q): %v", format, err)
@@ -237,7 +234,7 @@ func decode(t *testing.T, d api.ImageData) (image.Image, []byte) {
 
 func TestImageGeneration(t *testing.T) {
 	c := client(t, start(t, -1))
-	gen := func(prompt string, n int, size string) (*api.ImageResponse, error) {
+	gen := func(prompt string, n int, size string) (*api.ImageReply, error) {
 		return c.GenerateImages(ctx(t), api.ImageRequest{Model: ModelImage, Prompt: prompt, N: n, Size: size})
 	}
 	resp, err := gen("a red kite over green hills", 2, "300x200")
