@@ -196,7 +196,7 @@ file (see "parley help config").`,
 	}
 	root.SetVersionTemplate("parley {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the API key is masked)")
+	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the chat writes them to a log file and says which); the API key is masked")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)

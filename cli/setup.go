@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -156,6 +157,9 @@ type TUIRequest struct {
 	Version string
 	// NewClient returns a gateway client for a model's provider.
 	NewClient func(model string) (*api.Client, error)
+	// VerboseLog is the file the clients' --verbose trace goes to ("" when
+	// --verbose is off); stderr is the chat's screen.
+	VerboseLog string
 }
 
 type tuiFlags struct {
@@ -175,12 +179,26 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if err != nil {
 		return err
 	}
+	var trace io.Writer
+	logPath := ""
+	if a.verbose {
+		log, err := a.openVerboseLog()
+		if err != nil {
+			return err
+		}
+		defer log.Close()
+		trace, logPath = log, log.path
+		// Said before the chat takes the screen, so it stays in the
+		// terminal's scrollback after the chat ends.
+		a.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
+	}
 	req := TUIRequest{
-		Config:  cfg,
-		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
-		Theme:   firstNonEmpty(f.theme, cfg.Theme),
-		Mouse:   f.mouse || cfg.Mouse,
-		Version: Version,
+		Config:     cfg,
+		Model:      firstNonEmpty(f.model, cfg.DefaultModel),
+		Theme:      firstNonEmpty(f.theme, cfg.Theme),
+		Mouse:      f.mouse || cfg.Mouse,
+		Version:    Version,
+		VerboseLog: logPath,
 		NewClient: func(model string) (*api.Client, error) {
 			p, err := cfg.ProviderFor(model)
 			if err != nil {
@@ -189,6 +207,9 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 			cc, err := p.ClientConfig(userAgent)
 			if err != nil {
 				return nil, err
+			}
+			if trace != nil {
+				cc.Verbose = trace
 			}
 			c, err := api.NewClient(cc)
 			if err != nil {

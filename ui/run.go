@@ -62,6 +62,12 @@ type Options struct {
 	Mouse bool
 	// Recorder receives every conversation change (the sessions store).
 	Recorder conversation.Recorder
+	// JobControl connects ctrl+z, SIGTSTP and SIGCONT to the process's
+	// signal owner; nil means no stopping (ctrl+z is an ordinary key).
+	JobControl *JobControl
+	// VerboseLog is the file the gateway trace goes to (--verbose); ""
+	// means no trace. The chat says where it goes.
+	VerboseLog string
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -82,9 +88,21 @@ type Options struct {
 // Run runs the chat screen until the user quits. The terminal is restored
 // on every exit path: Bubble Tea restores it when Run returns, and a panic
 // in Update or View is caught by Bubble Tea and returned as an error.
+//
+// Signals belong to main (package internal/signals): Bubble Tea's handler
+// is off, since two receivers of one SIGTERM could wait on each other. A
+// termination signal cancels ctx, which ends the program; SIGTSTP and
+// SIGCONT arrive through opts.JobControl.
 func Run(ctx context.Context, opts Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		// A signal during start-up: never enter the alternate screen.
+		return err
+	}
 	m := New(ctx, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
@@ -102,8 +120,16 @@ func Run(ctx context.Context, opts Options) error {
 		// state (the themes' NO_COLOR styles rely on them).
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
+	if opts.JobControl != nil {
+		popts = append(popts, tea.WithFilter(opts.JobControl.filter))
+	}
 	p := tea.NewProgram(m, popts...)
+	stopForwarding := func() {}
+	if opts.JobControl != nil {
+		stopForwarding = opts.JobControl.forward(p)
+	}
 	_, err := p.Run()
+	stopForwarding()
 	// The program has stopped: nothing else touches the model now.
 	m.shutdown()
 	switch {
@@ -112,7 +138,7 @@ func Run(ctx context.Context, opts Options) error {
 	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(err, tea.ErrInterrupted):
-		// SIGINT from outside (ctrl+c inside the app is a key).
+		// tea.Interrupt from inside (ctrl+c inside the app is a key).
 		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return fmt.Errorf("the chat screen stopped: %w", err)
