@@ -72,6 +72,6 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		Getenv:     os.Getenv,
 		Mouse:      req.Mouse,
 		VerboseLog: req.VerboseLog,
-		JobControl: &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, Stopping: jc.Stopping},
+		JobControl: &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
 	})
 }

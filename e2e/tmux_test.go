@@ -70,6 +70,11 @@ type launch struct {
 	SetClipboard bool
 	// command replaces parley (the injection test's control run).
 	command []string
+	// args are parley's arguments.
+	args []string
+	// wrapper replaces wrapperScript (the job-control test runs parley
+	// under a shell with job control); it gets the same arguments.
+	wrapper string
 }
 
 // term is one parley process running in its own private tmux server.
@@ -113,7 +118,11 @@ func startParley(t *testing.T, l launch) *term {
 		}
 	}
 	wrapper := filepath.Join(dir, "run.sh")
-	if err := os.WriteFile(wrapper, []byte(wrapperScript), 0o600); err != nil {
+	script := wrapperScript
+	if l.wrapper != "" {
+		script = l.wrapper
+	}
+	if err := os.WriteFile(wrapper, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The server's socket lives in a short directory of its own (a unix
@@ -153,6 +162,7 @@ func startParley(t *testing.T, l launch) *term {
 	}
 	command := append([]string{"sh", wrapper, tm.pid, "env", "-i"}, env...)
 	command = append(command, bin)
+	command = append(command, l.args...)
 	if l.command != nil {
 		command = append([]string{"sh", wrapper, tm.pid}, l.command...)
 	}

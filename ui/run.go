@@ -15,10 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/config"
@@ -91,8 +93,9 @@ type Options struct {
 //
 // Signals belong to main (package internal/signals): Bubble Tea's handler
 // is off, since two receivers of one SIGTERM could wait on each other. A
-// termination signal cancels ctx, which ends the program; SIGTSTP and
-// SIGCONT arrive through opts.JobControl.
+// termination signal cancels ctx, which ends the chat as ctrl+q does (and
+// Run returns ctx's error); SIGTSTP and SIGCONT arrive through
+// opts.JobControl.
 func Run(ctx context.Context, opts Options) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -102,7 +105,10 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	m := New(ctx, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	// Not tea.WithContext: a program killed by its context closes the
+	// terminal reader while the read loop still uses it (a data race in
+	// Bubble Tea's kill path). ctx ends the program through Quit below.
+	popts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
@@ -120,28 +126,45 @@ func Run(ctx context.Context, opts Options) error {
 		// state (the themes' NO_COLOR styles rely on them).
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	if opts.JobControl != nil {
-		popts = append(popts, tea.WithFilter(opts.JobControl.filter))
+	var p *tea.Program
+	if jc := opts.JobControl; jc != nil {
+		// The filter runs only once Run has started, after p is set.
+		popts = append(popts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg { return jc.filter(p, msg) }))
 	}
-	p := tea.NewProgram(m, popts...)
+	p = tea.NewProgram(m, popts...)
+	// Send (in Quit) returns once the program has ended, so this goroutine
+	// never outlives Run.
+	stopQuit := context.AfterFunc(ctx, p.Quit)
 	stopForwarding := func() {}
 	if opts.JobControl != nil {
 		stopForwarding = opts.JobControl.forward(p)
 	}
 	_, err := p.Run()
+	stopQuit()
 	stopForwarding()
 	// The program has stopped: nothing else touches the model now.
 	m.shutdown()
 	switch {
+	case err == nil && ctx.Err() != nil:
+		resetCursorShape(opts.Output)
+		return ctx.Err()
 	case err == nil:
 		return nil
-	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
-		return ctx.Err()
 	case errors.Is(err, tea.ErrInterrupted):
 		// tea.Interrupt from inside (ctrl+c inside the app is a key).
 		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return fmt.Errorf("the chat screen stopped: %w", err)
+}
+
+// resetCursorShape gives the terminal its own cursor shape back. Bubble Tea
+// resets the shape the chat set (a blinking block) only when the last frame
+// has no cursor, which is not the case when a signal ends the chat.
+func resetCursorShape(out io.Writer) {
+	if out == nil {
+		out = os.Stdout
+	}
+	_, _ = io.WriteString(out, ansi.SetCursorStyle(0))
 }
 
 // shutdown ends a reply still in flight (killed, interrupted), keeping its

@@ -7,6 +7,12 @@ import (
 
 // JobControl is the full-screen chat's side of stopping and continuing the
 // process, from AttachTUI to its detach.
+//
+// The chat stops the process with SIGSTOP, never by re-raising SIGTSTP:
+// once a Go program has caught SIGTSTP, the runtime keeps its handler
+// installed even after signal.Reset, and a SIGTSTP it no longer delivers
+// is dropped, so it could never stop the process again (Bubble Tea's
+// tea.Suspend relies on exactly that and would hang waiting for SIGCONT).
 type JobControl struct {
 	// Stops delivers a SIGTSTP sent from outside the terminal (kill -TSTP;
 	// in raw mode ctrl+z is a key, not a signal): the chat then stops as
@@ -19,18 +25,22 @@ type JobControl struct {
 	o *Owner
 }
 
-// Stopping is called right before the chat stops the process (it has
-// released the terminal, or is about to). It reports false when stopping
-// cannot work: no shell with job control would ever continue the process,
-// or the kernel would discard the stop (an orphaned process group, SIGTSTP
-// ignored from the start). Otherwise SIGTSTP takes its default action (the
-// process stops) until the next SIGCONT, which catches it again.
-func (j *JobControl) Stopping() bool {
-	if j == nil || j.o == nil || tstp == nil || !j.o.opts.CanStop() {
-		return false
+// CanStop reports whether stopping can work: a shell with job control
+// would continue the process. In an orphaned process group (the session
+// leader's, as when parley is a terminal's own command or was started by a
+// shell without job control) nothing would, and the kernel discards
+// SIGTSTP there; so does a process started with SIGTSTP ignored.
+func (j *JobControl) CanStop() bool {
+	return j != nil && j.o != nil && tstp != nil && j.o.opts.CanStop()
+}
+
+// Stop stops the process's job, as the terminal's suspend key would, and
+// returns once it has been continued (fg). The chat must have released the
+// terminal first. It does nothing when CanStop is false.
+func (j *JobControl) Stop() {
+	if j.CanStop() {
+		stopJob()
 	}
-	signal.Reset(tstp)
-	return true
 }
 
 // AttachTUI tells the owner that the chat is taking the terminal: from now
@@ -44,10 +54,11 @@ func (o *Owner) AttachTUI() (jc *JobControl, detach func()) {
 	o.attached = true
 	o.stops, o.conts = stops, conts
 	o.mu.Unlock()
-	if tstp != nil && o.opts.CanStop() {
+	jc = &JobControl{Stops: stops, Continued: conts, o: o}
+	if jc.CanStop() {
 		signal.Notify(o.jobs, tstp, cont)
 	}
-	return &JobControl{Stops: stops, Continued: conts, o: o}, func() {
+	return jc, func() {
 		signal.Stop(o.jobs)
 		o.mu.Lock()
 		o.attached = false
@@ -70,8 +81,6 @@ func (o *Owner) job(s os.Signal) {
 	case tstp:
 		notify(stops)
 	case cont:
-		// The stop (ours or anyone's) is over: catch SIGTSTP again.
-		signal.Notify(o.jobs, tstp)
 		notify(conts)
 	}
 }

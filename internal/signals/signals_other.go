@@ -16,4 +16,6 @@ func signalName(s os.Signal) string { return s.String() }
 
 func canStop() bool { return false }
 
+func stopJob() {}
+
 func jobControlled() bool { return false }

@@ -170,8 +170,8 @@ type blockingWriter chan struct{}
 
 func (b blockingWriter) Write(p []byte) (int, error) { <-b; return len(p), nil }
 
-// While the chat runs, SIGTSTP and SIGCONT reach it; Stopping lets the
-// next SIGTSTP stop the process, and SIGCONT catches it again.
+// While the chat runs, SIGTSTP and SIGCONT reach it, again and again;
+// after detach they no longer do.
 func TestJobControlWhileTheChatRuns(t *testing.T) {
 	o := Start(context.Background(), Options{Exit: func(int) { t.Error("exit") }, CanStop: func() bool { return true }})
 	defer o.Close()
@@ -188,7 +188,6 @@ func TestJobControlWhileTheChatRuns(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("SIGCONT did not reach the chat")
 	}
-	// SIGCONT re-armed the catch: another SIGTSTP is delivered, not acted on.
 	kill(t, syscall.SIGTSTP)
 	select {
 	case <-jc.Stops:
@@ -196,23 +195,31 @@ func TestJobControlWhileTheChatRuns(t *testing.T) {
 		t.Fatal("SIGTSTP after SIGCONT did not reach the chat")
 	}
 	detach()
+	kill(t, syscall.SIGCONT)
+	select {
+	case <-jc.Continued:
+		t.Error("SIGCONT reached the chat after it detached")
+	case <-time.After(100 * time.Millisecond):
+	}
 	if o.ExitCode(0) != 0 {
 		t.Error("job-control signals changed the exit status")
 	}
 }
 
-// Where stopping cannot work, Stopping says so and the owner does not
-// catch SIGTSTP at all (the kernel discards it there anyway).
+// Where stopping cannot work, CanStop says so, Stop does nothing (this
+// test would stop otherwise), and the owner does not catch SIGTSTP at all
+// (the kernel discards it there anyway).
 func TestStoppingRefusedWithoutJobControl(t *testing.T) {
 	o := Start(context.Background(), Options{Exit: func(int) { t.Error("exit") }, CanStop: func() bool { return false }})
 	defer o.Close()
 	jc, detach := o.AttachTUI()
 	defer detach()
-	if jc.Stopping() {
-		t.Error("Stopping() = true without job control")
+	if jc.CanStop() {
+		t.Error("CanStop() = true without job control")
 	}
+	jc.Stop()
 	var none *JobControl
-	if none.Stopping() {
-		t.Error("a nil JobControl agreed to stop")
+	if none.CanStop() {
+		t.Error("a nil JobControl can stop")
 	}
 }

@@ -40,6 +40,21 @@ func signalName(s os.Signal) string {
 	return s.String()
 }
 
+// stopJob stops this process's job (its process group) with SIGSTOP, which
+// cannot be caught, and returns when the job is continued. It waits for
+// SIGCONT explicitly: the kernel stops the process's threads one by one,
+// and the one that sent SIGSTOP can return from kill and run on for a
+// moment (taking the terminal back into raw mode) before it is stopped.
+func stopJob() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGCONT)
+	defer signal.Stop(c)
+	if err := syscall.Kill(0, syscall.SIGSTOP); err != nil {
+		return
+	}
+	<-c
+}
+
 // canStop reports whether SIGTSTP may stop this process at all: a process
 // started with SIGTSTP ignored (nohup-style launchers) never stops, and
 // would wait for a SIGCONT that never comes.
