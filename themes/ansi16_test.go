@@ -12,6 +12,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 	"charm.land/lipgloss/v2"
+	chromastyles "github.com/alecthomas/chroma/v2/styles"
 	"github.com/charmbracelet/colorprofile"
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -288,5 +289,24 @@ func TestRenderedMarkdownIn16Colours(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Building a set registers the chroma styles of the 16-colour forms too:
+// switching to them later (on the UI goroutine, while a render may run
+// elsewhere) must not write chroma's unlocked registry.
+func TestNewSetRegistersThe16ColourChromaStyles(t *testing.T) {
+	s := NewSet()
+	chromaMu.Lock()
+	before := len(chromastyles.Registry)
+	chromaMu.Unlock()
+	for _, th := range s.Themes() {
+		th.ForProfile(colorprofile.ANSI).Glamour(false)
+	}
+	chromaMu.Lock()
+	after := len(chromastyles.Registry)
+	chromaMu.Unlock()
+	if after != before {
+		t.Errorf("the 16-colour themes registered %d new chroma styles after the set was built", after-before)
 	}
 }
