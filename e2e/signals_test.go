@@ -18,8 +18,8 @@ import (
 )
 
 // signalDeadline is how long parley may take to be gone after the first
-// termination signal: "about a second" (the owner's grace period is
-// 750 ms), with room for a race-built binary on a loaded machine.
+// termination signal: "about a second" (the signal owner's grace period
+// is 500 ms), with room for a race-built binary on a loaded machine.
 const signalDeadline = 1500 * time.Millisecond
 
 // parleyPid is parley's process id, as the wrapper recorded it.

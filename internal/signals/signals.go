@@ -28,9 +28,10 @@ import (
 const (
 	// DefaultGrace is how long the process may take to exit on its own
 	// after the first termination signal. The chat restores the terminal
-	// in a few milliseconds; what is left of the second is for a
-	// recorder finishing a write.
-	DefaultGrace = 750 * time.Millisecond
+	// and exits in a few milliseconds; the rest is for a recorder finishing
+	// a write, and for a loaded machine, so that the process is gone within
+	// about a second either way.
+	DefaultGrace = 500 * time.Millisecond
 	// restoreWait bounds the emergency terminal restore: a write to a
 	// terminal that is not being read (flow control, a stuck multiplexer)
 	// must not keep the process alive.
