@@ -310,3 +310,22 @@ func TestNewSetRegistersThe16ColourChromaStyles(t *testing.T) {
 		t.Errorf("the 16-colour themes registered %d new chroma styles after the set was built", after-before)
 	}
 }
+
+// The "new text below" marker is readable in every built-in theme's own
+// colours too (it drew the selection text on the accent, 1.5:1 in gruvbox).
+func TestNewBelowMarkerReadable(t *testing.T) {
+	for _, th := range Builtins() {
+		s := th.Styles(false)
+		fg, bg := s.NewBelow.GetForeground(), s.NewBelow.GetBackground()
+		// 3:1, WCAG's level for bold text: solarized's blue accent takes no
+		// more than 3.4 with any of its own colours.
+		if c := Contrast(rgb8(fg), rgb8(bg)); c < 3 {
+			t.Errorf("%s: the new-text-below marker has contrast %.2f, want at least 3", th.Name, c)
+		}
+	}
+}
+
+func rgb8(c color.Color) [3]uint8 {
+	r, g, b, _ := c.RGBA()
+	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
+}
