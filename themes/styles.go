@@ -222,7 +222,9 @@ func contrastOf(a, b Color) float64 {
 	if !ok1 || !ok2 {
 		return 0
 	}
-	to8 := func(r, g, b float64) [3]uint8 { return [3]uint8{uint8(r*255 + 0.5), uint8(g*255 + 0.5), uint8(b*255 + 0.5)} }
+	to8 := func(r, g, b float64) [3]uint8 {
+		return [3]uint8{uint8(r*255 + 0.5), uint8(g*255 + 0.5), uint8(b*255 + 0.5)}
+	}
 	return Contrast(to8(ar, ag, ab), to8(br, bg, bb))
 }
 
