@@ -7,24 +7,19 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 
 	"parley/cli"
+	"parley/internal/signals"
 	"parley/ui"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// After the first signal, restore the default handling so a second
-	// ctrl+c ends a process that is stuck on the way out.
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
+	// The one owner of signals, first of all, so a signal during start-up
+	// is handled like any other.
+	sig := signals.Start(context.Background(), signals.Options{Terminal: terminalAtStart()})
 	home, _ := os.UserHomeDir()
 	env := cli.Env{
 		Stdin:            os.Stdin,
@@ -35,31 +30,57 @@ func main() {
 		Getenv:           os.Getenv,
 		HomeDir:          home,
 		Now:              time.Now,
-		RunTUI:           runTUI,
+		RunTUI: func(ctx context.Context, req cli.TUIRequest) error {
+			return runTUI(ctx, sig, req)
+		},
 	}
-	code := cli.Main(ctx, os.Args[1:], env)
-	stop()
-	os.Exit(code)
+	code := cli.Main(sig.Context(), os.Args[1:], env)
+	os.Exit(sig.ExitCode(code))
+}
+
+// terminalAtStart saves the terminal's modes before anything changes them,
+// so the signal owner can put them back if the process has to end while
+// the chat holds the terminal. nil when stdin is not a terminal (the chat
+// refuses to start then).
+func terminalAtStart() *signals.Terminal {
+	fd := os.Stdin.Fd()
+	if !term.IsTerminal(fd) {
+		return nil
+	}
+	state, err := term.GetState(fd)
+	if err != nil {
+		return nil
+	}
+	t := &signals.Terminal{Restore: func() error { return term.Restore(fd, state) }}
+	if term.IsTerminal(os.Stdout.Fd()) {
+		t.Out = os.Stdout
+	}
+	return t
 }
 
 // runTUI opens the full-screen chat with what the command line resolved.
-func runTUI(ctx context.Context, req cli.TUIRequest) error {
+func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
+	jc, detach := sig.AttachTUI()
+	defer detach()
 	return ui.Run(ctx, ui.Options{
-		Config:     req.Config,
-		ConfigPath: req.Config.Path,
-		Model:      req.Model,
-		Theme:      req.Theme,
-		Version:    req.Version,
-		NewClient:  req.NewClient,
-		Getenv:     os.Getenv,
-		Mouse:      req.Mouse,
-		Demo:       req.Demo,
-		Warnings:   req.Warnings,
+		Config:       req.Config,
+		ConfigPath:   req.Config.Path,
+		Model:        req.Model,
+		Theme:        req.Theme,
+		Version:      req.Version,
+		NewClient:    req.NewClient,
+		ServerClient: req.ServerClient,
+		Getenv:       os.Getenv,
+		Mouse:        req.Mouse,
+		Demo:         req.Demo,
+		Warnings:     req.Warnings,
 		History: ui.History{
 			Store:     req.History.Store,
 			Off:       req.History.Off,
 			SessionID: req.History.SessionID,
 			AutoTitle: req.History.AutoTitle,
 		},
+		VerboseLog: req.VerboseLog,
+		JobControl: &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
 	})
 }

@@ -214,7 +214,7 @@ file (see "parley help config"). To try it without a gateway, run
 	}
 	root.SetVersionTemplate("parley {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the API key is masked)")
+	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the chat writes them to a log file and says which); the API key is masked")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")
 	root.PersistentFlags().BoolVar(&a.demo, "demo", false, "use the built-in demo gateway: no account needed, nothing leaves this machine")
 	root.PersistentFlags().Float64Var(&a.demoDPS, "demo-dps", 0, "the demo's streaming pace in deltas per second (-1: no pauses)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -62,6 +63,29 @@ func (a *app) providerClient(cfg *config.Config, name string) (*api.Client, erro
 }
 
 func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, error) {
+	var trace io.Writer
+	if a.verbose {
+		trace = a.env.Stderr
+	}
+	c, err := a.buildClient(cfg, p, trace)
+	var keyErr *config.KeyError
+	switch {
+	case errors.As(err, &keyErr):
+		return nil, err // the key command failed: a runtime error (exit 1)
+	case err != nil:
+		return nil, usage(err) // a bad base URL, header or proxy in the config
+	}
+	for _, w := range c.Warnings() {
+		a.warn(w)
+	}
+	return c, nil
+}
+
+// buildClient is the one place a gateway client is made, for ask, image,
+// models and the chat alike: the provider's key, headers, proxy, the
+// config's timeouts and retries, and the --verbose trace (sanitised) when
+// trace is set.
+func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Writer) (*api.Client, error) {
 	cc, err := p.ClientConfig(userAgent)
 	if err != nil {
 		return nil, err
@@ -69,15 +93,12 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 	if cc.APIKey != "" {
 		a.secrets = append(a.secrets, cc.APIKey)
 	}
-	if a.verbose {
-		cc.Verbose, cc.Sanitize = a.env.Stderr, termsafe.Sanitize
+	if trace != nil {
+		cc.Verbose, cc.Sanitize = trace, termsafe.Sanitize
 	}
 	c, err := api.NewClient(cc)
 	if err != nil {
-		return nil, usage(fmt.Errorf("%s: %w", a.providerSource(cfg, p), err))
-	}
-	for _, w := range c.Warnings() {
-		a.warn(w)
+		return nil, fmt.Errorf("%s: %w", a.providerSource(cfg, p), err)
 	}
 	return c, nil
 }
@@ -163,6 +184,9 @@ type TUIRequest struct {
 	Version string
 	// NewClient returns a gateway client for a model's provider.
 	NewClient func(model string) (*api.Client, error)
+	// ServerClient returns the client factory for a server the first-run
+	// screen found (the config's timeouts and retries, no key).
+	ServerClient func(baseURL string) func(model string) (*api.Client, error)
 	// Demo is set by --demo: Config points at the built-in demo gateway
 	// (its provider and models replace the user's). The chat says "demo"
 	// in its status bar and keeps the demo out of the user's history: it
@@ -176,6 +200,9 @@ type TUIRequest struct {
 	Warnings []string
 	// History is the sessions store and what to reopen.
 	History TUIHistory
+	// VerboseLog is the file the clients' --verbose trace goes to ("" when
+	// --verbose is off); stderr is the chat's screen.
+	VerboseLog string
 }
 
 type tuiFlags struct {
@@ -206,27 +233,37 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		return err
 	}
 	defer hist.close()
+	var trace io.Writer
+	logPath := ""
+	if a.verbose {
+		log, err := a.openVerboseLog()
+		if err != nil {
+			return err
+		}
+		defer log.Close()
+		trace, logPath = log, log.path
+		// Said before the chat takes the screen, so it stays in the
+		// terminal's scrollback after the chat ends.
+		a.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
+	}
 	req := TUIRequest{
-		History: hist,
-		Config:  cfg,
-		Model:   firstNonEmpty(f.model, cfg.DefaultModel),
-		Theme:   firstNonEmpty(f.theme, cfg.Theme),
-		Mouse:   f.mouse || cfg.Mouse,
-		Version: Version,
+		History:    hist,
+		Config:     cfg,
+		Model:      firstNonEmpty(f.model, cfg.DefaultModel),
+		Theme:      firstNonEmpty(f.theme, cfg.Theme),
+		Mouse:      f.mouse || cfg.Mouse,
+		Version:    Version,
+		VerboseLog: logPath,
 		NewClient: func(model string) (*api.Client, error) {
 			p, err := cfg.ProviderFor(model)
 			if err != nil {
 				return nil, err
 			}
-			cc, err := p.ClientConfig(userAgent)
-			if err != nil {
-				return nil, err
-			}
-			c, err := api.NewClient(cc)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", a.providerSource(cfg, p), err)
-			}
-			return c, nil
+			return a.buildClient(cfg, p, trace)
+		},
+		ServerClient: func(baseURL string) func(model string) (*api.Client, error) {
+			p := cfg.ServerProvider(baseURL)
+			return func(string) (*api.Client, error) { return a.buildClient(cfg, p, trace) }
 		},
 	}
 	req.Demo, req.Warnings = a.demo, a.collected

@@ -75,6 +75,9 @@ type launch struct {
 	// home is the home directory (with its XDG folders) to use, so a
 	// second parley sees what the first one kept; "" makes a new one.
 	home string
+	// wrapper replaces wrapperScript (the job-control test runs parley
+	// under a shell with job control); it gets the same arguments.
+	wrapper string
 }
 
 // term is one parley process running in its own private tmux server.
@@ -121,7 +124,11 @@ func startParley(t *testing.T, l launch) *term {
 		}
 	}
 	wrapper := filepath.Join(dir, "run.sh")
-	if err := os.WriteFile(wrapper, []byte(wrapperScript), 0o600); err != nil {
+	script := wrapperScript
+	if l.wrapper != "" {
+		script = l.wrapper
+	}
+	if err := os.WriteFile(wrapper, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The server's socket lives in a short directory of its own (a unix

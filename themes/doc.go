@@ -8,4 +8,9 @@
 // NO_COLOR is a parameter (noColor), never read from the environment here:
 // styles then carry no colour at all, while bold, italic, underline, faint
 // and reverse keep focus, selection and turn states visible.
+//
+// With 16 colours (TERM=xterm, the Linux console) the nearest of the 16
+// is often unreadable (grey becomes dark blue on black): Theme.ForProfile
+// maps every role to a 16-colour index that keeps its text readable on
+// its background in the common default palettes (Readable16).
 package themes

@@ -17,8 +17,9 @@ type Set struct {
 
 // NewSet returns the built-ins followed by the given user themes. If two
 // user themes share a name, the first wins. Building the set registers the
-// chroma style of every theme (see RegisterChroma), so that renders started
-// later never write chroma's registry.
+// chroma style of every theme, and of its 16-colour form (ForProfile), so
+// that renders started later never write chroma's registry (see
+// RegisterChroma).
 func NewSet(user ...Theme) *Set {
 	all := Builtins()
 	for _, u := range user {
@@ -32,6 +33,7 @@ func NewSet(user ...Theme) *Set {
 	}
 	for _, t := range all {
 		RegisterChroma(t.Syntax)
+		RegisterChroma(t.ansi16().Syntax)
 	}
 	return &Set{themes: all}
 }

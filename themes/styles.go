@@ -123,7 +123,7 @@ func (t Theme) Styles(noColor bool) Styles {
 	s.Failed = p.fg(n().Bold(true), t.Error)
 	s.ErrorText = p.fg(n(), t.Error)
 	s.ErrorHint = p.fg(n().Italic(true), t.Muted)
-	s.NewBelow = p.bg(p.fg(n().Bold(true).Padding(0, 1), t.SelectionText), t.Accent)
+	s.NewBelow = p.bg(p.fg(n().Bold(true).Padding(0, 1), t.onAccent()), t.Accent)
 	if noColor {
 		s.TurnMeta = s.TurnMeta.Faint(true)
 		s.Streaming = s.Streaming.Bold(false).Italic(true)
@@ -199,6 +199,33 @@ func (t Theme) Styles(noColor bool) Styles {
 		s.ToastError = n().Padding(0, 1).Reverse(true).Bold(true)
 	}
 	return s
+}
+
+// onAccent is the text colour for a marker on the accent: the selection
+// text, made for the selection, can vanish there (gruvbox's cream on
+// yellow measured 1.5:1), so the surface colour is taken when it stands
+// out more.
+func (t Theme) onAccent() Color {
+	if t.Accent == "" || t.Surface == "" {
+		return t.SelectionText
+	}
+	if t.SelectionText == "" || contrastOf(t.Surface, t.Accent) > contrastOf(t.SelectionText, t.Accent) {
+		return t.Surface
+	}
+	return t.SelectionText
+}
+
+// contrastOf is the contrast of two theme colours (0 when one is empty).
+func contrastOf(a, b Color) float64 {
+	ar, ag, ab, ok1 := rgbOf(a)
+	br, bg, bb, ok2 := rgbOf(b)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	to8 := func(r, g, b float64) [3]uint8 {
+		return [3]uint8{uint8(r*255 + 0.5), uint8(g*255 + 0.5), uint8(b*255 + 0.5)}
+	}
+	return Contrast(to8(ar, ag, ab), to8(br, bg, bb))
 }
 
 func (t Theme) textareaStyles(p painter) textarea.Styles {

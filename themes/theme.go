@@ -48,8 +48,8 @@ func (c Color) lip() (color.Color, bool) {
 	return lipgloss.Color(string(c)), true
 }
 
-// hex returns c as "#rrggbb" (ANSI numbers via the xterm default palette),
-// for chroma, which only understands RGB.
+// hex returns c as "#rrggbb", for chroma, which only understands RGB: ANSI
+// numbers 16–255 via the xterm palette, 0–15 via ansiHex16.
 func (c Color) hex() string {
 	if c == "" || c[0] == '#' {
 		return string(c)
@@ -58,8 +58,24 @@ func (c Color) hex() string {
 	if err != nil || n < 0 || n > 255 {
 		return ""
 	}
+	if n < 16 {
+		return ansiHex16(n)
+	}
 	r, g, b := xterm256(n)
 	return fmt.Sprintf("#%02x%02x%02x", r, g, b)
+}
+
+// ansiHex16 is an RGB value for each of the 16 palette colours that the
+// 16-colour renderer maps back to the same colour (ansi.Convert16, nearest
+// 256-colour entry, then its 16-colour equivalent). Code colours reach the
+// terminal as RGB from chroma, so a 16-colour theme's syntax colours must
+// survive that trip; xterm's own values do not (its 1, #cd0000, comes back
+// as 9, and its 8 as 7).
+func ansiHex16(n int) string {
+	return [16]string{
+		"#000000", "#af0000", "#00af00", "#afaf00", "#0000af", "#af00af", "#00afaf", "#afafaf",
+		"#6c6c6c", "#ff0000", "#00ff00", "#ffff00", "#5f5fff", "#ff00ff", "#00ffff", "#ffffff",
+	}[n]
 }
 
 // xterm256 returns the RGB value xterm uses by default for palette index n.

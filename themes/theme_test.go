@@ -25,7 +25,7 @@ func TestParseColor(t *testing.T) {
 }
 
 func TestANSIColorsBecomeHexForChroma(t *testing.T) {
-	for in, want := range map[Color]string{"1": "#cd0000", "16": "#000000", "21": "#0000ff", "196": "#ff0000", "244": "#808080", "#a1b2c3": "#a1b2c3", "": ""} {
+	for in, want := range map[Color]string{"1": "#af0000", "16": "#000000", "21": "#0000ff", "196": "#ff0000", "244": "#808080", "#a1b2c3": "#a1b2c3", "": ""} {
 		if got := in.hex(); got != want {
 			t.Errorf("%q.hex() = %q, want %q", in, got, want)
 		}

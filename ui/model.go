@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"parley/api"
 	"parley/conversation"
@@ -86,7 +87,10 @@ type Model struct {
 	// terminal's background once known.
 	themeName string
 	darkBG    bool
-	themes    *themes.Set
+	// profile is the terminal's colour profile (16 colours get their own
+	// role colours).
+	profile colorprofile.Profile
+	themes  *themes.Set
 
 	mouse    bool
 	enhanced bool // the terminal reports shift+enter and friends

@@ -15,14 +15,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/config"
 	"parley/conversation"
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
 	"parley/ui/slash"
@@ -49,6 +52,9 @@ type Options struct {
 	// NewClient returns a client for a model; its error is shown to the
 	// user as is (one sentence).
 	NewClient func(model string) (*api.Client, error)
+	// ServerClient makes the client factory for a server the first-run
+	// screen found; nil makes one with api's defaults (tests).
+	ServerClient func(baseURL string) func(model string) (*api.Client, error)
 	// Catalog answers capability questions; nil builds one from Config.
 	Catalog *api.Catalog
 	// Getenv reads NO_COLOR, VISUAL/EDITOR, the config locations
@@ -73,6 +79,12 @@ type Options struct {
 	// provider without its key, OPENAI_BASE_URL ignored, config file
 	// warnings), shown in the banner. nil takes the config's warnings.
 	Warnings []string
+	// JobControl connects ctrl+z, SIGTSTP and SIGCONT to the process's
+	// signal owner; nil means no stopping (ctrl+z is an ordinary key).
+	JobControl *JobControl
+	// VerboseLog is the file the gateway trace goes to (--verbose); ""
+	// means no trace. The chat says where it goes.
+	VerboseLog string
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -93,9 +105,25 @@ type Options struct {
 // Run runs the chat screen until the user quits. The terminal is restored
 // on every exit path: Bubble Tea restores it when Run returns, and a panic
 // in Update or View is caught by Bubble Tea and returned as an error.
+//
+// Signals belong to main (package internal/signals): Bubble Tea's handler
+// is off, since two receivers of one SIGTERM could wait on each other. A
+// termination signal cancels ctx, which ends the chat as ctrl+q does (and
+// Run returns ctx's error); SIGTSTP and SIGCONT arrive through
+// opts.JobControl.
 func Run(ctx context.Context, opts Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		// A signal during start-up: never enter the alternate screen.
+		return err
+	}
 	m := New(ctx, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// Not tea.WithContext: a program killed by its context closes the
+	// terminal reader while the read loop still uses it (a data race in
+	// Bubble Tea's kill path). ctx ends the program through Quit below.
+	popts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
@@ -113,21 +141,46 @@ func Run(ctx context.Context, opts Options) error {
 		// state (the themes' NO_COLOR styles rely on them).
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	p := tea.NewProgram(m, popts...)
+	var p *tea.Program
+	if jc := opts.JobControl; jc != nil {
+		// The filter runs only once Run has started, after p is set.
+		popts = append(popts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg { return jc.filter(p, msg) }))
+	}
+	p = tea.NewProgram(m, popts...)
+	// Send (in Quit) returns once the program has ended, so this goroutine
+	// never outlives Run.
+	stopQuit := context.AfterFunc(ctx, p.Quit)
+	stopForwarding := func() {}
+	if opts.JobControl != nil {
+		stopForwarding = opts.JobControl.forward(p)
+	}
 	_, err := p.Run()
+	stopQuit()
+	stopForwarding()
 	// The program has stopped: nothing else touches the model now.
 	m.shutdown()
 	m.closeHistory()
 	switch {
+	case err == nil && ctx.Err() != nil:
+		resetCursorShape(opts.Output)
+		return ctx.Err()
 	case err == nil:
 		return nil
-	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
-		return ctx.Err()
 	case errors.Is(err, tea.ErrInterrupted):
-		// SIGINT from outside (ctrl+c inside the app is a key).
+		// tea.Interrupt from inside (ctrl+c inside the app is a key).
 		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return fmt.Errorf("the chat screen stopped: %w", err)
+}
+
+// resetCursorShape gives the terminal its own cursor shape back. Bubble Tea
+// resets the shape the chat set (a blinking block) only when the last frame
+// has no cursor, which is not the case when a signal ends the chat.
+func resetCursorShape(out io.Writer) {
+	if out == nil {
+		out = os.Stdout
+	}
+	_, _ = io.WriteString(out, ansi.SetCursorStyle(0))
 }
 
 // shutdown ends a reply still in flight (killed, interrupted), keeping its
@@ -166,6 +219,7 @@ func New(ctx context.Context, opts Options) *Model {
 		mouse:     st.mouse,
 		darkBG:    true,
 		started:   now(),
+		profile:   opts.Profile,
 	}
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
@@ -180,6 +234,9 @@ func New(ctx context.Context, opts Options) *Model {
 		problems = append(problems, "history is off for this run: "+off)
 	}
 	m.setBanner(problems)
+	if opts.VerboseLog != "" {
+		m.logNotice(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})
+	}
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
 	m.conv = conversation.New(m.conversationOptions())

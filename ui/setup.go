@@ -23,9 +23,13 @@ import (
 func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	base := res.BaseURL
 	ua := "parley/" + m.opts.Version
-	m.clients = newClientPool(func(string) (*api.Client, error) {
+	build := func(string) (*api.Client, error) {
 		return api.NewClient(api.ClientConfig{BaseURL: base, UserAgent: ua})
-	})
+	}
+	if m.opts.ServerClient != nil {
+		build = m.opts.ServerClient(base)
+	}
+	m.clients = newClientPool(build)
 	if res.Model != "" {
 		m.model = res.Model
 		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -101,6 +102,9 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 			txt += " · new below"
 		}
 		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.keyMap().ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})
+	}
+	if m.opts.VerboseLog != "" {
+		right = append(right, statusSeg{text: "tracing to " + cells.OneLine(filepath.Base(m.opts.VerboseLog)), role: roleMuted, drop: 5})
 	}
 	if h := m.historyStatus(); h != "" {
 		right = append(right, statusSeg{text: h, role: roleWarn, drop: 4})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"parley/config"
 	"parley/themes"
@@ -48,6 +49,9 @@ func (m *Model) resolvedTheme() themes.Theme {
 // applyTheme makes t the theme of every part: styles, Markdown style, and a
 // new style generation so caches re-render.
 func (m *Model) applyTheme(t themes.Theme) {
+	// On a 16-colour terminal every role gets a colour that stays
+	// readable there.
+	t = t.ForProfile(m.profile)
 	m.ctx.Theme = t
 	m.ctx.Styles = t.Styles(m.ctx.NoColor)
 	m.ctx.Glamour = t.Glamour(m.ctx.NoColor)
@@ -60,6 +64,17 @@ func (m *Model) restyle() tea.Cmd {
 	m.comp.restyle(m.ctx)
 	m.composerChanged()
 	return m.tickIfNeeded()
+}
+
+// profileKnown is the colour profile Bubble Tea found for the terminal:
+// a change re-applies the theme for it.
+func (m *Model) profileKnown(p colorprofile.Profile) tea.Cmd {
+	if m.opts.Profile != 0 || p == m.profile {
+		return nil
+	}
+	m.profile = p
+	m.applyTheme(m.resolvedTheme())
+	return m.restyle()
 }
 
 // backgroundKnown is the terminal's answer to the background colour query:

@@ -34,6 +34,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.resize(msg.Width, msg.Height)
 		return m.tickIfNeeded()
 
+	case tea.ColorProfileMsg:
+		return m.profileKnown(msg.Profile)
+
 	case tea.BackgroundColorMsg:
 		return m.backgroundKnown(msg.IsDark())
 
