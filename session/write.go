@@ -66,9 +66,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 }
 
 // upsertSession creates the session row on a conversation's first change
-// and keeps its title, system prompt, model and time current. A title made
-// from the first message never replaces one given by name (here or by
-// another process); ChangeTitle always does.
+// and keeps its title, system prompt, model and time current.
 func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model string) error {
 	now := millis(s.now())
 	created := now
@@ -79,17 +77,56 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 	if ch.Kind == conversation.ChangeTitle {
 		titled = 1
 	}
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-		ON CONFLICT (id) DO UPDATE SET
-			title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
-			titled = max(sessions.titled, excluded.titled),
-			model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
-			system_prompt = excluded.system_prompt,
-			updated = max(sessions.updated, excluded.updated)`,
+	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
 		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now)
 	return err
+}
+
+// sqlUpsertSession: a title made from the first message never replaces
+// one given by name (here or by another process); ChangeTitle always does.
+const sqlUpsertSession = `
+	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+	ON CONFLICT (id) DO UPDATE SET
+		title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
+		titled = max(sessions.titled, excluded.titled),
+		model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
+		system_prompt = excluded.system_prompt,
+		updated = max(sessions.updated, excluded.updated)`
+
+const sqlUpsertMessage = `
+	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
+		prompt_tokens, completion_tokens, total_tokens, created, updated)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+	ON CONFLICT (session_id, seq) DO UPDATE SET
+		text = excluded.text, state = excluded.state, error = excluded.error,
+		model = excluded.model, finish_reason = excluded.finish_reason,
+		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+		total_tokens = excluded.total_tokens, updated = excluded.updated
+	RETURNING id`
+
+// statements are prepared once per store: with the search triggers,
+// compiling an upsert costs more than running it, and the recorder runs
+// one every second of a reply.
+type statements struct {
+	upsertSession, upsertMessage *sql.Stmt
+}
+
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	var err error
+	if st.upsertSession, err = db.PrepareContext(ctx, sqlUpsertSession); err != nil {
+		return err
+	}
+	st.upsertMessage, err = db.PrepareContext(ctx, sqlUpsertMessage)
+	return err
+}
+
+func (st *statements) close() {
+	for _, s := range []*sql.Stmt{st.upsertSession, st.upsertMessage} {
+		if s != nil {
+			s.Close()
+		}
+	}
 }
 
 // upsertMessage writes the whole message (a progress change or the final
@@ -107,16 +144,7 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 		created = now
 	}
 	var id int64
-	err := tx.QueryRowContext(ctx, `
-		INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
-			prompt_tokens, completion_tokens, total_tokens, created, updated)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-		ON CONFLICT (session_id, seq) DO UPDATE SET
-			text = excluded.text, state = excluded.state, error = excluded.error,
-			model = excluded.model, finish_reason = excluded.finish_reason,
-			prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-			total_tokens = excluded.total_tokens, updated = excluded.updated
-		RETURNING id`,
+	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
 		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now).Scan(&id)
 	return id, err
