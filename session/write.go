@@ -38,10 +38,18 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 			return classify(s.path, "save an image", err)
 		}
 	}
+	var candidates []string
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		model := ""
 		if m.Role == api.RoleAssistant {
 			model = m.Model
+		}
+		if ch.Kind == conversation.ChangeAppend && m.Role == api.RoleUser {
+			// A message was sent: what the composer held is gone from it.
+			var err error
+			if candidates, err = clearDraft(ctx, tx, ch.ConversationID); err != nil {
+				return err
+			}
 		}
 		if err := s.upsertSession(ctx, tx, ch, model); err != nil {
 			return err
@@ -62,7 +70,10 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 	if err != nil {
 		return err
 	}
-	return classify(s.path, "save an image", s.ensure(b))
+	if err := s.ensure(b); err != nil {
+		return classify(s.path, "save an image", err)
+	}
+	return s.collect(ctx, candidates)
 }
 
 // upsertSession creates the session row on a conversation's first change
