@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode"
 
 	"parley/api"
 	"parley/conversation"
@@ -322,11 +323,30 @@ func parseState(s string) conversation.State {
 	return conversation.StateDone
 }
 
-// oneLine collapses whitespace and cuts s to at most n runes.
+// oneLine collapses whitespace and cuts s to at most n runes (the last
+// one "…" when cut). One pass that stops at the cut: a listing calls it
+// for every session.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+	var b strings.Builder
+	b.Grow(min(len(s), 4*n+4))
+	count := 0
+	pending := false // a run of whitespace since the last word
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			pending = count > 0
+			continue
+		}
+		if pending {
+			b.WriteByte(' ')
+			count++
+			pending = false
+		}
+		b.WriteRune(r)
+		count++
+		if count > n {
+			rs := []rune(b.String())
+			return strings.TrimRight(string(rs[:n-1]), " ") + "…"
+		}
 	}
-	return s
+	return b.String()
 }

@@ -193,3 +193,23 @@ func TestTwoWritersAtOnce(t *testing.T) {
 }
 
 var _ = time.Second
+
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"  a\n\tb  c ", 10, "a b c"},
+		{"abcdef", 6, "abcdef"},
+		{"abcdefg", 6, "abcde…"},
+		{"abcd efgh", 6, "abcd…"},
+		{"héllo wörld", 8, "héllo w…"},
+		{"", 5, ""},
+		{" \n ", 5, ""},
+	} {
+		if got := oneLine(c.in, c.n); got != c.want {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
