@@ -27,7 +27,8 @@ type Meta struct {
 	Updated      time.Time
 	// Messages is how many messages the session holds.
 	Messages int
-	// Preview is the beginning of the last message, on one line.
+	// Preview is the beginning of the latest message with text, on one
+	// line.
 	Preview string
 	// HasDraft: a composer draft is kept with the session.
 	HasDraft bool
@@ -43,8 +44,7 @@ type Session struct {
 // previewRunes bounds Meta.Preview.
 const previewRunes = 100
 
-const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft,
-	coalesce((SELECT substr(m.text, 1, 400) FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), '')`
+const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview`
 
 // listed is the condition for a session to be listed: it has messages or
 // a draft (a conversation that was only named or given a system prompt is

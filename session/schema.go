@@ -33,6 +33,8 @@ func SchemaVersion() int {
 // schemaV1: times are Unix milliseconds. Message text lives in messages
 // (one text per message); parts are a message's (or a draft's) images in
 // order, stored bytes by SHA-256 or links the gateway fetches itself.
+// sessions.preview is the beginning of the latest message with text, kept
+// by the writes so a listing reads one row per session.
 //
 // The search index follows messages through triggers, except a reply
 // while it streams: its text is rewritten every second, and indexing each
@@ -49,6 +51,7 @@ CREATE TABLE sessions (
 	created       INTEGER NOT NULL,
 	updated       INTEGER NOT NULL,
 	message_count INTEGER NOT NULL DEFAULT 0,
+	preview       TEXT NOT NULL DEFAULT '',
 	draft         TEXT NOT NULL DEFAULT '',
 	has_draft     INTEGER NOT NULL DEFAULT 0
 );

@@ -182,5 +182,3 @@ func TestSplitSnippetUnbalanced(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
-
-var _ = conversation.StateDone

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"parley/api"
 	"parley/conversation"
@@ -23,7 +24,7 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 		return s.removeMessages(ctx, ch)
 	case conversation.ChangeTitle, conversation.ChangeSystem:
 		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-			return s.upsertSession(ctx, tx, ch, "")
+			return s.upsertSession(ctx, tx, ch, "", "")
 		})
 	}
 	return nil
@@ -51,7 +52,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 				return err
 			}
 		}
-		if err := s.upsertSession(ctx, tx, ch, model); err != nil {
+		if err := s.upsertSession(ctx, tx, ch, model, previewOf(m.Text)); err != nil {
 			return err
 		}
 		id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
@@ -77,8 +78,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 }
 
 // upsertSession creates the session row on a conversation's first change
-// and keeps its title, system prompt, model and time current.
-func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model string) error {
+// and keeps its title, system prompt, model, preview (when not "") and
+// time current.
+func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
 	now := millis(s.now())
 	created := now
 	if ch.Message != nil && !ch.Message.Created.IsZero() {
@@ -89,16 +91,33 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		titled = 1
 	}
 	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now)
+		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now, preview)
 	return err
+}
+
+// previewBytes bounds the stored preview; a listing shows far less.
+const previewBytes = 400
+
+// previewOf is the beginning of a message's text, cut on a character
+// boundary.
+func previewOf(text string) string {
+	if len(text) <= previewBytes {
+		return text
+	}
+	cut := previewBytes
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
 }
 
 // sqlUpsertSession: a title made from the first message never replaces
 // one given by name (here or by another process); ChangeTitle always does.
 const sqlUpsertSession = `
-	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
 	ON CONFLICT (id) DO UPDATE SET
+		preview = CASE WHEN excluded.preview <> '' THEN excluded.preview ELSE sessions.preview END,
 		title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
 		titled = max(sessions.titled, excluded.titled),
 		model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
@@ -231,7 +250,9 @@ func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) erro
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND seq IN (`+in+`)`, args...); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE sessions SET updated = max(updated, ?) WHERE id = ?", millis(s.now()), ch.ConversationID)
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated = max(updated, ?1),
+			preview = coalesce((SELECT substr(text, 1, ?3) FROM messages WHERE session_id = ?2 AND text <> '' ORDER BY seq DESC LIMIT 1), '')
+			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes)
 		return err
 	})
 	if err != nil {
