@@ -75,7 +75,7 @@ func (a *app) openHistory(ctx context.Context, cfg *config.Config, f historyFlag
 	}
 	if !cfg.History {
 		if f.resumes() {
-			return nil, usagef("history = false in %s, so there is no session to continue; remove that line to keep sessions", a.displayPath(cfg.Path))
+			return nil, usagef("there is no session to continue: history = false in %s; remove that line to keep sessions", a.displayPath(cfg.Path))
 		}
 		return h, nil
 	}
@@ -228,7 +228,7 @@ func (a *app) tuiHistory(ctx context.Context, cfg *config.Config, f historyFlags
 		return h, nil
 	case !cfg.History:
 		if f.resumes() {
-			return h, usagef("history = false in %s, so there is no session to reopen; remove that line to keep sessions", a.displayPath(cfg.Path))
+			return h, usagef("there is no session to reopen: history = false in %s; remove that line to keep sessions", a.displayPath(cfg.Path))
 		}
 		h.Off = "history = false"
 		return h, nil

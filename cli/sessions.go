@@ -2,8 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -59,8 +63,19 @@ func exactlyOneID(cmd *cobra.Command, args []string) error {
 	return usagef("%s takes one session id (any unique prefix, from \"parley sessions list\"); see \"%s --help\"", cmd.CommandPath(), cmd.CommandPath())
 }
 
+// errNoHistory says that no history database exists yet; the listing
+// commands print nothing for it.
+var errNoHistory = errors.New("there are no saved sessions yet")
+
 // withStore opens the history for a sessions command and closes it after.
+// A history that does not exist yet is not created by looking at it (so
+// history = false keeps nothing on disk): fn is not called and the result
+// is errNoHistory.
 func (a *app) withStore(ctx context.Context, fn func(*session.Store) error) error {
+	dir := session.DefaultDir(a.env.Getenv, a.env.HomeDir)
+	if _, err := os.Stat(filepath.Join(dir, session.DBName)); errors.Is(err, fs.ErrNotExist) {
+		return errNoHistory
+	}
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return err
@@ -117,7 +132,7 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 	if f.limit < 0 {
 		return usagef("--limit must be 0 (all) or more, not %d", f.limit)
 	}
-	return a.withStore(ctx, func(s *session.Store) error {
+	err := a.withStore(ctx, func(s *session.Store) error {
 		list, err := s.List(ctx, f.limit, 0)
 		if err != nil {
 			return err
@@ -136,6 +151,28 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 		}
 		return tw.Flush()
 	})
+	return a.emptyListing(err, f.json)
+}
+
+// emptyListing turns "no history yet" into an empty listing.
+func (a *app) emptyListing(err error, asJSON bool) error {
+	if !errors.Is(err, errNoHistory) {
+		return err
+	}
+	if asJSON {
+		_, err = io.WriteString(a.env.Stdout, "[]\n")
+		return err
+	}
+	return nil
+}
+
+// noSession turns "no history yet" into the usage error of an id that
+// matches nothing.
+func noSession(err error, prefix string) error {
+	if errors.Is(err, errNoHistory) {
+		return usagef("no session id starts with %q: there are no saved sessions yet", strings.TrimSpace(prefix))
+	}
+	return err
 }
 
 // listTitle is a session's title for a one-line listing.
@@ -182,7 +219,7 @@ parley keeps them).`,
 }
 
 func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) error {
-	return a.withStore(ctx, func(s *session.Store) error {
+	return noSession(a.withStore(ctx, func(s *session.Store) error {
 		id, err := a.sessionID(ctx, s, prefix)
 		if err != nil {
 			return err
@@ -195,7 +232,7 @@ func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) erro
 			return err
 		}
 		return writeTranscript(a.env.Stdout, sess)
-	})
+	}), prefix)
 }
 
 // writeTranscript prints a session as plain text, every line made inert
@@ -285,7 +322,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 	if f.limit <= 0 {
 		return usagef("--limit must be 1 or more, not %d", f.limit)
 	}
-	return a.withStore(ctx, func(s *session.Store) error {
+	err := a.withStore(ctx, func(s *session.Store) error {
 		hits, err := s.Search(ctx, query, f.limit)
 		if err != nil {
 			return err
@@ -323,6 +360,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		_, err = io.WriteString(a.env.Stdout, b.String())
 		return err
 	})
+	return a.emptyListing(err, f.json)
 }
 
 func (a *app) sessionsExportCommand() *cobra.Command {
@@ -353,7 +391,7 @@ func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) er
 	if format != session.FormatMarkdown && format != session.FormatJSON {
 		return usagef("--format must be md or json, not %q", format)
 	}
-	return a.withStore(ctx, func(s *session.Store) error {
+	return noSession(a.withStore(ctx, func(s *session.Store) error {
 		id, err := a.sessionID(ctx, s, prefix)
 		if err != nil {
 			return err
@@ -372,5 +410,5 @@ func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) er
 		}
 		_, err = io.WriteString(a.env.Stdout, termsafe.Sanitize(b.String()))
 		return err
-	})
+	}), prefix)
 }

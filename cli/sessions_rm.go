@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -47,7 +48,7 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 	case !f.yes && !a.env.StdinIsTerminal:
 		return usagef("deleting needs a confirmation and stdin is not a terminal; add --yes to delete without asking")
 	}
-	return a.withStore(ctx, func(s *session.Store) error {
+	err := a.withStore(ctx, func(s *session.Store) error {
 		var ids []string
 		var what string
 		if f.all {
@@ -104,6 +105,11 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 		a.say("deleted " + plural(n, "session"))
 		return nil
 	})
+	if errors.Is(err, errNoHistory) && f.all {
+		a.say("there are no sessions to delete")
+		return nil
+	}
+	return noSession(err, strings.Join(prefixes, " "))
 }
 
 // confirm asks a yes/no question on stderr and reads the answer from

@@ -131,6 +131,19 @@ func TestNoSaveAndHistoryOffKeepNothing(t *testing.T) {
 	}
 	h.writeConfig("history = false\n")
 	h.run(nil, "ask", "-m", "gpt-4o", "q").mustCode(t, 0)
+	// Looking at an empty history does not make one either.
+	if r := h.run(nil, "sessions", "list"); r.code != 0 || r.stdout != "" {
+		t.Fatalf("sessions list without a history: %+v", r)
+	}
+	if r := h.run(nil, "sessions", "search", "--json", "q"); r.code != 0 || r.stdout != "[]\n" {
+		t.Fatalf("sessions search without a history: %+v", r)
+	}
+	if r := h.run(nil, "sessions", "show", "0190"); r.code != 2 || !strings.Contains(r.stderr, "there are no saved sessions yet") {
+		t.Fatalf("sessions show without a history: %+v", r)
+	}
+	if r := h.run(ptr(""), "sessions", "rm", "--all", "--yes"); r.code != 0 || !strings.Contains(r.stderr, "no sessions to delete") {
+		t.Fatalf("sessions rm --all without a history: %+v", r)
+	}
 	if _, err := os.Stat(data); !os.IsNotExist(err) {
 		t.Fatalf("history = false made %s (%v)", data, err)
 	}

@@ -204,3 +204,37 @@ func sortedBlobs(t *testing.T, dir string) []string {
 	sort.Strings(got)
 	return got
 }
+
+// TestRecorderDraftsAndSending: the chat saves its draft through the
+// recorder without blocking; sending the message clears it (its image is
+// then kept by the message, not twice).
+func TestRecorderDraftsAndSending(t *testing.T) {
+	c := newClock()
+	s, dir := openStore(t, c)
+	r := record(t, s)
+	ctx := context.Background()
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now})
+	img := imageAttachment(t, "a.png", 9, 9, 11)
+	r.SaveDraft(conv.ID(), "wha", nil)
+	r.SaveDraft(conv.ID(), "what is", []api.Attachment{img})
+	flush(t, r)
+	if text, atts, err := s.Draft(ctx, conv.ID()); err != nil || text != "what is" || len(atts) != 1 {
+		t.Fatalf("draft %q %d %v", text, len(atts), err)
+	}
+	if m, _ := s.Latest(ctx); m.ID != conv.ID() || !m.HasDraft {
+		t.Fatalf("a new chat's draft is not listed: %+v", m)
+	}
+	conv.AddUser("what is this?", []api.Attachment{img})
+	flush(t, r)
+	if text, atts, _ := s.Draft(ctx, conv.ID()); text != "" || atts != nil {
+		t.Fatalf("draft after sending: %q %+v", text, atts)
+	}
+	if n := len(blobFiles(t, dir)); n != 1 {
+		t.Fatalf("%d blobs, want the image once (now the message's)", n)
+	}
+	if m, _ := s.Get(ctx, conv.ID()); m.HasDraft || m.Messages != 1 {
+		t.Fatalf("meta %+v", m)
+	}
+	r.Close()
+	r.SaveDraft(conv.ID(), "after close", nil) // dropped, no panic
+}

@@ -24,18 +24,11 @@ func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []ap
 	var candidates []string
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		var err error
-		candidates, err = strings1(ctx, tx, "SELECT sha256 FROM parts WHERE draft_of = ? AND sha256 <> ''", sessionID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE draft_of = ?", sessionID); err != nil {
+		if candidates, err = clearDraft(ctx, tx, sessionID); err != nil {
 			return err
 		}
 		if empty {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ? AND message_count = 0", sessionID); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, "UPDATE sessions SET draft = '', has_draft = 0 WHERE id = ?", sessionID)
+			_, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ? AND message_count = 0", sessionID)
 			return err
 		}
 		// A draft does not reorder the list: updated moves only for a
@@ -54,6 +47,20 @@ func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []ap
 		return classify(s.path, op, err)
 	}
 	return s.collect(ctx, candidates)
+}
+
+// clearDraft empties a session's draft and returns the hashes of its
+// images, for collection.
+func clearDraft(ctx context.Context, tx *sql.Tx, sessionID string) ([]string, error) {
+	hashes, err := strings1(ctx, tx, "SELECT sha256 FROM parts WHERE draft_of = ? AND sha256 <> ''", sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE draft_of = ?", sessionID); err != nil {
+		return nil, err
+	}
+	_, err = tx.ExecContext(ctx, "UPDATE sessions SET draft = '', has_draft = 0 WHERE id = ? AND has_draft = 1", sessionID)
+	return hashes, err
 }
 
 // Draft returns a session's draft ("" and nil when it has none).

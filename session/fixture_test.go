@@ -41,7 +41,7 @@ func TestWriteFixture(t *testing.T) {
 		q    string
 		args []any
 	}{
-		{`INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated) VALUES (?, 'Fixture chart', 1, 'gpt-4o', 'be brief', ?, ?)`,
+		{`INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview) VALUES (?, 'Fixture chart', 1, 'gpt-4o', 'be brief', ?, ?, 'cut sh')`,
 			[]any{fixtureSession, t0, t0 + 3000}},
 		{`INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES (?, 1, 'user', 'what is in this picture?', 'done', ?, ?)`,
 			[]any{fixtureSession, t0, t0}},

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode"
 
 	"parley/api"
 	"parley/conversation"
@@ -26,7 +27,8 @@ type Meta struct {
 	Updated      time.Time
 	// Messages is how many messages the session holds.
 	Messages int
-	// Preview is the beginning of the last message, on one line.
+	// Preview is the beginning of the latest message with text, on one
+	// line.
 	Preview string
 	// HasDraft: a composer draft is kept with the session.
 	HasDraft bool
@@ -42,8 +44,7 @@ type Session struct {
 // previewRunes bounds Meta.Preview.
 const previewRunes = 100
 
-const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft,
-	coalesce((SELECT substr(m.text, 1, 400) FROM messages m WHERE m.session_id = s.id ORDER BY m.seq DESC LIMIT 1), '')`
+const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview`
 
 // listed is the condition for a session to be listed: it has messages or
 // a draft (a conversation that was only named or given a system prompt is
@@ -322,11 +323,30 @@ func parseState(s string) conversation.State {
 	return conversation.StateDone
 }
 
-// oneLine collapses whitespace and cuts s to at most n runes.
+// oneLine collapses whitespace and cuts s to at most n runes (the last
+// one "…" when cut). One pass that stops at the cut: a listing calls it
+// for every session.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+	var b strings.Builder
+	b.Grow(min(len(s), 4*n+4))
+	count := 0
+	pending := false // a run of whitespace since the last word
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			pending = count > 0
+			continue
+		}
+		if pending {
+			b.WriteByte(' ')
+			count++
+			pending = false
+		}
+		b.WriteRune(r)
+		count++
+		if count > n {
+			rs := []rune(b.String())
+			return strings.TrimRight(string(rs[:n-1]), " ") + "…"
+		}
 	}
-	return s
+	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"parley/conversation"
 )
@@ -192,4 +191,59 @@ func TestTwoWritersAtOnce(t *testing.T) {
 	}
 }
 
-var _ = time.Second
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"  a\n\tb  c ", 10, "a b c"},
+		{"abcdef", 6, "abcdef"},
+		{"abcdefg", 6, "abcde…"},
+		{"abcd efgh", 6, "abcd…"},
+		{"héllo wörld", 8, "héllo w…"},
+		{"", 5, ""},
+		{" \n ", 5, ""},
+	} {
+		if got := oneLine(c.in, c.n); got != c.want {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// TestPreviewFollowsTheLatestText: the listing's preview is the latest
+// message with text; a dropped reply gives it back to the question.
+func TestPreviewFollowsTheLatestText(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := chat(t, r, c, "", "first question", "first answer")
+	conv.AddUser("second\n\nquestion", nil)
+	flush(t, r)
+	preview := func() string {
+		m, err := s.Get(context.Background(), conv.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Preview
+	}
+	if p := preview(); p != "second question" {
+		t.Fatalf("preview %q", p)
+	}
+	id, _ := conv.StartReply("m")
+	flush(t, r)
+	if p := preview(); p != "second question" {
+		t.Fatalf("preview while the reply has no text: %q", p)
+	}
+	conv.AppendDelta(id, strings.Repeat("é", 500))
+	conv.Finish(id, "stop", nil)
+	flush(t, r)
+	if p := preview(); p != strings.Repeat("é", previewRunes-1)+"…" {
+		t.Fatalf("long preview %q", p)
+	}
+	conv.PrepareRetry()
+	flush(t, r)
+	if p := preview(); p != "second question" {
+		t.Fatalf("preview after the reply was dropped: %q", p)
+	}
+}

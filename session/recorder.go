@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"parley/api"
 	"parley/conversation"
 )
 
@@ -31,10 +32,17 @@ type Recorder struct {
 	failing bool
 }
 
-// item is a queued change, or a flush waiting for everything before it.
+// item is a queued change, a draft to save, or a flush waiting for
+// everything before it.
 type item struct {
 	change conversation.Change
+	draft  *draft
 	flush  chan error
+}
+
+type draft struct {
+	sessionID, text string
+	atts            []api.Attachment
 }
 
 // NewRecorder starts a recorder whose writer goroutine lives until Close,
@@ -63,6 +71,22 @@ func (r *Recorder) OnChange(ch conversation.Change) {
 		return
 	}
 	r.queue = append(r.queue, item{change: ch})
+	r.mu.Unlock()
+	r.poke()
+}
+
+// SaveDraft enqueues the composer's draft of a session (see
+// Store.SaveDraft), in order with the conversation's changes; it never
+// blocks. Only the latest of several queued drafts of a session is
+// written.
+func (r *Recorder) SaveDraft(sessionID, text string, atts []api.Attachment) {
+	d := &draft{sessionID: sessionID, text: text, atts: append([]api.Attachment(nil), atts...)}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.queue = append(r.queue, item{draft: d})
 	r.mu.Unlock()
 	r.poke()
 }
@@ -159,10 +183,18 @@ func (r *Recorder) write(batch []item) {
 			firstErr = nil
 			continue
 		}
-		if superseded(batch[i+1:], it.change) {
+		var err error
+		switch {
+		case it.draft != nil:
+			if draftSuperseded(batch[i+1:], it.draft) {
+				continue
+			}
+			err = r.s.SaveDraft(r.ctx, it.draft.sessionID, it.draft.text, it.draft.atts)
+		case superseded(batch[i+1:], it.change):
 			continue
+		default:
+			err = r.s.apply(r.ctx, it.change)
 		}
-		err := r.s.apply(r.ctx, it.change)
 		if err == nil {
 			r.failing = false
 			continue
@@ -183,13 +215,22 @@ func (r *Recorder) write(batch []item) {
 	}
 }
 
+func draftSuperseded(later []item, d *draft) bool {
+	for _, it := range later {
+		if it.draft != nil && it.draft.sessionID == d.sessionID {
+			return true
+		}
+	}
+	return false
+}
+
 func superseded(later []item, ch conversation.Change) bool {
 	if ch.Kind != conversation.ChangeProgress {
 		return false
 	}
 	for _, it := range later {
 		c := it.change
-		if it.flush == nil && c.ConversationID == ch.ConversationID && c.Message != nil && c.Message.ID == ch.Message.ID &&
+		if it.flush == nil && it.draft == nil && c.ConversationID == ch.ConversationID && c.Message != nil && c.Message.ID == ch.Message.ID &&
 			(c.Kind == conversation.ChangeProgress || c.Kind == conversation.ChangeUpdate) {
 			return true
 		}

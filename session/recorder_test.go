@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"parley/api"
 	"parley/conversation"
 )
 
@@ -260,4 +259,3 @@ func TestRenamedTitleSurvivesLaterChanges(t *testing.T) {
 }
 
 var _ conversation.Listener = (*Recorder)(nil)
-var _ = api.RoleUser

@@ -31,9 +31,16 @@ func SchemaVersion() int {
 }
 
 // schemaV1: times are Unix milliseconds. Message text lives in messages
-// (one text per message, indexed for search); parts are a message's (or a
-// draft's) images in order, stored bytes by SHA-256 or links the gateway
-// fetches itself.
+// (one text per message); parts are a message's (or a draft's) images in
+// order, stored bytes by SHA-256 or links the gateway fetches itself.
+// sessions.preview is the beginning of the latest message with text, kept
+// by the writes so a listing reads one row per session.
+//
+// The search index follows messages through triggers, except a reply
+// while it streams: its text is rewritten every second, and indexing each
+// version would cost more than the rest of the write. It is indexed when
+// it ends (or, if its process died, when a later open marks it
+// interrupted; see recoverStale).
 const schemaV1 = `
 CREATE TABLE sessions (
 	id            TEXT PRIMARY KEY,
@@ -44,6 +51,7 @@ CREATE TABLE sessions (
 	created       INTEGER NOT NULL,
 	updated       INTEGER NOT NULL,
 	message_count INTEGER NOT NULL DEFAULT 0,
+	preview       TEXT NOT NULL DEFAULT '',
 	draft         TEXT NOT NULL DEFAULT '',
 	has_draft     INTEGER NOT NULL DEFAULT 0
 );
@@ -116,17 +124,20 @@ CREATE VIRTUAL TABLE messages_fts USING fts5 (
 	prefix = '2 3'
 );
 
+CREATE INDEX messages_streaming ON messages (updated) WHERE state = 'streaming';
+
 CREATE TRIGGER messages_insert AFTER INSERT ON messages BEGIN
-	INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
 	UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id;
+	INSERT INTO messages_fts (rowid, text) SELECT new.id, new.text WHERE new.state <> 'streaming';
 END;
 CREATE TRIGGER messages_delete AFTER DELETE ON messages BEGIN
-	INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
 	UPDATE sessions SET message_count = message_count - 1 WHERE id = old.session_id;
+	INSERT INTO messages_fts (messages_fts, rowid, text) SELECT 'delete', old.id, old.text WHERE old.state <> 'streaming';
 END;
-CREATE TRIGGER messages_text AFTER UPDATE OF text ON messages BEGIN
-	INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
-	INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
+CREATE TRIGGER messages_text AFTER UPDATE OF text, state ON messages
+WHEN old.state <> 'streaming' OR new.state <> 'streaming' BEGIN
+	INSERT INTO messages_fts (messages_fts, rowid, text) SELECT 'delete', old.id, old.text WHERE old.state <> 'streaming';
+	INSERT INTO messages_fts (rowid, text) SELECT new.id, new.text WHERE new.state <> 'streaming';
 END;
 `
 

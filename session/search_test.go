@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"parley/conversation"
 )
@@ -95,18 +96,61 @@ func TestSearchFollowsEditsAndDeletes(t *testing.T) {
 	if hits, _ := s.Search(ctx, "giraffe", 10); len(hits) != 1 {
 		t.Fatalf("edited message not found: %+v", hits)
 	}
-	// A streaming reply is searchable from its first progress on.
+	// A reply is searchable once it ends (while it streams, its text is
+	// saved every second but not indexed).
 	id, _ := conv.StartReply("m")
 	conv.AppendDelta(id, "okapi ")
 	c.advance(2e9)
 	conv.AppendDelta(id, "more")
 	flush(t, r)
+	if hits, _ := s.Search(ctx, "okapi", 10); len(hits) != 0 {
+		t.Fatalf("streaming reply indexed: %+v", hits)
+	}
+	conv.Interrupt(id)
+	flush(t, r)
 	if hits, _ := s.Search(ctx, "okapi", 10); len(hits) != 1 {
-		t.Fatalf("partial reply not found: %+v", hits)
+		t.Fatalf("interrupted reply not found: %+v", hits)
 	}
 	s.Delete(ctx, conv.ID())
 	if hits, _ := s.Search(ctx, "giraffe okapi", 10); len(hits) != 0 {
 		t.Fatalf("deleted session still found: %+v", hits)
+	}
+}
+
+// TestAbandonedReplyIsRecovered: a reply left streaming by a process
+// that died is marked interrupted (and indexed) by a later open, once its
+// last write is old enough that no live stream can own it.
+func TestAbandonedReplyIsRecovered(t *testing.T) {
+	c := newClock()
+	s, dir := openStore(t, c)
+	r := record(t, s)
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now})
+	conv.AddUser("story", nil)
+	id, _ := conv.StartReply("m")
+	conv.AppendDelta(id, "narwhal ")
+	c.advance(2e9)
+	conv.AppendDelta(id, "tusks")
+	flush(t, r)
+	r.Close()
+	s.Close()
+	state := func(s *Store) string {
+		var st string
+		s.db.QueryRow("SELECT state FROM messages WHERE seq = ?", id).Scan(&st)
+		return st
+	}
+	// Reopened soon after: it may still be streaming elsewhere.
+	s = openIn(t, dir, c)
+	if st := state(s); st != "streaming" {
+		t.Fatalf("state %q right after", st)
+	}
+	s.Close()
+	c.advance(staleAfter + time.Second)
+	s = openIn(t, dir, c)
+	if st := state(s); st != "interrupted" {
+		t.Fatalf("state %q after %v", st, staleAfter)
+	}
+	if hits, _ := s.Search(context.Background(), "narwhal", 10); len(hits) != 1 {
+		t.Fatalf("recovered reply not found: %+v", hits)
 	}
 }
 
@@ -138,5 +182,3 @@ func TestSplitSnippetUnbalanced(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
-
-var _ = conversation.StateDone

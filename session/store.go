@@ -28,6 +28,7 @@ type Options struct {
 // Store is the history database of one data directory.
 type Store struct {
 	db      *sql.DB
+	stmts   statements
 	path    string
 	blobDir string
 	now     func() time.Time
@@ -84,7 +85,33 @@ func (s *Store) open(ctx context.Context) error {
 		return classify(s.path, "open", err)
 	}
 	s.db = db
+	if err := s.stmts.prepare(ctx, db); err != nil {
+		s.stmts.close()
+		db.Close()
+		return classify(s.path, "open", err)
+	}
+	if err := s.recoverStale(ctx); err != nil {
+		s.stmts.close()
+		db.Close()
+		return err
+	}
 	return nil
+}
+
+// staleAfter is how long a reply may go without a progress write before
+// it counts as abandoned: far longer than any stream waits for data.
+const staleAfter = 10 * time.Minute
+
+// recoverStale marks replies still stored as streaming long after their
+// last write as interrupted: their process ended mid-reply. That also
+// indexes them for search. Should the process still be streaming after
+// all, its next write sets the state back.
+func (s *Store) recoverStale(ctx context.Context) error {
+	return s.write(ctx, "open", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE messages SET state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
+			millis(s.now().Add(-staleAfter)))
+		return err
+	})
 }
 
 // openError says "read-only" for a failure that comes from a folder the
@@ -115,6 +142,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the database. Recorders of the store must be closed first.
 func (s *Store) Close() error {
+	s.stmts.close()
 	return classify(s.path, "close", s.db.Close())
 }
 

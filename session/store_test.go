@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -306,5 +305,3 @@ func TestNoDataDirectory(t *testing.T) {
 		t.Fatalf("Open over a file = %v", err)
 	}
 }
-
-var _ = fs.ErrNotExist

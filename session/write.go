@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"parley/api"
 	"parley/conversation"
@@ -23,7 +24,7 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 		return s.removeMessages(ctx, ch)
 	case conversation.ChangeTitle, conversation.ChangeSystem:
 		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-			return s.upsertSession(ctx, tx, ch, "")
+			return s.upsertSession(ctx, tx, ch, "", "")
 		})
 	}
 	return nil
@@ -38,12 +39,20 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 			return classify(s.path, "save an image", err)
 		}
 	}
+	var candidates []string
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		model := ""
 		if m.Role == api.RoleAssistant {
 			model = m.Model
 		}
-		if err := s.upsertSession(ctx, tx, ch, model); err != nil {
+		if ch.Kind == conversation.ChangeAppend && m.Role == api.RoleUser {
+			// A message was sent: what the composer held is gone from it.
+			var err error
+			if candidates, err = clearDraft(ctx, tx, ch.ConversationID); err != nil {
+				return err
+			}
+		}
+		if err := s.upsertSession(ctx, tx, ch, model, previewOf(m.Text)); err != nil {
 			return err
 		}
 		id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
@@ -62,14 +71,16 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 	if err != nil {
 		return err
 	}
-	return classify(s.path, "save an image", s.ensure(b))
+	if err := s.ensure(b); err != nil {
+		return classify(s.path, "save an image", err)
+	}
+	return s.collect(ctx, candidates)
 }
 
 // upsertSession creates the session row on a conversation's first change
-// and keeps its title, system prompt, model and time current. A title made
-// from the first message never replaces one given by name (here or by
-// another process); ChangeTitle always does.
-func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model string) error {
+// and keeps its title, system prompt, model, preview (when not "") and
+// time current.
+func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
 	now := millis(s.now())
 	created := now
 	if ch.Message != nil && !ch.Message.Created.IsZero() {
@@ -79,17 +90,73 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 	if ch.Kind == conversation.ChangeTitle {
 		titled = 1
 	}
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-		ON CONFLICT (id) DO UPDATE SET
-			title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
-			titled = max(sessions.titled, excluded.titled),
-			model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
-			system_prompt = excluded.system_prompt,
-			updated = max(sessions.updated, excluded.updated)`,
-		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now)
+	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
+		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now, preview)
 	return err
+}
+
+// previewBytes bounds the stored preview; a listing shows far less.
+const previewBytes = 400
+
+// previewOf is the beginning of a message's text, cut on a character
+// boundary.
+func previewOf(text string) string {
+	if len(text) <= previewBytes {
+		return text
+	}
+	cut := previewBytes
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
+}
+
+// sqlUpsertSession: a title made from the first message never replaces
+// one given by name (here or by another process); ChangeTitle always does.
+const sqlUpsertSession = `
+	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+	ON CONFLICT (id) DO UPDATE SET
+		preview = CASE WHEN excluded.preview <> '' THEN excluded.preview ELSE sessions.preview END,
+		title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
+		titled = max(sessions.titled, excluded.titled),
+		model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE sessions.model END,
+		system_prompt = excluded.system_prompt,
+		updated = max(sessions.updated, excluded.updated)`
+
+const sqlUpsertMessage = `
+	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
+		prompt_tokens, completion_tokens, total_tokens, created, updated)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+	ON CONFLICT (session_id, seq) DO UPDATE SET
+		text = excluded.text, state = excluded.state, error = excluded.error,
+		model = excluded.model, finish_reason = excluded.finish_reason,
+		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+		total_tokens = excluded.total_tokens, updated = excluded.updated
+	RETURNING id`
+
+// statements are prepared once per store: with the search triggers,
+// compiling an upsert costs more than running it, and the recorder runs
+// one every second of a reply.
+type statements struct {
+	upsertSession, upsertMessage *sql.Stmt
+}
+
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	var err error
+	if st.upsertSession, err = db.PrepareContext(ctx, sqlUpsertSession); err != nil {
+		return err
+	}
+	st.upsertMessage, err = db.PrepareContext(ctx, sqlUpsertMessage)
+	return err
+}
+
+func (st *statements) close() {
+	for _, s := range []*sql.Stmt{st.upsertSession, st.upsertMessage} {
+		if s != nil {
+			s.Close()
+		}
+	}
 }
 
 // upsertMessage writes the whole message (a progress change or the final
@@ -107,16 +174,7 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 		created = now
 	}
 	var id int64
-	err := tx.QueryRowContext(ctx, `
-		INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
-			prompt_tokens, completion_tokens, total_tokens, created, updated)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-		ON CONFLICT (session_id, seq) DO UPDATE SET
-			text = excluded.text, state = excluded.state, error = excluded.error,
-			model = excluded.model, finish_reason = excluded.finish_reason,
-			prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-			total_tokens = excluded.total_tokens, updated = excluded.updated
-		RETURNING id`,
+	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
 		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now).Scan(&id)
 	return id, err
@@ -192,7 +250,9 @@ func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) erro
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND seq IN (`+in+`)`, args...); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE sessions SET updated = max(updated, ?) WHERE id = ?", millis(s.now()), ch.ConversationID)
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated = max(updated, ?1),
+			preview = coalesce((SELECT substr(text, 1, ?3) FROM messages WHERE session_id = ?2 AND text <> '' ORDER BY seq DESC LIMIT 1), '')
+			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes)
 		return err
 	})
 	if err != nil {

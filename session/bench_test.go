@@ -1,0 +1,276 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"parley/conversation"
+)
+
+// Benchmarks for the targets of the sessions issue. Their data is made in
+// the benchmark itself (before b.Loop, so it is not timed) and only when
+// benchmarks run: go test -run '^$' -bench . ./session
+
+// vocabulary makes n pseudo-words; their frequency in generated text
+// follows a Zipf law, as words in real text do.
+func vocabulary(r *rand.Rand, n int) []string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	seen := map[string]bool{}
+	words := make([]string, 0, n)
+	for len(words) < n {
+		l := 2 + r.IntN(9)
+		var b strings.Builder
+		for range l {
+			b.WriteByte(letters[r.IntN(len(letters))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// textGen writes texts of about size bytes from a vocabulary.
+type textGen struct {
+	words []string
+	zipf  *rand.Zipf
+}
+
+func newTextGen(seed uint64, vocab int) *textGen {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	return &textGen{words: vocabulary(r, vocab), zipf: rand.NewZipf(r, 1.1, 2, uint64(vocab-1))}
+}
+
+func (g *textGen) text(size int) string {
+	var b strings.Builder
+	for b.Len() < size {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(g.words[g.zipf.Uint64()])
+	}
+	return b.String()
+}
+
+// fill writes sessions straight into the database in one transaction:
+// the rows are what the recorder writes, without paying for a recorder
+// per message.
+func fill(b *testing.B, s *Store, sessions, perSession, size int, g *textGen) []string {
+	b.Helper()
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback()
+	sessStmt, _ := tx.Prepare(`INSERT INTO sessions (id, title, model, created, updated, preview) VALUES (?, ?, 'gpt-4o', ?, ?, ?)`)
+	msgStmt, _ := tx.Prepare(`INSERT INTO messages (session_id, seq, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, 'done', ?, ?, ?)`)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	ids := make([]string, sessions)
+	for i := range sessions {
+		id := fmt.Sprintf("%032x", i+1)
+		ids[i] = id
+		ts := t0 + int64(i)*60_000
+		if _, err := sessStmt.Exec(id, g.text(40), ts, ts+int64(perSession)*1000, g.text(300)); err != nil {
+			b.Fatal(err)
+		}
+		for n := 1; n <= perSession; n++ {
+			role, model := "user", ""
+			if n%2 == 0 {
+				role, model = "assistant", "gpt-4o"
+			}
+			if _, err := msgStmt.Exec(id, n, role, g.text(size), model, ts+int64(n)*1000, ts+int64(n)*1000); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	return ids
+}
+
+// cpuMeter reports the process CPU time per iteration next to ns/op: on
+// a busy machine the wall clock also counts the time the benchmark waited
+// for a core.
+type cpuMeter struct {
+	b     *testing.B
+	start time.Duration
+	n     int
+}
+
+func meterCPU(b *testing.B) *cpuMeter { return &cpuMeter{b: b, start: processCPU()} }
+
+// loop is b.Loop, counting iterations.
+func (m *cpuMeter) loop() bool {
+	if m.b.Loop() {
+		m.n++
+		return true
+	}
+	if m.n > 0 {
+		m.b.ReportMetric(float64((processCPU()-m.start).Nanoseconds())/float64(m.n), "cpu-ns/op")
+	}
+	return false
+}
+
+func benchStore(b *testing.B) *Store {
+	b.Helper()
+	s, err := Open(context.Background(), b.TempDir(), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// BenchmarkOpenLongSession: a session of 10,000 messages opens at its
+// last 50 (the first window); the rest loads later.
+func BenchmarkOpenLongSession(b *testing.B) {
+	s := benchStore(b)
+	ids := fill(b, s, 1, 10_000, 600, newTextGen(1, 5000))
+	ctx := context.Background()
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		got, err := s.LoadTail(ctx, ids[0], 50)
+		if err != nil || len(got.Snapshot.Messages) != 50 || got.Messages != 10_000 {
+			b.Fatalf("LoadTail: %d of %d, %v", len(got.Snapshot.Messages), got.Messages, err)
+		}
+	}
+}
+
+// BenchmarkLoadWholeLongSession is the full load of the same session,
+// for comparison (what the first window avoids).
+func BenchmarkLoadWholeLongSession(b *testing.B) {
+	s := benchStore(b)
+	ids := fill(b, s, 1, 10_000, 600, newTextGen(1, 5000))
+	ctx := context.Background()
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		if got, err := s.Load(ctx, ids[0]); err != nil || len(got.Snapshot.Messages) != 10_000 {
+			b.Fatalf("Load: %v", err)
+		}
+	}
+}
+
+// BenchmarkSearch: 100,000 messages of about 500 bytes (~50 MB of text)
+// in 1,000 sessions; two-word queries, newest 50 hits with snippets.
+func BenchmarkSearch(b *testing.B) {
+	s := benchStore(b)
+	g := newTextGen(2, 20_000)
+	fill(b, s, 1000, 100, 500, g)
+	var total int64
+	s.db.QueryRow("SELECT sum(length(text)) FROM messages").Scan(&total)
+	ctx := context.Background()
+	// Words by rank: 0 is in nearly every message, 300 in a few percent,
+	// 3000 in a few hundred, 15000 in a handful.
+	queries := map[string]string{
+		"common-common": g.words[0] + " " + g.words[1],
+		"common-mid":    g.words[2] + " " + g.words[300],
+		"mid-mid":       g.words[200] + " " + g.words[400],
+		"mid-rare":      g.words[300] + " " + g.words[3000],
+		"rare-rare":     g.words[3000] + " " + g.words[15000],
+		"prefix":        g.words[10] + " " + g.words[20][:2] + "*",
+		"none":          "zzzzqq xxxyyy",
+	}
+	for name, q := range queries {
+		b.Run(name, func(b *testing.B) {
+			n := 0
+			cpu := meterCPU(b)
+			for cpu.loop() {
+				hits, err := s.Search(ctx, q, 50)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(hits)
+			}
+			b.ReportMetric(float64(n), "hits")
+			b.ReportMetric(float64(total)/1e6, "MB-text")
+		})
+	}
+}
+
+// BenchmarkList: `parley sessions list` over 5,000 sessions (all of them,
+// and the browser's first page).
+func BenchmarkList(b *testing.B) {
+	s := benchStore(b)
+	fill(b, s, 5000, 4, 300, newTextGen(3, 5000))
+	ctx := context.Background()
+	b.Run("all", func(b *testing.B) {
+		cpu := meterCPU(b)
+		for cpu.loop() {
+			if list, err := s.List(ctx, 0, 0); err != nil || len(list) != 5000 {
+				b.Fatalf("List: %d, %v", len(list), err)
+			}
+		}
+	})
+	b.Run("page50", func(b *testing.B) {
+		cpu := meterCPU(b)
+		for cpu.loop() {
+			if list, err := s.List(ctx, 50, 0); err != nil || len(list) != 50 {
+				b.Fatalf("List: %d, %v", len(list), err)
+			}
+		}
+	})
+}
+
+// BenchmarkFlushOneSecondOfDeltas: one second of a reply streaming at 200
+// deltas a second (1 KB of text) goes through the conversation and the
+// recorder, which writes the one progress change of that second; Flush
+// waits for it. A reply runs for 20 seconds (20 KB, a long answer), then
+// the next starts, so the text rewritten each second is realistic.
+func BenchmarkFlushOneSecondOfDeltas(b *testing.B) {
+	s := benchStore(b)
+	var now time.Time
+	clock := func() time.Time { return now }
+	r := s.NewRecorder(context.Background())
+	b.Cleanup(func() { r.Close() })
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: clock})
+	ctx := context.Background()
+	var id int
+	second := 0
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		if second%20 == 0 {
+			if id != 0 {
+				conv.Finish(id, "stop", nil)
+			}
+			conv.AddUser("tell me a long story", nil)
+			id, _ = conv.StartReply("gpt-4o")
+		}
+		second++
+		for range 200 {
+			now = now.Add(5 * time.Millisecond)
+			conv.AppendDelta(id, "word ")
+		}
+		if err := r.Flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var text string
+	s.db.QueryRow("SELECT text FROM messages WHERE seq = ?", id).Scan(&text)
+	if text == "" {
+		b.Fatal("no progress was written")
+	}
+}
+
+// BenchmarkOnChangeDelta is what recording costs the UI goroutine per
+// delta: the conversation's change and the recorder's OnChange.
+func BenchmarkOnChangeDelta(b *testing.B) {
+	s := benchStore(b)
+	r := s.NewRecorder(context.Background())
+	b.Cleanup(func() { r.Close() })
+	var now time.Time
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: func() time.Time { return now }})
+	conv.AddUser("q", nil)
+	id, _ := conv.StartReply("gpt-4o")
+	b.ReportAllocs()
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		conv.AppendDelta(id, "word ")
+	}
+}
