@@ -29,6 +29,10 @@ type ClientConfig struct {
 	// key is masked, because status lines, headers and error messages in
 	// the trace are the gateway's bytes.
 	Sanitize func(string) string
+	// NoRedirects answers a redirect with the redirect itself (an
+	// APIError with its status) instead of following it: the first-run
+	// screen does not offer a local server that sends parley elsewhere.
+	NoRedirects bool
 	// KeySource names where the key came from ("OPENAI_API_KEY",
 	// "api_key_cmd of provider openai"); error hints for 401 point there.
 	KeySource string
@@ -138,6 +142,9 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 		return nil, err
 	}
 	c.http = &http.Client{Transport: c.transport, CheckRedirect: checkRedirect}
+	if cfg.NoRedirects {
+		c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
 	return c, nil
 }
 

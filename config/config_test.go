@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -666,5 +667,27 @@ func TestExpandHome(t *testing.T) {
 		if got := ExpandHome(c.p, c.home); got != c.want {
 			t.Errorf("ExpandHome(%q, %q) = %q, want %q", c.p, c.home, got, c.want)
 		}
+	}
+}
+
+func TestWriteServerNeverOverwrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parley", "config.toml")
+	if err := WriteServer(path, "http://127.0.0.1:11434/v1", "llama3.2"); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(Env{Getenv: func(k string) string {
+		if k == "PARLEY_CONFIG" {
+			return path
+		}
+		return ""
+	}})
+	if err != nil || cfg.DefaultModel != "llama3.2" || len(cfg.Providers) != 1 || cfg.Providers[0].BaseURL != "http://127.0.0.1:11434/v1" {
+		t.Fatalf("written config reads back as %+v (%v)", cfg, err)
+	}
+	if NothingConfigured(cfg, func(string) string { return "" }) {
+		t.Fatal("a written server counts as nothing configured")
+	}
+	if err := WriteServer(path, "http://other/v1", ""); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second write: %v", err)
 	}
 }

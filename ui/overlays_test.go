@@ -252,7 +252,7 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 	if err != nil || loaded.DefaultModel != "qwen-local" || len(loaded.Providers) != 1 || loaded.Providers[0].BaseURL != srv.URL() || len(loaded.Warnings) != 0 {
 		t.Fatalf("saved config %q reads back as %+v, %v", b, loaded, err)
 	}
-	if needsSetup(loaded, func(string) string { return "" }) {
+	if config.NothingConfigured(loaded, func(string) string { return "" }) {
 		t.Error("the saved config still needs setup")
 	}
 	srv.Enqueue(apitest.Reply{Text: "local answer"})
@@ -281,12 +281,12 @@ func TestNeedsSetupPredicate(t *testing.T) {
 		return c
 	}
 	none := map[string]string{}
-	if !needsSetup(load(none), func(k string) string { return none[k] }) {
+	if !config.NothingConfigured(load(none), func(k string) string { return none[k] }) {
 		t.Error("no file, no env: setup expected")
 	}
 	for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"} {
 		env := map[string]string{k: "x"}
-		if needsSetup(load(env), func(k string) string { return env[k] }) {
+		if config.NothingConfigured(load(env), func(k string) string { return env[k] }) {
 			t.Errorf("%s set: no setup expected", k)
 		}
 	}
@@ -294,7 +294,7 @@ func TestNeedsSetupPredicate(t *testing.T) {
 	p := filepath.Join(home, "c.toml")
 	os.WriteFile(p, []byte("[[providers]]\nname = \"local\"\nbase_url = \"http://127.0.0.1:8080/v1\"\n"), 0o600)
 	env := map[string]string{"PARLEY_CONFIG": p}
-	if needsSetup(load(env), func(k string) string { return env[k] }) {
+	if config.NothingConfigured(load(env), func(k string) string { return env[k] }) {
 		t.Error("provider in the file: no setup expected")
 	}
 	// The setup screen opens from the config alone.

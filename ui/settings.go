@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	"parley/api"
 	"parley/config"
 	"parley/themes"
@@ -35,7 +33,7 @@ func settingsFrom(opts Options) settings {
 		if st.catalog == nil {
 			st.catalog = cfg.Catalog()
 		}
-		st.needsSetup = st.needsSetup || needsSetup(cfg, opts.Getenv)
+		st.needsSetup = st.needsSetup || config.NothingConfigured(cfg, opts.Getenv)
 		st.warnings = cfg.Warnings
 	}
 	if opts.Warnings != nil {
@@ -48,21 +46,6 @@ func settingsFrom(opts Options) settings {
 		st.theme = themes.Auto
 	}
 	return st
-}
-
-// needsSetup reports a first run: no gateway is configured anywhere — the
-// only provider is the one Load makes from the environment, and neither
-// OPENAI_BASE_URL nor OPENAI_API_KEY is set.
-func needsSetup(cfg *config.Config, getenv func(string) string) bool {
-	if len(cfg.Providers) == 0 {
-		return false
-	}
-	for _, p := range cfg.Providers {
-		if p.Line != 0 || p.Name != config.EnvProviderName || p.BaseURL != config.DefaultBaseURL || p.HasLiteralKey() || p.APIKeyCmd != "" || p.APIKeyEnv != "" {
-			return false
-		}
-	}
-	return strings.TrimSpace(getenv("OPENAI_BASE_URL")) == "" && strings.TrimSpace(getenv(config.DefaultKeyEnv)) == ""
 }
 
 // configSystemPrompt is the system prompt a new conversation starts with.

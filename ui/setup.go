@@ -1,15 +1,11 @@
 package ui
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/BurntSushi/toml"
 
 	"parley/api"
 	"parley/config"
@@ -51,35 +47,11 @@ type configSavedMsg struct {
 	err  error
 }
 
-// saveConfig writes a minimal config file with the chosen server. It never
-// overwrites: an existing file is left alone and reported.
+// saveConfig writes a new config file with the chosen server, in the
+// background (config.WriteServer never overwrites).
 func saveConfig(path, baseURL, model string) tea.Cmd {
 	return func() tea.Msg {
-		var b bytes.Buffer
-		b.WriteString("# parley configuration, written by the first-run setup.\n# See \"parley help config\" for every setting.\n\n")
-		type provider struct {
-			Name    string `toml:"name"`
-			BaseURL string `toml:"base_url"`
-		}
-		err := toml.NewEncoder(&b).Encode(struct {
-			DefaultModel string     `toml:"default_model,omitempty"`
-			Providers    []provider `toml:"providers"`
-		}{model, []provider{{"local", baseURL}}})
-		if err != nil {
-			return configSavedMsg{path: path, err: err}
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return configSavedMsg{path: path, err: err}
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return configSavedMsg{path: path, err: err}
-		}
-		_, werr := f.Write(b.Bytes())
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return configSavedMsg{path: path, err: err}
-		}
-		return configSavedMsg{path: path}
+		return configSavedMsg{path: path, err: config.WriteServer(path, baseURL, model)}
 	}
 }
 

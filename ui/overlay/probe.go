@@ -2,17 +2,15 @@ package overlay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
 )
 
 // Candidate is a well-known local OpenAI-compatible server the setup screen
@@ -35,11 +33,9 @@ func DefaultCandidates() []Candidate {
 // up answers in milliseconds, and the user is waiting.
 const DefaultProbeTimeout = 800 * time.Millisecond
 
-// Limits on what a probed server may send: the reply is untrusted.
-const (
-	maxProbeBody   = 1 << 20
-	maxProbeModels = 500
-)
+// maxProbeModels bounds the model ids kept from a probed server (the
+// client bounds the reply's size).
+const maxProbeModels = 500
 
 // ProbeStatus says what a candidate did when probed.
 type ProbeStatus int
@@ -78,21 +74,19 @@ type ProbedMsg struct {
 
 // ProbeCmd probes the candidates concurrently and returns a ProbedMsg. It
 // touches no model state.
-func ProbeCmd(ctx context.Context, client *http.Client, candidates []Candidate, timeout time.Duration, gen int) tea.Cmd {
+func ProbeCmd(ctx context.Context, candidates []Candidate, timeout time.Duration, gen int) tea.Cmd {
 	return func() tea.Msg {
-		return ProbedMsg{Gen: gen, Results: Probe(ctx, client, candidates, timeout)}
+		return ProbedMsg{Gen: gen, Results: Probe(ctx, candidates, timeout)}
 	}
 }
 
-// Probe sends GET <base>/models to every candidate at once, each bounded by
-// timeout (DefaultProbeTimeout when zero), and returns one result per
-// candidate in the candidates' order. A nil client means a direct
-// (proxy-free) client that follows no redirects. It returns when every
-// request has finished or ctx is done.
-func Probe(ctx context.Context, client *http.Client, candidates []Candidate, timeout time.Duration) []ProbeResult {
-	if client == nil {
-		client = loopbackClient()
-	}
+// Probe asks every candidate for its models at once with the gateway
+// client (api.Client.ListModels, as the chat would), each bounded by
+// timeout (DefaultProbeTimeout when zero), without retries and without
+// following redirects, and returns one result per candidate in the
+// candidates' order. It returns when every request has finished or ctx is
+// done. Loopback addresses never go through a proxy.
+func Probe(ctx context.Context, candidates []Candidate, timeout time.Duration) []ProbeResult {
 	if timeout <= 0 {
 		timeout = DefaultProbeTimeout
 	}
@@ -102,108 +96,66 @@ func Probe(ctx context.Context, client *http.Client, candidates []Candidate, tim
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = probeOne(ctx, client, c, timeout)
+			results[i] = probeOne(ctx, c, timeout)
 		}()
 	}
 	wg.Wait()
 	return results
 }
 
-// loopbackClient talks to loopback directly: a proxy from the environment
-// has no business seeing these requests, and a local server that redirects
-// elsewhere is not one to offer.
-func loopbackClient() *http.Client {
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:             nil,
-			DialContext:       (&net.Dialer{Timeout: DefaultProbeTimeout}).DialContext,
-			DisableKeepAlives: true,
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-}
-
-func probeOne(ctx context.Context, client *http.Client, c Candidate, timeout time.Duration) ProbeResult {
+func probeOne(ctx context.Context, c Candidate, timeout time.Duration) ProbeResult {
 	res := ProbeResult{Candidate: c}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	url := strings.TrimRight(c.BaseURL, "/") + "/models"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	client, err := api.NewClient(api.ClientConfig{
+		BaseURL:     c.BaseURL,
+		UserAgent:   "parley-setup",
+		Timeouts:    api.Timeouts{Connect: timeout, Header: timeout},
+		Retry:       api.RetryPolicy{MaxRetries: -1},
+		NoRedirects: true,
+	})
 	if err != nil {
-		res.Err = fmt.Errorf("probe %s: %w", url, err)
+		res.Err = fmt.Errorf("probe %s: %w", c.BaseURL, err)
 		res.Reason = "not a valid URL"
 		return res
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		res.Err = fmt.Errorf("probe %s: %w", url, err)
-		res.Reason = "not running"
-		if errors.Is(err, context.DeadlineExceeded) {
-			res.Reason = "no answer within " + timeout.String()
+	defer client.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ids, err := client.ListModels(ctx)
+	var apiErr *api.APIError
+	var connErr *api.ConnectionError
+	var timeoutErr *api.TimeoutError
+	switch {
+	case err == nil:
+	case errors.As(err, &apiErr):
+		// Something answered, but not with a model list.
+		res.Status, res.Err = ProbeInvalid, err
+		res.Reason = "answered " + apiErr.Status
+		if apiErr.Status == "" {
+			res.Reason = "answered with an error"
 		}
 		return res
-	}
-	defer resp.Body.Close()
-	// From here on something answered; whatever is wrong makes it Invalid.
-	res.Status = ProbeInvalid
-	if resp.StatusCode != http.StatusOK {
-		res.Err = fmt.Errorf("probe %s: answered %s", url, resp.Status)
-		res.Reason = "answered " + resp.Status
+	case errors.As(err, &timeoutErr) || errors.Is(err, context.DeadlineExceeded):
+		res.Err, res.Reason = err, "no answer within "+timeout.String()
 		return res
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxProbeBody+1))
-	if err != nil {
-		res.Err = fmt.Errorf("probe %s: reading the reply: %w", url, err)
-		res.Reason = "the reply broke off"
+	case errors.As(err, &connErr) || ctx.Err() != nil:
+		res.Err, res.Reason = err, "not running"
 		return res
-	}
-	if len(body) > maxProbeBody {
-		res.Err = fmt.Errorf("probe %s: the model list is larger than %d bytes", url, maxProbeBody)
-		res.Reason = "the reply is too large"
-		return res
-	}
-	models, err := parseModelList(body)
-	if err != nil {
-		res.Err = fmt.Errorf("probe %s: %w", url, err)
+	default:
+		res.Status, res.Err = ProbeInvalid, err
 		res.Reason = "answered, but not with a model list"
 		return res
 	}
 	res.Status = ProbeFound
-	res.Models = models
-	return res
-}
-
-// errNotModelList is returned for a reply that is not {"data":[{"id":...}]}.
-var errNotModelList = errors.New("the reply is not an OpenAI-style model list")
-
-// parseModelList reads the OpenAI list shape {"object":"list","data":[{"id":...}]}.
-// A reply without a data array (an HTML page, some other JSON) is not a
-// model list; an empty array is (a server with nothing loaded yet).
-func parseModelList(body []byte) ([]string, error) {
-	var list struct {
-		Data *[]struct {
-			ID json.RawMessage `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, errNotModelList
-	}
-	if list.Data == nil {
-		return nil, errNotModelList
-	}
-	ids := make([]string, 0, len(*list.Data))
 	seen := make(map[string]bool)
-	for _, m := range *list.Data {
-		var id string
-		if json.Unmarshal(m.ID, &id) != nil || strings.TrimSpace(id) == "" || seen[id] {
+	for _, id := range ids {
+		if strings.TrimSpace(id) == "" || seen[id] {
 			continue
 		}
 		seen[id] = true
-		ids = append(ids, id)
-		if len(ids) == maxProbeModels {
+		res.Models = append(res.Models, id)
+		if len(res.Models) == maxProbeModels {
 			break
 		}
 	}
-	return ids, nil
+	return res
 }

@@ -2,7 +2,6 @@ package overlay
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,8 +19,6 @@ type SetupOptions struct {
 	Context context.Context
 	// Candidates are the servers probed; nil means DefaultCandidates().
 	Candidates []Candidate
-	// Client sends the probes; nil means a direct loopback client.
-	Client *http.Client
 	// Timeout bounds each probe; 0 means DefaultProbeTimeout.
 	Timeout time.Duration
 }
@@ -97,7 +94,7 @@ func (s Setup) Start() (Setup, tea.Cmd) {
 	s.gen++
 	s.probing = true
 	s.cursor = 0
-	return s, ProbeCmd(s.opts.Context, s.opts.Client, s.opts.Candidates, s.opts.Timeout, s.gen)
+	return s, ProbeCmd(s.opts.Context, s.opts.Candidates, s.opts.Timeout, s.gen)
 }
 
 // SetSize sets the area the screen draws in (the whole terminal).

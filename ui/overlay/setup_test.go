@@ -81,7 +81,7 @@ func TestProbe(t *testing.T) {
 		{Name: "Hangs", BaseURL: hangingServer(t)},
 	}
 	start := time.Now()
-	res := Probe(context.Background(), nil, cands, 300*time.Millisecond)
+	res := Probe(context.Background(), cands, 300*time.Millisecond)
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("probing took %v: the probes are not concurrent or not bounded", el)
 	}
@@ -126,7 +126,7 @@ func TestProbe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start = time.Now()
-	res = Probe(ctx, nil, []Candidate{{Name: "Hangs", BaseURL: hangingServer(t)}}, 5*time.Second)
+	res = Probe(ctx, []Candidate{{Name: "Hangs", BaseURL: hangingServer(t)}}, 5*time.Second)
 	if time.Since(start) > time.Second || res[0].Status != ProbeDown {
 		t.Fatalf("cancelled probe: %v after %v", res[0].Status, time.Since(start))
 	}
@@ -136,7 +136,7 @@ func TestProbeRedirectIsNotFollowed(t *testing.T) {
 	target := server(t, 0, "application/json", modelList)
 	redirect := httptest.NewServer(http.RedirectHandler(target+"/models", http.StatusFound))
 	t.Cleanup(redirect.Close)
-	res := Probe(context.Background(), nil, []Candidate{{Name: "R", BaseURL: redirect.URL + "/v1"}}, time.Second)
+	res := Probe(context.Background(), []Candidate{{Name: "R", BaseURL: redirect.URL + "/v1"}}, time.Second)
 	if res[0].Status != ProbeInvalid || !strings.Contains(res[0].Reason, "302") {
 		t.Fatalf("redirect: %+v", res[0])
 	}
