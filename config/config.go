@@ -82,6 +82,15 @@ type Config struct {
 	// attach_max_side: attachments larger than this many pixels on their long
 	// side are scaled down. Default 0 = api.DefaultAttachMaxSide (2048).
 	AttachMaxSide int
+	// attach_max_count: the most images one message may carry. Default 0 =
+	// DefaultAttachMaxCount (10).
+	AttachMaxCount int
+	// images: how the chat shows images: "auto" (default), "blocks"
+	// (Unicode half blocks), "kitty" (the kitty graphics protocol) or "off".
+	Images string
+	// reading_width: the widest prose runs in the chat, in columns. Default
+	// 0 = 100 (the transcript's default).
+	ReadingWidth int
 	// attach_max_bytes: attachments larger than this are scaled down; an
 	// integer (bytes) or a string such as "20MB", "512KB", "1.5MiB" (KB/MB/GB
 	// are powers of 1000, KiB/MiB/GiB powers of 1024). Default 0 =
@@ -365,6 +374,18 @@ func (c *Config) ImageDir() string {
 		return c.imageDir
 	}
 	return media.DefaultImageDir(c.env.get, c.env.HomeDir)
+}
+
+// DefaultAttachMaxCount is how many images one message may carry when
+// attach_max_count does not say.
+const DefaultAttachMaxCount = 10
+
+// MaxAttachments is the most images one message may carry.
+func (c *Config) MaxAttachments() int {
+	if c == nil || c.AttachMaxCount <= 0 {
+		return DefaultAttachMaxCount
+	}
+	return c.AttachMaxCount
 }
 
 // AttachLimits are the attachment limits (zero fields take api's defaults).

@@ -28,7 +28,7 @@ import (
 var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
-		"max_history_messages", "attach_max_side", "attach_max_bytes",
+		"max_history_messages", "attach_max_side", "attach_max_bytes", "attach_max_count", "reading_width", "images",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
@@ -141,6 +141,15 @@ func (l *loader) load(doc map[string]any) error {
 	}
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
+	str("images", &c.Images)
+	if err == nil {
+		switch strings.ToLower(c.Images) {
+		case "", "auto", "blocks", "kitty", "off":
+			c.Images = strings.ToLower(c.Images)
+		default:
+			err = l.errAt("images", "images = %q: write \"auto\", \"blocks\", \"kitty\" or \"off\"", c.Images)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -161,6 +170,16 @@ func (l *loader) load(doc map[string]any) error {
 	}
 	if c.AttachMaxBytes, err = l.byteSize(doc, "attach_max_bytes"); err != nil {
 		return err
+	}
+	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {
+		return err
+	} else if v != nil {
+		c.AttachMaxCount = *v
+	}
+	if v, err := l.intIn(doc, "", "reading_width", 40, 1000); err != nil {
+		return err
+	} else if v != nil {
+		c.ReadingWidth = *v
 	}
 	for _, d := range []struct {
 		key string

@@ -102,7 +102,7 @@ type attachedMsg struct {
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	content := msg.Content
 	if refs := imageRefs(content); len(refs) > 0 {
-		return attachCmd(refs, content)
+		return attachRefs(refs, content, m.attachLimits())
 	}
 	cmd := m.comp.update(msg)
 	m.composerChanged()
@@ -144,22 +144,6 @@ func looksLikeImagePath(s string) bool {
 	return false
 }
 
-// attachCmd reads and encodes the images (file IO, maybe a resize) off the
-// UI goroutine.
-func attachCmd(refs []string, pasted string) tea.Cmd {
-	return func() tea.Msg {
-		var atts []api.Attachment
-		for _, r := range refs {
-			a, err := api.Attach(r, api.AttachLimits{})
-			if err != nil {
-				return attachedMsg{text: pasted, err: err}
-			}
-			atts = append(atts, a)
-		}
-		return attachedMsg{atts: atts}
-	}
-}
-
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
@@ -168,16 +152,7 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 		m.composerChanged()
 		return m.notify(msg.err.Error(), toastWarn)
 	}
-	m.comp.attachments = append(m.comp.attachments, msg.atts...)
-	m.composerChanged()
-	names := make([]string, len(msg.atts))
-	for i, a := range msg.atts {
-		names[i] = a.Describe()
-	}
-	if err := m.catalog.Require(m.model, api.CapVision); err != nil {
-		return m.notify(err.Error(), toastWarn)
-	}
-	return m.notify("attached "+strings.Join(names, "; "), toastOK)
+	return m.addAttachments(msg.atts)
 }
 
 func plural(n int, one, many string) string {

@@ -193,7 +193,7 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	p := pngFile(t, t.TempDir(), 32, 24)
 	h.send(tea.PasteMsg{Content: "'" + p + "'"})
 	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
-	if !strings.Contains(h.screen(), "shot.png 32×24") {
+	if !strings.Contains(h.screen(), "shot.png · 32×24") {
 		t.Errorf("no attachment row:\n%s", h.screen())
 	}
 	checkFrame(t, h.m, 80, 24)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,11 @@ func newCommands() *slash.Registry[commandEnv] {
 			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.themes, a) }},
 		slash.Command[commandEnv]{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
 		slash.Command[commandEnv]{Name: "new", Summary: "start a new conversation", Action: keys.NewConversation},
+		slash.Command[commandEnv]{Name: "attach", Args: "PATH|URL…", Summary: "attach images (files or http(s) links) to the next message",
+			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
+			}},
+		slash.Command[commandEnv]{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)", Action: keys.RemoveAttachment},
 		slash.Command[commandEnv]{Name: "sessions", Summary: "saved conversations: open, search, rename, delete", Action: keys.Sessions},
 		slash.Command[commandEnv]{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
 			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
@@ -152,6 +158,21 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 	case "bottom":
 		m.tr.Bottom()
 		return m.tickIfNeeded()
+	case "attach":
+		refs := make([]string, len(inv.Positional))
+		for i, r := range inv.Positional {
+			refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
+		}
+		return attachRefs(refs, "", m.attachLimits())
+	case "detach":
+		if inv.Args == "" {
+			return m.removeAttachment(-1)
+		}
+		n, err := strconv.Atoi(inv.Args)
+		if err != nil || n < 1 || n > len(m.comp.attachments) {
+			return m.notify(fmt.Sprintf("/detach takes the number of an attachment, 1 to %d", len(m.comp.attachments)), toastErr)
+		}
+		return m.removeAttachment(n - 1)
 	case "sessions":
 		return m.openSessions()
 	case "export":
@@ -180,4 +201,14 @@ func (m *Model) systemCommand(text string) tea.Cmd {
 	}
 	m.conv.SetSystemPrompt(text)
 	return m.notify("system prompt set for this conversation; the next reply follows it", toastOK)
+}
+
+// isImageName keeps the files path completion offers to /attach: images
+// by their extension (the bytes decide when they are attached).
+func isImageName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".webp":
+		return true
+	}
+	return false
 }

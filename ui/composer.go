@@ -134,6 +134,12 @@ func (c *composer) setValue(s string) {
 	c.ta.MoveToEnd()
 }
 
+// clearText empties the text and keeps the attachments (a command was
+// run from the composer).
+func (c *composer) clearText() {
+	c.ta.Reset()
+}
+
 // reset empties the composer after a send.
 func (c *composer) reset() {
 	c.ta.Reset()
@@ -163,28 +169,12 @@ func (c *composer) render(ctx *uictx.Context, textH int) {
 	} else {
 		c.view = cells.Block(lines, inner, textH)
 	}
-	c.attachView = c.renderAttachments(ctx)
+	c.attachView = renderChips(ctx, c.attachments, c.width, keyOf(ctx.Keys.RemoveAttachment))
 	c.cur = c.ta.Cursor()
 	if c.cur != nil && c.boxed {
 		c.cur.Position.X += 2
 		c.cur.Position.Y++
 	}
-}
-
-func (c *composer) renderAttachments(ctx *uictx.Context) string {
-	if len(c.attachments) == 0 {
-		return ""
-	}
-	parts := make([]string, 0, len(c.attachments))
-	for _, a := range c.attachments {
-		label := a.Name
-		if a.Width > 0 {
-			label += " " + itoa(a.Width) + "×" + itoa(a.Height)
-		}
-		parts = append(parts, "▣ "+label)
-	}
-	line := strings.Join(parts, "  ") + "  · backspace removes"
-	return cells.Fit(ctx.Styles.Attachment.Render(line), c.width)
 }
 
 // cursor returns a copy of the real cursor relative to the composer's

@@ -107,11 +107,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openSessions()
 	case keys.Matches(msg, km.Notices):
 		return m.togglePane(&noticesPane{})
-	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
-		a := m.comp.attachments[len(m.comp.attachments)-1]
-		m.comp.attachments = m.comp.attachments[:len(m.comp.attachments)-1]
-		m.composerChanged()
-		return m.notify(fmt.Sprintf("removed %s", a.Name), toastInfo)
+	case keys.Matches(msg, km.RemoveAttachment) || msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
+		return m.removeAttachment(-1)
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
 		m.composerChanged()

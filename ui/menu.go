@@ -43,7 +43,7 @@ func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
 		m.comp.setValue(res.Text)
 		m.composerChanged()
 	case slash.Run:
-		m.comp.reset()
+		m.comp.clearText()
 		m.comp.setPrompt(m.ctx)
 		m.composerChanged()
 		return tea.Batch(cmd, m.runCommand(res.Invocation)), true

@@ -19,9 +19,7 @@ func (m *Model) layoutInput() layoutInput {
 	if len(m.notes.banner) > 0 {
 		in.BannerLines = 1 + len(bannerBody(m.notes.banner, m.ctx.Width))
 	}
-	if len(m.comp.attachments) > 0 {
-		in.AttachLines = 1
-	}
+	in.AttachLines = attachLines(len(m.comp.attachments))
 	if m.menuOpen() {
 		in.AboveLines = m.menuLines()
 	}

@@ -26,7 +26,7 @@ func (m *Model) send() tea.Cmd {
 			return m.notify(err.Error(), toastErr)
 		case inv.Name != "":
 			m.menu.Close()
-			m.comp.reset()
+			m.comp.clearText()
 			m.comp.setPrompt(m.ctx)
 			m.composerChanged()
 			return m.runCommand(inv)

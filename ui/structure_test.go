@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/api/apitest"
+	"parley/config"
 	"parley/conversation"
 	"parley/ui/keys"
 	"parley/ui/transcript"
@@ -350,5 +351,41 @@ func TestRetryShowsInStatus(t *testing.T) {
 	}
 	if strings.Contains(h.screen(), "retry 2/") {
 		t.Fatalf("the retry notice stayed:\n%s", h.screen())
+	}
+}
+
+// /attach takes paths (and links); the chips show what goes and how it
+// was scaled; attach_max_count is enforced and said; alt+x removes.
+func TestAttachCommandChipsAndLimits(t *testing.T) {
+	cfg := &config.Config{AttachMaxCount: 2, AttachMaxSide: 64}
+	h := newHarness(t, 120, 30, func(o *Options) { o.Config = cfg })
+	dir := t.TempDir()
+	big := pngFile(t, dir, 400, 300)
+	h.typeText("/attach " + big + " https://example.com/cat.png")
+	h.key("enter")
+	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 2 })
+	scr := h.screen()
+	if !strings.Contains(scr, "scaled 400×300 → 64×48") || !strings.Contains(scr, "🔗 https://example.com/cat.png") {
+		t.Fatalf("chips:\n%s", scr)
+	}
+	checkFrame(t, h.m, 120, 30)
+	h.typeText("/attach " + pngFile(t, t.TempDir(), 8, 8))
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "at most 2 images") })
+	if len(h.m.comp.attachments) != 2 {
+		t.Fatalf("%d attachments", len(h.m.comp.attachments))
+	}
+	h.key("alt+x")
+	if len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Height != 48 {
+		t.Fatalf("alt+x left %+v", h.m.comp.attachments)
+	}
+	// What is sent carries the scaled bytes with their real media type.
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("look")
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	parts := h.srv.Requests()[0].Chat.Messages[0].Content.Parts
+	if len(parts) != 2 || !strings.HasPrefix(parts[1].ImageURL.URL, "data:image/png;base64,") {
+		t.Fatalf("parts %+v", parts)
 	}
 }

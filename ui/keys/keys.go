@@ -18,33 +18,34 @@ import (
 
 // Action names, as written in the config file's [keys] table.
 const (
-	Send            = "send"
-	Newline         = "newline"
-	Cancel          = "cancel"
-	Interrupt       = "interrupt"
-	Quit            = "quit"
-	Retry           = "retry"
-	EditLast        = "edit_last"
-	Editor          = "editor"
-	ScrollUp        = "scroll_up"
-	ScrollDown      = "scroll_down"
-	ScrollTop       = "scroll_top"
-	ScrollBottom    = "scroll_bottom"
-	LineUp          = "line_up"
-	LineDown        = "line_down"
-	Notices         = "notices"
-	Sessions        = "sessions"
-	CopyReply       = "copy_reply"
-	CopyCode        = "copy_code"
-	ModelPicker     = "model_picker"
-	ThemePicker     = "theme_picker"
-	NewConversation = "new_conversation"
-	Help            = "help"
-	ToggleMouse     = "toggle_mouse"
-	ListUp          = "list_up"
-	ListDown        = "list_down"
-	Select          = "select"
-	Close           = "close"
+	Send             = "send"
+	Newline          = "newline"
+	Cancel           = "cancel"
+	Interrupt        = "interrupt"
+	Quit             = "quit"
+	Retry            = "retry"
+	EditLast         = "edit_last"
+	Editor           = "editor"
+	ScrollUp         = "scroll_up"
+	ScrollDown       = "scroll_down"
+	ScrollTop        = "scroll_top"
+	ScrollBottom     = "scroll_bottom"
+	LineUp           = "line_up"
+	LineDown         = "line_down"
+	Notices          = "notices"
+	Sessions         = "sessions"
+	RemoveAttachment = "remove_attachment"
+	CopyReply        = "copy_reply"
+	CopyCode         = "copy_code"
+	ModelPicker      = "model_picker"
+	ThemePicker      = "theme_picker"
+	NewConversation  = "new_conversation"
+	Help             = "help"
+	ToggleMouse      = "toggle_mouse"
+	ListUp           = "list_up"
+	ListDown         = "list_down"
+	Select           = "select"
+	Close            = "close"
 )
 
 // Map holds one binding per action. The root model reads it from the UI
@@ -55,6 +56,8 @@ type Map struct {
 	Newline  key.Binding
 	EditLast key.Binding // only in an empty composer
 	Editor   key.Binding
+	// RemoveAttachment drops the last image attached to the next message.
+	RemoveAttachment key.Binding
 	// Reply.
 	Cancel    key.Binding
 	Retry     key.Binding
