@@ -80,7 +80,8 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 			SessionID: req.History.SessionID,
 			AutoTitle: req.History.AutoTitle,
 		},
-		VerboseLog: req.VerboseLog,
-		JobControl: &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
+		VerboseLog:  req.VerboseLog,
+		KnownModels: req.KnownModels,
+		JobControl:  &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
 	})
 }

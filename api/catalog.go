@@ -27,6 +27,9 @@ type Model struct {
 type Catalog struct {
 	configured []Model
 	configPath string
+	// listed are the ids the gateway offers (once asked): refusals name
+	// those among them that have the capability, by built-in knowledge.
+	listed []string
 }
 
 // NewCatalog builds a catalog from configured models, whose Caps are taken as
@@ -48,7 +51,17 @@ func NewCatalog(configured []Model) *Catalog {
 func (c *Catalog) WithConfigPath(path string) *Catalog {
 	n := &Catalog{configPath: path}
 	if c != nil {
-		n.configured = c.configured
+		n.configured, n.listed = c.configured, c.listed
+	}
+	return n
+}
+
+// WithListed returns a copy of the catalog that knows the gateway's model
+// ids, so refusals can name the models the user can actually use.
+func (c *Catalog) WithListed(ids []string) *Catalog {
+	n := &Catalog{listed: append([]string(nil), ids...)}
+	if c != nil {
+		n.configured, n.configPath = c.configured, c.configPath
 	}
 	return n
 }
@@ -101,8 +114,11 @@ func (c *Catalog) configuredModel(name string) (Model, bool) {
 	return Model{}, false
 }
 
-// ModelsWith names the models that have cap: configured ones first, then the
-// built-in families (by a representative name), without repeats.
+// ModelsWith names the models the user can use that have cap: the
+// configured ones first, then those the gateway listed (by built-in
+// knowledge of their names), without repeats. Built-in families the user
+// has no model of are not named: a refusal should point at something that
+// works here.
 func (c *Catalog) ModelsWith(cap Capability) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -112,18 +128,27 @@ func (c *Catalog) ModelsWith(cap Capability) []string {
 			out = append(out, n)
 		}
 	}
-	if c != nil {
-		for _, m := range c.configured {
-			if m.Caps.Has(cap) {
-				add(m.Name)
-			}
+	if c == nil {
+		return nil
+	}
+	for _, m := range c.configured {
+		if m.Caps.Has(cap) {
+			add(m.Name)
 		}
 	}
-	for _, l := range builtinLabels(cap) {
-		add(l)
+	for _, id := range c.listed {
+		if len(out) >= maxNamed {
+			break
+		}
+		if c.Lookup(id).Caps.Has(cap) {
+			add(id)
+		}
 	}
 	return out
 }
+
+// maxNamed bounds how many models a refusal names.
+const maxNamed = 12
 
 // Require returns nil when model has cap, else a *CapabilityError naming the
 // models that have it and the config line that would declare it.
@@ -262,7 +287,7 @@ func (e *CapabilityError) Error() string {
 		return fmt.Sprintf("model %q makes at most %s %s per request, not %s; ask for at most %s, or if it can make more, set max_n = %s %s.",
 			e.Model, max, noun, e.Value, max, e.Value, e.under())
 	}
-	have := "no known model has it"
+	have := "no model you have is known to have it"
 	if len(e.Models) > 0 {
 		names := make([]string, len(e.Models))
 		for i, m := range e.Models {

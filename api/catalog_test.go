@@ -132,20 +132,29 @@ func TestCatalogRefusalTexts(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Model != "llama3" || ce.Capability != CapVision {
 		t.Fatalf("got %#v", err)
 	}
-	want := `model "llama3" cannot see images; models with vision: my-vlm, gpt-4o, gpt-4.1, gpt-5, o1, o3, o4-mini, llava, qwen2.5-vl, llama3.2-vision, pixtral, gemma3, claude, gemini. ` +
+	// Only models the user can use are named: configured ones, and the
+	// gateway's (known by their names) once it has listed them.
+	want := `model "llama3" cannot see images; models with vision: my-vlm. ` +
 		`If it can, add vision = true under [[models]] name = "llama3" in /home/u/.config/parley/config.toml.`
 	if err.Error() != want {
 		t.Errorf("vision refusal:\n got %s\nwant %s", err, want)
 	}
+	listed := cat.WithListed([]string{"llama3", "gpt-4o-mini", "qwen2.5-vl:7b", "mistral"})
+	if err := listed.Require("llama3", CapVision); err == nil || !strings.Contains(err.Error(), "models with vision: my-vlm, gpt-4o-mini, qwen2.5-vl:7b.") {
+		t.Errorf("with the gateway's list: %v", err)
+	}
+	if err := NewCatalog(nil).Require("llama3", CapVision); err == nil || !strings.Contains(err.Error(), "no model you have is known to have it") {
+		t.Errorf("with nothing known: %v", err)
+	}
 
-	err = cat.Require("gpt-4o", CapImageGeneration)
-	for _, w := range []string{`model "gpt-4o" cannot generate images`, "models that generate images: flux, dall-e-2, dall-e-3, gpt-image-1.",
+	err = cat.WithListed([]string{"dall-e-3", "gpt-image-1"}).Require("gpt-4o", CapImageGeneration)
+	for _, w := range []string{`model "gpt-4o" cannot generate images`, "models that generate images: flux, dall-e-3, gpt-image-1.",
 		`add image_generation = true under [[models]] name = "gpt-4o" in /home/u/.config/parley/config.toml`} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("generation refusal %q lacks %q", err, w)
 		}
 	}
-	err = cat.Require("dall-e-3", CapImageEdit)
+	err = cat.WithListed([]string{"dall-e-2", "dall-e-3", "gpt-image-1"}).Require("dall-e-3", CapImageEdit)
 	if err == nil || !strings.Contains(err.Error(), "models that edit images: dall-e-2, gpt-image-1.") || !strings.Contains(err.Error(), "image_edit = true") {
 		t.Errorf("edit refusal: %v", err)
 	}

@@ -84,7 +84,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	catalog := cfg.Catalog()
+	catalog := cfg.Catalog().WithListed(a.knownModels(cfg))
 	// A model without vision is refused before any file is read: that is
 	// the first thing the user has to change.
 	if len(f.attach) > 0 {

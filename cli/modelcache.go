@@ -150,3 +150,18 @@ func writeFileAtomic(path string, b []byte) error {
 	}
 	return os.Rename(f.Name(), path)
 }
+
+// knownModels are the ids the gateways of cfg listed last time `parley
+// models` asked (from the cache; nothing is fetched), so a refusal can
+// name models the user can use.
+func (a *app) knownModels(cfg *config.Config) []string {
+	if cfg.Overridden() != "" {
+		return nil
+	}
+	cache := loadModelCache(modelCachePath(a.env.Getenv, a.env.HomeDir))
+	var ids []string
+	for _, p := range cfg.Providers {
+		ids = append(ids, cache.models(p.BaseURL)...)
+	}
+	return ids
+}

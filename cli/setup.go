@@ -200,6 +200,9 @@ type TUIRequest struct {
 	Warnings []string
 	// History is the sessions store and what to reopen.
 	History TUIHistory
+	// KnownModels are the gateways' model ids from the last `parley models`
+	// (the cache), so refusals name models the user can use.
+	KnownModels []string
 	// VerboseLog is the file the clients' --verbose trace goes to ("" when
 	// --verbose is off); stderr is the chat's screen.
 	VerboseLog string
@@ -267,5 +270,6 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		},
 	}
 	req.Demo, req.Warnings = a.demo, a.collected
+	req.KnownModels = a.knownModels(cfg)
 	return a.env.RunTUI(ctx, req)
 }

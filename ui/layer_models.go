@@ -54,6 +54,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 		listed := ml.models
 		return nil, func(m *Model) tea.Cmd {
 			m.gatewayModels = listed
+			m.catalog = m.catalog.WithListed(listed)
 			return nil
 		}
 	}

@@ -85,6 +85,9 @@ type Options struct {
 	// VerboseLog is the file the gateway trace goes to (--verbose); ""
 	// means no trace. The chat says where it goes.
 	VerboseLog string
+	// KnownModels are the gateway's model ids as last listed (a cache), so
+	// a refusal names models the user can use before the picker asks.
+	KnownModels []string
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -212,7 +215,7 @@ func New(ctx context.Context, opts Options) *Model {
 		opts:      opts,
 		now:       now,
 		base:      ctx,
-		catalog:   st.catalog,
+		catalog:   st.catalog.WithListed(opts.KnownModels),
 		clients:   newClientPool(opts.NewClient),
 		model:     st.model,
 		themeName: st.theme,
