@@ -286,13 +286,3 @@ func builtinFamily(name string) (family, bool) {
 	return family{}, false
 }
 
-// builtinLabels names the built-in families with the capability, for refusals.
-func builtinLabels(cap Capability) []string {
-	var out []string
-	for _, f := range builtinFamilies {
-		if f.label != "" && f.caps.Has(cap) {
-			out = append(out, f.label)
-		}
-	}
-	return out
-}
