@@ -285,4 +285,3 @@ func builtinFamily(name string) (family, bool) {
 	}
 	return family{}, false
 }
-
