@@ -101,55 +101,60 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	conv := h.conversation(a.env.Now, firstNonEmpty(f.system, cfg.SystemPrompt))
-	if _, err := conv.AddUser(text, atts); err != nil {
-		return err
+	// The same turn path as the chat: Begin checks and starts the turn,
+	// Receive takes what streams, Close ends it.
+	topts := conversation.TurnOptions{Model: model, Catalog: catalog, MaxHistory: cfg.MaxHistoryMessages}
+	if h.continued() {
+		// -s on a continued session applies to this question only.
+		topts.SystemPrompt = strings.TrimSpace(f.system)
+	}
+	user := &conversation.UserInput{Text: text, Attachments: atts}
+	turn, err := conv.Begin(user, topts)
+	var ve *conversation.VisionError
+	if errors.As(err, &ve) && ve.Earlier {
+		// Earlier turns' images would be refused by a model without
+		// vision: their text goes, the images stay behind.
+		topts.WithoutImages = true
+		turn, err = conv.Begin(user, topts)
+		if err == nil {
+			a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", model))
+		}
+	}
+	if err != nil {
+		return usage(err)
 	}
 	// The question is on disk before it goes out.
 	h.flush(ctx)
-	opts := conversation.RequestOptions{MaxHistory: cfg.MaxHistoryMessages}
-	if h.continued() {
-		// -s on a continued session applies to this question only.
-		opts.SystemPrompt = strings.TrimSpace(f.system)
-	}
-	built := conv.BuildRequest(opts)
-	if built.HasImages && len(atts) == 0 && catalog.Require(model, api.CapVision) != nil {
-		// Earlier turns' images would be refused by a model without
-		// vision: their text goes, the images stay behind.
-		opts.WithoutImages = true
-		built = conv.BuildRequest(opts)
-		a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", model))
-	}
-	switch n := len(built.Dropped); {
+	switch n := len(turn.Built.Dropped); {
 	case n == 1:
 		a.warn("an earlier message of this session whose reply failed is not sent again")
 	case n > 1:
 		a.warn(fmt.Sprintf("%d earlier messages of this session whose replies failed are not sent again", n))
 	}
-	replyID, err := conv.StartReply(model)
-	if err != nil {
-		return err
-	}
-	req := api.ChatRequest{Model: model, Messages: built.Messages}
+	req := turn.Chat
 	out := newReplyWriter(a.env.Stdout, f.raw)
 	onText := func(t string) {
 		out.Write(t)
-		conv.AppendDelta(replyID, t)
+		conv.Receive(turn, t, nil, "")
 	}
 	var res askResult
 	if f.noStream {
+		req.StreamOptions = nil
 		res, err = askOnce(ctx, client, req, onText)
 	} else {
-		req.StreamOptions = catalog.StreamOptionsFor(model)
 		res, err = askStream(ctx, client, req, onText)
 	}
+	conv.Receive(turn, "", res.usage, res.finishReason)
+	closeErr := err
 	switch {
 	case err == nil:
-		conv.Finish(replyID, res.finishReason, res.usage)
 	case errors.Is(err, context.Canceled):
-		conv.Interrupt(replyID)
+		closeErr = context.Canceled
 	default:
-		conv.Fail(replyID, a.mask(err.Error()))
+		// What is stored is what the user sees: the key masked.
+		closeErr = errors.New(a.mask(err.Error()))
 	}
+	_ = conv.Close(turn, closeErr)
 	h.close()
 	// A reply that failed half-way still ends its line, so the error on
 	// stderr starts on a line of its own; one that never started writes
