@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +132,49 @@ func TestHistoryOffIsShown(t *testing.T) {
 	broken := newHarness(t, 100, 30, withHistory(History{Off: "the history database /x/parley.db is damaged; move it aside"}))
 	if !strings.Contains(broken.screen(), "history is off for this run") {
 		t.Fatalf("no banner:\n%s", broken.screen())
+	}
+}
+
+// In the browser, ctrl+e renames the highlighted session and ctrl+d
+// deletes it after a y; /export writes the open conversation to a file.
+func TestBrowserRenameDeleteAndExport(t *testing.T) {
+	st := openStore(t)
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	replyWith(t, h, "an answer worth keeping")
+	flush(t, h)
+	id := h.m.conv.ID()
+
+	out := filepath.Join(t.TempDir(), "talk.md")
+	h.typeText("/export " + out)
+	h.key("enter")
+	h.wait("the export", func() bool { return strings.Contains(h.screen(), "exported to") })
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), "an answer worth keeping") {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+
+	h.key("alt+s")
+	h.wait("the list", func() bool { return strings.Contains(h.screen(), "Sessions · 1") })
+	h.key("ctrl+e")
+	for range 20 {
+		h.key("backspace")
+	}
+	h.typeText("Renamed talk")
+	h.key("enter")
+	h.wait("the new title", func() bool { return strings.Contains(h.screen(), "Renamed talk") })
+	if m, err := st.Get(context.Background(), id); err != nil || m.Title != "Renamed talk" {
+		t.Fatalf("stored title %q (%v)", m.Title, err)
+	}
+	if h.m.conv.Title() != "Renamed talk" {
+		t.Fatalf("open conversation's title %q", h.m.conv.Title())
+	}
+	h.key("ctrl+d")
+	if !strings.Contains(h.screen(), "delete “Renamed talk”") {
+		t.Fatalf("no confirmation:\n%s", h.screen())
+	}
+	h.key("y")
+	h.wait("the deletion", func() bool { return strings.Contains(h.screen(), "Sessions · 0") })
+	if h.m.conv.ID() == id || h.m.conv.Len() != 0 {
+		t.Fatal("the deleted conversation is still open")
 	}
 }
