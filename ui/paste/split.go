@@ -1,0 +1,182 @@
+package paste
+
+import (
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// split cuts a paste into words the way terminals quote dropped files. A
+// paste that starts with a Windows path (C:\…, \\server\…) is read the way
+// Windows Terminal writes it: double quotes group, and backslashes are path
+// separators, not escapes. Anything else follows the POSIX shell's rules.
+// It reports false for an unterminated quote or a trailing backslash: such
+// a paste is text.
+func split(s string) ([]string, bool) {
+	if windowsStyle(s) {
+		return splitWindows(s)
+	}
+	return splitPOSIX(s)
+}
+
+func isSpace(c byte) bool { return strings.IndexByte(asciiSpace, c) >= 0 }
+
+// splitPOSIX reads single quotes (everything literal up to the next '),
+// double quotes (a backslash escapes only $ ` " \ and a newline inside) and
+// unquoted backslashes (escaping the next byte), as a shell would.
+func splitPOSIX(s string) ([]string, bool) {
+	var words []string
+	var b strings.Builder
+	inWord := false // a word has begun, so '' is an empty word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isSpace(c):
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			closed := false
+			for i++; i < len(s); i++ {
+				d := s[i]
+				if d == '"' {
+					closed = true
+					break
+				}
+				if d == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+					if s[i] == '\n' {
+						continue
+					}
+					d = s[i]
+				}
+				b.WriteByte(d)
+			}
+			if !closed {
+				return nil, false
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 == len(s) {
+				return nil, false
+			}
+			i++
+			if s[i] != '\n' { // a backslash-newline joins lines
+				b.WriteByte(s[i])
+				inWord = true
+			}
+		default:
+			b.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words, true
+}
+
+// splitWindows reads double quotes as grouping only; every other byte,
+// backslashes and single quotes included, is part of the word.
+func splitWindows(s string) ([]string, bool) {
+	var words []string
+	var b strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+			inWord = true
+		case isSpace(c) && !quoted:
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+		default:
+			b.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words, true
+}
+
+// windowsStyle reports whether the paste begins (after an optional double
+// quote) with a drive path or a UNC path.
+func windowsStyle(s string) bool {
+	s = strings.TrimPrefix(s, `"`)
+	return isDrivePath(s) || strings.HasPrefix(s, `\\`)
+}
+
+// isDrivePath reports whether s starts like C:\ or C:/.
+func isDrivePath(s string) bool {
+	return len(s) >= 3 && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') && s[1] == ':' && (s[2] == '\\' || s[2] == '/')
+}
+
+// resolve turns one word into a path, or reports false when the word is
+// not a path: an absolute path, ./ or ../, ~/ under home, a Windows drive,
+// UNC or relative path, or a local file:// URL. Words with control
+// characters are never paths: no file manager makes such names, and a
+// paste carrying escape sequences is not a drop.
+func resolve(w, home string) (string, bool) {
+	if w == "" || strings.ContainsFunc(w, isControl) {
+		return "", false
+	}
+	switch {
+	case len(w) >= 7 && strings.EqualFold(w[:7], "file://"):
+		return fileURL(w)
+	case strings.HasPrefix(w, "~/"), strings.HasPrefix(w, `~\`):
+		if home == "" || len(w) == 2 {
+			return "", false
+		}
+		return filepath.Join(home, w[2:]), true
+	case strings.HasPrefix(w, "/"), strings.HasPrefix(w, "./"), strings.HasPrefix(w, "../"),
+		isDrivePath(w), strings.HasPrefix(w, `\\`), strings.HasPrefix(w, `.\`), strings.HasPrefix(w, `..\`):
+		return w, true
+	}
+	return "", false
+}
+
+// fileURL decodes a file:// URL on this machine (no host, or localhost)
+// into a path: file:///home/a/My%20Shot.png is /home/a/My Shot.png, and
+// file:///C:/Shots/a.png is C:/Shots/a.png. A URL with a query or a
+// fragment is not a file (a name with # is sent encoded as %23).
+func fileURL(w string) (string, bool) {
+	u, err := url.Parse(w)
+	if err != nil || u.Opaque != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
+		return "", false
+	}
+	p := u.Path
+	if len(p) > 1 && p[0] == '/' && isDrivePath(p[1:]) {
+		p = p[1:]
+	}
+	if !strings.HasPrefix(p, "/") && !isDrivePath(p) || strings.ContainsFunc(p, isControl) {
+		return "", false
+	}
+	return p, true
+}
+
+// isControl is a C0 or C1 control character or DEL.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f
+}
