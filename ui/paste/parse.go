@@ -67,8 +67,11 @@ type Result struct {
 // with percent-encoding, one per line (a text/uri-list), or with ~ for the
 // home directory. Words are separated by ASCII white space only, so the
 // narrow no-break space in macOS screenshot names stays inside the name.
-// Paths mixed with other text, paths to other files and anything that does
-// not parse cleanly are Text: a paste is never half attached.
+// Terminals that quote less are read too: WezTerm's default escapes only
+// spaces (an apostrophe stays bare), and some paste names as they are, one
+// per line. Paths mixed with other text, paths to other files and anything
+// that no reading turns wholly into image paths are Text: a paste is never
+// half attached.
 func Parse(content, home string) Result {
 	if len(content) > MaxLen {
 		return Result{Kind: Text}
@@ -80,19 +83,29 @@ func Parse(content, home string) Result {
 	if u, ok := loneURL(s); ok {
 		return Result{Kind: URL, URL: s, ImageURL: urlNamesImage(u)}
 	}
-	words, ok := split(s)
-	if !ok || len(words) == 0 || len(words) > MaxPaths {
-		return Result{Kind: Text}
+	for _, read := range readings(s) {
+		words, ok := read(s)
+		if !ok || len(words) == 0 || len(words) > MaxPaths {
+			continue
+		}
+		if paths, ok := resolveAll(words, home); ok {
+			return Result{Kind: Paths, Paths: paths}
+		}
 	}
+	return Result{Kind: Text}
+}
+
+// resolveAll resolves every word to an image path, or reports false.
+func resolveAll(words []string, home string) ([]string, bool) {
 	paths := make([]string, 0, len(words))
 	for _, w := range words {
 		p, ok := resolve(w, home)
 		if !ok || !hasImageExt(p) {
-			return Result{Kind: Text}
+			return nil, false
 		}
 		paths = append(paths, p)
 	}
-	return Result{Kind: Paths, Paths: paths}
+	return paths, true
 }
 
 // asciiSpace separates the words of a paste: what terminals put between

@@ -24,8 +24,13 @@ func TestParsePaths(t *testing.T) {
 		{"double-quoted", `"/tmp/my shot.png" "/tmp/a \"b\".png"`, []string{"/tmp/my shot.png", `/tmp/a "b".png`}},
 		{"backslash-escaped spaces (iTerm2, WezTerm, Ghostty)", `/Users/ada/Desktop/Screen\ Shot\ 2026-11-23\ at\ 10.00.00.png /Users/ada/b\(1\).png`,
 			[]string{"/Users/ada/Desktop/Screen Shot 2026-11-23 at 10.00.00.png", "/Users/ada/b(1).png"}},
-		{"macOS narrow no-break space stays in the name", "/Users/ada/Screenshot 2026-11-23 at 10.00.00\u202fPM.png",
-			nil}, // an ASCII space splits: "/Users/ada/Screenshot" is no image path
+		{"macOS narrow no-break space stays in the name", "/Users/ada/Screenshot\\ at\\ 10.00.00\u202fPM.png /Users/ada/b.png",
+			[]string{"/Users/ada/Screenshot at 10.00.00\u202fPM.png", "/Users/ada/b.png"}},
+		{"WezTerm's SpacesOnly leaves an apostrophe and $ bare", `/home/ada/Ada's\ shot\ ($1).png /home/ada/b.png`,
+			[]string{"/home/ada/Ada's shot ($1).png", "/home/ada/b.png"}},
+		{"unquoted names, one a line", "/home/ada/My Shots/a b.png\n/home/ada/Ada's c.jpg\n",
+			[]string{"/home/ada/My Shots/a b.png", "/home/ada/Ada's c.jpg"}},
+		{"Windows, unquoted with a space", `C:\Users\Ada\My Shot.png`, []string{`C:\Users\Ada\My Shot.png`}},
 		{"macOS narrow no-break space, escaped", `/Users/ada/Screenshot\ 2026-11-23\ at\ 10.00.00` + "\u202f" + `PM.png`,
 			[]string{"/Users/ada/Screenshot 2026-11-23 at 10.00.00\u202fPM.png"}},
 		{"one per line", "/tmp/a.png\n/tmp/b.png\n", []string{"/tmp/a.png", "/tmp/b.png"}},
@@ -49,12 +54,6 @@ func TestParsePaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Parse(tt.in, home)
-			if tt.want == nil {
-				if got.Kind != Text {
-					t.Fatalf("Parse(%q) = %v %q, want text", tt.in, got.Kind, got.Paths)
-				}
-				return
-			}
 			if got.Kind != Paths || !slices.Equal(got.Paths, tt.want) {
 				t.Fatalf("Parse(%q) = %v %q, want paths %q", tt.in, got.Kind, got.Paths, tt.want)
 			}
@@ -70,6 +69,9 @@ func TestParseText(t *testing.T) {
 		{"a path in a sentence", "look at /tmp/shot.png please"},
 		{"a path then text on the next line", "/tmp/shot.png\nwhat is this?"},
 		{"image paths with one other word", "/tmp/a.png /tmp/b.png and"},
+		{"image paths joined by a word", "/tmp/a.png and /tmp/b.png"},
+		{"image paths joined by words, with ~", "/tmp/a.png or maybe ~/b.png"},
+		{"a path and a URL", "/tmp/a.png vs https://example.com/b.png"},
 		{"a path to a non-image", "/tmp/notes.txt"},
 		{"image and non-image paths", "/tmp/a.png /tmp/notes.pdf"},
 		{"no extension", "/tmp/shot"},

@@ -3,20 +3,22 @@ package paste
 import (
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// split cuts a paste into words the way terminals quote dropped files. A
-// paste that starts with a Windows path (C:\…, \\server\…) is read the way
-// Windows Terminal writes it: double quotes group, and backslashes are path
-// separators, not escapes. Anything else follows the POSIX shell's rules.
-// It reports false for an unterminated quote or a trailing backslash: such
-// a paste is text.
-func split(s string) ([]string, bool) {
+// readings are the ways of cutting a paste into words, tried in order
+// until one makes only image paths. A paste that starts with a Windows path
+// (C:\…, \\server\…) is read as Windows Terminal writes it: double quotes
+// group, backslashes are path separators. Anything else is read by the
+// POSIX shell's rules (GNOME Terminal, Konsole, kitty, iTerm2, Ghostty),
+// then with only "\ " as an escape (WezTerm's default, which leaves quotes
+// bare), then as one name a line with nothing escaped.
+func readings(s string) []func(string) ([]string, bool) {
 	if windowsStyle(s) {
-		return splitWindows(s)
+		return []func(string) ([]string, bool){splitWindows, splitLines}
 	}
-	return splitPOSIX(s)
+	return []func(string) ([]string, bool){splitPOSIX, splitSpacesOnly, splitLines}
 }
 
 func isSpace(c byte) bool { return strings.IndexByte(asciiSpace, c) >= 0 }
@@ -84,6 +86,58 @@ func splitPOSIX(s string) ([]string, bool) {
 		words = append(words, b.String())
 	}
 	return words, true
+}
+
+// splitSpacesOnly splits at spaces and line breaks that are not escaped;
+// "\ " is a space in a name, and every other byte is itself.
+func splitSpacesOnly(s string) ([]string, bool) {
+	var words []string
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && s[i+1] == ' ':
+			b.WriteByte(' ')
+			i++
+		case isSpace(c):
+			if b.Len() > 0 {
+				words = append(words, b.String())
+				b.Reset()
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if b.Len() > 0 {
+		words = append(words, b.String())
+	}
+	return words, true
+}
+
+// splitLines takes each non-blank line as one name, as it is (a terminal
+// that pastes names unquoted, such as Alacritty). A line in which a later
+// word starts like a path or a URL is a sentence about files, not a name:
+// "/tmp/a.png and /tmp/b.png" stays text.
+func splitLines(s string) ([]string, bool) {
+	var words []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.Trim(l, asciiSpace)
+		if l == "" {
+			continue
+		}
+		if f := strings.Fields(l); len(f) > 1 && slices.ContainsFunc(f[1:], startsLikeAPath) {
+			return nil, false
+		}
+		words = append(words, l)
+	}
+	return words, true
+}
+
+func startsLikeAPath(w string) bool {
+	if _, ok := resolve(w, "/"); ok || isDrivePath(w) {
+		return true
+	}
+	l := strings.ToLower(w)
+	return strings.HasPrefix(l, "~") || strings.HasPrefix(l, "file:") || strings.HasPrefix(l, "http:") || strings.HasPrefix(l, "https:")
 }
 
 // splitWindows reads double quotes as grouping only; every other byte,
