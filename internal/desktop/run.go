@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 )
 
 // errTooMuch is a tool that printed more than its run allows; the caller
@@ -64,7 +65,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 			return nil, fmt.Errorf("cannot run %s: writing a temporary file failed (%w)", t.name, err)
 		}
 		defer in.Close()
-		if errFile, err = os.Create(dir + string(os.PathSeparator) + "stderr"); err != nil {
+		if errFile, err = os.Create(filepath.Join(dir, "stderr")); err != nil {
 			return nil, fmt.Errorf("cannot run %s: making a temporary file failed (%w)", t.name, err)
 		}
 		defer errFile.Close()
@@ -109,7 +110,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 // writeTemp writes data to a new file in dir and returns it open for
 // reading from the start.
 func writeTemp(dir, name string, data []byte) (*os.File, error) {
-	f, err := os.Create(dir + string(os.PathSeparator) + name)
+	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}

@@ -84,28 +84,20 @@ func Parse(content, home string) Result {
 		return Result{Kind: URL, URL: s, ImageURL: urlNamesImage(u)}
 	}
 	for _, read := range readings(s) {
-		words, ok := read(s)
-		if !ok || len(words) == 0 || len(words) > MaxPaths {
-			continue
-		}
-		if paths, ok := resolveAll(words, home); ok {
+		var paths []string
+		whole := read(s, func(w string) bool {
+			p, ok := resolve(w, home)
+			if !ok || !hasImageExt(p) || len(paths) == MaxPaths {
+				return false
+			}
+			paths = append(paths, p)
+			return true
+		})
+		if whole && len(paths) > 0 {
 			return Result{Kind: Paths, Paths: paths}
 		}
 	}
 	return Result{Kind: Text}
-}
-
-// resolveAll resolves every word to an image path, or reports false.
-func resolveAll(words []string, home string) ([]string, bool) {
-	paths := make([]string, 0, len(words))
-	for _, w := range words {
-		p, ok := resolve(w, home)
-		if !ok || !hasImageExt(p) {
-			return nil, false
-		}
-		paths = append(paths, p)
-	}
-	return paths, true
 }
 
 // asciiSpace separates the words of a paste: what terminals put between

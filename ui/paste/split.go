@@ -7,6 +7,14 @@ import (
 	"strings"
 )
 
+// A reading cuts a paste into words and hands them to yield one at a time,
+// stopping as soon as yield returns false. It reports whether it read the
+// whole paste: false for a syntax error (an unterminated quote, a trailing
+// backslash) or when yield stopped it. Words are handed over as they are
+// found, so a long paste that is text is given up at its first word that
+// is not an image path, without splitting the rest.
+type reading func(s string, yield func(word string) bool) bool
+
 // readings are the ways of cutting a paste into words, tried in order
 // until one makes only image paths. A paste that starts with a Windows path
 // (C:\…, \\server\…) is read as Windows Terminal writes it: double quotes
@@ -14,11 +22,11 @@ import (
 // POSIX shell's rules (GNOME Terminal, Konsole, kitty, iTerm2, Ghostty),
 // then with only "\ " as an escape (WezTerm's default, which leaves quotes
 // bare), then as one name a line with nothing escaped.
-func readings(s string) []func(string) ([]string, bool) {
+func readings(s string) []reading {
 	if windowsStyle(s) {
-		return []func(string) ([]string, bool){splitWindows, splitLines}
+		return []reading{splitWindows, splitLines}
 	}
-	return []func(string) ([]string, bool){splitPOSIX, splitSpacesOnly, splitLines}
+	return []reading{splitPOSIX, splitSpacesOnly, splitLines}
 }
 
 func isSpace(c byte) bool { return strings.IndexByte(asciiSpace, c) >= 0 }
@@ -26,8 +34,7 @@ func isSpace(c byte) bool { return strings.IndexByte(asciiSpace, c) >= 0 }
 // splitPOSIX reads single quotes (everything literal up to the next '),
 // double quotes (a backslash escapes only $ ` " \ and a newline inside) and
 // unquoted backslashes (escaping the next byte), as a shell would.
-func splitPOSIX(s string) ([]string, bool) {
-	var words []string
+func splitPOSIX(s string, yield func(string) bool) bool {
 	var b strings.Builder
 	inWord := false // a word has begun, so '' is an empty word
 	for i := 0; i < len(s); i++ {
@@ -35,14 +42,16 @@ func splitPOSIX(s string) ([]string, bool) {
 		switch {
 		case isSpace(c):
 			if inWord {
-				words = append(words, b.String())
+				if !yield(b.String()) {
+					return false
+				}
 				b.Reset()
 				inWord = false
 			}
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
-				return nil, false
+				return false
 			}
 			b.WriteString(s[i+1 : i+1+j])
 			i += j + 1
@@ -65,12 +74,12 @@ func splitPOSIX(s string) ([]string, bool) {
 				b.WriteByte(d)
 			}
 			if !closed {
-				return nil, false
+				return false
 			}
 			inWord = true
 		case c == '\\':
 			if i+1 == len(s) {
-				return nil, false
+				return false
 			}
 			i++
 			if s[i] != '\n' { // a backslash-newline joins lines
@@ -82,16 +91,12 @@ func splitPOSIX(s string) ([]string, bool) {
 			inWord = true
 		}
 	}
-	if inWord {
-		words = append(words, b.String())
-	}
-	return words, true
+	return !inWord || yield(b.String())
 }
 
 // splitSpacesOnly splits at spaces and line breaks that are not escaped;
 // "\ " is a space in a name, and every other byte is itself.
-func splitSpacesOnly(s string) ([]string, bool) {
-	var words []string
+func splitSpacesOnly(s string, yield func(string) bool) bool {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -100,36 +105,36 @@ func splitSpacesOnly(s string) ([]string, bool) {
 			i++
 		case isSpace(c):
 			if b.Len() > 0 {
-				words = append(words, b.String())
+				if !yield(b.String()) {
+					return false
+				}
 				b.Reset()
 			}
 		default:
 			b.WriteByte(c)
 		}
 	}
-	if b.Len() > 0 {
-		words = append(words, b.String())
-	}
-	return words, true
+	return b.Len() == 0 || yield(b.String())
 }
 
 // splitLines takes each non-blank line as one name, as it is (a terminal
 // that pastes names unquoted, such as Alacritty). A line in which a later
 // word starts like a path or a URL is a sentence about files, not a name:
 // "/tmp/a.png and /tmp/b.png" stays text.
-func splitLines(s string) ([]string, bool) {
-	var words []string
-	for _, l := range strings.Split(s, "\n") {
+func splitLines(s string, yield func(string) bool) bool {
+	for l := range strings.SplitSeq(s, "\n") {
 		l = strings.Trim(l, asciiSpace)
 		if l == "" {
 			continue
 		}
 		if f := strings.Fields(l); len(f) > 1 && slices.ContainsFunc(f[1:], startsLikeAPath) {
-			return nil, false
+			return false
 		}
-		words = append(words, l)
+		if !yield(l) {
+			return false
+		}
 	}
-	return words, true
+	return true
 }
 
 func startsLikeAPath(w string) bool {
@@ -142,8 +147,7 @@ func startsLikeAPath(w string) bool {
 
 // splitWindows reads double quotes as grouping only; every other byte,
 // backslashes and single quotes included, is part of the word.
-func splitWindows(s string) ([]string, bool) {
-	var words []string
+func splitWindows(s string, yield func(string) bool) bool {
 	var b strings.Builder
 	inWord, quoted := false, false
 	for i := 0; i < len(s); i++ {
@@ -154,7 +158,9 @@ func splitWindows(s string) ([]string, bool) {
 			inWord = true
 		case isSpace(c) && !quoted:
 			if inWord {
-				words = append(words, b.String())
+				if !yield(b.String()) {
+					return false
+				}
 				b.Reset()
 				inWord = false
 			}
@@ -164,12 +170,9 @@ func splitWindows(s string) ([]string, bool) {
 		}
 	}
 	if quoted {
-		return nil, false
+		return false
 	}
-	if inWord {
-		words = append(words, b.String())
-	}
-	return words, true
+	return !inWord || yield(b.String())
 }
 
 // windowsStyle reports whether the paste begins (after an optional double
