@@ -9,6 +9,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"image/color"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -526,4 +528,15 @@ func decodePS(t *testing.T, enc string) string {
 		u[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
 	return string(utf16.Decode(u))
+}
+
+func TestToolThatCannotRun(t *testing.T) {
+	f := newFakes(t)
+	if err := os.WriteFile(filepath.Join(f.dir, "xclip"), []byte("\x7fELF\x00garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.system("linux", x11Env()).ReadClipboard(context.Background())
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot read the clipboard: xclip could not be run (") {
+		t.Fatalf("err = %v", err)
+	}
 }
