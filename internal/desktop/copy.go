@@ -1,0 +1,130 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"parley/media"
+)
+
+// osc52 is the end of every "no tool" sentence of CopyImage: the fallback
+// that copies text cannot help here.
+const osc52 = "; the terminal's clipboard (OSC 52), which parley uses for text, cannot carry images"
+
+// CopyImage puts an image on the system clipboard as PNG: wl-copy on
+// Wayland (xclip through XWayland when only that is installed), xclip on
+// X11, osascript on macOS, PowerShell on Windows. JPEG, WEBP and GIF
+// images are converted to PNG first (decoded within media.DecodeBudget),
+// because PNG is what every app pastes. wl-copy and xclip leave a process
+// behind that serves the clipboard until something else is copied; that
+// is how those clipboards work, and it is not waited for.
+//
+// Errors are one sentence and wrap ErrNoTool (what to install, and that
+// OSC 52 cannot carry images) or ErrTimeout; others say the tool failed.
+// It runs one tool for up to Timeout, plus the conversion; call it from a
+// tea.Cmd.
+func (s System) CopyImage(ctx context.Context, img []byte) error {
+	png, err := asPNG(img)
+	if err != nil {
+		return err
+	}
+	switch s.session() {
+	case wayland:
+		if p := s.find("wl-copy"); p != "" {
+			return s.copyWith(ctx, tool{name: "wl-copy", path: p, args: []string{"--type", "image/png"}, stdin: png, serves: true})
+		}
+		if s.getenv("DISPLAY") != "" {
+			if p := s.find("xclip"); p != "" {
+				return s.copyWith(ctx, xclipWrite(p, png))
+			}
+		}
+		return newError(ErrNoTool, "cannot copy the image: install wl-clipboard (wl-copy) for Wayland"+osc52)
+	case x11:
+		if p := s.find("xclip"); p != "" {
+			return s.copyWith(ctx, xclipWrite(p, png))
+		}
+		return newError(ErrNoTool, "cannot copy the image: install xclip for X11"+osc52)
+	case macOS:
+		p := s.find("osascript")
+		if p == "" {
+			return newError(ErrNoTool, "cannot copy the image: osascript was not found on PATH; it comes with macOS, so check PATH"+osc52)
+		}
+		return s.copyThroughFile(ctx, png, func(file string) tool {
+			return tool{name: "osascript", path: p, args: append(scriptArgs(macWritePNG), file), limit: stderrKeep}
+		})
+	case windows:
+		name, p := s.powershell()
+		if p == "" {
+			return psMissing("copy the image")
+		}
+		return s.copyThroughFile(ctx, png, func(file string) tool {
+			return tool{name: name, path: p, args: psArgs(psWrite), env: []string{"PARLEY_CLIPBOARD_IMAGE=" + file}, limit: stderrKeep}
+		})
+	}
+	return newError(ErrNoTool, "cannot copy the image: "+s.noSessionReason()+osc52+"; copy the file's path instead")
+}
+
+func xclipWrite(path string, png []byte) tool {
+	return tool{name: "xclip", path: path, args: []string{"-selection", "clipboard", "-t", "image/png", "-i"}, stdin: png, serves: true}
+}
+
+func (s System) copyWith(ctx context.Context, t tool) error {
+	if t.limit == 0 {
+		t.limit = stderrKeep
+	}
+	if _, err := s.run(ctx, t); err != nil {
+		return copyFailed(err)
+	}
+	return nil
+}
+
+// copyThroughFile writes the PNG to a temporary file for a tool that reads
+// it from there; the tool has put it on the clipboard when it exits.
+func (s System) copyThroughFile(ctx context.Context, png []byte, t func(file string) tool) error {
+	dir, err := os.MkdirTemp("", "parley-clipboard-")
+	if err != nil {
+		return fmt.Errorf("cannot copy the image: making a temporary folder failed (%w)", err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "image.png")
+	if err := os.WriteFile(file, png, 0o600); err != nil {
+		return fmt.Errorf("cannot copy the image: writing a temporary file failed (%w)", media.PathErrCause(err))
+	}
+	return s.copyWith(ctx, t(file))
+}
+
+func copyFailed(err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, ErrTimeout):
+		return newError(ErrTimeout, "cannot copy the image: "+err.Error()+"; try again")
+	}
+	return fmt.Errorf("cannot copy the image: %w", err)
+}
+
+// asPNG returns PNG bytes as they are, and converts the other formats.
+func asPNG(img []byte) ([]byte, error) {
+	if media.Sniff(img) == media.PNG {
+		return img, nil
+	}
+	decoded, info, err := media.Decode(img, media.DecodeBudget)
+	var be *media.BudgetError
+	switch {
+	case errors.Is(err, media.ErrNotImage):
+		return nil, errors.New("cannot copy the image: it is not a PNG, JPEG, WEBP or GIF image")
+	case errors.As(err, &be):
+		return nil, fmt.Errorf("cannot copy the image: it is %s", be.Detail())
+	case err != nil:
+		return nil, fmt.Errorf("cannot copy the image: it is a damaged %s image (%v)", info.Format.Name(), err)
+	}
+	// PNG carries no EXIF orientation, so the rotation goes into the pixels.
+	png, err := media.EncodePNG(media.Orient(decoded, media.Orientation(img)))
+	if err != nil {
+		return nil, fmt.Errorf("cannot copy the image: converting it to PNG failed (%w)", err)
+	}
+	return png, nil
+}

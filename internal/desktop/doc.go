@@ -1,0 +1,12 @@
+// Package desktop reaches the desktop parley runs on through its standard
+// tools: it reads the system clipboard (an image, or text), copies an image
+// to it, and opens a file in the system's viewer. The tool is chosen by the
+// session: wl-clipboard on Wayland, xclip on X11, pngpaste or osascript and
+// pbpaste on macOS, PowerShell on Windows.
+//
+// Nothing here is global: a System carries the environment getter, the PATH
+// lookup and the operating system, so tests run every platform's path with
+// fake tools on a PATH of their own. Every tool run has a time limit after
+// which its whole process group is killed, every output a byte cap, and
+// every failure a one-sentence error that says what to do.
+package desktop

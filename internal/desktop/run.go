@@ -1,0 +1,151 @@
+package desktop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// errTooMuch is a tool that printed more than its run allows; the caller
+// says what was too large.
+var errTooMuch = errors.New("the tool printed more than parley reads")
+
+// stderrKeep is how much of a tool's stderr is kept for its error message.
+const stderrKeep = 4 << 10
+
+// tool is one run of a desktop tool.
+type tool struct {
+	name  string // as the user knows it: "wl-paste"
+	path  string // as LookPath found it
+	args  []string
+	stdin []byte   // nil reads /dev/null
+	env   []string // added to parley's own environment
+	limit int64    // the most stdout kept; more is errTooMuch
+	// serves is a tool that leaves a process behind to serve the clipboard
+	// (wl-copy, xclip -i). Its standard streams are files, not pipes: a
+	// pipe held open by that process would keep the run waiting until the
+	// clipboard changes hands.
+	serves bool
+}
+
+// run runs the tool within the System's time limit and returns its stdout.
+// On a timeout the tool's whole process group is killed and the error wraps
+// ErrTimeout; when ctx itself ends the tool is killed the same way and
+// ctx's error is returned. A tool that exits with an error gives a
+// *ToolError carrying the start of its stderr.
+func (s System) run(ctx context.Context, t tool) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	cmd := exec.CommandContext(tctx, t.path, t.args...)
+	if len(t.env) > 0 {
+		cmd.Env = append(os.Environ(), t.env...)
+	}
+	cmd.WaitDelay = waitDelay
+	inGroup(cmd)
+
+	out := &capBuffer{max: t.limit}
+	errOut := &capBuffer{max: stderrKeep, drop: true}
+	var errFile *os.File
+	if t.serves {
+		dir, err := os.MkdirTemp("", "parley-clipboard-")
+		if err != nil {
+			return nil, fmt.Errorf("cannot run %s: making a temporary folder failed (%w)", t.name, err)
+		}
+		defer os.RemoveAll(dir)
+		in, err := writeTemp(dir, "stdin", t.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("cannot run %s: writing a temporary file failed (%w)", t.name, err)
+		}
+		defer in.Close()
+		if errFile, err = os.Create(filepath.Join(dir, "stderr")); err != nil {
+			return nil, fmt.Errorf("cannot run %s: making a temporary file failed (%w)", t.name, err)
+		}
+		defer errFile.Close()
+		cmd.Stdin, cmd.Stderr = in, errFile
+	} else {
+		if t.stdin != nil {
+			cmd.Stdin = bytes.NewReader(t.stdin)
+		}
+		cmd.Stdout, cmd.Stderr = out, errOut
+	}
+
+	err := cmd.Run()
+	if errFile != nil {
+		if _, serr := errFile.Seek(0, io.SeekStart); serr == nil {
+			io.Copy(errOut, io.LimitReader(errFile, stderrKeep))
+		}
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case out.over:
+		return nil, errTooMuch
+	case err == nil:
+		return out.buf.Bytes(), nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case tctx.Err() != nil:
+		return nil, newError(ErrTimeout, fmt.Sprintf("%s did not answer within %v, so parley stopped it", t.name, s.timeout()))
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The tool exited successfully, but a process it started still
+		// holds its output. What the tool printed is complete; the
+		// leftover is stopped, unless it is the clipboard's server.
+		if !t.serves {
+			killGroup(cmd)
+		}
+		return out.buf.Bytes(), nil
+	case errors.As(err, &exitErr):
+		return nil, &ToolError{Tool: t.name, Status: exitErr.ProcessState.String(), Stderr: excerpt(errOut.buf.Bytes())}
+	}
+	return nil, fmt.Errorf("%s could not be run (%v)", t.name, err)
+}
+
+// writeTemp writes data to a new file in dir and returns it open for
+// reading from the start.
+func writeTemp(dir, name string, data []byte) (*os.File, error) {
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// capBuffer keeps at most max bytes. Past that it fails the write, so
+// os/exec stops copying and closes the pipe (the tool gets EPIPE instead
+// of parley reading on), or, with drop, silently discards the rest.
+type capBuffer struct {
+	buf  bytes.Buffer
+	max  int64
+	over bool
+	drop bool
+}
+
+func (w *capBuffer) Write(b []byte) (int, error) {
+	room := w.max - int64(w.buf.Len())
+	if int64(len(b)) <= room {
+		return w.buf.Write(b)
+	}
+	if room > 0 {
+		w.buf.Write(b[:room])
+	}
+	if w.drop {
+		return len(b), nil
+	}
+	w.over = true
+	return 0, errTooMuch
+}

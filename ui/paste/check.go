@@ -1,0 +1,100 @@
+package paste
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"parley/media"
+)
+
+// headBytes is how much of each file Check reads: enough to name any format
+// media.Sniff knows and to describe a file that is something else.
+const headBytes = 512
+
+// CheckError says why a pasted path is not an image parley can attach, in
+// the words api.Attach uses: `cannot attach "/tmp/notes.png": it is text,
+// not a PNG, JPEG, WEBP or GIF image; convert it or attach an image`.
+type CheckError struct {
+	Path   string
+	Reason string
+}
+
+func (e *CheckError) Error() string {
+	return fmt.Sprintf("cannot attach %q: %s", e.Path, e.Reason)
+}
+
+// Check confirms the paths of a Paths paste before anything is attached:
+// each one exists, is a regular file (a directory, a FIFO or a device is
+// refused from its mode, and the file is opened without blocking so a FIFO
+// swapped in cannot hang it), is not empty and at most media.MaxFileBytes,
+// and its first bytes sniff as PNG, JPEG, WEBP or GIF. Only headBytes of
+// each file are read, so checking a drop of large photos is instant; the
+// full checks (dimensions, decoding budget, animation) happen when the root
+// attaches them. It returns the first problem as a *CheckError, or the
+// context's error when ctx ends between files.
+//
+// Run it in a command (it touches the file system); when it fails, the
+// root pastes the content as text and shows the error.
+func Check(ctx context.Context, paths []string) error {
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if reason := checkOne(p); reason != "" {
+			return &CheckError{Path: p, Reason: reason}
+		}
+	}
+	return nil
+}
+
+// checkOne returns why p is not an image file, or "".
+func checkOne(p string) string {
+	const want = "give an image file (PNG, JPEG, WEBP or GIF)"
+	st, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "there is no such file; check the path"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied; check the file's permissions"
+	case err != nil:
+		return fmt.Sprintf("it cannot be read (%v); check the path", media.PathErrCause(err))
+	case st.IsDir():
+		return "it is a directory; " + want
+	case !st.Mode().IsRegular():
+		return "it is not a regular file; " + want
+	case st.Size() == 0:
+		return "the file is empty; " + want
+	case st.Size() > media.MaxFileBytes:
+		return fmt.Sprintf("the file is %s, more than parley reads (%s); shrink it first",
+			media.FormatBytes(st.Size()), media.FormatBytes(media.MaxFileBytes))
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return "permission denied; check the file's permissions"
+		}
+		return fmt.Sprintf("it cannot be opened (%v)", media.PathErrCause(err))
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return "it is not a regular file; " + want
+	}
+	head := make([]byte, headBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return fmt.Sprintf("reading it failed (%v)", media.PathErrCause(err))
+	}
+	head = head[:n]
+	if media.Sniff(head) != "" {
+		return ""
+	}
+	if what := media.DescribeContent(head); what != "" {
+		return "it is " + what + ", not a PNG, JPEG, WEBP or GIF image; convert it or attach an image"
+	}
+	return "it is not a PNG, JPEG, WEBP or GIF image; attach an image file"
+}
