@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -95,53 +94,6 @@ type attachedMsg struct {
 	// text is the pasted text, inserted as text when it was not an image.
 	text string
 	err  error
-}
-
-// paste looks at pasted text: a path (or file:// URL) to an image file, as
-// terminals paste dropped files, is attached; anything else is text.
-func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	content := msg.Content
-	if refs := imageRefs(content); len(refs) > 0 {
-		return attachRefs(refs, content, m.attachLimits())
-	}
-	cmd := m.comp.update(msg)
-	m.composerChanged()
-	return cmd
-}
-
-// imageRefs returns the image paths of a paste made only of image paths
-// (one per line), or nil.
-func imageRefs(s string) []string {
-	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 4096 {
-		return nil
-	}
-	var refs []string
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		if !looksLikeImagePath(line) {
-			return nil
-		}
-		refs = append(refs, line)
-	}
-	return refs
-}
-
-func looksLikeImagePath(s string) bool {
-	t := strings.Trim(s, `'"`)
-	if !(strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "file://")) {
-		return false
-	}
-	lower := strings.ToLower(t)
-	for _, ext := range []string{".png", ".jpg", ".jpeg", ".gif", ".webp"} {
-		if strings.HasSuffix(lower, ext) {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Model) attached(msg attachedMsg) tea.Cmd {

@@ -39,6 +39,7 @@ func newCommands() *slash.Registry[commandEnv] {
 			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
 			}},
+		slash.Command[commandEnv]{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted", Action: keys.Paste},
 		slash.Command[commandEnv]{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)", Action: keys.RemoveAttachment},
 		slash.Command[commandEnv]{Name: "sessions", Summary: "saved conversations: open, search, rename, delete", Action: keys.Sessions},
 		slash.Command[commandEnv]{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
@@ -164,6 +165,8 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 			refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
 		}
 		return attachRefs(refs, "", m.attachLimits())
+	case "paste":
+		return m.readClipboard()
 	case "detach":
 		if inv.Args == "" {
 			return m.removeAttachment(-1)

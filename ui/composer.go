@@ -61,6 +61,8 @@ func newComposer() composer {
 	// The root handles enter (send) and the page keys (transcript scroll).
 	ta.KeyMap.PageUp.SetEnabled(false)
 	ta.KeyMap.PageDown.SetEnabled(false)
+	// The root's paste key reads the clipboard itself (images included).
+	ta.KeyMap.Paste.SetEnabled(false)
 	ta.Focus()
 	return composer{ta: ta}
 }

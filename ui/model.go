@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/internal/desktop"
 	"parley/session"
 	"parley/themes"
 	"parley/ui/keys"
@@ -79,6 +80,8 @@ type Model struct {
 	draftSaved string
 	draftKey   string
 	draftGen   int
+	// desktop reads and writes the system clipboard and opens files.
+	desktop desktop.System
 	// gatewayModels is the gateway's model list, once the model picker
 	// asked for it (for completion and the vision refusal).
 	gatewayModels []string

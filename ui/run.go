@@ -25,6 +25,7 @@ import (
 	"parley/api"
 	"parley/config"
 	"parley/conversation"
+	"parley/internal/desktop"
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -94,6 +95,9 @@ type Options struct {
 	Output io.Writer
 	// Clipboard replaces the system clipboard writer (tests).
 	Clipboard func(string) error
+	// Desktop replaces the system's clipboard reader and file opener
+	// (tests); nil means the real one.
+	Desktop *desktop.System
 	// Now replaces the clock (tests).
 	Now func() time.Time
 	// Profile pins the colour profile (tests); zero means detect.
@@ -223,6 +227,10 @@ func New(ctx context.Context, opts Options) *Model {
 		darkBG:    true,
 		started:   now(),
 		profile:   opts.Profile,
+		desktop:   desktop.FromOS(),
+	}
+	if opts.Desktop != nil {
+		m.desktop = *opts.Desktop
 	}
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)

@@ -97,6 +97,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case draftSavedMsg:
 		return m.draftSavedResult(msg)
 
+	case clipboardReadMsg:
+		return m.clipboardRead(msg)
+
 	case exportedMsg:
 		return m.exported(msg)
 

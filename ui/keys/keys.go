@@ -35,6 +35,7 @@ const (
 	Notices          = "notices"
 	Sessions         = "sessions"
 	RemoveAttachment = "remove_attachment"
+	Paste            = "paste"
 	CopyReply        = "copy_reply"
 	CopyCode         = "copy_code"
 	ModelPicker      = "model_picker"
@@ -58,6 +59,8 @@ type Map struct {
 	Editor   key.Binding
 	// RemoveAttachment drops the last image attached to the next message.
 	RemoveAttachment key.Binding
+	// Paste reads the system clipboard: an image is attached, text pasted.
+	Paste key.Binding
 	// Reply.
 	Cancel    key.Binding
 	Retry     key.Binding

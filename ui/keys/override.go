@@ -125,7 +125,8 @@ func composerShadows(m Map, set map[string]bool) []string {
 }
 
 // composerKeys maps each key of the composer's editing key map to what it
-// does. The root disables the composer's own page keys and takes enter.
+// does. The root disables the composer's own page keys and paste key (its
+// paste reads images too) and takes enter.
 func composerKeys() map[string]string {
 	km := textarea.DefaultKeyMap()
 	out := map[string]string{}
@@ -133,7 +134,7 @@ func composerKeys() map[string]string {
 		km.CharacterForward, km.CharacterBackward, km.WordForward, km.WordBackward,
 		km.LineNext, km.LinePrevious, km.DeleteWordBackward, km.DeleteWordForward,
 		km.DeleteAfterCursor, km.DeleteBeforeCursor, km.DeleteCharacterBackward,
-		km.DeleteCharacterForward, km.LineStart, km.LineEnd, km.Paste, km.InputBegin,
+		km.DeleteCharacterForward, km.LineStart, km.LineEnd, km.InputBegin,
 		km.InputEnd, km.CapitalizeWordForward, km.LowercaseWordForward,
 		km.UppercaseWordForward, km.TransposeCharacterBackward, km.SelectCharacterForward,
 		km.SelectCharacterBackward, km.SelectWordForward, km.SelectWordBackward,

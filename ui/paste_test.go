@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/internal/desktop"
+)
+
+// Dropped or pasted image paths are attached, all of them; paths mixed
+// with text, and paths to files that are not images, stay text; a lone link
+// to an image is attached as a link.
+func TestPasteDetection(t *testing.T) {
+	dir := t.TempDir()
+	a := pngFile(t, dir, 10, 10)
+	b := filepath.Join(dir, "second shot.png")
+	if err := os.Rename(pngFile(t, t.TempDir(), 12, 12), b); err != nil {
+		t.Fatal(err)
+	}
+	notImage := filepath.Join(dir, "notes.png")
+	if err := os.WriteFile(notImage, []byte("just text, named .png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, paste string
+		atts        int
+		text        string
+	}{
+		{"two dropped paths", "'" + a + "' '" + b + "'", 2, ""},
+		{"escaped space and file URL", strings.ReplaceAll(b, " ", `\ `) + "\nfile://" + strings.ReplaceAll(a, " ", "%20"), 2, ""},
+		{"mixed with text", "look at " + a, 0, "look at " + a},
+		{"not an image", notImage, 0, notImage},
+		{"a link to an image", "https://example.com/cat.png", 1, ""},
+		{"a link to a page", "https://example.com/article", 0, "https://example.com/article"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 100, 30)
+			h.send(tea.PasteMsg{Content: tc.paste})
+			h.settle(300 * time.Millisecond)
+			if len(h.m.comp.attachments) != tc.atts || h.m.comp.value() != tc.text {
+				t.Fatalf("attachments %d, composer %q\n%s", len(h.m.comp.attachments), h.m.comp.value(), h.screen())
+			}
+		})
+	}
+}
+
+// fakeTool writes an executable script named name into dir.
+func fakeTool(t *testing.T, dir, name, script string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ctrl+v reads the clipboard with the session's tool: a screenshot is
+// attached, text is pasted, and a missing tool is named.
+func TestClipboardPaste(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatal("these tests need /bin/sh")
+	}
+	shot := pngFile(t, t.TempDir(), 40, 30)
+	bin := t.TempDir()
+	wayland := func(path string) *desktop.System {
+		return &desktop.System{
+			Getenv: func(k string) string {
+				if k == "WAYLAND_DISPLAY" {
+					return "wayland-0"
+				}
+				return ""
+			},
+			LookPath: func(name string) (string, error) {
+				p := filepath.Join(path, name)
+				if _, err := os.Stat(p); err != nil {
+					return "", exec.ErrNotFound
+				}
+				return p, nil
+			},
+			GOOS: "linux",
+		}
+	}
+	fakeTool(t, bin, "wl-paste", `case "$1" in
+--list-types) echo image/png;;
+*) cat '`+shot+`';;
+esac
+`)
+	h := newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(bin) })
+	h.key("ctrl+v")
+	h.wait("the screenshot", func() bool { return len(h.m.comp.attachments) == 1 })
+	if a := h.m.comp.attachments[0]; a.Width != 40 || a.MIME != "image/png" {
+		t.Fatalf("attachment %+v", a)
+	}
+
+	textBin := t.TempDir()
+	fakeTool(t, textBin, "wl-paste", `case "$1" in
+--list-types) echo text/plain;;
+*) printf 'copied words';;
+esac
+`)
+	h = newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(textBin) })
+	h.key("ctrl+v")
+	h.wait("the text", func() bool { return h.m.comp.value() == "copied words" })
+
+	h = newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(t.TempDir()) })
+	h.typeText("kept")
+	h.key("ctrl+v")
+	h.wait("the install hint", func() bool { return strings.Contains(h.screen(), "wl-clipboard") })
+	if h.m.comp.value() != "kept" {
+		t.Fatalf("composer %q", h.m.comp.value())
+	}
+}
