@@ -72,6 +72,9 @@ type launch struct {
 	command []string
 	// args are parley's arguments.
 	args []string
+	// env adds variables to parley's environment ("WAYLAND_DISPLAY=x");
+	// a PATH given here goes before the test process's PATH.
+	env []string
 	// home is the home directory (with its XDG folders) to use, so a
 	// second parley sees what the first one kept; "" makes a new one.
 	home string
@@ -149,7 +152,7 @@ func startParley(t *testing.T, l launch) *term {
 
 	// parley's environment: nothing from the test process but PATH.
 	env := []string{
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + extraPath(l.env) + os.Getenv("PATH"),
 		"TERM=xterm-256color",
 		"LANG=C.UTF-8",
 		"HOME=" + home,
@@ -159,6 +162,11 @@ func startParley(t *testing.T, l launch) *term {
 	}
 	if l.Gateway != nil {
 		env = append(env, "OPENAI_BASE_URL="+l.Gateway.URL(), "OPENAI_API_KEY="+apitest.DefaultAPIKey)
+	}
+	for _, kv := range l.env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
 	}
 	if raceBuild {
 		if err := os.MkdirAll(tm.race, 0o700); err != nil {
@@ -493,4 +501,14 @@ func shellQuote(s string) string {
 // lines splits a capture into its rows (without the final newline).
 func lines(screen string) []string {
 	return strings.Split(strings.TrimSuffix(screen, "\n"), "\n")
+}
+
+// extraPath is the PATH entries a launch adds in front, with a separator.
+func extraPath(env []string) string {
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			return p + string(os.PathListSeparator)
+		}
+	}
+	return ""
 }
