@@ -82,6 +82,7 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		},
 		VerboseLog:  req.VerboseLog,
 		KnownModels: req.KnownModels,
+		NoImages:    req.NoImages,
 		JobControl:  &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
 	})
 }

@@ -223,6 +223,7 @@ file (see "parley help config"). To try it without a gateway, run
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
+	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")
 	tui.history.register(root.Flags())
 	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), a.sessionsCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {

@@ -200,6 +200,8 @@ type TUIRequest struct {
 	Warnings []string
 	// History is the sessions store and what to reopen.
 	History TUIHistory
+	// NoImages turns image previews off for this run (--no-images).
+	NoImages bool
 	// KnownModels are the gateways' model ids from the last `parley models`
 	// (the cache), so refusals name models the user can use.
 	KnownModels []string
@@ -209,10 +211,11 @@ type TUIRequest struct {
 }
 
 type tuiFlags struct {
-	model   string
-	theme   string
-	mouse   bool
-	history historyFlags
+	model    string
+	theme    string
+	mouse    bool
+	noImages bool
+	history  historyFlags
 }
 
 func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
@@ -271,5 +274,6 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	}
 	req.Demo, req.Warnings = a.demo, a.collected
 	req.KnownModels = a.knownModels(cfg)
+	req.NoImages = f.noImages
 	return a.env.RunTUI(ctx, req)
 }

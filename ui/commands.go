@@ -35,7 +35,7 @@ func newCommands() *slash.Registry[commandEnv] {
 			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.themes, a) }},
 		slash.Command[commandEnv]{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
 		slash.Command[commandEnv]{Name: "new", Summary: "start a new conversation", Action: keys.NewConversation},
-		slash.Command[commandEnv]{Name: "attach", Args: "PATH|URL…", Summary: "attach images (files or http(s) links) to the next message",
+		slash.Command[commandEnv]{Name: "attach", Args: "[PATH|URL…]", Summary: "attach images: pick files, or name files or http(s) links", Action: keys.Attach,
 			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
 			}},
@@ -160,6 +160,9 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 		m.tr.Bottom()
 		return m.tickIfNeeded()
 	case "attach":
+		if len(inv.Positional) == 0 {
+			return m.openFilePicker()
+		}
 		refs := make([]string, len(inv.Positional))
 		for i, r := range inv.Positional {
 			refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))

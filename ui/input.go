@@ -103,6 +103,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.newConversationKey()
 	case keys.Matches(msg, km.ToggleMouse):
 		return m.toggleMouse()
+	case keys.Matches(msg, km.Attach):
+		return m.openFilePicker()
 	case keys.Matches(msg, km.Paste):
 		return m.readClipboard()
 	case keys.Matches(msg, km.Sessions):

@@ -114,3 +114,51 @@ esac
 		t.Fatalf("composer %q", h.m.comp.value())
 	}
 }
+
+// /attach without a path opens the picker in the screenshots folder: it
+// lists folders and images only, previews the highlighted image, and
+// attaches every image chosen with space.
+func TestFilePickerChoosesSeveral(t *testing.T) {
+	home := t.TempDir()
+	shots := filepath.Join(home, "Pictures", "Screenshots")
+	if err := os.MkdirAll(filepath.Join(shots, "older"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	a := pngFile(t, t.TempDir(), 30, 20)
+	for _, name := range []string{"a.png", "b.png"} {
+		data, _ := os.ReadFile(a)
+		if err := os.WriteFile(filepath.Join(shots, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(shots, "notes.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 120, 30, func(o *Options) {
+		env := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state")}
+		o.Getenv = func(k string) string { return env[k] }
+	})
+	h.typeText("/attach")
+	h.key("enter")
+	if h.m.layerName() != "files" {
+		t.Fatalf("top %q", h.m.layerName())
+	}
+	h.wait("the folder", func() bool { return strings.Contains(h.screen(), "a.png") })
+	scr := h.screen()
+	if !strings.Contains(scr, "older/") || strings.Contains(scr, "notes.txt") || !strings.Contains(scr, "~/Pictures/Screenshots") {
+		t.Fatalf("listing:\n%s", scr)
+	}
+	h.key("down") // from the folder to a.png
+	h.wait("a preview", func() bool { return strings.Contains(h.m.View().Content, "▀") })
+	h.key("space")
+	h.key("space")
+	h.key("enter")
+	h.wait("two attachments", func() bool { return len(h.m.comp.attachments) == 2 })
+	if h.m.layerName() != "" {
+		t.Fatalf("the picker stayed open: %q", h.m.layerName())
+	}
+	h.settle(50 * time.Millisecond)
+	if got := pickerStart(h.m.opts.Getenv); got != shots {
+		t.Fatalf("next start %q, want the folder just used", got)
+	}
+}

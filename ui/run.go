@@ -29,6 +29,7 @@ import (
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/preview"
 	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
@@ -86,6 +87,8 @@ type Options struct {
 	// VerboseLog is the file the gateway trace goes to (--verbose); ""
 	// means no trace. The chat says where it goes.
 	VerboseLog string
+	// NoImages shows no image previews (--no-images).
+	NoImages bool
 	// KnownModels are the gateway's model ids as last listed (a cache), so
 	// a refusal names models the user can use before the picker asks.
 	KnownModels []string
@@ -228,7 +231,16 @@ func New(ctx context.Context, opts Options) *Model {
 		started:   now(),
 		profile:   opts.Profile,
 		desktop:   desktop.FromOS(),
+		previews:  preview.NewCache(128),
 	}
+	images := ""
+	if opts.Config != nil {
+		images = opts.Config.Images
+	}
+	if opts.NoImages {
+		images = "off"
+	}
+	m.previewMode = preview.Select(images, opts.Getenv)
 	if opts.Desktop != nil {
 		m.desktop = *opts.Desktop
 	}

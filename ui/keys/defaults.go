@@ -45,6 +45,7 @@ var specs = []spec{
 	{Newline, func(m *Map) *key.Binding { return &m.Newline }, []string{"shift+enter", "alt+enter", "ctrl+j"}, "new line", GroupComposer, ctxChat, false},
 	{EditLast, func(m *Map) *key.Binding { return &m.EditLast }, []string{"up"}, "edit last message (empty composer)", GroupComposer, ctxChat, true},
 	{Paste, func(m *Map) *key.Binding { return &m.Paste }, []string{"ctrl+v"}, "paste: a screenshot is attached, text is pasted", GroupComposer, ctxChat, false},
+	{Attach, func(m *Map) *key.Binding { return &m.Attach }, []string{"alt+a", "f6"}, "attach images (file picker)", GroupComposer, ctxChat, false},
 	{RemoveAttachment, func(m *Map) *key.Binding { return &m.RemoveAttachment }, []string{"alt+x"}, "remove the last attachment", GroupComposer, ctxChat, false},
 	{Editor, func(m *Map) *key.Binding { return &m.Editor }, []string{"ctrl+x"}, "compose in $EDITOR", GroupComposer, ctxChat, false},
 	{Cancel, func(m *Map) *key.Binding { return &m.Cancel }, []string{"esc"}, "stop the reply / leave edit", GroupReply, ctxChat, false},

@@ -36,6 +36,7 @@ const (
 	Sessions         = "sessions"
 	RemoveAttachment = "remove_attachment"
 	Paste            = "paste"
+	Attach           = "attach"
 	CopyReply        = "copy_reply"
 	CopyCode         = "copy_code"
 	ModelPicker      = "model_picker"
@@ -61,6 +62,8 @@ type Map struct {
 	RemoveAttachment key.Binding
 	// Paste reads the system clipboard: an image is attached, text pasted.
 	Paste key.Binding
+	// Attach opens the image file picker.
+	Attach key.Binding
 	// Reply.
 	Cancel    key.Binding
 	Retry     key.Binding

@@ -28,7 +28,7 @@ func helpText(t *testing.T, h Help) string {
 }
 
 func TestHelpShowsCurrentBindings(t *testing.T) {
-	m, problems := keys.Load(map[string][]string{"model_picker": {"f6"}, "retry": {"f8"}})
+	m, problems := keys.Load(map[string][]string{"model_picker": {"f9"}, "retry": {"f8"}})
 	if len(problems) != 0 {
 		t.Fatalf("overrides rejected: %v", problems)
 	}
@@ -39,7 +39,7 @@ func TestHelpShowsCurrentBindings(t *testing.T) {
 		h.SetSize(sz[0], sz[1])
 		requireArea(t, h.View(), sz[0], sz[1])
 		all := helpText(t, h)
-		for _, want := range []string{"f6", "choose model", "f8", "retry / regenerate", "Composer", "Reply", "Transcript", "App", "Lists and dialogs", "Filtering lists", "shift+enter/alt+enter/ctrl+j", "new line", "alt+1…9"} {
+		for _, want := range []string{"f9", "choose model", "f8", "retry / regenerate", "Composer", "Reply", "Transcript", "App", "Lists and dialogs", "Filtering lists", "shift+enter/alt+enter/ctrl+j", "new line", "alt+1…9"} {
 			if !strings.Contains(all, want) {
 				t.Errorf("%v: help lacks %q:\n%s", sz, want, all)
 			}
@@ -49,8 +49,8 @@ func TestHelpShowsCurrentBindings(t *testing.T) {
 				t.Errorf("%v: help still shows the overridden default %q", sz, gone)
 			}
 		}
-		// f6 sits on the same line as its description when there is room.
-		if sz[0] >= 80 && !lineHas(all, "f6", "choose model") {
+		// f9 sits on the same line as its description when there is room.
+		if sz[0] >= 80 && !lineHas(all, "f9", "choose model") {
 			t.Errorf("%v: key and description not on one line:\n%s", sz, all)
 		}
 	}
