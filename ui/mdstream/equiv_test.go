@@ -13,7 +13,7 @@ import (
 
 // TestRenderMatchesGlamour: Renderer.Render is glamour's TermRenderer
 // output with each line cleaned, except that the continuation of a wrapped
-// code line keeps the code block's indent (see fixCodeWraps).
+// code line keeps the code block's indent (see fixCode).
 func TestRenderMatchesGlamour(t *testing.T) {
 	reindented := 0
 	for name, md := range corpus(t) {
