@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/overlay"
+	"parley/ui/transcript"
 )
 
 // Update is the one place the model changes.
@@ -45,6 +46,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case frameMsg:
 		return m.frame(msg)
+
+	case transcript.RenderedMsg:
+		m.tr.HandleMsg(msg)
+		return m.tickIfNeeded()
 
 	case toastExpiredMsg:
 		if msg.gen == m.toast.gen {
@@ -130,11 +135,11 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	} else if m.stream == nil || msg.id != m.stream.id {
 		return nil
 	}
-	m.tr.Tick()
+	render := m.tr.Tick()
 	if m.stream != nil && msg.id == m.stream.id {
 		m.stream.frame++
 		m.renderStatus()
-		return frameTick(msg.id)
+		return tea.Batch(frameTick(msg.id), render)
 	}
-	return m.tickIfNeeded()
+	return tea.Batch(m.tickIfNeeded(), render)
 }

@@ -172,3 +172,12 @@ func (d *Doc) Apply(j *Job) bool {
 	d.dirty = c.dirty || len(src) != len(c.src) || finished != c.finished
 	return true
 }
+
+// Forget gives up on a Job that will not be applied (its result was lost
+// or is no longer wanted): d can make the next one.
+func (d *Doc) Forget(j *Job) {
+	if j != nil && j.seq == d.jobOut {
+		d.jobOut = 0
+		d.dirty = true
+	}
+}

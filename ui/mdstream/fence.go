@@ -74,7 +74,9 @@ func (d *Doc) renderOpenFence(r *Renderer, first bool, end, base int) []piece {
 	if first {
 		md = r.first
 	}
+	r.fenceLang, r.hasFenceLang = fenceLabel(opener), true
 	res, err := r.renderRaw(b.Bytes(), md, first, nil, base)
+	r.fenceLang, r.hasFenceLang = "", false
 	d.stats.TailRenders++
 	raw := res.raw
 	if err != nil {
@@ -184,4 +186,16 @@ func onlyFence(b []byte, ch byte, n int) bool {
 		}
 	}
 	return false
+}
+
+// fenceLabel is the label language of a fence's opening line ("" for
+// none): the first word of its info string.
+func fenceLabel(opener []byte) string {
+	info := bytes.TrimLeft(trimCR(bytes.TrimRight(opener, "\n")), " ")
+	info = bytes.TrimLeft(info, string(info[:min(1, len(info))]))
+	info = bytes.TrimSpace(info)
+	if i := bytes.IndexAny(info, " \t"); i >= 0 {
+		info = info[:i]
+	}
+	return labelLang(info)
 }

@@ -98,7 +98,11 @@ func (p *preparer) code(n gast.Node, info *gast.Text) {
 		}
 	}
 	lines := n.Lines()
-	p.codes = append(p.codes, codeInfo{lines: lines.Len(), lang: labelLang(lang)})
+	label := labelLang(lang)
+	if p.r.hasFenceLang {
+		label = p.r.fenceLang
+	}
+	p.codes = append(p.codes, codeInfo{lines: lines.Len(), lang: label})
 	name, rewrite := p.r.lexers.resolve(string(lang), func() string {
 		var b bytes.Buffer
 		for i := 0; i < lines.Len(); i++ {

@@ -64,6 +64,10 @@ type Renderer struct {
 	label   string // SGR that opens a code label's style ("" for none)
 	guard   *guard
 	lexers  *lexerTable
+	// fenceLang, when set, is the label language of the one code block
+	// being rendered (an open fence is rendered as "text" while it streams).
+	fenceLang    string
+	hasFenceLang bool
 
 	renders int // glamour renders done, for tests and Stats
 }

@@ -1,10 +1,13 @@
 package transcript
 
+import "parley/ui/mdstream"
+
 // refitLive brings a streaming reply's body up to date with its document:
 // only the Markdown lines from the first one that changed are fitted again
 // (finished blocks come back from the document's cache as the same strings,
 // so the comparison runs through them at pointer speed and stops at the
-// tail).
+// tail). What the document cannot render within a frame waits for a job
+// (live.wantJob); meanwhile it shows what it has.
 func (t *Transcript) refitLive(it *item) {
 	l := it.live
 	l.dirty = false
@@ -14,10 +17,18 @@ func (t *Transcript) refitLive(it *item) {
 		// The baseline the benchmarks compare against: the whole message
 		// rendered again on every frame.
 		if s := l.safe.String(); s != "" {
-			md = t.engine().Render(s)
+			md, _ = t.engine().render(s)
 		}
 	default:
-		md = l.doc.Lines(t.engine())
+		var next mdstream.Next
+		md, next = l.doc.Frame(t.engine().r)
+		md = trimBlank(md)
+		switch next {
+		case mdstream.Again:
+			l.dirty = true
+		case mdstream.NeedJob:
+			l.wantJob = true
+		}
 	}
 	k := 0
 	for k < len(md) && k < len(l.md) && md[k] == l.md[k] {
