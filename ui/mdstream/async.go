@@ -181,3 +181,7 @@ func (d *Doc) Forget(j *Job) {
 		d.dirty = true
 	}
 }
+
+// JobOut reports whether a Job made by d is out (not yet applied or
+// forgotten): Frame shows what it had until then.
+func (d *Doc) JobOut() bool { return d.jobOut != 0 }

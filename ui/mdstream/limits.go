@@ -37,9 +37,10 @@ func depthFor(width int) int {
 }
 
 // SyncBudget bounds a render done on the caller's goroutine (Frame, and
-// renderers set up with SetBudget for the UI): one 60 Hz frame. A render
-// that overruns is finished by a Job.
-const SyncBudget = 16 * time.Millisecond
+// renderers set up with SetBudget for the UI): half a 60 Hz frame, so
+// that with the parsing and line work around it a call stays within one.
+// A render that overruns is finished by a Job.
+const SyncBudget = 8 * time.Millisecond
 
 // JobBudget bounds a render in a Job (and by default every render): past
 // it the blocks are shown as plain text.
