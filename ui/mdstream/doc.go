@@ -238,7 +238,8 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 	}
 	d.compose(r)
 	d.outKey = r.key
-	// Proposals left unchecked (see advance) are checked next time.
-	d.dirty = len(d.cands) > 0
+	// Proposals left unchecked (see advance) are checked next time; what
+	// overran its budget is rendered again (by a Job, see Frame).
+	d.dirty = len(d.cands) > 0 || d.slow
 	return d.out
 }

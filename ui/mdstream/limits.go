@@ -55,10 +55,12 @@ const syncBytes = 4 << 10
 // the next one (each check parses the unfinished run).
 const syncTries = 16
 
-// maxOutput bounds the rendered size of src: a render that writes more is
-// shown as plain text. Real Markdown renders to 2-10 times its size
-// (colours, padding); the bound only stops blow-ups.
-func maxOutput(src int) int { return 1<<20 + 64*src }
+// maxOutput bounds the rendered size of src bytes at a width: a render
+// that writes more is shown as plain text. Real Markdown renders to 2-30
+// times its size, but a short line can become a line padded to the width
+// with a colour on every cell (4 bytes of "```" become 1.6 KB in glamour's
+// dark style at 80 columns); the bound only stops blow-ups.
+func maxOutput(src, width int) int { return 4<<20 + src*width*8 }
 
 var (
 	// errSlow: a render went past its deadline.

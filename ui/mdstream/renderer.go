@@ -68,6 +68,7 @@ type Renderer struct {
 	// being rendered (an open fence is rendered as "text" while it streams).
 	fenceLang    string
 	hasFenceLang bool
+	outLimit     int // overrides maxOutput when > 0 (tests)
 
 	renders int // glamour renders done, for tests and Stats
 }
@@ -320,7 +321,11 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	if err := renderSafely(md, &buf, ext, doc); err != nil {
 		return res, err
 	}
-	if buf.Len() > maxOutput(len(src)) {
+	limit := maxOutput(len(src), r.width)
+	if r.outLimit > 0 {
+		limit = r.outLimit
+	}
+	if buf.Len() > limit {
 		return res, errTooBig
 	}
 	out := buf.String()
