@@ -11,7 +11,7 @@ import (
 //
 //   - when the work left is small (at most syncBytes of source to render,
 //     at most syncTries proposed cuts to check), it is done now, each
-//     render bounded by SyncBudget;
+//     render bounded by FrameBudget (see SetFrameBudget);
 //   - otherwise, or when a render overran that budget, nothing more is
 //     rendered now and Frame reports that a Job is wanted. Until the Job is
 //     applied, Frame returns the last lines it had for r (the message as it
@@ -31,7 +31,7 @@ func (d *Doc) Frame(r *Renderer) (lines []string, next Next) {
 		return d.shown(r), NeedJob
 	}
 	budget, ctx := r.guard.budget, r.guard.ctx
-	r.guard.budget, r.guard.ctx = SyncBudget, nil
+	r.guard.budget, r.guard.ctx = r.frameBudget, nil
 	d.sync = true
 	lines = d.lines(r, syncTries)
 	d.sync = false

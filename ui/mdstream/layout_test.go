@@ -18,7 +18,7 @@ var chat = Options{CodeNumbers: true, FitTables: true, WholeURLs: true, PadCode:
 // layout options.
 func themeRenderer(t testing.TB, width int, noColor bool) *Renderer {
 	t.Helper()
-	var st = themes.Builtins()[0].Glamour(noColor)
+	st := themes.Builtins()[0].Glamour(noColor)
 	r, err := NewRendererWith(width, st, chat)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func TestShown(t *testing.T) {
 func TestChatLayoutStreams(t *testing.T) {
 	r := themeRenderer(t, 50, raceOn)
 	sizes := []int{3, 29}
-	if raceOn || testing.Short() {
+	if !fullOracle() {
 		sizes = []int{29}
 	}
 	for name, md := range corpus(t) {

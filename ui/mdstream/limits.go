@@ -42,6 +42,10 @@ func depthFor(width int) int {
 // A render that overruns is finished by a Job.
 const SyncBudget = 8 * time.Millisecond
 
+// FrameBudget is SyncBudget for this build: ten times longer under the
+// race detector, which slows rendering as much (see race.go).
+const FrameBudget = SyncBudget * raceSlowdown
+
 // JobBudget bounds a render in a Job (and by default every render): past
 // it the blocks are shown as plain text.
 const JobBudget = 2 * time.Second
@@ -106,9 +110,13 @@ func (g *guard) check() error {
 	return nil
 }
 
+// SetFrameBudget sets how long one render in Doc.Frame may take (default
+// FrameBudget); a render past it is finished by a Job.
+func (r *Renderer) SetFrameBudget(d time.Duration) { r.frameBudget = d }
+
 // SetBudget sets how long one render of r may take (0: no limit) and a
 // context that stops it (nil: none). NewRenderer sets JobBudget; the UI
-// sets SyncBudget on the renderer it uses on its own goroutine.
+// sets FrameBudget on the renderer it uses on its own goroutine.
 func (r *Renderer) SetBudget(d time.Duration, ctx context.Context) {
 	r.guard.budget, r.guard.ctx = d, ctx
 }

@@ -25,7 +25,15 @@ import (
 //   - with Options.PadCode, the spaces beside a padded code span are
 //     dropped: the padding shows the gap.
 func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo) {
-	flatten(doc, 0, depthFor(r.width))
+	var emptied []gast.Node
+	flatten(doc, 0, depthFor(r.width), &emptied)
+	for _, n := range emptied {
+		// An item left empty by moving its list out shows only a bullet
+		// ("- - - - x" is one item per dash).
+		if n.ChildCount() == 0 && n.Parent() != nil {
+			n.Parent().RemoveChild(n.Parent(), n)
+		}
+	}
 	p := preparer{r: r, src: src, ext: src[:len(src):len(src)]}
 	p.urls = r.opts.WholeURLs && !bytes.Contains(src, []byte(nbHyphen))
 	_ = gast.Walk(doc, p.visit)
@@ -221,13 +229,17 @@ func nests(n gast.Node) bool {
 // It recurses only into blocks it keeps, so the recursion is at most about
 // twice limit deep whatever the input; moved blocks are visited again
 // where they land, so a chain of any depth ends up at the limit.
-func flatten(n gast.Node, depth, limit int) {
+// List items whose list it moved out are added to emptied.
+func flatten(n gast.Node, depth, limit int, emptied *[]gast.Node) {
 	for c := n.FirstChild(); c != nil; {
 		if c.Type() != gast.TypeBlock {
 			c = c.NextSibling()
 			continue
 		}
 		if nests(c) && depth >= limit {
+			if c.Kind() == gast.KindList && n.Kind() == gast.KindListItem {
+				*emptied = append(*emptied, n)
+			}
 			c = hoist(n, c)
 			continue
 		}
@@ -235,7 +247,7 @@ func flatten(n gast.Node, depth, limit int) {
 		if nests(c) {
 			d++
 		}
-		flatten(c, d, limit)
+		flatten(c, d, limit, emptied)
 		c = c.NextSibling()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2/ansi"
 	"github.com/yuin/goldmark"
@@ -68,7 +69,8 @@ type Renderer struct {
 	// being rendered (an open fence is rendered as "text" while it streams).
 	fenceLang    string
 	hasFenceLang bool
-	outLimit     int // overrides maxOutput when > 0 (tests)
+	outLimit     int           // overrides maxOutput when > 0 (tests)
+	frameBudget  time.Duration // a render's budget in Doc.Frame
 
 	renders int // glamour renders done, for tests and Stats
 }
@@ -115,11 +117,12 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 	_, _ = fmt.Fprintf(h, "%+v", opts)
 
 	r := &Renderer{
-		width:  width,
-		key:    cacheKey{width: width, style: h.Sum64()},
-		opts:   opts,
-		guard:  &guard{budget: JobBudget},
-		lexers: newLexerTable(),
+		width:       width,
+		key:         cacheKey{width: width, style: h.Sum64()},
+		opts:        opts,
+		guard:       &guard{budget: JobBudget},
+		lexers:      newLexerTable(),
+		frameBudget: FrameBudget,
 	}
 
 	docStyle := style.Document

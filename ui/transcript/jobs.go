@@ -13,7 +13,7 @@ import (
 // Background renders. A render that would take longer than a frame does
 // not happen on the Update goroutine: a streaming reply whose unfinished
 // tail is large (mdstream.Doc.Frame says so), or a finished message longer
-// than syncRenderBytes, or any render that overran mdstream.SyncBudget,
+// than syncRenderBytes, or any render that overran mdstream.FrameBudget,
 // shows what it has (its last lines, or its text plain) and waits for a
 // job. Tick returns the command that runs the next job; its result comes
 // back as a RenderedMsg, which the root hands to HandleMsg.

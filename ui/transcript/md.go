@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2/ansi"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -22,18 +23,19 @@ var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeURLs:
 const syncRenderBytes = 4 << 10
 
 // engine renders Markdown at one width and style on the Update goroutine:
-// every render is bounded by mdstream.SyncBudget (one that overruns shows
+// every render is bounded by mdstream.FrameBudget (one that overruns shows
 // plain text and is done again by a job).
 type engine struct{ r *mdstream.Renderer }
 
-func newEngine(width int, style ansi.StyleConfig) *engine {
+func newEngine(width int, style ansi.StyleConfig, budget time.Duration) *engine {
 	r, err := mdstream.NewRendererWith(width, style, chatLayout)
 	if err != nil {
 		// Only a style that cannot be encoded fails; fall back to a style
 		// that can, rather than lose the text.
 		r, _ = mdstream.NewRendererWith(width, ansi.StyleConfig{}, chatLayout)
 	}
-	r.SetBudget(mdstream.SyncBudget, nil)
+	r.SetBudget(budget, nil)
+	r.SetFrameBudget(budget)
 	return &engine{r: r}
 }
 

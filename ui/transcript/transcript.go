@@ -23,6 +23,8 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"parley/ui/mdstream"
+
 	"parley/ui/uictx"
 )
 
@@ -48,8 +50,9 @@ type Transcript struct {
 
 	eng              *engine // Markdown renderer for (engW, engGen)
 	engW, engGen     int
-	maxProse         int  // the widest lines of text (0: the full width)
-	naive            bool // re-render the whole reply every frame (benchmark baseline)
+	maxProse         int           // the widest lines of text (0: the full width)
+	syncBudget       time.Duration // a render's budget on the Update goroutine
+	naive            bool          // re-render the whole reply every frame (benchmark baseline)
 	now              func() time.Time
 	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
 	lazy             bool // some item may be stale
@@ -95,6 +98,8 @@ func newTranscript(s settings) *Transcript {
 		w:        1,
 		h:        1,
 		maxProse: DefaultMaxProseWidth,
+
+		syncBudget: mdstream.FrameBudget,
 	}
 	t.apply(s)
 	t.blank = blankLine(t.w)
@@ -109,7 +114,7 @@ func (t *Transcript) apply(s settings) {
 // engine returns the Markdown renderer for the current width and style.
 func (t *Transcript) engine() *engine {
 	if t.eng == nil || t.engW != t.w || t.engGen != t.gen {
-		t.eng = newEngine(t.mdWidth(), t.glamour)
+		t.eng = newEngine(t.mdWidth(), t.glamour, t.syncBudget)
 		t.engW, t.engGen = t.w, t.gen
 	}
 	return t.eng
