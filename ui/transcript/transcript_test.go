@@ -59,11 +59,14 @@ func checkGeometry(t *testing.T, tr *Transcript) {
 	}
 }
 
-// streamAll appends text as deltas to reply id and ticks after each.
+// streamAll appends text as deltas to reply id and ticks after each,
+// running a background render the tick starts at once.
 func streamAll(tr *Transcript, id int, deltas []string) {
 	for _, d := range deltas {
 		tr.AppendDelta(id, d)
-		tr.Tick()
+		if cmd := tr.Tick(); cmd != nil {
+			tr.HandleMsg(cmd())
+		}
 	}
 }
 
