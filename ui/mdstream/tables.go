@@ -57,7 +57,8 @@ func unmark(l string) string {
 // span is a range of cell columns [from, to).
 type span struct{ from, to int }
 
-// fitTable shrinks one table's lines in place.
+// fitTable shrinks one table's lines in place. Each line is walked once
+// (to find what its columns show, and where its cells start in bytes).
 func fitTable(lines []string) {
 	for i := range lines {
 		lines[i] = unmark(lines[i])
@@ -78,33 +79,31 @@ func fitTable(lines []string) {
 	for k := range used {
 		used[k] = span{from: -1}
 	}
-	plain := make([]string, len(lines))
 	for i, l := range lines {
-		plain[i] = ansi.Strip(l)
 		if i == sep {
 			continue
 		}
-		if !aligned(plain[i], cols) {
+		shown, ok := lineColumns(l, cols)
+		if !ok {
 			// glamour misplaces some tables (inside a block quote the
 			// separator line loses the quote's bar and shifts): leave
 			// them as they are.
 			return
 		}
-		for k, c := range cols {
-			from, to := textSpan(plain[i], c)
-			if from < 0 {
+		for k, c := range shown {
+			if c.from < 0 {
 				continue
 			}
-			if used[k].from < 0 || from < used[k].from {
-				used[k].from = from
+			if used[k].from < 0 || c.from < used[k].from {
+				used[k].from = c.from
 			}
-			used[k].to = max(used[k].to, to)
+			used[k].to = max(used[k].to, c.to)
 		}
 	}
 	keep := make([]span, len(cols))
 	shrunk := false
 	for k, c := range cols {
-		w := span{from: c.from, to: c.from + 2} // an empty column keeps its padding
+		w := span{from: c.from, to: min(c.from+2, c.to)} // an empty column keeps its padding
 		if used[k].from >= 0 {
 			w = span{from: max(used[k].from-1, c.from), to: min(used[k].to+1, c.to)}
 		}
@@ -114,24 +113,37 @@ func fitTable(lines []string) {
 	if !shrunk {
 		return
 	}
-	left, right := cols[0].from, cols[len(cols)-1].to
+	// The byte offsets each line is cut at: the table's left edge, each
+	// kept window, each border, the right edge.
+	at := make([]int, 0, 3*len(cols)+1)
+	at = append(at, cols[0].from)
+	for k, w := range keep {
+		if k > 0 {
+			at = append(at, cols[k].from-1, cols[k].from)
+		}
+		at = append(at, w.from, w.to)
+	}
+	at = append(at, cols[len(cols)-1].to)
+	var b strings.Builder
 	for i, l := range lines {
-		var b strings.Builder
-		b.WriteString(ansi.Cut(l, 0, left))
+		off := cellOffsets(l, at)
+		b.Reset()
+		b.WriteString(l[:off[0]])
+		j := 1
 		for k, w := range keep {
 			if k > 0 {
-				// The column border: "│", or "┼" on the separator line.
-				b.WriteString(ansi.Cut(l, cols[k].from-1, cols[k].from))
+				b.WriteString(l[off[j]:off[j+1]]) // the column border
+				j += 2
 			}
 			if i == sep {
-				b.WriteString(ansi.Cut(l, w.from, w.from+1)) // the line's style
+				b.WriteString(l[off[j]:off[j+1]][:len("─")]) // keeps the line's style
 				b.WriteString(strings.Repeat("─", w.to-w.from-1))
-				continue
+			} else {
+				b.WriteString(l[off[j]:off[j+1]])
 			}
-			b.WriteString(ansi.Cut(l, w.from, w.to))
+			j += 2
 		}
-		rest := ansi.Cut(l, right, 1<<20)
-		if strings.TrimSpace(ansi.Strip(rest)) != "" {
+		if rest := l[off[j]:]; strings.TrimSpace(ansi.Strip(rest)) != "" {
 			b.WriteString(rest)
 		}
 		s := b.String()
@@ -140,6 +152,35 @@ func fitTable(lines []string) {
 		}
 		lines[i] = s
 	}
+}
+
+// cellOffsets returns the byte offset in s where each cell column of cols
+// (ascending) starts: before any escape sequence that precedes the
+// character there, so a style opened for a cell stays with the cell.
+func cellOffsets(s string, cols []int) []int {
+	out := make([]int, len(cols))
+	k, w := 0, 0
+	for i := 0; i < len(s) && k < len(cols); {
+		for k < len(cols) && w >= cols[k] {
+			out[k] = i
+			k++
+		}
+		if k == len(cols) {
+			break
+		}
+		if s[i] == 0x1b {
+			n, _ := escapeLen(s[i:])
+			i += max(n, 1)
+			continue
+		}
+		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		i += max(len(g), 1)
+		w += gw
+	}
+	for ; k < len(cols); k++ {
+		out[k] = len(s)
+	}
+	return out
 }
 
 // separatorColumns reads the columns of a table from its header separator
@@ -168,27 +209,48 @@ func separatorColumns(l string) ([]span, bool) {
 	return cols, true
 }
 
-// aligned reports whether a plain table line has its column borders where
-// the separator line has them (or shows nothing in the table's columns).
-func aligned(plain string, cols []span) bool {
-	if strings.TrimSpace(ansi.Cut(plain, cols[0].from, cols[len(cols)-1].to)) == "" {
-		return true
+// lineColumns returns, for each column, the cells of a table line that
+// show text ({-1, -1} for none), and false when the line's borders are not
+// where the separator has them (a line that shows nothing in the table's
+// columns is fine).
+func lineColumns(l string, cols []span) ([]span, bool) {
+	shown := make([]span, len(cols))
+	for k := range shown {
+		shown[k] = span{-1, -1}
 	}
-	for _, c := range cols[1:] {
-		if ansi.Cut(plain, c.from-1, c.from) != "│" {
-			return false
+	left, right := cols[0].from, cols[len(cols)-1].to
+	borderOK := true
+	any := false
+	k, w := 0, 0
+	for i := 0; i < len(l) && w < right; {
+		if l[i] == 0x1b {
+			n, _ := escapeLen(l[i:])
+			i += max(n, 1)
+			continue
 		}
+		g, gw := ansi.FirstGraphemeCluster(l[i:], ansi.GraphemeWidth)
+		i += max(len(g), 1)
+		if w >= left {
+			for k < len(cols)-1 && w >= cols[k].to {
+				k++
+			}
+			switch {
+			case w < cols[k].from: // on the border before column k
+				if g != "│" {
+					borderOK = false
+				}
+				if g != " " {
+					any = true
+				}
+			case g != " ":
+				any = true
+				if shown[k].from < 0 {
+					shown[k].from = w
+				}
+				shown[k].to = w + gw
+			}
+		}
+		w += gw
 	}
-	return true
-}
-
-// textSpan returns the cells of column c that show text on a plain line,
-// or -1 when none do.
-func textSpan(plain string, c span) (int, int) {
-	cell := strings.TrimRight(ansi.Cut(plain, c.from, c.to), " ")
-	if strings.TrimSpace(cell) == "" {
-		return -1, -1
-	}
-	lead := len(cell) - len(strings.TrimLeft(cell, " "))
-	return c.from + lead, c.from + ansi.StringWidth(cell)
+	return shown, borderOK || !any
 }
