@@ -9,7 +9,10 @@ import (
 
 // replyWriter writes a streamed reply to stdout: made inert for the terminal
 // (unless raw), and ending with exactly one newline however many the model
-// sent, so `parley ask` composes in pipes.
+// sent, so `parley ask` composes in pipes. The reply is not rendered as
+// Markdown (a pipe wants the text), so hostile Markdown costs ask no more
+// than any text: the sanitiser is linear, a delta at a time (see
+// TestAskHostileMarkdown).
 type replyWriter struct {
 	w   io.Writer
 	raw bool

@@ -262,6 +262,9 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
+	if opts.Config != nil && opts.Config.ReadingWidth > 0 {
+		m.tr.SetMaxProseWidth(opts.Config.ReadingWidth)
+	}
 	m.conv = conversation.New(m.conversationOptions())
 	m.commands = newCommands()
 	m.menu = slash.NewList(m.ctx, m.commands)

@@ -6,6 +6,7 @@ import (
 
 	"parley/ui/keys"
 	"parley/ui/slash"
+	"parley/ui/transcript"
 )
 
 // Update is the one place the model changes. After the message is handled,
@@ -59,6 +60,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case frameMsg:
 		return m.frame(msg)
+
+	case transcript.RenderedMsg:
+		m.tr.HandleMsg(msg)
+		return m.tickIfNeeded()
 
 	case noticeExpiredMsg:
 		if msg.gen == m.notes.cur.gen {
@@ -180,13 +185,13 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	} else if m.stream == nil || msg.id != m.stream.id {
 		return nil
 	}
-	m.tr.Tick()
+	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.conv.FlushProgress()
 	if m.stream != nil && msg.id == m.stream.id {
 		m.stream.frame++
-		return frameTick(msg.id)
+		return tea.Batch(frameTick(msg.id), render)
 	}
-	return m.tickIfNeeded()
+	return tea.Batch(m.tickIfNeeded(), render)
 }

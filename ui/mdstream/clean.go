@@ -128,6 +128,13 @@ func filterLine(s string) string {
 				b.WriteString("\uFFFD")
 				keep = b.Len()
 				sgrAfter = false
+			case r == 0xa0:
+				// A no-break space (padding of code spans, see nbsp) is a
+				// plain space on screen; it counts as text so padding at
+				// the end of a line stays.
+				b.WriteByte(' ')
+				keep = b.Len()
+				sgrAfter = false
 			default:
 				b.WriteString(s[i : i+n])
 				keep = b.Len()

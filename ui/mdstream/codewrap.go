@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	gast "github.com/yuin/goldmark/ast"
 )
 
 // Glamour indents a code block's lines (its IndentWriter) before the
@@ -13,7 +12,7 @@ import (
 // long for the width starts at the block's left edge instead of under the
 // code. That is glamour's layout, not something a style can change, so the
 // renderer marks where each code block starts (codeMark, the style's block
-// prefix) and fixCodeWraps puts the code block's indent back on the
+// prefix) and fixCode puts the code block's indent back on the
 // continuation lines.
 //
 // The mark is a bidi isolate: zero width, so it does not change how glamour
@@ -22,41 +21,42 @@ import (
 // (see unmarkSource).
 const codeMark = "\u2066"
 
-// unmarkSource returns src without codeMark, copying only when it has one.
+// The marks the renderer puts in glamour's output: all bidi isolates, so
+// zero width and never in sanitised text.
+const (
+	tableMark    = "\u2067" // before a table (Options.FitTables)
+	tableEndMark = "\u2068" // after it
+)
+
+var marks = []string{codeMark, tableMark, tableEndMark}
+
+// unmarkSource returns src without the renderer's marks, copying only when
+// it has one.
 func unmarkSource(src []byte) []byte {
-	if !bytes.Contains(src, []byte(codeMark)) {
-		return src
-	}
-	return bytes.ReplaceAll(src, []byte(codeMark), []byte("\uFFFD"))
-}
-
-// codeLineCounts lists the number of source lines of every code block in
-// doc, in the order glamour renders them.
-func codeLineCounts(doc gast.Node) []int {
-	var counts []int
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if entering && (n.Kind() == gast.KindFencedCodeBlock || n.Kind() == gast.KindCodeBlock) {
-			counts = append(counts, n.Lines().Len())
+	for _, m := range marks {
+		if bytes.Contains(src, []byte(m)) {
+			src = bytes.ReplaceAll(src, []byte(m), []byte("\uFFFD"))
 		}
-		return gast.WalkContinue, nil
-	})
-	return counts
+	}
+	return src
 }
 
-// fixCodeWraps removes the code marks from glamour's output and indents the
-// continuation lines of wrapped code lines like the code lines themselves.
-// counts are the code blocks' source line counts (codeLineCounts), indent
-// the code block's own indent (style indent plus margin).
+// fixCode removes the code marks from glamour's output, indents the
+// continuation lines of wrapped code lines like the code lines themselves
+// (when the style indents code), and with Options.CodeNumbers writes each
+// block's label on the line above it. codes are the code blocks in render
+// order (see prepare), base the number of code blocks before them.
 //
 // Inside a block, a code line has indent blank cells right after the
 // enclosing prefix (nothing at the top level, "│ " in a quote) and a
 // continuation line has text there, right below a code line with text.
 // The block ends after its last source line (glamour puts a blank line or
 // the end of the text after a code block).
-func fixCodeWraps(out string, counts []int, indent int) string {
+func (r *Renderer) fixCode(out string, codes []codeInfo, base int) string {
 	if !strings.Contains(out, codeMark) {
 		return out
 	}
+	indent := r.codeIndent
 	lines := strings.Split(out, "\n")
 	block := 0
 	for i := 0; i < len(lines); i++ {
@@ -68,11 +68,15 @@ func fixCodeWraps(out string, counts []int, indent int) string {
 		// code indent.
 		outer := max(ansi.StringWidth(lines[i][:k])-indent, 0)
 		lines[i] = removeMark(lines[i], k)
-		n := 0
-		if block < len(counts) {
-			n = counts[block]
+		var info codeInfo
+		if block < len(codes) {
+			info = codes[block]
 		}
 		block++
+		if r.opts.CodeNumbers && i > 0 {
+			lines[i-1] = r.withLabel(lines[i-1], outer+indent, base+block, info.lang)
+		}
+		n := info.lines
 		if n == 0 {
 			// An empty block: the mark stands on the blank line that
 			// follows, or, at the end, on a line of its own that glamour
@@ -82,7 +86,9 @@ func fixCodeWraps(out string, counts []int, indent int) string {
 			}
 			continue
 		}
-		i = reindentBlock(lines, i, n, outer, indent)
+		if indent > 0 {
+			i = reindentBlock(lines, i, n, outer, indent)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

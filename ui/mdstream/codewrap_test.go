@@ -148,7 +148,7 @@ func TestFixCodeWrapsStyledMark(t *testing.T) {
 		"│ quoted text",
 		"│ goes on",
 	}
-	if got := strings.Split(fixCodeWraps(in, []int{2}, 1), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := strings.Split((&Renderer{codeIndent: 1}).fixCode(in, []codeInfo{{lines: 2}}, 0), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("fixCodeWraps:\n got  %q\n want %q", got, want)
 	}
 }

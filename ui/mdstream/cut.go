@@ -166,14 +166,18 @@ func sigNode(w *bytes.Buffer, n gast.Node, src []byte) {
 	w.WriteByte('}')
 }
 
-// advance accepts the cuts the new text allows.
-func (d *Doc) advance(p parser.Parser) {
+// advance accepts the cuts the new text allows, checking at most tries
+// proposals (0: all); the others wait for the next call.
+func (d *Doc) advance(p parser.Parser, tries int) {
 	d.sc.scan(d.src, func(c int) {
 		if c > d.stable {
 			d.cands = append(d.cands, c)
 		}
 	})
-	for len(d.cands) > 0 {
+	for done := 0; len(d.cands) > 0; done++ {
+		if tries > 0 && done == tries {
+			return
+		}
 		c := d.cands[0]
 		d.cands = d.cands[1:]
 		if c <= d.stable {

@@ -9,7 +9,7 @@
 // again, and only when it changed. The lines returned have the text of
 // Renderer.Render for the whole current text (glamour's output with each
 // line cleaned, see cleanLine, and wrapped code lines indented, see
-// fixCodeWraps), and outside highlighted code they are the same bytes.
+// fixCode), and outside highlighted code they are the same bytes.
 // While a message streams, two things differ on purpose:
 //
 //   - an open code fence is rendered from cached chunks of a few lines each,
@@ -84,6 +84,23 @@ type Doc struct {
 	out     []string
 
 	stats Stats
+
+	// outKey is the renderer key out was made for (out may be plain text
+	// shown while a Job renders, see shown).
+	outKey cacheKey
+	// prov is the plain text shown while a Job renders the message at a
+	// key it has no lines for yet; provKey and provLen say for what.
+	prov    []string
+	provKey cacheKey
+	provLen int
+
+	// Frame and Job (see async.go).
+	sync   bool // rendering on the caller's goroutine: an overrun is not final
+	slow   bool // a render overran its frame: the rest goes to a Job
+	slowAt int  // stable+1 when the tail overran: it goes to Jobs while it starts there
+	epoch  int  // counts Invalidate calls: a Job from before one is dropped
+	jobSeq int  // Jobs made
+	jobOut int  // the Job in flight (its seq), 0 for none
 }
 
 // chunk is a finished run of top-level blocks: src[start:end].
@@ -91,6 +108,7 @@ type chunk struct {
 	start, end int
 	rendered   bool
 	nodes      bool // it has blocks (a run of only link definitions has none)
+	codes      int  // code blocks in it
 	defs       []parser.Reference
 	lookups    []string
 	refSig     string
@@ -155,6 +173,7 @@ func (d *Doc) Stats() Stats { return d.stats }
 // Invalidate drops every cached rendering (the block structure, which does
 // not depend on the renderer, is kept). The next Lines renders everything.
 func (d *Doc) Invalidate() {
+	d.epoch++
 	d.hasKey = false
 	d.out = nil
 	d.tail = tailState{}
@@ -180,7 +199,15 @@ func (d *Doc) Cached(r *Renderer) ([]string, bool) {
 // document margin). Only what changed since the last call is rendered.
 // The slice is shared: do not modify it; a later call returns a new one
 // when anything changed.
+//
+// Lines does all the work on the caller's goroutine, however long it
+// takes (each glamour render bounded by r's budget); a UI calls Frame.
 func (d *Doc) Lines(r *Renderer) []string {
+	return d.lines(r, 0)
+}
+
+// lines is Lines checking at most tries proposed cuts (0: all).
+func (d *Doc) lines(r *Renderer, tries int) []string {
 	if out, ok := d.Cached(r); ok {
 		return out
 	}
@@ -192,19 +219,27 @@ func (d *Doc) Lines(r *Renderer) []string {
 			// render of the whole text costs about half of rendering its
 			// blocks one by one, and is glamour's output by definition.
 			// The blocks are rendered again only if it is appended to.
-			d.out = r.Render(string(d.src))
+			out, err := r.renderWhole(string(d.src))
 			d.stats.WholeRenders++
+			d.out, d.outKey = out, r.key
+			if err != nil && !d.failed(r, err) {
+				d.hasKey = false // a Job renders it
+				return d.out
+			}
 			d.dirty = false
 			return d.out
 		}
 	}
-	d.advance(r.body.Parser())
+	d.advance(r.body.Parser(), tries)
 	d.renderChunks(r)
 	d.renderTail(r)
 	if d.hasRefs {
 		d.refreshRefs(r)
 	}
 	d.compose(r)
-	d.dirty = false
+	d.outKey = r.key
+	// Proposals left unchecked (see advance) are checked next time; what
+	// overran its budget is rendered again (by a Job, see Frame).
+	d.dirty = len(d.cands) > 0 || d.slow
 	return d.out
 }

@@ -68,7 +68,7 @@ func TestWidthBound(t *testing.T) {
 		"```\n\tTabbed\t\tcode\twith\ttabs\tthat\tgoes\ton\tand\ton\tand\ton\n```\n" +
 		"averyveryveryveryveryveryveryveryveryveryveryveryverylongwordwithoutanyspaces\n"
 	widths, styleNames := []int{10, 23, 40, 80}, []string{"dark", "notty"}
-	if raceOn || testing.Short() {
+	if !fullOracle() {
 		widths, styleNames = []int{10, 40}, []string{"dark"}
 	}
 	for _, w := range widths {

@@ -13,7 +13,7 @@ import (
 
 // TestRenderMatchesGlamour: Renderer.Render is glamour's TermRenderer
 // output with each line cleaned, except that the continuation of a wrapped
-// code line keeps the code block's indent (see fixCodeWraps).
+// code line keeps the code block's indent (see fixCode).
 func TestRenderMatchesGlamour(t *testing.T) {
 	reindented := 0
 	for name, md := range corpus(t) {
@@ -125,12 +125,11 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 		{"notty", 30, []int{3}},
 		{"notty", 80, []int{7, 16}},
 	}
-	if testing.Short() || raceOn {
-		// The race detector slows glamour and chroma about tenfold, and
-		// this package starts no goroutine: keep every document and both a
-		// small and a large delta, but highlight code (dark) only with the
-		// large one. Small deltas in a colourless style still go through
-		// every open-fence, table and reference path.
+	if !fullOracle() {
+		// The reduced matrix (see fullOracle): keep every document and
+		// both a small and a large delta, but highlight code (dark) only
+		// with the large one. Small deltas in a colourless style still go
+		// through every open-fence, table and reference path.
 		runs = []run{{"notty", 30, []int{5}}, {"dark", 30, []int{61}}}
 	}
 	for name, md := range corpus(t) {
@@ -149,7 +148,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 // TestStreamingLongDocuments streams the benchmark documents (a 20 KB
 // answer, a 10 KB code block) with realistic deltas.
 func TestStreamingLongDocuments(t *testing.T) {
-	if testing.Short() || raceOn {
+	if !fullOracle() {
 		t.Skip("long: run without -short and -race")
 	}
 	r := newTestRenderer(t, 80, "dark")

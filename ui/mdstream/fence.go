@@ -24,7 +24,8 @@ type fenceCache struct {
 // the first line of the fence's rendering (the blank line glamour puts
 // before a code block), the cached chunks, then the rest of the remainder.
 // The source is rendered up to end (see tailEnd).
-func (d *Doc) renderOpenFence(r *Renderer, first bool, end int) []piece {
+// base is the number of code blocks before the fence, for its label.
+func (d *Doc) renderOpenFence(r *Renderer, first bool, end, base int) []piece {
 	fc := &d.tail.fence
 	src := d.src[:end] // a held-back last line is left out
 	complete := min(d.sc.pos, end)
@@ -49,14 +50,16 @@ func (d *Doc) renderOpenFence(r *Renderer, first bool, end int) []piece {
 		b.Write(body)
 		b.WriteString(marker)
 		b.WriteString("\n")
-		raw, _, err := r.renderRaw(b.Bytes(), r.body, true, nil)
+		res, err := r.renderRaw(b.Bytes(), r.body, true, nil, 0)
 		d.stats.TailRenders++
 		if err != nil {
-			r.rebuild()
-			raw = "\n" + fallbackRaw(body)
+			if !d.failed(r, err) {
+				break // not cached: a Job renders these lines
+			}
+			res.raw = "\n" + fallbackRaw(body)
 		}
 		var p piece
-		p.set(dropFirstLine(raw), r.width)
+		p.set(dropFirstLine(res.raw), r.width)
 		p.closeBlank()
 		fc.pieces = append(fc.pieces, p)
 		fc.end += cut
@@ -71,10 +74,16 @@ func (d *Doc) renderOpenFence(r *Renderer, first bool, end int) []piece {
 	if first {
 		md = r.first
 	}
-	raw, _, err := r.renderRaw(b.Bytes(), md, first, nil)
+	r.fenceLang, r.hasFenceLang = fenceLabel(opener), true
+	res, err := r.renderRaw(b.Bytes(), md, first, nil, base)
+	r.fenceLang, r.hasFenceLang = "", false
 	d.stats.TailRenders++
+	raw := res.raw
 	if err != nil {
-		r.rebuild()
+		if !d.failed(r, err) {
+			d.tail.valid = false
+			d.slowAt = d.stable + 1
+		}
 		raw = "\n" + fallbackRaw(src[fc.end:])
 	}
 	i := strings.IndexByte(raw, '\n')
@@ -118,7 +127,7 @@ func dropFirstLine(s string) string {
 // closeFence finishes chunk c from the chunks cached while it streamed, when
 // c is exactly the fence the tail was showing: only its last lines and the
 // closing fence are rendered, not the whole block again.
-func (d *Doc) closeFence(r *Renderer, c *chunk, first bool) bool {
+func (d *Doc) closeFence(r *Renderer, c *chunk, first bool, base int) bool {
 	fc := &d.tail.fence
 	if !d.tail.valid || d.tail.start != c.start || fc.end <= c.start || fc.end > c.end {
 		return false
@@ -137,12 +146,13 @@ func (d *Doc) closeFence(r *Renderer, c *chunk, first bool) bool {
 	b.Grow(len(opener) + c.end - fc.end)
 	b.Write(opener)
 	b.Write(src[fc.end:c.end])
-	raw, nodes, err := r.renderRaw(b.Bytes(), md, first, nil)
+	res, err := r.renderRaw(b.Bytes(), md, first, nil, base)
 	d.stats.BlockRenders++
-	if err != nil || !nodes {
+	if err != nil || !res.nodes {
 		r.rebuild()
 		return false
 	}
+	raw := res.raw
 	i := strings.IndexByte(raw, '\n')
 	if i < 0 {
 		return false
@@ -155,6 +165,7 @@ func (d *Doc) closeFence(r *Renderer, c *chunk, first bool) bool {
 	c.pieces = append(c.pieces, fc.pieces...)
 	c.pieces = append(c.pieces, rest)
 	c.nodes = true
+	c.codes = 1
 	c.defs, c.lookups, c.refSig = nil, nil, ""
 	c.rendered = true
 	*fc = fenceCache{}
@@ -175,4 +186,16 @@ func onlyFence(b []byte, ch byte, n int) bool {
 		}
 	}
 	return false
+}
+
+// fenceLabel is the label language of a fence's opening line ("" for
+// none): the first word of its info string.
+func fenceLabel(opener []byte) string {
+	info := bytes.TrimLeft(trimCR(bytes.TrimRight(opener, "\n")), " ")
+	info = bytes.TrimLeft(info, string(info[:min(1, len(info))]))
+	info = bytes.TrimSpace(info)
+	if i := bytes.IndexAny(info, " \t"); i >= 0 {
+		info = info[:i]
+	}
+	return labelLang(info)
 }

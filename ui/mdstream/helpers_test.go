@@ -124,3 +124,15 @@ func readFile(p string) (string, error) {
 	b, err := os.ReadFile(p)
 	return string(b), err
 }
+
+// fullOracle reports whether the exhaustive comparisons run: every corpus
+// document streamed byte by byte and in several delta sizes, in several
+// styles and widths, each frame compared with a whole render (quadratic in
+// the document's length, about 20 s here). With -short or -race (the race
+// detector slows glamour tenfold; "go test -race ./..." is the README's and
+// CI's command) a reduced matrix runs, which still goes through every
+// open-fence, table and reference path. CI runs the full oracle once,
+// without -race:
+//
+//	go test -count=1 -run 'TestStreaming' ./ui/mdstream/
+func fullOracle() bool { return !testing.Short() && !raceOn }

@@ -20,18 +20,28 @@ import "bytes"
 //
 // Nothing before d.stable is held back: those blocks are already final.
 func (d *Doc) tailEnd() int {
-	end := len(d.src)
-	if d.finished || end == 0 {
+	if d.finished {
+		return len(d.src)
+	}
+	return holdBack(d.src, d.sc.pos, d.stable)
+}
+
+// holdBack is tailEnd for a source whose partial last line starts at pos
+// (len(src) when the source ends with a newline) and whose first stable
+// bytes are final.
+func holdBack(src []byte, pos, stable int) int {
+	end := len(src)
+	if end == 0 {
 		return end
 	}
 	// The last line: the partial one, else the last complete one.
-	ls, partial := d.sc.pos, d.sc.pos < end
+	ls, partial := pos, pos < end
 	if !partial {
-		ls = bytes.LastIndexByte(d.src[:end-1], '\n') + 1
+		ls = bytes.LastIndexByte(src[:end-1], '\n') + 1
 	}
-	last := trimCR(bytes.TrimSuffix(d.src[ls:], []byte("\n")))
+	last := trimCR(bytes.TrimSuffix(src[ls:], []byte("\n")))
 	hold := func(at int) int {
-		if at < d.stable {
+		if at < stable {
 			return end
 		}
 		return at
@@ -39,12 +49,12 @@ func (d *Doc) tailEnd() int {
 	if partial && isFenceStart(last) {
 		return hold(ls)
 	}
-	prevStart, prev := lineBefore(d.src, ls)
+	prevStart, prev := lineBefore(src, ls)
 	if startsWithPipe(last) && !hasPipe(prev) {
 		return hold(ls) // a table header, maybe
 	}
 	if partial && isDelimiterStart(last) && hasPipe(prev) {
-		if _, before := lineBefore(d.src, prevStart); prevStart >= 0 && !hasPipe(before) {
+		if _, before := lineBefore(src, prevStart); prevStart >= 0 && !hasPipe(before) {
 			return hold(prevStart) // a table's header and its delimiter row
 		}
 		return hold(ls)
@@ -108,4 +118,17 @@ func isDelimiterStart(b []byte) bool {
 		}
 	}
 	return pipe
+}
+
+// Shown returns the part of a message that a streaming Doc shows: md
+// without the last line held back while streaming (a code fence being
+// typed, a table's header and its partial delimiter row). A reply cut off
+// in the middle (interrupted, failed) is shown so: its last table row is
+// shown as far as it came, but a table that never got its delimiter row
+// is not shown as a paragraph of pipes.
+func Shown(md string) string {
+	var sc scanner
+	src := []byte(md)
+	sc.scan(src, func(int) {})
+	return md[:holdBack(src, sc.pos, 0)]
 }

@@ -1,6 +1,9 @@
 package mdstream
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // firstAt reports whether no chunk before i has any block: the run at i
 // is then the document's first (glamour starts it without a blank line).
@@ -14,17 +17,29 @@ func (d *Doc) firstAt(i int) bool {
 }
 
 func (d *Doc) renderChunks(r *Renderer) {
+	base := 0
 	for i := range d.chunks {
 		if !d.chunks[i].rendered {
-			d.renderChunk(r, i)
+			d.renderChunk(r, i, base)
 		}
+		base += d.chunks[i].codes
 	}
 }
 
-func (d *Doc) renderChunk(r *Renderer, i int) {
+// codesBefore counts the code blocks of the chunks before i.
+func (d *Doc) codesBefore(i int) int {
+	n := 0
+	for _, c := range d.chunks[:i] {
+		n += c.codes
+	}
+	return n
+}
+
+// renderChunk renders chunk i; base is codesBefore(i).
+func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	c := &d.chunks[i]
 	first := d.firstAt(i)
-	if i == len(d.chunks)-1 && d.closeFence(r, c, first) {
+	if i == len(d.chunks)-1 && d.closeFence(r, c, first, base) {
 		return
 	}
 	md := r.body
@@ -32,25 +47,43 @@ func (d *Doc) renderChunk(r *Renderer, i int) {
 		md = r.first
 	}
 	ctx := &refContext{table: &d.refs, start: c.start}
-	raw, nodes, err := r.renderRaw(d.src[c.start:c.end], md, first, ctx)
+	res, err := r.renderRaw(d.src[c.start:c.end], md, first, ctx, base)
 	d.stats.BlockRenders++
+	final := true
 	if err != nil {
-		r.rebuild()
-		raw = fallbackRaw(d.src[c.start:c.end])
+		final = d.failed(r, err)
+		res.raw = fallbackRaw(d.src[c.start:c.end])
 	}
-	c.nodes = nodes
+	c.nodes = res.nodes
+	c.codes = res.codes
 	c.defs = ctx.Context.References()
 	if len(c.defs) > 0 {
 		d.hasRefs = true
 	}
-	c.lookups = append(c.lookups[:0], ctx.lookups...)
+	// A new slice, never the old one's storage: a Job's copy of the Doc
+	// may still be reading it (see Doc.snapshot).
+	c.lookups = slices.Clone(ctx.lookups)
 	c.refSig = d.refs.signature(c.lookups, c.start, c.defs)
 	c.pieces = make([]piece, 1)
-	c.pieces[0].set(raw, r.width)
-	c.rendered = true
+	c.pieces[0].set(res.raw, r.width)
+	c.rendered = final
 	if i < d.baseN {
 		d.baseN = 0 // an earlier piece changed: rebuild the joined base
 	}
+}
+
+// failed handles a render that returned err: the renderer is made fresh
+// (glamour's block stack may be left half full) and the caller shows the
+// text plain. It reports whether that is final: a render stopped by its
+// budget while Frame renders on the caller's goroutine is not, it is
+// done again by a Job (d.slow).
+func (d *Doc) failed(r *Renderer, err error) bool {
+	r.rebuild()
+	if d.sync && interrupted(err) {
+		d.slow = true
+		return false
+	}
+	return true
 }
 
 // fallbackRaw shows source text as it is when the renderer failed.
@@ -76,7 +109,7 @@ func (d *Doc) renderTail(r *Renderer) {
 	t.defs = nil
 	first := d.firstAt(len(d.chunks))
 	if fenceMode {
-		t.pieces = d.renderOpenFence(r, first, end)
+		t.pieces = d.renderOpenFence(r, first, end, d.codesBefore(len(d.chunks)))
 		return
 	}
 	t.fence = fenceCache{}
@@ -85,20 +118,22 @@ func (d *Doc) renderTail(r *Renderer) {
 		md = r.first
 	}
 	ctx := &refContext{table: &d.refs, start: d.stable}
-	raw, _, err := r.renderRaw(d.src[d.stable:end], md, first, ctx)
+	res, err := r.renderRaw(d.src[d.stable:end], md, first, ctx, d.codesBefore(len(d.chunks)))
 	d.stats.TailRenders++
 	if err != nil {
-		r.rebuild()
-		raw = fallbackRaw(d.src[d.stable:end])
+		if !d.failed(r, err) {
+			t.valid = false
+			d.slowAt = d.stable + 1
+		}
+		res.raw = fallbackRaw(d.src[d.stable:end])
 	}
 	t.defs = ctx.Context.References()
 	if len(t.defs) > 0 {
 		d.hasRefs = true
 	}
-	if len(t.pieces) != 1 {
-		t.pieces = make([]piece, 1)
-	}
-	t.pieces[0].set(raw, r.width)
+	// A new slice every time: see renderChunk.
+	t.pieces = make([]piece, 1)
+	t.pieces[0].set(res.raw, r.width)
 }
 
 // refreshRefs rebuilds the link reference table and renders again the runs
@@ -115,7 +150,7 @@ func (d *Doc) refreshRefs(r *Renderer) {
 			continue
 		}
 		if d.refs.signature(c.lookups, c.start, c.defs) != c.refSig {
-			d.renderChunk(r, i)
+			d.renderChunk(r, i, d.codesBefore(i))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2/ansi"
 	"github.com/yuin/goldmark"
@@ -59,13 +60,50 @@ type Renderer struct {
 	indent     string // the document's left margin as written before each line
 	codeIndent int    // a code block's indent (its style's indent and margin)
 
+	opts    Options
+	padCode bool   // code spans are padded (Options.PadCode and a style with padding)
+	label   string // SGR that opens a code label's style ("" for none)
+	guard   *guard
+	lexers  *lexerTable
+	// fenceLang, when set, is the label language of the one code block
+	// being rendered (an open fence is rendered as "text" while it streams).
+	fenceLang    string
+	hasFenceLang bool
+	outLimit     int           // overrides maxOutput when > 0 (tests)
+	frameBudget  time.Duration // a render's budget in Doc.Frame
+
 	renders int // glamour renders done, for tests and Stats
+}
+
+// Options are the changes to glamour's layout a chat wants; the zero value
+// renders as glamour does.
+type Options struct {
+	// CodeNumbers shows each code block's number in the message ("[3] go")
+	// on the line above it, so that any block can be named to copy it. The
+	// numbers are those of CodeBlocks.
+	CodeNumbers bool
+	// FitTables sizes a table to its content: glamour stretches every table
+	// to the full width.
+	FitTables bool
+	// WholeURLs keeps a URL that fits a line on one line: glamour's word
+	// wrap breaks at every hyphen.
+	WholeURLs bool
+	// PadCode pads code spans with non-breaking spaces where the style pads
+	// them with spaces, and drops the space beside a padded span: the
+	// padding then survives a line start, and a span between words does
+	// not show two spaces on each side.
+	PadCode bool
 }
 
 // NewRenderer returns a renderer that wraps text at width cells (glamour's
 // word wrap: every line is at most width cells wide) in the given glamour
-// style. Widths below 8 are raised to 8.
+// style. Widths below 8 are raised to 8. Renders are bounded by JobBudget.
 func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
+	return NewRendererWith(width, style, Options{})
+}
+
+// NewRendererWith is NewRenderer with layout options.
+func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer, error) {
 	if width < minWidth {
 		width = minWidth
 	}
@@ -76,7 +114,16 @@ func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
 	h := fnv.New64a()
 	_, _ = h.Write(js)
 
-	r := &Renderer{width: width, key: cacheKey{width: width, style: h.Sum64()}}
+	_, _ = fmt.Fprintf(h, "%+v", opts)
+
+	r := &Renderer{
+		width:       width,
+		key:         cacheKey{width: width, style: h.Sum64()},
+		opts:        opts,
+		guard:       &guard{budget: JobBudget},
+		lexers:      newLexerTable(),
+		frameBudget: FrameBudget,
+	}
 
 	docStyle := style.Document
 	bodyStyle := style
@@ -84,13 +131,26 @@ func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
 	bodyStyle.Document.BlockSuffix = ""
 	bodyStyle.Document.Prefix = ""
 	bodyStyle.Document.Suffix = ""
-	// Mark code blocks so that fixCodeWraps finds their lines (only an
+	// Mark code blocks so that fixCode finds their lines (only an
 	// indent can be lost).
 	if cb := style.CodeBlock; cb.Indent != nil || cb.Margin != nil {
 		r.codeIndent = int(deref(cb.Indent) + deref(cb.Margin)) //nolint:gosec // margins are small
 	}
-	if r.codeIndent > 0 {
+	if r.codeIndent > 0 || opts.CodeNumbers {
 		bodyStyle.CodeBlock.BlockPrefix += codeMark
+	}
+	if opts.CodeNumbers {
+		r.label = labelSGR(style)
+	}
+	if opts.FitTables {
+		bodyStyle.Table.BlockPrefix = tableMark + bodyStyle.Table.BlockPrefix
+		bodyStyle.Table.BlockSuffix += tableEndMark
+	}
+	if opts.PadCode {
+		bodyStyle.Code.Prefix, r.padCode = nonBreaking(bodyStyle.Code.Prefix)
+		var pad bool
+		bodyStyle.Code.Suffix, pad = nonBreaking(bodyStyle.Code.Suffix)
+		r.padCode = r.padCode || pad
 	}
 	r.bodyStyle = bodyStyle
 	if docStyle.Prefix != "" {
@@ -114,7 +174,7 @@ func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
 		dst *string
 	}{{headStyle, &r.head}, {footStyle, &r.foot}} {
 		var buf bytes.Buffer
-		if err := newPipeline(f.st, width).Convert(nil, &buf); err != nil {
+		if err := newPipeline(f.st, width, r.guard).Convert(nil, &buf); err != nil {
 			return nil, fmt.Errorf("mdstream: rendering the document frame failed: %w", err)
 		}
 		*f.dst = buf.String()
@@ -138,11 +198,24 @@ func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
 // rebuild makes fresh pipelines: after a failed render glamour's block
 // stack may be left half full.
 func (r *Renderer) rebuild() {
-	r.body = newPipeline(r.bodyStyle, r.width)
+	r.body = newPipeline(r.bodyStyle, r.width, r.guard)
 	r.first = r.body
 	if r.hasFirst {
-		r.first = newPipeline(r.firstStyle, r.width)
+		r.first = newPipeline(r.firstStyle, r.width, r.guard)
 	}
+}
+
+// Clone returns a renderer equal to r (same key, so it renders the same
+// lines) with pipelines, guard and lexer memory of its own: glamour's node
+// renderer keeps state while it renders, so a render on another goroutine
+// needs its own. Budget and context start as NewRenderer sets them.
+func (r *Renderer) Clone() *Renderer {
+	c := *r
+	c.guard = &guard{budget: JobBudget}
+	c.lexers = r.lexers.clone()
+	c.renders = 0
+	c.rebuild()
+	return &c
 }
 
 func deref(p *uint) uint {
@@ -161,13 +234,13 @@ const minWidth = 8
 // maps them to the nearest palette entry and breaks ties between equally
 // near entries by map order, so the same code could change colour from one
 // render to the next; Bubble Tea downsamples to what the terminal supports.
-func newPipeline(style ansi.StyleConfig, width int) goldmark.Markdown {
+func newPipeline(style ansi.StyleConfig, width int, g *guard) goldmark.Markdown {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 	)
 	ar := ansi.NewRenderer(ansi.Options{WordWrap: width, Styles: style, ChromaFormatter: themes.ChromaFormatter})
-	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ar, glamourPriority))))
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(guardedRenderer{inner: ar, g: g}, glamourPriority))))
 	return md
 }
 
@@ -178,17 +251,33 @@ func (r *Renderer) Width() int { return r.width }
 func (r *Renderer) Renders() int { return r.renders }
 
 // Render renders a whole Markdown document in one go, with the same line
-// cleaning as Doc.Lines: the reference a streamed Doc matches.
+// cleaning as Doc.Lines: the reference a streamed Doc matches. A render
+// that fails or is stopped (see SetBudget) shows the text plain.
 func (r *Renderer) Render(md string) []string {
-	out, _, err := r.renderRaw([]byte(md), r.first, true, nil)
+	lines, _ := r.RenderChecked(md)
+	return lines
+}
+
+// RenderChecked is Render that also reports whether glamour rendered the
+// text: false when the render was stopped by its budget or context, or
+// failed, and the lines are the plain text.
+func (r *Renderer) RenderChecked(md string) ([]string, bool) {
+	lines, err := r.renderWhole(md)
+	return lines, err == nil
+}
+
+// renderWhole renders a whole document, or shows it plain and returns why
+// it could not.
+func (r *Renderer) renderWhole(md string) ([]string, error) {
+	res, err := r.renderRaw([]byte(md), r.first, true, nil, 0)
 	if err != nil {
 		r.rebuild()
-		return fallbackLines(md, r.width)
+		return fallbackLines(md, r.width), err
 	}
 	p := piece{}
 	p.set(r.head, r.width)
 	b := piece{}
-	b.set(out, r.width)
+	b.set(res.raw, r.width)
 	f := piece{}
 	f.set(r.foot, r.width)
 	var j joiner
@@ -196,15 +285,24 @@ func (r *Renderer) Render(md string) []string {
 	j.add(&p)
 	j.add(&b)
 	j.add(&f)
-	return j.finish()
+	return j.finish(), nil
+}
+
+// rendered is the output of renderRaw.
+type rendered struct {
+	raw   string
+	nodes bool // the source has blocks
+	codes int  // code blocks in it
 }
 
 // renderRaw parses src and renders it with md. Unless first, an empty
 // block is put before the content so that glamour renders the first block
 // as it does any block that follows another (headings and paragraphs start
 // with a blank line then). refs resolves link references defined outside
-// src; it may be nil. It reports whether src produced any block.
-func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs *refContext) (string, bool, error) {
+// src; it may be nil. codeBase is the number of code blocks before src in
+// the message (for their labels). The parsed blocks go through prepare;
+// the render is bounded by the guard and maxOutput.
+func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs *refContext, codeBase int) (rendered, error) {
 	var ctx parser.Context
 	if refs != nil {
 		refs.reset()
@@ -214,20 +312,35 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	}
 	src = unmarkSource(src)
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
-	nodes := doc.HasChildren()
-	if !first && nodes {
+	res := rendered{nodes: doc.HasChildren()}
+	if !first && res.nodes {
 		doc.InsertBefore(doc, doc.FirstChild(), gast.NewTextBlock())
 	}
+	ext, codes := r.prepare(doc, src)
+	res.codes = len(codes)
 	var buf bytes.Buffer
 	r.renders++
-	if err := renderSafely(md, &buf, src, doc); err != nil {
-		return "", nodes, err
+	r.guard.arm()
+	if err := renderSafely(md, &buf, ext, doc); err != nil {
+		return res, err
+	}
+	limit := maxOutput(len(src), r.width)
+	if r.outLimit > 0 {
+		limit = r.outLimit
+	}
+	if buf.Len() > limit {
+		return res, errTooBig
 	}
 	out := buf.String()
-	if r.codeIndent > 0 {
-		out = fixCodeWraps(out, codeLineCounts(doc), r.codeIndent)
+	if len(ext) > len(src) && strings.Contains(out, nbHyphen) && !bytes.Contains(src, []byte(nbHyphen)) {
+		out = strings.ReplaceAll(out, nbHyphen, "-")
 	}
-	return out, nodes, nil
+	out = r.fixCode(out, codes, codeBase)
+	if r.opts.FitTables {
+		out = fitTables(out)
+	}
+	res.raw = out
+	return res, nil
 }
 
 // errRenderPanic reports a panic inside glamour or chroma.

@@ -25,6 +25,7 @@ const benchW, benchH = 120, 40
 // streamFixture is a transcript with a finished conversation above a reply
 // streaming at about size bytes.
 type streamFixture struct {
+	b      *testing.B
 	tr     *Transcript
 	size   int
 	text   string   // the whole reply the stream draws from
@@ -35,13 +36,11 @@ type streamFixture struct {
 
 func newStreamFixture(b *testing.B, size int, naive bool) *streamFixture {
 	b.Helper()
-	f := &streamFixture{size: size}
+	f := &streamFixture{b: b, size: size}
 	f.tr = newTest(b, benchW, benchH)
 	f.tr.naive = naive
 	f.tr.Reset(conversationOf(20, 1))
-	for f.tr.NeedsTick() {
-		f.tr.Tick()
-	}
+	settle(b, f.tr)
 	f.text = answer(randFor(uint64(size)), size+64_000)
 	f.deltas = splitDeltas(f.text[size:], 8, 2)
 	f.start()
@@ -56,7 +55,7 @@ func (f *streamFixture) start() {
 	f.id = 1000 + f.next
 	f.tr.Append(streamingMsg(f.id))
 	f.tr.AppendDelta(f.id, f.text[:f.size])
-	f.tr.Tick()
+	settle(f.b, f.tr)
 	f.next = 0
 }
 
@@ -124,7 +123,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 				_ = f.tr.View()
 				if i%3 == 2 {
 					c.stop()
-					f.tr.Tick()
+					tickRun(f.tr)
 					if f.grown() {
 						f.start()
 					}
@@ -147,7 +146,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 					f.delta()
 				}
 				c.start()
-				f.tr.Tick()
+				tickRun(f.tr)
 				_ = f.tr.View()
 			}
 			c.done()
@@ -167,9 +166,7 @@ func viewFixture(b *testing.B, n int) *Transcript {
 		msgs = append(msgs, m)
 	}
 	tr.Reset(msgs)
-	for tr.NeedsTick() {
-		tr.Tick()
-	}
+	settle(b, tr)
 	return tr
 }
 
@@ -254,10 +251,7 @@ func BenchmarkResize(b *testing.B) {
 			if i == b.N-1 {
 				c.stop()
 				start := threadCPU()
-				for tr.NeedsTick() {
-					tr.Tick()
-					ticks++
-				}
+				ticks = settle(b, tr)
 				lazy = threadCPU() - start
 				c.start()
 			}
@@ -272,7 +266,7 @@ func BenchmarkResize(b *testing.B) {
 		c := startCPU(b)
 		for i := range b.N {
 			tr.SetSize(widths[i%2], benchH)
-			for tr.NeedsTick() {
+			for tr.lazy {
 				tr.lazyStep(time.Now().Add(time.Hour))
 			}
 			_ = tr.View()
@@ -307,9 +301,7 @@ func simulateStream(b *testing.B, text string, naive bool) streamRun {
 	tr := newTest(b, benchW, benchH)
 	tr.naive = naive
 	tr.Reset(conversationOf(6, 9))
-	for tr.NeedsTick() {
-		tr.Tick()
-	}
+	settle(b, tr)
 	tr.Append(userMsg(100, "explain"))
 	tr.Append(streamingMsg(101))
 	deltas := splitDeltas(text, 8, 77)
@@ -336,7 +328,7 @@ func simulateStream(b *testing.B, text string, naive bool) streamRun {
 			next++
 		}
 		wall, cpu := measure(func() {
-			tr.Tick()
+			tickRun(tr)
 			_ = tr.View()
 		})
 		run.frames = append(run.frames, cpu)
@@ -390,4 +382,12 @@ func BenchmarkStreamCodeBlock10KB(b *testing.B) {
 		text = codeBlock(randFor(10), n)
 	}
 	benchStream(b, text)
+}
+
+// tickRun is one frame's Tick with the background render it starts run at
+// once, on this goroutine (its CPU counts).
+func tickRun(tr *Transcript) {
+	if cmd := tr.Tick(); cmd != nil {
+		tr.HandleMsg(cmd())
+	}
 }

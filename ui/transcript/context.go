@@ -13,7 +13,7 @@ import (
 // and key names from ctx (read-only; the root owns it). Call SetSize with
 // the transcript's area before the first View.
 func New(ctx *uictx.Context) *Transcript {
-	t := newTranscript(settingsFrom(ctx), newMdstreamEngine)
+	t := newTranscript(settingsFrom(ctx))
 	t.ctx = ctx
 	return t
 }

@@ -3,6 +3,8 @@ package transcript
 import (
 	"slices"
 
+	"parley/ui/mdstream"
+
 	"parley/api"
 	"parley/conversation"
 )
@@ -32,7 +34,7 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 	if msg.Role == api.RoleAssistant && msg.State == conversation.StateStreaming {
 		it.live = &live{}
 		if !t.naive {
-			it.live.doc = t.engine().NewDoc()
+			it.live.doc = &mdstream.Doc{}
 		}
 		if msg.Text != "" {
 			if s := it.live.write(msg.Text); s != "" && it.live.doc != nil {
@@ -85,35 +87,37 @@ func (t *Transcript) AppendDelta(id int, text string) {
 	}
 }
 
-// Tick runs once per frame. It re-renders the tail of a streaming reply
-// that changed since the last tick and renders some stale messages off
-// screen (bounded in time). It reports whether the window's content
-// changed.
-func (t *Transcript) Tick() bool {
+// tick is Tick without starting a job. It reports whether the window's
+// content changed.
+func (t *Transcript) tick() bool {
 	changed := false
 	for _, it := range t.streams {
-		if !it.live.dirty {
-			continue
-		}
-		i := t.index[it.id()]
-		old := t.hs.get(i)
-		if !t.fresh(it) {
-			t.renderItem(it)
-		} else {
-			t.refitLive(it)
-		}
-		t.setHeight(i, old, false)
-		if t.visible(i) {
+		if it.live.dirty && t.refreshLive(it) {
 			changed = true
-		}
-		if it.height() > old {
-			before := t.newBelow
-			t.grew(i)
-			changed = changed || t.newBelow != before
 		}
 	}
 	if t.lazy {
 		t.lazyStep(t.now().Add(lazyBudget))
+	}
+	return changed
+}
+
+// refreshLive brings a streaming reply's lines up to date and reports
+// whether the window's content changed.
+func (t *Transcript) refreshLive(it *item) bool {
+	i := t.index[it.id()]
+	old := t.hs.get(i)
+	if !t.fresh(it) {
+		t.renderItem(it)
+	} else {
+		t.refitLive(it)
+	}
+	t.setHeight(i, old, false)
+	changed := t.visible(i)
+	if it.height() > old {
+		before := t.newBelow
+		t.grew(i)
+		changed = changed || t.newBelow != before
 	}
 	return changed
 }
@@ -144,17 +148,24 @@ func (t *Transcript) Update(msg conversation.Message) {
 		it.msg = msg
 	case prevLive != nil:
 		tail := prevLive.flush()
-		if prevLive.raw.String() == msg.Text && prevLive.doc != nil && t.fresh(it) {
+		text := prevLive.safe.String()
+		if prevLive.raw.String() == msg.Text && prevLive.doc != nil && t.fresh(it) && shownText(msg, text) == text {
 			// The usual end of a stream: finish the document (the tail is
 			// rendered as final, code highlighted), nothing else again.
 			if tail != "" {
 				prevLive.doc.Append(tail)
 			}
 			prevLive.doc.Finish()
-			it.text = prevLive.safe.String()
+			it.text = text
+			it.ver++
 			it.msg = msg
 			prevLive.dirty = true
 			t.refitLive(it)
+			if prevLive.wantJob || prevLive.doc.JobOut() {
+				// The final render is too much for a frame: the lines stay
+				// as they are until a job renders the whole text.
+				t.setPending(it, true)
+			}
 			t.endStream(it)
 			it.head = t.renderHead(it, it.head[:0])
 			it.foot = t.renderFoot(it, it.foot[:0])
@@ -168,9 +179,11 @@ func (t *Transcript) Update(msg conversation.Message) {
 		t.endStream(it)
 		it.msg = msg
 		it.text = safeText(msg)
+		it.ver++
 	default:
 		it.msg = msg
 		it.text = safeText(msg)
+		it.ver++
 	}
 	t.renderItem(it)
 	t.setHeight(i, old, false)
@@ -180,8 +193,12 @@ func (t *Transcript) Update(msg conversation.Message) {
 	t.ensureWindow()
 }
 
-// endStream forgets that it streams.
+// endStream forgets that it streams (a job rendering its document is
+// cancelled).
 func (t *Transcript) endStream(it *item) {
+	if j := t.inflight; j != nil && j.doc != nil && j.id == it.id() {
+		t.dropInflight()
+	}
 	it.live = nil
 	t.streams = slices.DeleteFunc(t.streams, func(s *item) bool { return s == it })
 }
@@ -198,6 +215,14 @@ func (t *Transcript) Remove(ids []int) {
 	anchorPos := -1
 	if !t.follow {
 		anchorPos = t.index[t.anchorID]
+	}
+	if j := t.inflight; j != nil && drop[j.id] {
+		t.dropInflight()
+	}
+	for _, it := range t.items {
+		if drop[it.id()] {
+			t.setPending(it, false)
+		}
 	}
 	kept := t.items[:0]
 	hs := make([]int, 0, len(t.items))
@@ -243,6 +268,8 @@ func (t *Transcript) reindex() {
 // shows the bottom. Only the messages on screen are rendered now; the
 // others get estimated heights and are rendered a few per Tick.
 func (t *Transcript) Reset(msgs []conversation.Message) {
+	t.dropInflight()
+	t.pendingN = 0
 	clear(t.items)
 	t.items = t.items[:0]
 	t.streams = t.streams[:0]

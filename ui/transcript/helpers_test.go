@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -70,4 +71,35 @@ func stripTrim(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// settle runs the frame loop as the root does (Tick, run the command it
+// returns, hand the result to HandleMsg), with each background render run
+// at once and without the pause between jobs, until nothing is left. It
+// returns the number of ticks.
+func settle(tb testing.TB, tr *Transcript) int {
+	tb.Helper()
+	for n := 0; ; n++ {
+		if n > 100000 {
+			tb.Fatal("the transcript never settles")
+		}
+		tr.nextJob = time.Time{}
+		if cmd := tr.Tick(); cmd != nil {
+			if !tr.HandleMsg(cmd()) {
+				tb.Fatal("HandleMsg did not take the result of the transcript's own job")
+			}
+			continue
+		}
+		if !tr.NeedsTick() {
+			return n + 1
+		}
+	}
+}
+
+// refRender renders text as the transcript's engine does, with no frame
+// budget (under -race a render can take longer than a frame): the
+// reference the transcript's lines must match.
+func refRender(tr *Transcript, text string) []string {
+	r := tr.engine().r.Clone()
+	return trimBlank(r.Render(text))
 }

@@ -3,6 +3,8 @@ package transcript
 import (
 	"strings"
 
+	"parley/ui/mdstream"
+
 	"parley/api"
 	"parley/conversation"
 	"parley/termsafe"
@@ -25,6 +27,11 @@ type item struct {
 	// is rendered again.
 	w, gen   int
 	rendered bool
+	// pending: body is a stand-in (the last lines, or the text plain) until
+	// a job renders the message (see jobs.go). ver counts changes of text,
+	// so that a job for an older text is dropped.
+	pending bool
+	ver     int
 
 	live *live // the reply in flight, nil otherwise
 }
@@ -32,6 +39,9 @@ type item struct {
 func (it *item) id() int { return it.msg.ID }
 
 func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
+
+// done reports whether the message is a reply that finished normally.
+func (it *item) done() bool { return it.msg.State == conversation.StateDone }
 
 func (it *item) height() int { return len(it.head) + len(it.body) + len(it.foot) }
 
@@ -58,8 +68,11 @@ type live struct {
 	// safe is the sanitised text so far: what the document holds, kept to
 	// start a new document when the width or style changes mid-stream.
 	safe  strings.Builder
-	doc   mdDoc
+	doc   *mdstream.Doc
 	dirty bool
+	// wantJob: the document has more to render than a frame allows (see
+	// mdstream.Doc.Frame); the next job renders it.
+	wantJob bool
 
 	// The last Markdown lines fitted into body: mdStart[k] is the index in
 	// body where md[k]'s fitted lines start, so a tick refits only from the
@@ -91,5 +104,17 @@ func safeText(m conversation.Message) string {
 	if m.Role == api.RoleUser {
 		return termsafe.Sanitize(m.Text)
 	}
-	return termsafe.Markdown(m.Text)
+	return shownText(m, termsafe.Markdown(m.Text))
+}
+
+// shownText is the safe text of a reply as it is shown: a reply that was
+// cut off (interrupted or failed) does not show the last line a streaming
+// reply holds back (a table's header and its partial delimiter row, a code
+// fence being typed), which glamour would render as a paragraph of pipes
+// or backticks; a table cut in a row shows that row as far as it came.
+func shownText(m conversation.Message, safe string) string {
+	if m.State != conversation.StateInterrupted && m.State != conversation.StateFailed {
+		return safe
+	}
+	return mdstream.Shown(safe)
 }

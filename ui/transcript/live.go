@@ -1,10 +1,13 @@
 package transcript
 
+import "parley/ui/mdstream"
+
 // refitLive brings a streaming reply's body up to date with its document:
 // only the Markdown lines from the first one that changed are fitted again
 // (finished blocks come back from the document's cache as the same strings,
 // so the comparison runs through them at pointer speed and stops at the
-// tail).
+// tail). What the document cannot render within a frame waits for a job
+// (live.wantJob); meanwhile it shows what it has.
 func (t *Transcript) refitLive(it *item) {
 	l := it.live
 	l.dirty = false
@@ -12,12 +15,23 @@ func (t *Transcript) refitLive(it *item) {
 	switch {
 	case t.naive || l.doc == nil:
 		// The baseline the benchmarks compare against: the whole message
-		// rendered again on every frame.
+		// rendered again on every frame (whatever that takes).
 		if s := l.safe.String(); s != "" {
-			md = t.engine().Render(s)
+			r := t.engine().r
+			r.SetBudget(0, nil)
+			md = trimBlank(r.Render(s))
+			r.SetBudget(t.syncBudget, nil)
 		}
 	default:
-		md = l.doc.Lines(t.engine())
+		var next mdstream.Next
+		md, next = l.doc.Frame(t.engine().r)
+		md = trimBlank(md)
+		switch next {
+		case mdstream.Again:
+			l.dirty = true
+		case mdstream.NeedJob:
+			l.wantJob = true
+		}
 	}
 	k := 0
 	for k < len(md) && k < len(l.md) && md[k] == l.md[k] {

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2/ansi"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -9,52 +10,40 @@ import (
 	"parley/ui/mdstream"
 )
 
-// mdDoc is one assistant reply being rendered incrementally: text is only
-// appended, Lines returns the whole rendering so far for an engine
-// (finished blocks from a cache, only the unfinished tail rendered again),
-// Finish renders the tail as final (code highlighted).
-type mdDoc interface {
-	Append(text string)
-	Finish()
-	Lines(e mdEngine) []string
-}
+// chatLayout is what the transcript asks of the Markdown renderer beyond
+// glamour's layout: numbered code blocks (the numbers /copy and alt+1…9
+// use), tables as wide as their content, URLs kept on one line, code
+// spans whose padding survives a line break.
+var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeURLs: true, PadCode: true}
 
-// mdEngine renders Markdown at one width and style.
-type mdEngine interface {
-	// NewDoc starts an incremental document.
-	NewDoc() mdDoc
-	// Render renders a whole text in one go: what a naive transcript does on
-	// every frame, and the reference the incremental rendering must match.
-	Render(text string) []string
-}
+// syncRenderBytes is the largest finished message rendered on the Update
+// goroutine; a larger one shows as plain text until a background render
+// (a job) brings its Markdown. glamour takes 2-4 ms per KB here, and a
+// frame is 16 ms.
+const syncRenderBytes = 4 << 10
 
-// mdstreamEngine is the real engine: package mdstream.
-type mdstreamEngine struct{ r *mdstream.Renderer }
+// engine renders Markdown at one width and style on the Update goroutine:
+// every render is bounded by mdstream.FrameBudget (one that overruns shows
+// plain text and is done again by a job).
+type engine struct{ r *mdstream.Renderer }
 
-func newMdstreamEngine(width int, style ansi.StyleConfig) mdEngine {
-	r, err := mdstream.NewRenderer(width, style)
+func newEngine(width int, style ansi.StyleConfig, budget time.Duration) *engine {
+	r, err := mdstream.NewRendererWith(width, style, chatLayout)
 	if err != nil {
 		// Only a style that cannot be encoded fails; fall back to a style
 		// that can, rather than lose the text.
-		r, _ = mdstream.NewRenderer(width, ansi.StyleConfig{})
+		r, _ = mdstream.NewRendererWith(width, ansi.StyleConfig{}, chatLayout)
 	}
-	return mdstreamEngine{r: r}
+	r.SetBudget(budget, nil)
+	r.SetFrameBudget(budget)
+	return &engine{r: r}
 }
 
-func (e mdstreamEngine) NewDoc() mdDoc { return &mdstreamDoc{d: mdstream.NewDoc("")} }
-
-func (e mdstreamEngine) Render(text string) []string { return trimBlank(e.r.Render(text)) }
-
-// mdstreamDoc keeps its block structure across engines: after a resize
-// only the rendering is done again, not the scanning.
-type mdstreamDoc struct{ d *mdstream.Doc }
-
-func (d *mdstreamDoc) Append(text string) { d.d.Append(text) }
-
-func (d *mdstreamDoc) Finish() { d.d.Finish() }
-
-func (d *mdstreamDoc) Lines(e mdEngine) []string {
-	return trimBlank(d.d.Lines(e.(mdstreamEngine).r))
+// render renders a whole text now. It reports false when the render did
+// not finish in its budget and the lines are the plain text.
+func (e *engine) render(text string) ([]string, bool) {
+	lines, ok := e.r.RenderChecked(text)
+	return trimBlank(lines), ok
 }
 
 // trimBlank drops the blank lines glamour's document margin puts above

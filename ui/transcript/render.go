@@ -35,6 +35,7 @@ const (
 // renderItem renders it at the transcript's width and style generation.
 func (t *Transcript) renderItem(it *item) {
 	w := t.w
+	sameWidth := it.rendered && !it.pending && it.w == w
 	it.w, it.gen, it.rendered = w, t.gen, true
 	it.head = t.renderHead(it, it.head[:0])
 	it.foot = t.renderFoot(it, it.foot[:0])
@@ -46,12 +47,29 @@ func (t *Transcript) renderItem(it *item) {
 		it.body = it.body[:0]
 		t.refitLive(it)
 	default:
-		var md []string
-		if it.text != "" {
-			md = t.engine().Render(it.text)
-		}
-		it.body = t.fitReply(it.body[:0], md, it.msg.State == conversation.StateDone)
+		t.renderReply(it, sameWidth)
 	}
+}
+
+// renderReply renders a finished reply's text now if that fits a frame,
+// and otherwise shows a stand-in until a job renders it: the lines it had
+// when only the style changed (same width), else its text plain.
+func (t *Transcript) renderReply(it *item, sameWidth bool) {
+	if it.text == "" {
+		t.setPending(it, false)
+		it.body = t.fitReply(it.body[:0], nil, it.done())
+		return
+	}
+	if !t.naive && len(it.text) > syncRenderBytes {
+		t.setPending(it, true)
+		if !sameWidth {
+			it.body = t.fitReply(it.body[:0], wrapPlain(it.text, t.mdWidth(), nil), it.done())
+		}
+		return
+	}
+	md, ok := t.engine().render(it.text)
+	t.setPending(it, !ok && !t.naive)
+	it.body = t.fitReply(it.body[:0], md, it.done())
 }
 
 // renderHead renders the blank separator and the label line.
@@ -86,7 +104,7 @@ func (t *Transcript) userBar() string {
 // renderUserBody wraps the user's text as typed (no Markdown).
 func (t *Transcript) renderUserBody(it *item, dst []string) []string {
 	bar := t.userBar()
-	for _, l := range wrapPlain(it.text, t.w-userBarW, t.look.userText.Render) {
+	for _, l := range wrapPlain(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
 		dst = fitLine(dst, bar, userBarW, l, t.w)
 	}
 	return dst

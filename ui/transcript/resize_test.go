@@ -12,20 +12,6 @@ import (
 	"parley/themes"
 )
 
-// settle runs Tick until no work is left, and fails if that takes too long.
-func settle(t *testing.T, tr *Transcript) int {
-	t.Helper()
-	ticks := 0
-	for tr.NeedsTick() {
-		tr.Tick()
-		ticks++
-		if ticks > 10_000 {
-			t.Fatal("lazy rendering does not converge")
-		}
-	}
-	return ticks
-}
-
 // itemLines returns all items' lines.
 func itemLines(tr *Transcript) [][]string {
 	out := make([][]string, len(tr.items))

@@ -196,7 +196,7 @@ func TestEmptyTranscript(t *testing.T) {
 	tr.PageUp()
 	tr.LineDown(3)
 	tr.Top()
-	if !tr.AtBottom() || tr.NewBelow() || tr.Tick() {
+	if !tr.AtBottom() || tr.NewBelow() || tr.tick() {
 		t.Fatal("empty transcript is not at rest")
 	}
 	checkGeometry(t, tr)

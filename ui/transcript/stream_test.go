@@ -121,7 +121,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 					if rng.IntN(3) != 0 {
 						continue
 					}
-					tr.Tick()
+					settle(t, tr)
 					frames++
 					it := tr.items[1]
 					got := plainLines(it.body)
@@ -131,7 +131,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 					if !strings.HasPrefix(termsafe.Markdown(sent.String()), safe) {
 						t.Fatalf("sanitised text is not a prefix of the sanitised input")
 					}
-					ref := tr.engine().Render(heldBack(safe))
+					ref := refRender(tr, heldBack(safe))
 					want := plainLines(tr.fitReply(nil, ref, false))
 					if len(ref) == 0 {
 						want = nil
@@ -163,6 +163,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 				fresh := newT()
 				fresh.Reset([]conversation.Message{userMsg(1, "question"), done})
 				fresh.renderItem(fresh.items[1])
+				settle(t, fresh)
 				if got, want := plainItem(tr, 1), plainItem(fresh, 1); !slices.Equal(got, want) {
 					t.Fatalf("finished reply differs from a fresh render:\n%s\nwant\n%s",
 						strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -187,10 +188,10 @@ func TestTickRendersOnlyWhenChanged(t *testing.T) {
 	if !tr.NeedsTick() {
 		t.Fatal("a delta does not ask for a tick")
 	}
-	if !tr.Tick() {
+	if !tr.tick() {
 		t.Fatal("Tick after a delta reports no change")
 	}
-	if tr.NeedsTick() || tr.Tick() {
+	if tr.NeedsTick() || tr.tick() {
 		t.Fatal("Tick without a delta has work")
 	}
 	body := slices.Clone(tr.items[0].body)

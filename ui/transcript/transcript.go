@@ -23,6 +23,8 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"parley/ui/mdstream"
+
 	"parley/ui/uictx"
 )
 
@@ -46,10 +48,11 @@ type Transcript struct {
 	bottomKey string // "end": shown in the new-text badge
 	blank     string // one empty line of the current width
 
-	eng              mdEngine // Markdown renderer for (engW, engGen)
+	eng              *engine // Markdown renderer for (engW, engGen)
 	engW, engGen     int
-	newEngine        func(width int, style ansi.StyleConfig) mdEngine
-	naive            bool // re-render the whole reply every frame (benchmark baseline)
+	maxProse         int           // the widest lines of text (0: the full width)
+	syncBudget       time.Duration // a render's budget on the Update goroutine
+	naive            bool          // re-render the whole reply every frame (benchmark baseline)
 	now              func() time.Time
 	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
 	lazy             bool // some item may be stale
@@ -67,7 +70,17 @@ type Transcript struct {
 	anchorID  int
 	anchorOff int
 	newBelow  bool // text arrived below the window since the user scrolled up
+
+	// Background renders (jobs.go).
+	jobSeq   int
+	inflight *job
+	nextJob  time.Time // no job starts before this (half a core at most)
+	pendingN int       // items waiting for a job
 }
+
+// DefaultMaxProseWidth is the widest a line of text gets by default: at
+// 200 columns a paragraph the full width is hard to read.
+const DefaultMaxProseWidth = 100
 
 // settings is what the transcript needs from the UI context.
 type settings struct {
@@ -77,14 +90,16 @@ type settings struct {
 	bottomKey string
 }
 
-func newTranscript(s settings, newEngine func(int, ansi.StyleConfig) mdEngine) *Transcript {
+func newTranscript(s settings) *Transcript {
 	t := &Transcript{
-		newEngine: newEngine,
-		now:       time.Now,
-		index:     map[int]int{},
-		follow:    true,
-		w:         1,
-		h:         1,
+		now:      time.Now,
+		index:    map[int]int{},
+		follow:   true,
+		w:        1,
+		h:        1,
+		maxProse: DefaultMaxProseWidth,
+
+		syncBudget: mdstream.FrameBudget,
 	}
 	t.apply(s)
 	t.blank = blankLine(t.w)
@@ -97,13 +112,49 @@ func (t *Transcript) apply(s settings) {
 }
 
 // engine returns the Markdown renderer for the current width and style.
-func (t *Transcript) engine() mdEngine {
+func (t *Transcript) engine() *engine {
 	if t.eng == nil || t.engW != t.w || t.engGen != t.gen {
-		t.eng = t.newEngine(max(t.w-len(replyIndent), 1), t.glamour)
+		t.eng = newEngine(t.mdWidth(), t.glamour, t.syncBudget)
 		t.engW, t.engGen = t.w, t.gen
 	}
 	return t.eng
 }
+
+// mdWidth is the width replies are laid out at: the room right of the
+// reply indent, at most the prose width. Code and tables share it: a
+// terminal has no sideways scrolling, and a column that changes width from
+// block to block reads worse than a wrapped line of code.
+func (t *Transcript) mdWidth() int {
+	return t.proseRoom(max(t.w-len(replyIndent), 1))
+}
+
+// proseRoom caps a room for text at the prose width.
+func (t *Transcript) proseRoom(room int) int {
+	if t.maxProse > 0 {
+		return min(room, t.maxProse)
+	}
+	return room
+}
+
+// SetMaxProseWidth sets the widest a line of text (a reply's Markdown, a
+// user's message) gets, in columns; 0 or less means the full width. The
+// default is DefaultMaxProseWidth. Messages are laid out again (the
+// window at once, the rest a few per Tick).
+func (t *Transcript) SetMaxProseWidth(cols int) {
+	cols = max(cols, 0)
+	if cols == t.maxProse {
+		return
+	}
+	t.maxProse = cols
+	t.gen++
+	t.dropInflight()
+	t.invalidate()
+	t.ensureWindow()
+	t.startLazy()
+}
+
+// MaxProseWidth returns the width set by SetMaxProseWidth.
+func (t *Transcript) MaxProseWidth() int { return t.maxProse }
 
 // Len returns the number of messages in the transcript.
 func (t *Transcript) Len() int { return len(t.items) }
@@ -124,7 +175,12 @@ func (t *Transcript) NeedsTick() bool {
 			return true
 		}
 	}
-	return false
+	if t.inflight != nil {
+		// The result comes as a message; tick only to notice a job whose
+		// command did not start, or never ended.
+		return !t.inflight.running.Load() || t.inflight.lost(t.now())
+	}
+	return t.jobWanted()
 }
 
 // SetSize sets the size of the transcript's area. A new width makes every
@@ -142,6 +198,7 @@ func (t *Transcript) SetSize(w, h int) {
 	t.w, t.h = w, h
 	if widthChanged {
 		t.blank = blankLine(w)
+		t.dropInflight()
 		t.invalidate()
 	}
 	t.ensureWindow()
@@ -151,6 +208,7 @@ func (t *Transcript) SetSize(w, h int) {
 func (t *Transcript) restyle(s settings) {
 	t.apply(s)
 	t.gen++
+	t.dropInflight()
 	t.invalidate()
 	t.ensureWindow()
 	t.startLazy()

@@ -1,0 +1,89 @@
+package mdstream
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+// maxSlowLookups bounds the languages a renderer looks up the slow way
+// (by file pattern); a message naming more distinct unknown languages gets
+// the guess from the code for the rest. Real replies name a few.
+const maxSlowLookups = 32
+
+// plaintextLexer is what chroma uses when nothing matches (its fallback
+// lexer has the same rules).
+const plaintextLexer = "plaintext"
+
+// lexerTable resolves code block languages the way glamour's chroma call
+// does (chroma's lexers.Get, then lexers.Analyse of the code, then the
+// fallback), remembering the slow lookups.
+type lexerTable struct {
+	known map[string]bool   // names and aliases chroma finds by map lookup; read-only
+	slow  map[string]string // slow lookups done: language -> lexer name ("" for none)
+}
+
+func newLexerTable() *lexerTable {
+	known := map[string]bool{}
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		c := l.Config()
+		known[c.Name] = true
+		known[strings.ToLower(c.Name)] = true
+		for _, a := range c.Aliases {
+			known[a] = true
+			known[strings.ToLower(a)] = true
+		}
+	}
+	return &lexerTable{known: known, slow: map[string]string{}}
+}
+
+// clone shares the read-only names and copies the remembered lookups.
+func (t *lexerTable) clone() *lexerTable {
+	slow := make(map[string]string, len(t.slow))
+	for k, v := range t.slow {
+		slow[k] = v
+	}
+	return &lexerTable{known: t.known, slow: slow}
+}
+
+// resolve returns the language to give glamour for a code block written
+// with lang, and whether it differs from lang. code is called only when
+// the lexer must be guessed from the code.
+func (t *lexerTable) resolve(lang string, code func() string) (string, bool) {
+	if lang != "" && (t.known[lang] || t.known[strings.ToLower(lang)]) {
+		return lang, false
+	}
+	if lang != "" {
+		name, ok := t.slow[lang]
+		if !ok && len(t.slow) < maxSlowLookups {
+			name = lexerName(lexers.Get(lang))
+			t.slow[lang] = name
+		}
+		if name != "" {
+			return name, true
+		}
+	}
+	if name := lexerName(lexers.Analyse(code())); name != "" {
+		return name, true
+	}
+	return plaintextLexer, true
+}
+
+// lexerName is a name chroma finds l by at once, without spaces (glamour
+// takes the language up to the first space).
+func lexerName(l chroma.Lexer) string {
+	if l == nil {
+		return ""
+	}
+	c := l.Config()
+	if !strings.Contains(c.Name, " ") {
+		return c.Name
+	}
+	for _, a := range c.Aliases {
+		if !strings.Contains(a, " ") {
+			return a
+		}
+	}
+	return ""
+}

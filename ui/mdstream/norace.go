@@ -1,0 +1,6 @@
+//go:build !race
+
+package mdstream
+
+// raceSlowdown: see race.go.
+const raceSlowdown = 1
