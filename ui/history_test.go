@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"parley/api"
 	"parley/api/apitest"
 	"parley/conversation"
 	"parley/session"
@@ -176,5 +177,30 @@ func TestBrowserRenameDeleteAndExport(t *testing.T) {
 	h.wait("the deletion", func() bool { return strings.Contains(h.screen(), "Sessions · 0") })
 	if h.m.conv.ID() == id || h.m.conv.Len() != 0 {
 		t.Fatal("the deleted conversation is still open")
+	}
+}
+
+// The user's message is in the database before its request reaches the
+// gateway.
+func TestUserMessageStoredBeforeRequest(t *testing.T) {
+	st := openStore(t)
+	var convID string
+	stored := make(chan bool, 1)
+	gw := apitest.New(t, apitest.WithResponder(func(apitest.Call) apitest.Reply {
+		s, err := st.Load(context.Background(), convID)
+		stored <- err == nil && len(s.Snapshot.Messages) >= 1 && s.Snapshot.Messages[0].Text == "keep me first"
+		return apitest.Reply{Text: "ok"}
+	}))
+	h := newHarness(t, 80, 24, withHistory(History{Store: st}), func(o *Options) {
+		o.NewClient = func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: gw.URL(), APIKey: apitest.DefaultAPIKey})
+		}
+	})
+	convID = h.m.conv.ID()
+	h.typeText("keep me first")
+	h.key("enter")
+	h.wait("reply", func() bool { return !h.streaming() })
+	if !<-stored {
+		t.Fatal("the request reached the gateway before the message was stored")
 	}
 }

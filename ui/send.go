@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -79,6 +80,10 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	m.tr.Bottom()
 	return m.startStream(client, t)
 }
+
+// flushBeforeSend bounds the wait for the user's message to be written
+// before its request goes out.
+const flushBeforeSend = 2 * time.Second
 
 // turnOptions are the options of the next turn.
 func (m *Model) turnOptions() conversation.TurnOptions {
@@ -156,8 +161,21 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 	if n := len(t.Built.Dropped); n > 0 {
 		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
 	}
+	stream := runStream(ctx, client, t.Chat, s.pump)
+	if rec := m.rec; rec != nil {
+		// The user's message is on disk before its request goes out. The
+		// wait happens in the command, never in Update; a store that fails
+		// says so on its own channel, and the request goes all the same.
+		inner := stream
+		stream = func() tea.Msg {
+			fctx, cancel := context.WithTimeout(ctx, flushBeforeSend)
+			_ = rec.Flush(fctx)
+			cancel()
+			return inner()
+		}
+	}
 	return tea.Batch(
-		runStream(ctx, client, t.Chat, s.pump),
+		stream,
 		waitBatch(ctx, s.id, s.pump),
 		frameTick(s.id),
 		note,
