@@ -116,7 +116,8 @@ type activeStream struct {
 	last    time.Time // last data (text or keep-alive) from the gateway
 	chars   int       // runes received, for the tokens/s estimate
 	usage   *api.Usage
-	frame   int // spinner frame
+	frame   int       // spinner frame
+	shown   time.Time // when the status of the reply last changed (spinnerStep)
 	// retry is the gateway client's latest retry notice ("" when none).
 	retry string
 }

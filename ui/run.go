@@ -86,7 +86,16 @@ type Options struct {
 // Run runs the chat screen until the user quits. The terminal is restored
 // on every exit path: Bubble Tea restores it when Run returns, and a panic
 // in Update or View is caught by Bubble Tea and returned as an error.
-func Run(ctx context.Context, opts Options) error {
+func Run(ctx context.Context, opts Options) (err error) {
+	stopProfile, err := startProfile(opts.Getenv)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}()
 	m := New(ctx, opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Input != nil {
@@ -107,7 +116,7 @@ func Run(ctx context.Context, opts Options) error {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	p := tea.NewProgram(m, popts...)
-	_, err := p.Run()
+	_, err = p.Run()
 	// The program has stopped: nothing else touches the model now.
 	m.shutdown()
 	switch {

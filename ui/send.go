@@ -146,6 +146,7 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 		pump:    newPump(),
 		started: now,
 		last:    now,
+		shown:   now,
 	}
 	m.stream = s
 	var note tea.Cmd
@@ -154,18 +155,19 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 	}
 	return tea.Batch(
 		runStream(ctx, client, t.Chat, s.pump),
-		waitBatch(ctx, s.id, s.pump),
 		frameTick(s.id),
 		note,
 	)
 }
 
-// streamBatch applies one batch of the stream in flight.
-func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
+// drainStream applies what the stream in flight sent since the previous
+// frame, and closes the turn when the stream is over.
+func (m *Model) drainStream() {
 	s := m.stream
-	if s == nil || b.id != s.id {
-		return nil // a late batch of a stopped stream
+	if s == nil {
+		return
 	}
+	b := s.pump.take()
 	if b.text != "" || b.alive {
 		s.last = m.now()
 	}
@@ -178,8 +180,7 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	}
 	m.conv.Receive(s.turn, b.text, b.usage, b.finish)
 	if !b.ended {
-		// The status bar (rate, usage) follows on the next frame tick.
-		return waitBatch(s.ctx, s.id, s.pump)
+		return
 	}
 	m.endStream()
 	err := b.err
@@ -188,7 +189,6 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	}
 	_ = m.conv.Close(s.turn, err)
 	m.recordStats(s)
-	return nil
 }
 
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
@@ -205,7 +205,7 @@ func (m *Model) interruptStream() {
 		return
 	}
 	s.cancel()
-	if b := s.pump.take(s.id); b.text != "" {
+	if b := s.pump.take(); b.text != "" {
 		s.chars += utf8.RuneCountInString(b.text)
 		m.conv.Receive(s.turn, b.text, b.usage, "")
 	}

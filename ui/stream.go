@@ -16,21 +16,24 @@ import (
 // Streaming follows DESIGN.md: Update creates a cancellable context and a
 // stream id per reply; runStream (a command) opens the stream and, in the
 // goroutine Bubble Tea gives it, pumps Recv into a pump until the stream ends
-// or the context is cancelled; waitBatch (a command, re-issued from Update)
-// waits for buffered text and returns everything buffered as one message, at
-// most one per batchGap. Commands never touch the model; late messages of a
-// cancelled stream are ignored by id.
+// or the context is cancelled. The UI takes what the pump gathered on its
+// frame tick, the one timer of a stream: a delta wakes only the goroutine
+// that reads it, and the UI wakes once per frame however fast the gateway
+// sends. Commands never touch the model; late ticks of a stopped stream are
+// ignored by id.
 
-// batchGap is the least time between two batch messages of one stream, so a
-// fast gateway costs one Update per frame, not one per token.
-const batchGap = 16 * time.Millisecond
-
-// frameInterval is the frame tick while streaming (re-render and spinner).
+// frameInterval is the frame tick while streaming: take the pump's text,
+// re-render the reply's unfinished tail, advance the status bar.
 const frameInterval = 33 * time.Millisecond
 
+// spinnerStep is how often the status of a reply in flight (spinner,
+// elapsed time, rate) changes: the status line is redrawn that often, not
+// on every frame.
+const spinnerStep = 100 * time.Millisecond
+
 // pump is the small buffer between the goroutine reading a stream and the
-// UI. It is shared by the two commands of one stream, never by the model's
-// state: the model only holds the pointer to hand it to the next waitBatch.
+// UI. It is shared by the reading command and the model's frame tick; only
+// its own methods touch it, under its lock.
 type pump struct {
 	mu     sync.Mutex
 	text   strings.Builder
@@ -38,26 +41,14 @@ type pump struct {
 	finish string
 	err    error
 	ended  bool
-	// alive: an event arrived since the last batch (text or not).
+	// alive: an event arrived since the last take (text or not).
 	alive bool
 	// retry is the client's latest retry notice, "" once data flows.
 	retry string
-	// notify has room for one wake-up: writes never block the reader.
-	notify chan struct{}
-	// last is when the previous batch was taken (only waitBatch reads it,
-	// and one waitBatch runs at a time per stream).
-	last time.Time
 }
 
 func newPump() *pump {
-	return &pump{notify: make(chan struct{}, 1)}
-}
-
-func (p *pump) wake() {
-	select {
-	case p.notify <- struct{}{}:
-	default:
-	}
+	return &pump{}
 }
 
 func (p *pump) add(ev api.StreamEvent) {
@@ -73,7 +64,6 @@ func (p *pump) add(ev api.StreamEvent) {
 		p.finish = ev.FinishReason
 	}
 	p.mu.Unlock()
-	p.wake()
 }
 
 func (p *pump) end(err error) {
@@ -81,23 +71,21 @@ func (p *pump) end(err error) {
 	p.ended = true
 	p.err = err
 	p.mu.Unlock()
-	p.wake()
 }
 
 // take empties the buffer into a batch.
-func (p *pump) take(id int) streamBatchMsg {
+func (p *pump) take() streamBatch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := streamBatchMsg{id: id, text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
+	b := streamBatch{text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
 	p.text.Reset()
 	p.usage = nil
 	p.alive = false
 	return b
 }
 
-// streamBatchMsg is everything that arrived since the previous batch.
-type streamBatchMsg struct {
-	id     int
+// streamBatch is everything that arrived since the previous frame.
+type streamBatch struct {
 	text   string
 	usage  *api.Usage
 	finish string
@@ -108,8 +96,6 @@ type streamBatchMsg struct {
 	alive bool
 	// retry is the gateway client's retry notice ("" when none).
 	retry string
-	// at is when the batch was taken (for the coalescing test).
-	at time.Time
 }
 
 // frameMsg is the frame tick while a stream runs.
@@ -136,38 +122,6 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 			}
 			p.add(ev)
 		}
-	}
-}
-
-// waitBatch waits for the next batch of one stream. It gives up when ctx is
-// cancelled, returning nothing: the cancel was decided in Update already.
-func waitBatch(ctx context.Context, id int, p *pump) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-p.notify:
-		case <-ctx.Done():
-			return nil
-		}
-		// Coalesce: let text gather until a frame has passed since the
-		// previous batch.
-		if wait := batchGap - time.Since(p.last); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				return nil
-			}
-		}
-		p.last = time.Now()
-		// Drain a wake-up that raced with the sleep: the batch takes it all.
-		select {
-		case <-p.notify:
-		default:
-		}
-		b := p.take(id)
-		b.at = p.last
-		return b
 	}
 }
 

@@ -70,38 +70,46 @@ func TestStreamOptionsOnlyWhereSupported(t *testing.T) {
 	}
 }
 
-// Deltas reach the model in coalesced batches: never one message per
-// token, and at least batchGap apart.
-func TestBatchesAreCoalesced(t *testing.T) {
+// Deltas reach the model only on frame ticks, all that arrived since the
+// previous frame at once: no message per token, no message but the tick.
+func TestDeltasArriveOnFrameTicks(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	text := strings.Repeat("token ", 400)
 	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 2, Interval: 200 * time.Microsecond})
 	h.typeText("go")
 	h.key("enter")
-	var stamps []time.Time
+	start := time.Now()
+	frames, grew := 0, 0
 	deadline := time.After(10 * time.Second)
 	for h.streaming() {
 		select {
 		case msg := <-h.msgs:
-			if b, ok := msg.(streamBatchMsg); ok && b.text != "" {
-				stamps = append(stamps, b.at)
-			}
+			before := len(lastReplyMsg(h).Text)
 			h.deliver(msg)
+			after := len(lastReplyMsg(h).Text)
+			if _, ok := msg.(frameMsg); ok {
+				frames++
+				if after > before {
+					grew++
+				}
+			} else if after != before {
+				t.Fatalf("the reply grew from %d to %d bytes on a %T, not on a frame tick", before, after, msg)
+			}
 		case <-deadline:
 			t.Fatal("stream did not end")
 		}
 	}
+	elapsed := time.Since(start)
 	if got := lastReplyMsg(h).Text; got != text {
 		t.Fatalf("text lost: %d of %d bytes", len(got), len(text))
 	}
 	deltas := len(text) / 2
-	if len(stamps) == 0 || len(stamps) > deltas/4 {
-		t.Fatalf("%d batches for %d deltas", len(stamps), deltas)
+	if grew == 0 || grew > deltas/4 {
+		t.Fatalf("the reply grew on %d frames for %d deltas", grew, deltas)
 	}
-	for i := 1; i < len(stamps); i++ {
-		if gap := stamps[i].Sub(stamps[i-1]); gap < batchGap-2*time.Millisecond {
-			t.Errorf("batch %d came %v after the previous one (< %v)", i, gap, batchGap)
-		}
+	// One tick per frameInterval (plus the first and the last).
+	if limit := int(elapsed/frameInterval) + 2; frames > limit {
+		t.Errorf("%d frame ticks in %v; at most %d expected at one per %v", frames, elapsed, limit, frameInterval)
 	}
 }
 
@@ -111,7 +119,7 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h.typeText("tell me")
 	h.key("enter")
 	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
-	id := h.m.stream.id
+	id, p := h.m.stream.id, h.m.stream.pump
 	h.key("esc")
 	if h.streaming() {
 		t.Fatal("still streaming after esc")
@@ -123,10 +131,13 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	if !strings.Contains(h.screen(), "stopped") {
 		t.Errorf("status does not say stopped:\n%s", h.screen())
 	}
-	// A late batch of the cancelled stream changes nothing.
-	h.send(streamBatchMsg{id: id, text: " late", ended: true})
+	// Text that reaches the stopped stream's pump late, and a late frame
+	// tick of it, change nothing.
+	p.add(api.StreamEvent{Text: " late"})
+	p.end(nil)
+	h.send(frameMsg{id: id})
 	if got := lastReplyMsg(h); got.Text != r.Text || got.State != r.State {
-		t.Errorf("late batch applied: %q %v", got.Text, got.State)
+		t.Errorf("late text applied: %q %v", got.Text, got.State)
 	}
 	h.settle(50 * time.Millisecond)
 	if got := lastReplyMsg(h).Text; got != r.Text {
