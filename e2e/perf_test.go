@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -39,25 +41,17 @@ const (
 // PARLEY_PERF_PROFILE=/abs/path/cpu.pprof also has parley write a CPU
 // profile of the session (PARLEY_CPUPROFILE); PARLEY_PERF_SIZE=WxH changes
 // the pane size (the budget is for 120x40); PARLEY_PERF_RAW=path keeps the
-// bytes parley wrote during the stream.
+// bytes parley wrote during the stream; PARLEY_PERF_ENV="K=v K2=v2" adds to
+// parley's environment (e.g. GODEBUG settings to compare).
 func TestPerfStream20KB(t *testing.T) {
-	if os.Getenv("PARLEY_PERF") == "" {
-		t.Skip("the streaming measurement takes about 40 s; set PARLEY_PERF=1 to run it")
-	}
-	if raceBuild {
-		t.Skip("the race detector makes parley many times slower; measure without -race")
-	}
-	answer, err := os.ReadFile(filepath.Join("..", "ui", "mdstream", "testdata", "bench", "answer.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	answer, gw := perfStream(t)
 	w, h := 120, 40
 	if size := os.Getenv("PARLEY_PERF_SIZE"); size != "" {
 		if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w < 40 || h < 12 {
 			t.Fatalf("PARLEY_PERF_SIZE=%q: want WIDTHxHEIGHT, at least 40x12, e.g. 120x40", size)
 		}
 	}
-	var env []string
+	env := strings.Fields(os.Getenv("PARLEY_PERF_ENV"))
 	if p := os.Getenv("PARLEY_PERF_PROFILE"); p != "" {
 		if !filepath.IsAbs(p) {
 			t.Fatalf("PARLEY_PERF_PROFILE=%q: give an absolute path (parley runs in another directory)", p)
@@ -65,9 +59,6 @@ func TestPerfStream20KB(t *testing.T) {
 		env = append(env, "PARLEY_CPUPROFILE="+p)
 	}
 
-	gw := apitest.New(t)
-	const deltaRunes, interval = 3, 5 * time.Millisecond
-	gw.Enqueue(apitest.Reply{Text: string(answer), DeltaRunes: deltaRunes, Interval: interval})
 	tm := startParley(t, launch{Width: w, Height: h, Gateway: gw, Config: chatConfig, Env: env})
 	tm.waitText(composerReady)
 	pid := tm.parleyPID()
@@ -136,7 +127,7 @@ func TestPerfStream20KB(t *testing.T) {
 	streamed := time.Duration(gwEnd.Load() - gwStart.Load())
 	lag := shown.Sub(time.Unix(0, gwEnd.Load()))
 	cpu := after.cpu - before.cpu
-	deltas := (len([]rune(string(answer))) + deltaRunes - 1) / deltaRunes
+	deltas := (len([]rune(string(answer))) + perfDeltaRunes - 1) / perfDeltaRunes
 	t.Logf("pane %dx%d; %d bytes of Markdown as %d deltas in %v (%.0f deltas/s)", w, h, len(answer), deltas, streamed.Round(time.Millisecond), float64(deltas)/streamed.Seconds())
 	t.Logf("parley: CPU %v (user %v, system %v); %.1f KB written to the pane in %d write calls (%d bytes by the kernel's count); %d voluntary and %d involuntary context switches of its live threads; on screen %v after the gateway's last byte",
 		cpu, after.user-before.user, after.sys-before.sys, float64(written)/1024, after.syscw-before.syscw, after.wchar-before.wchar,
@@ -157,6 +148,76 @@ func TestPerfStream20KB(t *testing.T) {
 	if ex := tm.waitExit(); ex.status != 0 {
 		t.Errorf("parley exited with status %d", ex.status)
 	}
+}
+
+// The stream both measurements use: the 20 KB answer as 3-rune deltas,
+// one every 5 ms (about 175 a second on a busy machine, 200 at best).
+const (
+	perfDeltaRunes = 3
+	perfInterval   = 5 * time.Millisecond
+)
+
+// perfStream skips unless PARLEY_PERF is set and returns the benchmark
+// answer and a gateway that streams it once.
+func perfStream(t *testing.T) ([]byte, *apitest.Server) {
+	t.Helper()
+	if os.Getenv("PARLEY_PERF") == "" {
+		t.Skip("the streaming measurements take about 40 s each; set PARLEY_PERF=1 to run them")
+	}
+	if raceBuild {
+		t.Skip("the race detector makes everything many times slower; measure without -race")
+	}
+	answer, err := os.ReadFile(filepath.Join("..", "ui", "mdstream", "testdata", "bench", "answer.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := apitest.New(t)
+	gw.Enqueue(apitest.Reply{Text: string(answer), DeltaRunes: perfDeltaRunes, Interval: perfInterval})
+	return answer, gw
+}
+
+// TestPerfRawPipe20KB is the reference for TestPerfStream20KB: the same
+// stream, as raw SSE, piped to the same 120x40 pane by curl, which costs
+// what reading ~200 small events a second and writing them to a terminal
+// costs at least. The shell's times builtin reports curl's CPU.
+//
+//	PARLEY_PERF=1 go test ./e2e/ -run TestPerfRawPipe20KB -count 1 -v
+func TestPerfRawPipe20KB(t *testing.T) {
+	answer, gw := perfStream(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	body := `{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"Explain streaming Markdown"}]}`
+	script := `curl -sSN -H "Authorization: Bearer $1" -H "Content-Type: application/json" -d "$2" "$3"; times`
+	tm := startParley(t, launch{Width: 120, Height: 40, command: []string{"sh", "-c", script, "sh", apitest.DefaultAPIKey, body, gw.URL() + "/chat/completions"}})
+	start := time.Now()
+	for deadline := start.Add(3 * time.Minute); !strings.Contains(tm.screen(), exitedMark); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("curl did not finish; the screen:\n%s", frame(tm.screen()))
+		}
+	}
+	elapsed := time.Since(start)
+	ex := tm.waitExit()
+	if ex.status != 0 {
+		t.Fatalf("curl failed (status %d); the screen:\n%s", ex.status, frame(ex.screen))
+	}
+	// times prints the shell's user and system time, then its children's.
+	lines := regexp.MustCompile(`(?m)^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$`).FindAllStringSubmatch(ex.screen, -1)
+	if len(lines) < 2 {
+		t.Fatalf("no times output on the screen:\n%s", frame(ex.screen))
+	}
+	child := lines[len(lines)-1]
+	dur := func(min, sec string) time.Duration {
+		mn, _ := strconv.Atoi(min)
+		sc, _ := strconv.ParseFloat(sec, 64)
+		return time.Duration(mn)*time.Minute + time.Duration(sc*float64(time.Second))
+	}
+	user, sys := dur(child[1], child[2]), dur(child[3], child[4])
+	if !strings.Contains(string(ex.raw), "[DONE]") {
+		t.Fatalf("the stream did not reach its end in the pane")
+	}
+	t.Logf("pane 120x40; %d bytes of Markdown as %d deltas of SSE in %v", len(answer), (len([]rune(string(answer)))+perfDeltaRunes-1)/perfDeltaRunes, elapsed.Round(time.Millisecond))
+	t.Logf("curl: CPU %v (user %v, system %v); %.1f KB written to the pane", user+sys, user, sys, float64(len(ex.raw))/1024)
 }
 
 // lastLineWords is the end of the answer's last line of prose, which is on

@@ -97,7 +97,7 @@ func Run(ctx context.Context, opts Options) (err error) {
 		}
 	}()
 	m := New(ctx, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(rendererFPS)}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}

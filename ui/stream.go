@@ -23,8 +23,24 @@ import (
 // ignored by id.
 
 // frameInterval is the frame tick while streaming: take the pump's text,
-// re-render the reply's unfinished tail, advance the status bar.
-const frameInterval = 33 * time.Millisecond
+// re-render the reply's unfinished tail (as Markdown, every frame), advance
+// the status bar. Ten frames a second keep pace with any stream (text shows
+// at most readGap + frameInterval after it arrived) at a third of the cost
+// of thirty: each frame costs the Markdown render of the tail and, in
+// Bubble Tea's renderer, a diff of the whole screen, whatever changed
+// (BENCHMARKS.md, "Streaming in a real terminal").
+const frameInterval = 100 * time.Millisecond
+
+// rendererFPS is how often Bubble Tea's renderer looks for a new frame to
+// write (its default is 60). It wakes that often even when nothing
+// changed, which costs CPU all the time parley is open; 30 keeps the echo
+// of a key press within 33 ms and is three times a streaming frame.
+const rendererFPS = 30
+
+// lazyInterval is the frame tick without a stream, while the transcript
+// renders messages off screen after a resize or a theme change: short
+// steps, so that the work is spread thin and done soon.
+const lazyInterval = 33 * time.Millisecond
 
 // spinnerStep is how often the status of a reply in flight (spinner,
 // elapsed time, rate) changes: the status line is redrawn that often, not
@@ -98,11 +114,25 @@ type streamBatch struct {
 	retry string
 }
 
+// readGap is how long the reader pauses after it had to wait for the
+// network, so that the deltas a gateway sends meanwhile are read together,
+// in one system call, instead of waking parley one by one: at 200 small
+// events a second each wake-up (the read, the Go scheduler and its monitor
+// thread) costs more CPU than decoding the event. Text that is already
+// waiting is read without a pause, so a fast gateway is never slowed down,
+// and half a frame's pause delays nothing the user could see.
+const readGap = frameInterval / 2
+
+// waitedRecv: a Recv that took this long waited for the network (one that
+// returns buffered data takes microseconds).
+const waitedRecv = time.Millisecond
+
 // frameMsg is the frame tick while a stream runs.
 type frameMsg struct{ id int }
 
-// runStream opens the stream and pumps it until it ends. The goroutine it
-// runs in belongs to ctx: cancelling ctx ends Recv and the command.
+// runStream opens the stream and pumps it until it ends, pausing readGap
+// after each wait for the network. The goroutine it runs in belongs to ctx:
+// cancelling ctx ends Recv, the pause and the command.
 func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *pump) tea.Cmd {
 	return func() tea.Msg {
 		s, err := client.ChatStream(ctx, req)
@@ -111,7 +141,11 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 			return nil
 		}
 		defer s.Close()
+		pause := time.NewTimer(readGap)
+		pause.Stop()
+		defer pause.Stop()
 		for {
+			start := time.Now()
 			ev, err := s.Recv()
 			if err != nil {
 				if errors.Is(err, io.EOF) {
@@ -121,10 +155,26 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 				return nil
 			}
 			p.add(ev)
+			if time.Since(start) < waitedRecv {
+				continue
+			}
+			pause.Reset(readGap)
+			select {
+			case <-pause.C:
+			case <-ctx.Done():
+				p.end(ctx.Err())
+				return nil
+			}
 		}
 	}
 }
 
+// frameTick is the next frame of stream id, or of the transcript's lazy
+// work (id 0).
 func frameTick(id int) tea.Cmd {
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return frameMsg{id: id} })
+	d := frameInterval
+	if id == 0 {
+		d = lazyInterval
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
 }

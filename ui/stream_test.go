@@ -113,6 +113,91 @@ func TestDeltasArriveOnFrameTicks(t *testing.T) {
 	}
 }
 
+// pumpLen is how many bytes of text wait in the stream's pump.
+func pumpLen(p *pump) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.text.Len()
+}
+
+// watchPump holds the frame ticks back (so nothing takes the text) and
+// polls the pump until the stream ended, returning how many times the text
+// in it grew and how long the stream took.
+func watchPump(t *testing.T, h *harness) (growths int, took time.Duration) {
+	t.Helper()
+	p := h.m.stream.pump
+	start := time.Now()
+	deadline := start.Add(10 * time.Second)
+	last := 0
+	for {
+		p.mu.Lock()
+		ended := p.ended
+		p.mu.Unlock()
+		if n := pumpLen(p); n != last {
+			growths++
+			last = n
+		}
+		if ended {
+			return growths, time.Since(start)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stream did not end")
+		}
+		select {
+		case msg := <-h.msgs:
+			if _, ok := msg.(frameMsg); !ok {
+				h.deliver(msg)
+			}
+		case <-time.After(200 * time.Microsecond):
+		}
+	}
+}
+
+// TestReaderCoalescesPacedDeltas: deltas that come a few milliseconds
+// apart are read in bursts, after a pause of readGap, not one wake-up
+// each; all of them arrive.
+func TestReaderCoalescesPacedDeltas(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	text := strings.Repeat("ab ", 60)
+	const deltas = 60
+	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: len(text) / deltas, Interval: 5 * time.Millisecond})
+	h.typeText("go")
+	h.key("enter")
+	p := h.m.stream.pump
+	growths, took := watchPump(t, h)
+	if got := pumpLen(p); got != len(text) {
+		t.Fatalf("%d of %d bytes arrived", got, len(text))
+	}
+	// 300 ms of deltas at one pause of readGap per burst: about a dozen
+	// bursts, far fewer than the deltas.
+	if growths > deltas/3 {
+		t.Errorf("the text grew %d times for %d deltas in %v; bursts after a pause of %v expected", growths, deltas, took, readGap)
+	}
+	h.key("esc")
+}
+
+// TestReaderDoesNotSlowAFastGateway: text that is already waiting is read
+// without a pause, so a gateway that sends everything at once is read at
+// full speed.
+func TestReaderDoesNotSlowAFastGateway(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	text := strings.Repeat("fast ", 2000)
+	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 5})
+	h.typeText("go")
+	h.key("enter")
+	p := h.m.stream.pump
+	_, took := watchPump(t, h)
+	if got := pumpLen(p); got != len(text) {
+		t.Fatalf("%d of %d bytes arrived", got, len(text))
+	}
+	// 2000 deltas: a pause per delta would take 2000 readGaps; a handful
+	// (waiting for the reply's first bytes) is all there may be.
+	if limit := 10 * readGap; took > limit {
+		t.Errorf("2000 deltas sent at once took %v to read (limit %v): the reader paused while text was waiting", took, limit)
+	}
+	h.key("esc")
+}
+
 func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.srv.Enqueue(apitest.Reply{Text: "first part of the answer and then a long stall", DeltaRunes: 5, StallAfterDeltas: 3})
