@@ -68,6 +68,8 @@ type launch struct {
 	// SetClipboard turns tmux's set-clipboard on, so an OSC 52 that reaches
 	// the pane creates a paste buffer (the injection test).
 	SetClipboard bool
+	// Env adds variables (KEY=value) to parley's environment.
+	Env []string
 	// command replaces parley (the injection test's control run).
 	command []string
 	// args are parley's arguments.
@@ -174,6 +176,7 @@ func startParley(t *testing.T, l launch) *term {
 		}
 		env = append(env, "GORACE=log_path="+filepath.Join(tm.race, "report"))
 	}
+	env = append(env, l.Env...)
 	command := append([]string{"sh", wrapper, tm.pid, "env", "-i"}, env...)
 	command = append(command, bin)
 	command = append(command, l.args...)

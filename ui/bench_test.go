@@ -16,7 +16,7 @@ import (
 )
 
 // benchModel returns a model at 120x40 with a reply of size bytes in
-// flight (rendered once), ready for batches of the stream.
+// flight (rendered once), ready for more of the stream.
 func benchModel(b *testing.B, size int) (*Model, int) {
 	b.Helper()
 	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -40,45 +40,47 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 		sb.WriteString(para)
 	}
 	m.conv.AppendDelta(id, sb.String()[:size])
-	for m.tr.NeedsTick() {
-		m.tr.Tick()
-	}
+	settleTranscript(m.tr)
 	return m, m.stream.id
 }
 
-// BenchmarkStreamDelta is one stream delta through the root model: the
-// batch message into Update and a View, with 1 KB and 100 KB of reply
+// BenchmarkStreamDelta is one stream delta through the root model: into
+// the pump (what the goroutine reading the stream does), taken from it and
+// applied to the conversation and the transcript (what the frame tick does
+// with it before rendering), and a View, with 1 KB and 100 KB of reply
 // already in flight. Rendering happens on the frame tick, not here
 // (BenchmarkFrame). The baseline, in the same run, shows each delta the
-// naive way: Update, then the whole reply rendered again, then View.
+// naive way: applied, then the whole reply rendered again, then View.
 func BenchmarkStreamDelta(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		name := fmt.Sprintf("%dKB", size>>10)
 		b.Run(name+"/incremental", func(b *testing.B) {
-			m, sid := benchModel(b, size)
-			msg := streamBatchMsg{id: sid, text: "word "}
+			m, _ := benchModel(b, size)
+			ev := api.StreamEvent{Text: "word "}
 			b.ReportAllocs()
 			b.ResetTimer()
 			before := len(lastText(m))
 			for b.Loop() {
-				m.Update(msg)
+				m.stream.pump.add(ev)
+				m.drainStream()
 				_ = m.View()
 			}
-			if got := len(lastText(m)); got != before+b.N*len(msg.text) {
+			if got := len(lastText(m)); got != before+b.N*len(ev.Text) {
 				b.Fatalf("reply grew from %d to %d bytes over %d deltas", before, got, b.N)
 			}
 		})
 		b.Run(name+"/naive-rerender", func(b *testing.B) {
-			m, sid := benchModel(b, size)
+			m, _ := benchModel(b, size)
 			r, err := mdstream.NewRenderer(m.lay.Transcript.W-2, m.ctx.Glamour)
 			if err != nil {
 				b.Fatal(err)
 			}
-			msg := streamBatchMsg{id: sid, text: "word "}
+			ev := api.StreamEvent{Text: "word "}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.Update(msg)
+				m.stream.pump.add(ev)
+				m.drainStream()
 				_ = r.Render(termsafe.Markdown(lastText(m)))
 				_ = m.View()
 			}
@@ -86,25 +88,25 @@ func BenchmarkStreamDelta(b *testing.B) {
 	}
 }
 
-// BenchmarkFrame is one frame tick while streaming: a batch of text, then
-// the tick that re-renders the reply's unfinished tail, the status bar and
-// the frame, then View. The batches form paragraphs of about 400 bytes, as
+// BenchmarkFrame is one frame tick while streaming: text into the pump,
+// then the tick that takes it, re-renders the reply's unfinished tail, the
+// status bar and the frame, then View. The batches form paragraphs of about 400 bytes, as
 // answers do, so the unfinished tail stays the size it has in practice.
 func BenchmarkFrame(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
 			m, sid := benchModel(b, size)
-			word := streamBatchMsg{id: sid, text: "word word word word word "}
-			para := streamBatchMsg{id: sid, text: "end.\n\n"}
+			word := api.StreamEvent{Text: "word word word word word "}
+			para := api.StreamEvent{Text: "end.\n\n"}
 			frame := frameMsg{id: sid}
 			b.ReportAllocs()
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
 				if i++; i%16 == 0 {
-					m.Update(para)
+					m.stream.pump.add(para)
 				} else {
-					m.Update(word)
+					m.stream.pump.add(word)
 				}
 				m.Update(frame)
 				_ = m.View()
@@ -114,17 +116,18 @@ func BenchmarkFrame(b *testing.B) {
 }
 
 // BenchmarkStreamDeltaComposed is the delta with the frame joined at once
-// (what Update does for every other message): the cost a delta would have
-// if it were shown without waiting for the frame tick.
+// (what Update does after every message): the cost a delta would have if
+// it were shown without waiting for the frame tick's render.
 func BenchmarkStreamDeltaComposed(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
-			m, sid := benchModel(b, size)
-			msg := streamBatchMsg{id: sid, text: "word "}
+			m, _ := benchModel(b, size)
+			ev := api.StreamEvent{Text: "word "}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.Update(msg)
+				m.stream.pump.add(ev)
+				m.drainStream()
 				m.composeFrame()
 				_ = m.View()
 			}

@@ -140,6 +140,7 @@ type activeStream struct {
 	last    time.Time // last data (text or keep-alive) from the gateway
 	chars   int       // runes received, for the tokens/s estimate
 	frame   int       // spinner frame
+	shown   time.Time // when the status of the reply last changed (spinnerStep)
 	// retry is the gateway client's latest retry notice (nil when none).
 	retry *api.RetryNotice
 }

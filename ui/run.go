@@ -121,7 +121,7 @@ type Options struct {
 // termination signal cancels ctx, which ends the chat as ctrl+q does (and
 // Run returns ctx's error); SIGTSTP and SIGCONT arrive through
 // opts.JobControl.
-func Run(ctx context.Context, opts Options) error {
+func Run(ctx context.Context, opts Options) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -129,11 +129,20 @@ func Run(ctx context.Context, opts Options) error {
 		// A signal during start-up: never enter the alternate screen.
 		return err
 	}
+	stopProfile, err := startProfile(opts.Getenv)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}()
 	m := New(ctx, opts)
 	// Not tea.WithContext: a program killed by its context closes the
 	// terminal reader while the read loop still uses it (a data race in
 	// Bubble Tea's kill path). ctx ends the program through Quit below.
-	popts := []tea.ProgramOption{tea.WithoutSignalHandler()}
+	popts := []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithFPS(rendererFPS)}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
@@ -164,7 +173,7 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.JobControl != nil {
 		stopForwarding = opts.JobControl.forward(p)
 	}
-	_, err := p.Run()
+	_, err = p.Run()
 	stopQuit()
 	stopForwarding()
 	// The program has stopped: nothing else touches the model now.

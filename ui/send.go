@@ -155,6 +155,7 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 		pump:    newPump(),
 		started: now,
 		last:    now,
+		shown:   now,
 	}
 	m.stream = s
 	var note tea.Cmd
@@ -176,18 +177,20 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 	}
 	return tea.Batch(
 		stream,
-		waitBatch(ctx, s.id, s.pump),
 		frameTick(s.id),
 		note,
 	)
 }
 
-// streamBatch applies one batch of the stream in flight.
-func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
+// drainStream applies what the stream in flight sent since the previous
+// frame, and closes the turn when the stream is over (then it reports
+// true).
+func (m *Model) drainStream() bool {
 	s := m.stream
-	if s == nil || b.id != s.id {
-		return nil // a late batch of a stopped stream
+	if s == nil {
+		return false
 	}
+	b := s.pump.take()
 	if b.text != "" || b.alive {
 		s.last = m.now()
 	}
@@ -200,8 +203,7 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	}
 	m.conv.Receive(s.turn, b.text, b.usage, b.finish)
 	if !b.ended {
-		// The status bar (rate, usage) follows on the next frame tick.
-		return waitBatch(s.ctx, s.id, s.pump)
+		return false
 	}
 	m.endStream()
 	err := b.err
@@ -210,7 +212,7 @@ func (m *Model) streamBatch(b streamBatchMsg) tea.Cmd {
 	}
 	_ = m.conv.Close(s.turn, err)
 	m.recordStats(s)
-	return m.maybeAutoTitle()
+	return true
 }
 
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
@@ -227,7 +229,7 @@ func (m *Model) interruptStream() {
 		return
 	}
 	s.cancel()
-	if b := s.pump.take(s.id); b.text != "" {
+	if b := s.pump.take(); b.text != "" {
 		s.chars += utf8.RuneCountInString(b.text)
 		m.conv.Receive(s.turn, b.text, b.usage, "")
 	}

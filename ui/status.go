@@ -122,7 +122,7 @@ const stallAfter = 15 * time.Second
 // streamSeg is the status of the reply in flight: spinner and elapsed time,
 // then the rate, a stall, or the gateway client's retry.
 func (m *Model) streamSeg(s *activeStream) statusSeg {
-	now := m.now()
+	now := s.shown
 	txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(s.started))
 	quiet := now.Sub(s.last)
 	switch {

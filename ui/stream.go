@@ -16,21 +16,40 @@ import (
 // Streaming follows DESIGN.md: Update creates a cancellable context and a
 // stream id per reply; runStream (a command) opens the stream and, in the
 // goroutine Bubble Tea gives it, pumps Recv into a pump until the stream ends
-// or the context is cancelled; waitBatch (a command, re-issued from Update)
-// waits for buffered text and returns everything buffered as one message, at
-// most one per batchGap. Commands never touch the model; late messages of a
-// cancelled stream are ignored by id.
+// or the context is cancelled. The UI takes what the pump gathered on its
+// frame tick, the one timer of a stream: a delta wakes only the goroutine
+// that reads it, and the UI wakes once per frame however fast the gateway
+// sends. Commands never touch the model; late ticks of a stopped stream are
+// ignored by id.
 
-// batchGap is the least time between two batch messages of one stream, so a
-// fast gateway costs one Update per frame, not one per token.
-const batchGap = 16 * time.Millisecond
+// frameInterval is the frame tick while streaming: take the pump's text,
+// re-render the reply's unfinished tail (as Markdown, every frame), advance
+// the status bar. Ten frames a second keep pace with any stream (text shows
+// at most readGap + frameInterval after it arrived) at a third of the cost
+// of thirty: each frame costs the Markdown render of the tail and, in
+// Bubble Tea's renderer, a diff of the whole screen, whatever changed
+// (BENCHMARKS.md, "Streaming in a real terminal").
+const frameInterval = 100 * time.Millisecond
 
-// frameInterval is the frame tick while streaming (re-render and spinner).
-const frameInterval = 33 * time.Millisecond
+// rendererFPS is how often Bubble Tea's renderer looks for a new frame to
+// write (its default is 60). It wakes that often even when nothing
+// changed, which costs CPU all the time parley is open; 30 keeps the echo
+// of a key press within 33 ms and is three times a streaming frame.
+const rendererFPS = 30
+
+// lazyInterval is the frame tick without a stream, while the transcript
+// renders messages off screen after a resize or a theme change: short
+// steps, so that the work is spread thin and done soon.
+const lazyInterval = 33 * time.Millisecond
+
+// spinnerStep is how often the status of a reply in flight (spinner,
+// elapsed time, rate) changes: the status line is redrawn that often, not
+// on every frame.
+const spinnerStep = 100 * time.Millisecond
 
 // pump is the small buffer between the goroutine reading a stream and the
-// UI. It is shared by the two commands of one stream, never by the model's
-// state: the model only holds the pointer to hand it to the next waitBatch.
+// UI. It is shared by the reading command and the model's frame tick; only
+// its own methods touch it, under its lock.
 type pump struct {
 	mu     sync.Mutex
 	text   strings.Builder
@@ -38,26 +57,14 @@ type pump struct {
 	finish string
 	err    error
 	ended  bool
-	// alive: an event arrived since the last batch (text or not).
+	// alive: an event arrived since the last take (text or not).
 	alive bool
 	// retry is the client's latest retry notice, nil once data flows.
 	retry *api.RetryNotice
-	// notify has room for one wake-up: writes never block the reader.
-	notify chan struct{}
-	// last is when the previous batch was taken (only waitBatch reads it,
-	// and one waitBatch runs at a time per stream).
-	last time.Time
 }
 
 func newPump() *pump {
-	return &pump{notify: make(chan struct{}, 1)}
-}
-
-func (p *pump) wake() {
-	select {
-	case p.notify <- struct{}{}:
-	default:
-	}
+	return &pump{}
 }
 
 func (p *pump) add(ev api.StreamEvent) {
@@ -73,7 +80,6 @@ func (p *pump) add(ev api.StreamEvent) {
 		p.finish = ev.FinishReason
 	}
 	p.mu.Unlock()
-	p.wake()
 }
 
 // retrying records a retry the client is about to make.
@@ -81,7 +87,6 @@ func (p *pump) retrying(n api.RetryNotice) {
 	p.mu.Lock()
 	p.retry = &n
 	p.mu.Unlock()
-	p.wake()
 }
 
 func (p *pump) end(err error) {
@@ -89,23 +94,21 @@ func (p *pump) end(err error) {
 	p.ended = true
 	p.err = err
 	p.mu.Unlock()
-	p.wake()
 }
 
 // take empties the buffer into a batch.
-func (p *pump) take(id int) streamBatchMsg {
+func (p *pump) take() streamBatch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := streamBatchMsg{id: id, text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
+	b := streamBatch{text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
 	p.text.Reset()
 	p.usage = nil
 	p.alive = false
 	return b
 }
 
-// streamBatchMsg is everything that arrived since the previous batch.
-type streamBatchMsg struct {
-	id     int
+// streamBatch is everything that arrived since the previous frame.
+type streamBatch struct {
 	text   string
 	usage  *api.Usage
 	finish string
@@ -116,15 +119,27 @@ type streamBatchMsg struct {
 	alive bool
 	// retry is the gateway client's retry notice (nil when none).
 	retry *api.RetryNotice
-	// at is when the batch was taken (for the coalescing test).
-	at time.Time
 }
+
+// readGap is how long the reader pauses after it had to wait for the
+// network, so that the deltas a gateway sends meanwhile are read together,
+// in one system call, instead of waking parley one by one: at 200 small
+// events a second each wake-up (the read, the Go scheduler and its monitor
+// thread) costs more CPU than decoding the event. Text that is already
+// waiting is read without a pause, so a fast gateway is never slowed down,
+// and half a frame's pause delays nothing the user could see.
+const readGap = frameInterval / 2
+
+// waitedRecv: a Recv that took this long waited for the network (one that
+// returns buffered data takes microseconds).
+const waitedRecv = time.Millisecond
 
 // frameMsg is the frame tick while a stream runs.
 type frameMsg struct{ id int }
 
-// runStream opens the stream and pumps it until it ends. The goroutine it
-// runs in belongs to ctx: cancelling ctx ends Recv and the command.
+// runStream opens the stream and pumps it until it ends, pausing readGap
+// after each wait for the network. The goroutine it runs in belongs to ctx:
+// cancelling ctx ends Recv, the pause and the command.
 func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *pump) tea.Cmd {
 	return func() tea.Msg {
 		ctx := api.WithRetryNotice(ctx, p.retrying)
@@ -134,7 +149,11 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 			return nil
 		}
 		defer s.Close()
+		pause := time.NewTimer(readGap)
+		pause.Stop()
+		defer pause.Stop()
 		for {
+			start := time.Now()
 			ev, err := s.Recv()
 			if err != nil {
 				if errors.Is(err, io.EOF) {
@@ -144,42 +163,26 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 				return nil
 			}
 			p.add(ev)
-		}
-	}
-}
-
-// waitBatch waits for the next batch of one stream. It gives up when ctx is
-// cancelled, returning nothing: the cancel was decided in Update already.
-func waitBatch(ctx context.Context, id int, p *pump) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-p.notify:
-		case <-ctx.Done():
-			return nil
-		}
-		// Coalesce: let text gather until a frame has passed since the
-		// previous batch.
-		if wait := batchGap - time.Since(p.last); wait > 0 {
-			t := time.NewTimer(wait)
+			if time.Since(start) < waitedRecv {
+				continue
+			}
+			pause.Reset(readGap)
 			select {
-			case <-t.C:
+			case <-pause.C:
 			case <-ctx.Done():
-				t.Stop()
+				p.end(ctx.Err())
 				return nil
 			}
 		}
-		p.last = time.Now()
-		// Drain a wake-up that raced with the sleep: the batch takes it all.
-		select {
-		case <-p.notify:
-		default:
-		}
-		b := p.take(id)
-		b.at = p.last
-		return b
 	}
 }
 
+// frameTick is the next frame of stream id, or of the transcript's lazy
+// work (id 0).
 func frameTick(id int) tea.Cmd {
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return frameMsg{id: id} })
+	d := frameInterval
+	if id == 0 {
+		d = lazyInterval
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
 }

@@ -70,39 +70,132 @@ func TestStreamOptionsOnlyWhereSupported(t *testing.T) {
 	}
 }
 
-// Deltas reach the model in coalesced batches: never one message per
-// token, and at least batchGap apart.
-func TestBatchesAreCoalesced(t *testing.T) {
+// Deltas reach the model only on frame ticks, all that arrived since the
+// previous frame at once: no message per token, no message but the tick.
+func TestDeltasArriveOnFrameTicks(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	text := strings.Repeat("token ", 400)
 	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 2, Interval: 200 * time.Microsecond})
 	h.typeText("go")
 	h.key("enter")
-	var stamps []time.Time
+	start := time.Now()
+	frames, grew := 0, 0
 	deadline := time.After(10 * time.Second)
 	for h.streaming() {
 		select {
 		case msg := <-h.msgs:
-			if b, ok := msg.(streamBatchMsg); ok && b.text != "" {
-				stamps = append(stamps, b.at)
-			}
+			before := len(lastReplyMsg(h).Text)
 			h.deliver(msg)
+			after := len(lastReplyMsg(h).Text)
+			if _, ok := msg.(frameMsg); ok {
+				frames++
+				if after > before {
+					grew++
+				}
+			} else if after != before {
+				t.Fatalf("the reply grew from %d to %d bytes on a %T, not on a frame tick", before, after, msg)
+			}
 		case <-deadline:
 			t.Fatal("stream did not end")
 		}
 	}
+	elapsed := time.Since(start)
 	if got := lastReplyMsg(h).Text; got != text {
 		t.Fatalf("text lost: %d of %d bytes", len(got), len(text))
 	}
 	deltas := len(text) / 2
-	if len(stamps) == 0 || len(stamps) > deltas/4 {
-		t.Fatalf("%d batches for %d deltas", len(stamps), deltas)
+	if grew == 0 || grew > deltas/4 {
+		t.Fatalf("the reply grew on %d frames for %d deltas", grew, deltas)
 	}
-	for i := 1; i < len(stamps); i++ {
-		if gap := stamps[i].Sub(stamps[i-1]); gap < batchGap-2*time.Millisecond {
-			t.Errorf("batch %d came %v after the previous one (< %v)", i, gap, batchGap)
+	// One tick per frameInterval (plus the first and the last).
+	if limit := int(elapsed/frameInterval) + 2; frames > limit {
+		t.Errorf("%d frame ticks in %v; at most %d expected at one per %v", frames, elapsed, limit, frameInterval)
+	}
+}
+
+// pumpLen is how many bytes of text wait in the stream's pump.
+func pumpLen(p *pump) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.text.Len()
+}
+
+// watchPump holds the frame ticks back (so nothing takes the text) and
+// polls the pump until the stream ended, returning how many times the text
+// in it grew and how long the stream took.
+func watchPump(t *testing.T, h *harness) (growths int, took time.Duration) {
+	t.Helper()
+	p := h.m.stream.pump
+	start := time.Now()
+	deadline := start.Add(10 * time.Second)
+	last := 0
+	for {
+		p.mu.Lock()
+		ended := p.ended
+		p.mu.Unlock()
+		if n := pumpLen(p); n != last {
+			growths++
+			last = n
+		}
+		if ended {
+			return growths, time.Since(start)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stream did not end")
+		}
+		select {
+		case msg := <-h.msgs:
+			if _, ok := msg.(frameMsg); !ok {
+				h.deliver(msg)
+			}
+		case <-time.After(200 * time.Microsecond):
 		}
 	}
+}
+
+// TestReaderCoalescesPacedDeltas: deltas that come a few milliseconds
+// apart are read in bursts, after a pause of readGap, not one wake-up
+// each; all of them arrive.
+func TestReaderCoalescesPacedDeltas(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	text := strings.Repeat("ab ", 60)
+	const deltas = 60
+	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: len(text) / deltas, Interval: 5 * time.Millisecond})
+	h.typeText("go")
+	h.key("enter")
+	p := h.m.stream.pump
+	growths, took := watchPump(t, h)
+	if got := pumpLen(p); got != len(text) {
+		t.Fatalf("%d of %d bytes arrived", got, len(text))
+	}
+	// 300 ms of deltas at one pause of readGap per burst: about a dozen
+	// bursts, far fewer than the deltas.
+	if growths > deltas/3 {
+		t.Errorf("the text grew %d times for %d deltas in %v; bursts after a pause of %v expected", growths, deltas, took, readGap)
+	}
+	h.key("esc")
+}
+
+// TestReaderDoesNotSlowAFastGateway: text that is already waiting is read
+// without a pause, so a gateway that sends everything at once is read at
+// full speed.
+func TestReaderDoesNotSlowAFastGateway(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	text := strings.Repeat("fast ", 2000)
+	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 5})
+	h.typeText("go")
+	h.key("enter")
+	p := h.m.stream.pump
+	_, took := watchPump(t, h)
+	if got := pumpLen(p); got != len(text) {
+		t.Fatalf("%d of %d bytes arrived", got, len(text))
+	}
+	// 2000 deltas: a pause per delta would take 2000 readGaps; a handful
+	// (waiting for the reply's first bytes) is all there may be.
+	if limit := 10 * readGap; took > limit {
+		t.Errorf("2000 deltas sent at once took %v to read (limit %v): the reader paused while text was waiting", took, limit)
+	}
+	h.key("esc")
 }
 
 func TestEscCancelsAndKeepsPartialText(t *testing.T) {
@@ -111,7 +204,7 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h.typeText("tell me")
 	h.key("enter")
 	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
-	id := h.m.stream.id
+	id, p := h.m.stream.id, h.m.stream.pump
 	h.key("esc")
 	if h.streaming() {
 		t.Fatal("still streaming after esc")
@@ -123,10 +216,13 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	if !strings.Contains(h.screen(), "stopped") {
 		t.Errorf("status does not say stopped:\n%s", h.screen())
 	}
-	// A late batch of the cancelled stream changes nothing.
-	h.send(streamBatchMsg{id: id, text: " late", ended: true})
+	// Text that reaches the stopped stream's pump late, and a late frame
+	// tick of it, change nothing.
+	p.add(api.StreamEvent{Text: " late"})
+	p.end(nil)
+	h.send(frameMsg{id: id})
 	if got := lastReplyMsg(h); got.Text != r.Text || got.State != r.State {
-		t.Errorf("late batch applied: %q %v", got.Text, got.State)
+		t.Errorf("late text applied: %q %v", got.Text, got.State)
 	}
 	h.settle(50 * time.Millisecond)
 	if got := lastReplyMsg(h).Text; got != r.Text {

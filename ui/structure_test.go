@@ -117,16 +117,12 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	if err := h.m.conv.Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
-	for h.m.tr.NeedsTick() {
-		h.m.tr.Tick()
-	}
+	settleTranscript(h.m.tr)
 	fresh := transcript.New(h.m.ctx)
 	w, ht := h.m.tr.Size()
 	fresh.SetSize(w, ht)
 	fresh.Reset(h.m.conv.Messages())
-	for fresh.NeedsTick() {
-		fresh.Tick()
-	}
+	settleTranscript(fresh)
 	if got, want := h.m.tr.View(), fresh.View(); got != want {
 		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
 	}
@@ -387,5 +383,15 @@ func TestAttachCommandChipsAndLimits(t *testing.T) {
 	parts := h.srv.Requests()[0].Chat.Messages[0].Content.Parts
 	if len(parts) != 2 || !strings.HasPrefix(parts[1].ImageURL.URL, "data:image/png;base64,") {
 		t.Fatalf("parts %+v", parts)
+	}
+}
+
+// settleTranscript runs the transcript's frame loop as the root does, the
+// background renders included, until nothing is left to render.
+func settleTranscript(tr *transcript.Transcript) {
+	for i := 0; tr.NeedsTick() && i < 100000; i++ {
+		if cmd := tr.Tick(); cmd != nil {
+			tr.HandleMsg(cmd())
+		}
 	}
 }

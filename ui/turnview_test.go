@@ -11,54 +11,56 @@ import (
 	"parley/themes"
 )
 
-// nextBatch feeds the harness's messages to the model until a batch of the
-// stream with text has been applied, and returns it. Frame ticks that come
-// in the meantime are held back (not delivered), so the test decides when
-// the next frame happens.
-func nextBatch(t *testing.T, h *harness) streamBatchMsg {
+// pumped waits until text of the stream in flight waits in its pump
+// (arrived from the gateway, not yet taken by a frame) and returns it.
+// Frame ticks that come in the meantime are held back (not delivered), so
+// the test decides when the next frame happens.
+func pumped(t *testing.T, h *harness) string {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
+		p := h.m.stream.pump
+		p.mu.Lock()
+		text := p.text.String()
+		p.mu.Unlock()
+		if text != "" {
+			return text
+		}
 		select {
 		case msg := <-h.msgs:
-			switch msg := msg.(type) {
-			case frameMsg:
-				continue
-			case streamBatchMsg:
-				h.send(msg)
-				if msg.text != "" {
-					return msg
-				}
-				continue
+			if _, ok := msg.(frameMsg); !ok {
+				h.deliver(msg)
 			}
-			h.deliver(msg)
+		case <-time.After(time.Millisecond):
 		case <-deadline:
-			t.Fatalf("no batch arrived; screen:\n%s", h.screen())
+			t.Fatalf("no text arrived; screen:\n%s", h.screen())
 		}
 	}
 }
 
-// TestDeltaVisibleAtNextFrame: text that arrives is on screen at the next
-// frame tick. A batch leaves the pump at most batchGap after the text
-// arrived (TestBatchesAreCoalesced), Update appends it at once, and the
-// frame tick, which runs every frameInterval while a reply streams, shows
-// it: text is visible at most frameInterval + batchGap after it arrived.
+// TestDeltaVisibleAtNextFrame: text that reached the pump is on screen at
+// the next frame tick, which takes it from the pump, appends it and
+// re-renders the tail: text is visible at most readGap + frameInterval
+// after it arrived, and nothing reaches the model between frames.
 func TestDeltaVisibleAtNextFrame(t *testing.T) {
-	if frameInterval > 33*time.Millisecond || batchGap > frameInterval {
-		t.Fatalf("frame %v, batch gap %v: a delta could take longer than a frame and a batch gap to show", frameInterval, batchGap)
+	if lag := readGap + frameInterval; lag > 150*time.Millisecond {
+		t.Fatalf("read gap %v + frame %v: a delta could take longer than 150 ms to show", readGap, frameInterval)
 	}
 	h := newHarness(t, 80, 24)
 	h.srv.Enqueue(apitest.Reply{Text: "alpha bravo charlie delta", DeltaRunes: 6, StallAfterDeltas: 1, Stall: 5 * time.Second})
 	h.typeText("go")
 	h.key("enter")
-	b := nextBatch(t, h)
-	if got := lastReplyMsg(h).Text; got != b.text {
-		t.Fatalf("conversation has %q after the batch %q", got, b.text)
+	text := pumped(t, h)
+	if got := lastReplyMsg(h).Text; got != "" {
+		t.Fatalf("the conversation has %q before a frame took the text", got)
 	}
 	// The frame tick shows it and asks for the next frame.
 	_, cmd := h.m.Update(frameMsg{id: h.m.stream.id})
-	if !strings.Contains(h.screen(), strings.TrimSpace(b.text)) {
-		t.Fatalf("%q not on screen after the frame tick:\n%s", b.text, h.screen())
+	if got := lastReplyMsg(h).Text; got != text {
+		t.Fatalf("conversation has %q after the frame; the pump held %q", got, text)
+	}
+	if !strings.Contains(h.screen(), strings.TrimSpace(text)) {
+		t.Fatalf("%q not on screen after the frame tick:\n%s", text, h.screen())
 	}
 	if cmd == nil {
 		t.Fatal("the frame tick stopped while the reply streams")

@@ -15,12 +15,6 @@ import (
 // redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if b, ok := msg.(streamBatchMsg); ok && !b.ended {
-		// A batch only appends text: the transcript shows it from the next
-		// frame tick on, and nothing else on screen changed. Skipping the
-		// frame here keeps a delta at a few microseconds.
-		return m, cmd
-	}
 	m.relayout()
 	m.refreshChrome()
 	m.composeFrame()
@@ -54,9 +48,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.enhanced)
 		m.keysChanged()
 		return nil
-
-	case streamBatchMsg:
-		return m.streamBatch(msg)
 
 	case frameMsg:
 		return m.frame(msg)
@@ -177,21 +168,30 @@ func (m *Model) tickIfNeeded() tea.Cmd {
 	return frameTick(0)
 }
 
-// frame is one frame tick: re-render what changed, advance the spinner and
-// the clock, and keep ticking while a stream runs or work is pending.
+// frame is one frame tick: take what the stream sent since the previous
+// one, re-render what changed, advance the spinner and the clock every
+// spinnerStep, and keep ticking while a stream runs or work is pending.
 func (m *Model) frame(msg frameMsg) tea.Cmd {
+	var ended tea.Cmd
 	if msg.id == 0 {
 		m.ticking = false
 	} else if m.stream == nil || msg.id != m.stream.id {
-		return nil
+		return nil // a late tick of a stopped stream
+	} else if m.drainStream() {
+		ended = m.maybeAutoTitle()
 	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.conv.FlushProgress()
-	if m.stream != nil && msg.id == m.stream.id {
-		m.stream.frame++
+	if s := m.stream; s != nil && msg.id == s.id {
+		// The status line changes at the spinner's pace, not the frame's:
+		// a frame that only adds text redraws only the text.
+		if now := m.now(); now.Sub(s.shown) >= spinnerStep {
+			s.frame++
+			s.shown = now
+		}
 		return tea.Batch(frameTick(msg.id), render)
 	}
-	return tea.Batch(m.tickIfNeeded(), render)
+	return tea.Batch(m.tickIfNeeded(), render, ended)
 }
