@@ -64,9 +64,14 @@ const syncBytes = 4 << 10
 // rendering of the final block.
 const bigTail = 16 << 10
 
-// syncTries bounds the cuts Frame checks in one call; the rest wait for
-// the next one (each check parses the unfinished run).
-const syncTries = 16
+// syncTries bounds the cuts Frame checks in one call, and it checks at
+// least minTries before it stops for the frame's time; the rest wait for
+// the next call (each check parses the unfinished run, at most syncBytes
+// of it).
+const (
+	syncTries = 256
+	minTries  = 4
+)
 
 // maxOutput bounds the rendered size of src bytes at a width: a render
 // that writes more is shown as plain text. Real Markdown renders to 2-30

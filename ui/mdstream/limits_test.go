@@ -81,7 +81,9 @@ func TestHostileRendersBounded(t *testing.T) {
 func preparedDepth(r *Renderer, md string) int {
 	src := []byte(md)
 	doc := r.body.Parser().Parse(text.NewReader(src))
-	r.prepare(doc, src)
+	if _, _, err := r.prepare(doc, src); err != nil {
+		panic(err)
+	}
 	deepest := 0
 	var walk func(n gast.Node, depth int)
 	walk = func(n gast.Node, depth int) {
