@@ -46,7 +46,7 @@ func TestHostileRendersBounded(t *testing.T) {
 	// more.
 	limit, allocLimit := 3*time.Second, uint64(300<<20)
 	if raceOn {
-		limit, allocLimit = 30*time.Second, 800<<20
+		limit, allocLimit = 120*time.Second, 800<<20
 	}
 	for name, h := range hostileDocs() {
 		t.Run(name, func(t *testing.T) {

@@ -73,7 +73,7 @@ func TestResizeReflowConverges(t *testing.T) {
 			t.Fatalf("width %d: everything rendered on resize (should be lazy)", w)
 		}
 		for tr.NeedsTick() {
-			tr.Tick()
+			tickRun(tr)
 			if got := plainView(tr); !slices.Equal(got, first) {
 				t.Fatalf("width %d: window changed while off-screen messages were rendered:\n%s\nwas\n%s",
 					w, strings.Join(got, "\n"), strings.Join(first, "\n"))
@@ -197,7 +197,7 @@ func TestThemeSwitchRecoloursCode(t *testing.T) {
 	tr.Append(userMsg(3, "again"))
 	tr.Append(streamingMsg(4))
 	tr.AppendDelta(4, code)
-	tr.Tick()
+	tickRun(tr)
 	done := streamingMsg(4)
 	done.Text, done.State = code, conversation.StateDone
 	tr.Update(done)
