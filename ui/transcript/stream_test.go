@@ -159,6 +159,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 				done := streamingMsg(2)
 				done.Text, done.State, done.FinishReason = text, conversation.StateDone, "stop"
 				tr.Update(done)
+				settle(t, tr) // the final rendering may be a background job
 
 				fresh := newT()
 				fresh.Reset([]conversation.Message{userMsg(1, "question"), done})
