@@ -177,7 +177,9 @@ const ChromaFormatter = "terminal16m"
 
 // Renderer renders untrusted Markdown with a theme's glamour style into
 // terminal-safe, compact ANSI text. Like glamour's renderer it is not safe
-// for concurrent use.
+// for concurrent use. It is glamour's own pipeline, whose cost hostile
+// Markdown can blow up (deeply nested quotes and lists); the chat renders
+// replies with ui/mdstream, which bounds nesting, time and output.
 type Renderer struct {
 	tr *glamour.TermRenderer
 }

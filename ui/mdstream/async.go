@@ -32,9 +32,10 @@ func (d *Doc) Frame(r *Renderer) (lines []string, next Next) {
 	}
 	budget, ctx := r.guard.budget, r.guard.ctx
 	r.guard.budget, r.guard.ctx = r.frameBudget, nil
-	d.sync = true
+	d.sync, d.deferred = true, false
+	d.frameEnd = time.Now().Add(r.frameBudget)
 	lines = d.lines(r, syncTries)
-	d.sync = false
+	d.sync, d.frameEnd = false, time.Time{}
 	r.guard.budget, r.guard.ctx = budget, ctx
 	switch {
 	case d.slow:
@@ -63,9 +64,14 @@ func (d *Doc) work(r *Renderer) int {
 		return len(d.src)
 	}
 	n := len(d.src) - d.stable
-	if fc := &d.tail.fence; d.sc.fenceOpen && d.sc.fenceStart == d.stable && fc.end > d.stable {
+	t := &d.tail
+	switch {
+	case d.sc.fenceOpen && d.sc.fenceStart == d.stable && t.fence.end > d.stable:
 		// An open fence renders its new lines in chunks.
-		n = len(d.src) - fc.end
+		n = len(d.src) - t.fence.end
+	case !d.finished && t.valid && t.start == d.stable && !t.finished && n > bigTail && n*4 < (t.rendered-d.stable)*5:
+		// A large tail shows its new text plain (see renderTail).
+		n = len(d.src) - t.rendered
 	}
 	for i := range d.chunks {
 		if !d.chunks[i].rendered {
@@ -126,9 +132,10 @@ func (d *Doc) snapshot() *Doc {
 	c.chunks = slices.Clone(d.chunks)
 	c.tail.pieces = slices.Clip(d.tail.pieces)
 	c.tail.fence.pieces = slices.Clip(d.tail.fence.pieces)
+	c.tail.extra = slices.Clip(d.tail.extra)
 	c.base.out = slices.Clip(d.base.out)
 	c.prov = nil
-	c.sync, c.slow = false, false
+	c.sync, c.slow, c.deferred = false, false, false
 	return &c
 }
 

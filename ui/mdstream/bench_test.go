@@ -1,6 +1,7 @@
 package mdstream
 
 import (
+	"context"
 	"math/rand"
 	"os"
 	"runtime"
@@ -225,4 +226,84 @@ func BenchmarkRelayout(b *testing.B) {
 			r1.Render(md)
 		}
 	})
+}
+
+// BenchmarkHostile renders the replies of issue 7 that froze the chat.
+// "whole" is Renderer.Render of the whole reply (no budget, so the cost is
+// the real one); "stream" streams it in 64-byte deltas, a Frame every three
+// deltas and each Job run at once, as the chat does (cpu-ms/op: all of it;
+// max-frame-ms: the worst Frame, the part on the UI goroutine); "glamour"
+// is glamour's own renderer on the same text, what a render cost before,
+// where it finishes at all (100 nested quotes and 400 nested lists take
+// minutes and gigabytes: the baseline is left out).
+func BenchmarkHostile(b *testing.B) {
+	style := *styles.DefaultStyles["dark"]
+	docs := hostileDocs()
+	for _, name := range []string{"quotes", "inline lists", "lists", "fences", "stars", "emphasis", "mixed"} {
+		md := docs[name][0]
+		name = strings.ReplaceAll(name, " ", "-")
+		b.Run(name+"/whole", func(b *testing.B) {
+			r, err := NewRenderer(benchWidth, style)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.SetBudget(0, nil)
+			b.ReportAllocs()
+			for range b.N {
+				r.Render(md)
+			}
+		})
+		b.Run(name+"/stream", func(b *testing.B) {
+			r, err := NewRenderer(benchWidth, style)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			b.ReportAllocs()
+			var worst, cpu time.Duration
+			for range b.N {
+				c0 := threadCPU()
+				d := &Doc{}
+				frame := func() {
+					f0 := threadCPU()
+					_, next := d.Frame(r)
+					worst = max(worst, threadCPU()-f0)
+					if next == NeedJob {
+						j := d.Job(r)
+						j.Run(context.Background())
+						d.Apply(j)
+					}
+				}
+				for i, k := 0, 0; i < len(md); i, k = i+64, k+1 {
+					d.Append(md[i:min(i+64, len(md))])
+					if k%3 == 2 {
+						frame()
+					}
+				}
+				d.Finish()
+				for _, ok := d.Cached(r); !ok; _, ok = d.Cached(r) {
+					frame()
+				}
+				cpu += threadCPU() - c0
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(worst)/1e6, "max-frame-ms")
+		})
+		if name == "quotes" || name == "inline-lists" || name == "lists" || name == "mixed" {
+			continue
+		}
+		b.Run(name+"/glamour", func(b *testing.B) {
+			tr, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(benchWidth))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := tr.Render(md); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -175,7 +175,7 @@ func (d *Doc) advance(p parser.Parser, tries int) {
 		}
 	})
 	for done := 0; len(d.cands) > 0; done++ {
-		if tries > 0 && done == tries {
+		if tries > 0 && (done == tries || done >= minTries && d.frameOver()) {
 			return
 		}
 		c := d.cands[0]

@@ -32,11 +32,22 @@
 // Append; in addition every rendered line keeps no escape sequence but SGR
 // colours and attributes: glamour writes OSC 8 hyperlinks for links and
 // autolinks, and those are removed, as is anything else that could reach
-// the terminal as a control sequence.
+// the terminal as a control sequence. Nor may its cost run away: nesting
+// is flattened past a depth, every render has a deadline, a context and an
+// output cap (limits.go), and Frame does at most a frame's work on the
+// caller's goroutine, leaving the rest to a Job that runs elsewhere
+// (async.go).
+//
+// Options change glamour's layout where a chat needs it: numbered code
+// blocks (the numbers of CodeBlocks), tables as wide as their content, URLs
+// not broken at hyphens, padded code spans (labels.go, tables.go,
+// prepare.go). The zero Options render as glamour does, which the
+// equivalence tests check byte for byte.
 package mdstream
 
 import (
 	"slices"
+	"time"
 
 	"github.com/yuin/goldmark/parser"
 )
@@ -95,12 +106,16 @@ type Doc struct {
 	provLen int
 
 	// Frame and Job (see async.go).
-	sync   bool // rendering on the caller's goroutine: an overrun is not final
-	slow   bool // a render overran its frame: the rest goes to a Job
-	slowAt int  // stable+1 when the tail overran: it goes to Jobs while it starts there
-	epoch  int  // counts Invalidate calls: a Job from before one is dropped
-	jobSeq int  // Jobs made
-	jobOut int  // the Job in flight (its seq), 0 for none
+	sync bool // rendering on the caller's goroutine: an overrun is not final
+	// frameEnd ends a Frame's work: blocks not rendered by then show plain
+	// and are rendered by the next Frame (deferred).
+	frameEnd time.Time
+	deferred bool
+	slow     bool // a render overran its frame: the rest goes to a Job
+	slowAt   int  // stable+1 when the tail overran: it goes to Jobs while it starts there
+	epoch    int  // counts Invalidate calls: a Job from before one is dropped
+	jobSeq   int  // Jobs made
+	jobOut   int  // the Job in flight (its seq), 0 for none
 }
 
 // chunk is a finished run of top-level blocks: src[start:end].
@@ -119,11 +134,16 @@ type chunk struct {
 type tailState struct {
 	valid    bool
 	start    int
-	end      int
+	end      int // where the shown tail ends
 	finished bool
 	pieces   []piece
 	defs     []parser.Reference
 	fence    fenceCache
+	// A large unfinished tail is rendered again only when it has grown
+	// by a quarter (see bigTail): rendered is where its last rendering
+	// ends, and the text after it, up to end, shows plain (extra).
+	rendered int
+	extra    []piece
 }
 
 // NewDoc returns a Doc holding md (which may be empty).
@@ -240,6 +260,6 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 	d.outKey = r.key
 	// Proposals left unchecked (see advance) are checked next time; what
 	// overran its budget is rendered again (by a Job, see Frame).
-	d.dirty = len(d.cands) > 0 || d.slow
+	d.dirty = len(d.cands) > 0 || d.slow || d.deferred
 	return d.out
 }

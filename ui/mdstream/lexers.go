@@ -22,6 +22,7 @@ const plaintextLexer = "plaintext"
 type lexerTable struct {
 	known map[string]bool   // names and aliases chroma finds by map lookup; read-only
 	slow  map[string]string // slow lookups done: language -> lexer name ("" for none)
+	empty string            // the lexer guessed for empty code ("" until asked)
 }
 
 func newLexerTable() *lexerTable {
@@ -44,7 +45,7 @@ func (t *lexerTable) clone() *lexerTable {
 	for k, v := range t.slow {
 		slow[k] = v
 	}
-	return &lexerTable{known: t.known, slow: slow}
+	return &lexerTable{known: t.known, slow: slow, empty: t.empty}
 }
 
 // resolve returns the language to give glamour for a code block written
@@ -64,10 +65,18 @@ func (t *lexerTable) resolve(lang string, code func() string) (string, bool) {
 			return name, true
 		}
 	}
-	if name := lexerName(lexers.Analyse(code())); name != "" {
-		return name, true
+	c := code()
+	if c == "" && t.empty != "" {
+		return t.empty, true // empty blocks are common (hostile ones by thousands)
 	}
-	return plaintextLexer, true
+	name := lexerName(lexers.Analyse(c))
+	if name == "" {
+		name = plaintextLexer
+	}
+	if c == "" {
+		t.empty = name
+	}
+	return name, true
 }
 
 // lexerName is a name chroma finds l by at once, without spaces (glamour

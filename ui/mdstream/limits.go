@@ -55,9 +55,23 @@ const JobBudget = 2 * time.Second
 // room to spare. More goes to a Job.
 const syncBytes = 4 << 10
 
-// syncTries bounds the cuts Frame checks in one call; the rest wait for
-// the next one (each check parses the unfinished run).
-const syncTries = 16
+// bigTail: an unfinished run of blocks longer than this (a table or list
+// of hundreds of rows, or hostile text) is rendered again only when it has
+// grown by a quarter since its last rendering; the text after that shows
+// plain meanwhile. Rendering it on every frame would cost the square of
+// its length over the stream (400 nested list levels: 160 KB rendered
+// 800 times); growing by a quarter each time costs at most five times one
+// rendering of the final block.
+const bigTail = 16 << 10
+
+// syncTries bounds the cuts Frame checks in one call, and it checks at
+// least minTries before it stops for the frame's time; the rest wait for
+// the next call (each check parses the unfinished run, at most syncBytes
+// of it).
+const (
+	syncTries = 256
+	minTries  = 4
+)
 
 // maxOutput bounds the rendered size of src bytes at a width: a render
 // that writes more is shown as plain text. Real Markdown renders to 2-30

@@ -46,7 +46,7 @@ func TestHostileRendersBounded(t *testing.T) {
 	// more.
 	limit, allocLimit := 3*time.Second, uint64(300<<20)
 	if raceOn {
-		limit, allocLimit = 30*time.Second, 800<<20
+		limit, allocLimit = 120*time.Second, 800<<20
 	}
 	for name, h := range hostileDocs() {
 		t.Run(name, func(t *testing.T) {
@@ -81,7 +81,9 @@ func TestHostileRendersBounded(t *testing.T) {
 func preparedDepth(r *Renderer, md string) int {
 	src := []byte(md)
 	doc := r.body.Parser().Parse(text.NewReader(src))
-	r.prepare(doc, src)
+	if _, _, err := r.prepare(doc, src); err != nil {
+		panic(err)
+	}
 	deepest := 0
 	var walk func(n gast.Node, depth int)
 	walk = func(n gast.Node, depth int) {
@@ -328,3 +330,48 @@ func TestSyncOverrunGoesToJob(t *testing.T) {
 }
 
 func visibleLines(r *Renderer, md string) []string { return r.Render(visible(md)) }
+
+// TestBigTailRendersByQuarters: an unfinished block past bigTail (a table
+// of 2,000 rows) is rendered again only when it has grown by a quarter; every
+// frame still shows all the text so far, and the finished block is what a
+// whole render gives.
+func TestBigTailRendersByQuarters(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| id | name | note |\n|---|---|---|\n")
+	for i := range 2000 {
+		b.WriteString("| " + strconv.Itoa(i) + " | row" + strconv.Itoa(i) + " | text |\n")
+	}
+	md := b.String()
+	r := newTestRenderer(t, 60, "notty")
+	d := &Doc{}
+	bigRenders := 0
+	step := 401
+	if raceOn {
+		step = 1601 // fewer frames of the (tenfold slower) rendering
+	}
+	for i := 0; i < len(md); i += step {
+		j := min(i+step, len(md))
+		d.Append(md[i:j])
+		before := d.Stats().TailRenders
+		lines := d.Lines(r)
+		if j-d.stable > bigTail && d.Stats().TailRenders > before {
+			bigRenders++
+		}
+		// The last complete row shows, rendered or plain.
+		complete := md[:strings.LastIndexByte(md[:j], '\n')+1]
+		last := strings.LastIndex(complete, "| row")
+		if last >= 0 {
+			row := md[last+2 : last+2+strings.IndexByte(md[last+2:], ' ')]
+			if !strings.Contains(strings.Join(plain(lines), "\n"), row) {
+				t.Fatalf("at byte %d %q is not shown", j, row)
+			}
+		}
+	}
+	if bigRenders == 0 || bigRenders > 8 {
+		t.Fatalf("%d renders of the block past %d bytes, want a few (it grows %d bytes past it)", bigRenders, bigTail, len(md)-bigTail)
+	}
+	d.Finish()
+	if got, want := plain(d.Lines(r)), plain(r.Render(md)); !slices.Equal(got, want) {
+		t.Fatalf("finished: %s", firstDiff(got, want))
+	}
+}

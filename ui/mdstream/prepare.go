@@ -24,7 +24,9 @@ import (
 //     that fits a line is never broken at one;
 //   - with Options.PadCode, the spaces beside a padded code span are
 //     dropped: the padding shows the gap.
-func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo) {
+//
+// It stops with the guard's error when the render's time is up.
+func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo, error) {
 	var emptied []gast.Node
 	flatten(doc, 0, depthFor(r.width), &emptied)
 	for _, n := range emptied {
@@ -36,9 +38,11 @@ func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo) {
 	}
 	p := preparer{r: r, src: src, ext: src[:len(src):len(src)]}
 	p.urls = r.opts.WholeURLs && !bytes.Contains(src, []byte(nbHyphen))
-	_ = gast.Walk(doc, p.visit)
+	if err := gast.Walk(doc, p.visit); err != nil {
+		return nil, nil, err
+	}
 	p.apply()
-	return p.ext, p.codes
+	return p.ext, p.codes, nil
 }
 
 // nbHyphen is U+2011 NON-BREAKING HYPHEN: one cell, and not a break point
@@ -67,6 +71,9 @@ type swap struct{ old, new gast.Node }
 func (p *preparer) visit(n gast.Node, entering bool) (gast.WalkStatus, error) {
 	if !entering {
 		return gast.WalkContinue, nil
+	}
+	if err := p.r.guard.check(); err != nil {
+		return gast.WalkStop, err
 	}
 	switch v := n.(type) {
 	case *gast.FencedCodeBlock:

@@ -3,6 +3,7 @@ package mdstream
 import (
 	"bytes"
 	"slices"
+	"time"
 )
 
 // firstAt reports whether no chunk before i has any block: the run at i
@@ -38,6 +39,17 @@ func (d *Doc) codesBefore(i int) int {
 // renderChunk renders chunk i; base is codesBefore(i).
 func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	c := &d.chunks[i]
+	if d.frameOver() {
+		// This frame's time is up: plain text until the next one.
+		c.pieces = make([]piece, 1)
+		c.pieces[0].set(fallbackRaw(d.src[c.start:c.end]), r.width)
+		c.rendered = false
+		d.deferred = true
+		if i < d.baseN {
+			d.baseN = 0
+		}
+		return
+	}
 	first := d.firstAt(i)
 	if i == len(d.chunks)-1 && d.closeFence(r, c, first, base) {
 		return
@@ -105,8 +117,29 @@ func (d *Doc) renderTail(r *Renderer) {
 	if t.start != d.stable {
 		t.fence = fenceCache{}
 	}
+	if !fenceMode && !d.finished && t.valid && t.start == d.stable && !t.finished &&
+		end > t.rendered && end-d.stable > bigTail && (end-d.stable)*4 < (t.rendered-d.stable)*5 {
+		// A large tail that grew by less than a quarter: its rendering
+		// stays, the new text shows plain.
+		t.end = end
+		var p piece
+		p.set(fallbackRaw(d.src[t.rendered:end]), r.width)
+		t.extra = []piece{p}
+		return
+	}
 	t.valid, t.start, t.end, t.finished = true, d.stable, end, d.finished
+	t.rendered, t.extra = end, nil
 	t.defs = nil
+	if d.frameOver() {
+		// This frame's time is up: plain text until the next one.
+		t.valid = false
+		t.fence = fenceCache{}
+		var p piece
+		p.set(fallbackRaw(d.src[d.stable:end]), r.width)
+		t.pieces = []piece{p}
+		d.deferred = true
+		return
+	}
 	first := d.firstAt(len(d.chunks))
 	if fenceMode {
 		t.pieces = d.renderOpenFence(r, first, end, d.codesBefore(len(d.chunks)))
@@ -175,8 +208,17 @@ func (d *Doc) compose(r *Renderer) {
 	for i := range d.tail.pieces {
 		j.add(&d.tail.pieces[i])
 	}
+	for i := range d.tail.extra {
+		j.add(&d.tail.extra[i])
+	}
 	var f piece
 	f.set(r.foot, r.width)
 	j.add(&f)
 	d.out = j.finish()
+}
+
+// frameOver reports whether Frame's time for this call is used up (the
+// renders it starts are cut short, see renderChunk and renderTail).
+func (d *Doc) frameOver() bool {
+	return d.sync && !d.frameEnd.IsZero() && time.Now().After(d.frameEnd)
 }

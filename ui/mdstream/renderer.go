@@ -311,16 +311,19 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 		ctx = parser.NewContext()
 	}
 	src = unmarkSource(src)
+	r.guard.arm()
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	res := rendered{nodes: doc.HasChildren()}
 	if !first && res.nodes {
 		doc.InsertBefore(doc, doc.FirstChild(), gast.NewTextBlock())
 	}
-	ext, codes := r.prepare(doc, src)
+	ext, codes, err := r.prepare(doc, src)
+	if err != nil {
+		return res, err
+	}
 	res.codes = len(codes)
 	var buf bytes.Buffer
 	r.renders++
-	r.guard.arm()
 	if err := renderSafely(md, &buf, ext, doc); err != nil {
 		return res, err
 	}

@@ -383,11 +383,3 @@ func BenchmarkStreamCodeBlock10KB(b *testing.B) {
 	}
 	benchStream(b, text)
 }
-
-// tickRun is one frame's Tick with the background render it starts run at
-// once, on this goroutine (its CPU counts).
-func tickRun(tr *Transcript) {
-	if cmd := tr.Tick(); cmd != nil {
-		tr.HandleMsg(cmd())
-	}
-}

@@ -161,7 +161,7 @@ func (t *Transcript) Update(msg conversation.Message) {
 			it.msg = msg
 			prevLive.dirty = true
 			t.refitLive(it)
-			if prevLive.wantJob || prevLive.doc.JobOut() {
+			if prevLive.wantJob || prevLive.dirty || prevLive.doc.JobOut() {
 				// The final render is too much for a frame: the lines stay
 				// as they are until a job renders the whole text.
 				t.setPending(it, true)

@@ -103,3 +103,11 @@ func refRender(tr *Transcript, text string) []string {
 	r := tr.engine().r.Clone()
 	return trimBlank(r.Render(text))
 }
+
+// tickRun is one frame's Tick with the background render it starts run at
+// once, on this goroutine (its CPU counts).
+func tickRun(tr *Transcript) {
+	if cmd := tr.Tick(); cmd != nil {
+		tr.HandleMsg(cmd())
+	}
+}

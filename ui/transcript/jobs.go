@@ -40,14 +40,14 @@ type job struct {
 	seq int
 	id  int // the message
 
-	from *Transcript // the transcript the result goes back to (never read by run)
+	from *Transcript // where the result goes back (run only carries it)
 
 	doc *mdstream.Job
 
-	text       string
-	r          *mdstream.Renderer
-	w, gen, ve int // what the item was when the job was made
-	lines      []string
+	text        string
+	r           *mdstream.Renderer
+	w, gen, ver int // what the item was when the job was made
+	lines       []string
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -127,7 +127,7 @@ func (t *Transcript) HandleMsg(msg tea.Msg) bool {
 		}
 		return true
 	}
-	if !it.pending || it.live != nil || it.w != j.w || it.gen != j.gen || it.ver != j.ve || j.err != nil {
+	if !it.pending || it.live != nil || it.w != j.w || it.gen != j.gen || it.ver != j.ver || j.err != nil {
 		return true
 	}
 	old := t.hs.get(i)
@@ -246,5 +246,5 @@ func (t *Transcript) nextJobToRun() *job {
 		return nil
 	}
 	it := t.items[pick]
-	return &job{id: it.id(), text: it.text, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ve: it.ver}
+	return &job{id: it.id(), text: it.text, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
 }

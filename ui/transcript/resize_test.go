@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -74,12 +73,7 @@ func TestResizeReflowConverges(t *testing.T) {
 			t.Fatalf("width %d: everything rendered on resize (should be lazy)", w)
 		}
 		for tr.NeedsTick() {
-			// As the root does: a render too long for a frame runs as a
-			// job whose result comes back (under load, any render may).
-			tr.nextJob = time.Time{}
-			if cmd := tr.Tick(); cmd != nil {
-				tr.HandleMsg(cmd())
-			}
+			tickRun(tr)
 			if got := plainView(tr); !slices.Equal(got, first) {
 				t.Fatalf("width %d: window changed while off-screen messages were rendered:\n%s\nwas\n%s",
 					w, strings.Join(got, "\n"), strings.Join(first, "\n"))
@@ -142,15 +136,13 @@ func TestRestyleRendersAgain(t *testing.T) {
 	if before == after {
 		t.Fatal("view unchanged after a theme change")
 	}
+	if !slices.Equal(plainView(tr), strings.Split(stripTrim(before), "\n")) {
+		t.Fatal("text changed with the theme")
+	}
 	if !tr.NeedsTick() {
 		t.Fatal("restyle rendered everything at once")
 	}
 	settle(t, tr)
-	// The same text in the new colours (compared once every render is
-	// done: on a loaded machine a render may finish in a job, not at once).
-	if !slices.Equal(plainView(tr), strings.Split(stripTrim(before), "\n")) {
-		t.Fatal("text changed with the theme")
-	}
 	for _, it := range tr.items {
 		if !tr.fresh(it) {
 			t.Fatal("a message was not rendered in the new style")
@@ -205,7 +197,7 @@ func TestThemeSwitchRecoloursCode(t *testing.T) {
 	tr.Append(userMsg(3, "again"))
 	tr.Append(streamingMsg(4))
 	tr.AppendDelta(4, code)
-	tr.Tick()
+	tickRun(tr)
 	done := streamingMsg(4)
 	done.Text, done.State = code, conversation.StateDone
 	tr.Update(done)

@@ -84,12 +84,12 @@ func TestSplitEscapesNeverReachView(t *testing.T) {
 			m.Model = "evil\x1b]0;title\x07model"
 			tr.Append(m)
 			tr.AppendDelta(1, "Before "+a.seq[:cut])
-			tr.Tick()
+			tickRun(tr)
 			if bad := unsafeIn(tr.View()); bad != "" {
 				t.Fatalf("%q cut at %d, first frame: %s", a.seq, cut, bad)
 			}
 			tr.AppendDelta(1, a.seq[cut:]+" after, and a [link](https://example.com).\n\n")
-			tr.Tick()
+			tickRun(tr)
 			v := tr.View()
 			if bad := unsafeIn(v); bad != "" {
 				t.Fatalf("%q cut at %d: %s", a.seq, cut, bad)

@@ -16,7 +16,7 @@ func TestFollowsBottomWhileStreaming(t *testing.T) {
 	tr.Append(streamingMsg(8))
 	for i := range 30 {
 		tr.AppendDelta(8, fmt.Sprintf("Line %d of the answer.\n\n", i))
-		tr.Tick()
+		tickRun(tr)
 		if !tr.AtBottom() || tr.NewBelow() {
 			t.Fatalf("delta %d: not following (at bottom %v, new below %v)", i, tr.AtBottom(), tr.NewBelow())
 		}
@@ -33,7 +33,7 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 	tr.Append(userMsg(7, "go on"))
 	tr.Append(streamingMsg(8))
 	tr.AppendDelta(8, "First paragraph.\n\n")
-	tr.Tick()
+	tickRun(tr)
 
 	tr.LineUp(12)
 	if tr.AtBottom() || tr.Following() {
@@ -46,7 +46,7 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 
 	for i := range 20 {
 		tr.AppendDelta(8, fmt.Sprintf("More text %d.\n\n", i))
-		tr.Tick()
+		tickRun(tr)
 	}
 	after := plainView(tr)
 	if !tr.NewBelow() {
@@ -84,7 +84,7 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 	}
 	tr.Append(streamingMsg(9))
 	tr.AppendDelta(9, "Fresh reply text")
-	tr.Tick()
+	tickRun(tr)
 	if v := plainView(tr); !strings.Contains(v[len(v)-1], "Fresh reply text") {
 		t.Fatalf("not following after returning to the bottom: %q", v)
 	}

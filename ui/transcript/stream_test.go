@@ -159,6 +159,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 				done := streamingMsg(2)
 				done.Text, done.State, done.FinishReason = text, conversation.StateDone, "stop"
 				tr.Update(done)
+				settle(t, tr) // the final rendering may be a background job
 
 				fresh := newT()
 				fresh.Reset([]conversation.Message{userMsg(1, "question"), done})
@@ -199,7 +200,7 @@ func TestTickRendersOnlyWhenChanged(t *testing.T) {
 	if !slices.Equal(body, tr.items[0].body) {
 		t.Fatal("AppendDelta rendered (it must only append)")
 	}
-	tr.Tick()
+	tickRun(tr)
 	if got := strings.Join(plainItem(tr, 0), "\n"); !strings.Contains(got, "Hello world") {
 		t.Fatalf("after tick:\n%s", got)
 	}
@@ -223,7 +224,7 @@ func TestFinishWithDifferentText(t *testing.T) {
 	tr := newTest(t, 60, 10)
 	tr.Append(streamingMsg(1))
 	tr.AppendDelta(1, "draft")
-	tr.Tick()
+	tickRun(tr)
 	done := streamingMsg(1)
 	done.Text, done.State = "The final text", conversation.StateDone
 	tr.Update(done)

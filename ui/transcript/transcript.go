@@ -7,7 +7,11 @@
 // It is a plain struct that the root model owns and drives from Update:
 // the event methods (Append, AppendDelta, Update, Remove, Reset) mirror the
 // changes of the conversation, Tick runs once per frame while anything is
-// pending (see NeedsTick), and the scroll methods move the window. The
+// pending (see NeedsTick) and returns the command of a background render
+// when one is due (the root runs it and hands its RenderedMsg to
+// HandleMsg: no render on the Update goroutine takes more than a frame,
+// see jobs.go), and the scroll methods move the window. Text is laid out
+// at most MaxProseWidth wide. The
 // window follows the bottom until the user scrolls up; then it stays on the
 // text the user is reading, however much arrives below, and shows a "new
 // text below" badge until the user comes back to the bottom.

@@ -141,7 +141,7 @@ func TestReplyStates(t *testing.T) {
 	tr.Append(userMsg(1, "hi"))
 	tr.Append(streamingMsg(2))
 	tr.AppendDelta(2, "Partial answer")
-	tr.Tick()
+	tickRun(tr)
 	if got := strings.Join(plainItem(tr, 1), "\n"); !strings.Contains(got, "gpt-4o · writing…") || !strings.Contains(got, "Partial answer") {
 		t.Fatalf("streaming reply:\n%s", got)
 	}
@@ -310,7 +310,7 @@ func TestWrappedCodeLineKeepsIndent(t *testing.T) {
 		tr.SetSize(40, 20)
 		tr.Append(streamingMsg(1))
 		tr.AppendDelta(1, text[:len(text)-len("```\n\ndone")])
-		tr.Tick()
+		tickRun(tr)
 		check("streaming", plainItem(tr, 0))
 	}
 }
