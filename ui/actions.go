@@ -8,6 +8,8 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/termsafe"
+	"parley/ui/mdstream"
 )
 
 // copyReply copies the last reply's Markdown source. What is copied is the
@@ -27,7 +29,8 @@ func (m *Model) copyCode(n int) tea.Cmd {
 	if !ok {
 		return m.notify("there is no reply to copy from yet", toastInfo)
 	}
-	blocks := codeBlocks(r.Text)
+	// The numbering the transcript's labels show ([n] above each block).
+	blocks := mdstream.CodeBlocks(termsafe.Markdown(r.Text))
 	switch {
 	case len(blocks) == 0:
 		return m.notify("the last reply has no code block", toastInfo)
