@@ -220,6 +220,39 @@ func TestPerfRawPipe20KB(t *testing.T) {
 	t.Logf("curl: CPU %v (user %v, system %v); %.1f KB written to the pane", user+sys, user, sys, float64(len(ex.raw))/1024)
 }
 
+// perfMaxIdleWakes is how many times a second parley's threads may go to
+// sleep (voluntary context switches) while it only waits for input. Bubble
+// Tea's renderer wakes rendererFPS times a second whatever happens, and
+// each wake-up costs a few switches of the Go runtime's threads; the count
+// is steadier than the CPU time, which is a few milliseconds a second.
+const perfMaxIdleWakes = 200
+
+// TestPerfIdle measures what parley costs while it only waits: the empty
+// chat open for 20 s in a 120x40 pane.
+//
+//	PARLEY_PERF=1 go test ./e2e/ -run TestPerfIdle -count 1 -v
+func TestPerfIdle(t *testing.T) {
+	_, gw := perfStream(t)
+	tm := startParley(t, launch{Width: 120, Height: 40, Gateway: gw, Config: chatConfig, Env: strings.Fields(os.Getenv("PARLEY_PERF_ENV"))})
+	tm.waitText(composerReady)
+	pid := tm.parleyPID()
+	time.Sleep(time.Second)
+	const span = 20 * time.Second
+	before := readProc(t, pid)
+	time.Sleep(span)
+	after := readProc(t, pid)
+	cpu := after.cpu - before.cpu
+	secs := int64(span / time.Second)
+	wakes := (after.volCtx - before.volCtx) / secs
+	t.Logf("idle for %v: CPU %v (user %v, system %v), %v a second; %d voluntary context switches a second (%d involuntary in all)",
+		span, cpu, after.user-before.user, after.sys-before.sys, cpu/time.Duration(secs), wakes, after.involCtx-before.involCtx)
+	if wakes > perfMaxIdleWakes {
+		t.Errorf("idle parley's threads sleep and wake %d times a second; the budget is %d", wakes, perfMaxIdleWakes)
+	}
+	tm.keys("C-q")
+	tm.waitExit()
+}
+
 // lastLineWords is the end of the answer's last line of prose, which is on
 // screen once the reply is complete.
 func lastLineWords(answer string) string {

@@ -129,7 +129,7 @@ type Model struct {
 
 // activeStream is the reply in flight.
 type activeStream struct {
-	id      int // stream id: batches of other streams are ignored
+	id      int // stream id: frame ticks of other streams are ignored
 	turn    *conversation.Turn
 	model   string
 	ctx     context.Context

@@ -4,9 +4,9 @@
 //
 // The data path of one turn follows DESIGN.md: the composer's text goes
 // through the conversation (the one place every change is made) and the
-// transcript is told right after; the reply streams through a pump owned by
-// a cancellable context and arrives as coalesced batches, at most one per
-// frame; a frame tick re-renders only what changed; View joins cached
+// transcript is told right after; the reply streams into a pump owned by
+// a cancellable context, and the frame tick takes what it gathered, ten
+// times a second, and re-renders only what changed; View joins cached
 // strings.
 package ui
 

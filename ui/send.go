@@ -240,7 +240,7 @@ func (m *Model) interruptStream() {
 }
 
 // endStream forgets the stream in flight; its context is cancelled so its
-// goroutines end, and late batches are ignored by id.
+// goroutines end, and its late frame ticks are ignored by id.
 func (m *Model) endStream() {
 	if m.stream != nil {
 		m.stream.cancel()

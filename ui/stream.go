@@ -16,25 +16,25 @@ import (
 // Streaming follows DESIGN.md: Update creates a cancellable context and a
 // stream id per reply; runStream (a command) opens the stream and, in the
 // goroutine Bubble Tea gives it, pumps Recv into a pump until the stream ends
-// or the context is cancelled. The UI takes what the pump gathered on its
-// frame tick, the one timer of a stream: a delta wakes only the goroutine
-// that reads it, and the UI wakes once per frame however fast the gateway
-// sends. Commands never touch the model; late ticks of a stopped stream are
-// ignored by id.
+// or the context is cancelled. The UI takes what the pump gathered on the
+// stream's frame tick: a delta wakes at most the goroutine that reads it
+// (which pauses after each wait, so deltas are read in bursts), and the UI
+// wakes once per frame however fast the gateway sends. Commands never touch
+// the model; late ticks of a stopped stream are ignored by id.
 
 // frameInterval is the frame tick while streaming: take the pump's text,
 // re-render the reply's unfinished tail (as Markdown, every frame), advance
 // the status bar. Ten frames a second keep pace with any stream (text shows
-// at most readGap + frameInterval after it arrived) at a third of the cost
-// of thirty: each frame costs the Markdown render of the tail and, in
-// Bubble Tea's renderer, a diff of the whole screen, whatever changed
+// at most readGap + frameInterval after it arrived) for about half the CPU
+// of thirty: each frame costs the Markdown render of the tail and, in Bubble
+// Tea's renderer, a parse and diff of the whole screen, whatever changed
 // (BENCHMARKS.md, "Streaming in a real terminal").
 const frameInterval = 100 * time.Millisecond
 
 // rendererFPS is how often Bubble Tea's renderer looks for a new frame to
 // write (its default is 60). It wakes that often even when nothing
 // changed, which costs CPU all the time parley is open; 30 keeps the echo
-// of a key press within 33 ms and is three times a streaming frame.
+// of a key press within 33 ms and is three times the streaming frame rate.
 const rendererFPS = 30
 
 // lazyInterval is the frame tick without a stream, while the transcript
