@@ -14,8 +14,9 @@ import (
 // neither --model nor default_model names one. It lives in the state
 // directory ($XDG_STATE_HOME/parley/last-model).
 
-// maxModelName bounds what is read back from the file.
-const maxModelName = 512
+// maxStateLine bounds what is read back from a state file (a model name,
+// a folder).
+const maxStateLine = 4096
 
 // lastModelPath is the file, or "" when no state directory is known.
 func lastModelPath(getenv func(string) string) string {
@@ -37,6 +38,13 @@ func readLastModel(getenv func(string) string) string {
 	if p == "" {
 		return ""
 	}
+	return readSmallFile(p)
+}
+
+// readSmallFile returns the one short line a state file holds, or "" when
+// it is missing, not a regular file, longer than maxStateLine bytes or
+// more than one line.
+func readSmallFile(p string) string {
 	f, err := os.Open(p)
 	if err != nil {
 		return ""
@@ -45,15 +53,15 @@ func readLastModel(getenv func(string) string) string {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return ""
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxModelName+1))
-	if err != nil || len(b) > maxModelName {
+	b, err := io.ReadAll(io.LimitReader(f, maxStateLine+1))
+	if err != nil || len(b) > maxStateLine {
 		return ""
 	}
-	name := strings.TrimSpace(string(b))
-	if strings.ContainsAny(name, "\n\r\x00") {
+	line := strings.TrimSpace(string(b))
+	if strings.ContainsAny(line, "\n\r\x00") {
 		return ""
 	}
-	return name
+	return line
 }
 
 // lastModelSavedMsg reports a failed write (a success says nothing).

@@ -408,10 +408,8 @@ func rememberPickerDir(getenv func(string) string, dir string) tea.Cmd {
 // working directory.
 func pickerStart(getenv func(string) string) string {
 	if p := pickerDirPath(getenv); p != "" {
-		if b, err := os.ReadFile(p); err == nil && len(b) < 4096 {
-			if d := strings.TrimSpace(string(b)); isDir(d) {
-				return d
-			}
+		if d := readSmallFile(p); isDir(d) {
+			return d
 		}
 	}
 	home := getenv("HOME")
