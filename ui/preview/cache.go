@@ -1,0 +1,186 @@
+package preview
+
+import (
+	"container/list"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Source is image bytes with their SHA-256, computed once: hashing a
+// screenshot takes milliseconds, a cache lookup microseconds.
+type Source struct {
+	Data []byte
+	Sum  [32]byte
+}
+
+// NewSource hashes data. Callers that already know the SHA-256 (the session
+// store names blobs by it) can fill a Source themselves.
+func NewSource(data []byte) Source {
+	return Source{Data: data, Sum: sha256.Sum256(data)}
+}
+
+// cacheKey is everything a preview depends on.
+type cacheKey struct {
+	sum     [32]byte
+	w, h    int
+	mode    Mode
+	profile colorprofile.Profile
+	bg      rgb
+}
+
+func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
+	return cacheKey{sum: sum, w: w, h: h, mode: opts.Mode, profile: opts.Profile, bg: toRGB(opts.Background)}
+}
+
+// entry is one cached preview, or the error making it gave (a damaged file
+// fails the same way every time, and is not decoded again).
+type entry struct {
+	key  cacheKey
+	r    Rendered
+	err  error
+	size int64
+}
+
+// call is a preview being made; others asking for the same key wait for it
+// instead of making it again (and giving it a second kitty id).
+type call struct {
+	done chan struct{}
+	r    Rendered
+	err  error
+}
+
+// Cache holds recent previews, least recently used dropped first once it
+// holds more than its entry count or its bytes. It is safe for concurrent
+// use: commands render into it, Update reads from it.
+type Cache struct {
+	maxEntries int
+	maxBytes   int64
+
+	mu       sync.Mutex
+	bytes    int64
+	lru      list.List // of *entry, most recent first
+	byKey    map[cacheKey]*list.Element
+	inflight map[cacheKey]*call
+	nextID   uint32
+}
+
+// Default bounds of NewCache(0, 0): a picker page, the chips and a long
+// transcript of screenshots, kitty transmits included.
+const (
+	DefaultCacheEntries       = 256
+	DefaultCacheBytes   int64 = 64 << 20
+)
+
+// NewCache makes a cache of at most maxEntries previews and maxBytes bytes
+// of lines and commands (0 or less: the defaults).
+func NewCache(maxEntries int, maxBytes int64) *Cache {
+	if maxEntries <= 0 {
+		maxEntries = DefaultCacheEntries
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheBytes
+	}
+	// Kitty ids count up from a random start, so two runs in one terminal
+	// window do not replace each other's pictures.
+	var seed [4]byte
+	_, _ = rand.Read(seed[:])
+	return &Cache{
+		maxEntries: maxEntries,
+		maxBytes:   maxBytes,
+		byKey:      make(map[cacheKey]*list.Element),
+		inflight:   make(map[cacheKey]*call),
+		nextID:     binary.BigEndian.Uint32(seed[:]),
+	}
+}
+
+// Get returns the cached preview of the image with SHA-256 sum at w×h
+// cells, without decoding anything; ok is false when there is none (or
+// making it failed). Cheap enough for Update.
+func (c *Cache) Get(sum [32]byte, w, h int, opts Options) (Rendered, bool) {
+	k := keyOf(sum, w, h, opts)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byKey[k]
+	if !ok {
+		return Rendered{}, false
+	}
+	c.lru.MoveToFront(el)
+	e := el.Value.(*entry)
+	return e.r, e.err == nil
+}
+
+// Render returns the preview of src at w×h cells from the cache, or makes
+// it (Render) and keeps it. Kitty previews get an id no other preview of
+// this cache holds. Call it from a tea.Cmd: a miss decodes the image.
+func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
+	k := keyOf(src.Sum, w, h, opts)
+	c.mu.Lock()
+	if el, ok := c.byKey[k]; ok {
+		c.lru.MoveToFront(el)
+		e := el.Value.(*entry)
+		c.mu.Unlock()
+		return e.r, e.err
+	}
+	if cl, ok := c.inflight[k]; ok {
+		c.mu.Unlock()
+		<-cl.done
+		return cl.r, cl.err
+	}
+	cl := &call{done: make(chan struct{})}
+	c.inflight[k] = cl
+	var seed uint32
+	if opts.Mode.IsKitty() {
+		seed = c.nextID
+		c.nextID++
+	}
+	c.mu.Unlock()
+
+	cl.r, cl.err = render(src.Data, w, h, opts, seed)
+
+	c.mu.Lock()
+	delete(c.inflight, k)
+	c.add(&entry{key: k, r: cl.r, err: cl.err, size: sizeOf(cl.r)})
+	c.mu.Unlock()
+	close(cl.done)
+	return cl.r, cl.err
+}
+
+// add inserts e and drops the least recently used entries beyond the
+// bounds (never e itself). c.mu is held.
+func (c *Cache) add(e *entry) {
+	c.byKey[e.key] = c.lru.PushFront(e)
+	c.bytes += e.size
+	for c.lru.Len() > 1 && (c.lru.Len() > c.maxEntries || c.bytes > c.maxBytes) {
+		old := c.lru.Remove(c.lru.Back()).(*entry)
+		delete(c.byKey, old.key)
+		c.bytes -= old.size
+	}
+}
+
+// Len is how many previews the cache holds.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len()
+}
+
+// Bytes is how many bytes of lines and commands the cache holds.
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
+}
+
+// sizeOf counts the bytes a preview keeps alive, plus a fixed overhead
+// for its bookkeeping.
+func sizeOf(r Rendered) int64 {
+	n := int64(256 + len(r.Transmit) + len(r.Delete) + 16*len(r.Lines))
+	for _, l := range r.Lines {
+		n += int64(len(l))
+	}
+	return n
+}
