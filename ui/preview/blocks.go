@@ -80,34 +80,26 @@ func blockLines(pic *image.RGBA, w, h int, profile colorprofile.Profile, bg rgb)
 	return lines
 }
 
-// noColour marks a colour state that is not set (the terminal's default).
-const noColour = -1
-
 // writeHalfBlocks writes one row of cells: upper pixels in the foreground,
-// lower ones (nil for none) in the background.
+// lower ones in the background (nil: the row has none, and the background
+// stays the terminal's).
 func writeHalfBlocks(b *strings.Builder, upper, lower []rgb, profile colorprofile.Profile) {
-	fg, bg := noColour, noColour
+	fg, bg := -1, -1 // not set yet
 	var params []byte
 	for x, u := range upper {
-		wantFg, wantBg := code(u, profile), noColour
-		if lower != nil {
-			wantBg = code(lower[x], profile)
-		}
 		params = params[:0]
-		if wantFg != fg {
-			params = appendColour(params, wantFg, true, profile)
-			fg = wantFg
+		if c := code(u, profile); c != fg {
+			params = appendColour(params, c, true, profile)
+			fg = c
 		}
-		if wantBg != bg {
-			if len(params) > 0 {
-				params = append(params, ';')
+		if lower != nil {
+			if c := code(lower[x], profile); c != bg {
+				if len(params) > 0 {
+					params = append(params, ';')
+				}
+				params = appendColour(params, c, false, profile)
+				bg = c
 			}
-			if wantBg == noColour {
-				params = append(params, "49"...)
-			} else {
-				params = appendColour(params, wantBg, false, profile)
-			}
-			bg = wantBg
 		}
 		if len(params) > 0 {
 			b.WriteString("\x1b[")
