@@ -15,8 +15,8 @@ type Tmux struct {
 	// ClientTerm is the TERM of the terminal the tmux client runs in
 	// ("xterm-kitty"), empty when no client is attached.
 	ClientTerm string
-	// Passthrough is true when allow-passthrough is "on" or "all", so
-	// graphics commands wrapped for tmux reach that terminal.
+	// Passthrough is true when allow-passthrough is on (or "all", tmux 3.4
+	// and later), so graphics commands wrapped for tmux reach that terminal.
 	Passthrough bool
 }
 
@@ -48,7 +48,7 @@ func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 	cmd.WaitDelay = 100 * time.Millisecond
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Tmux{}, fmt.Errorf("tmux did not say within %s whether it passes images through", TmuxProbeTimeout)
+			return Tmux{}, errors.New("tmux did not answer in time whether it passes images through, so previews use half blocks; set images = \"kitty\" to use kitty graphics anyway")
 		}
 		return Tmux{}, fmt.Errorf("asking tmux whether it passes images through failed: %w", err)
 	}
@@ -58,7 +58,9 @@ func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 		return Tmux{}, fmt.Errorf("tmux answered %q where parley expected its client's terminal and allow-passthrough", truncateASCII(line, 60))
 	}
 	pass = strings.TrimSpace(pass)
-	return Tmux{ClientTerm: strings.TrimSpace(term), Passthrough: pass == "on" || pass == "all"}, nil
+	// tmux 3.3 shows the option as a flag ("1"), later versions as a
+	// choice ("on", "all").
+	return Tmux{ClientTerm: strings.TrimSpace(term), Passthrough: pass == "1" || pass == "on" || pass == "all"}, nil
 }
 
 // limitedWriter keeps at most n bytes and drops the rest, so a broken tmux
