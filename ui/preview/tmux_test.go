@@ -39,7 +39,7 @@ func TestProbeTmuxAnswers(t *testing.T) {
 		{`xterm-kitty\t1`, Tmux{ClientTerm: "xterm-kitty", Passthrough: true}}, // tmux 3.3: a flag
 		{`xterm-kitty\t0`, Tmux{ClientTerm: "xterm-kitty"}},
 		{`xterm-256color\t`, Tmux{ClientTerm: "xterm-256color"}}, // tmux before 3.3
-		{`\ton`, Tmux{Passthrough: true}},                          // no client attached
+		{`\ton`, Tmux{Passthrough: true}},                        // no client attached
 	}
 	for _, c := range cases {
 		args := fakeTmux(t, `printf '`+c.out+`\n'`)
