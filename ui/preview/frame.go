@@ -6,9 +6,10 @@ import (
 )
 
 // frameLines is what Off draws: the picture's box outlined, with a label
-// (parley's own words: format and size) in the middle, centred in w×h
-// cells. A box too small for an outline holds the label alone, cut to fit.
-func frameLines(label string, cols, rows, w, h int) []string {
+// (parley's own words: the format, then the size if there is room) in the
+// middle, centred in w×h cells. When the box is too small for an outline,
+// the label stands alone on the middle line of the area.
+func frameLines(format, size string, cols, rows, w, h int) []string {
 	top, left := (h-rows)/2, (w-cols)/2
 	blank := strings.Repeat(" ", w)
 	lines := make([]string, h)
@@ -17,19 +18,27 @@ func frameLines(label string, cols, rows, w, h int) []string {
 	}
 	pad := func(s string) string { return blank[:left] + s + blank[:w-cols-left] }
 	if rows < 3 || cols < 3 {
-		lines[top+rows/2] = pad(centre(label, cols))
+		lines[h/2] = centre(label(format, size, w), w)
 		return lines
 	}
 	lines[top] = pad("┌" + strings.Repeat("─", cols-2) + "┐")
 	for r := 1; r < rows-1; r++ {
 		inner := strings.Repeat(" ", cols-2)
 		if r == rows/2 {
-			inner = centre(label, cols-2)
+			inner = centre(label(format, size, cols-2), cols-2)
 		}
 		lines[top+r] = pad("│" + inner + "│")
 	}
 	lines[top+rows-1] = pad("└" + strings.Repeat("─", cols-2) + "┘")
 	return lines
+}
+
+// label is "format size" when it fits in n cells, else the format alone.
+func label(format, size string, n int) string {
+	if l := format + " " + size; utf8.RuneCountInString(l) <= n {
+		return l
+	}
+	return format
 }
 
 // centre cuts s (single-width characters only) to n cells and centres it

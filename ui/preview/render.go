@@ -99,7 +99,7 @@ func render(data []byte, w, h int, opts Options, seed uint32) (Rendered, error) 
 	if opts.Mode == Off {
 		r.Cols, r.Rows = FitCells(r.Width, r.Height, w, h)
 		r.X, r.Y = (w-r.Cols)/2, (h-r.Rows)/2
-		r.Lines = frameLines(info.Format.Name()+" "+fmt.Sprintf("%d×%d", r.Width, r.Height), r.Cols, r.Rows, w, h)
+		r.Lines = frameLines(info.Format.Name(), fmt.Sprintf("%d×%d", r.Width, r.Height), r.Cols, r.Rows, w, h)
 		return r, nil
 	}
 	if err := info.Check(opts.budget()); err != nil {
