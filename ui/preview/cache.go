@@ -5,9 +5,12 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"image"
 	"sync"
 
 	"github.com/charmbracelet/colorprofile"
+
+	"parley/media"
 )
 
 // Source is image bytes with their SHA-256, computed once: hashing a
@@ -23,8 +26,10 @@ func NewSource(data []byte) Source {
 	return Source{Data: data, Sum: sha256.Sum256(data)}
 }
 
-// cacheKey is everything a preview depends on.
+// cacheKey is everything a preview depends on. The cache also keeps
+// decoded pictures (thumbs), under the image's sum alone.
 type cacheKey struct {
+	thumb   bool
 	sum     [32]byte
 	w, h    int
 	mode    Mode
@@ -37,25 +42,31 @@ func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
 }
 
 // entry is one cached preview, or the error making it gave (a damaged file
-// fails the same way every time, and is not decoded again).
+// fails the same way every time, and is not decoded again), or a thumb.
 type entry struct {
-	key  cacheKey
-	r    Rendered
-	err  error
-	size int64
+	key   cacheKey
+	r     Rendered
+	thumb thumb
+	err   error
+	size  int64
 }
 
-// call is a preview being made; others asking for the same key wait for it
-// instead of making it again (and giving it a second kitty id).
+// call is a preview or a thumb being made; others asking for the same key
+// wait for it instead of making it again (a preview would get a second
+// kitty id, a thumb would be decoded twice).
 type call struct {
-	done chan struct{}
-	r    Rendered
-	err  error
+	done  chan struct{}
+	r     Rendered
+	thumb thumb
+	err   error
 }
 
-// Cache holds recent previews, least recently used dropped first once it
-// holds more than its entry count or its bytes. It is safe for concurrent
-// use: commands render into it, Update reads from it.
+// Cache holds recent previews, and the decoded pictures they were made
+// from, least recently used dropped first once it holds more than its
+// entry count or its bytes. A preview of an image already decoded at a new
+// size (a resize, the picker's preview becoming a chip) skips decoding. It
+// is safe for concurrent use: commands render into it, Update reads from
+// it.
 type Cache struct {
 	maxEntries int
 	maxBytes   int64
@@ -72,11 +83,11 @@ type Cache struct {
 // transcript of screenshots, kitty transmits included.
 const (
 	DefaultCacheEntries       = 256
-	DefaultCacheBytes   int64 = 64 << 20
+	DefaultCacheBytes   int64 = 96 << 20
 )
 
-// NewCache makes a cache of at most maxEntries previews and maxBytes bytes
-// of lines and commands (0 or less: the defaults).
+// NewCache makes a cache of at most maxEntries previews and pictures and
+// maxBytes bytes of lines, commands and pixels (0 or less: the defaults).
 func NewCache(maxEntries int, maxBytes int64) *Cache {
 	if maxEntries <= 0 {
 		maxEntries = DefaultCacheEntries
@@ -139,7 +150,13 @@ func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
 	}
 	c.mu.Unlock()
 
-	cl.r, cl.err = render(src.Data, w, h, opts, seed)
+	cl.r, cl.err = render(src.Data, w, h, opts, seed, func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
+		t, err := c.thumbOf(src, info, o, need, opts.budget())
+		if err != nil {
+			return nil, err
+		}
+		return scalePicture(t.pic, 1, tw, th), nil
+	})
 
 	c.mu.Lock()
 	delete(c.inflight, k)
@@ -155,24 +172,71 @@ func (c *Cache) add(e *entry) {
 	c.byKey[e.key] = c.lru.PushFront(e)
 	c.bytes += e.size
 	for c.lru.Len() > 1 && (c.lru.Len() > c.maxEntries || c.bytes > c.maxBytes) {
-		old := c.lru.Remove(c.lru.Back()).(*entry)
-		delete(c.byKey, old.key)
-		c.bytes -= old.size
+		c.remove(c.lru.Back())
 	}
 }
 
-// Len is how many previews the cache holds.
+// Len is how many previews and decoded pictures the cache holds.
 func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len()
 }
 
-// Bytes is how many bytes of lines and commands the cache holds.
+// Bytes is how many bytes of lines, commands and pixels the cache holds.
 func (c *Cache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.bytes
+}
+
+// thumbOf returns a decoded picture of src with at least need pixels on
+// its longer side (or all it has), from the cache or decoded now.
+func (c *Cache) thumbOf(src Source, info media.Info, o, need int, budget int64) (thumb, error) {
+	k := cacheKey{thumb: true, sum: src.Sum}
+	for {
+		c.mu.Lock()
+		if el, ok := c.byKey[k]; ok {
+			e := el.Value.(*entry)
+			if e.thumb.serves(need) {
+				c.lru.MoveToFront(el)
+				c.mu.Unlock()
+				return e.thumb, nil
+			}
+		}
+		if cl, ok := c.inflight[k]; ok {
+			c.mu.Unlock()
+			<-cl.done
+			if cl.err != nil {
+				return thumb{}, cl.err
+			}
+			continue // it may be too small for this request
+		}
+		cl := &call{done: make(chan struct{})}
+		c.inflight[k] = cl
+		c.mu.Unlock()
+
+		cl.thumb, cl.err = makeThumb(src.Data, info, o, need, budget)
+
+		c.mu.Lock()
+		delete(c.inflight, k)
+		if cl.err == nil {
+			if el, ok := c.byKey[k]; ok { // a smaller one
+				c.remove(el)
+			}
+			c.add(&entry{key: k, thumb: cl.thumb, size: int64(len(cl.thumb.pic.Pix)) + 256})
+		}
+		c.mu.Unlock()
+		close(cl.done)
+		return cl.thumb, cl.err
+	}
+}
+
+// remove drops one entry. c.mu is held.
+func (c *Cache) remove(el *list.Element) {
+	old := c.lru.Remove(el).(*entry)
+	delete(c.byKey, old.key)
+	c.bytes -= old.size
 }
 
 // sizeOf counts the bytes a preview keeps alive, plus a fixed overhead

@@ -127,7 +127,7 @@ func TestKittyThroughBubbleTea(t *testing.T) {
 		if indexed {
 			seed = 5*240 + 10
 		}
-		r, err := render(data, 12, 4, Options{Mode: c.mode, Profile: c.profile}, seed)
+		r, err := render(data, 12, 4, Options{Mode: c.mode, Profile: c.profile}, seed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

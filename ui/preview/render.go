@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 
@@ -79,11 +80,28 @@ func Render(data []byte, w, h int, opts Options) (Rendered, error) {
 		sum := sha256.Sum256(data)
 		seed = binary.BigEndian.Uint32(sum[:4])
 	}
-	return render(data, w, h, opts, seed)
+	return render(data, w, h, opts, seed, nil)
 }
 
-// render is Render with the seed of the kitty image id given.
-func render(data []byte, w, h int, opts Options, seed uint32) (Rendered, error) {
+// picturer gives the picture scaled to tw×th pixels as it is seen; need is
+// the longest side, in pixels, of the source it should be scaled from for
+// full quality. Its errors come from media and are worded by render.
+type picturer func(info media.Info, o, tw, th, need int) (*image.RGBA, error)
+
+// decodeAndScale is the picturer without a cache: decode, then scale.
+func decodeAndScale(data []byte, budget int64) picturer {
+	return func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
+		img, _, err := media.Decode(data, budget)
+		if err != nil {
+			return nil, err
+		}
+		return scalePicture(img, o, tw, th), nil
+	}
+}
+
+// render is Render with the seed of the kitty image id given, and the
+// pictures taken from pics (nil: decoded from data).
+func render(data []byte, w, h int, opts Options, seed uint32, pics picturer) (Rendered, error) {
 	if w < 1 || h < 1 || w > MaxCells || h > MaxCells {
 		return Rendered{}, fmt.Errorf("cannot preview an image in %dx%d cells; the area must be 1x1 to %dx%d", w, h, MaxCells, MaxCells)
 	}
@@ -105,16 +123,18 @@ func render(data []byte, w, h int, opts Options, seed uint32) (Rendered, error) 
 	if err := info.Check(opts.budget()); err != nil {
 		return Rendered{}, describe(err, info, data)
 	}
+	if pics == nil {
+		pics = decodeAndScale(data, opts.budget())
+	}
 	if opts.Mode.IsKitty() && opts.Profile >= colorprofile.ANSI256 {
-		return renderKitty(data, info, o, w, h, opts, seed, r)
+		return renderKitty(data, info, o, w, h, opts, seed, r, pics)
 	}
 	r.Mode = Blocks
-	img, _, err := media.Decode(data, opts.budget())
+	pw, ph := fitPixels(r.Width, r.Height, w, h)
+	pic, err := pics(info, o, pw, ph, max(pw, ph)*reduceGap)
 	if err != nil {
 		return Rendered{}, describe(err, info, data)
 	}
-	pw, ph := fitPixels(r.Width, r.Height, w, h)
-	pic := scalePicture(img, o, pw, ph)
 	r.Cols, r.Rows = pw, (ph+1)/2
 	r.X, r.Y = (w-r.Cols)/2, (h-r.Rows)/2
 	r.Lines = blockLines(pic, w, h, opts.Profile, toRGB(opts.Background))
@@ -124,7 +144,7 @@ func render(data []byte, w, h int, opts Options, seed uint32) (Rendered, error) 
 // renderKitty makes the placeholders and the transmit commands. A PNG that
 // needs neither scaling nor turning is sent as it is, without decoding; any
 // other picture is decoded, scaled and encoded as PNG.
-func renderKitty(data []byte, info media.Info, o, w, h int, opts Options, seed uint32, r Rendered) (Rendered, error) {
+func renderKitty(data []byte, info media.Info, o, w, h int, opts Options, seed uint32, r Rendered, pics picturer) (Rendered, error) {
 	tmux := opts.Mode == KittyTmux
 	indexed := tmux || opts.Profile < colorprofile.TrueColor
 	r.Cols, r.Rows = FitCells(r.Width, r.Height, min(w, MaxKittyCells), min(h, MaxKittyCells))
@@ -132,11 +152,10 @@ func renderKitty(data []byte, info media.Info, o, w, h int, opts Options, seed u
 	tw, th := fitWithin(r.Width, r.Height, r.Cols*kittyCellW, r.Rows*kittyCellH)
 	pngData := data
 	if info.Format != media.PNG || o != 1 || tw != r.Width || th != r.Height {
-		img, _, err := media.Decode(data, opts.budget())
+		pic, err := pics(info, o, tw, th, max(tw, th))
 		if err != nil {
 			return Rendered{}, describe(err, info, data)
 		}
-		pic := scalePicture(img, o, tw, th)
 		var buf bytes.Buffer
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
 		if err := enc.Encode(&buf, pic); err != nil {
