@@ -27,7 +27,8 @@ func benchOp(b *testing.B, f func()) {
 // floor any preview from bytes pays; blocks is Render with half blocks in
 // true colour; catmull-rom-only is the same without the box reduction
 // (media.Scale all the way), the baseline it replaces; kitty is Render for
-// the kitty protocol (decode, scale to 848×636, PNG, Base64).
+// the kitty protocol (decode, reduce to 1024×768, Catmull-Rom to 848×636,
+// PNG, Base64).
 func BenchmarkPreview(b *testing.B) {
 	fixtures := []struct {
 		name string

@@ -155,7 +155,7 @@ func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scalePicture(t.pic, 1, tw, th), nil
+		return scalePicture(t.pic, tw, th), nil // as decodeAndScale does
 	})
 
 	c.mu.Lock()

@@ -28,6 +28,9 @@ func TestCacheHitsAndKeys(t *testing.T) {
 	if !ok || !equalLines(got.Lines, first.Lines) {
 		t.Fatalf("Get after Render: %v", ok)
 	}
+	if direct, err := Render(src.Data, 20, 10, opts); err != nil || !equalLines(direct.Lines, first.Lines) {
+		t.Errorf("the cache and Render draw the image differently (%v)", err)
+	}
 	// Every input of the picture is part of the key.
 	variants := []struct {
 		w, h int

@@ -19,28 +19,19 @@ import (
 // indistinguishable from Catmull-Rom all the way.
 const reduceGap = 2
 
-// scalePicture turns a decoded image (as stored) into a premultiplied RGBA
-// picture of exactly tw×th pixels as it is seen, after EXIF orientation o.
-func scalePicture(img image.Image, o, tw, th int) *image.RGBA {
-	sw, sh := tw, th // the target as stored
-	if o >= 5 && o <= 8 {
-		sw, sh = th, tw
-	}
+// scalePicture scales a decoded image to a premultiplied RGBA picture of
+// exactly tw×th pixels: box reduction while that leaves at least reduceGap
+// times the target, Catmull-Rom for the rest.
+func scalePicture(img image.Image, tw, th int) *image.RGBA {
 	b := img.Bounds()
 	src := img
-	kx, ky := max(1, b.Dx()/(sw*reduceGap)), max(1, b.Dy()/(sh*reduceGap))
+	kx, ky := max(1, b.Dx()/(tw*reduceGap)), max(1, b.Dy()/(th*reduceGap))
 	if kx > 1 || ky > 1 {
 		if r, ok := boxReduce(img, kx, ky); ok {
 			src = r
 		}
 	}
-	out := media.Scale(src, sw, sh)
-	if o >= 2 && o <= 8 {
-		if r, ok := media.Orient(out, o).(*image.RGBA); ok {
-			return r
-		}
-	}
-	return out
+	return media.Scale(src, tw, th)
 }
 
 // boxReduce averages blocks of kx×ky pixels of src into a premultiplied

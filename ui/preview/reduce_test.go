@@ -160,7 +160,7 @@ func TestScalePictureMatchesCatmullRom(t *testing.T) {
 		"photo":      mediatest.Photo(1600, 1200),
 		"screenshot": mediatest.Screenshot(1600, 1200),
 	} {
-		got := scalePicture(src, 1, 80, 60)
+		got := scalePicture(src, 80, 60)
 		want := media.Scale(src, 80, 60)
 		var sum, n int
 		for i := range got.Pix {
@@ -176,9 +176,9 @@ func TestScalePictureMatchesCatmullRom(t *testing.T) {
 	}
 }
 
-// scalePicture turns the picture the way its EXIF orientation says, after
-// scaling, so the target size is the size as seen.
-func TestScalePictureOrientation(t *testing.T) {
+// The kept picture is turned the way the EXIF orientation says, so the
+// preview stands as the photo is meant to be seen.
+func TestThumbOrientation(t *testing.T) {
 	src := image.NewRGBA(image.Rect(0, 0, 40, 20)) // left half red, right half blue
 	for y := range 20 {
 		for x := range 40 {
@@ -189,13 +189,22 @@ func TestScalePictureOrientation(t *testing.T) {
 			src.SetRGBA(x, y, c)
 		}
 	}
+	jpg := mediatest.WithEXIFOrientation(mediatest.JPEG(t, src, 95), 6)
+	info, err := media.Inspect(jpg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Orientation 6: turned 90° clockwise to be seen, so the red (left)
 	// half ends up on top.
-	got := scalePicture(src, 6, 10, 20)
-	if got.Rect.Dx() != 10 || got.Rect.Dy() != 20 {
-		t.Fatalf("size %v, want 10x20", got.Rect.Size())
+	th, err := makeThumb(jpg, info, 6, 10, media.DecodeBudget)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if top, bottom := got.RGBAAt(5, 2), got.RGBAAt(5, 17); top.R < 200 || bottom.B < 200 {
+	pic := th.pic
+	if pic.Rect.Dx() != 20 || pic.Rect.Dy() != 40 || !th.full {
+		t.Fatalf("size %v (full %v), want all of it, 20x40", pic.Rect.Size(), th.full)
+	}
+	if top, bottom := pic.RGBAAt(10, 3), pic.RGBAAt(10, 36); top.R < 200 || bottom.B < 200 {
 		t.Errorf("top %v, bottom %v: want red above blue", top, bottom)
 	}
 }

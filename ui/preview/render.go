@@ -88,14 +88,16 @@ func Render(data []byte, w, h int, opts Options) (Rendered, error) {
 // full quality. Its errors come from media and are worded by render.
 type picturer func(info media.Info, o, tw, th, need int) (*image.RGBA, error)
 
-// decodeAndScale is the picturer without a cache: decode, then scale.
+// decodeAndScale is the picturer without a cache: decode, then scale the
+// way the cache does from the picture it keeps, so both give the same
+// preview.
 func decodeAndScale(data []byte, budget int64) picturer {
 	return func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
-		img, _, err := media.Decode(data, budget)
+		t, err := makeThumb(data, info, o, need, budget)
 		if err != nil {
 			return nil, err
 		}
-		return scalePicture(img, o, tw, th), nil
+		return scalePicture(t.pic, tw, th), nil
 	}
 }
 
