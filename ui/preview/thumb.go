@@ -7,9 +7,11 @@ import (
 )
 
 // thumbMinSide is the least a kept picture holds on its longer side: enough
-// for any half-block preview up to about 250×125 cells at full quality
-// (reduceGap times the pixels shown), and a few hundred kilobytes.
-const thumbMinSide = 512
+// for half-block previews up to 128×64 cells at full quality (reduceGap
+// times the pixels shown), under 200 KB, and cheap to make (a larger one
+// costs a few more milliseconds of box filtering on the first preview). A
+// larger preview decodes again and keeps the larger picture.
+const thumbMinSide = 256
 
 // thumb is a decoded picture kept so previews at other sizes skip decoding:
 // reduced by an integer factor (box filter), turned as it is seen,
