@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"image"
 	"sync"
 
@@ -64,9 +65,10 @@ type call struct {
 // Cache holds recent previews, and the decoded pictures they were made
 // from, least recently used dropped first once it holds more than its
 // entry count or its bytes. A preview of an image already decoded at a new
-// size (a resize, the picker's preview becoming a chip) skips decoding. It
-// is safe for concurrent use: commands render into it, Update reads from
-// it.
+// size (a resize, the picker's preview becoming a chip) skips decoding.
+// Failures are kept too (a damaged file fails the same way every time), so
+// use one decode budget per cache: it is not part of the key. A Cache is
+// safe for concurrent use: commands render into it, Update reads from it.
 type Cache struct {
 	maxEntries int
 	maxBytes   int64
@@ -150,6 +152,17 @@ func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
 	}
 	c.mu.Unlock()
 
+	// Whatever happens, even a panic, the call ends and its waiters wake.
+	cl.err = errFailed
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, k)
+		if cl.err != errFailed {
+			c.add(&entry{key: k, r: cl.r, err: cl.err, size: sizeOf(cl.r)})
+		}
+		c.mu.Unlock()
+		close(cl.done)
+	}()
 	cl.r, cl.err = render(src.Data, w, h, opts, seed, func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
 		t, err := c.thumbOf(src, info, o, need, opts.budget())
 		if err != nil {
@@ -157,14 +170,12 @@ func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
 		}
 		return scalePicture(t.pic, tw, th), nil // as decodeAndScale does
 	})
-
-	c.mu.Lock()
-	delete(c.inflight, k)
-	c.add(&entry{key: k, r: cl.r, err: cl.err, size: sizeOf(cl.r)})
-	c.mu.Unlock()
-	close(cl.done)
 	return cl.r, cl.err
 }
+
+// errFailed is what waiters get when making a preview or a picture ended
+// without a result (it panicked); it is never cached.
+var errFailed = errors.New("cannot preview the image: making the preview failed")
 
 // add inserts e and drops the least recently used entries beyond the
 // bounds (never e itself). c.mu is held.
@@ -215,9 +226,15 @@ func (c *Cache) thumbOf(src Source, info media.Info, o, need int, budget int64) 
 		cl := &call{done: make(chan struct{})}
 		c.inflight[k] = cl
 		c.mu.Unlock()
+		return c.buildThumb(k, cl, src, info, o, need, budget)
+	}
+}
 
-		cl.thumb, cl.err = makeThumb(src.Data, info, o, need, budget)
-
+// buildThumb decodes the picture for thumbOf, keeps it in place of a
+// smaller one, and ends the call whatever happens.
+func (c *Cache) buildThumb(k cacheKey, cl *call, src Source, info media.Info, o, need int, budget int64) (thumb, error) {
+	cl.err = errFailed
+	defer func() {
 		c.mu.Lock()
 		delete(c.inflight, k)
 		if cl.err == nil {
@@ -228,8 +245,9 @@ func (c *Cache) thumbOf(src Source, info media.Info, o, need int, budget int64) 
 		}
 		c.mu.Unlock()
 		close(cl.done)
-		return cl.thumb, cl.err
-	}
+	}()
+	cl.thumb, cl.err = makeThumb(src.Data, info, o, need, budget)
+	return cl.thumb, cl.err
 }
 
 // remove drops one entry. c.mu is held.
