@@ -82,6 +82,7 @@ func TestHalfBlocksGolden(t *testing.T) {
 		if !equalLines(r.Lines, c.want) {
 			t.Errorf("%v:\n got %q\nwant %q", c.profile, r.Lines, c.want)
 		}
+		assertBlock(t, r.Lines, 4, 2)
 		if r.Mode != Blocks || r.Cols != 4 || r.Rows != 2 || r.X != 0 || r.Y != 0 || r.Width != 4 || r.Height != 4 || r.ID != 0 || r.Transmit != "" {
 			t.Errorf("%v: rendered %+v", c.profile, r)
 		}
@@ -169,7 +170,11 @@ func equalLines(a, b []string) bool {
 	return true
 }
 
-// assertBlock checks the one layout rule every mode keeps.
+// assertBlock checks the one layout rule every mode keeps, measured both
+// ways the UI and terminals measure (by grapheme cluster, and code point
+// by code point as terminals without mode 2027 do, the rule
+// ui/cells.ForWcWidth rewrites lines by): the widths must agree, or the
+// placeholders' combining marks would be stripped.
 func assertBlock(t *testing.T, lines []string, w, h int) {
 	t.Helper()
 	if len(lines) != h {
@@ -178,6 +183,9 @@ func assertBlock(t *testing.T, lines []string, w, h int) {
 	for i, l := range lines {
 		if got := ansi.StringWidth(l); got != w {
 			t.Errorf("line %d is %d cells, want %d: %q", i, got, w, l)
+		}
+		if g, wc := ansi.GraphemeWidth.StringWidth(l), ansi.WcWidth.StringWidth(l); g != w || wc != w {
+			t.Errorf("line %d is %d cells by grapheme and %d by code point, want %d", i, g, wc, w)
 		}
 		if strings.ContainsAny(l, "\n\r\t") {
 			t.Errorf("line %d holds a line break or tab: %q", i, l)
