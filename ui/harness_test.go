@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ type harness struct {
 	mu        sync.Mutex
 	clipboard []string // system clipboard writes
 	osc52     []string // tea.SetClipboard payloads
+	raw       []string // tea.Raw writes (kitty pictures)
 	quit      bool
 	clock     *fakeClock
 }
@@ -148,6 +150,11 @@ func (h *harness) deliver(msg tea.Msg) {
 		for _, c := range msg {
 			h.run(c)
 		}
+		return
+	case tea.RawMsg:
+		h.mu.Lock()
+		h.raw = append(h.raw, fmt.Sprint(msg.Msg))
+		h.mu.Unlock()
 		return
 	case tea.QuitMsg:
 		h.mu.Lock()

@@ -285,7 +285,7 @@ func (l *filesLayer) previewCmd() tea.Cmd {
 	if !ok || e.dir || l.listWidth() == l.w {
 		return nil
 	}
-	return l.preview.request(l.ctx, filepath.Join(l.dir, e.name), l.w-l.listWidth()-2, l.rows()-2)
+	return l.preview.request(filepath.Join(l.dir, e.name), l.w-l.listWidth()-2, l.rows()-2)
 }
 
 func (l *filesLayer) draw() (string, int, int) {
@@ -436,7 +436,7 @@ func isDir(p string) bool {
 // openFilePicker opens the picker (/attach without a path).
 func (m *Model) openFilePicker() tea.Cmd {
 	l, cmd := newFilesLayer(m.ctx, pickerStart(m.opts.Getenv), m.opts.Getenv("HOME"))
-	l.preview.mode, l.preview.cache = m.previewMode, m.previews
+	l.preview.opts, l.preview.cache = m.previewOptions(), m.pics.cache
 	m.pushLayer(l)
 	return cmd
 }

@@ -13,7 +13,6 @@ import (
 	"parley/session"
 	"parley/themes"
 	"parley/ui/keys"
-	"parley/ui/preview"
 	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
@@ -81,9 +80,8 @@ type Model struct {
 	draftSaved string
 	draftKey   string
 	draftGen   int
-	// previewMode says how images are shown; previews caches renderings.
-	previewMode preview.Mode
-	previews    *preview.Cache
+	// pics are the image previews (pictures.go).
+	pics pictures
 	// desktop reads and writes the system clipboard and opens files.
 	desktop desktop.System
 	// gatewayModels is the gateway's model list, once the model picker

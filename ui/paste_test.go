@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api/apitest"
 	"parley/internal/desktop"
 )
 
@@ -160,5 +161,58 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 	h.settle(50 * time.Millisecond)
 	if got := pickerStart(h.m.opts.Getenv); got != shots {
 		t.Fatalf("next start %q, want the folder just used", got)
+	}
+}
+
+// An image sent with a message is shown under it in the transcript, made
+// in a command from the bytes that were sent.
+func TestSentImageShowsInTheTranscript(t *testing.T) {
+	shot := pngFile(t, t.TempDir(), 64, 48)
+	h := newHarness(t, 100, 40)
+	h.srv.Enqueue(apitest.Reply{Text: "a test pattern"})
+	h.typeText("/attach " + shot)
+	h.key("enter")
+	h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.typeText("what is this?")
+	h.key("enter")
+	h.wait("the reply", func() bool { return strings.Contains(h.screen(), "a test pattern") })
+	h.wait("the picture", func() bool { return strings.Count(h.m.View().Content, "▀") >= 20 })
+	if reqs := h.m.tr.TakePictureRequests(); len(reqs) != 0 {
+		t.Fatalf("the transcript still waits for %d pictures", len(reqs))
+	}
+}
+
+// In kitty, a sent image is transmitted to the terminal once, outside the
+// frame, and the transcript holds Unicode placeholders for it.
+func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
+	shot := pngFile(t, t.TempDir(), 64, 48)
+	h := newHarness(t, 100, 40, func(o *Options) {
+		env := map[string]string{"TERM": "xterm-kitty", "XDG_CONFIG_HOME": t.TempDir()}
+		o.Getenv = func(k string) string { return env[k] }
+	})
+	h.srv.Enqueue(apitest.Reply{Text: "a test pattern"}, apitest.Reply{Text: "the same pattern"})
+	for _, text := range []string{"what is this?", "and now?"} {
+		h.typeText("/attach " + shot)
+		h.key("enter")
+		h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+		h.typeText(text)
+		h.key("enter")
+		h.wait("the reply", func() bool { return !h.streaming() && len(h.m.comp.attachments) == 0 })
+	}
+	h.wait("the placeholders", func() bool { return strings.Count(h.m.View().Content, "\U0010EEEE") >= 20 })
+	h.settle(50 * time.Millisecond)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	transmits := 0
+	for _, r := range h.raw {
+		if strings.Contains(r, "\x1b_G") && strings.Contains(r, "a=T") {
+			transmits++
+		}
+	}
+	if transmits != 1 {
+		t.Fatalf("the same picture was transmitted %d times, want once", transmits)
+	}
+	if strings.Contains(h.m.View().Content, "\x1b_G") {
+		t.Fatal("a graphics command is inside the frame")
 	}
 }

@@ -1,23 +1,22 @@
 package ui
 
 import (
-	"image/color"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/preview"
-	"parley/ui/uictx"
 )
 
 // previewSlot is one place that shows a preview (the file picker's
 // highlighted image): it asks for a rendering in the background and keeps
 // the latest answer for its current request.
 type previewSlot struct {
-	mode  preview.Mode
+	// opts are the root's preview options when the slot was made;
+	// cache is the root's.
+	opts  preview.Options
 	cache *preview.Cache
 
 	gen   int
@@ -35,23 +34,10 @@ type previewMsg struct {
 	err  error
 }
 
-// previewOptions are how previews are drawn: true colour (Bubble Tea turns
-// colours into what the terminal has), or shades under NO_COLOR.
-func previewOptions(ctx *uictx.Context) preview.Options {
-	o := preview.Options{Profile: colorprofile.TrueColor, Background: color.Black}
-	if ctx.NoColor {
-		o.Profile = colorprofile.Ascii
-	}
-	if !ctx.Theme.Dark {
-		o.Background = color.White
-	}
-	return o
-}
-
 // request asks for path drawn into w×h cells, reading the file and
 // rendering in a command.
-func (p *previewSlot) request(ctx *uictx.Context, path string, w, h int) tea.Cmd {
-	if p.mode == preview.Off || w < 4 || h < 2 || p.cache == nil {
+func (p *previewSlot) request(path string, w, h int) tea.Cmd {
+	if p.opts.Mode == preview.Off || w < 4 || h < 2 || p.cache == nil {
 		return nil
 	}
 	if path == p.path && w == p.w && h == p.h && p.err == "" && p.shown != nil {
@@ -59,13 +45,13 @@ func (p *previewSlot) request(ctx *uictx.Context, path string, w, h int) tea.Cmd
 	}
 	p.gen++
 	p.path, p.w, p.h, p.shown, p.err = path, w, h, nil, ""
-	gen, cache, opts := p.gen, p.cache, previewOptions(ctx)
+	gen, cache, opts := p.gen, p.cache, p.opts
 	return func() tea.Msg {
 		data, err := media.ReadImageFile(path, media.MaxFileBytes)
 		if err != nil {
 			return previewMsg{gen: gen, path: path, err: err}
 		}
-		r, err := cache.Render(data, w, h, opts)
+		r, err := cache.Render(preview.NewSource(data), w, h, opts)
 		return previewMsg{gen: gen, path: path, r: r, err: err}
 	}
 }
@@ -89,7 +75,7 @@ func (p *previewSlot) lines(w, h int) []string {
 		return nil
 	case p.err != "":
 		return strings.Split(cellsWrap(p.err, w), "\n")
-	case p.shown == nil && p.path != "" && p.mode != preview.Off:
+	case p.shown == nil && p.path != "" && p.opts.Mode != preview.Off:
 		return []string{cells.Fit("…", w)}
 	}
 	return p.shown

@@ -240,7 +240,6 @@ func New(ctx context.Context, opts Options) *Model {
 		started:   now(),
 		profile:   opts.Profile,
 		desktop:   desktop.FromOS(),
-		previews:  preview.NewCache(128),
 	}
 	images := ""
 	if opts.Config != nil {
@@ -249,7 +248,7 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.NoImages {
 		images = "off"
 	}
-	m.previewMode = preview.Select(images, opts.Getenv)
+	m.pics = newPictures(preview.Select(images, opts.Getenv))
 	if opts.Desktop != nil {
 		m.desktop = *opts.Desktop
 	}
@@ -271,6 +270,7 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
+	m.tr.SetPictures(m.pics.mode != preview.Off)
 	if opts.Config != nil && opts.Config.ReadingWidth > 0 {
 		m.tr.SetMaxProseWidth(opts.Config.ReadingWidth)
 	}

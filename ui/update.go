@@ -15,6 +15,9 @@ import (
 // redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	// Pictures the transcript now waits for (a message with images
+	// arrived, the width changed) are asked for.
+	cmd = tea.Batch(cmd, m.askPictures())
 	m.relayout()
 	m.refreshChrome()
 	m.composeFrame()
@@ -51,6 +54,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case frameMsg:
 		return m.frame(msg)
+
+	case transcriptPictureMsg:
+		return m.pictureArrived(msg)
+
+	case previewMsg:
+		// A preview for an overlay: a kitty picture goes to the terminal
+		// first; the overlay takes the message below.
+		var cmd tea.Cmd
+		if m.layers.top() != nil {
+			cmd = m.routeLayer(msg)
+		}
+		return tea.Batch(m.transmit(msg.r), cmd)
 
 	case transcript.RenderedMsg:
 		m.tr.HandleMsg(msg)

@@ -2,72 +2,267 @@ package preview
 
 import (
 	"container/list"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"image"
 	"sync"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"parley/media"
 )
 
-// Cache keeps recent renderings, at most its size, dropping the least
-// recently used. It is safe for concurrent use: renders run in commands,
-// and the UI reads what is there.
+// Source is image bytes with their SHA-256, computed once: hashing a
+// screenshot takes milliseconds, a cache lookup microseconds.
+type Source struct {
+	Data []byte
+	Sum  [32]byte
+}
+
+// NewSource hashes data. Callers that already know the SHA-256 (the session
+// store names blobs by it) can fill a Source themselves.
+func NewSource(data []byte) Source {
+	return Source{Data: data, Sum: sha256.Sum256(data)}
+}
+
+// cacheKey is everything a preview depends on. The cache also keeps
+// decoded pictures (thumbs), under the image's sum alone.
+type cacheKey struct {
+	thumb   bool
+	sum     [32]byte
+	w, h    int
+	mode    Mode
+	profile colorprofile.Profile
+	bg      rgb
+}
+
+func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
+	return cacheKey{sum: sum, w: w, h: h, mode: opts.Mode, profile: opts.Profile, bg: toRGB(opts.Background)}
+}
+
+// entry is one cached preview, or the error making it gave (a damaged file
+// fails the same way every time, and is not decoded again), or a thumb.
+type entry struct {
+	key   cacheKey
+	r     Rendered
+	thumb thumb
+	err   error
+	size  int64
+}
+
+// call is a preview or a thumb being made; others asking for the same key
+// wait for it instead of making it again (a preview would get a second
+// kitty id, a thumb would be decoded twice).
+type call struct {
+	done  chan struct{}
+	r     Rendered
+	thumb thumb
+	err   error
+}
+
+// Cache holds recent previews, and the decoded pictures they were made
+// from, least recently used dropped first once it holds more than its
+// entry count or its bytes. A preview of an image already decoded at a new
+// size (a resize, the picker's preview becoming a chip) skips decoding.
+// Failures are kept too (a damaged file fails the same way every time), so
+// use one decode budget per cache: it is not part of the key. A Cache is
+// safe for concurrent use: commands render into it, Update reads from it.
 type Cache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of Key, most recent first
-	items map[Key]cached
+	maxEntries int
+	maxBytes   int64
+
+	mu       sync.Mutex
+	bytes    int64
+	lru      list.List // of *entry, most recent first
+	byKey    map[cacheKey]*list.Element
+	inflight map[cacheKey]*call
+	nextID   uint32
 }
 
-type cached struct {
-	r    Rendered
-	elem *list.Element
-}
+// Default bounds of NewCache(0, 0): a picker page, the chips and a long
+// transcript of screenshots, kitty transmits included.
+const (
+	DefaultCacheEntries       = 256
+	DefaultCacheBytes   int64 = 96 << 20
+)
 
-// NewCache returns a cache of at most max renderings (64 when max ≤ 0).
-func NewCache(max int) *Cache {
-	if max <= 0 {
-		max = 64
+// NewCache makes a cache of at most maxEntries previews and pictures and
+// maxBytes bytes of lines, commands and pixels (0 or less: the defaults).
+func NewCache(maxEntries int, maxBytes int64) *Cache {
+	if maxEntries <= 0 {
+		maxEntries = DefaultCacheEntries
 	}
-	return &Cache{max: max, order: list.New(), items: map[Key]cached{}}
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheBytes
+	}
+	// Kitty ids count up from a random start, so two runs in one terminal
+	// window do not replace each other's pictures.
+	var seed [4]byte
+	_, _ = rand.Read(seed[:])
+	return &Cache{
+		maxEntries: maxEntries,
+		maxBytes:   maxBytes,
+		byKey:      make(map[cacheKey]*list.Element),
+		inflight:   make(map[cacheKey]*call),
+		nextID:     binary.BigEndian.Uint32(seed[:]),
+	}
 }
 
-// Get returns the rendering of k, if it is cached.
-func (c *Cache) Get(k Key) (Rendered, bool) {
+// Get returns the cached preview of the image with SHA-256 sum at w×h
+// cells, without decoding anything; ok is false when there is none (or
+// making it failed). Cheap enough for Update.
+func (c *Cache) Get(sum [32]byte, w, h int, opts Options) (Rendered, bool) {
+	k := keyOf(sum, w, h, opts)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	it, ok := c.items[k]
+	el, ok := c.byKey[k]
 	if !ok {
 		return Rendered{}, false
 	}
-	c.order.MoveToFront(it.elem)
-	return it.r, true
+	c.lru.MoveToFront(el)
+	e := el.Value.(*entry)
+	return e.r, e.err == nil
 }
 
-// Put keeps a rendering.
-func (c *Cache) Put(k Key, r Rendered) {
+// Render returns the preview of src at w×h cells from the cache, or makes
+// it (Render) and keeps it. Kitty previews get an id no other preview of
+// this cache holds. Call it from a tea.Cmd: a miss decodes the image.
+func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
+	k := keyOf(src.Sum, w, h, opts)
+	c.mu.Lock()
+	if el, ok := c.byKey[k]; ok {
+		c.lru.MoveToFront(el)
+		e := el.Value.(*entry)
+		c.mu.Unlock()
+		return e.r, e.err
+	}
+	if cl, ok := c.inflight[k]; ok {
+		c.mu.Unlock()
+		<-cl.done
+		return cl.r, cl.err
+	}
+	cl := &call{done: make(chan struct{})}
+	c.inflight[k] = cl
+	var seed uint32
+	if opts.Mode.IsKitty() {
+		seed = c.nextID
+		c.nextID++
+	}
+	c.mu.Unlock()
+
+	// Whatever happens, even a panic, the call ends and its waiters wake.
+	cl.err = errFailed
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, k)
+		if cl.err != errFailed {
+			c.add(&entry{key: k, r: cl.r, err: cl.err, size: sizeOf(cl.r)})
+		}
+		c.mu.Unlock()
+		close(cl.done)
+	}()
+	cl.r, cl.err = render(src.Data, w, h, opts, seed, func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
+		t, err := c.thumbOf(src, info, o, need, opts.budget())
+		if err != nil {
+			return nil, err
+		}
+		return scalePicture(t.pic, tw, th), nil // as decodeAndScale does
+	})
+	return cl.r, cl.err
+}
+
+// errFailed is what waiters get when making a preview or a picture ended
+// without a result (it panicked); it is never cached.
+var errFailed = errors.New("cannot preview the image: making the preview failed")
+
+// add inserts e and drops the least recently used entries beyond the
+// bounds (never e itself). c.mu is held.
+func (c *Cache) add(e *entry) {
+	c.byKey[e.key] = c.lru.PushFront(e)
+	c.bytes += e.size
+	for c.lru.Len() > 1 && (c.lru.Len() > c.maxEntries || c.bytes > c.maxBytes) {
+		c.remove(c.lru.Back())
+	}
+}
+
+// Len is how many previews and decoded pictures the cache holds.
+func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if it, ok := c.items[k]; ok {
-		it.r = r
-		c.items[k] = it
-		c.order.MoveToFront(it.elem)
-		return
-	}
-	c.items[k] = cached{r: r, elem: c.order.PushFront(k)}
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		delete(c.items, last.Value.(Key))
-		c.order.Remove(last)
+	return c.lru.Len()
+}
+
+// Bytes is how many bytes of lines, commands and pixels the cache holds.
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
+}
+
+// thumbOf returns a decoded picture of src with at least need pixels on
+// its longer side (or all it has), from the cache or decoded now.
+func (c *Cache) thumbOf(src Source, info media.Info, o, need int, budget int64) (thumb, error) {
+	k := cacheKey{thumb: true, sum: src.Sum}
+	for {
+		c.mu.Lock()
+		if el, ok := c.byKey[k]; ok {
+			e := el.Value.(*entry)
+			if e.thumb.serves(need) {
+				c.lru.MoveToFront(el)
+				c.mu.Unlock()
+				return e.thumb, nil
+			}
+		}
+		if cl, ok := c.inflight[k]; ok {
+			c.mu.Unlock()
+			<-cl.done
+			if cl.err != nil {
+				return thumb{}, cl.err
+			}
+			continue // it may be too small for this request
+		}
+		cl := &call{done: make(chan struct{})}
+		c.inflight[k] = cl
+		c.mu.Unlock()
+		return c.buildThumb(k, cl, src, info, o, need, budget)
 	}
 }
 
-// Render is Render through the cache.
-func (c *Cache) Render(data []byte, w, h int, opts Options) (Rendered, error) {
-	k := KeyFor(data, w, h, opts)
-	if r, ok := c.Get(k); ok {
-		return r, nil
+// buildThumb decodes the picture for thumbOf, keeps it in place of a
+// smaller one, and ends the call whatever happens.
+func (c *Cache) buildThumb(k cacheKey, cl *call, src Source, info media.Info, o, need int, budget int64) (thumb, error) {
+	cl.err = errFailed
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, k)
+		if cl.err == nil {
+			if el, ok := c.byKey[k]; ok { // a smaller one
+				c.remove(el)
+			}
+			c.add(&entry{key: k, thumb: cl.thumb, size: int64(len(cl.thumb.pic.Pix)) + 256})
+		}
+		c.mu.Unlock()
+		close(cl.done)
+	}()
+	cl.thumb, cl.err = makeThumb(src.Data, info, o, need, budget)
+	return cl.thumb, cl.err
+}
+
+// remove drops one entry. c.mu is held.
+func (c *Cache) remove(el *list.Element) {
+	old := c.lru.Remove(el).(*entry)
+	delete(c.byKey, old.key)
+	c.bytes -= old.size
+}
+
+// sizeOf counts the bytes a preview keeps alive, plus a fixed overhead
+// for its bookkeeping.
+func sizeOf(r Rendered) int64 {
+	n := int64(256 + len(r.Transmit) + len(r.Delete) + 16*len(r.Lines))
+	for _, l := range r.Lines {
+		n += int64(len(l))
 	}
-	r, err := Render(data, w, h, opts)
-	if err != nil {
-		return r, err
-	}
-	c.Put(k, r)
-	return r, nil
+	return n
 }

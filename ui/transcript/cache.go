@@ -43,6 +43,11 @@ func (t *Transcript) estimate(it *item) int {
 	n := 2 + 1 + len(it.text)/room + strings.Count(it.text, "\n")
 	if it.isUser() {
 		n += len(it.msg.Attachments)
+		for _, a := range it.msg.Attachments {
+			if k, ok := t.pictureBox(a); ok {
+				n += k.Rows
+			}
+		}
 	} else if it.msg.State != conversation.StateDone {
 		n += 2
 	}

@@ -269,6 +269,7 @@ func (t *Transcript) reindex() {
 // others get estimated heights and are rendered a few per Tick.
 func (t *Transcript) Reset(msgs []conversation.Message) {
 	t.dropInflight()
+	t.pics, t.wantPics = nil, nil
 	t.pendingN = 0
 	clear(t.items)
 	t.items = t.items[:0]

@@ -133,6 +133,9 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
 		for _, a := range it.msg.Attachments {
 			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(chip(a), max(room, 1), "…")), w)
+			for _, l := range t.pictureLines(a) {
+				dst = append(dst, pictureLine(bar, l, w))
+			}
 		}
 		return dst
 	}

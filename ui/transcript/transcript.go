@@ -75,6 +75,13 @@ type Transcript struct {
 	anchorOff int
 	newBelow  bool // text arrived below the window since the user scrolled up
 
+	// Pictures of the images users sent (pictures.go): whether they are
+	// shown, the ones made so far by box, and the ones asked for since the
+	// root last took them.
+	picturesOn bool
+	pics       map[PictureKey]pictureState
+	wantPics   []PictureRequest
+
 	// Background renders (jobs.go).
 	jobSeq   int
 	inflight *job
@@ -213,6 +220,8 @@ func (t *Transcript) restyle(s settings) {
 	t.apply(s)
 	t.gen++
 	t.dropInflight()
+	// Pictures lie on the theme's background: make them again.
+	t.pics = nil
 	t.invalidate()
 	t.ensureWindow()
 	t.startLazy()

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"image/color"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"parley/ui/preview"
+	"parley/ui/transcript"
+)
+
+// pictures is the root's side of image previews: how they are drawn, the
+// cache the commands render into (shared by the file picker, the
+// transcript and the image pane), and the kitty pictures the terminal
+// holds. Only Update changes it.
+type pictures struct {
+	mode  preview.Mode
+	cache *preview.Cache
+	// sent are the kitty pictures written to the terminal: each is
+	// transmitted once, before the first frame that shows it.
+	sent preview.Transmitted
+	// asked are the transcript's pictures being made, so a picture is
+	// asked for once.
+	asked map[transcript.PictureKey]bool
+}
+
+func newPictures(mode preview.Mode) pictures {
+	return pictures{
+		mode:  mode,
+		cache: preview.NewCache(0, 0),
+		sent:  preview.Transmitted{},
+		asked: map[transcript.PictureKey]bool{},
+	}
+}
+
+// previewOptions are how previews are drawn: the mode chosen at start, the
+// terminal's colour profile (kitty's placeholders carry the picture's id in
+// a colour, so they must be written in colours the terminal keeps; half
+// blocks are drawn in true colour and Bubble Tea lowers them), and the
+// background transparent pixels are laid over.
+func (m *Model) previewOptions() preview.Options {
+	o := preview.Options{Mode: m.pics.mode, Profile: colorprofile.TrueColor, Background: color.Black}
+	if m.pics.mode.IsKitty() && m.profile > colorprofile.NoTTY {
+		o.Profile = m.profile
+	}
+	if m.ctx.NoColor {
+		o.Profile = colorprofile.Ascii
+	}
+	if !m.ctx.Theme.Dark {
+		o.Background = color.White
+	}
+	return o
+}
+
+// transmit returns what the terminal must receive before a frame shows r
+// (a kitty picture's first transmit), written outside the frame.
+func (m *Model) transmit(r preview.Rendered) tea.Cmd {
+	if seq := m.pics.sent.Need(r); seq != "" {
+		return tea.Raw(seq)
+	}
+	return nil
+}
+
+// transcriptPictureMsg brings a picture of an image a user sent.
+type transcriptPictureMsg struct {
+	key transcript.PictureKey
+	r   preview.Rendered
+	err error
+}
+
+// askPictures starts the renderings the transcript is waiting for: a
+// cached one is handed over at once, the others are made in commands.
+func (m *Model) askPictures() tea.Cmd {
+	reqs := m.tr.TakePictureRequests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	opts := m.previewOptions()
+	for _, rq := range reqs {
+		k := rq.Key
+		if m.pics.asked[k] {
+			continue
+		}
+		if r, ok := m.pics.cache.Get(k.Sum, k.Cols, k.Rows, opts); ok {
+			cmds = append(cmds, m.transmit(r))
+			m.tr.SetPicture(k, r.Lines)
+			continue
+		}
+		m.pics.asked[k] = true
+		src, cache := preview.Source{Data: rq.Data, Sum: k.Sum}, m.pics.cache
+		cmds = append(cmds, func() tea.Msg {
+			r, err := cache.Render(src, k.Cols, k.Rows, opts)
+			return transcriptPictureMsg{key: k, r: r, err: err}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// pictureArrived puts a finished picture under its message. A picture that
+// cannot be made leaves the chip alone: the image was sent, and the chip
+// says what it was.
+func (m *Model) pictureArrived(msg transcriptPictureMsg) tea.Cmd {
+	delete(m.pics.asked, msg.key)
+	if msg.err != nil {
+		m.tr.SetPicture(msg.key, nil)
+		return nil
+	}
+	cmd := m.transmit(msg.r)
+	m.tr.SetPicture(msg.key, msg.r.Lines)
+	return cmd
+}
