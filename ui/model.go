@@ -166,6 +166,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
 	}
+	cmds = append(cmds, m.probeTmux())
 	return tea.Batch(cmds...)
 }
 

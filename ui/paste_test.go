@@ -12,6 +12,7 @@ import (
 
 	"parley/api/apitest"
 	"parley/internal/desktop"
+	"parley/ui/preview"
 )
 
 // Dropped or pasted image paths are attached, all of them; paths mixed
@@ -214,5 +215,26 @@ func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
 	}
 	if strings.Contains(h.m.View().Content, "\x1b_G") {
 		t.Fatal("a graphics command is inside the frame")
+	}
+}
+
+// Inside tmux, auto draws half blocks until tmux says its terminal is
+// kitty and passes graphics through; then kitty pictures (through tmux).
+func TestTmuxProbeSwitchesToKitty(t *testing.T) {
+	env := map[string]string{"TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color", "XDG_CONFIG_HOME": t.TempDir()}
+	h := newHarness(t, 100, 30, func(o *Options) { o.Getenv = func(k string) string { return env[k] } })
+	if h.m.pics.mode != preview.Blocks {
+		t.Fatalf("before the probe: %v", h.m.pics.mode)
+	}
+	if h.m.probeTmux() == nil {
+		t.Fatal("no probe inside tmux")
+	}
+	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-ghostty", Passthrough: false}})
+	if h.m.pics.mode != preview.Blocks {
+		t.Fatalf("without passthrough: %v", h.m.pics.mode)
+	}
+	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-kitty", Passthrough: true}})
+	if h.m.pics.mode != preview.KittyTmux {
+		t.Fatalf("kitty with passthrough: %v", h.m.pics.mode)
 	}
 }

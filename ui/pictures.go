@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"image/color"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -15,7 +17,11 @@ import (
 // transcript and the image pane), and the kitty pictures the terminal
 // holds. Only Update changes it.
 type pictures struct {
-	mode  preview.Mode
+	// setting is the images setting ("auto", "blocks", "kitty", "off");
+	// mode is how pictures are drawn, chosen from it at start and once
+	// more when tmux has said what terminal it runs in.
+	setting string
+	mode    preview.Mode
 	cache *preview.Cache
 	// sent are the kitty pictures written to the terminal: each is
 	// transmitted once, before the first frame that shows it.
@@ -25,9 +31,10 @@ type pictures struct {
 	asked map[transcript.PictureKey]bool
 }
 
-func newPictures(mode preview.Mode) pictures {
+func newPictures(setting string, getenv func(string) string) pictures {
 	return pictures{
-		mode:  mode,
+		setting: setting,
+		mode:    preview.Select(setting, getenv),
 		cache: preview.NewCache(0, 0),
 		sent:  preview.Transmitted{},
 		asked: map[transcript.PictureKey]bool{},
@@ -110,4 +117,37 @@ func (m *Model) pictureArrived(msg transcriptPictureMsg) tea.Cmd {
 	cmd := m.transmit(msg.r)
 	m.tr.SetPicture(msg.key, msg.r.Lines)
 	return cmd
+}
+
+// tmuxProbedMsg is what the tmux server said about the terminal it runs in.
+type tmuxProbedMsg struct {
+	t   preview.Tmux
+	err error
+}
+
+// probeTmux asks tmux, in a command at start, whether the terminal behind
+// it draws kitty pictures (auto only: "kitty" and "blocks" are taken as
+// said). A failed probe keeps half blocks.
+func (m *Model) probeTmux() tea.Cmd {
+	getenv := m.opts.Getenv
+	if getenv("TMUX") == "" || m.pics.mode == preview.Off || !strings.EqualFold(m.pics.setting, preview.SettingAuto) && m.pics.setting != "" {
+		return nil
+	}
+	return func() tea.Msg {
+		t, err := preview.ProbeTmux(context.Background(), getenv)
+		return tmuxProbedMsg{t: t, err: err}
+	}
+}
+
+// tmuxProbed switches to kitty pictures when tmux passes them through.
+func (m *Model) tmuxProbed(msg tmuxProbedMsg) {
+	if msg.err != nil {
+		return
+	}
+	mode := preview.SelectProbed(m.pics.setting, m.opts.Getenv, msg.t)
+	if mode == m.pics.mode {
+		return
+	}
+	m.pics.mode = mode
+	m.tr.ForgetPictures()
 }

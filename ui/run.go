@@ -248,7 +248,7 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.NoImages {
 		images = "off"
 	}
-	m.pics = newPictures(preview.Select(images, opts.Getenv))
+	m.pics = newPictures(images, opts.Getenv)
 	if opts.Desktop != nil {
 		m.desktop = *opts.Desktop
 	}

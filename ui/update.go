@@ -55,6 +55,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case frameMsg:
 		return m.frame(msg)
 
+	case tmuxProbedMsg:
+		m.tmuxProbed(msg)
+		return nil
+
 	case transcriptPictureMsg:
 		return m.pictureArrived(msg)
 

@@ -54,6 +54,15 @@ func (t *Transcript) SetPictures(on bool) {
 	t.ensureWindow()
 }
 
+// ForgetPictures drops every picture made so far (the way pictures are
+// drawn changed): the messages ask for them again.
+func (t *Transcript) ForgetPictures() {
+	t.pics, t.wantPics = nil, nil
+	t.gen++
+	t.invalidate()
+	t.ensureWindow()
+}
+
 // TakePictureRequests returns the pictures the transcript asked for since
 // the last call. The root makes them (in commands) and hands each back
 // with SetPicture.
