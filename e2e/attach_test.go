@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"parley/api/apitest"
@@ -99,4 +100,60 @@ func firstN(s []string, n int) string {
 		return ""
 	}
 	return s[0][:min(n, len(s[0]))]
+}
+
+// TestAttachPicksAFileAndThePreviewShows: /attach opens the picker in the
+// screenshots folder, the highlighted image is previewed, enter attaches
+// it, the gateway receives it, and the transcript shows its picture under
+// the message (half blocks: tmux does not pass kitty graphics here).
+func TestAttachPicksAFileAndThePreviewShows(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	home := filepath.Join(t.TempDir(), "home")
+	shots := filepath.Join(home, "Pictures", "Screenshots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, data := writeTestPNG(t, shots, "login page.png", 120, 80)
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 110, Height: 40, home: home})
+	tm.waitText(composerReady)
+	tm.send("/attach")
+	tm.waitText("~/Pictures/Screenshots", "login page.png")
+	// The folder opens on its first entry, the only image here; the
+	// preview beside the list is drawn in half blocks.
+	tm.waitFor("the picker's preview", func(s string) bool { return strings.Count(s, "▀") >= 40 })
+	tm.keys("Enter")
+	tm.waitText("login page.png", "120×80")
+	tm.send("what does this show?")
+	tm.waitText("You said: what does this show?")
+	uris := imageParts(t, gw)
+	want := "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
+	if len(uris) != 1 || uris[0] != want {
+		t.Fatalf("the gateway got %d images; first starts %q", len(uris), firstN(uris, 40))
+	}
+	// The picture under the message: rows of half blocks below the chip,
+	// inside the transcript (above the status bar).
+	scr := tm.waitFor("the picture in the transcript", func(s string) bool {
+		rows := lines(s)
+		chip := -1
+		for i, r := range rows {
+			if strings.Contains(r, "login page.png") {
+				chip = i
+				break
+			}
+		}
+		if chip < 0 {
+			return false
+		}
+		blocks := 0
+		for _, r := range rows[chip+1:] {
+			if strings.Count(r, "▀") >= 10 {
+				blocks++
+			}
+		}
+		return blocks >= 4
+	})
+	if !strings.Contains(scr, "You said: what does this show?") {
+		t.Fatalf("the reply is gone:\n%s", scr)
+	}
 }
