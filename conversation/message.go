@@ -46,7 +46,10 @@ type Message struct {
 	Err          string
 	FinishReason string
 	Usage        *api.Usage
-	Created      time.Time
+	// Image says how an image turn's images were asked for (RoleImages
+	// only).
+	Image   *ImageTurn
+	Created time.Time
 	// Version grows with every change of the message, so views can cache
 	// renderings per version.
 	Version int
@@ -59,6 +62,11 @@ func (m Message) clone() Message {
 	if m.Usage != nil {
 		u := *m.Usage
 		m.Usage = &u
+	}
+	if m.Image != nil {
+		t := *m.Image
+		t.Notes = append([]string(nil), t.Notes...)
+		m.Image = &t
 	}
 	return m
 }

@@ -97,6 +97,9 @@ func (c *Conversation) sendable() (out []Message, dropped []int) {
 	out = make([]Message, 0, len(c.messages))
 	for i := 0; i < len(c.messages); i++ {
 		m := c.messages[i]
+		if m.Role == RoleImages {
+			continue
+		}
 		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
 			continue
 		}

@@ -101,6 +101,8 @@ func who(m conversation.Message) string {
 	switch {
 	case m.Role == api.RoleUser:
 		return "You"
+	case m.IsImages():
+		return "Images by " + oneLine(m.Model, 100)
 	case m.Model != "":
 		return m.Model
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,22 +17,30 @@ const (
 // fixturePNG is the image stored in the fixtures (an 8×6 PNG).
 func fixturePNG(t testing.TB) []byte { return pngBytes(t, 8, 6, 9) }
 
-// TestWriteFixture writes testdata/schema-v1 when run with -update. It
-// uses plain SQL against schema step 1 only, not the store's current
-// code, so the file stays what a version-1 parley wrote. Never rewrite the
-// fixture of a released version; add one for each new version instead.
+// TestWriteFixture writes the missing testdata/schema-vN when run with
+// -update. It uses plain SQL against the schema steps up to N only, not
+// the store's current code, so each file stays what a version-N parley
+// wrote. A fixture that exists is never rewritten.
 func TestWriteFixture(t *testing.T) {
 	if !*updateFixtures {
 		t.Skip("writes the fixtures only with -update")
 	}
-	dir := filepath.Join("testdata", "schema-v1")
-	os.RemoveAll(dir)
+	for v := 1; v <= SchemaVersion(); v++ {
+		dir := filepath.Join("testdata", fmt.Sprintf("schema-v%d", v))
+		if _, err := os.Stat(dir); err == nil {
+			continue
+		}
+		writeFixture(t, dir, v)
+	}
+}
+
+func writeFixture(t *testing.T, dir string, version int) {
 	if err := os.MkdirAll(filepath.Join(dir, BlobDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	db := rawDB(t, filepath.Join(dir, DBName))
 	ctx := context.Background()
-	if err := migrate(ctx, db, migrations()[:1]); err != nil {
+	if err := migrate(ctx, db, migrations()[:version]); err != nil {
 		t.Fatal(err)
 	}
 	img := fixturePNG(t)
@@ -59,6 +68,20 @@ func TestWriteFixture(t *testing.T) {
 		{`INSERT INTO sessions (id, created, updated, draft, has_draft) VALUES (?, ?, ?, 'half-typed', 1)`, []any{fixtureDraft, t0 + 5000, t0 + 5000}},
 		{`INSERT INTO parts (draft_of, idx, kind, sha256, mime, width, height, bytes, name) VALUES (?, 0, 'image', ?, 'image/png', 8, 6, ?, 'chart.png')`,
 			[]any{fixtureDraft, hash, len(img)}},
+	}
+	if version >= 2 {
+		// An image turn: a lighthouse made in the chat, its image a part.
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`INSERT INTO messages (session_id, seq, role, text, state, model, created, updated, image)
+				VALUES (?, 4, 'images', 'a lighthouse at dusk', 'done', 'gpt-image-1', ?, ?, '{"size":"1024x1024","n":1}')`,
+				[]any{fixtureSession, t0 + 4000, t0 + 4000}},
+			{`INSERT INTO parts (message_id, idx, kind, sha256, mime, width, height, bytes, name)
+				VALUES (4, 0, 'image', ?, 'image/png', 8, 6, ?, '/home/u/Pictures/parley/lighthouse.png')`,
+				[]any{hash, len(img)}},
+		}...)
 	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -182,7 +183,7 @@ func (s *Store) load(ctx context.Context, id, query string, args ...any) (Sessio
 	}}, nil
 }
 
-const messageColumns = `id, seq, role, text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created`
+const messageColumns = `id, seq, role, text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.
@@ -206,9 +207,19 @@ func (s *Store) messagesWith(ctx context.Context, data bool, query string, args 
 		var rowID, created int64
 		var state string
 		var pt, ct, tt sql.NullInt64
-		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created); err != nil {
+		var image string
+		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image); err != nil {
 			rows.Close()
 			return nil, nil, classify(s.path, op, err)
+		}
+		if image != "" {
+			var turn conversation.ImageTurn
+			if err := json.Unmarshal([]byte(image), &turn); err == nil {
+				m.Image = &turn
+			}
+		}
+		if m.Role == conversation.RoleImages && m.Image == nil {
+			m.Image = &conversation.ImageTurn{}
 		}
 		m.State = parseState(state)
 		if m.State == conversation.StateStreaming {

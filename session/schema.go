@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}}
 }
 
 // SchemaVersion is the schema this build writes.
@@ -29,6 +29,11 @@ func SchemaVersion() int {
 	m := migrations()
 	return m[len(m)-1].version
 }
+
+// schemaV2 adds image turns (images made in the chat): messages.image is
+// how they were asked for, as JSON (conversation.ImageTurn), "" for other
+// messages. Their images are the message's parts, as for user messages.
+const schemaV2 = `ALTER TABLE messages ADD COLUMN image TEXT NOT NULL DEFAULT '';`
 
 // schemaV1: times are Unix milliseconds. Message text lives in messages
 // (one text per message); parts are a message's (or a draft's) images in

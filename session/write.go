@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -32,8 +33,12 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 
 func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error {
 	m := ch.Message
+	// A message's parts are written once: with a user message, or when an
+	// image turn ends with its images.
+	withParts := ch.Kind == conversation.ChangeAppend ||
+		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
 	var b blobs
-	if ch.Kind == conversation.ChangeAppend {
+	if withParts {
 		b = attachmentBlobs(m.Attachments)
 		if err := s.put(b); err != nil {
 			return classify(s.path, "save an image", err)
@@ -43,6 +48,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		model := ""
 		if m.Role == api.RoleAssistant {
+			// The session's model is the chat model, never an image model.
 			model = m.Model
 		}
 		if ch.Kind == conversation.ChangeAppend && m.Role == api.RoleUser {
@@ -59,10 +65,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 		if err != nil {
 			return err
 		}
-		if ch.Kind != conversation.ChangeAppend {
+		if !withParts {
 			return nil
 		}
-		// A message's parts are written once, with the message.
 		if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", id); err != nil {
 			return err
 		}
@@ -126,10 +131,10 @@ const sqlUpsertSession = `
 
 const sqlUpsertMessage = `
 	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
-		prompt_tokens, completion_tokens, total_tokens, created, updated)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+		prompt_tokens, completion_tokens, total_tokens, created, updated, image)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
 	ON CONFLICT (session_id, seq) DO UPDATE SET
-		text = excluded.text, state = excluded.state, error = excluded.error,
+		text = excluded.text, state = excluded.state, error = excluded.error, image = excluded.image,
 		model = excluded.model, finish_reason = excluded.finish_reason,
 		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
 		total_tokens = excluded.total_tokens, updated = excluded.updated
@@ -173,10 +178,18 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	if created == 0 {
 		created = now
 	}
+	image := ""
+	if m.Image != nil {
+		b, err := json.Marshal(m.Image)
+		if err != nil {
+			return 0, err
+		}
+		image = string(b)
+	}
 	var id int64
 	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
 		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
-		pt, ct, tt, created, now).Scan(&id)
+		pt, ct, tt, created, now, image).Scan(&id)
 	return id, err
 }
 
