@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +16,7 @@ import (
 
 	"parley/api"
 	"parley/config"
-	"parley/media"
+	"parley/imagegen"
 	"parley/termsafe"
 )
 
@@ -73,28 +74,28 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		return err
 	}
 	model := firstNonEmpty(f.model, cfg.ImageModel, defaultImageModel)
-	catalog := cfg.Catalog()
-	need := api.CapImageGeneration
-	if len(f.edit) > 0 {
-		need = api.CapImageEdit
-	}
-	if err := catalog.Require(model, need); err != nil {
-		return usage(err)
-	}
-	opts, err := catalog.ImageOptions(model, need, f.n, f.size)
-	if err != nil {
-		return usage(err)
-	}
-	req := api.ImageRequest{Model: model, Prompt: prompt, N: opts.N, Size: opts.Size, ResponseFormat: opts.ResponseFormat}
-	var edit *api.EditRequest
-	if len(f.edit) > 0 {
-		if edit, err = editRequest(req, opts.EditPath, f.edit, f.mask); err != nil {
-			return err
-		}
-	}
 	dir := cfg.ImageDir()
 	if f.out != "" {
 		dir = config.ExpandHome(f.out, a.env.HomeDir)
+	}
+	req := imagegen.Request{Prompt: prompt, Model: model, N: f.n, Size: f.size, Dir: dir}
+	for _, p := range f.edit {
+		img, err := api.ReadImageFile(p, "--edit image")
+		if err != nil {
+			return usage(err)
+		}
+		req.Edit = append(req.Edit, img)
+	}
+	if f.mask != "" {
+		m, err := api.ReadImageFile(f.mask, "--mask")
+		if err != nil {
+			return usage(err)
+		}
+		req.Mask = &m
+	}
+	job, err := imagegen.Plan(cfg.Catalog(), req)
+	if err != nil {
+		return usage(err)
 	}
 	// Images cost money: find out that they cannot be saved before asking.
 	if err := writableDir(dir); err != nil {
@@ -104,107 +105,24 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	want := max(opts.N, 1)
-	what := fmt.Sprintf("generating %s with %s", plural(want, "image"), model)
-	if edit != nil {
-		what = fmt.Sprintf("editing %s with %s", plural(len(edit.Images), "image"), model)
-	}
-	if opts.Size != "" {
-		what += " (" + opts.Size + ")"
-	}
-	prog := a.startProgress(ctx, what)
+	prog := a.startProgress(ctx, imagegen.Describe(job))
 	defer prog.stop()
-	reply, images, err := fetchImages(ctx, client, req, edit, prog)
-	if err != nil {
-		return err
-	}
-	prog.set("saving " + plural(len(images), "image"))
-	saved, err := media.SaveImages(dir, prompt, a.env.Now(), images)
+	res, err := imagegen.Run(ctx, client, job, a.env.Now(), prog.set)
 	prog.stop()
 	if err != nil {
+		var de *imagegen.DirError
+		if errors.As(err, &de) {
+			return fmt.Errorf("%w; choose another with -o or image_dir in the config", err)
+		}
 		return err
 	}
-	if reply.Dropped > 0 {
-		a.say(droppedNote(len(reply.Data)+reply.Dropped, want, len(saved)))
+	for _, n := range res.Notes {
+		a.say(n)
 	}
-	for _, s := range saved {
-		if s.Note != "" {
-			a.say(s.Note)
-		}
+	for _, s := range res.Saved {
 		fmt.Fprintln(a.env.Stdout, s.Path)
 	}
 	return nil
-}
-
-// fetchImages asks for the images (an edit when edit is set), downloads the
-// ones that came as links, and verifies them all.
-func fetchImages(ctx context.Context, client *api.Client, req api.ImageRequest, edit *api.EditRequest, prog *imageProgress) (*api.ImageReply, []media.Verified, error) {
-	var (
-		reply *api.ImageReply
-		err   error
-	)
-	if edit != nil {
-		reply, err = client.EditImages(ctx, *edit)
-	} else {
-		reply, err = client.GenerateImages(ctx, req)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, d := range reply.Data {
-		if d.File == nil && d.URL != "" {
-			prog.set("downloading " + plural(len(reply.Data), "image"))
-			break
-		}
-	}
-	images, err := api.VerifyImages(ctx, reply, client.Download)
-	return reply, images, err
-}
-
-// droppedNote says that a gateway sent more images than asked for.
-func droppedNote(sent, asked, saved int) string {
-	were := fmt.Sprintf("%d were", asked)
-	if asked == 1 {
-		were = "1 was"
-	}
-	return fmt.Sprintf("the gateway sent %d images though %s asked for; saved %s and dropped the other %d",
-		sent, were, plural(saved, "image"), sent-saved)
-}
-
-// plural writes "1 image", "3 images".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// editRequest reads the images to edit and the mask (regular files of at
-// most media.MaxFileBytes, named by their content), checking the mask
-// before anything is uploaded.
-func editRequest(gen api.ImageRequest, path string, images []string, mask string) (*api.EditRequest, error) {
-	req := &api.EditRequest{
-		Model: gen.Model, Prompt: gen.Prompt, N: gen.N, Size: gen.Size,
-		ResponseFormat: gen.ResponseFormat, Path: path,
-	}
-	for _, p := range images {
-		f, err := api.ReadImageFile(p, "--edit image")
-		if err != nil {
-			return nil, usage(err)
-		}
-		req.Images = append(req.Images, f)
-	}
-	if mask != "" {
-		m, err := api.ReadImageFile(mask, "--mask")
-		if err != nil {
-			return nil, usage(err)
-		}
-		if err := media.CheckMask(req.Images[0].Data, m.Data); err != nil {
-			return nil, usage(err)
-		}
-		req.Mask = &m
-	}
-	return req, nil
 }
 
 // writableDir creates dir if needed and checks that a file can be made in it.
@@ -332,3 +250,6 @@ func (p *imageProgress) stop() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
+
+// plural writes "1 image", "3 sessions".
+func plural(n int, noun string) string { return imagegen.Plural(n, noun) }

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api"
 	"parley/termsafe"
 	"parley/ui/cells"
 	"parley/ui/keys"
@@ -20,6 +21,11 @@ import (
 // each time it opens, so a running completion never sees it change.
 type commandEnv struct {
 	models    []string
+	// imageModels are the models that generate or edit; sizes are what
+	// each accepts (by model name), imageModel the one /image uses.
+	imageModels, editModels []string
+	sizes                   map[string][]string
+	imageModel              string
 	themes    []string
 	dir, home string
 }
@@ -39,6 +45,15 @@ func newCommands() *slash.Registry[commandEnv] {
 			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
 			}},
+		slash.Command[commandEnv]{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files", Action: keys.ImageForm,
+			Flags: imageFlags, Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return completeImage(ctx, a, env, env.imageModels)
+			}},
+		slash.Command[commandEnv]{Name: "edit", Args: "PROMPT", Summary: "edit the selected or last image from a prompt",
+			Flags: editFlags, Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return completeImage(ctx, a, env, env.editModels)
+			}},
+		slash.Command[commandEnv]{Name: "images", Summary: "show or hide the image pane: every image of this conversation", Action: keys.Images},
 		slash.Command[commandEnv]{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted", Action: keys.Paste},
 		slash.Command[commandEnv]{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)", Action: keys.RemoveAttachment},
 		slash.Command[commandEnv]{Name: "sessions", Summary: "saved conversations: open, search, rename, delete", Action: keys.Sessions},
@@ -94,6 +109,15 @@ func (m *Model) commandEnv() commandEnv {
 	}
 	for _, n := range m.gatewayModels {
 		add(n)
+	}
+	env.imageModels = m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageGeneration)
+	env.editModels = m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageEdit)
+	env.imageModel = m.imageModel(api.CapImageGeneration)
+	env.sizes = map[string][]string{}
+	for _, n := range append(append([]string{env.imageModel}, env.imageModels...), env.editModels...) {
+		if n != "" {
+			env.sizes[n] = m.catalog.Lookup(n).Caps.Sizes
+		}
 	}
 	env.dir, _ = os.Getwd()
 	env.home = m.opts.Getenv("HOME")
@@ -168,6 +192,12 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 			refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
 		}
 		return attachRefs(refs, "", m.attachLimits())
+	case "image":
+		return m.imageCommand(inv)
+	case "edit":
+		return m.editCommand(inv)
+	case "images":
+		return m.toggleImagePane()
 	case "paste":
 		return m.readClipboard()
 	case "detach":
@@ -217,4 +247,27 @@ func isImageName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// completeImage completes the options of /image and /edit: --model from the
+// models that can make images, --size from what the model accepts, --mask
+// from image files.
+func completeImage(ctx context.Context, a slash.Arg, env commandEnv, models []string) []slash.Completion {
+	switch a.Flag {
+	case "model":
+		return words(models, slash.Arg{Word: a.Word})
+	case "size":
+		model := env.imageModel
+		if f := strings.Fields(a.Line); len(f) > 0 {
+			for i := 0; i+1 < len(f); i++ {
+				if f[i] == "--model" {
+					model = f[i+1]
+				}
+			}
+		}
+		return words(env.sizes[model], slash.Arg{Word: a.Word})
+	case "mask":
+		return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
+	}
+	return nil
 }

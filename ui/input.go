@@ -25,6 +25,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.layers.top() != nil {
 		return m.routeLayer(msg)
 	}
+	if p, ok := m.imagePaneFocused(); ok {
+		if keys.Matches(msg, km.Images) && !p.p.PromptOpen() {
+			return m.toggleImagePane()
+		}
+		return m.paneKey(p, msg)
+	}
 	if m.menuOpen() {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
@@ -105,6 +111,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toggleMouse()
 	case keys.Matches(msg, km.Attach):
 		return m.openFilePicker()
+	case keys.Matches(msg, km.ImageForm):
+		return m.openImageForm()
+	case keys.Matches(msg, km.Images):
+		return m.toggleImagePane()
 	case keys.Matches(msg, km.Paste):
 		return m.readClipboard()
 	case keys.Matches(msg, km.Sessions):
@@ -147,6 +157,8 @@ func (m *Model) cancelKey() tea.Cmd {
 	switch {
 	case m.stream != nil:
 		return m.stopStream()
+	case m.imageRun != nil:
+		return m.stopImages()
 	case m.comp.editing:
 		return m.leaveEdit()
 	case m.pane != nil && m.lay.SideFull:
@@ -170,6 +182,9 @@ func (m *Model) cancelKey() tea.Cmd {
 func (m *Model) interrupt() tea.Cmd {
 	if m.stream != nil {
 		return m.stopStream()
+	}
+	if m.imageRun != nil {
+		return m.stopImages()
 	}
 	now := m.now()
 	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) <= quitWindow {

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api"
 	"parley/termsafe"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -24,6 +25,11 @@ type modelLayer struct {
 	sendAfter bool
 	// items rebuilds the rows with the gateway's list.
 	items func(listed []string) []overlay.PickerItem
+	// forImages, when set, makes this the image model picker: it lists
+	// only the models that can do cap, and choosing one makes the images
+	// waiting in ask.
+	forImages *imageAsk
+	imageCap  api.Capability
 }
 
 // modelsListedMsg carries the gateway's model list.
@@ -65,6 +71,14 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 		return nil, closeTop
 	case overlay.PickerChoose:
 		name, send := res.Item.Value, l.sendAfter
+		if ask := l.forImages; ask != nil {
+			a := *ask
+			a.model = name
+			return nil, func(m *Model) tea.Cmd {
+				m.popLayer()
+				return m.startImages(a)
+			}
+		}
 		return nil, func(m *Model) tea.Cmd {
 			m.popLayer()
 			return m.useModel(name, send)
@@ -145,4 +159,35 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
 	}
 	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
+}
+
+// openImageModelPicker asks which model makes the images of ask: the
+// picker lists only the models that can do cap (configured, known by name,
+// or listed by the gateway).
+func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
+	m.pickerGen++
+	items := func(listed []string) []overlay.PickerItem {
+		cat := m.catalog.WithListed(listed)
+		all := overlay.ModelItems(cat, "", "", listed)
+		out := all[:0:0]
+		for _, it := range all {
+			if cat.Require(it.Value, cap) == nil {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	l := &modelLayer{
+		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
+		gen:       m.pickerGen,
+		items:     items,
+		forImages: &ask,
+		imageCap:  cap,
+	}
+	m.pushLayer(l)
+	if !m.clients.configured() {
+		return nil
+	}
+	l.p.SetLoading(overlay.ModelsLoading)
+	return listModels(m.base, m.clients, m.model, l.gen)
 }

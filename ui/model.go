@@ -82,6 +82,12 @@ type Model struct {
 	draftGen   int
 	// pics are the image previews (pictures.go).
 	pics pictures
+	// imageRun is the image turn in flight (images.go); lastImageModel and
+	// lastImageAsk are the last ones asked for, for the next /image and
+	// for a retry.
+	imageRun       *imageRun
+	lastImageModel string
+	lastImageAsk   imageAsk
 	// desktop reads and writes the system clipboard and opens files.
 	desktop desktop.System
 	// gatewayModels is the gateway's model list, once the model picker

@@ -151,3 +151,13 @@ func (m *Model) tmuxProbed(msg tmuxProbedMsg) {
 	m.pics.mode = mode
 	m.tr.ForgetPictures()
 }
+
+// transmitted reports whether r can be shown now: it is no kitty picture,
+// or the terminal has it.
+func (p *pictures) transmitted(r preview.Rendered) bool {
+	if r.ID == 0 {
+		return true
+	}
+	_, ok := p.sent[r.ID]
+	return ok
+}

@@ -270,6 +270,9 @@ func (m *Model) recordStats(s *activeStream) {
 // retry answers the last user message again: after a failure, an
 // interruption, or to regenerate a finished reply.
 func (m *Model) retry() tea.Cmd {
+	if cmd, ok := m.retryImages(); ok {
+		return cmd
+	}
 	if m.stream != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}

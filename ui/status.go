@@ -73,6 +73,8 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	switch {
 	case m.stream != nil:
 		right = append(right, m.streamSeg(m.stream))
+	case m.imageRun != nil:
+		right = append(right, m.imageSeg(m.imageRun))
 	case m.pendingSend:
 		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:

@@ -15,15 +15,14 @@ import (
 // redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	// Pictures the transcript now waits for (a message with images
-	// arrived, the width changed) are asked for.
-	cmd = tea.Batch(cmd, m.askPictures())
 	m.relayout()
 	m.refreshChrome()
 	m.composeFrame()
 	// A new layout or theme may leave off-screen messages to render
-	// lazily; an edited composer is kept as the session's draft.
-	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged())
+	// lazily; an edited composer is kept as the session's draft. Pictures
+	// the transcript and the image pane now wait for (a message with
+	// images arrived, the width or the selection changed) are asked for.
+	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged(), m.askPictures(), m.askPanePreview())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -54,6 +53,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case frameMsg:
 		return m.frame(msg)
+
+	case imagesMadeMsg:
+		return m.imagesMade(msg)
+
+	case panePreviewMsg:
+		return m.panePreviewArrived(msg)
+
+	case paneActionMsg:
+		return m.notify(msg.text, msg.kind)
+
+	case editMaskMsg:
+		return m.maskRead(msg)
+
+	case imageTickMsg:
+		return m.imageTicked(msg)
 
 	case tmuxProbedMsg:
 		m.tmuxProbed(msg)

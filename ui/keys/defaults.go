@@ -46,6 +46,8 @@ var specs = []spec{
 	{EditLast, func(m *Map) *key.Binding { return &m.EditLast }, []string{"up"}, "edit last message (empty composer)", GroupComposer, ctxChat, true},
 	{Paste, func(m *Map) *key.Binding { return &m.Paste }, []string{"ctrl+v"}, "paste: a screenshot is attached, text is pasted", GroupComposer, ctxChat, false},
 	{Attach, func(m *Map) *key.Binding { return &m.Attach }, []string{"alt+a", "f6"}, "attach images (file picker)", GroupComposer, ctxChat, false},
+	{ImageForm, func(m *Map) *key.Binding { return &m.ImageForm }, []string{"alt+g", "f7"}, "make images (a form; or /image PROMPT)", GroupComposer, ctxChat, false},
+	{Images, func(m *Map) *key.Binding { return &m.Images }, []string{"alt+i", "f8"}, "image pane: browse, open, copy, attach, edit", GroupApp, ctxChat, false},
 	{RemoveAttachment, func(m *Map) *key.Binding { return &m.RemoveAttachment }, []string{"alt+x"}, "remove the last attachment", GroupComposer, ctxChat, false},
 	{Editor, func(m *Map) *key.Binding { return &m.Editor }, []string{"ctrl+x"}, "compose in $EDITOR", GroupComposer, ctxChat, false},
 	{Cancel, func(m *Map) *key.Binding { return &m.Cancel }, []string{"esc"}, "stop the reply / leave edit", GroupReply, ctxChat, false},

@@ -37,6 +37,8 @@ const (
 	RemoveAttachment = "remove_attachment"
 	Paste            = "paste"
 	Attach           = "attach"
+	ImageForm        = "image_form"
+	Images           = "images"
 	CopyReply        = "copy_reply"
 	CopyCode         = "copy_code"
 	ModelPicker      = "model_picker"
@@ -64,6 +66,10 @@ type Map struct {
 	Paste key.Binding
 	// Attach opens the image file picker.
 	Attach key.Binding
+	// ImageForm opens the form that makes images (prompt, model, size, n).
+	ImageForm key.Binding
+	// Images shows or hides the image pane (and gives it the keys).
+	Images key.Binding
 	// Reply.
 	Cancel    key.Binding
 	Retry     key.Binding

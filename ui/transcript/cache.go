@@ -41,7 +41,7 @@ func (t *Transcript) estimate(it *item) int {
 	}
 	room := max(t.w-2, 1)
 	n := 2 + 1 + len(it.text)/room + strings.Count(it.text, "\n")
-	if it.isUser() {
+	if it.isUser() || it.msg.IsImages() {
 		n += len(it.msg.Attachments)
 		for _, a := range it.msg.Attachments {
 			if k, ok := t.pictureBox(a); ok {

@@ -81,7 +81,7 @@ func (t *Transcript) SetPicture(k PictureKey, lines []string) {
 	}
 	t.pics[k] = pictureState{lines: lines, done: true}
 	for i, it := range t.items {
-		if !it.isUser() || !t.fresh(it) || !it.shows(k) {
+		if !(it.isUser() || it.msg.IsImages()) || !t.fresh(it) || !it.shows(k) {
 			continue
 		}
 		old := t.hs.get(i)
@@ -136,7 +136,8 @@ func (t *Transcript) pictureLines(a api.Attachment) []string {
 	return blank
 }
 
-// shows reports whether the user message it shows the picture k.
+// shows reports whether it (a user message or an image turn) shows the
+// picture k.
 func (it *item) shows(k PictureKey) bool {
 	want := hex.EncodeToString(k.Sum[:])
 	for _, a := range it.msg.Attachments {

@@ -42,6 +42,8 @@ func (t *Transcript) renderItem(it *item) {
 	switch {
 	case it.isUser():
 		it.body = t.renderUserBody(it, it.body[:0])
+	case it.msg.IsImages():
+		it.body = t.renderImagesBody(it, it.body[:0])
 	case it.live != nil:
 		it.live.md, it.live.mdStart = it.live.md[:0], it.live.mdStart[:0]
 		it.body = it.body[:0]
@@ -77,9 +79,15 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 	lk := &t.look
 	dst = append(dst, t.blank)
 	var label string
-	if it.isUser() {
+	switch {
+	case it.isUser():
 		label = t.userBar() + lk.userLabel.Render(userLabel)
-	} else {
+	case it.msg.IsImages():
+		label = lk.replyLabel.Render(imagesLabel(it.msg))
+		if it.msg.State == conversation.StateStreaming {
+			label += lk.streaming.Render(makingMark)
+		}
+	default:
 		name := oneLine(termsafe.Sanitize(it.msg.Model))
 		if name == "" {
 			name = replyFallback
@@ -141,6 +149,9 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 	}
 	m := &it.msg
 	room := w - len(replyIndent)
+	if m.IsImages() {
+		dst = t.renderImagesFoot(it, dst)
+	}
 	switch m.State {
 	case conversation.StateInterrupted:
 		line := lk.badge.Render(interrupted)

@@ -1,0 +1,95 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/termsafe"
+)
+
+// An image turn (images made or edited in the chat) reads like a reply
+// from the image model: a label naming the model, the prompt, then each
+// image's picture and the path it was saved to.
+const (
+	makingMark  = " · making…"
+	imagesMark  = "▨ "
+	pathMark    = "↳ "
+	nothingSent = "nothing was saved"
+)
+
+// imagesLabel is the label line of an image turn: "▨ Images · gpt-image-1".
+func imagesLabel(m conversation.Message) string {
+	what := "Images"
+	if m.Image != nil && m.Image.From != "" {
+		what = "Edit"
+	}
+	name := oneLine(termsafe.Sanitize(m.Model))
+	if name == "" {
+		return imagesMark + what
+	}
+	return imagesMark + what + " · " + name
+}
+
+// renderImagesBody is the prompt, as typed, with what was asked for.
+func (t *Transcript) renderImagesBody(it *item, dst []string) []string {
+	room := t.proseRoom(t.w - len(replyIndent))
+	for _, l := range wrapPlain(it.text, room, t.look.userText.Render) {
+		dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
+	}
+	var asked []string
+	if turn := it.msg.Image; turn != nil {
+		if turn.From != "" {
+			asked = append(asked, "from "+oneLine(termsafe.Sanitize(turn.From)))
+		}
+		if turn.Size != "" {
+			asked = append(asked, oneLine(termsafe.Sanitize(turn.Size)))
+		}
+		if turn.N > 1 {
+			asked = append(asked, fmt.Sprintf("%d images", turn.N))
+		}
+	}
+	if len(asked) > 0 {
+		for _, l := range wrapPlain(strings.Join(asked, " · "), room, t.look.meta.Render) {
+			dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
+		}
+	}
+	return dst
+}
+
+// renderImagesFoot draws each image made: its picture, then where it was
+// saved; then what the saving had to say. A turn that did not finish says
+// that nothing was saved (its state line follows).
+func (t *Transcript) renderImagesFoot(it *item, dst []string) []string {
+	lk := &t.look
+	w := t.w
+	room := max(w-len(replyIndent), 1)
+	m := &it.msg
+	switch m.State {
+	case conversation.StateInterrupted, conversation.StateFailed:
+		if len(m.Attachments) == 0 {
+			return fitLine(dst, replyIndent, len(replyIndent), lk.meta.Render(nothingSent), w)
+		}
+	}
+	for _, a := range m.Attachments {
+		for _, l := range t.pictureLines(a) {
+			dst = append(dst, pictureLine(replyIndent, l, w))
+		}
+		for _, l := range wrapPlain(pathMark+chipText(a), room, lk.meta.Render) {
+			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
+		}
+	}
+	if m.Image != nil {
+		for _, n := range m.Image.Notes {
+			for _, l := range wrapPlain(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
+				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
+			}
+		}
+	}
+	return dst
+}
+
+// chipText is chip without its mark: the saved file's path, its pixel
+// size and bytes.
+func chipText(a api.Attachment) string { return strings.TrimPrefix(chip(a), chipMark) }
