@@ -1,0 +1,519 @@
+package imagepane
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/termsafe"
+	"parley/themes"
+	"parley/ui/cells"
+)
+
+// drawCache keeps the parts of the last Draw that cost more than joining
+// strings, each with the inputs it was made from.
+type drawCache struct {
+	listKey   listKey
+	list      []string
+	detKey    detKey
+	details   []string
+	pvFirst   *string // the preview slice's first element and length
+	pvLen     int
+	pvW, pvH  int
+	pvLines   []string
+	hintKey   hintKey
+	hint      string
+	titleKey  titleKey
+	titleLine string
+}
+
+type listKey struct {
+	gen, sel, top, w, n, styleGen int
+	focused                       bool
+}
+
+type detKey struct {
+	gen, sel, w, h, styleGen int
+}
+
+type hintKey struct {
+	w, styleGen int
+	empty       bool
+}
+
+type titleKey struct {
+	gen, sel, w, styleGen int
+	focused               bool
+}
+
+// Draw returns the pane in exactly w×h cells: h lines, each exactly w
+// cells wide, joined by newlines, with no outer border. preview is the
+// selected image rendered for PreviewArea(w, h), or nil while it is being
+// made (a quiet "…" shows, or the text given to SetPreviewError). focused
+// says whether keys go to the pane; the selection is highlighted only
+// then. Draw decodes nothing and caches what it renders, so a frame that
+// changed nothing only joins strings.
+func (p *Pane) Draw(w, h int, preview []string, focused bool) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	l := makeLayout(w, h)
+	lines := make([]string, h)
+	blank := cells.Spaces(w)
+	for i := range lines {
+		lines[i] = blank
+	}
+	if l.title >= 0 {
+		lines[l.title] = p.title(w, focused)
+	}
+	if len(p.items) == 0 {
+		p.drawEmpty(lines, l)
+	} else {
+		p.drawBody(lines, l, preview, focused)
+	}
+	p.drawBottom(lines, l)
+	return strings.Join(lines, "\n")
+}
+
+// title is the top line: how many images, and which one is selected.
+func (p *Pane) title(w int, focused bool) string {
+	k := titleKey{p.gen, p.sel, w, p.ctx.StyleGen, focused}
+	if k == p.cache.titleKey && p.cache.titleLine != "" {
+		return p.cache.titleLine
+	}
+	st := p.ctx.Styles
+	t := " Images"
+	if n := len(p.items); n > 0 {
+		t += " · " + strconv.Itoa(p.sel+1) + " of " + strconv.Itoa(n) + " · newest first"
+	}
+	style := st.Muted.Bold(true)
+	if focused {
+		style = st.OverlayTitle
+	}
+	p.cache.titleKey, p.cache.titleLine = k, style.Render(cells.Fit(t, w))
+	return p.cache.titleLine
+}
+
+// drawEmpty fills the body with what to do to get images.
+func (p *Pane) drawEmpty(lines []string, l layout) {
+	if l.body.h == 0 {
+		return
+	}
+	st := p.ctx.Styles
+	paste := "ctrl+v"
+	if ks := p.ctx.Keys.Paste.Keys(); len(ks) > 0 {
+		paste = ks[0]
+	}
+	text := "No images yet. /image PROMPT makes one; " + paste + " or /attach adds one."
+	more := "Attached and generated images of this conversation are listed here, newest first."
+	inner := max(l.w-2, 1)
+	var rows []string
+	for _, t := range strings.Split(ansi.Wrap(text, inner, ""), "\n") {
+		rows = append(rows, st.Text.Render(cells.Fit(" "+t, l.w)))
+	}
+	rows = append(rows, cells.Spaces(l.w))
+	for _, t := range strings.Split(ansi.Wrap(more, inner, ""), "\n") {
+		rows = append(rows, st.Muted.Render(cells.Fit(" "+t, l.w)))
+	}
+	// One blank row under the title when there is room for it.
+	y := l.body.y
+	if l.body.h > len(rows) {
+		y++
+	}
+	for _, r := range rows {
+		if y >= l.body.y+l.body.h {
+			break
+		}
+		lines[y] = r
+		y++
+	}
+}
+
+// drawBody puts the list, the preview and the details into lines.
+func (p *Pane) drawBody(lines []string, l layout, preview []string, focused bool) {
+	if l.body.h == 0 {
+		return
+	}
+	st := p.ctx.Styles
+	listH := l.list.h
+	if p.prompt != nil && l.list.y+l.list.h >= l.h-1 {
+		listH-- // the prompt's message line covers the list's last row
+	}
+	p.listRows = max(listH, 1)
+	p.scrollToSelection()
+	list := p.listLines(l.list.w, listH, focused)
+	pv := p.previewLines(l.preview.w, l.preview.h, preview)
+	det := p.detailLines(l.details.w, l.details.h)
+	sep := st.KeyHintSep.Render("│")
+	for y := l.body.y; y < l.body.y+l.body.h; y++ {
+		if l.wide {
+			right := cells.Spaces(l.w - l.preview.x)
+			if r := l.preview; y >= r.y && y < r.y+r.h {
+				right = pv[y-r.y]
+			} else if r := l.details; y >= r.y && y < r.y+r.h {
+				right = det[y-r.y]
+			}
+			left := cells.Spaces(l.list.w)
+			if i := y - l.list.y; i >= 0 && i < len(list) {
+				left = list[i]
+			}
+			lines[y] = left + sep + " " + right
+			continue
+		}
+		switch {
+		case y >= l.preview.y && y < l.preview.y+l.preview.h:
+			lines[y] = pv[y-l.preview.y]
+		case y >= l.details.y && y < l.details.y+l.details.h:
+			lines[y] = " " + det[y-l.details.y]
+		case y == l.head:
+			lines[y] = p.heading(l.w)
+		case y >= l.list.y && y-l.list.y < len(list):
+			lines[y] = list[y-l.list.y]
+		}
+	}
+}
+
+// heading is the narrow layout's rule above the list.
+func (p *Pane) heading(w int) string {
+	n := len(p.items)
+	t := strconv.Itoa(n) + " images"
+	if n == 1 {
+		t = "1 image"
+	}
+	t = cells.Truncate("── "+t+" ", w)
+	return p.ctx.Styles.KeyHintSep.Render(t + strings.Repeat("─", max(w-cells.Width(t), 0)))
+}
+
+// listLines are the visible rows of the list, each exactly w cells.
+func (p *Pane) listLines(w, n int, focused bool) []string {
+	k := listKey{p.gen, p.sel, p.top, w, n, p.ctx.StyleGen, focused}
+	if k == p.cache.listKey && p.cache.list != nil {
+		return p.cache.list
+	}
+	st := p.ctx.Styles
+	out := make([]string, 0, n)
+	for i := p.top; i < len(p.rows) && len(out) < n; i++ {
+		r := p.rows[i]
+		info := ""
+		switch {
+		case w >= 40:
+			info = padLeft(r.pixels, 9) + "  " + padLeft(r.bytes, 7)
+		case w >= 22:
+			info = padLeft(r.bytes, 7)
+		}
+		lead := " "
+		if i == p.sel {
+			lead = "▸"
+		}
+		nameW := max(w-3-cells.Width(info)-1, 1)
+		text := lead + r.marker + " " + cells.Fit(r.name, nameW) + info + " "
+		text = cells.Fit(text, w)
+		switch {
+		case i == p.sel && focused:
+			text = st.PickerSelected.UnsetPaddingLeft().Render(text)
+		case i == p.sel:
+			text = st.Text.Bold(true).Render(text)
+		default:
+			text = st.PickerItem.UnsetPaddingLeft().Render(text)
+		}
+		out = append(out, text)
+	}
+	for len(out) < n {
+		out = append(out, cells.Spaces(w))
+	}
+	p.cache.listKey, p.cache.list = k, out
+	return out
+}
+
+// padLeft right-aligns s in w cells.
+func padLeft(s string, w int) string {
+	return cells.Spaces(w-cells.Width(s)) + s
+}
+
+// previewLines are the preview area's rows, each exactly w cells: the
+// given rendering centred, else the error text, else a quiet "…".
+func (p *Pane) previewLines(w, h int, preview []string) []string {
+	if h <= 0 {
+		return nil
+	}
+	st := p.ctx.Styles
+	var first *string
+	if len(preview) > 0 {
+		first = &preview[0]
+	}
+	if preview != nil && first == p.cache.pvFirst && len(preview) == p.cache.pvLen && w == p.cache.pvW && h == p.cache.pvH {
+		return p.cache.pvLines
+	}
+	out := make([]string, h)
+	var body []string
+	widest := 0
+	switch it, _ := p.Selected(); {
+	case preview != nil:
+		// The renderer is ours and trusted, but its lines reach the
+		// terminal: keep colours, drop any other sequence.
+		for _, line := range preview[:min(len(preview), h)] {
+			line = termsafe.KeepSGR(line)
+			if cells.Width(line) > w {
+				line = cells.Truncate(line, w)
+			}
+			widest = max(widest, cells.Width(line))
+			body = append(body, line)
+		}
+	case p.errKey != "" && p.errKey == it.Key:
+		for _, line := range strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n") {
+			line = cells.Truncate(line, w)
+			widest = max(widest, cells.Width(line))
+			body = append(body, st.Error.Render(line))
+		}
+		body = body[:min(len(body), h)]
+	default:
+		body, widest = []string{st.Muted.Render("…")}, 1
+	}
+	top := (h - len(body)) / 2
+	left := cells.Spaces((w - widest) / 2)
+	for i := range out {
+		if j := i - top; j >= 0 && j < len(body) {
+			out[i] = cells.Fit(left+body[j], w)
+		} else {
+			out[i] = cells.Spaces(w)
+		}
+	}
+	if preview != nil {
+		p.cache.pvFirst, p.cache.pvLen, p.cache.pvW, p.cache.pvH, p.cache.pvLines = first, len(preview), w, h, out
+	}
+	return out
+}
+
+// detailLines describe the selected image in h rows of exactly w cells:
+// its origin and time, the prompt (wrapped, at most three lines), model
+// and size, pixels, bytes and format, the path, what it was edited from.
+func (p *Pane) detailLines(w, h int) []string {
+	if h <= 0 || w <= 0 {
+		return nil
+	}
+	k := detKey{p.gen, p.sel, w, h, p.ctx.StyleGen}
+	if k == p.cache.detKey && p.cache.details != nil {
+		return p.cache.details
+	}
+	st := p.ctx.Styles
+	it, _ := p.Selected()
+	label := func(name, value string) string {
+		return st.Muted.Render(name+" ") + st.Text.Render(value)
+	}
+	head := it.Origin.marker() + " " + it.Origin.String()
+	if !it.Created.IsZero() {
+		head += " · " + it.Created.Local().Format("2 Jan 15:04")
+	}
+	var fixed []string
+	fixed = append(fixed, st.Bold.Render(cells.Fit(head, w)))
+	var meta []string
+	if it.Model != "" {
+		meta = append(meta, label("model", cells.OneLine(it.Model)))
+	}
+	if it.Size != "" {
+		meta = append(meta, label("size", cells.OneLine(it.Size)))
+	}
+	var facts []string
+	if r := p.rows[p.sel]; r.pixels != "" || r.bytes != "" {
+		facts = append(facts, strings.TrimSpace(r.pixels+" px")+nonEmpty(" · ", r.bytes))
+	}
+	if it.MIME != "" {
+		facts = append(facts, cells.OneLine(it.MIME))
+	}
+	var tail []string
+	if len(meta) > 0 {
+		tail = append(tail, strings.Join(meta, st.Muted.Render(" · ")))
+	}
+	if len(facts) > 0 {
+		tail = append(tail, st.Text.Render(strings.Join(facts, " · ")))
+	}
+	if it.Path != "" {
+		tail = append(tail, st.Muted.Render("path ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.Path, p.dirs.Home)), max(w-5, 1))))
+	} else {
+		tail = append(tail, st.Muted.Render("pasted, not saved yet (s saves a copy)"))
+	}
+	if it.From != "" {
+		tail = append(tail, st.Muted.Render("edited from ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.From, p.dirs.Home)), max(w-12, 1))))
+	}
+	var prompt []string
+	if it.Prompt != "" {
+		room := min(3, h-len(fixed)-len(tail))
+		if room < 1 && h > len(fixed) {
+			room = 1 // the prompt matters more than the last facts
+		}
+		if room > 0 {
+			prompt = strings.Split(ansi.Wrap(cells.Fold(it.Prompt), w, ""), "\n")
+			if len(prompt) > room {
+				prompt = prompt[:room]
+				prompt[room-1] = cells.Truncate(prompt[room-1]+" "+cells.Ellipsis, w)
+			}
+			for i, l := range prompt {
+				prompt[i] = st.Italic.Render(cells.Fit(l, w))
+			}
+		}
+	}
+	all := append(append(fixed, prompt...), tail...)
+	out := make([]string, h)
+	for i := range out {
+		if i < len(all) {
+			out[i] = cells.Fit(all[i], w)
+		} else {
+			out[i] = cells.Spaces(w)
+		}
+	}
+	p.cache.detKey, p.cache.details = k, out
+	return out
+}
+
+func nonEmpty(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
+}
+
+// fitLeft cuts s to w cells by dropping its start, so a path keeps its
+// file name.
+func fitLeft(s string, w int) string {
+	sw := cells.Width(s)
+	if sw <= w {
+		return s
+	}
+	if w <= 1 {
+		return cells.Ellipsis[:min(len(cells.Ellipsis), w*len(cells.Ellipsis))]
+	}
+	return cells.Ellipsis + ansi.TruncateLeft(s, sw-w+1, "")
+}
+
+// drawBottom writes the hint line, or the save prompt, or a note.
+func (p *Pane) drawBottom(lines []string, l layout) {
+	st := p.ctx.Styles
+	w := l.w
+	if p.prompt != nil {
+		sp := p.prompt
+		if l.hint >= 0 {
+			lines[l.hint] = p.promptLine(w)
+		}
+		msgRow := l.h - 2
+		if msgRow <= l.title {
+			return // no row between the title and the prompt
+		}
+		var msg string
+		switch {
+		case sp.err != "":
+			msg = st.Error.Render(cells.Fit(" "+sp.err, w))
+		case len(sp.cands) > 0:
+			msg = p.candLine(w)
+		default:
+			msg = hintLine(st, w, [][3]string{{"tab", "complete", "complete"}, {"enter", "save", "save"}, {"esc", "cancel", "cancel"}})
+		}
+		lines[msgRow] = msg
+		return
+	}
+	if l.hint < 0 {
+		return
+	}
+	if p.note != "" {
+		lines[l.hint] = st.Warning.Render(cells.Fit(" "+p.note, w))
+		return
+	}
+	k := hintKey{w, p.ctx.StyleGen, len(p.items) == 0}
+	if k != p.cache.hintKey || p.cache.hint == "" {
+		items := [][3]string{{"a", "attach", "attach"}, {"o", "open", "open"}, {"c", "copy path", "path"}, {"y", "copy image", "image"}, {"s", "save", "save"}, {"e", "edit", "edit"}, {"esc", "back", "back"}}
+		if len(p.items) == 0 {
+			items = [][3]string{{"esc", "back", "back"}}
+		}
+		p.cache.hintKey, p.cache.hint = k, hintLine(st, w, items)
+	}
+	lines[l.hint] = p.cache.hint
+}
+
+// hintLine lists keys with what they do, fitted to w: with the long
+// descriptions when they fit, else the short ones, else the short ones
+// closer together, else the keys alone.
+func hintLine(st themes.Styles, w int, items [][3]string) string {
+	build := func(desc int, sep string) (string, int) {
+		var b strings.Builder
+		n := 1
+		b.WriteString(" ")
+		for i, it := range items {
+			if i > 0 {
+				b.WriteString(st.KeyHintSep.Render(sep))
+				n += cells.Width(sep)
+			}
+			b.WriteString(st.KeyHintKey.Render(it[0]))
+			n += cells.Width(it[0])
+			if desc > 0 {
+				b.WriteString(st.KeyHint.Render(" " + it[desc]))
+				n += 1 + cells.Width(it[desc])
+			}
+		}
+		return b.String(), n
+	}
+	forms := []struct {
+		desc int
+		sep  string
+	}{{1, " · "}, {2, " · "}, {2, "  "}, {0, " "}}
+	for i, f := range forms {
+		if s, n := build(f.desc, f.sep); n <= w || i == len(forms)-1 {
+			return cells.Fit(s, w)
+		}
+	}
+	return cells.Spaces(w)
+}
+
+// promptLine is the save prompt's input line with its cursor.
+func (p *Pane) promptLine(w int) string {
+	st := p.ctx.Styles
+	sp := p.prompt
+	label := " Save a copy to: "
+	if cells.Width(label) > w/2 {
+		label = " "
+	}
+	room := max(w-cells.Width(label), 1)
+	before := string(sp.value[:sp.cur])
+	after := string(sp.value[sp.cur:])
+	cursor := " "
+	if after != "" {
+		r := []rune(after)
+		cursor, after = string(r[0]), string(r[1:])
+	}
+	// Keep the cursor in view: cut the start of a long value.
+	if bw := cells.Width(before); bw+cells.Width(cursor) > room {
+		before = fitLeft(before, max(room-cells.Width(cursor), 1))
+	}
+	rest := max(room-cells.Width(before)-cells.Width(cursor), 0)
+	after = cells.Truncate(after, rest)
+	line := st.Bold.Render(label) + st.Text.Render(before) + lipgloss.NewStyle().Reverse(true).Render(cursor) + st.Text.Render(after)
+	return cells.Fit(line, w)
+}
+
+// candLine lists the completion's candidates, the chosen one highlighted.
+func (p *Pane) candLine(w int) string {
+	st := p.ctx.Styles
+	sp := p.prompt
+	var b strings.Builder
+	b.WriteString(" ")
+	used := 1
+	for i, c := range sp.cands {
+		d := c.Display
+		if d == "" {
+			d = c.Value
+		}
+		d = cells.OneLine(d)
+		if used+cells.Width(d)+2 > w {
+			b.WriteString(st.Muted.Render("…"))
+			break
+		}
+		if i == sp.candIdx {
+			b.WriteString(st.Accent.Bold(true).Render(d))
+		} else {
+			b.WriteString(st.Muted.Render(d))
+		}
+		b.WriteString("  ")
+		used += cells.Width(d) + 2
+	}
+	return cells.Fit(b.String(), w)
+}

@@ -1,0 +1,78 @@
+package imagepane
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+)
+
+// HandleKey handles a key while the pane has focus. Up/down (and k/j),
+// pgup/pgdown and home/end (and g/G) move the selection; a, o, c, y, e
+// return Attach, Open, CopyPath, CopyImage, Edit for the selected image;
+// s opens the save prompt; esc returns Close. While the save prompt is
+// open every key goes to it: enter returns Save (see SavePath), esc
+// closes the prompt only, tab completes the path.
+func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
+	if p.prompt != nil {
+		return p.promptKey(msg)
+	}
+	p.note = ""
+	km := &p.ctx.Keys
+	// Named keys by keystroke, letters by the text they type, so "G"
+	// matches however the terminal reports shift.
+	k, s := msg.Keystroke(), msg.String()
+	switch {
+	case keys.Matches(msg, km.Close) || k == "esc":
+		return Close, nil
+	case keys.Matches(msg, km.ListUp) || k == "up" || s == "k":
+		p.moveTo(p.sel - 1)
+	case keys.Matches(msg, km.ListDown) || k == "down" || s == "j":
+		p.moveTo(p.sel + 1)
+	case k == "pgup":
+		p.moveTo(p.sel - max(p.listRows-1, 1))
+	case k == "pgdown":
+		p.moveTo(p.sel + max(p.listRows-1, 1))
+	case k == "home" || s == "g":
+		p.moveTo(0)
+	case k == "end" || s == "G":
+		p.moveTo(len(p.items) - 1)
+	default:
+		return p.actionKey(s)
+	}
+	return None, nil
+}
+
+// actionKey handles the single-letter actions on the selected image.
+func (p *Pane) actionKey(k string) (Action, tea.Cmd) {
+	it, ok := p.Selected()
+	if !ok {
+		switch k {
+		case "a", "o", "c", "y", "s", "e":
+			p.note = "There are no images yet."
+		}
+		return None, nil
+	}
+	switch k {
+	case "a":
+		return Attach, nil
+	case "o", "c":
+		if it.Path == "" {
+			// A pasted image lives only in memory: there is nothing to
+			// open or point to until it is saved.
+			p.note = "This image was pasted and has no file yet: s saves a copy first."
+			return None, nil
+		}
+		if k == "o" {
+			return Open, nil
+		}
+		return CopyPath, nil
+	case "y":
+		return CopyImage, nil
+	case "s":
+		p.openPrompt(it)
+		return None, nil
+	case "e":
+		return Edit, nil
+	}
+	return None, nil
+}

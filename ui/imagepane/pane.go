@@ -1,0 +1,187 @@
+package imagepane
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"parley/media"
+	"parley/ui/cells"
+	"parley/ui/uictx"
+)
+
+// Pane is the image pane. Make it with New; the zero value has no context.
+type Pane struct {
+	ctx  *uictx.Context
+	dirs Dirs
+
+	items []Item
+	rows  []row // what the list shows of each item, made in SetItems
+	gen   int   // grows with every SetItems, for the caches
+	sel   int   // index into items; 0 when empty
+	top   int   // first item the list shows
+
+	// listRows is how many items the list showed in the last Draw; the
+	// page keys move by it.
+	listRows int
+
+	// note is a one-line message for the user about the last key
+	// ("this image has no file yet"), cleared by the next key.
+	note string
+
+	errKey, errText string // SetPreviewError
+
+	prompt   *savePrompt // open while the user types where to save
+	savePath string      // what the last closed prompt chose
+	compSeq  uint64      // numbers completions: a late answer is dropped
+
+	cache drawCache
+}
+
+// Dirs are the folders the save prompt works with.
+type Dirs struct {
+	// Home is what "~" stands for in the prompt; "" leaves "~" alone.
+	Home string
+	// Work is where a relative path starts.
+	Work string
+	// Save is the folder the prompt suggests (say, ~/Pictures).
+	Save string
+}
+
+// row is the list's text for one item, sanitised once.
+type row struct {
+	marker string
+	name   string // sanitised display name
+	pixels string // "1024×1024", "" when unknown
+	bytes  string // media.FormatBytes, "" when unknown
+}
+
+// New returns an empty pane that reads sizes, styles and keys from ctx.
+// Its save prompt starts in ~/Pictures with "~" meaning the user's home
+// and relative paths starting in the working directory; SetDirs changes
+// that.
+func New(ctx *uictx.Context) Pane {
+	var d Dirs
+	if h, err := os.UserHomeDir(); err == nil {
+		d.Home = h
+		d.Save = filepath.Join(h, "Pictures")
+	}
+	if wd, err := os.Getwd(); err == nil {
+		d.Work = wd
+	}
+	return Pane{ctx: ctx, dirs: d, listRows: 10}
+}
+
+// SetDirs sets the folders of the save prompt (see Dirs).
+func (p *Pane) SetDirs(d Dirs) { p.dirs = d }
+
+// SetItems replaces the images. They are shown newest first (by Created,
+// then in the given order); an item whose Key came earlier in items is
+// left out. The selection stays on the same Key when that image is still
+// there, else on the same row. An open save prompt closes when its image
+// is gone.
+func (p *Pane) SetItems(items []Item) {
+	prev, hadPrev := p.Selected()
+	seen := make(map[string]bool, len(items))
+	list := make([]Item, 0, len(items))
+	for _, it := range items {
+		if seen[it.Key] {
+			continue
+		}
+		seen[it.Key] = true
+		list = append(list, it)
+	}
+	slices.SortStableFunc(list, func(a, b Item) int { return b.Created.Compare(a.Created) })
+	p.items = list
+	p.rows = make([]row, len(list))
+	for i, it := range list {
+		p.rows[i] = makeRow(it)
+	}
+	p.gen++
+	p.note = ""
+	p.sel = min(p.sel, max(len(list)-1, 0))
+	if hadPrev {
+		if i := p.index(prev.Key); i >= 0 {
+			p.sel = i
+		}
+	}
+	if p.prompt != nil && p.index(p.prompt.key) < 0 {
+		p.closePrompt()
+	}
+	p.scrollToSelection()
+}
+
+func makeRow(it Item) row {
+	r := row{marker: it.Origin.marker(), name: cells.OneLine(it.DisplayName())}
+	if it.Width > 0 && it.Height > 0 {
+		r.pixels = strconv.Itoa(it.Width) + "×" + strconv.Itoa(it.Height)
+	}
+	if it.Bytes > 0 {
+		r.bytes = media.FormatBytes(int64(it.Bytes))
+	}
+	return r
+}
+
+// Len is the number of images.
+func (p *Pane) Len() int { return len(p.items) }
+
+// Selected returns the selected image; false when there is none.
+func (p *Pane) Selected() (Item, bool) {
+	if p.sel < len(p.items) {
+		return p.items[p.sel], true
+	}
+	return Item{}, false
+}
+
+// Select selects the image with this key; false when there is none.
+func (p *Pane) Select(key string) bool {
+	i := p.index(key)
+	if i < 0 {
+		return false
+	}
+	p.moveTo(i)
+	return true
+}
+
+func (p *Pane) index(key string) int {
+	return slices.IndexFunc(p.items, func(it Item) bool { return it.Key == key })
+}
+
+// moveTo selects row i (clamped) and scrolls the list to show it.
+func (p *Pane) moveTo(i int) {
+	p.sel = max(min(i, len(p.items)-1), 0)
+	p.scrollToSelection()
+}
+
+// scrollToSelection moves the list's window so the selection is in it.
+func (p *Pane) scrollToSelection() {
+	n := max(p.listRows, 1)
+	if p.sel < p.top {
+		p.top = p.sel
+	} else if p.sel >= p.top+n {
+		p.top = p.sel - n + 1
+	}
+	p.top = max(min(p.top, len(p.items)-n), 0)
+}
+
+// SetPreviewError says the selected item's preview could not be made;
+// Draw shows text where the preview goes while key is selected and no
+// preview is given. An empty text clears it.
+func (p *Pane) SetPreviewError(key, text string) {
+	p.errKey, p.errText = key, text
+	if text == "" {
+		p.errKey = ""
+	}
+}
+
+// closePrompt closes the save prompt and stops its completion.
+func (p *Pane) closePrompt() {
+	if p.prompt != nil {
+		p.prompt.stop()
+		p.prompt = nil
+	}
+}
+
+// PromptOpen reports whether the save prompt is open (keys go to it).
+func (p *Pane) PromptOpen() bool { return p.prompt != nil }

@@ -1,0 +1,312 @@
+package imagepane
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// mkfiles creates files (and their folders) under dir; a name ending in
+// "/" is an empty folder.
+func mkfiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if strings.HasSuffix(n, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// promptPane is a pane over a real home folder with its save prompt open
+// for the image "fox.png".
+func promptPane(t *testing.T) (*Pane, string) {
+	t.Helper()
+	home := t.TempDir()
+	p := newPane(t, home)
+	it := item("fox", 1)
+	it.Path = "/elsewhere/fox.png"
+	p.SetItems([]Item{it, item("older", 0)})
+	if a, _ := p.HandleKey(press("s")); a != None || !p.PromptOpen() {
+		t.Fatalf("s: %v, prompt open %v", a, p.PromptOpen())
+	}
+	return &p, home
+}
+
+func promptValue(p *Pane) string { return string(p.prompt.value) }
+
+// tab presses tab and delivers the completion's answer, as the root
+// would.
+func tab(t *testing.T, p *Pane) {
+	t.Helper()
+	a, cmd := p.HandleKey(press("tab"))
+	if a != None {
+		t.Fatalf("tab returned %v", a)
+	}
+	if cmd != nil {
+		if c := p.HandleMsg(cmd()); c != nil {
+			t.Fatal("a completion asked for another command")
+		}
+	}
+}
+
+func TestSavePromptDefault(t *testing.T) {
+	p, home := promptPane(t)
+	if got := promptValue(p); got != "~/Pictures/fox.png" {
+		t.Fatalf("prefilled %q", got)
+	}
+	a, _ := p.HandleKey(press("enter"))
+	if a != Save || p.SavePath() != filepath.Join(home, "Pictures", "fox.png") {
+		t.Fatalf("enter: %v %q", a, p.SavePath())
+	}
+	if p.PromptOpen() {
+		t.Fatal("the prompt stayed open after enter")
+	}
+}
+
+func TestSavePromptEditing(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string // "type:…" types text
+		want string   // the value
+	}{
+		{"ctrl+u clears to the start", []string{"ctrl+u", "type:/tmp/x.png"}, "/tmp/x.png"},
+		{"backspace", []string{"backspace", "backspace", "backspace", "type:jpg"}, "~/Pictures/fox.jpg"},
+		{"ctrl+w drops the last part", []string{"ctrl+w", "type:bar.png"}, "~/Pictures/bar.png"},
+		{"left and insert", []string{"left", "left", "left", "left", "type:-2"}, "~/Pictures/fox-2.png"},
+		{"home, delete, end", []string{"home", "delete", "delete", "end", "type:!"}, "Pictures/fox.png!"},
+		{"ctrl+a then ctrl+k", []string{"ctrl+a", "ctrl+k", "type:a.png"}, "a.png"},
+		{"control characters typed are dropped", []string{"ctrl+u", "type:a\x1b]52;c;x\x07b\u202e.png"}, "a]52;c;xb.png"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := promptPane(t)
+			for _, k := range c.keys {
+				if s, ok := strings.CutPrefix(k, "type:"); ok {
+					p.HandleKey(tea.KeyPressMsg{Code: tea.KeyExtended, Text: s})
+					continue
+				}
+				if a, _ := p.HandleKey(press(k)); a != None {
+					t.Fatalf("%s returned %v", k, a)
+				}
+			}
+			if got := promptValue(p); got != c.want {
+				t.Fatalf("value %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestSavePromptTyping(t *testing.T) {
+	p, home := promptPane(t)
+	p.HandleKey(press("ctrl+u"))
+	typeText(t, p, "shots/a.png")
+	// A paste goes into the prompt too, folded to clean text.
+	p.HandleMsg(tea.PasteMsg{Content: "\n"})
+	if a, _ := p.HandleKey(press("enter")); a != Save {
+		t.Fatalf("enter: %v", a)
+	}
+	// Relative paths start in the working folder (home here).
+	if want := filepath.Join(home, "shots", "a.png"); p.SavePath() != want {
+		t.Fatalf("SavePath %q, want %q", p.SavePath(), want)
+	}
+}
+
+func TestSavePromptEnter(t *testing.T) {
+	cases := []struct {
+		typed   string
+		want    string // relative to home; "" when enter must refuse
+		errText string
+	}{
+		{"~/out/fox.png", "out/fox.png", ""},
+		{"~/out/", "out/fox.png", ""},          // a folder gets the image's name
+		{"~", "fox.png", ""},                   // so does home itself
+		{"out/../b.png", "b.png", ""},          // cleaned
+		{"", "", "Type where to save the copy"}, // nothing typed
+		{"   ", "", "Type where to save the copy"},
+		{"~bob/x.png", "", "Only ~/ (your home folder) is expanded"},
+	}
+	for _, c := range cases {
+		t.Run(c.typed, func(t *testing.T) {
+			p, home := promptPane(t)
+			p.HandleKey(press("ctrl+u"))
+			typeText(t, p, c.typed)
+			a, _ := p.HandleKey(press("enter"))
+			if c.want == "" {
+				if a != None || !p.PromptOpen() {
+					t.Fatalf("enter on %q: %v, open %v; want the prompt to stay", c.typed, a, p.PromptOpen())
+				}
+				if frame := plain(p.Draw(100, 20, nil, true)); !strings.Contains(frame, c.errText) {
+					t.Fatalf("no %q in\n%s", c.errText, frame)
+				}
+				return
+			}
+			if want := filepath.Join(home, c.want); a != Save || p.SavePath() != want {
+				t.Fatalf("enter on %q: %v %q, want Save %q", c.typed, a, p.SavePath(), want)
+			}
+		})
+	}
+}
+
+func TestSavePromptEscCancelsOnlyThePrompt(t *testing.T) {
+	p, _ := promptPane(t)
+	a, cmd := p.HandleKey(press("esc"))
+	if a != None || cmd != nil || p.PromptOpen() {
+		t.Fatalf("esc in the prompt: %v, %v, open %v", a, cmd, p.PromptOpen())
+	}
+	// Letters typed in the prompt were not actions; now they are.
+	if a, _ := p.HandleKey(press("a")); a != Attach {
+		t.Fatalf("a after the prompt closed: %v", a)
+	}
+	if a, _ := p.HandleKey(press("esc")); a != Close {
+		t.Fatalf("esc after the prompt closed: %v", a)
+	}
+}
+
+func TestSavePromptKeysGoToIt(t *testing.T) {
+	p, _ := promptPane(t)
+	for _, k := range []string{"a", "o", "c", "y", "e", "j", "k", "G"} {
+		if a, _ := p.HandleKey(press(k)); a != None {
+			t.Fatalf("%s in the prompt returned %v", k, a)
+		}
+	}
+	if got := promptValue(p); got != "~/Pictures/fox.pngaocyejkG" {
+		t.Fatalf("value %q", got)
+	}
+	if it, _ := p.Selected(); it.Key != "fox" {
+		t.Fatalf("the selection moved to %q", it.Key)
+	}
+}
+
+func TestSavePromptCompletion(t *testing.T) {
+	p, home := promptPane(t)
+	mkfiles(t, home, "Pictures/", "Pipes/", "Documents/a.png", "shots/one.png", "shots/other.png", "shots/two.png")
+	steps := []struct {
+		typed string // replaces the value ("" keeps it)
+		want  string // the value after tab
+		cands string // what the candidate line shows ("" for none)
+	}{
+		{"~/Do", "~/Documents/", ""},             // one folder: completed, ready for more
+		{"", "~/Documents/a.png", ""},            // then its only file
+		{"~/Pi", "~/Pi", "Pictures/  Pipes/"},    // two: no longer prefix; both listed
+		{"", "~/Pictures/", "Pictures/  Pipes/"}, // tab again steps through them
+		{"", "~/Pipes/", "Pictures/  Pipes/"},
+		{"", "~/Pictures/", "Pictures/  Pipes/"}, // and around
+		{"shots/o", "shots/o", "one.png  other.png"},
+		{"shots/t", "shots/two.png", ""}, // relative to the working folder
+		{"shots/", "shots/", "one.png  other.png  two.png"},
+	}
+	for _, s := range steps {
+		if s.typed != "" {
+			p.HandleKey(press("ctrl+u"))
+			typeText(t, p, s.typed)
+		}
+		tab(t, p)
+		if got := promptValue(p); got != s.want {
+			t.Fatalf("tab on %q: value %q, want %q", s.typed, got, s.want)
+		}
+		frame := plain(p.Draw(100, 20, nil, true))
+		msg := strings.Split(frame, "\n")[18]
+		if s.cands != "" && !strings.Contains(msg, s.cands) {
+			t.Fatalf("tab on %q: candidate line %q, want %q", s.typed, msg, s.cands)
+		}
+		if s.cands == "" && !strings.Contains(msg, "tab complete") {
+			t.Fatalf("tab on %q: message line %q, want the prompt's hint", s.typed, msg)
+		}
+	}
+	// Nothing to complete says so.
+	p.HandleKey(press("ctrl+u"))
+	typeText(t, p, "~/zzz")
+	tab(t, p)
+	if frame := plain(p.Draw(100, 20, nil, true)); !strings.Contains(frame, "Nothing here starts with that.") {
+		t.Fatalf("no message for a path that completes nothing:\n%s", frame)
+	}
+	// Enter saves the completed path, expanded.
+	p.HandleKey(press("ctrl+u"))
+	typeText(t, p, "~/Do")
+	tab(t, p)
+	typeText(t, p, "copy.png")
+	if a, _ := p.HandleKey(press("enter")); a != Save || p.SavePath() != filepath.Join(home, "Documents", "copy.png") {
+		t.Fatalf("enter after completion: %v %q", a, p.SavePath())
+	}
+}
+
+func TestSavePromptLateCompletionDropped(t *testing.T) {
+	p, home := promptPane(t)
+	mkfiles(t, home, "Documents/")
+	p.HandleKey(press("ctrl+u"))
+	typeText(t, p, "~/Do")
+	_, cmd := p.HandleKey(press("tab"))
+	msg := cmd()
+	typeText(t, p, "x") // the value changed while completing
+	p.HandleMsg(msg)
+	if got := promptValue(p); got != "~/Dox" {
+		t.Fatalf("a stale completion changed the value to %q", got)
+	}
+	// A newer request wins over an older answer for the same value.
+	p.HandleKey(press("backspace"))
+	_, first := p.HandleKey(press("tab"))
+	_, second := p.HandleKey(press("tab"))
+	old := first()
+	p.HandleMsg(old)
+	if got := promptValue(p); got != "~/Do" {
+		t.Fatalf("the older of two completions applied: %q", got)
+	}
+	p.HandleMsg(second())
+	if got := promptValue(p); got != "~/Documents/" {
+		t.Fatalf("the newer completion did not apply: %q", got)
+	}
+	// An answer after the prompt closed changes nothing.
+	_, cmd = p.HandleKey(press("tab"))
+	p.HandleKey(press("esc"))
+	p.HandleMsg(cmd())
+	if p.PromptOpen() {
+		t.Fatal("a completion reopened the prompt")
+	}
+}
+
+func TestSavePromptClosesWhenItsImageGoes(t *testing.T) {
+	p, _ := promptPane(t)
+	p.SetItems([]Item{item("older", 0)})
+	if p.PromptOpen() {
+		t.Fatal("the prompt stayed open for an image that is gone")
+	}
+	p, _ = promptPane(t)
+	p.SetItems([]Item{item("fox", 1), item("older", 0), item("newer", 9)})
+	if !p.PromptOpen() {
+		t.Fatal("a new image closed the prompt")
+	}
+}
+
+func TestDefaultFileName(t *testing.T) {
+	cases := []struct {
+		it   Item
+		want string
+	}{
+		{Item{Path: "/a/fox.png"}, "fox.png"},
+		{Item{Name: "clipboard", MIME: "image/jpeg"}, "clipboard.jpg"},
+		{Item{Name: "shot", MIME: "image/webp"}, "shot.webp"},
+		{Item{Name: "anim", MIME: "image/gif"}, "anim.gif"},
+		{Item{Name: "a/b\\c"}, "a_b_c.png"},
+		{Item{Name: "..hidden.png"}, "hidden.png"},
+		{Item{Name: "evil\x1b]52;c;x\x07\u202e.png"}, "evil_]52;c;x__.png"},
+		{Item{}, "image.png"},
+	}
+	for _, c := range cases {
+		if got := fileName(c.it); got != c.want {
+			t.Errorf("fileName(%+v) = %q, want %q", c.it, got, c.want)
+		}
+	}
+}
