@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -136,10 +138,6 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
 	}
-	cap := api.CapImageGeneration
-	if ask.edit != nil {
-		cap = api.CapImageEdit
-	}
 	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.imageDir()}
 	if ask.edit != nil {
 		req.Edit = []api.ImageFile{{Name: ask.edit.name, Data: ask.edit.data}}
@@ -214,7 +212,7 @@ func (m *Model) imagesMade(msg imagesMadeMsg) tea.Cmd {
 		atts = append(atts, savedAttachment(s, msg.res.Images[i]))
 	}
 	_ = m.conv.FinishImages(msg.id, atts, msg.res.Notes)
-	return m.notify(fmt.Sprintf("saved %s in %s", plural(len(atts), "image"), cells.OneLine(shortDir(m.imageDir(), m.opts.Getenv("HOME")))), toastOK)
+	return m.notify(fmt.Sprintf("saved %s in %s", imagegen.Plural(len(atts), "image"), cells.OneLine(homeShort(m.imageDir(), m.opts.Getenv("HOME")))), toastOK)
 }
 
 // savedAttachment is a saved image as the conversation keeps it: named by
@@ -223,7 +221,7 @@ func savedAttachment(s media.SavedImage, v media.Verified) api.Attachment {
 	return api.Attachment{
 		Name:   s.Path,
 		MIME:   s.Format.MIME(),
-		SHA256: sha256Hex(v.Data),
+		SHA256: fmt.Sprintf("%x", sha256.Sum256(v.Data)),
 		Width:  s.Width, Height: s.Height,
 		Bytes: len(v.Data),
 		Data:  v.Data,
@@ -292,10 +290,10 @@ func userSentence(err error) string {
 	return cells.OneLine(termsafe.Sanitize(err.Error()))
 }
 
-// plural writes "1 image", "3 images".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// homeShort writes a path under the home folder with "~".
+func homeShort(path, home string) string {
+	if home != "" && (path == home || strings.HasPrefix(path, home+string(filepath.Separator))) {
+		return "~" + path[len(home):]
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return path
 }
