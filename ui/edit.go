@@ -30,16 +30,16 @@ type editMaskMsg struct {
 func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 	src, ok := m.editSource()
 	if !ok {
-		return m.notify("there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT", toastInfo)
+		return m.refuseCommand(inv, "there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
 	}
 	ask, err := m.parseImageAsk(inv, api.CapImageEdit)
 	if err != nil {
-		return m.notify(err.Error(), toastErr)
+		return m.refuseCommand(inv, err.Error())
 	}
 	ask.edit = &src
 	if ask.model == "" {
 		if can := m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageEdit); len(can) == 0 {
-			return m.notify(m.catalog.Require("", api.CapImageEdit).Error(), toastErr)
+			return m.refuseCommand(inv, userSentence(m.catalog.Require("", api.CapImageEdit)))
 		}
 		if inv.Flags.Has("mask") {
 			return m.readMask(ask, inv.Flags.String("mask"), true)
@@ -47,7 +47,7 @@ func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 		return m.openImageModelPicker(api.CapImageEdit, ask)
 	}
 	if err := m.catalog.Require(ask.model, api.CapImageEdit); err != nil {
-		return m.notify(userSentence(err), toastErr)
+		return m.refuseCommand(inv, userSentence(err))
 	}
 	if inv.Flags.Has("mask") {
 		return m.readMask(ask, inv.Flags.String("mask"), false)

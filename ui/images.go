@@ -88,12 +88,57 @@ func (m *Model) imageModel(cap api.Capability) string {
 func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 	ask, err := m.parseImageAsk(inv, api.CapImageGeneration)
 	if err != nil {
-		return m.notify(err.Error(), toastErr)
+		return m.refuseCommand(inv, err.Error())
 	}
 	if ask.model == "" {
 		return m.openImageModelPicker(api.CapImageGeneration, ask)
 	}
+	if cmd, ok := m.checkImages(ask); !ok {
+		m.keepCommand(inv)
+		return cmd
+	}
 	return m.startImages(ask)
+}
+
+// refuseCommand says why a command line was refused and gives it back to
+// the composer, so nothing typed is lost.
+func (m *Model) refuseCommand(inv slash.Invocation, why string) tea.Cmd {
+	m.keepCommand(inv)
+	return m.notify(why, toastErr)
+}
+
+// keepCommand puts a refused command line back into an empty composer.
+func (m *Model) keepCommand(inv slash.Invocation) {
+	if !m.comp.empty() {
+		return
+	}
+	line := "/" + inv.Name
+	if inv.Args != "" {
+		line += " " + inv.Args
+	}
+	m.comp.setValue(line)
+	m.composerChanged()
+}
+
+// checkImages runs the checks of startImages that need no request, so a
+// command can keep its line when they refuse.
+func (m *Model) checkImages(ask imageAsk) (tea.Cmd, bool) {
+	if _, err := imagegen.Plan(m.catalog, m.imageRequest(ask)); err != nil {
+		return m.notify(userSentence(err), toastErr), false
+	}
+	return nil, true
+}
+
+// imageRequest is ask as the engine takes it.
+func (m *Model) imageRequest(ask imageAsk) imagegen.Request {
+	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.imageDir()}
+	if ask.edit != nil {
+		req.Edit = []api.ImageFile{{Name: filepath.Base(ask.edit.name), Data: ask.edit.data}}
+		if ask.mask != nil {
+			req.Mask = &api.ImageFile{Name: "mask.png", Data: ask.mask}
+		}
+	}
+	return req
 }
 
 // parseImageAsk reads the prompt and options of /image or /edit; the
@@ -138,14 +183,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
 	}
-	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.imageDir()}
-	if ask.edit != nil {
-		req.Edit = []api.ImageFile{{Name: ask.edit.name, Data: ask.edit.data}}
-		if ask.mask != nil {
-			req.Mask = &api.ImageFile{Name: "mask.png", Data: ask.mask}
-		}
-	}
-	job, err := imagegen.Plan(m.catalog, req)
+	job, err := imagegen.Plan(m.catalog, m.imageRequest(ask))
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}
