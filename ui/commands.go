@@ -20,14 +20,14 @@ import (
 // commandEnv is what completion reads: a fresh value is handed to the list
 // each time it opens, so a running completion never sees it change.
 type commandEnv struct {
-	models    []string
+	models []string
 	// imageModels are the models that generate or edit; sizes are what
 	// each accepts (by model name), imageModel the one /image uses.
 	imageModels, editModels []string
 	sizes                   map[string][]string
 	imageModel              string
-	themes    []string
-	dir, home string
+	themes                  []string
+	dir, home               string
 }
 
 // newCommands registers the slash commands: every action of the key table

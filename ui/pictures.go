@@ -22,7 +22,7 @@ type pictures struct {
 	// more when tmux has said what terminal it runs in.
 	setting string
 	mode    preview.Mode
-	cache *preview.Cache
+	cache   *preview.Cache
 	// sent are the kitty pictures written to the terminal: each is
 	// transmitted once, before the first frame that shows it.
 	sent preview.Transmitted
@@ -35,9 +35,9 @@ func newPictures(setting string, getenv func(string) string) pictures {
 	return pictures{
 		setting: setting,
 		mode:    preview.Select(setting, getenv),
-		cache: preview.NewCache(0, 0),
-		sent:  preview.Transmitted{},
-		asked: map[transcript.PictureKey]bool{},
+		cache:   preview.NewCache(0, 0),
+		sent:    preview.Transmitted{},
+		asked:   map[transcript.PictureKey]bool{},
 	}
 }
 
