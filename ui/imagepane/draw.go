@@ -316,8 +316,11 @@ func (p *Pane) detailLines(w, h int) []string {
 		meta = append(meta, label("size", cells.OneLine(it.Size)))
 	}
 	var facts []string
-	if r := p.rows[p.sel]; r.pixels != "" || r.bytes != "" {
-		facts = append(facts, strings.TrimSpace(r.pixels+" px")+nonEmpty(" · ", r.bytes))
+	if r := p.rows[p.sel]; r.pixels != "" {
+		facts = append(facts, r.pixels+" px")
+	}
+	if r := p.rows[p.sel]; r.bytes != "" {
+		facts = append(facts, r.bytes)
 	}
 	if it.MIME != "" {
 		facts = append(facts, cells.OneLine(it.MIME))
@@ -365,13 +368,6 @@ func (p *Pane) detailLines(w, h int) []string {
 	}
 	p.cache.detKey, p.cache.details = k, out
 	return out
-}
-
-func nonEmpty(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
 }
 
 // fitLeft cuts s to w cells by dropping its start, so a path keeps its

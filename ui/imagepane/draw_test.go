@@ -342,3 +342,31 @@ func TestDrawCachesFollowChanges(t *testing.T) {
 		t.Fatal("the preview cache kept an old rendering")
 	}
 }
+
+func TestDetailsOfAPastedImage(t *testing.T) {
+	cases := []struct {
+		it   Item
+		want []string
+		not  []string
+	}{
+		{Item{Key: "p", Name: "clipboard 14:02", Bytes: 2048, MIME: "image/png"},
+			[]string{"+ Attached", "2.0 KB · image/png", "pasted, not saved yet (s saves a copy)"}, []string{" px", "model ", "path ~"}},
+		{Item{Key: "q", Path: "/home/u/shot.png", Width: 800, Height: 600},
+			[]string{"800×600 px", "path ~/shot.png"}, []string{"B ·", "pasted", "edited from"}},
+	}
+	for _, c := range cases {
+		p := newPane(t, "/home/u")
+		p.SetItems([]Item{c.it})
+		frame := plain(p.Draw(120, 30, nil, true))
+		for _, w := range c.want {
+			if !strings.Contains(frame, w) {
+				t.Errorf("%s: no %q in\n%s", c.it.Key, w, frame)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(frame, n) {
+				t.Errorf("%s: %q should not show in\n%s", c.it.Key, n, frame)
+			}
+		}
+	}
+}
