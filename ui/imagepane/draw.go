@@ -248,34 +248,43 @@ func (p *Pane) previewLines(w, h int, preview []string) []string {
 	}
 	out := make([]string, h)
 	var body []string
-	widest := 0
+	var widths []int // each body line's width: measured once, they are long
+	add := func(line string, styled func(string) string) {
+		lw := cells.Width(line)
+		if lw > w {
+			line = cells.Truncate(line, w)
+			lw = cells.Width(line)
+		}
+		if styled != nil {
+			line = styled(line)
+		}
+		body, widths = append(body, line), append(widths, lw)
+	}
 	switch it, _ := p.Selected(); {
 	case preview != nil:
 		// The renderer is ours and trusted, but its lines reach the
 		// terminal: keep colours, drop any other sequence.
 		for _, line := range preview[:min(len(preview), h)] {
-			line = termsafe.KeepSGR(line)
-			if cells.Width(line) > w {
-				line = cells.Truncate(line, w)
-			}
-			widest = max(widest, cells.Width(line))
-			body = append(body, line)
+			add(termsafe.KeepSGR(line), nil)
 		}
 	case p.errKey != "" && p.errKey == it.Key:
-		for _, line := range strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n") {
-			line = cells.Truncate(line, w)
-			widest = max(widest, cells.Width(line))
-			body = append(body, st.Error.Render(line))
+		wrapped := strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n")
+		for _, line := range wrapped[:min(len(wrapped), h)] {
+			add(line, func(s string) string { return st.Error.Render(s) })
 		}
-		body = body[:min(len(body), h)]
 	default:
-		body, widest = []string{st.Muted.Render("…")}, 1
+		add("…", func(s string) string { return st.Muted.Render(s) })
+	}
+	widest := 0
+	for _, lw := range widths {
+		widest = max(widest, lw)
 	}
 	top := (h - len(body)) / 2
-	left := cells.Spaces((w - widest) / 2)
+	pad := (w - widest) / 2
+	left := cells.Spaces(pad)
 	for i := range out {
 		if j := i - top; j >= 0 && j < len(body) {
-			out[i] = cells.Fit(left+body[j], w)
+			out[i] = left + body[j] + cells.Spaces(w-pad-widths[j])
 		} else {
 			out[i] = cells.Spaces(w)
 		}
