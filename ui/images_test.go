@@ -3,6 +3,7 @@ package ui
 import (
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"parley/api/apitest"
 	"parley/conversation"
+	"parley/internal/desktop"
 )
 
 // imageHarness is a chat whose images land in a folder of the test.
@@ -132,5 +134,164 @@ func TestFailedGenerationShowsInlineAndRetries(t *testing.T) {
 	})
 	if files := pngFiles(t, dir); len(files) != 1 {
 		t.Fatalf("after the retry: %v", files)
+	}
+}
+
+// fakeDesktop is a Wayland session whose tools are scripts in bin.
+func fakeDesktop(bin string) *desktop.System {
+	return &desktop.System{
+		Getenv: func(k string) string {
+			if k == "WAYLAND_DISPLAY" {
+				return "wayland-0"
+			}
+			return ""
+		},
+		LookPath: func(name string) (string, error) {
+			p := filepath.Join(bin, name)
+			if _, err := os.Stat(p); err != nil {
+				return "", exec.ErrNotFound
+			}
+			return p, nil
+		},
+		GOOS: "linux",
+	}
+}
+
+// makeTwo makes two images with /image and returns their paths.
+func makeTwo(t *testing.T, h *harness, dir string) []string {
+	t.Helper()
+	h.typeText("/image two foxes --n 2 --model gpt-image-1")
+	h.key("enter")
+	h.wait("the images", func() bool {
+		n := h.m.conv.Len()
+		return n > 0 && h.m.conv.At(n-1).State == conversation.StateDone
+	})
+	files := pngFiles(t, dir)
+	if len(files) != 2 {
+		t.Fatalf("files %v", files)
+	}
+	return files
+}
+
+// The image pane lists the images, newest first; its keys open the file
+// (xdg-open), copy the image (wl-copy), copy the path, save a copy, and
+// attach one to the next message, which the gateway then receives.
+func TestImagePaneActions(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(t.TempDir(), "calls")
+	fakeTool(t, bin, "xdg-open", `echo "xdg-open $*" >> '`+log+`'`+"\n")
+	fakeTool(t, bin, "wl-copy", `echo "wl-copy $* $(wc -c)" >> '`+log+`'`+"\n")
+	pics := filepath.Join(t.TempDir(), "pics")
+	home := t.TempDir()
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_PICTURES_DIR": pics, "HOME": home}
+	h := newHarness(t, 140, 50, func(o *Options) {
+		o.Getenv = func(k string) string { return env[k] }
+		o.Desktop = fakeDesktop(bin)
+	})
+	files := makeTwo(t, h, filepath.Join(pics, "parley"))
+
+	h.key("alt+i")
+	p, ok := h.m.imagePaneFocused()
+	if !ok || p.p.Len() != 2 {
+		t.Fatalf("pane open %v with %d images", ok, p.p.Len())
+	}
+	h.wait("the pane's preview", func() bool { return strings.Contains(h.screen(), filepath.Base(files[0])) && p.shown != nil })
+	sel, _ := p.p.Selected()
+
+	h.key("o")
+	h.wait("the viewer", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "xdg-open "+sel.Path) })
+	h.key("y")
+	h.wait("the image copy", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "wl-copy --type image/png") })
+	h.key("c")
+	h.wait("the path copy", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return len(h.clipboard) > 0 && h.clipboard[len(h.clipboard)-1] == sel.Path
+	})
+
+	// Save a copy: the prompt takes a path; enter writes it.
+	h.key("s")
+	if !p.p.PromptOpen() {
+		t.Fatal("s opened no prompt")
+	}
+	dst := filepath.Join(t.TempDir(), "copy.png")
+	for range 200 {
+		h.key("ctrl+u")
+	}
+	h.typeText(dst)
+	h.key("enter")
+	h.wait("the copy", func() bool { _, err := os.Stat(dst); return err == nil })
+	if a, b := readFile(t, dst), readFile(t, sel.Path); a != b {
+		t.Fatal("the copy differs from the image")
+	}
+
+	// Attach, then send: the gateway gets the image.
+	h.key("a")
+	h.wait("the attachment", func() bool { return len(h.m.comp.attachments) == 1 })
+	if _, focused := h.m.imagePaneFocused(); focused {
+		t.Fatal("the pane kept the keys after attaching")
+	}
+	h.typeText("what is this?")
+	h.key("enter")
+	h.wait("the reply", func() bool { return len(h.srv.RequestsTo("/chat/completions")) == 1 && !h.streaming() })
+	chat := h.srv.RequestsTo("/chat/completions")[0].Chat
+	last := chat.Messages[len(chat.Messages)-1]
+	images := 0
+	for _, part := range last.Content.Parts {
+		if part.ImageURL != nil && strings.HasPrefix(part.ImageURL.URL, "data:image/png;base64,") {
+			images++
+		}
+	}
+	if images != 1 {
+		t.Fatalf("the gateway got %d images", images)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// /edit edits the image selected in the pane: a multipart POST to the edit
+// endpoint with the image's bytes, and a new file linked to its source.
+func TestEditFromThePane(t *testing.T) {
+	h, dir := imageHarness(t, 140, 50)
+	files := makeTwo(t, h, dir)
+	h.key("alt+i")
+	p, _ := h.m.imagePaneFocused()
+	h.key("down") // the older of the two
+	sel, _ := p.p.Selected()
+	h.key("e")
+	if got := h.m.comp.value(); got != "/edit " {
+		t.Fatalf("composer %q", got)
+	}
+	h.typeText("make it night --model gpt-image-1")
+	h.key("enter")
+	h.wait("the edit", func() bool {
+		n := h.m.conv.Len()
+		return n == 2 && h.m.conv.At(1).State == conversation.StateDone
+	})
+	edits := h.srv.RequestsTo("/images/edits")
+	if len(edits) != 1 || edits[0].Edit == nil {
+		t.Fatalf("edit requests %+v", edits)
+	}
+	form := edits[0].Edit
+	if form.Model != "gpt-image-1" || form.Prompt != "make it night" || len(form.Images) != 1 ||
+		string(form.Images[0].Data) != readFile(t, sel.Path) {
+		t.Fatalf("form %+v", form)
+	}
+	turn := h.m.conv.At(1)
+	if turn.Image == nil || turn.Image.From != sel.Path || len(turn.Attachments) != 1 {
+		t.Fatalf("edit turn %+v", turn)
+	}
+	if now := pngFiles(t, dir); len(now) != len(files)+1 {
+		t.Fatalf("files %v", now)
+	}
+	if !strings.Contains(h.screen(), "Edit · gpt-image-1") {
+		t.Fatalf("screen:\n%s", h.screen())
 	}
 }

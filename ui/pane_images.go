@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/hex"
 	"context"
 	"errors"
 	"fmt"
@@ -171,7 +172,7 @@ func (p *imagesPane) draw(m *Model, w, h int) string {
 		_, _, pw, ph := p.p.PreviewArea(w, h)
 		if a, ok := m.imageByKey(it.Key); ok && pw >= 4 && ph >= 2 && m.pics.mode != preview.Off {
 			src := preview.Source{Data: a.Data}
-			if _, err := fmt.Sscanf(a.SHA256, "%x", &src.Sum); err == nil {
+			if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
 				p.need, p.needW, p.needH = src, pw, ph
 				if k := previewKey(src.Sum, pw, ph); k == p.shownKey {
 					lines = p.shown

@@ -4,11 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/termsafe"
-	"parley/themes"
 	"parley/ui/cells"
 )
 
@@ -54,7 +52,11 @@ type titleKey struct {
 // made (a quiet "…" shows, or the text given to SetPreviewError). focused
 // says whether keys go to the pane; the selection is highlighted only
 // then. Draw decodes nothing and caches what it renders, so a frame that
-// changed nothing only joins strings.
+// changed nothing only joins strings. The preview is cached by the
+// slice's identity: pass a new slice for a new rendering, never change
+// one in place. Draw also scrolls the list to keep the selection in view
+// and remembers the list's height for pgup/pgdown, so call it from
+// Update (as composeFrame does), not from View.
 func (p *Pane) Draw(w, h int, preview []string, focused bool) string {
 	if w <= 0 || h <= 0 {
 		return ""
@@ -248,34 +250,43 @@ func (p *Pane) previewLines(w, h int, preview []string) []string {
 	}
 	out := make([]string, h)
 	var body []string
-	widest := 0
+	var widths []int // each body line's width: measured once, they are long
+	add := func(line string, styled func(string) string) {
+		lw := cells.Width(line)
+		if lw > w {
+			line = cells.Truncate(line, w)
+			lw = cells.Width(line)
+		}
+		if styled != nil {
+			line = styled(line)
+		}
+		body, widths = append(body, line), append(widths, lw)
+	}
 	switch it, _ := p.Selected(); {
 	case preview != nil:
 		// The renderer is ours and trusted, but its lines reach the
 		// terminal: keep colours, drop any other sequence.
 		for _, line := range preview[:min(len(preview), h)] {
-			line = termsafe.KeepSGR(line)
-			if cells.Width(line) > w {
-				line = cells.Truncate(line, w)
-			}
-			widest = max(widest, cells.Width(line))
-			body = append(body, line)
+			add(termsafe.KeepSGR(line), nil)
 		}
 	case p.errKey != "" && p.errKey == it.Key:
-		for _, line := range strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n") {
-			line = cells.Truncate(line, w)
-			widest = max(widest, cells.Width(line))
-			body = append(body, st.Error.Render(line))
+		wrapped := strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n")
+		for _, line := range wrapped[:min(len(wrapped), h)] {
+			add(line, func(s string) string { return st.Error.Render(s) })
 		}
-		body = body[:min(len(body), h)]
 	default:
-		body, widest = []string{st.Muted.Render("…")}, 1
+		add("…", func(s string) string { return st.Muted.Render(s) })
+	}
+	widest := 0
+	for _, lw := range widths {
+		widest = max(widest, lw)
 	}
 	top := (h - len(body)) / 2
-	left := cells.Spaces((w - widest) / 2)
+	pad := (w - widest) / 2
+	left := cells.Spaces(pad)
 	for i := range out {
 		if j := i - top; j >= 0 && j < len(body) {
-			out[i] = cells.Fit(left+body[j], w)
+			out[i] = left + body[j] + cells.Spaces(w-pad-widths[j])
 		} else {
 			out[i] = cells.Spaces(w)
 		}
@@ -284,236 +295,4 @@ func (p *Pane) previewLines(w, h int, preview []string) []string {
 		p.cache.pvFirst, p.cache.pvLen, p.cache.pvW, p.cache.pvH, p.cache.pvLines = first, len(preview), w, h, out
 	}
 	return out
-}
-
-// detailLines describe the selected image in h rows of exactly w cells:
-// its origin and time, the prompt (wrapped, at most three lines), model
-// and size, pixels, bytes and format, the path, what it was edited from.
-func (p *Pane) detailLines(w, h int) []string {
-	if h <= 0 || w <= 0 {
-		return nil
-	}
-	k := detKey{p.gen, p.sel, w, h, p.ctx.StyleGen}
-	if k == p.cache.detKey && p.cache.details != nil {
-		return p.cache.details
-	}
-	st := p.ctx.Styles
-	it, _ := p.Selected()
-	label := func(name, value string) string {
-		return st.Muted.Render(name+" ") + st.Text.Render(value)
-	}
-	head := it.Origin.marker() + " " + it.Origin.String()
-	if !it.Created.IsZero() {
-		head += " · " + it.Created.Local().Format("2 Jan 15:04")
-	}
-	var fixed []string
-	fixed = append(fixed, st.Bold.Render(cells.Fit(head, w)))
-	var meta []string
-	if it.Model != "" {
-		meta = append(meta, label("model", cells.OneLine(it.Model)))
-	}
-	if it.Size != "" {
-		meta = append(meta, label("size", cells.OneLine(it.Size)))
-	}
-	var facts []string
-	if r := p.rows[p.sel]; r.pixels != "" || r.bytes != "" {
-		facts = append(facts, strings.TrimSpace(r.pixels+" px")+nonEmpty(" · ", r.bytes))
-	}
-	if it.MIME != "" {
-		facts = append(facts, cells.OneLine(it.MIME))
-	}
-	var tail []string
-	if len(meta) > 0 {
-		tail = append(tail, strings.Join(meta, st.Muted.Render(" · ")))
-	}
-	if len(facts) > 0 {
-		tail = append(tail, st.Text.Render(strings.Join(facts, " · ")))
-	}
-	if it.Path != "" {
-		tail = append(tail, st.Muted.Render("path ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.Path, p.dirs.Home)), max(w-5, 1))))
-	} else {
-		tail = append(tail, st.Muted.Render("pasted, not saved yet (s saves a copy)"))
-	}
-	if it.From != "" {
-		tail = append(tail, st.Muted.Render("edited from ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.From, p.dirs.Home)), max(w-12, 1))))
-	}
-	var prompt []string
-	if it.Prompt != "" {
-		room := min(3, h-len(fixed)-len(tail))
-		if room < 1 && h > len(fixed) {
-			room = 1 // the prompt matters more than the last facts
-		}
-		if room > 0 {
-			prompt = strings.Split(ansi.Wrap(cells.Fold(it.Prompt), w, ""), "\n")
-			if len(prompt) > room {
-				prompt = prompt[:room]
-				prompt[room-1] = cells.Truncate(prompt[room-1]+" "+cells.Ellipsis, w)
-			}
-			for i, l := range prompt {
-				prompt[i] = st.Italic.Render(cells.Fit(l, w))
-			}
-		}
-	}
-	all := append(append(fixed, prompt...), tail...)
-	out := make([]string, h)
-	for i := range out {
-		if i < len(all) {
-			out[i] = cells.Fit(all[i], w)
-		} else {
-			out[i] = cells.Spaces(w)
-		}
-	}
-	p.cache.detKey, p.cache.details = k, out
-	return out
-}
-
-func nonEmpty(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
-}
-
-// fitLeft cuts s to w cells by dropping its start, so a path keeps its
-// file name.
-func fitLeft(s string, w int) string {
-	sw := cells.Width(s)
-	if sw <= w {
-		return s
-	}
-	if w <= 1 {
-		return cells.Ellipsis[:min(len(cells.Ellipsis), w*len(cells.Ellipsis))]
-	}
-	return cells.Ellipsis + ansi.TruncateLeft(s, sw-w+1, "")
-}
-
-// drawBottom writes the hint line, or the save prompt, or a note.
-func (p *Pane) drawBottom(lines []string, l layout) {
-	st := p.ctx.Styles
-	w := l.w
-	if p.prompt != nil {
-		sp := p.prompt
-		if l.hint >= 0 {
-			lines[l.hint] = p.promptLine(w)
-		}
-		msgRow := l.h - 2
-		if msgRow <= l.title {
-			return // no row between the title and the prompt
-		}
-		var msg string
-		switch {
-		case sp.err != "":
-			msg = st.Error.Render(cells.Fit(" "+sp.err, w))
-		case len(sp.cands) > 0:
-			msg = p.candLine(w)
-		default:
-			msg = hintLine(st, w, [][3]string{{"tab", "complete", "complete"}, {"enter", "save", "save"}, {"esc", "cancel", "cancel"}})
-		}
-		lines[msgRow] = msg
-		return
-	}
-	if l.hint < 0 {
-		return
-	}
-	if p.note != "" {
-		lines[l.hint] = st.Warning.Render(cells.Fit(" "+p.note, w))
-		return
-	}
-	k := hintKey{w, p.ctx.StyleGen, len(p.items) == 0}
-	if k != p.cache.hintKey || p.cache.hint == "" {
-		items := [][3]string{{"a", "attach", "attach"}, {"o", "open", "open"}, {"c", "copy path", "path"}, {"y", "copy image", "image"}, {"s", "save", "save"}, {"e", "edit", "edit"}, {"esc", "back", "back"}}
-		if len(p.items) == 0 {
-			items = [][3]string{{"esc", "back", "back"}}
-		}
-		p.cache.hintKey, p.cache.hint = k, hintLine(st, w, items)
-	}
-	lines[l.hint] = p.cache.hint
-}
-
-// hintLine lists keys with what they do, fitted to w: with the long
-// descriptions when they fit, else the short ones, else the short ones
-// closer together, else the keys alone.
-func hintLine(st themes.Styles, w int, items [][3]string) string {
-	build := func(desc int, sep string) (string, int) {
-		var b strings.Builder
-		n := 1
-		b.WriteString(" ")
-		for i, it := range items {
-			if i > 0 {
-				b.WriteString(st.KeyHintSep.Render(sep))
-				n += cells.Width(sep)
-			}
-			b.WriteString(st.KeyHintKey.Render(it[0]))
-			n += cells.Width(it[0])
-			if desc > 0 {
-				b.WriteString(st.KeyHint.Render(" " + it[desc]))
-				n += 1 + cells.Width(it[desc])
-			}
-		}
-		return b.String(), n
-	}
-	forms := []struct {
-		desc int
-		sep  string
-	}{{1, " · "}, {2, " · "}, {2, "  "}, {0, " "}}
-	for i, f := range forms {
-		if s, n := build(f.desc, f.sep); n <= w || i == len(forms)-1 {
-			return cells.Fit(s, w)
-		}
-	}
-	return cells.Spaces(w)
-}
-
-// promptLine is the save prompt's input line with its cursor.
-func (p *Pane) promptLine(w int) string {
-	st := p.ctx.Styles
-	sp := p.prompt
-	label := " Save a copy to: "
-	if cells.Width(label) > w/2 {
-		label = " "
-	}
-	room := max(w-cells.Width(label), 1)
-	before := string(sp.value[:sp.cur])
-	after := string(sp.value[sp.cur:])
-	cursor := " "
-	if after != "" {
-		r := []rune(after)
-		cursor, after = string(r[0]), string(r[1:])
-	}
-	// Keep the cursor in view: cut the start of a long value.
-	if bw := cells.Width(before); bw+cells.Width(cursor) > room {
-		before = fitLeft(before, max(room-cells.Width(cursor), 1))
-	}
-	rest := max(room-cells.Width(before)-cells.Width(cursor), 0)
-	after = cells.Truncate(after, rest)
-	line := st.Bold.Render(label) + st.Text.Render(before) + lipgloss.NewStyle().Reverse(true).Render(cursor) + st.Text.Render(after)
-	return cells.Fit(line, w)
-}
-
-// candLine lists the completion's candidates, the chosen one highlighted.
-func (p *Pane) candLine(w int) string {
-	st := p.ctx.Styles
-	sp := p.prompt
-	var b strings.Builder
-	b.WriteString(" ")
-	used := 1
-	for i, c := range sp.cands {
-		d := c.Display
-		if d == "" {
-			d = c.Value
-		}
-		d = cells.OneLine(d)
-		if used+cells.Width(d)+2 > w {
-			b.WriteString(st.Muted.Render("…"))
-			break
-		}
-		if i == sp.candIdx {
-			b.WriteString(st.Accent.Bold(true).Render(d))
-		} else {
-			b.WriteString(st.Muted.Render(d))
-		}
-		b.WriteString("  ")
-		used += cells.Width(d) + 2
-	}
-	return cells.Fit(b.String(), w)
 }

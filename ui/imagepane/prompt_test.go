@@ -131,9 +131,9 @@ func TestSavePromptEnter(t *testing.T) {
 		errText string
 	}{
 		{"~/out/fox.png", "out/fox.png", ""},
-		{"~/out/", "out/fox.png", ""},          // a folder gets the image's name
-		{"~", "fox.png", ""},                   // so does home itself
-		{"out/../b.png", "b.png", ""},          // cleaned
+		{"~/out/", "out/fox.png", ""},           // a folder gets the image's name
+		{"~", "fox.png", ""},                    // so does home itself
+		{"out/../b.png", "b.png", ""},           // cleaned
 		{"", "", "Type where to save the copy"}, // nothing typed
 		{"   ", "", "Type where to save the copy"},
 		{"~bob/x.png", "", "Only ~/ (your home folder) is expanded"},
