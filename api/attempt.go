@@ -64,7 +64,7 @@ func (p *phaseTimers) connected() bool {
 func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	if r.credentials {
-		actx = withCredentials(actx, &credentialPolicy{strip: r.method == "GET" && r.download, headers: c.headerNames()})
+		actx = withCredentials(actx, &credentialPolicy{headers: c.headerNames()})
 	}
 	timers := &phaseTimers{}
 	headerLimit := r.header

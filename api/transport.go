@@ -48,12 +48,11 @@ func newTransport(proxy string, t Timeouts) (*http.Transport, error) {
 // the configured extra headers; its value is a *credentialPolicy.
 type credentialsKey struct{}
 
-// credentialPolicy says what a redirect to another origin does: API calls
-// refuse it; downloads (an image URL on the gateway that redirects to
-// storage) follow it without the credentials.
+// credentialPolicy marks a request that carries the key and the extra
+// headers: a redirect to another origin is refused (image downloads
+// included: parley fetches images from the gateway's own host only).
 type credentialPolicy struct {
-	strip   bool
-	headers []string // the extra header names, removed along with Authorization
+	headers []string // the extra header names
 }
 
 func withCredentials(ctx context.Context, p *credentialPolicy) context.Context {
@@ -81,13 +80,6 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	first := via[0]
 	p, _ := req.Context().Value(credentialsKey{}).(*credentialPolicy)
 	if p == nil || strings.EqualFold(req.URL.Scheme, first.URL.Scheme) && sameHost(req.URL, first.URL) {
-		return nil
-	}
-	if p.strip {
-		req.Header.Del("Authorization")
-		for _, h := range p.headers {
-			req.Header.Del(h)
-		}
 		return nil
 	}
 	return &RedirectError{From: origin(first.URL), To: origin(req.URL)}

@@ -152,6 +152,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.layers.top() != nil {
 			return m.routeLayer(msg)
 		}
+		if p, ok := m.imagePaneFocused(); ok && p.p.PromptOpen() {
+			return p.p.HandleMsg(msg)
+		}
 		return m.paste(msg)
 
 	case tea.MouseWheelMsg:
@@ -173,6 +176,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	// cursor blink, …) goes to the top layer or the composer.
 	if m.layers.top() != nil {
 		return m.routeLayer(msg)
+	}
+	if p, ok := m.pane.(*imagesPane); ok {
+		// The save prompt's path completions.
+		if cmd := p.p.HandleMsg(msg); cmd != nil {
+			return cmd
+		}
 	}
 	cmd := m.comp.update(msg)
 	m.composerChanged()
