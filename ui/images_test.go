@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"parley/api"
 	"parley/api/apitest"
 	"parley/conversation"
 	"parley/internal/desktop"
@@ -293,5 +294,79 @@ func TestEditFromThePane(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "Edit · gpt-image-1") {
 		t.Fatalf("screen:\n%s", h.screen())
+	}
+}
+
+// The image form (alt+g): prompt, model, size and n; bad values are said
+// in the form, which stays open; enter makes the images; the next opening
+// remembers what was asked.
+func TestImageForm(t *testing.T) {
+	h, dir := imageHarness(t, 120, 40)
+	h.key("alt+g")
+	if h.m.layerName() != "image form" {
+		t.Fatalf("top layer %q", h.m.layerName())
+	}
+	h.key("enter")
+	h.wait("the empty prompt", func() bool { return strings.Contains(h.screen(), "the prompt is empty") })
+	h.typeText("a lighthouse")
+	h.key("tab")
+	h.typeText("gpt-image-1")
+	h.key("tab")
+	h.typeText("12x")
+	h.key("tab")
+	h.typeText("2")
+	h.key("enter")
+	h.wait("the size refusal", func() bool { return strings.Contains(h.screen(), "the size is width x height") })
+	if h.m.layerName() != "image form" {
+		t.Fatal("the form closed on a bad size")
+	}
+	for range 3 {
+		h.key("backspace")
+	}
+	h.typeText("1024x1536")
+	h.key("enter")
+	h.wait("the images", func() bool {
+		n := h.m.conv.Len()
+		return n > 0 && h.m.conv.At(n-1).State == conversation.StateDone
+	})
+	if files := pngFiles(t, dir); len(files) != 2 {
+		t.Fatalf("files %v", files)
+	}
+	req := h.srv.RequestsTo("/images/generations")[0].Image
+	if req.Prompt != "a lighthouse" || req.Size != "1024x1536" || req.N != 2 || req.Model != "gpt-image-1" {
+		t.Fatalf("request %+v", req)
+	}
+	h.key("alt+g")
+	l := h.m.layers.top().(*imageFormLayer)
+	if l.fields[formPrompt].Value() != "a lighthouse" || l.fields[formModel].Value() != "gpt-image-1" ||
+		l.fields[formSize].Value() != "1024x1536" || l.fields[formN].Value() != "2" {
+		t.Fatalf("the form forgot: %q %q %q %q", l.fields[0].Value(), l.fields[1].Value(), l.fields[2].Value(), l.fields[3].Value())
+	}
+	h.key("esc")
+	if h.m.layerName() != "" {
+		t.Fatal("esc did not close the form")
+	}
+}
+
+// Without image_model and with several models that can generate, /image
+// asks for one in a picker that lists only those.
+func TestImageAsksForAModel(t *testing.T) {
+	h, _ := imageHarness(t, 120, 40)
+	h.typeText("/image a fox")
+	h.key("enter")
+	if h.m.layerName() != "models" {
+		t.Fatalf("top layer %q", h.m.layerName())
+	}
+	l := h.m.layers.top().(*modelLayer)
+	if l.forImages == nil || l.forImages.prompt != "a fox" {
+		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
+	}
+	for _, it := range l.items(nil) {
+		if h.m.catalog.Require(it.Value, api.CapImageGeneration) != nil {
+			t.Fatalf("the picker lists %q, which cannot generate", it.Value)
+		}
+	}
+	if len(l.items([]string{"gpt-4o", "dall-e-3"})) == 0 {
+		t.Fatal("no image model listed")
 	}
 }
