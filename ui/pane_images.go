@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"encoding/hex"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
