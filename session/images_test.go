@@ -2,8 +2,12 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"parley/api"
 	"parley/conversation"
@@ -51,5 +55,19 @@ func TestImageTurnRoundTrip(t *testing.T) {
 	}
 	if len(req.Messages) != 2 {
 		t.Fatalf("request has %d messages, want the 2 of the chat", len(req.Messages))
+	}
+
+	// The export copies the images next to the Markdown and names the turn.
+	out := filepath.Join(t.TempDir(), "fox.md")
+	if err := s.ExportFile(context.Background(), conv.ID(), out, ExportOptions{Format: FormatMarkdown, Location: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(out)
+	if !strings.Contains(string(md), "### Images by gpt-image-1") || strings.Count(string(md), "](fox-images/") != 2 {
+		t.Fatalf("export:\n%s", md)
+	}
+	entries, _ := os.ReadDir(filepath.Join(filepath.Dir(out), "fox-images"))
+	if len(entries) != 2 {
+		t.Fatalf("%d images copied, want 2", len(entries))
 	}
 }

@@ -78,7 +78,7 @@ func attachLines(n int) int { return min(n, maxChipLines) }
 
 // renderChips draws the attachments above the composer, one per row: name,
 // pixel size and bytes as sent, and what scaling did.
-func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey string) string {
+func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey, showKey string) string {
 	if len(atts) == 0 {
 		return ""
 	}
@@ -96,6 +96,9 @@ func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey str
 	// The way to remove one, on the last row when it fits.
 	last := len(lines) - 1
 	hint := "  " + removeKey + " removes the last"
+	if showKey != "" {
+		hint += " · " + showKey + " shows them"
+	}
 	if cells.Width(chip(atts[min(last, len(atts)-1)], last+1))+cells.Width(hint)+2 <= inner {
 		lines[last] = st.render(" " + chip(atts[min(last, len(atts)-1)], last+1) + hint)
 		if len(atts) > maxChipLines {
