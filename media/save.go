@@ -121,6 +121,14 @@ func writeNew(dir, stem, ext string, data []byte) (string, error) {
 	return "", fmt.Errorf("%d files named %s* exist already", maxNameCollisions, stem)
 }
 
+// WriteNew writes data to a file that must not exist yet (O_EXCL: an
+// existing file is never replaced), synced, with no partial file left on
+// failure.
+func WriteNew(path string, data []byte) error {
+	_, err := writeExclusive(path, data)
+	return err
+}
+
 // writeExclusive creates path with O_EXCL, writes and syncs data; on failure
 // the partial file is removed.
 func writeExclusive(path string, data []byte) (string, error) {

@@ -317,22 +317,11 @@ func writeNewFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return unwrapPath(err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err := media.WriteNew(path, data)
 	if errors.Is(err, os.ErrExist) {
 		return errors.New("a file of that name exists, and parley never overwrites one")
 	}
 	if err != nil {
-		return unwrapPath(err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
 		return unwrapPath(err)
 	}
 	return nil

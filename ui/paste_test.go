@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api/apitest"
-	"parley/internal/desktop"
 	"parley/ui/preview"
 )
 
@@ -68,24 +67,7 @@ func TestClipboardPaste(t *testing.T) {
 	}
 	shot := pngFile(t, t.TempDir(), 40, 30)
 	bin := t.TempDir()
-	wayland := func(path string) *desktop.System {
-		return &desktop.System{
-			Getenv: func(k string) string {
-				if k == "WAYLAND_DISPLAY" {
-					return "wayland-0"
-				}
-				return ""
-			},
-			LookPath: func(name string) (string, error) {
-				p := filepath.Join(path, name)
-				if _, err := os.Stat(p); err != nil {
-					return "", exec.ErrNotFound
-				}
-				return p, nil
-			},
-			GOOS: "linux",
-		}
-	}
+	wayland := fakeDesktop
 	fakeTool(t, bin, "wl-paste", `case "$1" in
 --list-types) echo image/png;;
 *) cat '`+shot+`';;
