@@ -370,3 +370,31 @@ func TestImageAsksForAModel(t *testing.T) {
 		t.Fatal("no image model listed")
 	}
 }
+
+// Leaving the conversation (ctrl+l) while images are made abandons them:
+// the late answer saves nothing and touches nothing of the new one.
+func TestNewConversationAbandonsImages(t *testing.T) {
+	h, dir := imageHarness(t, 120, 40)
+	h.srv.Enqueue(apitest.Reply{Path: "/images/generations", Delay: 500 * time.Millisecond})
+	h.typeText("/image a slow fox --model gpt-image-1")
+	h.key("enter")
+	h.wait("the run", func() bool { return h.m.imageRun != nil })
+	h.typeText("hello")
+	h.key("enter")
+	if h.m.comp.value() != "hello" {
+		t.Fatalf("a message typed meanwhile was lost: %q", h.m.comp.value())
+	}
+	h.m.comp.setValue("")
+	h.key("ctrl+l")
+	h.key("ctrl+l")
+	if h.m.imageRun != nil || h.m.conv.Len() != 0 {
+		t.Fatalf("run %v, %d messages", h.m.imageRun, h.m.conv.Len())
+	}
+	h.settle(800 * time.Millisecond)
+	if h.m.conv.Len() != 0 {
+		t.Fatalf("the late answer reached the new conversation: %d messages", h.m.conv.Len())
+	}
+	if files := pngFiles(t, dir); len(files) != 0 {
+		t.Fatalf("files %v", files)
+	}
+}

@@ -47,6 +47,9 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if m.stream != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
+	if m.imageRun != nil {
+		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+	}
 	if m.model == "" {
 		return m.chooseModelFirst()
 	}

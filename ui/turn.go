@@ -38,15 +38,25 @@ func (m *Model) conversationOptions() conversation.Options {
 
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
+	m.abandonImages()
 	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
 }
 
 // openConversation shows a conversation rebuilt from stored messages.
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
+	m.abandonImages()
 	opts := m.conversationOptions()
 	opts.ID = id
 	m.conv = conversation.Restore(opts, snap)
 	m.tr.Reset(m.conv.Messages())
 	m.tr.Bottom()
+}
+
+// abandonImages stops the image turn in flight before its conversation is
+// left: nothing of it is saved, and its late answer is dropped.
+func (m *Model) abandonImages() {
+	if m.imageRun != nil {
+		_ = m.stopImages()
+	}
 }
