@@ -46,11 +46,11 @@ func newCommands() *slash.Registry[commandEnv] {
 				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
 			}},
 		slash.Command[commandEnv]{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files", Action: keys.ImageForm,
-			Flags: imageFlags, Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+			Flags: imageFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return completeImage(ctx, a, env, env.imageModels)
 			}},
 		slash.Command[commandEnv]{Name: "edit", Args: "PROMPT", Summary: "edit the selected or last image from a prompt",
-			Flags: editFlags, Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+			Flags: editFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return completeImage(ctx, a, env, env.editModels)
 			}},
 		slash.Command[commandEnv]{Name: "images", Summary: "show or hide the image pane: every image of this conversation", Action: keys.Images},

@@ -14,8 +14,10 @@ import (
 )
 
 // editFlags are /edit's options: /image's, and the mask.
-var editFlags = append(append([]slash.Flag(nil), imageFlags...),
-	slash.Flag{Name: "mask", Value: "PATH", Usage: "a PNG of the same size; its transparent pixels mark what may change"})
+func editFlags() []slash.Flag {
+	return append(imageFlags(),
+		slash.Flag{Name: "mask", Value: "PATH", Usage: "a PNG of the same size; its transparent pixels mark what may change"})
+}
 
 // editMaskMsg brings an edit whose mask was read (off the Update goroutine).
 type editMaskMsg struct {

@@ -60,11 +60,13 @@ type imageTickMsg struct{ id int }
 // imageTick is how often the elapsed time of an image turn is redrawn.
 const imageTick = time.Second
 
-// imageFlags are the options of /image and /edit.
-var imageFlags = []slash.Flag{
-	{Name: "n", Value: "N", Usage: "how many images"},
-	{Name: "size", Value: "WxH", Usage: "the size, e.g. 1024x1024"},
-	{Name: "model", Value: "NAME", Usage: "the image model"},
+// imageFlags are the options of /image.
+func imageFlags() []slash.Flag {
+	return []slash.Flag{
+		{Name: "n", Value: "N", Usage: "how many images"},
+		{Name: "size", Value: "WxH", Usage: "the size, e.g. 1024x1024"},
+		{Name: "model", Value: "NAME", Usage: "the image model"},
+	}
 }
 
 // imageModel is the model /image uses: --model, else image_model, else
