@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -30,8 +29,10 @@ type imagesPane struct {
 	// itemsKey says which state of the conversation the items were made
 	// from.
 	itemsKey string
-	// The selected image's preview: what it needs (key and bytes, set by
-	// draw), what is being made, and what is shown.
+	// The selected image's preview: what it needs (the item's key, its
+	// bytes and the box, set by draw), what is being made, and what is
+	// shown.
+	needKey  string
 	need     preview.Source
 	needW    int
 	needH    int
@@ -170,16 +171,25 @@ func (p *imagesPane) draw(m *Model, w, h int) string {
 	var lines []string
 	if it, ok := p.p.Selected(); ok {
 		_, _, pw, ph := p.p.PreviewArea(w, h)
-		if a, ok := m.imageByKey(it.Key); ok && pw >= 4 && ph >= 2 && m.pics.mode != preview.Off {
-			src := preview.Source{Data: a.Data}
-			if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
-				p.need, p.needW, p.needH = src, pw, ph
-				if k := previewKey(src.Sum, pw, ph); k == p.shownKey {
-					lines = p.shown
-				} else if r, ok := m.pics.cache.Get(src.Sum, pw, ph, m.previewOptions()); ok && m.pics.transmitted(r) {
-					p.shownKey, p.shown = k, r.Lines
-					lines = r.Lines
+		if it.Key != p.needKey {
+			// Looked up once per selection, not on every frame: the
+			// lookup walks the conversation.
+			p.needKey, p.need = it.Key, preview.Source{}
+			if a, ok := m.imageByKey(it.Key); ok {
+				src := preview.Source{Data: a.Data}
+				if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
+					p.need = src
 				}
+			}
+		}
+		p.needW, p.needH = 0, 0
+		if src := p.need; src.Data != nil && pw >= 4 && ph >= 2 && m.pics.mode != preview.Off {
+			p.needW, p.needH = pw, ph
+			if k := previewKey(src.Sum, pw, ph); k == p.shownKey {
+				lines = p.shown
+			} else if r, ok := m.pics.cache.Get(src.Sum, pw, ph, m.previewOptions()); ok && m.pics.transmitted(r) {
+				p.shownKey, p.shown = k, r.Lines
+				lines = r.Lines
 			}
 		}
 	}
@@ -189,7 +199,7 @@ func (p *imagesPane) draw(m *Model, w, h int) string {
 // askPanePreview makes the preview the pane waits for, in a command.
 func (m *Model) askPanePreview() tea.Cmd {
 	p, ok := m.pane.(*imagesPane)
-	if !ok || p.need.Data == nil {
+	if !ok || p.need.Data == nil || p.needW == 0 {
 		return nil
 	}
 	k := previewKey(p.need.Sum, p.needW, p.needH)
@@ -262,9 +272,9 @@ func (m *Model) paneKey(p *imagesPane, msg tea.KeyPressMsg) tea.Cmd {
 		if it.Path == "" {
 			return m.notify("this image has no file; save a copy first (s)", toastInfo)
 		}
-		sys, path := m.desktop, it.Path
+		sys, path, ctx := m.desktop, it.Path, m.base
 		return tea.Batch(cmd, func() tea.Msg {
-			if err := sys.Open(context.Background(), path); err != nil {
+			if err := sys.Open(ctx, path); err != nil {
 				return paneActionMsg{text: err.Error(), kind: toastErr}
 			}
 			return paneActionMsg{text: "opened " + cells.OneLine(filepath.Base(path)), kind: toastOK}
@@ -275,9 +285,9 @@ func (m *Model) paneKey(p *imagesPane, msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return tea.Batch(cmd, copyText(m.clipboardWrite(), "path", it.Path))
 	case imagepane.CopyImage:
-		sys, data := m.desktop, a.Data
+		sys, data, ctx := m.desktop, a.Data, m.base
 		return tea.Batch(cmd, func() tea.Msg {
-			if err := sys.CopyImage(context.Background(), data); err != nil {
+			if err := sys.CopyImage(ctx, data); err != nil {
 				kind := toastErr
 				if errors.Is(err, desktop.ErrNoTool) {
 					kind = toastWarn

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image/color"
 	"strings"
 
@@ -129,12 +128,12 @@ type tmuxProbedMsg struct {
 // it draws kitty pictures (auto only: "kitty" and "blocks" are taken as
 // said). A failed probe keeps half blocks.
 func (m *Model) probeTmux() tea.Cmd {
-	getenv := m.opts.Getenv
+	getenv, ctx := m.opts.Getenv, m.base
 	if getenv("TMUX") == "" || m.pics.mode == preview.Off || !strings.EqualFold(m.pics.setting, preview.SettingAuto) && m.pics.setting != "" {
 		return nil
 	}
 	return func() tea.Msg {
-		t, err := preview.ProbeTmux(context.Background(), getenv)
+		t, err := preview.ProbeTmux(ctx, getenv)
 		return tmuxProbedMsg{t: t, err: err}
 	}
 }
