@@ -65,18 +65,21 @@ func (m *Model) newConversationKey() tea.Cmd {
 		return nil
 	}
 	now := m.now()
-	if m.newArmed.IsZero() || now.Sub(m.newArmed) > quitWindow {
-		m.newArmed = now
+	if m.armed.newConv.IsZero() || now.Sub(m.armed.newConv) > quitWindow {
+		m.armed.newConv = now
 		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
 	}
-	m.newArmed = time.Time{}
+	return m.startNewConversation()
+}
+
+// startNewConversation replaces the conversation with an empty one; a
+// message being edited stays in the composer as a new one.
+func (m *Model) startNewConversation() tea.Cmd {
+	m.armed.newConv = time.Time{}
 	m.interruptStream()
 	m.newConversation()
-	m.lastUsage, m.lastRate, m.trimmed, m.withoutImages = nil, 0, 0, ""
 	if m.comp.editing {
-		m.comp.editing = false
-		m.comp.setPrompt(m.ctx)
-		m.composerChanged()
+		m.comp.leaveEdit(true)
 	}
 	return m.notify("new conversation", toastOK)
 }
@@ -87,7 +90,6 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 		return m.notify(msg.err.Error(), toastErr)
 	}
 	m.comp.setValue(msg.text)
-	m.composerChanged()
 	return nil
 }
 
@@ -103,8 +105,7 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		m.comp.ta.InsertString(msg.text)
-		m.composerChanged()
+		m.comp.insert(msg.text)
 		return m.notify(msg.err.Error(), toastWarn)
 	}
 	return m.addAttachments(msg.atts)

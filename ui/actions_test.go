@@ -95,7 +95,7 @@ func TestCopyCodePrefixKey(t *testing.T) {
 	h.key("esc") // dismiss the banner
 	replyWith(t, h, codeReply)
 	h.key("ctrl+g")
-	if !h.m.codePrefix || !strings.Contains(h.screen(), "copy that code block") {
+	if !h.m.armed.codePrefix || !strings.Contains(h.screen(), "copy that code block") {
 		t.Fatalf("prefix not armed:\n%s", h.screen())
 	}
 	h.key("2")
@@ -106,8 +106,8 @@ func TestCopyCodePrefixKey(t *testing.T) {
 	// Any other key cancels the prefix and does its usual thing.
 	h.key("ctrl+g")
 	h.typeText("x")
-	if h.m.codePrefix || h.m.comp.value() != "x" {
-		t.Errorf("prefix=%v composer=%q", h.m.codePrefix, h.m.comp.value())
+	if h.m.armed.codePrefix || h.m.comp.value() != "x" {
+		t.Errorf("prefix=%v composer=%q", h.m.armed.codePrefix, h.m.comp.value())
 	}
 }
 
@@ -141,8 +141,8 @@ func TestEditorRoundTrip(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.typeText("draft")
 	h.send(done)
-	if h.m.comp.value() != "draft\nfrom the editor" || h.m.lay.ComposerText != 2 {
-		t.Fatalf("composer %q (%d rows)", h.m.comp.value(), h.m.lay.ComposerText)
+	if h.m.comp.value() != "draft\nfrom the editor" || h.m.screen.lay.ComposerText != 2 {
+		t.Fatalf("composer %q (%d rows)", h.m.comp.value(), h.m.screen.lay.ComposerText)
 	}
 	// A failed editor leaves the text alone and says so.
 	h.send(readEditorResult(filepath.Join(dir, "gone.md"), errors.New("exit status 1")))
@@ -267,11 +267,11 @@ func TestBackspaceRemovesAttachment(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send(attachedMsg{atts: []api.Attachment{a}})
-	if len(h.m.comp.attachments) != 1 || h.m.lay.Attach.H != 1 {
+	if len(h.m.comp.attachments) != 1 || h.m.screen.lay.Attach.H != 1 {
 		t.Fatal("not attached")
 	}
 	h.key("backspace")
-	if len(h.m.comp.attachments) != 0 || h.m.lay.Attach.H != 0 {
+	if len(h.m.comp.attachments) != 0 || h.m.screen.lay.Attach.H != 0 {
 		t.Fatal("backspace did not remove the attachment")
 	}
 	checkFrame(t, h.m, 80, 24)

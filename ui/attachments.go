@@ -40,8 +40,7 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 		refused = len(atts) - max(room, 0)
 		atts = atts[:max(room, 0)]
 	}
-	m.comp.attachments = append(m.comp.attachments, atts...)
-	m.composerChanged()
+	m.comp.setAttachments(append(m.comp.attachments, atts...))
 	switch {
 	case refused > 0:
 		return m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d more %s not attached", m.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
@@ -68,8 +67,7 @@ func (m *Model) removeAttachment(i int) tea.Cmd {
 		i = n - 1
 	}
 	a := m.comp.attachments[i]
-	m.comp.attachments = append(m.comp.attachments[:i:i], m.comp.attachments[i+1:]...)
-	m.composerChanged()
+	m.comp.setAttachments(append(m.comp.attachments[:i:i], m.comp.attachments[i+1:]...))
 	return m.notify("removed "+cells.OneLine(a.Name), toastInfo)
 }
 

@@ -32,8 +32,8 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 	id := t.ReplyID
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
-	m.nextID++
-	m.stream = &activeStream{id: m.nextID, turn: t, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock, last: clock}
+	m.stream.nextID++
+	m.stream.active = &activeStream{id: m.stream.nextID, turn: t, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock, last: clock}
 	para := "Some **Markdown** text of a typical answer, with `code` and a [link](https://example.com).\n\n"
 	var sb strings.Builder
 	for sb.Len() < size {
@@ -41,7 +41,7 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 	}
 	m.conv.AppendDelta(id, sb.String()[:size])
 	settleTranscript(m.tr)
-	return m, m.stream.id
+	return m, m.stream.active.id
 }
 
 // BenchmarkStreamDelta is one stream delta through the root model: into
@@ -61,7 +61,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ResetTimer()
 			before := len(lastText(m))
 			for b.Loop() {
-				m.stream.pump.add(ev)
+				m.stream.active.pump.add(ev)
 				m.drainStream()
 				_ = m.View()
 			}
@@ -71,7 +71,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 		})
 		b.Run(name+"/naive-rerender", func(b *testing.B) {
 			m, _ := benchModel(b, size)
-			r, err := mdstream.NewRenderer(m.lay.Transcript.W-2, m.ctx.Glamour)
+			r, err := mdstream.NewRenderer(m.screen.lay.Transcript.W-2, m.ctx.Glamour)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.stream.pump.add(ev)
+				m.stream.active.pump.add(ev)
 				m.drainStream()
 				_ = r.Render(termsafe.Markdown(lastText(m)))
 				_ = m.View()
@@ -104,9 +104,9 @@ func BenchmarkFrame(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				if i++; i%16 == 0 {
-					m.stream.pump.add(para)
+					m.stream.active.pump.add(para)
 				} else {
-					m.stream.pump.add(word)
+					m.stream.active.pump.add(word)
 				}
 				m.Update(frame)
 				_ = m.View()
@@ -126,7 +126,7 @@ func BenchmarkStreamDeltaComposed(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.stream.pump.add(ev)
+				m.stream.active.pump.add(ev)
 				m.drainStream()
 				m.composeFrame()
 				_ = m.View()

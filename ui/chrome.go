@@ -33,13 +33,13 @@ func (m *Model) refreshChrome() {
 	m.refreshHint()
 	m.refreshBanner()
 	m.refreshEmpty()
-	m.chrome.title = m.windowTitle()
+	m.screen.chrome.title = m.windowTitle()
 }
 
 func (m *Model) refreshStatus() {
-	w := m.lay.Status.W
-	if m.lay.Status.H == 0 {
-		m.chrome.status, m.chrome.statusKey = "", ""
+	w := m.screen.lay.Status.W
+	if m.screen.lay.Status.H == 0 {
+		m.screen.chrome.status, m.screen.chrome.statusKey = "", ""
 		return
 	}
 	left, right := m.statusSegs()
@@ -60,60 +60,60 @@ func (m *Model) refreshStatus() {
 		}
 	}
 	key := b.String()
-	if key == m.chrome.statusKey {
+	if key == m.screen.chrome.statusKey {
 		return
 	}
-	m.chrome.statusKey = key
-	m.chrome.status = layoutStatus(left, right, w, m.look())
+	m.screen.chrome.statusKey = key
+	m.screen.chrome.status = layoutStatus(left, right, w, lookOf(m.ctx.Styles))
 }
 
 func (m *Model) refreshHint() {
-	w, h := m.lay.Hint.W, m.lay.Hint.H
+	w, h := m.screen.lay.Hint.W, m.screen.lay.Hint.H
 	if h == 0 {
-		m.chrome.hint, m.chrome.hintKey = "", ""
+		m.screen.chrome.hint, m.screen.chrome.hintKey = "", ""
 		return
 	}
 	if n := m.notes.cur; n.text != "" {
 		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(m.ctx.StyleGen)
-		if key != m.chrome.hintKey {
-			m.chrome.hintKey = key
-			m.chrome.hint = m.renderNotice(n, w, h)
+		if key != m.screen.chrome.hintKey {
+			m.screen.chrome.hintKey = key
+			m.screen.chrome.hint = renderNotice(m.ctx, n, w, h)
 		}
 		return
 	}
 	items := fitHints(m.hintItems(), w)
 	key := hintKey(items, w, m.ctx.StyleGen)
-	if key == m.chrome.hintKey {
+	if key == m.screen.chrome.hintKey {
 		return
 	}
-	m.chrome.hintKey = key
-	m.chrome.hint = m.renderHint(items, w)
+	m.screen.chrome.hintKey = key
+	m.screen.chrome.hint = m.renderHint(items, w)
 }
 
 func (m *Model) refreshBanner() {
-	r := m.lay.Banner
+	r := m.screen.lay.Banner
 	if r.H == 0 || len(m.notes.banner) == 0 {
-		m.chrome.banner, m.chrome.bannerKey = "", ""
+		m.screen.chrome.banner, m.screen.chrome.bannerKey = "", ""
 		return
 	}
-	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + strconv.Itoa(m.notes.bannerGen) + "/" + m.noticesKey()
-	if key == m.chrome.bannerKey {
+	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + strconv.Itoa(m.notes.bannerGen) + "/" + noticesHow(m.ctx)
+	if key == m.screen.chrome.bannerKey {
 		return
 	}
-	m.chrome.bannerKey = key
-	m.chrome.banner = m.renderBanner(r.W, r.H)
+	m.screen.chrome.bannerKey = key
+	m.screen.chrome.banner = m.renderBanner(r.W, r.H)
 }
 
 // renderBanner draws the start-up problems (bad [keys] entries, bad theme
 // files, a missing key) at the top until esc or the first send. What does
 // not fit stays readable in the notices pane.
 func (m *Model) renderBanner(w, h int) string {
-	lk := m.look()
+	lk := lookOf(m.ctx.Styles)
 	body := bannerBody(m.notes.banner, w)
 	lines := []string{lk.bannerTitle.Render(cells.Fit(" parley found problems at start (esc dismisses):", w))}
 	if len(body) > h-1 {
 		more := len(body) - (h - 2)
-		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+m.noticesHow()+" shows them all")
+		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(m.ctx)+" shows them all")
 	}
 	for _, l := range body {
 		lines = append(lines, lk.banner.Render(cells.Fit(l, w)))
@@ -147,16 +147,16 @@ func (m *Model) windowTitle() string {
 }
 
 func (m *Model) refreshEmpty() {
-	r := m.lay.Transcript
+	r := m.screen.lay.Transcript
 	if r.W <= 0 || r.H <= 0 || m.tr.Len() > 0 {
 		return
 	}
 	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + keys.Short(m.keyMap().Help) + firstKey(m.keyMap().Send, "enter")
-	if key == m.chrome.emptyKey {
+	if key == m.screen.chrome.emptyKey {
 		return
 	}
-	m.chrome.emptyKey = key
-	m.chrome.empty = m.renderEmpty(r.W, r.H)
+	m.screen.chrome.emptyKey = key
+	m.screen.chrome.empty = m.renderEmpty(r.W, r.H)
 }
 
 // renderEmpty draws the welcome of an empty conversation: a few muted lines

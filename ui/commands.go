@@ -2,18 +2,13 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
-	"parley/termsafe"
-	"parley/ui/cells"
-	"parley/ui/keys"
 	"parley/ui/slash"
 )
 
@@ -28,57 +23,6 @@ type commandEnv struct {
 	imageModel              string
 	themes                  []string
 	dir, home               string
-}
-
-// newCommands registers the slash commands: every action of the key table
-// that makes sense typed, plus /system. Later features add theirs here.
-func newCommands() *slash.Registry[commandEnv] {
-	r := slash.NewRegistry[commandEnv]()
-	err := r.Register(
-		slash.Command[commandEnv]{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)", Action: keys.ModelPicker,
-			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.models, a) }},
-		slash.Command[commandEnv]{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)", Action: keys.ThemePicker,
-			Complete: func(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion { return words(env.themes, a) }},
-		slash.Command[commandEnv]{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
-		slash.Command[commandEnv]{Name: "new", Summary: "start a new conversation", Action: keys.NewConversation},
-		slash.Command[commandEnv]{Name: "attach", Args: "[PATH|URL…]", Summary: "attach images: pick files, or name files or http(s) links", Action: keys.Attach,
-			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
-				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
-			}},
-		slash.Command[commandEnv]{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files", Action: keys.ImageForm,
-			Flags: imageFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
-				return completeImage(ctx, a, env, env.imageModels)
-			}},
-		slash.Command[commandEnv]{Name: "edit", Args: "PROMPT", Summary: "edit the selected or last image from a prompt",
-			Flags: editFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
-				return completeImage(ctx, a, env, env.editModels)
-			}},
-		slash.Command[commandEnv]{Name: "images", Summary: "show or hide the image pane: every image of this conversation", Action: keys.Images},
-		slash.Command[commandEnv]{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted", Action: keys.Paste},
-		slash.Command[commandEnv]{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)", Action: keys.RemoveAttachment},
-		slash.Command[commandEnv]{Name: "sessions", Summary: "saved conversations: open, search, rename, delete", Action: keys.Sessions},
-		slash.Command[commandEnv]{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
-			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
-				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home})
-			}},
-		slash.Command[commandEnv]{Name: "retry", Summary: "answer the last message again", Action: keys.Retry},
-		slash.Command[commandEnv]{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n", Action: keys.CopyReply},
-		slash.Command[commandEnv]{Name: "edit-last", Summary: "edit the last message and send it again", Action: keys.EditLast},
-		slash.Command[commandEnv]{Name: "editor", Summary: "write the message in $EDITOR", Action: keys.Editor},
-		slash.Command[commandEnv]{Name: "stop", Summary: "stop the reply", Action: keys.Cancel},
-		slash.Command[commandEnv]{Name: "top", Summary: "scroll to the first message", Action: keys.ScrollTop},
-		slash.Command[commandEnv]{Name: "bottom", Summary: "scroll to the last message", Action: keys.ScrollBottom},
-		slash.Command[commandEnv]{Name: "notices", Summary: "show or hide every notice of this run", Action: keys.Notices},
-		slash.Command[commandEnv]{Name: "mouse", Summary: "mouse wheel scrolling on or off", Action: keys.ToggleMouse},
-		slash.Command[commandEnv]{Name: "help", Summary: "show every key", Action: keys.Help},
-		slash.Command[commandEnv]{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley", Action: keys.Quit},
-	)
-	if err != nil {
-		// The table above is fixed: a mistake in it is a bug found by
-		// every test that builds a model.
-		panic(err)
-	}
-	return r
 }
 
 // words completes a word from a list (model and theme names).
@@ -107,11 +51,11 @@ func (m *Model) commandEnv() commandEnv {
 	for _, md := range m.catalog.Configured() {
 		add(md.Name)
 	}
-	for _, n := range m.gatewayModels {
+	for _, n := range m.gateway.models {
 		add(n)
 	}
-	env.imageModels = m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageGeneration)
-	env.editModels = m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageEdit)
+	env.imageModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageGeneration)
+	env.editModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit)
 	env.imageModel = m.imageModel(api.CapImageGeneration)
 	env.sizes = map[string][]string{}
 	for _, n := range append(append([]string{env.imageModel}, env.imageModels...), env.editModels...) {
@@ -122,107 +66,10 @@ func (m *Model) commandEnv() commandEnv {
 	env.dir, _ = os.Getwd()
 	env.home = m.opts.Getenv("HOME")
 	env.themes = append(env.themes, "auto")
-	for _, t := range m.themes.Themes() {
+	for _, t := range m.term.themes.Themes() {
 		env.themes = append(env.themes, t.Name)
 	}
 	return env
-}
-
-// runCommand dispatches a parsed command line. It runs in Update, like a
-// key: a command is another way to press one.
-func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
-	switch inv.Name {
-	case "model":
-		if inv.Args == "" {
-			return m.openModelPicker(false)
-		}
-		return m.useModel(inv.Args, false)
-	case "theme":
-		if inv.Args == "" {
-			return m.openThemePicker()
-		}
-		cmd := m.setTheme(inv.Args)
-		if m.themeName == inv.Args {
-			return tea.Batch(cmd, m.notify("theme "+m.themeName, toastOK))
-		}
-		return cmd
-	case "system":
-		return m.systemCommand(inv.Args)
-	case "new":
-		if m.conv.Len() == 0 {
-			return m.notify("this conversation is new already", toastInfo)
-		}
-		m.newArmed = m.now()
-		return m.newConversationKey()
-	case "retry":
-		return m.retry()
-	case "copy":
-		if inv.Args == "" {
-			return m.copyReply()
-		}
-		n, err := strconv.Atoi(inv.Args)
-		if err != nil || n < 1 {
-			return m.notify(fmt.Sprintf("/copy takes the number of a code block, like /copy 2, not %q", cells.OneLine(inv.Args)), toastErr)
-		}
-		return m.copyCode(n)
-	case "edit-last":
-		if m.stream != nil || m.conv.Len() == 0 {
-			return m.notify("there is no message to edit yet", toastInfo)
-		}
-		return m.editLast()
-	case "editor":
-		return openEditor(m.opts.Getenv, m.comp.value())
-	case "stop":
-		if m.stream == nil {
-			return m.notify("no reply is streaming", toastInfo)
-		}
-		return m.stopStream()
-	case "top":
-		m.tr.Top()
-		return m.tickIfNeeded()
-	case "bottom":
-		m.tr.Bottom()
-		return m.tickIfNeeded()
-	case "attach":
-		if len(inv.Positional) == 0 {
-			return m.openFilePicker()
-		}
-		refs := make([]string, len(inv.Positional))
-		for i, r := range inv.Positional {
-			refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
-		}
-		return attachRefs(refs, "", m.attachLimits())
-	case "image":
-		return m.imageCommand(inv)
-	case "edit":
-		return m.editCommand(inv)
-	case "images":
-		return m.toggleImagePane()
-	case "paste":
-		return m.readClipboard()
-	case "detach":
-		if inv.Args == "" {
-			return m.removeAttachment(-1)
-		}
-		n, err := strconv.Atoi(inv.Args)
-		if err != nil || n < 1 || n > len(m.comp.attachments) {
-			return m.notify(fmt.Sprintf("/detach takes the number of an attachment, 1 to %d", len(m.comp.attachments)), toastErr)
-		}
-		return m.removeAttachment(n - 1)
-	case "sessions":
-		return m.openSessions()
-	case "export":
-		return m.exportCommand(inv.Args)
-	case "notices":
-		return m.togglePane(&noticesPane{})
-	case "mouse":
-		return m.toggleMouse()
-	case "help":
-		return m.openHelp()
-	case "quit":
-		return m.quit()
-	}
-	return m.notify("the command /"+termsafe.Sanitize(inv.Name)+" is not handled", toastErr)
 }
 
 // systemCommand shows the system prompt, or sets it for this conversation

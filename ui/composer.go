@@ -17,19 +17,27 @@ import (
 
 // composer is the multi-line input at the bottom: a textarea that grows to
 // maxComposerLines and then scrolls, the images attached to the next
-// message, and the edit mode of "edit the last message and resend".
+// message, and the edit mode of "edit a message and resend".
+//
+// What it draws follows from its inputs: its content (the text and the
+// attachments, numbered by gen, which every change of them advances), the
+// focus, the edit mode, the model the placeholder names, the size and the
+// theme. sync, at the end of every Update, redraws when their key changed;
+// no handler has to remember to.
 type composer struct {
 	ta          textarea.Model
 	attachments []api.Attachment
-	// editing: the text is an edit of the last user message; sending
-	// replaces that message. editOrig is its text as it was.
+	// editing: the text is an edit of a sent message; sending replaces
+	// that message. editOrig is its text as it was.
 	editing  bool
 	editOrig string
+	// gen grows with every change of the text or the attachments.
+	gen int
 	// view is the cached rendering (the composer's lines, exactly its
-	// rect), refreshed in Update by render.
-	view string
-	// attachView is the cached attachment row.
-	attachView string
+	// rect) and viewKey the key of the inputs it was drawn from;
+	// attachView is the attachment row.
+	view, viewKey string
+	attachView    string
 	// width is the composer's outer width; boxed says whether it is drawn
 	// in its box (border and one cell of padding each side).
 	width int
@@ -73,23 +81,16 @@ func (c *composer) applyKeys(km keys.Map) {
 	c.ta.KeyMap.InsertNewline.SetEnabled(km.Newline.Enabled())
 }
 
-// restyle applies the theme to the textarea.
-func (c *composer) restyle(ctx *uictx.Context) {
-	c.ta.SetStyles(ctx.Styles.Textarea)
-	c.setPrompt(ctx)
-}
-
-// setPlaceholder says which model the next message goes to, or, with no
+// placeholder says which model the next message goes to, or, with no
 // model yet, which key chooses one.
-func (c *composer) setPlaceholder(model, pickKey string) {
+func placeholder(model, pickKey string) string {
 	if model = cells.OneLine(model); model == "" {
-		c.ta.Placeholder = "Message… (no model yet: " + pickKey + " chooses one)"
-		return
+		return "Message… (no model yet: " + pickKey + " chooses one)"
 	}
-	c.ta.Placeholder = "Message " + model + "…"
+	return "Message " + model + "…"
 }
 
-func (c *composer) setPrompt(ctx *uictx.Context) {
+func (c *composer) setPrompt() {
 	first := "› "
 	if c.editing {
 		first = "✎ "
@@ -134,12 +135,43 @@ func (c *composer) textEmpty() bool { return c.ta.Length() == 0 }
 func (c *composer) setValue(s string) {
 	c.ta.SetValue(s)
 	c.ta.MoveToEnd()
+	c.gen++
+}
+
+// insert types s at the cursor.
+func (c *composer) insert(s string) {
+	c.ta.InsertString(s)
+	c.gen++
 }
 
 // clearText empties the text and keeps the attachments (a command was
 // run from the composer).
 func (c *composer) clearText() {
 	c.ta.Reset()
+	c.gen++
+}
+
+// setAttachments replaces the images of the next message.
+func (c *composer) setAttachments(atts []api.Attachment) {
+	c.attachments = atts
+	c.gen++
+}
+
+// edit puts a sent message into the composer; sending replaces it.
+func (c *composer) edit(text string, atts []api.Attachment) {
+	c.editing, c.editOrig = true, text
+	c.setValue(text)
+	c.setAttachments(append([]api.Attachment(nil), atts...))
+}
+
+// leaveEdit ends the edit mode; keep says whether the text stays (as a
+// new message) or goes.
+func (c *composer) leaveEdit(keep bool) {
+	c.editing, c.editOrig = false, ""
+	if !keep {
+		c.reset()
+	}
+	c.gen++
 }
 
 // reset empties the composer after a send.
@@ -148,16 +180,49 @@ func (c *composer) reset() {
 	c.attachments = nil
 	c.editing = false
 	c.editOrig = ""
+	c.gen++
 }
 
 func (c *composer) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
+	c.gen++
 	return cmd
 }
 
-// render refreshes the cached views; called from Update after every change.
-// textH is the number of text rows the layout gave the composer.
+// composerLook is what the composer's drawing depends on besides its
+// content.
+type composerLook struct {
+	textH   int
+	focused bool
+	// placeholder is the line an empty composer shows.
+	placeholder string
+}
+
+// sync redraws the composer when its inputs changed since the last draw:
+// the focus and the edit mode reach the textarea here, and only here. It
+// runs at the end of every Update.
+func (c *composer) sync(ctx *uictx.Context, in composerLook) {
+	key := fmt.Sprintf("%d/%d/%v/%d/%v/%v/%d/%s", c.gen, c.width, c.boxed, in.textH, in.focused, c.editing, ctx.StyleGen, in.placeholder)
+	if key == c.viewKey {
+		return
+	}
+	c.viewKey = key
+	if in.focused != c.ta.Focused() {
+		if in.focused {
+			c.ta.Focus()
+		} else {
+			c.ta.Blur()
+		}
+	}
+	c.ta.Placeholder = in.placeholder
+	c.ta.SetStyles(ctx.Styles.Textarea)
+	c.setPrompt()
+	c.render(ctx, in.textH)
+}
+
+// render draws the text rows and the attachment row; textH is the number
+// of text rows the layout gave the composer.
 func (c *composer) render(ctx *uictx.Context, textH int) {
 	inner := max(c.width-c.frameW(), 1)
 	lines := strings.Split(strings.TrimSuffix(c.ta.View(), "\n"), "\n")

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -40,7 +39,7 @@ func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 	}
 	ask.edit = &src
 	if ask.model == "" {
-		if can := m.catalog.WithListed(m.gatewayModels).ModelsWith(api.CapImageEdit); len(can) == 0 {
+		if can := m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit); len(can) == 0 {
 			return m.refuseCommand(inv, userSentence(m.catalog.Require("", api.CapImageEdit)))
 		}
 		if inv.Flags.Has("mask") {
@@ -91,8 +90,9 @@ func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
 
 // editSource is the image /edit works on.
 func (m *Model) editSource() (imageSource, bool) {
-	if it, ok := m.paneSelection(); ok {
-		if a, ok := m.imageByKey(it); ok {
+	if p, ok := m.pane.(*imagesPane); ok {
+		key, _ := p.selection()
+		if a, ok := findImage(m.conv, m.comp.attachments, key); ok {
 			return imageSource{name: a.Name, data: a.Data}, true
 		}
 	}
@@ -111,23 +111,4 @@ func (m *Model) editSource() (imageSource, bool) {
 		}
 	}
 	return imageSource{}, false
-}
-
-// imageByKey finds an image of the conversation (or the composer) by the
-// hex SHA-256 of its bytes.
-func (m *Model) imageByKey(key string) (api.Attachment, bool) {
-	for _, a := range m.comp.attachments {
-		if a.SHA256 == key {
-			return a, true
-		}
-	}
-	msgs := m.conv.Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		for _, a := range msgs[i].Attachments {
-			if strings.EqualFold(a.SHA256, key) && len(a.Data) > 0 {
-				return a, true
-			}
-		}
-	}
-	return api.Attachment{}, false
 }

@@ -47,7 +47,7 @@ func (m *Model) exportCommand(arg string) tea.Cmd {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		format = session.FormatJSON
 	}
-	store, rec, id := m.hist.Store, m.rec, m.conv.ID()
+	store, rec, id := m.hist.Store, m.hist.rec, m.conv.ID()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()

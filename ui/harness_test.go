@@ -258,7 +258,7 @@ func keyMsg(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Mod: mod}
 }
 
-func (h *harness) streaming() bool { return h.m.stream != nil || h.m.pendingSend }
+func (h *harness) streaming() bool { return h.m.stream.active != nil || h.m.turn.pendingSend }
 
 // errBadKey is a client construction error carrying a control sequence, as
 // a hostile environment might.
@@ -267,3 +267,9 @@ var errBadKey = errorString("the API key is missing \x1b]0;x\x07: set OPENAI_API
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// imagePaneFocused is the open image pane and whether it has the keys.
+func (m *Model) imagePaneFocused() (*imagesPane, bool) {
+	p, ok := m.pane.(*imagesPane)
+	return p, ok && m.focus == focusPane && m.layers.top() == nil
+}

@@ -9,16 +9,14 @@ import (
 
 	"parley/conversation"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
-
-// hintItem is one "key action" pair of the hint line.
-type hintItem struct{ key, desc string }
 
 // renderHint draws the key hint line: the keys that matter in the current
 // state, as many as fit in w cells.
-func (m *Model) renderHint(items []hintItem, w int) string {
-	lk := m.look()
-	c := &m.chrome
+func (m *Model) renderHint(items []uictx.Hint, w int) string {
+	lk := lookOf(m.ctx.Styles)
+	c := &m.screen.chrome
 	if c.hintGen != m.ctx.StyleGen || c.hintParts == nil {
 		c.hintParts, c.hintGen = map[string]string{}, m.ctx.StyleGen
 	}
@@ -43,9 +41,9 @@ func (m *Model) renderHint(items []hintItem, w int) string {
 			sep = " "
 		}
 		b.WriteString(paint(lk.hintSep, 's', sep))
-		b.WriteString(paint(lk.hintKey, 'k', it.key))
-		b.WriteString(paint(lk.hintDesc, 'd', " "+it.desc))
-		used += ansi.StringWidth(sep) + ansi.StringWidth(it.key) + 1 + ansi.StringWidth(it.desc)
+		b.WriteString(paint(lk.hintKey, 'k', it.Key))
+		b.WriteString(paint(lk.hintDesc, 'd', " "+it.Desc))
+		used += ansi.StringWidth(sep) + ansi.StringWidth(it.Key) + 1 + ansi.StringWidth(it.Desc)
 	}
 	if used < w {
 		b.WriteString(paint(lk.hintDesc, 'd', strings.Repeat(" ", w-used)))
@@ -53,16 +51,16 @@ func (m *Model) renderHint(items []hintItem, w int) string {
 	return b.String()
 }
 
-func hintKey(items []hintItem, w, gen int) string {
+func hintKey(items []uictx.Hint, w, gen int) string {
 	var b strings.Builder
 	b.WriteString(itoa(w))
 	b.WriteByte('/')
 	b.WriteString(itoa(gen))
 	for _, it := range items {
 		b.WriteByte(0)
-		b.WriteString(it.key)
+		b.WriteString(it.Key)
 		b.WriteByte(1)
-		b.WriteString(it.desc)
+		b.WriteString(it.Desc)
 	}
 	return b.String()
 }
@@ -70,26 +68,26 @@ func hintKey(items []hintItem, w, gen int) string {
 // fitHints keeps the items that fit in w cells, in order; the last item
 // (help) is kept whenever anything fits, so the way to every other key is
 // always on screen.
-func fitHints(items []hintItem, w int) []hintItem {
-	var ok []hintItem
+func fitHints(items []uictx.Hint, w int) []uictx.Hint {
+	var ok []uictx.Hint
 	for _, it := range items {
-		if it.key != "" {
+		if it.Key != "" {
 			ok = append(ok, it)
 		}
 	}
-	cellW := func(it hintItem, first bool) int {
+	cellW := func(it uictx.Hint, first bool) int {
 		sep := 3
 		if first {
 			sep = 1
 		}
-		return sep + ansi.StringWidth(it.key) + 1 + ansi.StringWidth(it.desc)
+		return sep + ansi.StringWidth(it.Key) + 1 + ansi.StringWidth(it.Desc)
 	}
 	if len(ok) == 0 {
 		return nil
 	}
 	last := ok[len(ok)-1]
 	lastW := cellW(last, false)
-	var out []hintItem
+	var out []uictx.Hint
 	used := 0
 	for i, it := range ok[:len(ok)-1] {
 		c := cellW(it, i == 0)
@@ -106,40 +104,45 @@ func fitHints(items []hintItem, w int) []hintItem {
 }
 
 // hintItems lists the keys for the current state, most useful first.
-func (m *Model) hintItems() []hintItem {
+func (m *Model) hintItems() []uictx.Hint {
 	km := m.keyMap()
 	k := keyOf
 	if l := m.layers.top(); l != nil {
-		return l.hints(km)
+		return l.hints()
+	}
+	if m.focus == focusPane {
+		if p, ok := m.pane.(focusablePane); ok {
+			return p.hints()
+		}
 	}
 	switch {
 	case m.menuOpen():
 		return m.menuHints()
-	case m.codePrefix:
-		return []hintItem{{"1…9", "copy that code block of the last reply"}, {k(km.Cancel), "cancel"}}
-	case m.stream != nil:
-		return []hintItem{{k(km.Cancel), "stop"}, {k(km.ScrollUp) + "/" + k(km.ScrollDown), "scroll"}, {k(km.CopyReply), "copy"}, {m.helpHintKey(), "help"}}
+	case m.armed.codePrefix:
+		return []uictx.Hint{{Key: "1…9", Desc: "copy that code block of the last reply"}, {Key: k(km.Cancel), Desc: "cancel"}}
+	case m.stream.active != nil:
+		return []uictx.Hint{{Key: k(km.Cancel), Desc: "stop"}, {Key: k(km.ScrollUp) + "/" + k(km.ScrollDown), Desc: "scroll"}, {Key: k(km.CopyReply), Desc: "copy"}, {Key: m.helpHintKey(), Desc: "help"}}
 	case m.comp.editing:
-		return []hintItem{{k(km.Send), "resend"}, {k(km.Newline), "new line"}, {k(km.Editor), "editor"}, {k(km.Cancel), "leave edit"}}
+		return []uictx.Hint{{Key: k(km.Send), Desc: "resend"}, {Key: k(km.Newline), Desc: "new line"}, {Key: k(km.Editor), Desc: "editor"}, {Key: k(km.Cancel), Desc: "leave edit"}}
 	}
-	items := []hintItem{{k(km.Send), "send"}, {k(km.Newline), "new line"}}
+	items := []uictx.Hint{{Key: k(km.Send), Desc: "send"}, {Key: k(km.Newline), Desc: "new line"}}
 	if st, ok := m.lastReplyState(); ok && (st == conversation.StateFailed || st == conversation.StateInterrupted) {
-		items = append([]hintItem{{k(km.Retry), "retry"}}, items...)
+		items = append([]uictx.Hint{{Key: k(km.Retry), Desc: "retry"}}, items...)
 	}
 	if m.comp.textEmpty() {
-		items = append(items, hintItem{"/", "commands"})
+		items = append(items, uictx.Hint{Key: "/", Desc: "commands"})
 	}
 	if m.conv.Len() > 0 && m.comp.empty() {
-		items = append(items, hintItem{k(km.EditLast), "edit"})
+		items = append(items, uictx.Hint{Key: k(km.EditLast), Desc: "edit"})
 	}
-	items = append(items, hintItem{k(km.ModelPicker), "model"})
+	items = append(items, uictx.Hint{Key: k(km.ModelPicker), Desc: "model"})
 	if _, ok := m.conv.LastReply(); ok {
-		items = append(items, hintItem{k(km.CopyReply), "copy"})
+		items = append(items, uictx.Hint{Key: k(km.CopyReply), Desc: "copy"})
 	}
 	items = append(items,
-		hintItem{k(km.Editor), "editor"},
-		hintItem{k(km.ThemePicker), "theme"},
-		hintItem{m.helpHintKey(), "help"},
+		uictx.Hint{Key: k(km.Editor), Desc: "editor"},
+		uictx.Hint{Key: k(km.ThemePicker), Desc: "theme"},
+		uictx.Hint{Key: m.helpHintKey(), Desc: "help"},
 	)
 	return items
 }

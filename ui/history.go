@@ -57,7 +57,7 @@ func waitRecorder(rec *session.Recorder) tea.Cmd {
 }
 
 func (m *Model) recorderFailed(msg recorderFailedMsg) tea.Cmd {
-	if msg.rec != m.rec {
+	if msg.rec != m.hist.rec {
 		return nil
 	}
 	return tea.Batch(m.notify("could not save the conversation: "+msg.err.Error()+" (the chat goes on; what is on screen is not lost)", toastWarn), waitRecorder(msg.rec))
@@ -103,17 +103,17 @@ func (m *Model) openSession(id string, jump int) tea.Cmd {
 		return nil
 	}
 	m.interruptStream()
-	m.loadGen++
-	m.loading = id
-	return tea.Batch(m.saveDraftNow(), loadSession(m.hist.Store, m.loadGen, id, jump != 0, jump))
+	m.hist.loadGen++
+	m.hist.loading = id
+	return tea.Batch(m.saveDraftNow(), loadSession(m.hist.Store, m.hist.loadGen, id, jump != 0, jump))
 }
 
 func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
-	if msg.gen != m.loadGen {
+	if msg.gen != m.hist.loadGen {
 		return nil
 	}
 	if msg.err != nil {
-		m.loading = ""
+		m.hist.loading = ""
 		return m.notify("could not open the session: "+msg.err.Error(), toastErr)
 	}
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
@@ -121,29 +121,25 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	m.openConversation(msg.sess.Snapshot, msg.id)
 	if msg.sess.Model != "" && m.opts.Model == "" {
 		m.model = msg.sess.Model
-		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	}
 	if !msg.full {
 		m.comp.reset()
 		m.comp.setValue(msg.text)
-		m.comp.attachments = msg.atts
-		m.comp.setPrompt(m.ctx)
-		m.composerChanged()
-		m.draftSaved = msg.text
-		m.draftKey = msg.text + "\x00" + itoa(len(msg.atts))
+		m.comp.setAttachments(msg.atts)
+		m.hist.draft.saved = msg.text
+		m.hist.draft.key = msg.text + "\x00" + itoa(len(msg.atts))
 	}
 	if msg.jump != 0 {
 		m.tr.ScrollTo(msg.jump)
 	}
-	m.lastUsage, m.lastRate, m.trimmed, m.withoutImages = nil, 0, 0, ""
 	cmds := []tea.Cmd{m.clients.prepare(m.model)}
 	if complete {
-		m.loading = ""
-		if m.pendingSend {
+		m.hist.loading = ""
+		if m.turn.pendingSend {
 			cmds = append(cmds, m.send())
 		}
 	} else {
-		cmds = append(cmds, loadSession(m.hist.Store, m.loadGen, msg.id, true, 0))
+		cmds = append(cmds, loadSession(m.hist.Store, m.hist.loadGen, msg.id, true, 0))
 	}
 	return tea.Batch(cmds...)
 }
@@ -160,22 +156,22 @@ type draftSavedMsg struct {
 // draftChanged schedules a save of the composer's draft when its content
 // changed since the last look (it runs at the end of every Update).
 func (m *Model) draftChanged() tea.Cmd {
-	if m.hist.Store == nil || m.loading != "" || m.comp.editing {
+	if m.hist.Store == nil || m.hist.loading != "" || m.comp.editing {
 		return nil
 	}
 	key := m.comp.value() + "\x00" + itoa(len(m.comp.attachments))
-	if key == m.draftKey {
+	if key == m.hist.draft.key {
 		return nil
 	}
-	m.draftKey = key
-	m.draftGen++
-	gen := m.draftGen
+	m.hist.draft.key = key
+	m.hist.draft.gen++
+	gen := m.hist.draft.gen
 	return tea.Tick(draftDelay, func(time.Time) tea.Msg { return draftTickMsg{gen: gen} })
 }
 
 // saveDraftNow writes the composer's draft in the background.
 func (m *Model) saveDraftNow() tea.Cmd {
-	if m.hist.Store == nil || m.loading != "" {
+	if m.hist.Store == nil || m.hist.loading != "" {
 		return nil
 	}
 	store, id := m.hist.Store, m.conv.ID()
@@ -195,22 +191,22 @@ func (m *Model) draftSavedResult(msg draftSavedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.notify("could not keep the draft: "+msg.err.Error(), toastWarn)
 	}
-	m.draftSaved = msg.text
+	m.hist.draft.saved = msg.text
 	return nil
 }
 
 // closeHistory runs when the program has stopped: the draft is written
 // and the recorder flushes what is queued.
 func (m *Model) closeHistory() {
-	if m.hist.Store == nil || m.rec == nil {
+	if m.hist.Store == nil || m.hist.rec == nil {
 		return
 	}
-	if !m.comp.editing && m.loading == "" {
+	if !m.comp.editing && m.hist.loading == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		_ = m.hist.Store.SaveDraft(ctx, m.conv.ID(), m.comp.value(), m.comp.attachments)
 		cancel()
 	}
-	_ = m.rec.Close()
+	_ = m.hist.rec.Close()
 }
 
 // historyStatus is the status bar's word on history ("" when it is on).
@@ -222,7 +218,7 @@ func (m *Model) historyStatus() string {
 	case "--no-save", "history = false":
 		return "history off"
 	}
-	return "history off: see " + m.noticesHow()
+	return "history off: see " + noticesHow(m.ctx)
 }
 
 // autoTitleMsg brings a title the model proposed.
@@ -284,4 +280,22 @@ func (m *Model) historyOff() error {
 		return errors.New("history is not available in this run")
 	}
 	return errors.New("history is off for this run (" + m.hist.Off + ")")
+}
+
+// history is the chat's side of the sessions store: the store and what to
+// open (History), its recorder, the session being opened (loading is its
+// id, loadGen numbers openings) and the draft.
+type history struct {
+	History
+	rec     *session.Recorder
+	loading string
+	loadGen int
+	draft   draftState
+}
+
+// draftState is the composer's draft: what was last written, a key of the
+// composer's content, and the number of the pending save.
+type draftState struct {
+	saved, key string
+	gen        int
 }

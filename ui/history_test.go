@@ -32,7 +32,7 @@ func flush(t *testing.T, h *harness) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := h.m.rec.Flush(ctx); err != nil {
+	if err := h.m.hist.rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -55,7 +55,7 @@ func TestChatRecordsAndReopens(t *testing.T) {
 
 	again := newHarness(t, 100, 30, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.loading == "" })
+	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
 	scr := again.screen()
 	if !strings.Contains(scr, "stored answer about lighthouses") || again.m.comp.value() != "half-typed follow-up" {
 		t.Fatalf("reopened: composer %q\n%s", again.m.comp.value(), scr)
@@ -84,7 +84,7 @@ func TestReopenedStreamingReplyIsInterrupted(t *testing.T) {
 	}
 	h := newHarness(t, 80, 24, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.loading == "" })
+	h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.hist.loading == "" })
 	r, _ := h.m.conv.LastReply()
 	if r.State != conversation.StateInterrupted || r.Text != "the first half" {
 		t.Fatalf("reply %+v", r)
@@ -99,7 +99,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	replyWith(t, h, "The zeppelin hangar was enormous.")
 	old := h.m.conv.ID()
 	flush(t, h)
-	h.m.newArmed = h.clock.now()
+	h.m.armed.newConv = h.clock.now()
 	h.key("ctrl+l")
 	replyWith(t, h, "something else entirely")
 	flush(t, h)
@@ -114,7 +114,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	l := h.m.layers.top().(*sessionsLayer)
 	l.cursor = len(l.shown) // the first message hit
 	h.key("enter")
-	h.wait("the old session", func() bool { return h.m.conv.ID() == old && h.m.loading == "" })
+	h.wait("the old session", func() bool { return h.m.conv.ID() == old && h.m.hist.loading == "" })
 	if !strings.Contains(h.screen(), "zeppelin hangar") {
 		t.Fatalf("not at the message:\n%s", h.screen())
 	}

@@ -77,8 +77,8 @@ func (m *Model) imageModel(cap api.Capability) string {
 			return cfg.ImageModel
 		}
 	}
-	if m.lastImageModel != "" && m.catalog.Require(m.lastImageModel, cap) == nil {
-		return m.lastImageModel
+	if m.images.lastModel != "" && m.catalog.Require(m.images.lastModel, cap) == nil {
+		return m.images.lastModel
 	}
 	if can := m.catalog.ModelsWith(cap); len(can) == 1 {
 		return can[0]
@@ -119,7 +119,6 @@ func (m *Model) keepCommand(inv slash.Invocation) {
 		line += " " + inv.Args
 	}
 	m.comp.setValue(line)
-	m.composerChanged()
 }
 
 // checkImages runs the checks of startImages that need no request, so a
@@ -179,7 +178,7 @@ func exampleFor(cap api.Capability) string {
 // any request: images cost money), starts the image turn, and makes the
 // images in a command.
 func (m *Model) startImages(ask imageAsk) tea.Cmd {
-	if m.imageRun != nil || m.stream != nil || m.pendingSend {
+	if m.images.run != nil || m.stream.active != nil || m.turn.pendingSend {
 		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
 	if !m.clients.configured() {
@@ -199,10 +198,10 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.base)
 	now := m.now()
-	m.imageRun = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
-	m.lastImageModel = ask.model
-	m.lastImageAsk = ask
-	m.dismissNotice()
+	m.images.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
+	m.images.lastModel = ask.model
+	m.images.lastAsk = ask
+	m.notes.dismiss()
 	m.tr.Bottom()
 	pool, clock := m.clients, m.opts.Now
 	if clock == nil {
@@ -232,12 +231,12 @@ func (m *Model) imageDir() string {
 // imagesMade ends the image turn: its images are shown with their paths,
 // or the error is shown in its place with the retry key.
 func (m *Model) imagesMade(msg imagesMadeMsg) tea.Cmd {
-	run := m.imageRun
+	run := m.images.run
 	if run == nil || run.id != msg.id {
 		return nil // a cancelled turn's late answer
 	}
 	run.cancel()
-	m.imageRun = nil
+	m.images.run = nil
 	if msg.err != nil {
 		text := userSentence(msg.err)
 		var de *imagegen.DirError
@@ -270,22 +269,22 @@ func savedAttachment(s media.SavedImage, v media.Verified) api.Attachment {
 
 // stopImages abandons the image turn in flight: nothing is saved.
 func (m *Model) stopImages() tea.Cmd {
-	run := m.imageRun
+	run := m.images.run
 	if run == nil {
 		return nil
 	}
 	run.cancel()
-	m.imageRun = nil
+	m.images.run = nil
 	_ = m.conv.Interrupt(run.id)
 	return m.notify("stopped; no image was saved", toastInfo)
 }
 
 // imageTicked moves the status's elapsed time.
 func (m *Model) imageTicked(msg imageTickMsg) tea.Cmd {
-	if m.imageRun == nil || m.imageRun.id != msg.id {
+	if m.images.run == nil || m.images.run.id != msg.id {
 		return nil
 	}
-	m.imageRun.shown = m.now()
+	m.images.run.shown = m.now()
 	return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} })
 }
 
@@ -310,7 +309,7 @@ func (m *Model) retryImages() (tea.Cmd, bool) {
 	if !last.IsImages() || last.State == conversation.StateDone || last.State == conversation.StateStreaming {
 		return nil, false
 	}
-	ask := m.lastImageAsk
+	ask := m.images.lastAsk
 	if ask.prompt != last.Text {
 		// Reopened from the history: ask again as the turn says.
 		ask = imageAsk{prompt: last.Text, model: last.Model}
@@ -336,4 +335,12 @@ func homeShort(path, home string) string {
 		return "~" + path[len(home):]
 	}
 	return path
+}
+
+// imageRunner is the image turn in flight (nil when none) and the last
+// model and request asked for, for the next /image and for a retry.
+type imageRunner struct {
+	run       *imageRun
+	lastModel string
+	lastAsk   imageAsk
 }

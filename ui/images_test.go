@@ -378,7 +378,7 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Path: "/images/generations", Delay: 500 * time.Millisecond})
 	h.typeText("/image a slow fox --model gpt-image-1")
 	h.key("enter")
-	h.wait("the run", func() bool { return h.m.imageRun != nil })
+	h.wait("the run", func() bool { return h.m.images.run != nil })
 	h.typeText("hello")
 	h.key("enter")
 	if h.m.comp.value() != "hello" {
@@ -387,8 +387,8 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	h.m.comp.setValue("")
 	h.key("ctrl+l")
 	h.key("ctrl+l")
-	if h.m.imageRun != nil || h.m.conv.Len() != 0 {
-		t.Fatalf("run %v, %d messages", h.m.imageRun, h.m.conv.Len())
+	if h.m.images.run != nil || h.m.conv.Len() != 0 {
+		t.Fatalf("run %v, %d messages", h.m.images.run, h.m.conv.Len())
 	}
 	h.settle(800 * time.Millisecond)
 	if h.m.conv.Len() != 0 {

@@ -9,60 +9,80 @@ import (
 	"parley/ui/keys"
 )
 
-// key routes a key press: the keys that work everywhere first (quit, and
-// ctrl+c as stop/quit), then the top layer, the command list, the chat's
-// actions, and what is left to the composer.
+// key routes a key press by focus. The quit keys come first (unless the
+// top layer owns them). An open layer has the keys, but an app key it does
+// not use (help, notices, sessions, …) closes the layers and acts. A
+// focused pane gets the keys it binds; an app key acts with the focus
+// left where it is; any other key gives the focus back to the composer
+// and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	km := m.keyMap()
-	if !m.layerOwnsQuit() {
+	owned := m.layerOwnsQuit()
+	app, isApp := m.actions.appKey(m, msg)
+	if l := m.layers.top(); l != nil {
+		if !isApp || owned || layerBinds(l, msg) {
+			return m.routeLayer(msg)
+		}
+		if app.opens != "" && app.opens == l.name() {
+			m.popLayer()
+			return nil
+		}
+		m.closeLayers()
+		return app.run(m, call{key: msg})
+	}
+	if m.focus == focusPane {
+		p, ok := m.pane.(focusablePane)
 		switch {
-		case keys.Matches(msg, km.Quit):
-			return m.quit()
-		case keys.Matches(msg, km.Interrupt):
-			return m.interrupt()
+		case ok && p.binds(msg):
+			cmd, res := p.update(msg)
+			return tea.Batch(cmd, m.handleResult(res))
+		case isApp:
+			return app.run(m, call{key: msg})
 		}
+		m.focus = focusComposer
 	}
-	if m.layers.top() != nil {
-		return m.routeLayer(msg)
+	return m.chatKey(msg)
+}
+
+// layerBinds reports whether a layer uses a key: a layer that does not say
+// uses every key that types text.
+func layerBinds(l layer, msg tea.KeyPressMsg) bool {
+	if b, ok := l.(keyBinder); ok {
+		return b.binds(msg)
 	}
-	if p, ok := m.imagePaneFocused(); ok {
-		if keys.Matches(msg, km.Images) && !p.p.PromptOpen() {
-			return m.toggleImagePane()
-		}
-		return m.paneKey(p, msg)
+	return msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0
+}
+
+// closeLayers closes every open layer.
+func (m *Model) closeLayers() {
+	for m.layers.top() != nil {
+		m.popLayer()
 	}
+}
+
+// chatKey handles a key while the composer has the focus: the command
+// list first, a copy_code prefix waiting for its digit, the action table,
+// and what is left edits the message.
+func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.menuOpen() {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
 		}
-		cmd := m.comp.update(msg)
-		m.composerChanged()
-		return tea.Batch(cmd, m.syncMenu())
+		m.comp.update(msg)
+		return m.syncMenu()
 	}
-
-	if m.codePrefix {
-		m.codePrefix = false
+	if m.armed.codePrefix {
+		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
 			return m.copyCode(int(s[0] - '0'))
 		}
-		if keys.Matches(msg, km.Cancel) {
+		if keys.Matches(msg, m.keyMap().Cancel) {
 			return nil
 		}
 	}
-
-	empty := m.comp.empty()
 	textEmpty := m.comp.textEmpty()
 	switch {
-	case keys.Matches(msg, km.Cancel):
-		return m.cancelKey()
-	case keys.Matches(msg, km.Send) || m.typedAhead(msg):
+	case m.typedAhead(msg):
 		return m.send()
-	case keys.Matches(msg, km.LineUp):
-		m.tr.LineUp(1)
-		return m.tickIfNeeded()
-	case keys.Matches(msg, km.LineDown):
-		m.tr.LineDown(1)
-		return m.tickIfNeeded()
 	case textEmpty && !m.tr.AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
 		// While the view is scrolled up, the arrows of an empty composer
 		// scroll it: terminals turn the mouse wheel into arrow keys, and a
@@ -73,64 +93,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.tr.WheelDown()
 		}
 		return m.tickIfNeeded()
-	case keys.Matches(msg, km.EditLast) && empty && m.stream == nil && m.conv.Len() > 0:
-		return m.editLast()
-	case m.helpKey(msg, textEmpty):
-		return m.openHelp()
-	case keys.Matches(msg, km.ScrollUp):
-		m.tr.PageUp()
-		return m.tickIfNeeded()
-	case keys.Matches(msg, km.ScrollDown):
-		m.tr.PageDown()
-		return m.tickIfNeeded()
-	case keys.Matches(msg, km.ScrollTop) && textEmpty:
-		m.tr.Top()
-		return m.tickIfNeeded()
-	case keys.Matches(msg, km.ScrollBottom) && textEmpty:
-		m.tr.Bottom()
-		return m.tickIfNeeded()
-	case keys.Matches(msg, km.Retry):
-		return m.retry()
-	case keys.Matches(msg, km.CopyReply):
-		return m.copyReply()
-	case keys.Matches(msg, km.CopyCode):
-		if n := keys.CodeBlockDigit(keys.Matched(msg, km.CopyCode)); n > 0 {
-			return m.copyCode(n)
-		}
-		m.codePrefix = true
-		return nil
-	case keys.Matches(msg, km.Editor):
-		return openEditor(m.opts.Getenv, m.comp.value())
-	case keys.Matches(msg, km.ModelPicker):
-		return m.openModelPicker(false)
-	case keys.Matches(msg, km.ThemePicker):
-		return m.openThemePicker()
-	case keys.Matches(msg, km.NewConversation):
-		return m.newConversationKey()
-	case keys.Matches(msg, km.ToggleMouse):
-		return m.toggleMouse()
-	case keys.Matches(msg, km.Attach):
-		return m.openFilePicker()
-	case keys.Matches(msg, km.ImageForm):
-		return m.openImageForm()
-	case keys.Matches(msg, km.Images):
-		return m.toggleImagePane()
-	case keys.Matches(msg, km.Paste):
-		return m.readClipboard()
-	case keys.Matches(msg, km.Sessions):
-		return m.openSessions()
-	case keys.Matches(msg, km.Notices):
-		return m.togglePane(&noticesPane{})
-	case keys.Matches(msg, km.RemoveAttachment) || msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
+	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
 		return m.removeAttachment(-1)
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
-		m.composerChanged()
 		return m.openMenu()
 	}
-	cmd := m.comp.update(msg)
-	m.composerChanged()
-	return cmd
+	if a, ok := m.actions.forKey(m, msg); ok {
+		return a.run(m, call{key: msg})
+	}
+	return m.comp.update(msg)
 }
 
 // typeAheadWindow is how soon after start a key counts as typed ahead.
@@ -140,14 +112,7 @@ const typeAheadWindow = 500 * time.Millisecond
 // terminal, still in line mode, turned it into a line feed, which arrives
 // as ctrl+j (a newline key). Enter always sends.
 func (m *Model) typedAhead(msg tea.KeyPressMsg) bool {
-	return msg.Keystroke() == "ctrl+j" && !m.enhanced && m.now().Sub(m.started) < typeAheadWindow
-}
-
-// helpKey: the help binding's printable keys ("?") only work while the
-// composer is empty, its other keys (F1) always.
-func (m *Model) helpKey(msg tea.KeyPressMsg, textEmpty bool) bool {
-	k := keys.Matched(msg, m.keyMap().Help)
-	return k != "" && (textEmpty || !keys.Printable(k))
+	return msg.Keystroke() == "ctrl+j" && !m.term.enhanced && m.now().Sub(m.term.started) < typeAheadWindow
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
@@ -155,21 +120,21 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, textEmpty bool) bool {
 // and the banner.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
-	case m.stream != nil:
+	case m.stream.active != nil:
 		return m.stopStream()
-	case m.imageRun != nil:
+	case m.images.run != nil:
 		return m.stopImages()
 	case m.comp.editing:
 		return m.leaveEdit()
-	case m.pane != nil && m.lay.SideFull:
-		m.pane = nil
+	case m.pane != nil && m.screen.lay.SideFull:
+		m.closePane()
 		return nil
-	case m.dismissNotice():
+	case m.notes.dismiss():
 		return nil
-	case m.dismissBanner():
+	case m.notes.dismissBanner():
 		return nil
-	case m.pendingSend:
-		m.pendingSend = false
+	case m.turn.pendingSend:
+		m.turn.pendingSend = false
 		return m.notify("not sent; your message stays in the composer", toastInfo)
 	}
 	return nil
@@ -180,17 +145,17 @@ func (m *Model) cancelKey() tea.Cmd {
 // conversation); otherwise the first press arms quitting and a second
 // within quitWindow quits.
 func (m *Model) interrupt() tea.Cmd {
-	if m.stream != nil {
+	if m.stream.active != nil {
 		return m.stopStream()
 	}
-	if m.imageRun != nil {
+	if m.images.run != nil {
 		return m.stopImages()
 	}
 	now := m.now()
-	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) <= quitWindow {
+	if !m.armed.quit.IsZero() && now.Sub(m.armed.quit) <= quitWindow {
 		return m.quit()
 	}
-	m.quitArmed = now
+	m.armed.quit = now
 	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.keyMap().Interrupt, "ctrl+c")), toastInfo)
 }
 
@@ -202,8 +167,8 @@ func (m *Model) quit() tea.Cmd {
 }
 
 func (m *Model) toggleMouse() tea.Cmd {
-	m.mouse = !m.mouse
-	if m.mouse {
+	m.term.mouse = !m.term.mouse
+	if m.term.mouse {
 		return m.notify("mouse wheel scrolls the transcript; hold shift to select text", toastInfo)
 	}
 	return m.notify("mouse released: the terminal selects text again", toastInfo)

@@ -24,15 +24,15 @@ func TestNewlineKeysGrowComposerThenScroll(t *testing.T) {
 	if got := h.m.comp.value(); got != "line 1\nline 2\nline 3\nline 4" {
 		t.Fatalf("composer %q", got)
 	}
-	if h.m.lay.ComposerText != 4 {
-		t.Errorf("composer %d rows for 4 lines", h.m.lay.ComposerText)
+	if h.m.screen.lay.ComposerText != 4 {
+		t.Errorf("composer %d rows for 4 lines", h.m.screen.lay.ComposerText)
 	}
 	for i := 5; i <= 12; i++ {
 		h.key("ctrl+j")
 		h.typeText(fmt.Sprintf("line %d", i))
 	}
-	if h.m.lay.ComposerText != maxComposerLines {
-		t.Errorf("composer %d rows for 12 lines, want %d", h.m.lay.ComposerText, maxComposerLines)
+	if h.m.screen.lay.ComposerText != maxComposerLines {
+		t.Errorf("composer %d rows for 12 lines, want %d", h.m.screen.lay.ComposerText, maxComposerLines)
 	}
 	if got := strings.Count(h.m.comp.value(), "\n"); got != 11 {
 		t.Errorf("text has %d newlines", got)
@@ -47,8 +47,8 @@ func TestNewlineKeysGrowComposerThenScroll(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	if h.m.lay.ComposerText != 1 {
-		t.Errorf("composer %d rows after send", h.m.lay.ComposerText)
+	if h.m.screen.lay.ComposerText != 1 {
+		t.Errorf("composer %d rows after send", h.m.screen.lay.ComposerText)
 	}
 	if u, _ := h.m.conv.LastUser(); strings.Count(u.Text, "\n") != 11 {
 		t.Errorf("sent %q", u.Text)
@@ -155,15 +155,15 @@ func TestHelpKeys(t *testing.T) {
 	// above the composer.
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
 	checkFrame(t, h.m, 40, 12)
-	if scr := h.screen(); h.m.lay.OverlayKind != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
-		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.lay.OverlayKind, scr)
+	if scr := h.screen(); h.m.screen.lay.OverlayKind != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
+		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.screen.lay.OverlayKind, scr)
 	}
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if h.m.lay.OverlayKind != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
-		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.lay.OverlayKind, h.screen())
+	if h.m.screen.lay.OverlayKind != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
+		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.screen.lay.OverlayKind, h.screen())
 	}
 	h.key("esc")
-	if h.m.layerName() != "" || h.m.lay.OverlayKind != overlayNone {
+	if h.m.layerName() != "" || h.m.screen.lay.OverlayKind != overlayNone {
 		t.Fatal("esc did not close help")
 	}
 	// In a non-empty composer ? is text; F1 still opens help.

@@ -3,17 +3,17 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
-// A layer is one overlay over the chat: help, a picker, the setup screen.
-// Every overlay implements this one interface and lives in a small stack;
-// the root routes messages to the top layer, draws it, and applies what it
-// asks for in one place (applyEffect). Adding an overlay is one file with a
-// type implementing layer, plus one line that pushes it.
+// A layer is one overlay over the chat: help, a picker, the setup screen,
+// the sessions browser, the file picker, the image form. Every overlay
+// implements this one interface and lives in a small stack; the root routes
+// messages to the top layer, draws it, and acts on the result it returns in
+// one place (handleResult). Adding an overlay is one file with a type
+// implementing layer, plus one line that pushes it.
 type layer interface {
-	// name identifies the layer kind ("help", "models", …) for tests and
-	// for the hint line.
+	// name identifies the layer kind ("help", "models", …) for tests.
 	name() string
 	// full reports whether the layer takes the whole screen. A layer that
 	// is not full is a panel over the transcript; it still takes the whole
@@ -21,14 +21,14 @@ type layer interface {
 	full() bool
 	// setSize hands the layer its area.
 	setSize(w, h int)
-	// update handles a message routed to the layer. The effect, when not
-	// nil, is applied by the root right after (close the layer, use a
-	// model, preview a theme, …).
-	update(msg tea.Msg) (tea.Cmd, effect)
+	// update handles a message routed to the layer. The result, when not
+	// nil, is data the root acts on right after (see results.go): close
+	// the layer, use a model, open a session, …
+	update(msg tea.Msg) (tea.Cmd, result)
 	// draw returns the layer's box and where it goes in its area.
 	draw() (box string, x, y int)
 	// hints lists the keys that matter while the layer is open.
-	hints(km *keys.Map) []hintItem
+	hints() []uictx.Hint
 }
 
 // quitOwner is a layer that handles the quit keys itself (the setup screen
@@ -37,9 +37,12 @@ type quitOwner interface {
 	ownsQuit() bool
 }
 
-// effect is what a layer asks of the root. It runs inside Update, so it may
-// change the model; it is the only way a layer reaches the root.
-type effect func(m *Model) tea.Cmd
+// keyBinder is a layer that says which keys it uses: an app key it does
+// not use (f4, ctrl+l, …) closes the layers and acts as in the chat. A
+// layer without it uses every key but the quit keys.
+type keyBinder interface {
+	binds(msg tea.KeyPressMsg) bool
+}
 
 // layerStack holds the open layers; the last one is on top and receives
 // input.
@@ -55,7 +58,10 @@ func (s layerStack) top() layer {
 // pushLayer opens a layer on top of the others.
 func (m *Model) pushLayer(l layer) {
 	m.layers = append(m.layers, l)
-	m.layersChanged()
+	m.armed.codePrefix = false
+	// Force the relayout at the end of the Update: the new top layer needs
+	// its size even when the layout's inputs did not change.
+	m.screen.layIn = layoutInput{}
 }
 
 // popLayer closes the top layer.
@@ -64,21 +70,7 @@ func (m *Model) popLayer() {
 		m.layers[n-1] = nil
 		m.layers = m.layers[:n-1]
 	}
-	m.layersChanged()
-}
-
-// layersChanged moves the focus between the composer and the layers and
-// re-lays the screen around them.
-func (m *Model) layersChanged() {
-	if m.layers.top() == nil {
-		m.comp.ta.Focus()
-	} else {
-		m.comp.ta.Blur()
-	}
-	m.codePrefix = false
-	// Force the relayout at the end of the Update: the new top layer needs
-	// its size even when the layout's inputs did not change.
-	m.layIn = layoutInput{}
+	m.screen.layIn = layoutInput{}
 }
 
 // layerName is the name of the top layer, or "" when none is open.
@@ -89,28 +81,14 @@ func (m *Model) layerName() string {
 	return ""
 }
 
-// routeLayer hands a message to the top layer and applies its effect.
+// routeLayer hands a message to the top layer and acts on its result.
 func (m *Model) routeLayer(msg tea.Msg) tea.Cmd {
 	l := m.layers.top()
 	if l == nil {
 		return nil
 	}
-	cmd, eff := l.update(msg)
-	return tea.Batch(cmd, m.applyEffect(eff))
-}
-
-// applyEffect is the one place a layer's result changes the model.
-func (m *Model) applyEffect(e effect) tea.Cmd {
-	if e == nil {
-		return nil
-	}
-	return e(m)
-}
-
-// closeTop is the effect of a layer that only closes.
-func closeTop(m *Model) tea.Cmd {
-	m.popLayer()
-	return nil
+	cmd, res := l.update(msg)
+	return tea.Batch(cmd, m.handleResult(res))
 }
 
 // layerOwnsQuit reports whether the top layer handles the quit keys.

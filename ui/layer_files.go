@@ -73,8 +73,9 @@ func (l *filesLayer) name() string     { return "files" }
 func (l *filesLayer) full() bool       { return true }
 func (l *filesLayer) setSize(w, h int) { l.w, l.h, l.dirty = w, h, true }
 
-func (l *filesLayer) hints(km *keys.Map) []hintItem {
-	return []hintItem{{"type", "filter"}, {"space", "choose several"}, {keyOf(km.Select), "attach / open folder"}, {"backspace", "up a folder"}, {keyOf(km.Close), "cancel"}}
+func (l *filesLayer) hints() []uictx.Hint {
+	km := &l.ctx.Keys
+	return []uictx.Hint{{Key: "type", Desc: "filter"}, {Key: "space", Desc: "choose several"}, {Key: keyOf(km.Select), Desc: "attach / open folder"}, {Key: "backspace", Desc: "up a folder"}, {Key: keyOf(km.Close), Desc: "cancel"}}
 }
 
 // open reads a folder in the background.
@@ -161,7 +162,7 @@ func (l *filesLayer) current() (fileEntry, bool) {
 	return fileEntry{}, false
 }
 
-func (l *filesLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *filesLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	l.dirty = true
 	switch msg := msg.(type) {
 	case dirListedMsg:
@@ -186,12 +187,12 @@ func (l *filesLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 	return nil, nil
 }
 
-func (l *filesLayer) key(msg tea.KeyPressMsg) (tea.Cmd, effect) {
+func (l *filesLayer) key(msg tea.KeyPressMsg) (tea.Cmd, result) {
 	km := &l.ctx.Keys
 	k := msg.Keystroke()
 	switch {
 	case keys.Matches(msg, km.Close):
-		return nil, closeTop
+		return nil, closeLayer{}
 	case keys.Matches(msg, km.ListUp):
 		l.cursor = max(l.cursor-1, 0)
 		return l.previewCmd(), nil
@@ -228,10 +229,7 @@ func (l *filesLayer) key(msg tea.KeyPressMsg) (tea.Cmd, effect) {
 			return nil, nil
 		}
 		dir := l.dir
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			return tea.Batch(attachRefs(paths, "", m.attachLimits()), rememberPickerDir(m.opts.Getenv, dir))
-		}
+		return nil, filesChosen{paths: paths, dir: dir}
 	case k == "backspace" && l.filter != "":
 		l.filter = dropLastRune(l.filter)
 		l.refilter()

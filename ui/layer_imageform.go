@@ -11,7 +11,6 @@ import (
 
 	"parley/api"
 	"parley/ui/cells"
-	"parley/ui/keys"
 	"parley/ui/uictx"
 )
 
@@ -41,7 +40,7 @@ var formLabels = [4]string{"Prompt", "Model", "Size", "How many"}
 // openImageForm opens the form, filled with what was asked last.
 func (m *Model) openImageForm() tea.Cmd {
 	l := &imageFormLayer{ctx: m.ctx}
-	last := m.lastImageAsk
+	last := m.images.lastAsk
 	model := last.model
 	if model == "" {
 		model = m.imageModel(api.CapImageGeneration)
@@ -62,7 +61,7 @@ func (m *Model) openImageForm() tea.Cmd {
 		ti.SetValue(values[i])
 		l.fields[i] = ti
 	}
-	cat := m.catalog.WithListed(m.gatewayModels)
+	cat := m.catalog.WithListed(m.gateway.models)
 	l.models = cat.ModelsWith(api.CapImageGeneration)
 	l.sizes = func(model string) []string { return cat.Lookup(model).Caps.Sizes }
 	m.pushLayer(l)
@@ -80,11 +79,11 @@ func (l *imageFormLayer) setSize(w, h int) {
 
 func (l *imageFormLayer) innerWidth() int { return max(min(l.w-4, 72), 20) }
 
-func (l *imageFormLayer) hints(km *keys.Map) []hintItem {
-	return []hintItem{{"tab", "next field"}, {"enter", "make images"}, {keyOf(km.Close), "cancel"}}
+func (l *imageFormLayer) hints() []uictx.Hint {
+	return []uictx.Hint{{Key: "tab", Desc: "next field"}, {Key: "enter", Desc: "make images"}, {Key: keyOf(l.ctx.Keys.Close), Desc: "cancel"}}
 }
 
-func (l *imageFormLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *imageFormLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -93,7 +92,7 @@ func (l *imageFormLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 	}
 	switch k.Keystroke() {
 	case "esc":
-		return nil, closeTop
+		return nil, closeLayer{}
 	case "tab", "down":
 		return l.move(1), nil
 	case "shift+tab", "up":
@@ -104,14 +103,7 @@ func (l *imageFormLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 			l.err = err.Error()
 			return nil, nil
 		}
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			m.lastImageAsk = ask
-			if ask.model == "" {
-				return m.openImageModelPicker(api.CapImageGeneration, ask)
-			}
-			return m.startImages(ask)
-		}
+		return nil, imagesAsked{ask: ask}
 	}
 	l.err = ""
 	var cmd tea.Cmd

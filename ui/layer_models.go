@@ -10,6 +10,7 @@ import (
 	"parley/termsafe"
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/uictx"
 )
 
 // modelLayer is the model picker: the configured models with their
@@ -30,6 +31,7 @@ type modelLayer struct {
 	// waiting in ask.
 	forImages *imageAsk
 	imageCap  api.Capability
+	km        *keys.Map
 }
 
 // modelsListedMsg carries the gateway's model list.
@@ -43,11 +45,9 @@ func (l *modelLayer) name() string             { return "models" }
 func (l *modelLayer) full() bool               { return false }
 func (l *modelLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
 func (l *modelLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *modelLayer) hints(km *keys.Map) []hintItem {
-	return pickerHints(km)
-}
+func (l *modelLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	if ml, ok := msg.(modelsListedMsg); ok {
 		if ml.gen != l.gen {
 			return nil, nil
@@ -57,32 +57,20 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 			return nil, nil
 		}
 		l.p.SetItems(l.items(ml.models))
-		listed := ml.models
-		return nil, func(m *Model) tea.Cmd {
-			m.gatewayModels = listed
-			m.catalog = m.catalog.WithListed(listed)
-			return nil
-		}
+		return nil, modelsListed{models: ml.models}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
 	switch res.Action {
 	case overlay.PickerCancel:
-		return nil, closeTop
+		return nil, closeLayer{}
 	case overlay.PickerChoose:
-		name, send := res.Item.Value, l.sendAfter
 		if ask := l.forImages; ask != nil {
 			a := *ask
-			a.model = name
-			return nil, func(m *Model) tea.Cmd {
-				m.popLayer()
-				return m.startImages(a)
-			}
+			a.model = res.Item.Value
+			return nil, imagesAsked{ask: a}
 		}
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			return m.useModel(name, send)
-		}
+		return nil, modelChosen{name: res.Item.Value, send: l.sendAfter}
 	}
 	return nil, nil
 }
@@ -90,15 +78,16 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 // openModelPicker opens the model picker; sendAfter sends the composer's
 // message once a model is chosen.
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
-	m.pickerGen++
+	m.gateway.gen++
 	items := func(listed []string) []overlay.PickerItem {
 		return m.chatModels(overlay.ModelItems(m.catalog, m.model, m.defaultModel(), listed))
 	}
 	l := &modelLayer{
 		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
-		gen:       m.pickerGen,
+		gen:       m.gateway.gen,
 		sendAfter: sendAfter,
 		items:     items,
+		km:        m.keyMap(),
 	}
 	m.pushLayer(l)
 	if !m.clients.configured() {
@@ -145,8 +134,6 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	}
 	changed := name != m.model
 	m.model = name
-	m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
-	m.composerChanged()
 	cmds := []tea.Cmd{m.clients.prepare(name), m.rememberModel(name)}
 	if send && !m.comp.empty() {
 		return tea.Batch(append(cmds, m.send())...)
@@ -155,7 +142,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	msg := "next reply from " + termsafe.Sanitize(m.model)
-	if m.stream != nil {
+	if m.stream.active != nil {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
 	}
 	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
@@ -165,7 +152,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 // picker lists only the models that can do cap (configured, known by name,
 // or listed by the gateway).
 func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
-	m.pickerGen++
+	m.gateway.gen++
 	items := func(listed []string) []overlay.PickerItem {
 		cat := m.catalog.WithListed(listed)
 		all := overlay.ModelItems(cat, "", "", listed)
@@ -179,10 +166,11 @@ func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 	}
 	l := &modelLayer{
 		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
-		gen:       m.pickerGen,
+		gen:       m.gateway.gen,
 		items:     items,
 		forImages: &ask,
 		imageCap:  cap,
+		km:        m.keyMap(),
 	}
 	m.pushLayer(l)
 	if !m.clients.configured() {

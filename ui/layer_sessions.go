@@ -85,14 +85,15 @@ func (l *sessionsLayer) name() string     { return "sessions" }
 func (l *sessionsLayer) full() bool       { return true }
 func (l *sessionsLayer) setSize(w, h int) { l.w, l.h, l.dirty = w, h, true }
 
-func (l *sessionsLayer) hints(km *keys.Map) []hintItem {
+func (l *sessionsLayer) hints() []uictx.Hint {
+	km := &l.ctx.Keys
 	switch l.mode {
 	case renaming:
-		return []hintItem{{"type", "new title"}, {keyOf(km.Select), "save"}, {keyOf(km.Close), "cancel"}}
+		return []uictx.Hint{{Key: "type", Desc: "new title"}, {Key: keyOf(km.Select), Desc: "save"}, {Key: keyOf(km.Close), Desc: "cancel"}}
 	case confirmingDelete:
-		return []hintItem{{"y", "delete"}, {"n", "keep"}}
+		return []uictx.Hint{{Key: "y", Desc: "delete"}, {Key: "n", Desc: "keep"}}
 	}
-	return []hintItem{{"type", "filter and search"}, {keyOf(km.Select), "open"}, {"ctrl+e", "rename"}, {"ctrl+d", "delete"}, {"ctrl+l", "new"}, {keyOf(km.Close), "close"}}
+	return []uictx.Hint{{Key: "type", Desc: "filter and search"}, {Key: keyOf(km.Select), Desc: "open"}, {Key: "ctrl+e", Desc: "rename"}, {Key: "ctrl+d", Desc: "delete"}, {Key: "ctrl+l", Desc: "new"}, {Key: keyOf(km.Close), Desc: "close"}}
 }
 
 // list reads every session in the background.
@@ -150,7 +151,7 @@ func (l *sessionsLayer) filter() {
 
 func (l *sessionsLayer) rows() int { return len(l.shown) + len(l.hits) }
 
-func (l *sessionsLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *sessionsLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	l.dirty = true
 	switch msg := msg.(type) {
 	case sessionsListedMsg:
@@ -193,7 +194,7 @@ func (l *sessionsLayer) update(msg tea.Msg) (tea.Cmd, effect) {
 	return nil, nil
 }
 
-func (l *sessionsLayer) key(msg tea.KeyPressMsg) (tea.Cmd, effect) {
+func (l *sessionsLayer) key(msg tea.KeyPressMsg) (tea.Cmd, result) {
 	k := msg.Keystroke()
 	km := &l.ctx.Keys
 	switch l.mode {
@@ -219,7 +220,7 @@ func (l *sessionsLayer) key(msg tea.KeyPressMsg) (tea.Cmd, effect) {
 	}
 	switch {
 	case keys.Matches(msg, km.Close):
-		return nil, closeTop
+		return nil, closeLayer{}
 	case keys.Matches(msg, km.Select):
 		return nil, l.open()
 	case keys.Matches(msg, km.ListUp):
@@ -239,14 +240,7 @@ func (l *sessionsLayer) key(msg tea.KeyPressMsg) (tea.Cmd, effect) {
 			l.mode = confirmingDelete
 		}
 	case keys.Matches(msg, km.NewConversation):
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			if m.conv.Len() == 0 {
-				return nil
-			}
-			m.newArmed = m.now()
-			return m.newConversationKey()
-		}
+		return nil, newConversationAsked{}
 	case k == "backspace":
 		l.query = dropLastRune(l.query)
 		l.filter()
@@ -286,7 +280,7 @@ func (l *sessionsLayer) selectedSession() (session.Meta, bool) {
 }
 
 // open is enter: the session, or the session of a message scrolled to it.
-func (l *sessionsLayer) open() effect {
+func (l *sessionsLayer) open() result {
 	id, jump := "", 0
 	switch {
 	case l.cursor < len(l.shown):
@@ -297,16 +291,10 @@ func (l *sessionsLayer) open() effect {
 	default:
 		return nil
 	}
-	return func(m *Model) tea.Cmd {
-		m.popLayer()
-		if id == m.conv.ID() && jump == 0 {
-			return nil
-		}
-		return m.openSession(id, jump)
-	}
+	return sessionChosen{id: id, jump: jump}
 }
 
-func (l *sessionsLayer) rename(title string) (tea.Cmd, effect) {
+func (l *sessionsLayer) rename(title string) (tea.Cmd, result) {
 	s, ok := l.selectedSession()
 	if !ok || title == "" {
 		return nil, nil
@@ -317,15 +305,10 @@ func (l *sessionsLayer) rename(title string) (tea.Cmd, effect) {
 		defer cancel()
 		return sessionsChangedMsg{what: "renamed", err: store.Rename(ctx, id, title)}
 	}
-	return cmd, func(m *Model) tea.Cmd {
-		if m.conv.ID() == id {
-			m.conv.SetTitle(title)
-		}
-		return nil
-	}
+	return cmd, sessionRenamed{id: id, title: title}
 }
 
-func (l *sessionsLayer) deleteSelected() (tea.Cmd, effect) {
+func (l *sessionsLayer) deleteSelected() (tea.Cmd, result) {
 	s, ok := l.selectedSession()
 	if !ok {
 		return nil, nil
@@ -337,15 +320,7 @@ func (l *sessionsLayer) deleteSelected() (tea.Cmd, effect) {
 		_, err := store.Delete(ctx, id)
 		return sessionsChangedMsg{what: "deleted", err: err}
 	}
-	return cmd, func(m *Model) tea.Cmd {
-		if m.conv.ID() == id {
-			// The conversation on screen is gone from the history: start
-			// afresh so nothing more is written under its id.
-			m.interruptStream()
-			m.newConversation()
-		}
-		return m.notify("deleted "+cells.OneLine(s.Title), toastOK)
-	}
+	return cmd, sessionDeleted{id: id, title: s.Title}
 }
 
 // bodyRows is the rows the list has below the title and the query.

@@ -6,8 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/cells"
-	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/uictx"
 )
 
 // setupLayer is the first-run screen: it explains the settings, probes for
@@ -25,23 +25,17 @@ func (l *setupLayer) setSize(w, h int) { l.w, l.h = w, h; l.s.SetSize(w, h) }
 func (l *setupLayer) draw() (string, int, int) {
 	return cells.Block(strings.Split(l.s.View(), "\n"), l.w, l.h), 0, 0
 }
-func (l *setupLayer) hints(*keys.Map) []hintItem { return nil }
+func (l *setupLayer) hints() []uictx.Hint { return nil }
 
-func (l *setupLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *setupLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	var res overlay.SetupResult
 	var cmd tea.Cmd
 	l.s, res, cmd = l.s.Update(msg)
 	switch res.Action {
 	case overlay.SetupQuit:
-		return cmd, func(m *Model) tea.Cmd {
-			m.quitting = true
-			return tea.Quit
-		}
+		return cmd, quitApp{}
 	case overlay.SetupUse:
-		return cmd, func(m *Model) tea.Cmd {
-			m.popLayer()
-			return m.useServer(res)
-		}
+		return cmd, serverChosen{setup: res}
 	}
 	return cmd, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/uictx"
 )
 
 // themeLayer is the theme picker: moving the selection previews a theme at
@@ -12,46 +13,36 @@ import (
 type themeLayer struct {
 	p      overlay.Picker
 	before string
+	km     *keys.Map
 }
 
 func (l *themeLayer) name() string             { return "themes" }
 func (l *themeLayer) full() bool               { return false }
 func (l *themeLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
 func (l *themeLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *themeLayer) hints(km *keys.Map) []hintItem {
-	return pickerHints(km)
-}
+func (l *themeLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *themeLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (l *themeLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
-	name := res.Item.Value
 	switch res.Action {
 	case overlay.PickerPreview:
-		return nil, func(m *Model) tea.Cmd { return m.setTheme(name) }
+		return nil, themeResult{name: res.Item.Value}
 	case overlay.PickerCancel:
-		before := l.before
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			return m.setTheme(before)
-		}
+		return nil, themeResult{name: l.before, close: true}
 	case overlay.PickerChoose:
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			cmd := m.setTheme(name)
-			return tea.Batch(cmd, m.notify("theme "+m.themeName, toastOK))
-		}
+		return nil, themeResult{name: res.Item.Value, close: true, announce: true}
 	}
 	return nil, nil
 }
 
 // openThemePicker lists "auto" and every theme.
 func (m *Model) openThemePicker() tea.Cmd {
-	m.pushLayer(&themeLayer{p: overlay.NewThemePicker(m.ctx, m.themes.Themes(), m.themeName), before: m.themeName})
+	m.pushLayer(&themeLayer{p: overlay.NewThemePicker(m.ctx, m.term.themes.Themes(), m.term.themeName), before: m.term.themeName, km: m.keyMap()})
 	return nil
 }
 
 // pickerHints are the keys of a filtered list.
-func pickerHints(km *keys.Map) []hintItem {
-	return []hintItem{{"type", "filter"}, {keyOf(km.ListUp) + "/" + keyOf(km.ListDown), "move"}, {keyOf(km.Select), "choose"}, {keyOf(km.Close), "cancel"}}
+func pickerHints(km *keys.Map) []uictx.Hint {
+	return []uictx.Hint{{Key: "type", Desc: "filter"}, {Key: keyOf(km.ListUp) + "/" + keyOf(km.ListDown), Desc: "move"}, {Key: keyOf(km.Select), Desc: "choose"}, {Key: keyOf(km.Close), Desc: "cancel"}}
 }

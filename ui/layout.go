@@ -179,3 +179,15 @@ func computeLayout(in layoutInput) layout {
 func clamp(v, lo, hi int) int {
 	return max(lo, min(v, hi))
 }
+
+// screen is the drawn state: the layout and what it was computed from, the
+// derived parts (chrome), and the frame composed at the end of each Update.
+type screen struct {
+	lay    layout
+	layIn  layoutInput
+	chrome chrome
+	frame  string
+	// ticking: a frame tick without a stream is pending (lazy re-render
+	// after a resize or theme change).
+	ticking bool
+}

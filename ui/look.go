@@ -16,9 +16,8 @@ type look struct {
 	banner, bannerTitle                     lipgloss.Style
 }
 
-// look maps the theme's styles to the root's parts.
-func (m *Model) look() look {
-	s := m.ctx.Styles
+// lookOf maps the theme's styles to the root's parts.
+func lookOf(s themes.Styles) look {
 	l := look{
 		statusBar:   s.StatusBar,
 		statusModel: s.StatusModel,

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/slash"
+	"parley/ui/uictx"
 )
 
 // The command list is the pane above the composer while a slash command is
@@ -41,11 +42,8 @@ func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	case slash.Replace:
 		m.comp.setValue(res.Text)
-		m.composerChanged()
 	case slash.Run:
 		m.comp.clearText()
-		m.comp.setPrompt(m.ctx)
-		m.composerChanged()
 		return tea.Batch(cmd, m.runCommand(res.Invocation)), true
 	case slash.Send:
 		// The composer still holds "//text"; send parses it to "/text".
@@ -54,13 +52,12 @@ func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(cmd, m.notify(res.Err.Error(), toastErr)), true
 	case slash.Closed:
 		m.comp.setValue(res.Text)
-		m.composerChanged()
 	}
 	return cmd, true
 }
 
 // menuHints are the keys of the open list.
-func (m *Model) menuHints() []hintItem {
+func (m *Model) menuHints() []uictx.Hint {
 	km := m.keyMap()
-	return []hintItem{{"type", "filter"}, {keyOf(km.ListUp) + "/" + keyOf(km.ListDown), "move"}, {"tab", "complete"}, {keyOf(km.Send), "run"}, {keyOf(km.Close), "close"}}
+	return []uictx.Hint{{Key: "type", Desc: "filter"}, {Key: keyOf(km.ListUp) + "/" + keyOf(km.ListDown), Desc: "move"}, {Key: "tab", Desc: "complete"}, {Key: keyOf(km.Send), Desc: "run"}, {Key: keyOf(km.Close), Desc: "close"}}
 }

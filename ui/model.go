@@ -10,7 +10,6 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/internal/desktop"
-	"parley/session"
 	"parley/themes"
 	"parley/ui/keys"
 	"parley/ui/slash"
@@ -34,68 +33,76 @@ type Model struct {
 	// base is the program's context: streams and probes derive from it.
 	base context.Context
 
-	conv    *conversation.Conversation
-	tr      *transcript.Transcript
-	comp    composer
-	lay     layout
-	layIn   layoutInput // what lay was computed from
+	// conv is the conversation on screen; listeners hear every change of
+	// it and of every conversation after it (/new, opening a session).
+	conv      *conversation.Conversation
+	listeners []conversation.Listener
+	tr        *transcript.Transcript
+	comp      composer
+	// screen is the layout, the derived chrome and the composed frame.
+	screen  screen
 	catalog *api.Catalog
 	clients *clientPool
+	// gateway is the gateway's model list, once a picker asked for it.
+	gateway gatewayList
 
 	model string // the model the next turn uses
+	// turn is what the next send needs to know; stream is the reply in
+	// flight and the stats of the last one; images is the image turn in
+	// flight and what was last asked.
+	turn   turnState
+	stream streamer
+	images imageRunner
+
+	// layers are the open overlays, the top one last; pane is the side
+	// pane (nil when closed); focus says which part has the keys when no
+	// layer is open.
+	layers layerStack
+	pane   sidePane
+	focus  focus
+	// actions is the action table (keys and slash commands); menu is the command
+	// list above the composer.
+	actions actionTable
+	menu    slash.List[commandEnv]
+	// hist is the sessions store, its recorder, the session being opened
+	// and the draft.
+	hist history
+	// pics are the image previews (pictures.go).
+	pics pictures
+	// desktop reads and writes the system clipboard and opens files.
+	desktop desktop.System
+	// term is what the terminal told us and the theme it shows.
+	term terminal
+
+	notes notices
+	// armed holds the keys that wait for a second press or a digit.
+	armed armed
+
+	quitting bool
+}
+
+// turnState is what the next send needs to know.
+type turnState struct {
 	// pendingSend: a send waits for its model's client to be built.
 	pendingSend bool
 	// withoutImages names the model that cannot see the images of earlier
 	// messages, once the user was told; the next send to it leaves them
 	// out.
 	withoutImages string
+}
 
-	// The reply in flight (nil when idle), the next stream id, and the
-	// stats of the last finished reply.
-	stream    *activeStream
-	nextID    int
-	lastUsage *api.Usage
-	lastRate  float64 // tokens per second of the last reply (0: unknown)
-	trimmed   int     // messages left out of the last request (max_history_messages)
+// gatewayList is the gateway's model list (for completion and the vision
+// refusal), and the number of the last picker that asked for it: a late
+// answer to an earlier picker is dropped.
+type gatewayList struct {
+	models []string
+	gen    int
+}
 
-	// layers are the open overlays, the top one last; pickerGen numbers
-	// model picker openings (a late gateway list is dropped).
-	layers    layerStack
-	pickerGen int
-	// pane is the side pane, nil when closed.
-	pane sidePane
-	// commands is the slash command registry; menu is the command list
-	// above the composer.
-	commands *slash.Registry[commandEnv]
-	menu     slash.List[commandEnv]
-	// hist is the sessions store (or why there is none) and rec its
-	// recorder; loading is the id of a session being opened, loadGen
-	// numbers openings.
-	hist    History
-	rec     *session.Recorder
-	loading string
-	loadGen int
-	// The draft: what was last written, a key of the composer's content,
-	// and the number of the pending save.
-	draftSaved string
-	draftKey   string
-	draftGen   int
-	// pics are the image previews (pictures.go).
-	pics pictures
-	// imageRun is the image turn in flight (images.go); lastImageModel and
-	// lastImageAsk are the last ones asked for, for the next /image and
-	// for a retry.
-	imageRun       *imageRun
-	lastImageModel string
-	lastImageAsk   imageAsk
-	// desktop reads and writes the system clipboard and opens files.
-	desktop desktop.System
-	// gatewayModels is the gateway's model list, once the model picker
-	// asked for it (for completion and the vision refusal).
-	gatewayModels []string
-
-	// Theme: the configured name ("auto", "dark", …) and, for auto, the
-	// terminal's background once known.
+// terminal is what the terminal reported and the theme it shows.
+type terminal struct {
+	// themeName is the configured theme ("auto", "dark", …) and darkBG,
+	// for auto, the terminal's background once known.
 	themeName string
 	darkBG    bool
 	// profile is the terminal's colour profile (16 colours get their own
@@ -112,23 +119,14 @@ type Model struct {
 	// started is when the model was made: keys typed ahead of the first
 	// frame arrive right after it.
 	started time.Time
+}
 
-	notes      notices
-	quitArmed  time.Time // first ctrl+c; a second within quitWindow quits
-	newArmed   time.Time // first new-conversation key with history
-	codePrefix bool      // a copy_code prefix key waits for its digit
-
-	// chrome holds the derived renderings (status, hint, banner, title,
-	// the empty conversation's welcome).
-	chrome chrome
-	// screen is the whole frame, composed at the end of each Update.
-	screen string
-
-	// ticking: a frame tick without a stream is pending (lazy re-render
-	// after a resize or theme change).
-	ticking bool
-
-	quitting bool
+// armed holds the keys that wait: a first ctrl+c (a second within
+// quitWindow quits), a first new-conversation key with history on screen,
+// and a copy_code prefix key waiting for its digit.
+type armed struct {
+	quit, newConv time.Time
+	codePrefix    bool
 }
 
 // activeStream is the reply in flight.
@@ -158,7 +156,7 @@ const quitWindow = 1500 * time.Millisecond
 // the first model's client.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	if m.themeName == "auto" || m.themeName == "" {
+	if m.term.themeName == "auto" || m.term.themeName == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if s, ok := m.layers.top().(*setupLayer); ok {
@@ -166,8 +164,8 @@ func (m *Model) Init() tea.Cmd {
 	} else {
 		cmds = append(cmds, m.clients.prepare(m.model))
 	}
-	if m.rec != nil {
-		cmds = append(cmds, waitRecorder(m.rec))
+	if m.hist.rec != nil {
+		cmds = append(cmds, waitRecorder(m.hist.rec))
 	}
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))

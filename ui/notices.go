@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/ui/cells"
+	"parley/ui/uictx"
 )
 
 // toastKind picks a notice's colour and whether it stays.
@@ -31,7 +32,8 @@ type notice struct {
 }
 
 // notices is what the user was told: the notice shown now, the start-up
-// problems of the banner, and the log of both.
+// problems of the banner, and the log of both. It owns its messages
+// (noticeExpiredMsg); the root only asks it to show or dismiss.
 type notices struct {
 	cur notice
 	gen int
@@ -58,13 +60,14 @@ func (k toastKind) duration() time.Duration {
 	return 5 * time.Second
 }
 
-// notify shows a notice in place of the key hint and logs it. Text is
-// sanitised: notices carry gateway error messages and model names.
-func (m *Model) notify(text string, kind toastKind) tea.Cmd {
-	n := notice{text: cells.Fold(text), kind: kind, at: m.now(), gen: m.notes.gen + 1}
-	m.notes.gen = n.gen
-	m.notes.cur = n
-	m.logNotice(n)
+// show makes text the notice shown in place of the key hint and logs it.
+// Text is sanitised: notices carry gateway error messages and model names.
+// A notice that goes by itself returns the tick that expires it.
+func (ns *notices) show(text string, kind toastKind, now time.Time) tea.Cmd {
+	n := notice{text: cells.Fold(text), kind: kind, at: now, gen: ns.gen + 1}
+	ns.gen = n.gen
+	ns.cur = n
+	ns.add(n)
 	if kind.sticky() {
 		return nil
 	}
@@ -72,55 +75,64 @@ func (m *Model) notify(text string, kind toastKind) tea.Cmd {
 	return tea.Tick(kind.duration(), func(time.Time) tea.Msg { return noticeExpiredMsg{gen: gen} })
 }
 
-func (m *Model) logNotice(n notice) {
-	if l := len(m.notes.log); l > 0 && m.notes.log[l-1].text == n.text {
-		m.notes.log[l-1] = n
-		return
+// expired dismisses the notice shown when it is the one that expired.
+func (ns *notices) expired(msg noticeExpiredMsg) {
+	if msg.gen == ns.cur.gen {
+		ns.dismiss()
 	}
-	if len(m.notes.log) >= maxNoticeLog {
-		m.notes.log = append(m.notes.log[:0], m.notes.log[1:]...)
-	}
-	m.notes.log = append(m.notes.log, n)
 }
 
-// dismissNotice clears the notice shown (it stays in the log).
-func (m *Model) dismissNotice() bool {
-	if m.notes.cur.text == "" {
+// add logs a notice; the same text twice in a row is logged once.
+func (ns *notices) add(n notice) {
+	if l := len(ns.log); l > 0 && ns.log[l-1].text == n.text {
+		ns.log[l-1] = n
+		return
+	}
+	if len(ns.log) >= maxNoticeLog {
+		ns.log = append(ns.log[:0], ns.log[1:]...)
+	}
+	ns.log = append(ns.log, n)
+}
+
+// dismiss clears the notice shown (it stays in the log).
+func (ns *notices) dismiss() bool {
+	if ns.cur.text == "" {
 		return false
 	}
-	m.notes.cur = notice{}
+	ns.cur = notice{}
 	return true
 }
 
 // setBanner shows start-up problems at the top and logs them.
-func (m *Model) setBanner(problems []string) {
-	m.notes.banner = problems
-	m.notes.bannerGen++
+func (ns *notices) setBanner(problems []string, now time.Time) {
+	ns.banner = problems
+	ns.bannerGen++
 	for _, p := range problems {
-		m.logNotice(notice{text: cells.Fold(p), kind: toastWarn, at: m.now()})
+		ns.add(notice{text: cells.Fold(p), kind: toastWarn, at: now})
 	}
 }
 
-func (m *Model) dismissBanner() bool {
-	if len(m.notes.banner) == 0 {
+func (ns *notices) dismissBanner() bool {
+	if len(ns.banner) == 0 {
 		return false
 	}
-	m.notes.banner = nil
-	m.notes.bannerGen++
+	ns.banner = nil
+	ns.bannerGen++
 	return true
 }
 
+// notify shows a notice (see notices.show).
+func (m *Model) notify(text string, kind toastKind) tea.Cmd {
+	return m.notes.show(text, kind, m.now())
+}
+
 // noticesHow names the way to open the notices pane.
-func (m *Model) noticesHow() string {
-	if k := keyOf(m.keyMap().Notices); k != "" {
+func noticesHow(ctx *uictx.Context) string {
+	if k := keyOf(ctx.Keys.Notices); k != "" {
 		return k + " or /notices"
 	}
 	return "/notices"
 }
-
-// noticesKey is the part of a notice's rendering that depends on the key
-// map.
-func (m *Model) noticesKey() string { return m.noticesHow() }
 
 // noticeLines is how many lines the notice shown needs at width w.
 func noticeLines(n notice, w int) int {
@@ -153,8 +165,8 @@ func (k toastKind) icon() string {
 
 // renderNotice draws the notice over h lines of w cells; a notice longer
 // than that ends with the way to read it whole.
-func (m *Model) renderNotice(n notice, w, h int) string {
-	lk := m.look()
+func renderNotice(ctx *uictx.Context, n notice, w, h int) string {
+	lk := lookOf(ctx.Styles)
 	st := lk.toastInfo
 	switch n.kind {
 	case toastOK:
@@ -167,7 +179,7 @@ func (m *Model) renderNotice(n notice, w, h int) string {
 	lines := wrapNotice(n, w-st.GetHorizontalFrameSize())
 	if len(lines) > h {
 		lines = lines[:h]
-		lines[h-1] = cells.Truncate(lines[h-1], max(w-st.GetHorizontalFrameSize()-22, 4)) + " " + m.noticesHow() + " shows all"
+		lines[h-1] = cells.Truncate(lines[h-1], max(w-st.GetHorizontalFrameSize()-22, 4)) + " " + noticesHow(ctx) + " shows all"
 	}
 	out := make([]string, h)
 	for i := range out {

@@ -124,7 +124,7 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 		t.Fatalf("no preview: theme %q gen %d", h.m.ctx.Theme.Name, h.m.ctx.StyleGen)
 	}
 	h.key("esc")
-	if h.m.ctx.Theme.Name != "dark" || h.m.themeName != "dark" {
+	if h.m.ctx.Theme.Name != "dark" || h.m.term.themeName != "dark" {
 		t.Fatalf("cancel did not restore: %q", h.m.ctx.Theme.Name)
 	}
 	h.settle(0)
@@ -144,8 +144,8 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 
 func TestAutoThemeFollowsBackground(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Theme = "" })
-	if h.m.themeName != themes.Auto || h.m.ctx.Theme.Name != "dark" {
-		t.Fatalf("auto before answer: %q -> %q", h.m.themeName, h.m.ctx.Theme.Name)
+	if h.m.term.themeName != themes.Auto || h.m.ctx.Theme.Name != "dark" {
+		t.Fatalf("auto before answer: %q -> %q", h.m.term.themeName, h.m.ctx.Theme.Name)
 	}
 	if cmd := h.m.Init(); cmd == nil {
 		t.Fatal("Init does not ask for the background colour")
@@ -210,8 +210,8 @@ func TestUserThemesAndBadThemeFiles(t *testing.T) {
 
 func TestUnknownThemeFallsBackAndSays(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Theme = "neon" })
-	if h.m.themeName != themes.Auto || !strings.Contains(h.screen(), "neon") {
-		t.Fatalf("theme %q\n%s", h.m.themeName, h.screen())
+	if h.m.term.themeName != themes.Auto || !strings.Contains(h.screen(), "neon") {
+		t.Fatalf("theme %q\n%s", h.m.term.themeName, h.screen())
 	}
 }
 

@@ -1,36 +1,88 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/ui/uictx"
 )
 
 // sidePane is a pane beside the transcript: it gets the right part of the
 // transcript's rows when the screen is wide enough, and the transcript's
-// whole area when it is not. Adding a pane is one file with a type
-// implementing sidePane, plus the line that opens it (togglePane).
+// whole area when it is not. A passive pane (the notices) only draws; an
+// interactive one (the images) also implements focusablePane. Adding a pane
+// is one file with a type implementing sidePane, plus the line that opens
+// it (togglePane).
 type sidePane interface {
 	// name identifies the pane ("notices", …).
 	name() string
-	// draw returns the pane drawn into exactly w×h cells. It runs in
-	// Update (composeFrame) and caches by its own inputs.
-	draw(m *Model, w, h int) string
+	// draw returns the pane drawn into exactly w×h cells from what the
+	// chat shows now (in). It runs in Update (composeFrame) and caches by
+	// its own inputs; focused says whether the pane has the keys.
+	draw(in paneInput, w, h int, focused bool) string
+}
+
+// focusablePane is a pane that can take the keys. While it has them it
+// gets the keys it binds; any other key gives the focus back to the
+// composer and is delivered there.
+type focusablePane interface {
+	sidePane
+	// binds reports whether the pane takes a key press or a paste now.
+	binds(msg tea.Msg) bool
+	// update handles a key it binds, or a message it started (a
+	// completion, a preview); its result is data the root acts on.
+	update(msg tea.Msg) (tea.Cmd, result)
+	hints() []uictx.Hint
+}
+
+// pictureWanter is a pane that shows a picture made in the background: it
+// names the one it waits for after each draw, and takes it when made.
+type pictureWanter interface {
+	wantedPicture() (pictureRequest, bool)
+	takePicture(msg panePictureMsg)
+}
+
+// paneInput is what a pane may read of the chat: the conversation on
+// screen, the images waiting in the composer, the notices, the clock.
+type paneInput struct {
+	conv    *conversation.Conversation
+	pending []api.Attachment
+	notes   *notices
+	now     time.Time
+}
+
+// paneInput gathers what the panes read, in one place.
+func (m *Model) paneInput() paneInput {
+	return paneInput{conv: m.conv, pending: m.comp.attachments, notes: &m.notes, now: m.now()}
 }
 
 // togglePane opens p, or closes the side pane when a pane of that name is
-// open already.
+// open already. A pane that can take the keys gets them when it opens.
 func (m *Model) togglePane(p sidePane) tea.Cmd {
 	if m.pane != nil && m.pane.name() == p.name() {
-		m.pane = nil
+		m.closePane()
 		return nil
 	}
 	m.pane = p
+	if _, ok := p.(focusablePane); ok {
+		m.focus = focusPane
+	}
 	return nil
+}
+
+// closePane closes the side pane; the composer has the keys again.
+func (m *Model) closePane() {
+	m.pane = nil
+	m.focus = focusComposer
 }
 
 // aboveView is the pane above the composer (the command list), or "".
 func (m *Model) aboveView() string {
-	if !m.menuOpen() || m.lay.Above.H == 0 {
+	if !m.menuOpen() || m.screen.lay.Above.H == 0 {
 		return ""
 	}
-	return m.menuView(m.lay.Above.W, m.lay.Above.H)
+	return m.menuView(m.screen.lay.Above.W, m.screen.lay.Above.H)
 }

@@ -2,30 +2,29 @@ package ui
 
 import (
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
 	"parley/conversation"
-	"parley/internal/desktop"
-	"parley/media"
-	"parley/ui/cells"
 	"parley/ui/imagepane"
 	"parley/ui/preview"
+	"parley/ui/uictx"
 )
 
 // imagesPane is the image pane as a side pane: every image of the
 // conversation (attached and made), newest first, with a large preview of
-// the selected one. It takes the keys while focused (esc gives them back to
-// the composer).
+// the selected one. It can take the keys (esc gives them back to the
+// composer); what it asks of the root comes back as an imageAction.
 type imagesPane struct {
-	p       imagepane.Pane
-	focused bool
+	p imagepane.Pane
+	// on says whether previews are drawn at all (images = "off").
+	on bool
 	// itemsKey says which state of the conversation the items were made
 	// from.
 	itemsKey string
@@ -39,94 +38,109 @@ type imagesPane struct {
 	asked    string
 	shownKey string
 	shown    []string
+	// pending is the composer's images as of the last draw, for an action
+	// on one of them.
+	conv    *conversation.Conversation
+	pending []api.Attachment
+}
+
+// imageAction is what the image pane asks of the root: act on item (its
+// bytes are att), saving a copy to savePath for imagepane.Save.
+type imageAction struct {
+	act      imagepane.Action
+	item     imagepane.Item
+	att      api.Attachment
+	savePath string
+}
+
+// focusComposer gives the keys back to the composer (esc in a pane).
+type focusComposerResult struct{}
+
+func newImagesPane(ctx *uictx.Context, dirs imagepane.Dirs, on bool) *imagesPane {
+	p := &imagesPane{p: imagepane.New(ctx), on: on}
+	p.p.SetDirs(dirs)
+	return p
 }
 
 func (p *imagesPane) name() string { return "images" }
 
-// panePreviewMsg brings the preview of the pane's selected image.
-type panePreviewMsg struct {
-	key string
-	r   preview.Rendered
-	err error
-}
-
-// paneActionMsg reports an action of the pane that ran in a command.
-type paneActionMsg struct {
-	text string
-	kind toastKind
-}
-
-func previewKey(sum [32]byte, w, h int) string {
-	return fmt.Sprintf("%x/%dx%d", sum[:8], w, h)
-}
-
-// toggleImagePane opens the image pane with the keys, gives it the keys
-// when it is open without them, and closes it when it has them.
-func (m *Model) toggleImagePane() tea.Cmd {
-	if p, ok := m.pane.(*imagesPane); ok {
-		if p.focused {
-			m.pane = nil
-			return nil
-		}
-		p.focused = true
-		m.comp.ta.Blur()
-		return nil
+func (p *imagesPane) binds(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p.p.Binds(msg)
+	case tea.PasteMsg:
+		return p.p.PromptOpen()
 	}
-	p := &imagesPane{p: imagepane.New(m.ctx), focused: true}
-	home := m.opts.Getenv("HOME")
-	wd, _ := os.Getwd()
-	p.p.SetDirs(imagepane.Dirs{Home: home, Work: wd, Save: m.imageDir()})
-	m.pane = p
-	m.comp.ta.Blur()
-	p.refresh(m)
-	return nil
+	return false
 }
 
-// imagePaneFocused reports whether the image pane has the keys.
-func (m *Model) imagePaneFocused() (*imagesPane, bool) {
-	p, ok := m.pane.(*imagesPane)
-	return p, ok && p.focused
+func (p *imagesPane) hints() []uictx.Hint {
+	if p.p.PromptOpen() {
+		return []uictx.Hint{{Key: "enter", Desc: "save"}, {Key: "tab", Desc: "complete"}, {Key: "esc", Desc: "cancel"}}
+	}
+	return []uictx.Hint{
+		{Key: "↑/↓", Desc: "choose"}, {Key: "a", Desc: "attach"}, {Key: "e", Desc: "edit"}, {Key: "o", Desc: "open"},
+		{Key: "c", Desc: "copy path"}, {Key: "y", Desc: "copy image"}, {Key: "s", Desc: "save a copy"}, {Key: "esc", Desc: "back to the message"},
+	}
 }
 
-// paneSelection is the key of the image selected in the open image pane.
-func (m *Model) paneSelection() (string, bool) {
-	p, ok := m.pane.(*imagesPane)
+// update handles a key the pane binds, or a message of its save prompt.
+func (p *imagesPane) update(msg tea.Msg) (tea.Cmd, result) {
+	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return "", false
+		return p.p.HandleMsg(msg), nil
 	}
+	act, cmd := p.p.HandleKey(k)
+	switch act {
+	case imagepane.None:
+		return cmd, nil
+	case imagepane.Close:
+		return cmd, focusComposerResult{}
+	}
+	it, ok := p.p.Selected()
+	if !ok {
+		return cmd, nil
+	}
+	a, _ := findImage(p.conv, p.pending, it.Key)
+	return cmd, imageAction{act: act, item: it, att: a, savePath: p.p.SavePath()}
+}
+
+// selection is the key of the selected image.
+func (p *imagesPane) selection() (string, bool) {
 	it, ok := p.p.Selected()
 	return it.Key, ok
 }
 
 // refresh rebuilds the list when the conversation or the composer's
 // attachments changed since it was made.
-func (p *imagesPane) refresh(m *Model) {
-	key := m.imagesKey()
+func (p *imagesPane) refresh(in paneInput) {
+	p.conv, p.pending = in.conv, in.pending
+	key := imagesKey(in.conv, in.pending)
 	if key == p.itemsKey {
 		return
 	}
 	p.itemsKey = key
-	p.p.SetItems(m.imageItems())
+	p.p.SetItems(imageItems(in.conv, in.pending, in.now))
 }
 
 // imagesKey changes whenever an image may have come or gone.
-func (m *Model) imagesKey() string {
-	n := m.conv.Len()
-	key := strconv.Itoa(n) + "/" + strconv.Itoa(len(m.comp.attachments))
+func imagesKey(conv *conversation.Conversation, pending []api.Attachment) string {
+	n := conv.Len()
+	key := fmt.Sprintf("%p/%d/%d", conv, n, len(pending))
 	if n > 0 {
-		last := m.conv.At(n - 1)
+		last := conv.At(n - 1)
 		key += "/" + strconv.Itoa(last.ID) + "/" + strconv.Itoa(int(last.State)) + "/" + strconv.Itoa(len(last.Attachments))
 	}
-	if c := len(m.comp.attachments); c > 0 {
-		key += "/" + m.comp.attachments[c-1].SHA256
+	if c := len(pending); c > 0 {
+		key += "/" + pending[c-1].SHA256
 	}
 	return key
 }
 
 // imageItems lists every image of the conversation and of the composer.
-func (m *Model) imageItems() []imagepane.Item {
+func imageItems(conv *conversation.Conversation, pending []api.Attachment, now time.Time) []imagepane.Item {
 	var out []imagepane.Item
-	for _, msg := range m.conv.Messages() {
+	for _, msg := range conv.Messages() {
 		for _, a := range msg.Attachments {
 			if len(a.Data) == 0 {
 				continue
@@ -134,8 +148,7 @@ func (m *Model) imageItems() []imagepane.Item {
 			out = append(out, itemFor(msg, a))
 		}
 	}
-	now := m.now()
-	for _, a := range m.comp.attachments {
+	for _, a := range pending {
 		if len(a.Data) == 0 {
 			continue
 		}
@@ -165,61 +178,52 @@ func itemFor(msg conversation.Message, a api.Attachment) imagepane.Item {
 }
 
 // draw draws the pane, and notes which preview the selected image needs
-// (askPanePreview asks for it after the Update).
-func (p *imagesPane) draw(m *Model, w, h int) string {
-	p.refresh(m)
-	var lines []string
-	if it, ok := p.p.Selected(); ok {
-		_, _, pw, ph := p.p.PreviewArea(w, h)
-		if it.Key != p.needKey {
-			// Looked up once per selection, not on every frame: the
-			// lookup walks the conversation.
-			p.needKey, p.need = it.Key, preview.Source{}
-			if a, ok := m.imageByKey(it.Key); ok {
-				src := preview.Source{Data: a.Data}
-				if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
-					p.need = src
-				}
-			}
-		}
-		p.needW, p.needH = 0, 0
-		if src := p.need; src.Data != nil && pw >= 4 && ph >= 2 && m.pics.mode != preview.Off {
-			p.needW, p.needH = pw, ph
-			if k := previewKey(src.Sum, pw, ph); k == p.shownKey {
-				lines = p.shown
-			} else if r, ok := m.pics.cache.Get(src.Sum, pw, ph, m.previewOptions()); ok && m.pics.transmitted(r) {
-				p.shownKey, p.shown = k, r.Lines
-				lines = r.Lines
+// (wantedPicture names it after the Update).
+func (p *imagesPane) draw(in paneInput, w, h int, focused bool) string {
+	p.refresh(in)
+	p.needW, p.needH = 0, 0
+	it, ok := p.p.Selected()
+	if !ok {
+		return p.p.Draw(w, h, nil, focused)
+	}
+	_, _, pw, ph := p.p.PreviewArea(w, h)
+	if it.Key != p.needKey {
+		// Looked up once per selection, not on every frame: the lookup
+		// walks the conversation.
+		p.needKey, p.need = it.Key, preview.Source{}
+		if a, ok := findImage(in.conv, in.pending, it.Key); ok {
+			src := preview.Source{Data: a.Data}
+			if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
+				p.need = src
 			}
 		}
 	}
-	return p.p.Draw(w, h, lines, p.focused)
+	var lines []string
+	if p.need.Data != nil && pw >= 4 && ph >= 2 && p.on {
+		p.needW, p.needH = pw, ph
+		if previewKey(p.need.Sum, pw, ph) == p.shownKey {
+			lines = p.shown
+		}
+	}
+	return p.p.Draw(w, h, lines, focused)
 }
 
-// askPanePreview makes the preview the pane waits for, in a command.
-func (m *Model) askPanePreview() tea.Cmd {
-	p, ok := m.pane.(*imagesPane)
-	if !ok || p.need.Data == nil || p.needW == 0 {
-		return nil
+// wantedPicture is the preview the pane waits for, once.
+func (p *imagesPane) wantedPicture() (pictureRequest, bool) {
+	if p.need.Data == nil || p.needW == 0 {
+		return pictureRequest{}, false
 	}
 	k := previewKey(p.need.Sum, p.needW, p.needH)
 	if k == p.shownKey || k == p.asked {
-		return nil
+		return pictureRequest{}, false
 	}
 	p.asked = k
-	src, w, h, cache, opts := p.need, p.needW, p.needH, m.pics.cache, m.previewOptions()
-	return func() tea.Msg {
-		r, err := cache.Render(src, w, h, opts)
-		return panePreviewMsg{key: k, r: r, err: err}
-	}
+	return pictureRequest{key: k, src: p.need, w: p.needW, h: p.needH}, true
 }
 
-// panePreviewArrived shows a finished preview (after its kitty transmit).
-func (m *Model) panePreviewArrived(msg panePreviewMsg) tea.Cmd {
-	p, ok := m.pane.(*imagesPane)
-	if !ok {
-		return nil
-	}
+// takePicture shows a finished preview (the root has sent a kitty
+// picture to the terminal first).
+func (p *imagesPane) takePicture(msg panePictureMsg) {
 	if p.asked == msg.key {
 		p.asked = ""
 	}
@@ -227,122 +231,42 @@ func (m *Model) panePreviewArrived(msg panePreviewMsg) tea.Cmd {
 		if it, ok := p.p.Selected(); ok {
 			p.p.SetPreviewError(it.Key, userSentence(msg.err))
 		}
-		return nil
+		return
 	}
 	p.shownKey, p.shown = msg.key, msg.r.Lines
-	return m.transmit(msg.r)
 }
 
-// paneKey handles a key while the image pane has the keys.
-func (m *Model) paneKey(p *imagesPane, msg tea.KeyPressMsg) tea.Cmd {
-	act, cmd := p.p.HandleKey(msg)
-	it, has := p.p.Selected()
-	switch act {
-	case imagepane.Close:
-		p.focused = false
-		m.comp.ta.Focus()
-		return cmd
-	case imagepane.None:
-		return cmd
-	}
-	if !has {
-		return cmd
-	}
-	a, ok := m.imageByKey(it.Key)
-	if !ok {
-		return tea.Batch(cmd, m.notify("that image's bytes are not at hand any more", toastWarn))
-	}
-	switch act {
-	case imagepane.Attach:
-		p.focused = false
-		m.comp.ta.Focus()
-		name := a.Name
-		if it.Path != "" {
-			name = filepath.Base(it.Path)
+func previewKey(sum [32]byte, w, h int) string {
+	return fmt.Sprintf("%x/%dx%d", sum[:8], w, h)
+}
+
+// findImage finds an image of the conversation or of the composer by the
+// hex SHA-256 of its bytes.
+func findImage(conv *conversation.Conversation, pending []api.Attachment, key string) (api.Attachment, bool) {
+	for _, a := range pending {
+		if a.SHA256 == key {
+			return a, true
 		}
-		data, lim := a.Data, m.attachLimits()
-		return tea.Batch(cmd, func() tea.Msg {
-			att, err := api.AttachBytes(name, data, lim)
-			if err != nil {
-				return attachedMsg{err: err}
+	}
+	msgs := conv.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, a := range msgs[i].Attachments {
+			if strings.EqualFold(a.SHA256, key) && len(a.Data) > 0 {
+				return a, true
 			}
-			return attachedMsg{atts: []api.Attachment{att}}
-		})
-	case imagepane.Open:
-		if it.Path == "" {
-			return m.notify("this image has no file; save a copy first (s)", toastInfo)
 		}
-		sys, path, ctx := m.desktop, it.Path, m.base
-		return tea.Batch(cmd, func() tea.Msg {
-			if err := sys.Open(ctx, path); err != nil {
-				return paneActionMsg{text: err.Error(), kind: toastErr}
-			}
-			return paneActionMsg{text: "opened " + cells.OneLine(filepath.Base(path)), kind: toastOK}
-		})
-	case imagepane.CopyPath:
-		if it.Path == "" {
-			return m.notify("this image has no file; save a copy first (s)", toastInfo)
-		}
-		return tea.Batch(cmd, copyText(m.clipboardWrite(), "path", it.Path))
-	case imagepane.CopyImage:
-		sys, data, ctx := m.desktop, a.Data, m.base
-		return tea.Batch(cmd, func() tea.Msg {
-			if err := sys.CopyImage(ctx, data); err != nil {
-				kind := toastErr
-				if errors.Is(err, desktop.ErrNoTool) {
-					kind = toastWarn
-				}
-				return paneActionMsg{text: err.Error(), kind: kind}
-			}
-			return paneActionMsg{text: "image copied to the clipboard", kind: toastOK}
-		})
-	case imagepane.Save:
-		dst, data := p.p.SavePath(), a.Data
-		return tea.Batch(cmd, func() tea.Msg { return saveImageCopy(dst, data) })
-	case imagepane.Edit:
-		p.focused = false
-		m.comp.ta.Focus()
-		m.comp.setValue("/edit ")
-		m.composerChanged()
-		return tea.Batch(cmd, m.openMenu(), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
 	}
-	return cmd
+	return api.Attachment{}, false
 }
 
-// saveImageCopy writes a copy of an image to dst (a folder keeps the
-// image's name), never over an existing file.
-func saveImageCopy(dst string, data []byte) tea.Msg {
-	if st, err := os.Stat(dst); err == nil && st.IsDir() {
-		dst = filepath.Join(dst, "image"+media.Sniff(data).Ext())
+// openImagePane opens the image pane with the keys, gives it the keys when
+// it is open without them, and closes it when it has them.
+func (m *Model) toggleImagePane() tea.Cmd {
+	if _, ok := m.pane.(*imagesPane); ok && m.focus != focusPane {
+		m.focus = focusPane
+		return nil
 	}
-	if err := writeNewFile(dst, data); err != nil {
-		return paneActionMsg{text: fmt.Sprintf("cannot save a copy as %s: %s; choose another path", cells.OneLine(dst), userSentence(err)), kind: toastErr}
-	}
-	return paneActionMsg{text: "saved a copy as " + cells.OneLine(dst), kind: toastOK}
-}
-
-// writeNewFile writes data to a file that must not exist yet (its folder
-// is made when missing); a failed write leaves no file behind.
-func writeNewFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return unwrapPath(err)
-	}
-	err := media.WriteNew(path, data)
-	if errors.Is(err, os.ErrExist) {
-		return errors.New("a file of that name exists, and parley never overwrites one")
-	}
-	if err != nil {
-		return unwrapPath(err)
-	}
-	return nil
-}
-
-// unwrapPath drops the path an *os.PathError repeats: the message names
-// the file already.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	home := m.opts.Getenv("HOME")
+	wd, _ := os.Getwd()
+	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: wd, Save: m.imageDir()}, m.pics.mode != preview.Off))
 }

@@ -7,21 +7,26 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/ui/cells"
+	"parley/ui/uictx"
 )
 
 // noticesPane lists every notice of this run, newest first, each whole:
 // what a notice under the composer could only show in part, and what the
-// start-up banner had no room for.
+// start-up banner had no room for. It is a passive pane: it never takes
+// the keys.
 type noticesPane struct {
+	ctx  *uictx.Context
 	key  string
 	view string
 }
 
+func newNoticesPane(ctx *uictx.Context) *noticesPane { return &noticesPane{ctx: ctx} }
+
 func (p *noticesPane) name() string { return "notices" }
 
-func (p *noticesPane) draw(m *Model, w, h int) string {
-	log := m.notes.log
-	key := strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + strconv.Itoa(len(log))
+func (p *noticesPane) draw(in paneInput, w, h int, _ bool) string {
+	log := in.notes.log
+	key := strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(p.ctx.StyleGen) + "/" + strconv.Itoa(len(log)) + "/" + noticesHow(p.ctx)
 	if len(log) > 0 {
 		key += "/" + strconv.Itoa(log[len(log)-1].gen) + log[len(log)-1].at.String()
 	}
@@ -29,16 +34,15 @@ func (p *noticesPane) draw(m *Model, w, h int) string {
 		return p.view
 	}
 	p.key = key
-	p.view = p.render(m, w, h)
+	p.view = p.render(log, w, h)
 	return p.view
 }
 
-func (p *noticesPane) render(m *Model, w, h int) string {
-	st := m.ctx.Styles
+func (p *noticesPane) render(log []notice, w, h int) string {
+	st := p.ctx.Styles
 	inner := max(w-2, 1)
-	title := "Notices · " + m.noticesHow() + " closes"
+	title := "Notices · " + noticesHow(p.ctx) + " closes"
 	lines := []string{st.TurnMeta.Bold(true).Render(cells.Fit(title, inner))}
-	log := m.notes.log
 	if len(log) == 0 {
 		lines = append(lines, st.TurnMeta.Render(cells.Fit("Nothing to report.", inner)))
 	}

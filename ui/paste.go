@@ -29,7 +29,6 @@ const (
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if m.menuOpen() {
 		m.comp.update(msg)
-		m.composerChanged()
 		return m.syncMenu()
 	}
 	return m.pasteText(msg.Content)
@@ -44,8 +43,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefs([]string{res.URL}, content, m.attachLimits())
 	}
-	m.comp.ta.InsertString(content)
-	m.composerChanged()
+	m.comp.insert(content)
 	return m.syncMenu()
 }
 

@@ -47,8 +47,8 @@ func newPictures(setting string, getenv func(string) string) pictures {
 // background transparent pixels are laid over.
 func (m *Model) previewOptions() preview.Options {
 	o := preview.Options{Mode: m.pics.mode, Profile: colorprofile.TrueColor, Background: color.Black}
-	if m.pics.mode.IsKitty() && m.profile > colorprofile.NoTTY {
-		o.Profile = m.profile
+	if m.pics.mode.IsKitty() && m.term.profile > colorprofile.NoTTY {
+		o.Profile = m.term.profile
 	}
 	if m.ctx.NoColor {
 		o.Profile = colorprofile.Ascii
@@ -159,4 +159,50 @@ func (p *pictures) transmitted(r preview.Rendered) bool {
 	}
 	_, ok := p.sent[r.ID]
 	return ok
+}
+
+// pictureRequest is a picture a pane waits for: src drawn into w×h cells,
+// named key.
+type pictureRequest struct {
+	key  string
+	src  preview.Source
+	w, h int
+}
+
+// panePictureMsg brings a picture a pane asked for.
+type panePictureMsg struct {
+	key string
+	r   preview.Rendered
+	err error
+}
+
+// askPanePicture makes the picture the side pane waits for, in a command.
+func (m *Model) askPanePicture() tea.Cmd {
+	p, ok := m.pane.(pictureWanter)
+	if !ok {
+		return nil
+	}
+	req, ok := p.wantedPicture()
+	if !ok {
+		return nil
+	}
+	cache, opts := m.pics.cache, m.previewOptions()
+	return func() tea.Msg {
+		r, err := cache.Render(req.src, req.w, req.h, opts)
+		return panePictureMsg{key: req.key, r: r, err: err}
+	}
+}
+
+// panePictureArrived hands a finished picture to the pane (after its
+// kitty transmit).
+func (m *Model) panePictureArrived(msg panePictureMsg) tea.Cmd {
+	p, ok := m.pane.(pictureWanter)
+	if !ok {
+		return nil
+	}
+	p.takePicture(msg)
+	if msg.err != nil {
+		return nil
+	}
+	return m.transmit(msg.r)
 }

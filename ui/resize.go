@@ -37,10 +37,10 @@ func (m *Model) layoutInput() layoutInput {
 // never has to remember it.
 func (m *Model) relayout() {
 	in := m.layoutInput()
-	if in == m.layIn && m.lay.Width > 0 {
+	if in == m.screen.layIn && m.screen.lay.Width > 0 {
 		return
 	}
-	m.layIn = in
+	m.screen.layIn = in
 	// First the composer's cap on this screen, then its actual height.
 	capIn := in
 	capIn.ComposerLines = maxComposerLines
@@ -48,22 +48,25 @@ func (m *Model) relayout() {
 	m.comp.setSize(capLay.Composer.W, capLay.ComposerBoxed)
 	m.comp.setMaxLines(capLay.ComposerText)
 	in.ComposerLines = m.comp.lines()
-	m.lay = computeLayout(in)
-	if m.lay.OverlayKind == overlayPanel && m.lay.Overlay.H < minPanelRows {
+	m.screen.lay = computeLayout(in)
+	if m.screen.lay.OverlayKind == overlayPanel && m.screen.lay.Overlay.H < minPanelRows {
 		// Too little room above the composer for help or a list to be of
 		// use: the layer takes the whole screen.
 		in.Overlay = overlayFull
-		m.lay = computeLayout(in)
+		m.screen.lay = computeLayout(in)
 	}
-	m.tr.SetSize(max(m.lay.Transcript.W, 1), max(m.lay.Transcript.H, 1))
-	m.comp.render(m.ctx, m.lay.ComposerText)
+	m.tr.SetSize(max(m.screen.lay.Transcript.W, 1), max(m.screen.lay.Transcript.H, 1))
 	if l := m.layers.top(); l != nil {
-		l.setSize(m.lay.Overlay.W, m.lay.Overlay.H)
+		l.setSize(m.screen.lay.Overlay.W, m.screen.lay.Overlay.H)
 	}
 }
 
-// composerChanged re-renders the composer after its text or attachments
-// changed; a new height re-lays the screen at the end of the Update.
-func (m *Model) composerChanged() {
-	m.comp.render(m.ctx, m.lay.ComposerText)
+// composerLook is what the composer's drawing depends on besides its
+// content: its rows, whether it has the keys, the model it names.
+func (m *Model) composerLook() composerLook {
+	return composerLook{
+		textH:       m.screen.lay.ComposerText,
+		focused:     m.layers.top() == nil && m.focus == focusComposer && !m.quitting,
+		placeholder: placeholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o")),
+	}
 }

@@ -227,19 +227,15 @@ func New(ctx context.Context, opts Options) *Model {
 	km = km.ForTerminal(false)
 
 	m := &Model{
-		ctx:       &uictx.Context{Width: 80, Height: 24, Keys: km},
-		opts:      opts,
-		now:       now,
-		base:      ctx,
-		catalog:   st.catalog.WithListed(opts.KnownModels),
-		clients:   newClientPool(opts.NewClient),
-		model:     st.model,
-		themeName: st.theme,
-		mouse:     st.mouse,
-		darkBG:    true,
-		started:   now(),
-		profile:   opts.Profile,
-		desktop:   desktop.FromOS(),
+		ctx:     &uictx.Context{Width: 80, Height: 24, Keys: km},
+		opts:    opts,
+		now:     now,
+		base:    ctx,
+		catalog: st.catalog.WithListed(opts.KnownModels),
+		clients: newClientPool(opts.NewClient),
+		model:   st.model,
+		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
+		desktop: desktop.FromOS(),
 	}
 	images := ""
 	if opts.Config != nil {
@@ -255,18 +251,18 @@ func New(ctx context.Context, opts Options) *Model {
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
 	problems = append(problems, m.loadThemes()...)
-	m.hist = opts.History
+	m.hist.History = opts.History
 	if m.hist.Store != nil {
 		// The recorder outlives the program's context on purpose: what is
 		// queued when a signal ends the chat is still written (Run closes
 		// it after the program stops).
-		m.rec = m.hist.Store.NewRecorder(context.WithoutCancel(ctx))
+		m.hist.rec = m.hist.Store.NewRecorder(context.WithoutCancel(ctx))
 	} else if off := m.hist.Off; off != "" && off != "demo" && off != "--no-save" && off != "history = false" {
 		problems = append(problems, "history is off for this run: "+off)
 	}
-	m.setBanner(problems)
+	m.notes.setBanner(problems, now())
 	if opts.VerboseLog != "" {
-		m.logNotice(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})
+		m.notes.add(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})
 	}
 	m.applyTheme(m.resolvedTheme())
 	m.tr = transcript.New(m.ctx)
@@ -274,16 +270,20 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Config != nil && opts.Config.ReadingWidth > 0 {
 		m.tr.SetMaxProseWidth(opts.Config.ReadingWidth)
 	}
+	m.listen(transcriptListener{m.tr})
+	if opts.Listener != nil {
+		m.listen(opts.Listener)
+	}
+	if m.hist.rec != nil {
+		m.listen(m.hist.rec)
+	}
 	m.conv = conversation.New(m.conversationOptions())
-	m.commands = newCommands()
-	m.menu = slash.NewList(m.ctx, m.commands)
+	m.actions = newActionTable()
+	m.menu = slash.NewList(m.ctx, m.actions.commands)
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
-	m.comp.restyle(m.ctx)
-	m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	if st.needsSetup {
 		m.layers = layerStack{&setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.configPath(), Context: ctx, Candidates: opts.probe})}}
-		m.comp.ta.Blur()
 	}
 	w, h := 80, 24
 	if opts.Width > 0 && opts.Height > 0 {
@@ -291,6 +291,7 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.resize(w, h)
 	m.relayout()
+	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
 	return m

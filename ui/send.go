@@ -21,15 +21,13 @@ import (
 func (m *Model) send() tea.Cmd {
 	text := strings.TrimRight(m.comp.value(), " \t\n")
 	if strings.HasPrefix(text, "/") && !m.comp.editing {
-		inv, literal, err := m.commands.Parse(text)
+		inv, literal, err := m.actions.commands.Parse(text)
 		switch {
 		case err != nil:
 			return m.notify(err.Error(), toastErr)
 		case inv.Name != "":
 			m.menu.Close()
 			m.comp.clearText()
-			m.comp.setPrompt(m.ctx)
-			m.composerChanged()
 			return m.runCommand(inv)
 		}
 		text = literal
@@ -44,10 +42,10 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if strings.TrimSpace(text) == "" && len(atts) == 0 {
 		return nil
 	}
-	if m.stream != nil {
+	if m.stream.active != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
-	if m.imageRun != nil {
+	if m.images.run != nil {
 		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
 	if m.model == "" {
@@ -56,30 +54,28 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
 	}
-	if m.loading != "" {
+	if m.hist.loading != "" {
 		// A session is opening: the message goes once all of it is here.
-		m.pendingSend = true
+		m.turn.pendingSend = true
 		return nil
 	}
 	client, ok := m.clients.ready(m.model)
 	if !ok {
 		// The client is still being built (api_key_cmd may take a while):
 		// the message waits in the composer and goes when it is ready.
-		m.pendingSend = true
+		m.turn.pendingSend = true
 		return m.clients.prepare(m.model)
 	}
-	m.pendingSend = false
+	m.turn.pendingSend = false
 	in := &conversation.UserInput{Text: text, Attachments: atts, Replace: m.comp.editing}
 	t, err := m.conv.Begin(in, m.turnOptions())
 	if err != nil {
 		return m.refused(err)
 	}
-	m.withoutImages = ""
+	m.turn.withoutImages = ""
 	m.comp.reset()
-	m.comp.setPrompt(m.ctx)
-	m.dismissBanner()
-	m.dismissNotice()
-	m.composerChanged()
+	m.notes.dismissBanner()
+	m.notes.dismiss()
 	m.tr.Bottom()
 	return m.startStream(client, t)
 }
@@ -94,7 +90,7 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 		Model:         m.model,
 		Catalog:       m.catalog,
 		MaxHistory:    m.maxHistory(),
-		WithoutImages: m.withoutImages != "" && m.withoutImages == m.model,
+		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
 	}
 }
 
@@ -103,7 +99,7 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 func (m *Model) refused(err error) tea.Cmd {
 	var ve *conversation.VisionError
 	if errors.As(err, &ve) && ve.Earlier {
-		m.withoutImages = m.model
+		m.turn.withoutImages = m.model
 		return m.notify(err.Error(), toastWarn)
 	}
 	return m.notify(err.Error(), toastErr)
@@ -124,10 +120,10 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	if msg.pool != m.clients {
 		return nil // a client of a gateway the setup screen replaced
 	}
-	waiting := m.pendingSend && msg.model == m.model
+	waiting := m.turn.pendingSend && msg.model == m.model
 	if msg.err != nil {
 		if waiting {
-			m.pendingSend = false
+			m.turn.pendingSend = false
 			return m.notify(msg.err.Error(), toastErr)
 		}
 		return nil
@@ -145,12 +141,12 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 // startStream sends the turn's request; the reply streams through a pump
 // owned by a cancellable context.
 func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
-	m.trimmed = t.Built.Trimmed
-	m.nextID++
+	m.stream.trimmed = t.Built.Trimmed
+	m.stream.nextID++
 	ctx, cancel := context.WithCancel(m.base)
 	now := m.now()
 	s := &activeStream{
-		id:      m.nextID,
+		id:      m.stream.nextID,
 		turn:    t,
 		model:   m.model,
 		ctx:     ctx,
@@ -160,13 +156,13 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 		last:    now,
 		shown:   now,
 	}
-	m.stream = s
+	m.stream.active = s
 	var note tea.Cmd
 	if n := len(t.Built.Dropped); n > 0 {
 		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
 	}
 	stream := runStream(ctx, client, t.Chat, s.pump)
-	if rec := m.rec; rec != nil {
+	if rec := m.hist.rec; rec != nil {
 		// The user's message is on disk before its request goes out. The
 		// wait happens in the command, never in Update; a store that fails
 		// says so on its own channel, and the request goes all the same.
@@ -189,7 +185,7 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 // frame, and closes the turn when the stream is over (then it reports
 // true).
 func (m *Model) drainStream() bool {
-	s := m.stream
+	s := m.stream.active
 	if s == nil {
 		return false
 	}
@@ -227,7 +223,7 @@ func (m *Model) stopStream() tea.Cmd {
 
 // interruptStream stops the reply in flight (if any).
 func (m *Model) interruptStream() {
-	s := m.stream
+	s := m.stream.active
 	if s == nil {
 		return
 	}
@@ -245,17 +241,17 @@ func (m *Model) interruptStream() {
 // endStream forgets the stream in flight; its context is cancelled so its
 // goroutines end, and its late frame ticks are ignored by id.
 func (m *Model) endStream() {
-	if m.stream != nil {
-		m.stream.cancel()
-		m.stream = nil
+	if m.stream.active != nil {
+		m.stream.active.cancel()
+		m.stream.active = nil
 	}
 }
 
 // recordStats keeps the usage and the rate of the reply that just ended
 // for the status bar.
 func (m *Model) recordStats(s *activeStream) {
-	m.lastUsage = s.turn.Usage()
-	m.lastRate = 0
+	m.stream.lastUsage = s.turn.Usage()
+	m.stream.lastRate = 0
 	if s.first.IsZero() {
 		return
 	}
@@ -267,7 +263,7 @@ func (m *Model) recordStats(s *activeStream) {
 	if u := s.turn.Usage(); u != nil && u.CompletionTokens > 0 {
 		tokens = float64(u.CompletionTokens)
 	}
-	m.lastRate = tokens / secs
+	m.stream.lastRate = tokens / secs
 }
 
 // retry answers the last user message again: after a failure, an
@@ -276,7 +272,7 @@ func (m *Model) retry() tea.Cmd {
 	if cmd, ok := m.retryImages(); ok {
 		return cmd
 	}
-	if m.stream != nil {
+	if m.stream.active != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
 	}
 	if _, ok := m.conv.LastUser(); !ok {
@@ -296,8 +292,8 @@ func (m *Model) retry() tea.Cmd {
 	if err != nil {
 		return m.refused(err)
 	}
-	m.withoutImages = ""
-	m.dismissNotice()
+	m.turn.withoutImages = ""
+	m.notes.dismiss()
 	m.tr.Bottom()
 	return m.startStream(client, t)
 }
@@ -309,12 +305,7 @@ func (m *Model) editLast() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.comp.editing = true
-	m.comp.editOrig = u.Text
-	m.comp.setValue(u.Text)
-	m.comp.attachments = append([]api.Attachment(nil), u.Attachments...)
-	m.comp.setPrompt(m.ctx)
-	m.composerChanged()
+	m.comp.edit(u.Text, u.Attachments)
 	return nil
 }
 
@@ -323,15 +314,9 @@ func (m *Model) editLast() tea.Cmd {
 // composer as a new message.
 func (m *Model) leaveEdit() tea.Cmd {
 	changed := m.comp.value() != m.comp.editOrig
-	m.comp.editing = false
-	m.comp.editOrig = ""
-	m.comp.setPrompt(m.ctx)
-	var cmd tea.Cmd
+	m.comp.leaveEdit(changed)
 	if changed {
-		cmd = m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
-	} else {
-		m.comp.reset()
+		return m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
 	}
-	m.composerChanged()
-	return cmd
+	return nil
 }

@@ -28,7 +28,6 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	m.clients = newClientPool(build)
 	if res.Model != "" {
 		m.model = res.Model
-		m.comp.setPlaceholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o"))
 	}
 	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.model), termsafe.Sanitize(base)), toastOK)
 	if !res.Save {

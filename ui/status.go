@@ -71,11 +71,11 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	}
 
 	switch {
-	case m.stream != nil:
-		right = append(right, m.streamSeg(m.stream))
-	case m.imageRun != nil:
-		right = append(right, m.imageSeg(m.imageRun))
-	case m.pendingSend:
+	case m.stream.active != nil:
+		right = append(right, m.streamSeg(m.stream.active))
+	case m.images.run != nil:
+		right = append(right, m.imageSeg(m.images.run))
+	case m.turn.pendingSend:
 		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:
 		right = append(right, statusSeg{text: "✎ editing last message", role: roleWarn})
@@ -88,15 +88,15 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 				right = append(right, statusSeg{text: "■ stopped", role: roleWarn})
 			}
 		}
-		if m.lastUsage != nil {
-			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(m.lastUsage.PromptTokens), compactInt(m.lastUsage.CompletionTokens)), role: roleMuted, drop: 2})
+		if m.stream.lastUsage != nil {
+			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(m.stream.lastUsage.PromptTokens), compactInt(m.stream.lastUsage.CompletionTokens)), role: roleMuted, drop: 2})
 		}
-		if m.lastRate > 0 {
-			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", m.lastRate), role: roleMuted, drop: 4})
+		if m.stream.lastRate > 0 {
+			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", m.stream.lastRate), role: roleMuted, drop: 4})
 		}
 	}
-	if m.trimmed > 0 {
-		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", m.trimmed), role: roleWarn, drop: 2})
+	if m.stream.trimmed > 0 {
+		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", m.stream.trimmed), role: roleWarn, drop: 2})
 	}
 	if m.tr.Len() > 0 && !m.tr.AtBottom() {
 		txt := fmt.Sprintf("↑ %d%%", m.tr.ScrollPercent())
@@ -111,7 +111,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	if h := m.historyStatus(); h != "" {
 		right = append(right, statusSeg{text: h, role: roleWarn, drop: 4})
 	}
-	if m.mouse {
+	if m.term.mouse {
 		right = append(right, statusSeg{text: "🖱", role: roleMuted, drop: 5})
 	}
 	return left, right

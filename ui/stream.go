@@ -186,3 +186,13 @@ func frameTick(id int) tea.Cmd {
 	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
 }
+
+// streamer is the reply in flight (nil when idle), the next stream id, and
+// the stats of the last finished reply.
+type streamer struct {
+	active    *activeStream
+	nextID    int
+	lastUsage *api.Usage
+	lastRate  float64 // tokens per second of the last reply (0: unknown)
+	trimmed   int     // messages left out of the last request (max_history_messages)
+}

@@ -125,7 +125,7 @@ func pumpLen(p *pump) int {
 // in it grew and how long the stream took.
 func watchPump(t *testing.T, h *harness) (growths int, took time.Duration) {
 	t.Helper()
-	p := h.m.stream.pump
+	p := h.m.stream.active.pump
 	start := time.Now()
 	deadline := start.Add(10 * time.Second)
 	last := 0
@@ -163,7 +163,7 @@ func TestReaderCoalescesPacedDeltas(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: len(text) / deltas, Interval: 5 * time.Millisecond})
 	h.typeText("go")
 	h.key("enter")
-	p := h.m.stream.pump
+	p := h.m.stream.active.pump
 	growths, took := watchPump(t, h)
 	if got := pumpLen(p); got != len(text) {
 		t.Fatalf("%d of %d bytes arrived", got, len(text))
@@ -185,7 +185,7 @@ func TestReaderDoesNotSlowAFastGateway(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 5})
 	h.typeText("go")
 	h.key("enter")
-	p := h.m.stream.pump
+	p := h.m.stream.active.pump
 	_, took := watchPump(t, h)
 	if got := pumpLen(p); got != len(text) {
 		t.Fatalf("%d of %d bytes arrived", got, len(text))
@@ -204,7 +204,7 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h.typeText("tell me")
 	h.key("enter")
 	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
-	id, p := h.m.stream.id, h.m.stream.pump
+	id, p := h.m.stream.active.id, h.m.stream.active.pump
 	h.key("esc")
 	if h.streaming() {
 		t.Fatal("still streaming after esc")
@@ -462,7 +462,7 @@ func TestNoClientKeepsComposer(t *testing.T) {
 	})
 	h.typeText("keep me")
 	h.key("enter")
-	h.wait("refusal", func() bool { return !h.m.pendingSend })
+	h.wait("refusal", func() bool { return !h.m.turn.pendingSend })
 	if h.m.comp.value() != "keep me" || h.m.conv.Len() != 0 || len(h.srv.Requests()) != 0 {
 		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.conv.Len())
 	}
@@ -479,7 +479,7 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
 	// A frame tick arriving after the end asks for no further tick.
-	_, cmd := h.m.Update(frameMsg{id: h.m.nextID})
+	_, cmd := h.m.Update(frameMsg{id: h.m.stream.nextID})
 	if cmd != nil {
 		t.Error("frame tick continues after the stream ended")
 	}

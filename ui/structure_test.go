@@ -11,8 +11,8 @@ import (
 	"parley/api/apitest"
 	"parley/config"
 	"parley/conversation"
-	"parley/ui/keys"
 	"parley/ui/transcript"
+	"parley/ui/uictx"
 )
 
 // probeLayer is a layer for the stack tests: it records what it receives
@@ -22,22 +22,21 @@ type probeLayer struct {
 	w, h int
 }
 
-func (p *probeLayer) name() string               { return "probe" }
-func (p *probeLayer) full() bool                 { return false }
-func (p *probeLayer) setSize(w, h int)           { p.w, p.h = w, h }
-func (p *probeLayer) draw() (string, int, int)   { return "[probe]", 2, 1 }
-func (p *probeLayer) hints(*keys.Map) []hintItem { return []hintItem{{"x", "close the probe"}} }
-func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, effect) {
+func (p *probeLayer) name() string             { return "probe" }
+func (p *probeLayer) full() bool               { return false }
+func (p *probeLayer) setSize(w, h int)         { p.w, p.h = w, h }
+func (p *probeLayer) draw() (string, int, int) { return "[probe]", 2, 1 }
+func (p *probeLayer) hints() []uictx.Hint {
+	return []uictx.Hint{{Key: "x", Desc: "close the probe"}}
+}
+func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, nil
 	}
 	p.got = append(p.got, k.String())
 	if k.String() == "x" {
-		return nil, func(m *Model) tea.Cmd {
-			m.popLayer()
-			return m.notify("probe closed", toastOK)
-		}
+		return nil, closeLayer{}
 	}
 	return nil, nil
 }
@@ -63,8 +62,8 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 	if strings.Join(p.got, ",") != "a,x" {
 		t.Fatalf("probe got %q", p.got)
 	}
-	// Its effect ran: popped, and the notice shows; help is on top again.
-	if h.m.layerName() != "help" || !strings.Contains(h.screen(), "probe closed") {
+	// Its result was acted on: popped; help is on top again.
+	if h.m.layerName() != "help" {
 		t.Fatalf("after x: top %q\n%s", h.m.layerName(), h.screen())
 	}
 	if h.m.comp.ta.Focused() {
@@ -157,11 +156,11 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 		}
 		checkFrame(t, h.m, sz[0], sz[1])
 		if sz[0] >= 100 {
-			if h.m.lay.SideFull || h.m.lay.Transcript.W == 0 {
-				t.Fatalf("100x30: pane not beside the transcript: %+v", h.m.lay)
+			if h.m.screen.lay.SideFull || h.m.screen.lay.Transcript.W == 0 {
+				t.Fatalf("100x30: pane not beside the transcript: %+v", h.m.screen.lay)
 			}
-		} else if !h.m.lay.SideFull {
-			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.m.lay)
+		} else if !h.m.screen.lay.SideFull {
+			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.m.screen.lay)
 		}
 		h.key("f4")
 		if h.m.pane != nil {
@@ -173,7 +172,7 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 // noticeMsgFor is a message whose handling shows a warning: a failed
 // client build for a send that waited for it.
 func noticeMsgFor(h *harness, text string) tea.Msg {
-	h.m.pendingSend = true
+	h.m.turn.pendingSend = true
 	return clientReadyMsg{pool: h.m.clients, model: h.m.model, err: errText(text)}
 }
 
@@ -192,7 +191,7 @@ func TestEarlierImageOfferToSendWithout(t *testing.T) {
 	h.m.model = "llama3"
 	h.typeText("and in words?")
 	h.key("enter")
-	h.wait("the refusal", func() bool { return !h.m.pendingSend })
+	h.wait("the refusal", func() bool { return !h.m.turn.pendingSend })
 	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and in words?" {
 		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.m.comp.value())
 	}
@@ -230,14 +229,14 @@ func TestTypeAheadEnterSends(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if !m.pendingSend || strings.Contains(m.comp.value(), "\n") {
-		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.pendingSend, m.comp.value())
+	if !m.turn.pendingSend || strings.Contains(m.comp.value(), "\n") {
+		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.turn.pendingSend, m.comp.value())
 	}
-	m.pendingSend = false
+	m.turn.pendingSend = false
 	clock = clock.Add(2 * time.Second)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if m.pendingSend || m.comp.value() != "hi\n" {
-		t.Fatalf("later ctrl+j: pending %v, composer %q", m.pendingSend, m.comp.value())
+	if m.turn.pendingSend || m.comp.value() != "hi\n" {
+		t.Fatalf("later ctrl+j: pending %v, composer %q", m.turn.pendingSend, m.comp.value())
 	}
 }
 
@@ -270,8 +269,8 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.typeText("/")
-	if !h.m.menuOpen() || h.m.lay.Above.H == 0 {
-		t.Fatalf("no command list after /: open %v, above %+v", h.m.menuOpen(), h.m.lay.Above)
+	if !h.m.menuOpen() || h.m.screen.lay.Above.H == 0 {
+		t.Fatalf("no command list after /: open %v, above %+v", h.m.menuOpen(), h.m.screen.lay.Above)
 	}
 	scr := h.screen()
 	for _, want := range []string{"/model", "/theme", "/new", "/system", "ctrl+o"} {

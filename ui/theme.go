@@ -22,20 +22,20 @@ func (m *Model) loadThemes() []string {
 	if dir != "" {
 		set, errs = themes.Load(dir)
 	}
-	m.themes = set
+	m.term.themes = set
 	var problems []string
 	for _, err := range errs {
 		// Name files relative to the themes directory: the full path would
 		// push the problem itself off the line.
 		problems = append(problems, strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""))
 	}
-	name := strings.TrimSpace(m.themeName)
+	name := strings.TrimSpace(m.term.themeName)
 	if name == "" {
-		m.themeName = themes.Auto
+		m.term.themeName = themes.Auto
 	} else if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := set.Get(name); !ok {
 			problems = append(problems, "theme \""+name+"\" does not exist (choose one with the theme picker); using auto.")
-			m.themeName = themes.Auto
+			m.term.themeName = themes.Auto
 		}
 	}
 	return problems
@@ -43,7 +43,7 @@ func (m *Model) loadThemes() []string {
 
 // resolvedTheme is the theme the configured name stands for now.
 func (m *Model) resolvedTheme() themes.Theme {
-	return m.themes.Resolve(m.themeName, m.darkBG)
+	return m.term.themes.Resolve(m.term.themeName, m.term.darkBG)
 }
 
 // applyTheme makes t the theme of every part: styles, Markdown style, and a
@@ -51,7 +51,7 @@ func (m *Model) resolvedTheme() themes.Theme {
 func (m *Model) applyTheme(t themes.Theme) {
 	// On a 16-colour terminal every role gets a colour that stays
 	// readable there.
-	t = t.ForProfile(m.profile)
+	t = t.ForProfile(m.term.profile)
 	m.ctx.Theme = t
 	m.ctx.Styles = t.Styles(m.ctx.NoColor)
 	m.ctx.Glamour = t.Glamour(m.ctx.NoColor)
@@ -61,18 +61,16 @@ func (m *Model) applyTheme(t themes.Theme) {
 // restyle re-renders everything after a theme change.
 func (m *Model) restyle() tea.Cmd {
 	m.tr.Restyle()
-	m.comp.restyle(m.ctx)
-	m.composerChanged()
 	return m.tickIfNeeded()
 }
 
 // profileKnown is the colour profile Bubble Tea found for the terminal:
 // a change re-applies the theme for it.
 func (m *Model) profileKnown(p colorprofile.Profile) tea.Cmd {
-	if m.opts.Profile != 0 || p == m.profile {
+	if m.opts.Profile != 0 || p == m.term.profile {
 		return nil
 	}
-	m.profile = p
+	m.term.profile = p
 	m.applyTheme(m.resolvedTheme())
 	return m.restyle()
 }
@@ -80,11 +78,11 @@ func (m *Model) profileKnown(p colorprofile.Profile) tea.Cmd {
 // backgroundKnown is the terminal's answer to the background colour query:
 // the auto theme becomes dark or light.
 func (m *Model) backgroundKnown(dark bool) tea.Cmd {
-	if m.darkBG == dark {
+	if m.term.darkBG == dark {
 		return nil
 	}
-	m.darkBG = dark
-	if !strings.EqualFold(m.themeName, themes.Auto) {
+	m.term.darkBG = dark
+	if !strings.EqualFold(m.term.themeName, themes.Auto) {
 		return nil
 	}
 	m.applyTheme(m.resolvedTheme())
@@ -97,14 +95,14 @@ func (m *Model) setTheme(name string) tea.Cmd {
 		return nil
 	}
 	if !strings.EqualFold(name, themes.Auto) {
-		if _, ok := m.themes.Get(name); !ok {
+		if _, ok := m.term.themes.Get(name); !ok {
 			return m.notify("there is no theme named "+name+"; choose one with the theme picker", toastErr)
 		}
 	}
-	if m.themeName == name && m.ctx.Theme.Name == m.resolvedTheme().Name {
+	if m.term.themeName == name && m.ctx.Theme.Name == m.resolvedTheme().Name {
 		return nil
 	}
-	m.themeName = name
+	m.term.themeName = name
 	m.applyTheme(m.resolvedTheme())
 	return m.restyle()
 }

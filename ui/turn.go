@@ -23,16 +23,20 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	}
 }
 
+// listen adds a listener of the conversation on screen and of every
+// conversation after it (/new, opening a session): the list lives in the
+// root, not in one conversation.
+func (m *Model) listen(l conversation.Listener) {
+	m.listeners = append(m.listeners, l)
+	if m.conv != nil {
+		m.conv.Listen(l)
+	}
+}
+
 // conversationOptions are the options of every conversation the chat
-// holds: the transcript and the recorder (the sessions store) listen.
+// holds: every listener hears it.
 func (m *Model) conversationOptions() conversation.Options {
-	ls := []conversation.Listener{transcriptListener{m.tr}}
-	if m.opts.Listener != nil {
-		ls = append(ls, m.opts.Listener)
-	}
-	if m.rec != nil {
-		ls = append(ls, m.rec)
-	}
+	ls := append([]conversation.Listener(nil), m.listeners...)
 	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.configSystemPrompt()}
 }
 
@@ -41,6 +45,7 @@ func (m *Model) newConversation() {
 	m.abandonImages()
 	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
+	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 }
 
 // openConversation shows a conversation rebuilt from stored messages.
@@ -50,13 +55,14 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	opts.ID = id
 	m.conv = conversation.Restore(opts, snap)
 	m.tr.Reset(m.conv.Messages())
+	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 	m.tr.Bottom()
 }
 
 // abandonImages stops the image turn in flight before its conversation is
 // left: nothing of it is saved, and its late answer is dropped.
 func (m *Model) abandonImages() {
-	if m.imageRun != nil {
+	if m.images.run != nil {
 		_ = m.stopImages()
 	}
 }

@@ -16,13 +16,14 @@ import (
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.relayout()
+	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
 	// A new layout or theme may leave off-screen messages to render
 	// lazily; an edited composer is kept as the session's draft. Pictures
 	// the transcript and the image pane now wait for (a message with
 	// images arrived, the width or the selection changed) are asked for.
-	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged(), m.askPictures(), m.askPanePreview())
+	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged(), m.askPictures(), m.askPanePicture())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -41,13 +42,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			// The terminal measures by grapheme cluster, as the layout
 			// does (Bubble Tea switches its renderer to match).
-			m.graphemes = true
+			m.term.graphemes = true
 		}
 		return nil
 
 	case tea.KeyboardEnhancementsMsg:
-		m.enhanced = msg.SupportsKeyDisambiguation()
-		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.enhanced)
+		m.term.enhanced = msg.SupportsKeyDisambiguation()
+		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.term.enhanced)
 		m.keysChanged()
 		return nil
 
@@ -57,8 +58,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case imagesMadeMsg:
 		return m.imagesMade(msg)
 
-	case panePreviewMsg:
-		return m.panePreviewArrived(msg)
+	case panePictureMsg:
+		return m.panePictureArrived(msg)
 
 	case paneActionMsg:
 		return m.notify(msg.text, msg.kind)
@@ -90,9 +91,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.tickIfNeeded()
 
 	case noticeExpiredMsg:
-		if msg.gen == m.notes.cur.gen {
-			m.dismissNotice()
-		}
+		m.notes.expired(msg)
 		return nil
 
 	case copiedMsg:
@@ -118,7 +117,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.sessionLoaded(msg)
 
 	case draftTickMsg:
-		if msg.gen == m.draftGen {
+		if msg.gen == m.hist.draft.gen {
 			return m.saveDraftNow()
 		}
 		return nil
@@ -152,8 +151,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.layers.top() != nil {
 			return m.routeLayer(msg)
 		}
-		if p, ok := m.imagePaneFocused(); ok && p.p.PromptOpen() {
-			return p.p.HandleMsg(msg)
+		if p, ok := m.pane.(focusablePane); ok && m.focus == focusPane {
+			if p.binds(msg) {
+				cmd, res := p.update(msg)
+				return tea.Batch(cmd, m.handleResult(res))
+			}
+			m.focus = focusComposer
 		}
 		return m.paste(msg)
 
@@ -161,7 +164,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.layers.top() != nil {
 			return m.routeLayer(msg)
 		}
-		if !m.mouse {
+		if !m.term.mouse {
 			return nil
 		}
 		switch msg.Button {
@@ -177,14 +180,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if m.layers.top() != nil {
 		return m.routeLayer(msg)
 	}
-	if p, ok := m.pane.(*imagesPane); ok {
-		// The save prompt's path completions.
-		if cmd := p.p.HandleMsg(msg); cmd != nil {
-			return cmd
+	if p, ok := m.pane.(focusablePane); ok {
+		// What the pane started (its save prompt's path completions).
+		if cmd, res := p.update(msg); cmd != nil || res != nil {
+			return tea.Batch(cmd, m.handleResult(res))
 		}
 	}
 	cmd := m.comp.update(msg)
-	m.composerChanged()
 	return cmd
 }
 
@@ -203,10 +205,10 @@ func (m *Model) keysChanged() {
 // (a resize or theme change renders off-screen messages lazily) and no
 // stream already drives the tick.
 func (m *Model) tickIfNeeded() tea.Cmd {
-	if m.stream != nil || m.ticking || !m.tr.NeedsTick() {
+	if m.stream.active != nil || m.screen.ticking || !m.tr.NeedsTick() {
 		return nil
 	}
-	m.ticking = true
+	m.screen.ticking = true
 	return frameTick(0)
 }
 
@@ -216,8 +218,8 @@ func (m *Model) tickIfNeeded() tea.Cmd {
 func (m *Model) frame(msg frameMsg) tea.Cmd {
 	var ended tea.Cmd
 	if msg.id == 0 {
-		m.ticking = false
-	} else if m.stream == nil || msg.id != m.stream.id {
+		m.screen.ticking = false
+	} else if m.stream.active == nil || msg.id != m.stream.active.id {
 		return nil // a late tick of a stopped stream
 	} else if m.drainStream() {
 		ended = m.maybeAutoTitle()
@@ -226,7 +228,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.conv.FlushProgress()
-	if s := m.stream; s != nil && msg.id == s.id {
+	if s := m.stream.active; s != nil && msg.id == s.id {
 		// The status line changes at the spinner's pace, not the frame's:
 		// a frame that only adds text redraws only the text.
 		if now := m.now(); now.Sub(s.shown) >= spinnerStep {

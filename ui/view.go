@@ -12,13 +12,13 @@ import (
 // itself: Markdown, the status bar, the hint line and the layers were
 // rendered in Update, and Update joined them into one string.
 func (m *Model) View() tea.View {
-	l := m.lay
-	v := tea.NewView(m.screen)
+	l := m.screen.lay
+	v := tea.NewView(m.screen.frame)
 	v.AltScreen = true
-	if m.mouse {
+	if m.term.mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
-	v.WindowTitle = m.chrome.title
+	v.WindowTitle = m.screen.chrome.title
 	if m.layers.top() == nil && !m.quitting {
 		if c := m.comp.cursor(); c != nil {
 			c.Position.X += l.Composer.X
@@ -34,31 +34,31 @@ func (m *Model) View() tea.View {
 // composeFrame draws every part into its rectangle and joins them into the
 // frame View returns; the top layer is laid over its area.
 func (m *Model) composeFrame() {
-	l := m.lay
+	l := m.screen.lay
 	f := frame{w: l.Width, h: l.Height}
 	kind := l.OverlayKind
 	if kind != overlayFull {
-		f.place(l.Banner, m.chrome.banner)
+		f.place(l.Banner, m.screen.chrome.banner)
 		if l.Transcript.H > 0 && l.Transcript.W > 0 {
 			f.place(l.Transcript, m.transcriptView())
 		}
 		if m.pane != nil {
-			f.place(l.Side, m.pane.draw(m, l.Side.W, l.Side.H))
+			f.place(l.Side, m.pane.draw(m.paneInput(), l.Side.W, l.Side.H, m.layers.top() == nil && m.focus == focusPane))
 		}
 		f.place(l.Above, m.aboveView())
-		f.place(l.Status, m.chrome.status)
+		f.place(l.Status, m.screen.chrome.status)
 		f.place(l.Attach, m.comp.attachView)
 		f.place(l.Composer, m.comp.view)
-		f.place(l.Hint, m.chrome.hint)
+		f.place(l.Hint, m.screen.chrome.hint)
 	}
 	defer func() {
-		if !m.graphemes {
-			m.screen = cells.ForWcWidth(m.screen)
+		if !m.term.graphemes {
+			m.screen.frame = cells.ForWcWidth(m.screen.frame)
 		}
 	}()
 	top := m.layers.top()
 	if top == nil {
-		m.screen = f.String()
+		m.screen.frame = f.String()
 		return
 	}
 	box, x, y := top.draw()
@@ -71,20 +71,20 @@ func (m *Model) composeFrame() {
 		for i := range bg {
 			bg[i] = blank
 		}
-		m.screen = strings.Join(composite(bg, box, x, y, l.Width), "\n")
+		m.screen.frame = strings.Join(composite(bg, box, x, y, l.Width), "\n")
 		return
 	}
 	lines := f.lines()
 	area := lines[l.Overlay.Y:min(l.Overlay.Y+l.Overlay.H, len(lines))]
 	copy(area, composite(area, box, x, y, l.Overlay.W))
-	m.screen = strings.Join(lines, "\n")
+	m.screen.frame = strings.Join(lines, "\n")
 }
 
 // transcriptView is the transcript's window; a conversation without
 // messages shows a short welcome instead of an empty area.
 func (m *Model) transcriptView() string {
-	if m.tr.Len() == 0 && m.chrome.empty != "" {
-		return m.chrome.empty
+	if m.tr.Len() == 0 && m.screen.chrome.empty != "" {
+		return m.screen.chrome.empty
 	}
 	return m.tr.View()
 }

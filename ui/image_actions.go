@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/internal/desktop"
+	"parley/media"
+	"parley/ui/cells"
+	"parley/ui/imagepane"
+)
+
+// paneActionMsg reports an action of the image pane that ran in a command.
+type paneActionMsg struct {
+	text string
+	kind toastKind
+}
+
+// imageAction carries out what the image pane asked for on its selected
+// image: the desktop work (open, copy, save) runs in commands.
+func (m *Model) imageAction(r imageAction) tea.Cmd {
+	a, it := r.att, r.item
+	if len(a.Data) == 0 {
+		return m.notify("that image's bytes are not at hand any more", toastWarn)
+	}
+	switch r.act {
+	case imagepane.Attach:
+		m.focus = focusComposer
+		name := a.Name
+		if it.Path != "" {
+			name = filepath.Base(it.Path)
+		}
+		data, lim := a.Data, m.attachLimits()
+		return func() tea.Msg {
+			att, err := api.AttachBytes(name, data, lim)
+			if err != nil {
+				return attachedMsg{err: err}
+			}
+			return attachedMsg{atts: []api.Attachment{att}}
+		}
+	case imagepane.Open:
+		if it.Path == "" {
+			return m.notify("this image has no file; save a copy first (s)", toastInfo)
+		}
+		sys, path, ctx := m.desktop, it.Path, m.base
+		return func() tea.Msg {
+			if err := sys.Open(ctx, path); err != nil {
+				return paneActionMsg{text: err.Error(), kind: toastErr}
+			}
+			return paneActionMsg{text: "opened " + cells.OneLine(filepath.Base(path)), kind: toastOK}
+		}
+	case imagepane.CopyPath:
+		if it.Path == "" {
+			return m.notify("this image has no file; save a copy first (s)", toastInfo)
+		}
+		return copyText(m.clipboardWrite(), "path", it.Path)
+	case imagepane.CopyImage:
+		sys, data, ctx := m.desktop, a.Data, m.base
+		return func() tea.Msg {
+			if err := sys.CopyImage(ctx, data); err != nil {
+				kind := toastErr
+				if errors.Is(err, desktop.ErrNoTool) {
+					kind = toastWarn
+				}
+				return paneActionMsg{text: err.Error(), kind: kind}
+			}
+			return paneActionMsg{text: "image copied to the clipboard", kind: toastOK}
+		}
+	case imagepane.Save:
+		dst, data := r.savePath, a.Data
+		return func() tea.Msg { return saveImageCopy(dst, data) }
+	case imagepane.Edit:
+		m.focus = focusComposer
+		m.comp.setValue("/edit ")
+		return tea.Batch(m.openMenu(), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
+	}
+	return nil
+}
+
+// saveImageCopy writes a copy of an image to dst (a folder keeps the
+// image's name), never over an existing file.
+func saveImageCopy(dst string, data []byte) tea.Msg {
+	if st, err := os.Stat(dst); err == nil && st.IsDir() {
+		dst = filepath.Join(dst, "image"+media.Sniff(data).Ext())
+	}
+	if err := writeNewFile(dst, data); err != nil {
+		return paneActionMsg{text: fmt.Sprintf("cannot save a copy as %s: %s; choose another path", cells.OneLine(dst), userSentence(err)), kind: toastErr}
+	}
+	return paneActionMsg{text: "saved a copy as " + cells.OneLine(dst), kind: toastOK}
+}
+
+// writeNewFile writes data to a file that must not exist yet (its folder
+// is made when missing); a failed write leaves no file behind.
+func writeNewFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return unwrapPath(err)
+	}
+	err := media.WriteNew(path, data)
+	if errors.Is(err, os.ErrExist) {
+		return errors.New("a file of that name exists, and parley never overwrites one")
+	}
+	if err != nil {
+		return unwrapPath(err)
+	}
+	return nil
+}
+
+// unwrapPath drops the path an *os.PathError repeats: the message names
+// the file already.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/ui/cells"
+	"parley/ui/overlay"
+)
+
+// result is what a component asks of the root, as data: the components
+// (layers, panes) never hold the root or closures over it. handleResult is
+// the one place the root acts on a result, one case per kind.
+type result any
+
+// The results of the root's own layers.
+type (
+	// closeLayer closes the top layer and does nothing else.
+	closeLayer struct{}
+	// quitApp ends the program (the setup screen's quit).
+	quitApp struct{}
+	// themeResult applies a theme: a live preview keeps the picker open,
+	// a choice (or a cancel, which restores the theme in use before)
+	// closes it; announce says the new theme's name.
+	themeResult struct {
+		name            string
+		close, announce bool
+	}
+	// modelsListed is the gateway's model list, for completion and the
+	// vision refusal.
+	modelsListed struct{ models []string }
+	// modelChosen closes the model picker and switches to name; send sends
+	// the message that waited for a model.
+	modelChosen struct {
+		name string
+		send bool
+	}
+	// imagesAsked closes the layer and makes the images of ask (the image
+	// form, or the image model picker once a model is chosen).
+	imagesAsked struct{ ask imageAsk }
+	// serverChosen closes the setup screen and chats with the server it
+	// found.
+	serverChosen struct{ setup overlay.SetupResult }
+	// sessionChosen closes the browser and opens a session (at message
+	// jump when it is not 0).
+	sessionChosen struct {
+		id   string
+		jump int
+	}
+	// sessionRenamed and sessionDeleted follow a change the browser made
+	// in the store, when it is the conversation on screen.
+	sessionRenamed struct{ id, title string }
+	sessionDeleted struct{ id, title string }
+	// newConversationAsked closes the layer and starts a new conversation.
+	newConversationAsked struct{}
+	// filesChosen closes the file picker and attaches paths; dir is the
+	// folder to open the next time.
+	filesChosen struct {
+		paths []string
+		dir   string
+	}
+)
+
+// handleResult acts on a component's result. Every kind of result is
+// handled here and nowhere else.
+func (m *Model) handleResult(r result) tea.Cmd {
+	switch r := r.(type) {
+	case nil:
+		return nil
+	case closeLayer:
+		m.popLayer()
+		return nil
+	case quitApp:
+		m.quitting = true
+		return tea.Quit
+	case themeResult:
+		if r.close {
+			m.popLayer()
+		}
+		cmd := m.setTheme(r.name)
+		if r.announce {
+			cmd = tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+		}
+		return cmd
+	case modelsListed:
+		m.gateway.models = r.models
+		m.catalog = m.catalog.WithListed(r.models)
+		return nil
+	case modelChosen:
+		m.popLayer()
+		return m.useModel(r.name, r.send)
+	case imagesAsked:
+		m.popLayer()
+		m.images.lastAsk = r.ask
+		if r.ask.model == "" {
+			return m.openImageModelPicker(api.CapImageGeneration, r.ask)
+		}
+		return m.startImages(r.ask)
+	case serverChosen:
+		m.popLayer()
+		return m.useServer(r.setup)
+	case sessionChosen:
+		m.popLayer()
+		if r.id == m.conv.ID() && r.jump == 0 {
+			return nil
+		}
+		return m.openSession(r.id, r.jump)
+	case sessionRenamed:
+		if m.conv.ID() == r.id {
+			m.conv.SetTitle(r.title)
+		}
+		return nil
+	case sessionDeleted:
+		if m.conv.ID() == r.id {
+			// The conversation on screen is gone from the history: start
+			// afresh so nothing more is written under its id.
+			m.interruptStream()
+			m.newConversation()
+		}
+		return m.notify("deleted "+cells.OneLine(r.title), toastOK)
+	case newConversationAsked:
+		m.popLayer()
+		return m.startNewConversation()
+	case focusComposerResult:
+		m.focus = focusComposer
+		return nil
+	case imageAction:
+		return m.imageAction(r)
+	case filesChosen:
+		m.popLayer()
+		return tea.Batch(attachRefs(r.paths, "", m.attachLimits()), rememberPickerDir(m.opts.Getenv, r.dir))
+	}
+	return m.notify("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
+}
+
+// resultName names a result's type for the message of a result nothing
+// handles (a programming error the tests catch).
+func resultName(r result) string { return fmt.Sprintf("%T", r) }

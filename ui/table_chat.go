@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+	"parley/ui/slash"
+)
+
+// chatActions is the chat's action table. Commands are listed in this
+// order (the most used first); a key runs the first action whose key
+// matches and whose condition holds.
+func chatActions() []action {
+	type cmd = slash.Command[commandEnv]
+	return []action{
+		{key: keys.ModelPicker, app: true, opens: "models", cmd: cmd{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)",
+			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
+		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
+			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, run: themeAction},
+		{cmd: cmd{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
+			run: func(m *Model, c call) tea.Cmd { return m.systemCommand(c.inv.Args) }},
+		{key: keys.NewConversation, app: true, cmd: cmd{Name: "new", Summary: "start a new conversation"}, run: newAction},
+		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…]", Summary: "attach images: pick files, or name files or http(s) links",
+			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
+			}}, run: attachAction},
+		{key: keys.ImageForm, cmd: cmd{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files",
+			Flags: imageFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return completeImage(ctx, a, env, env.imageModels)
+			}}, run: func(m *Model, c call) tea.Cmd {
+			if c.byKey() {
+				return m.openImageForm()
+			}
+			return m.imageCommand(c.inv)
+		}},
+		{cmd: cmd{Name: "edit", Args: "PROMPT", Summary: "edit the selected or last image from a prompt",
+			Flags: editFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return completeImage(ctx, a, env, env.editModels)
+			}}, run: func(m *Model, c call) tea.Cmd { return m.editCommand(c.inv) }},
+		{key: keys.Images, app: true, cmd: cmd{Name: "images", Summary: "show or hide the image pane: every image of this conversation"},
+			run: do((*Model).toggleImagePane)},
+		{key: keys.Paste, cmd: cmd{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted"}, run: do((*Model).readClipboard)},
+		{key: keys.RemoveAttachment, cmd: cmd{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)"}, run: detachAction},
+		{key: keys.Sessions, app: true, opens: "sessions", cmd: cmd{Name: "sessions", Summary: "saved conversations: open, search, rename, delete"},
+			run: do((*Model).openSessions)},
+		{cmd: cmd{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
+			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home})
+			}}, run: func(m *Model, c call) tea.Cmd { return m.exportCommand(c.inv.Args) }},
+		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
+		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n"}, run: copyAction},
+		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},
+			run: func(m *Model, c call) tea.Cmd {
+				if !c.byKey() && (m.stream.active != nil || m.conv.Len() == 0) {
+					return m.notify("there is no message to edit yet", toastInfo)
+				}
+				return m.editLast()
+			}},
+		{key: keys.Editor, cmd: cmd{Name: "editor", Summary: "write the message in $EDITOR"},
+			run: do(func(m *Model) tea.Cmd { return openEditor(m.opts.Getenv, m.comp.value()) })},
+		{key: keys.Cancel, cmd: cmd{Name: "stop", Summary: "stop the reply"}, run: func(m *Model, c call) tea.Cmd {
+			if c.byKey() {
+				return m.cancelKey()
+			}
+			if m.stream.active == nil {
+				return m.notify("no reply is streaming", toastInfo)
+			}
+			return m.stopStream()
+		}},
+		{key: keys.ScrollTop, when: textEmpty, cmd: cmd{Name: "top", Summary: "scroll to the first message"},
+			run: do(func(m *Model) tea.Cmd { m.tr.Top(); return m.tickIfNeeded() })},
+		{key: keys.ScrollBottom, when: textEmpty, cmd: cmd{Name: "bottom", Summary: "scroll to the last message"},
+			run: do(func(m *Model) tea.Cmd { m.tr.Bottom(); return m.tickIfNeeded() })},
+		{key: keys.Notices, app: true, cmd: cmd{Name: "notices", Summary: "show or hide every notice of this run"},
+			run: do(func(m *Model) tea.Cmd { return m.togglePane(newNoticesPane(m.ctx)) })},
+		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, run: do((*Model).toggleMouse)},
+		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, run: do((*Model).openHelp)},
+		{key: keys.Quit, app: true, cmd: cmd{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley"}, run: do((*Model).quit)},
+		{key: keys.Send, run: do((*Model).send)},
+		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.LineUp(1); return m.tickIfNeeded() })},
+		{key: keys.LineDown, run: do(func(m *Model) tea.Cmd { m.tr.LineDown(1); return m.tickIfNeeded() })},
+		{key: keys.ScrollUp, run: do(func(m *Model) tea.Cmd { m.tr.PageUp(); return m.tickIfNeeded() })},
+		{key: keys.ScrollDown, run: do(func(m *Model) tea.Cmd { m.tr.PageDown(); return m.tickIfNeeded() })},
+		{key: keys.CopyCode, run: func(m *Model, c call) tea.Cmd {
+			if n := keys.CodeBlockDigit(keys.Matched(c.key, m.keyMap().CopyCode)); n > 0 {
+				return m.copyCode(n)
+			}
+			m.armed.codePrefix = true
+			return nil
+		}},
+		{key: keys.Interrupt, app: true, run: do((*Model).interrupt)},
+	}
+}
+
+func copyAction(m *Model, c call) tea.Cmd {
+	n, err := numberArg(c.inv, "a code block", 0)
+	switch {
+	case err != nil:
+		return m.notify(err.Error(), toastErr)
+	case n > 0:
+		return m.copyCode(n)
+	}
+	return m.copyReply()
+}
+
+func modelAction(m *Model, c call) tea.Cmd {
+	if c.inv.Args == "" {
+		return m.openModelPicker(false)
+	}
+	return m.useModel(c.inv.Args, false)
+}
+
+func themeAction(m *Model, c call) tea.Cmd {
+	if c.inv.Args == "" {
+		return m.openThemePicker()
+	}
+	cmd := m.setTheme(c.inv.Args)
+	if m.term.themeName == c.inv.Args {
+		return tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+	}
+	return cmd
+}
+
+func newAction(m *Model, c call) tea.Cmd {
+	if !c.byKey() {
+		if m.conv.Len() == 0 {
+			return m.notify("this conversation is new already", toastInfo)
+		}
+		return m.startNewConversation()
+	}
+	return m.newConversationKey()
+}
+
+func attachAction(m *Model, c call) tea.Cmd {
+	if len(c.inv.Positional) == 0 {
+		return m.openFilePicker()
+	}
+	refs := make([]string, len(c.inv.Positional))
+	for i, r := range c.inv.Positional {
+		refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
+	}
+	return attachRefs(refs, "", m.attachLimits())
+}
+
+func detachAction(m *Model, c call) tea.Cmd {
+	n, err := numberArg(c.inv, "an attachment", len(m.comp.attachments))
+	if err != nil {
+		return m.notify(err.Error(), toastErr)
+	}
+	return m.removeAttachment(n - 1)
+}
