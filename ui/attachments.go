@@ -17,24 +17,12 @@ import (
 // attachments are counted on the last row.
 const maxChipLines = 3
 
-// attachLimits are the configured attachment limits (attach_max_side,
-// attach_max_bytes).
-func (m *Model) attachLimits() api.AttachLimits {
-	if m.opts.Config == nil {
-		return api.AttachLimits{}
-	}
-	return m.opts.Config.AttachLimits()
-}
-
-// maxAttachments is attach_max_count.
-func (m *Model) maxAttachments() int { return m.opts.Config.MaxAttachments() }
-
 // addAttachments puts images on the next message, up to attach_max_count
 // (the rest are refused, and said so). Attachments a model cannot see are
 // kept too, with a word about it: the user may switch models before
 // sending.
 func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
-	room := m.maxAttachments() - len(m.comp.attachments)
+	room := m.opts.maxAttachments() - len(m.comp.attachments)
 	var refused int
 	if len(atts) > room {
 		refused = len(atts) - max(room, 0)
@@ -43,7 +31,7 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	m.comp.setAttachments(append(m.comp.attachments, atts...))
 	switch {
 	case refused > 0:
-		return m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d more %s not attached", m.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
+		return m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
 	case len(atts) == 0:
 		return nil
 	}

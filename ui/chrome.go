@@ -8,13 +8,14 @@ import (
 
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
 // chrome is the derived part of the screen: the status bar, the key hint
 // (or the notice in its place), the start-up banner, the window title and
-// the welcome of an empty conversation. Each is redrawn by refreshChrome
-// when the key of its inputs changes, never because a handler remembered
-// to: handlers change the model, and the screen follows.
+// the welcome of an empty conversation. Each is redrawn by refresh when
+// the key of its inputs changes, never because a handler remembered to:
+// handlers change the model, and the screen follows.
 type chrome struct {
 	status, hint, banner, title, empty string
 
@@ -25,29 +26,47 @@ type chrome struct {
 	hintGen   int
 }
 
-// refreshChrome redraws the derived parts whose inputs changed. It runs at
-// the end of every Update that may change the screen; comparing the keys
-// costs a few hundred nanoseconds.
-func (m *Model) refreshChrome() {
-	m.refreshStatus()
-	m.refreshHint()
-	m.refreshBanner()
-	m.refreshEmpty()
-	m.screen.chrome.title = m.windowTitle()
+// chromeInput is everything the chrome is drawn from, gathered by the root
+// in one place (Model.chromeInput).
+type chromeInput struct {
+	ctx         *uictx.Context
+	lay         layout
+	left, right []statusSeg
+	hints       []uictx.Hint
+	notice      notice
+	banner      []string
+	bannerGen   int
+	title       string
+	// emptyConv: the conversation has no message yet (the welcome shows).
+	emptyConv bool
 }
 
-func (m *Model) refreshStatus() {
-	w := m.screen.lay.Status.W
-	if m.screen.lay.Status.H == 0 {
-		m.screen.chrome.status, m.screen.chrome.statusKey = "", ""
+// refresh redraws the derived parts whose inputs changed. It runs at the
+// end of every Update; comparing the keys costs a few hundred nanoseconds.
+func (c *chrome) refresh(in chromeInput) {
+	c.refreshStatus(in)
+	c.refreshHint(in)
+	c.refreshBanner(in)
+	c.refreshEmpty(in)
+	c.title = "parley"
+	if in.title != "" {
+		// The title is the user's text, but a window title must not carry
+		// control characters.
+		c.title = cells.Fold(in.title) + " — parley"
+	}
+}
+
+func (c *chrome) refreshStatus(in chromeInput) {
+	w := in.lay.Status.W
+	if in.lay.Status.H == 0 {
+		c.status, c.statusKey = "", ""
 		return
 	}
-	left, right := m.statusSegs()
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(w))
 	b.WriteByte('/')
-	b.WriteString(strconv.Itoa(m.ctx.StyleGen))
-	for _, side := range [][]statusSeg{left, right} {
+	b.WriteString(strconv.Itoa(in.ctx.StyleGen))
+	for _, side := range [][]statusSeg{in.left, in.right} {
 		b.WriteByte(2)
 		for _, s := range side {
 			b.WriteByte(0)
@@ -60,60 +79,60 @@ func (m *Model) refreshStatus() {
 		}
 	}
 	key := b.String()
-	if key == m.screen.chrome.statusKey {
+	if key == c.statusKey {
 		return
 	}
-	m.screen.chrome.statusKey = key
-	m.screen.chrome.status = layoutStatus(left, right, w, lookOf(m.ctx.Styles))
+	c.statusKey = key
+	c.status = layoutStatus(in.left, in.right, w, lookOf(in.ctx.Styles))
 }
 
-func (m *Model) refreshHint() {
-	w, h := m.screen.lay.Hint.W, m.screen.lay.Hint.H
+func (c *chrome) refreshHint(in chromeInput) {
+	w, h := in.lay.Hint.W, in.lay.Hint.H
 	if h == 0 {
-		m.screen.chrome.hint, m.screen.chrome.hintKey = "", ""
+		c.hint, c.hintKey = "", ""
 		return
 	}
-	if n := m.notes.cur; n.text != "" {
-		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(m.ctx.StyleGen)
-		if key != m.screen.chrome.hintKey {
-			m.screen.chrome.hintKey = key
-			m.screen.chrome.hint = renderNotice(m.ctx, n, w, h)
+	if n := in.notice; n.text != "" {
+		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + noticesHow(in.ctx)
+		if key != c.hintKey {
+			c.hintKey = key
+			c.hint = renderNotice(in.ctx, n, w, h)
 		}
 		return
 	}
-	items := fitHints(m.hintItems(), w)
-	key := hintKey(items, w, m.ctx.StyleGen)
-	if key == m.screen.chrome.hintKey {
+	items := fitHints(in.hints, w)
+	key := hintKey(items, w, in.ctx.StyleGen)
+	if key == c.hintKey {
 		return
 	}
-	m.screen.chrome.hintKey = key
-	m.screen.chrome.hint = m.renderHint(items, w)
+	c.hintKey = key
+	c.hint = c.renderHint(in.ctx, items, w)
 }
 
-func (m *Model) refreshBanner() {
-	r := m.screen.lay.Banner
-	if r.H == 0 || len(m.notes.banner) == 0 {
-		m.screen.chrome.banner, m.screen.chrome.bannerKey = "", ""
+func (c *chrome) refreshBanner(in chromeInput) {
+	r := in.lay.Banner
+	if r.H == 0 || len(in.banner) == 0 {
+		c.banner, c.bannerKey = "", ""
 		return
 	}
-	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + strconv.Itoa(m.notes.bannerGen) + "/" + noticesHow(m.ctx)
-	if key == m.screen.chrome.bannerKey {
+	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + strconv.Itoa(in.bannerGen) + "/" + noticesHow(in.ctx)
+	if key == c.bannerKey {
 		return
 	}
-	m.screen.chrome.bannerKey = key
-	m.screen.chrome.banner = m.renderBanner(r.W, r.H)
+	c.bannerKey = key
+	c.banner = renderBanner(in.ctx, in.banner, r.W, r.H)
 }
 
 // renderBanner draws the start-up problems (bad [keys] entries, bad theme
 // files, a missing key) at the top until esc or the first send. What does
 // not fit stays readable in the notices pane.
-func (m *Model) renderBanner(w, h int) string {
-	lk := lookOf(m.ctx.Styles)
-	body := bannerBody(m.notes.banner, w)
+func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
+	lk := lookOf(ctx.Styles)
+	body := bannerBody(problems, w)
 	lines := []string{lk.bannerTitle.Render(cells.Fit(" parley found problems at start (esc dismisses):", w))}
 	if len(body) > h-1 {
 		more := len(body) - (h - 2)
-		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(m.ctx)+" shows them all")
+		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all")
 	}
 	for _, l := range body {
 		lines = append(lines, lk.banner.Render(cells.Fit(l, w)))
@@ -137,33 +156,25 @@ func bannerBody(problems []string, w int) []string {
 	return lines
 }
 
-// windowTitle is the conversation's title, sanitised (it is the user's
-// text, but a title must not carry control characters).
-func (m *Model) windowTitle() string {
-	if ct := m.conv.Title(); ct != "" {
-		return cells.Fold(ct) + " — parley"
-	}
-	return "parley"
-}
-
-func (m *Model) refreshEmpty() {
-	r := m.screen.lay.Transcript
-	if r.W <= 0 || r.H <= 0 || m.tr.Len() > 0 {
+func (c *chrome) refreshEmpty(in chromeInput) {
+	r := in.lay.Transcript
+	if r.W <= 0 || r.H <= 0 || !in.emptyConv {
 		return
 	}
-	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(m.ctx.StyleGen) + "/" + keys.Short(m.keyMap().Help) + firstKey(m.keyMap().Send, "enter")
-	if key == m.screen.chrome.emptyKey {
+	km := &in.ctx.Keys
+	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + keys.Short(km.Help) + firstKey(km.Send, "enter")
+	if key == c.emptyKey {
 		return
 	}
-	m.screen.chrome.emptyKey = key
-	m.screen.chrome.empty = m.renderEmpty(r.W, r.H)
+	c.emptyKey = key
+	c.empty = renderEmpty(in.ctx, r.W, r.H)
 }
 
 // renderEmpty draws the welcome of an empty conversation: a few muted lines
 // in the middle of the transcript's area, saying how to start and where the
 // keys and commands are (with the keys of the live key map).
-func (m *Model) renderEmpty(w, h int) string {
-	km := m.keyMap()
+func renderEmpty(ctx *uictx.Context, w, h int) string {
+	km := &ctx.Keys
 	text := []string{
 		"Ask anything: type below, " + firstKey(km.Send, "enter") + " sends.",
 		"Type / for commands.",
@@ -171,7 +182,7 @@ func (m *Model) renderEmpty(w, h int) string {
 	if hk := keys.Short(km.Help); hk != "" {
 		text = append(text, strings.ReplaceAll(hk, "/", " or ")+" shows every key.")
 	}
-	st := m.ctx.Styles.TurnMeta
+	st := ctx.Styles.TurnMeta
 	lines := make([]string, h)
 	top := max((h-len(text))/2, 0)
 	for i := range lines {
@@ -187,4 +198,14 @@ func (m *Model) renderEmpty(w, h int) string {
 		lines[i] = cells.Fit(st.Render(cells.Fit(t, w)), w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// refreshChrome redraws the derived parts from the model.
+func (m *Model) refreshChrome() {
+	left, right := m.statusSegs()
+	m.screen.chrome.refresh(chromeInput{
+		ctx: m.ctx, lay: m.screen.lay, left: left, right: right, hints: m.hintItems(),
+		notice: m.notes.cur, banner: m.notes.banner, bannerGen: m.notes.bannerGen,
+		title: m.conv.Title(), emptyConv: m.tr.Len() == 0,
+	})
 }

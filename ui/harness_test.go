@@ -273,3 +273,11 @@ func (m *Model) imagePaneFocused() (*imagesPane, bool) {
 	p, ok := m.pane.(*imagesPane)
 	return p, ok && m.focus == focusPane && m.layers.top() == nil
 }
+
+// layerName is the name of the top layer, or "" when none is open.
+func (m *Model) layerName() string {
+	if l := m.layers.top(); l != nil {
+		return l.name()
+	}
+	return ""
+}

@@ -14,11 +14,10 @@ import (
 
 // renderHint draws the key hint line: the keys that matter in the current
 // state, as many as fit in w cells.
-func (m *Model) renderHint(items []uictx.Hint, w int) string {
-	lk := lookOf(m.ctx.Styles)
-	c := &m.screen.chrome
-	if c.hintGen != m.ctx.StyleGen || c.hintParts == nil {
-		c.hintParts, c.hintGen = map[string]string{}, m.ctx.StyleGen
+func (c *chrome) renderHint(ctx *uictx.Context, items []uictx.Hint, w int) string {
+	lk := lookOf(ctx.Styles)
+	if c.hintGen != ctx.StyleGen || c.hintParts == nil {
+		c.hintParts, c.hintGen = map[string]string{}, ctx.StyleGen
 	}
 	// Styled pieces are kept per style generation: lipgloss rendering is
 	// the expensive part of the line.
@@ -116,17 +115,17 @@ func (m *Model) hintItems() []uictx.Hint {
 		}
 	}
 	switch {
-	case m.menuOpen():
-		return m.menuHints()
+	case m.menu.IsOpen():
+		return menuHints(m.keyMap())
 	case m.armed.codePrefix:
 		return []uictx.Hint{{Key: "1…9", Desc: "copy that code block of the last reply"}, {Key: k(km.Cancel), Desc: "cancel"}}
 	case m.stream.active != nil:
-		return []uictx.Hint{{Key: k(km.Cancel), Desc: "stop"}, {Key: k(km.ScrollUp) + "/" + k(km.ScrollDown), Desc: "scroll"}, {Key: k(km.CopyReply), Desc: "copy"}, {Key: m.helpHintKey(), Desc: "help"}}
+		return []uictx.Hint{{Key: k(km.Cancel), Desc: "stop"}, {Key: k(km.ScrollUp) + "/" + k(km.ScrollDown), Desc: "scroll"}, {Key: k(km.CopyReply), Desc: "copy"}, {Key: helpHintKey(km, m.comp.textEmpty()), Desc: "help"}}
 	case m.comp.editing:
 		return []uictx.Hint{{Key: k(km.Send), Desc: "resend"}, {Key: k(km.Newline), Desc: "new line"}, {Key: k(km.Editor), Desc: "editor"}, {Key: k(km.Cancel), Desc: "leave edit"}}
 	}
 	items := []uictx.Hint{{Key: k(km.Send), Desc: "send"}, {Key: k(km.Newline), Desc: "new line"}}
-	if st, ok := m.lastReplyState(); ok && (st == conversation.StateFailed || st == conversation.StateInterrupted) {
+	if st, ok := lastReplyState(m.conv); ok && (st == conversation.StateFailed || st == conversation.StateInterrupted) {
 		items = append([]uictx.Hint{{Key: k(km.Retry), Desc: "retry"}}, items...)
 	}
 	if m.comp.textEmpty() {
@@ -142,7 +141,7 @@ func (m *Model) hintItems() []uictx.Hint {
 	items = append(items,
 		uictx.Hint{Key: k(km.Editor), Desc: "editor"},
 		uictx.Hint{Key: k(km.ThemePicker), Desc: "theme"},
-		uictx.Hint{Key: m.helpHintKey(), Desc: "help"},
+		uictx.Hint{Key: helpHintKey(km, m.comp.textEmpty()), Desc: "help"},
 	)
 	return items
 }
@@ -150,14 +149,15 @@ func (m *Model) hintItems() []uictx.Hint {
 // keyOf is a binding's first key, the short way people read it in a hint.
 func keyOf(b key.Binding) string { return keyLabel(firstKey(b, "")) }
 
-// helpHintKey is the help key to show: "?" types itself once the composer
-// has text, so then a key that always opens help (F1) is shown.
-func (m *Model) helpHintKey() string {
-	b := m.keyMap().Help
+// helpHintKey is the help key to show: a printable help key types itself
+// once the composer has text, so then a key that always opens help (F1)
+// is shown.
+func helpHintKey(km *keys.Map, textEmpty bool) string {
+	b := km.Help
 	if !b.Enabled() {
 		return ""
 	}
-	if m.comp.textEmpty() {
+	if textEmpty {
 		return keyLabel(firstKey(b, ""))
 	}
 	for _, k := range b.Keys() {

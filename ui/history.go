@@ -11,6 +11,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/session"
+	"parley/ui/uictx"
 )
 
 // History is the chat's sessions store and what to open at start.
@@ -209,16 +210,16 @@ func (m *Model) closeHistory() {
 	_ = m.hist.rec.Close()
 }
 
-// historyStatus is the status bar's word on history ("" when it is on).
-func (m *Model) historyStatus() string {
-	if m.hist.Store != nil || m.hist.Off == "" || m.hist.Off == "demo" {
+// status is the status bar's word on history ("" when it is on).
+func (h *history) status(ctx *uictx.Context) string {
+	if h.Store != nil || h.Off == "" || h.Off == "demo" {
 		return ""
 	}
-	switch m.hist.Off {
+	switch h.Off {
 	case "--no-save", "history = false":
 		return "history off"
 	}
-	return "history off: see " + noticesHow(m.ctx)
+	return "history off: see " + noticesHow(ctx)
 }
 
 // autoTitleMsg brings a title the model proposed.

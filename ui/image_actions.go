@@ -35,7 +35,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		if it.Path != "" {
 			name = filepath.Base(it.Path)
 		}
-		data, lim := a.Data, m.attachLimits()
+		data, lim := a.Data, m.opts.attachLimits()
 		return func() tea.Msg {
 			att, err := api.AttachBytes(name, data, lim)
 			if err != nil {
@@ -58,7 +58,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		if it.Path == "" {
 			return m.notify("this image has no file; save a copy first (s)", toastInfo)
 		}
-		return copyText(m.clipboardWrite(), "path", it.Path)
+		return copyText(m.opts.clipboardWrite(), "path", it.Path)
 	case imagepane.CopyImage:
 		sys, data, ctx := m.desktop, a.Data, m.base
 		return func() tea.Msg {

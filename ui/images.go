@@ -132,7 +132,7 @@ func (m *Model) checkImages(ask imageAsk) (tea.Cmd, bool) {
 
 // imageRequest is ask as the engine takes it.
 func (m *Model) imageRequest(ask imageAsk) imagegen.Request {
-	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.imageDir()}
+	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.opts.imageDir()}
 	if ask.edit != nil {
 		req.Edit = []api.ImageFile{{Name: filepath.Base(ask.edit.name), Data: ask.edit.data}}
 		if ask.mask != nil {
@@ -220,14 +220,6 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	)
 }
 
-// imageDir is where the chat saves images (image_dir).
-func (m *Model) imageDir() string {
-	if m.opts.Config != nil {
-		return m.opts.Config.ImageDir()
-	}
-	return media.DefaultImageDir(m.opts.Getenv, m.opts.Getenv("HOME"))
-}
-
 // imagesMade ends the image turn: its images are shown with their paths,
 // or the error is shown in its place with the retry key.
 func (m *Model) imagesMade(msg imagesMadeMsg) tea.Cmd {
@@ -251,7 +243,7 @@ func (m *Model) imagesMade(msg imagesMadeMsg) tea.Cmd {
 		atts = append(atts, savedAttachment(s, msg.res.Images[i]))
 	}
 	_ = m.conv.FinishImages(msg.id, atts, msg.res.Notes)
-	return m.notify(fmt.Sprintf("saved %s in %s", imagegen.Plural(len(atts), "image"), cells.OneLine(homeShort(m.imageDir(), m.opts.Getenv("HOME")))), toastOK)
+	return m.notify(fmt.Sprintf("saved %s in %s", imagegen.Plural(len(atts), "image"), cells.OneLine(homeShort(m.opts.imageDir(), m.opts.Getenv("HOME")))), toastOK)
 }
 
 // savedAttachment is a saved image as the conversation keeps it: named by
@@ -290,10 +282,10 @@ func (m *Model) imageTicked(msg imageTickMsg) tea.Cmd {
 
 // imageSeg is the status while images are made: what, for how long, and
 // how to stop.
-func (m *Model) imageSeg(r *imageRun) statusSeg {
+func (r *imageRun) seg(stopKey string) statusSeg {
 	return statusSeg{
 		text: fmt.Sprintf("%s %s · %s · %s stops", spinnerFrames[int(r.shown.Sub(r.started)/time.Second)%len(spinnerFrames)],
-			cells.OneLine(r.what), formatElapsed(r.shown.Sub(r.started)), firstKey(m.keyMap().Cancel, "esc")),
+			cells.OneLine(r.what), formatElapsed(r.shown.Sub(r.started)), stopKey),
 		role: roleBusy, flex: true,
 	}
 }

@@ -16,17 +16,18 @@ import (
 // left where it is; any other key gives the focus back to the composer
 // and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	owned := m.layerOwnsQuit()
+	owned := m.layers.ownsQuit()
 	app, isApp := m.actions.appKey(m, msg)
 	if l := m.layers.top(); l != nil {
+		m.armed.codePrefix = false
 		if !isApp || owned || layerBinds(l, msg) {
 			return m.routeLayer(msg)
 		}
 		if app.opens != "" && app.opens == l.name() {
-			m.popLayer()
+			m.layers.pop()
 			return nil
 		}
-		m.closeLayers()
+		m.layers.closeAll()
 		return app.run(m, call{key: msg})
 	}
 	if m.focus == focusPane {
@@ -52,18 +53,11 @@ func layerBinds(l layer, msg tea.KeyPressMsg) bool {
 	return msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0
 }
 
-// closeLayers closes every open layer.
-func (m *Model) closeLayers() {
-	for m.layers.top() != nil {
-		m.popLayer()
-	}
-}
-
 // chatKey handles a key while the composer has the focus: the command
 // list first, a copy_code prefix waiting for its digit, the action table,
 // and what is left edits the message.
 func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.menuOpen() {
+	if m.menu.IsOpen() {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
 		}

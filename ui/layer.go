@@ -45,40 +45,46 @@ type keyBinder interface {
 }
 
 // layerStack holds the open layers; the last one is on top and receives
-// input.
-type layerStack []layer
+// input. gen grows with every push and pop, so the layout gives a new top
+// layer its size even when nothing else changed.
+type layerStack struct {
+	list []layer
+	gen  int
+}
 
-func (s layerStack) top() layer {
-	if len(s) == 0 {
+func (s *layerStack) top() layer {
+	if len(s.list) == 0 {
 		return nil
 	}
-	return s[len(s)-1]
+	return s.list[len(s.list)-1]
 }
 
-// pushLayer opens a layer on top of the others.
-func (m *Model) pushLayer(l layer) {
-	m.layers = append(m.layers, l)
-	m.armed.codePrefix = false
-	// Force the relayout at the end of the Update: the new top layer needs
-	// its size even when the layout's inputs did not change.
-	m.screen.layIn = layoutInput{}
+// push opens a layer on top of the others.
+func (s *layerStack) push(l layer) {
+	s.list = append(s.list, l)
+	s.gen++
 }
 
-// popLayer closes the top layer.
-func (m *Model) popLayer() {
-	if n := len(m.layers); n > 0 {
-		m.layers[n-1] = nil
-		m.layers = m.layers[:n-1]
+// pop closes the top layer.
+func (s *layerStack) pop() {
+	if n := len(s.list); n > 0 {
+		s.list[n-1] = nil
+		s.list = s.list[:n-1]
 	}
-	m.screen.layIn = layoutInput{}
+	s.gen++
 }
 
-// layerName is the name of the top layer, or "" when none is open.
-func (m *Model) layerName() string {
-	if l := m.layers.top(); l != nil {
-		return l.name()
+// closeAll closes every layer.
+func (s *layerStack) closeAll() {
+	for s.top() != nil {
+		s.pop()
 	}
-	return ""
+}
+
+// ownsQuit reports whether the top layer handles the quit keys.
+func (s *layerStack) ownsQuit() bool {
+	q, ok := s.top().(quitOwner)
+	return ok && q.ownsQuit()
 }
 
 // routeLayer hands a message to the top layer and acts on its result.
@@ -89,10 +95,4 @@ func (m *Model) routeLayer(msg tea.Msg) tea.Cmd {
 	}
 	cmd, res := l.update(msg)
 	return tea.Batch(cmd, m.handleResult(res))
-}
-
-// layerOwnsQuit reports whether the top layer handles the quit keys.
-func (m *Model) layerOwnsQuit() bool {
-	q, ok := m.layers.top().(quitOwner)
-	return ok && q.ownsQuit()
 }

@@ -435,6 +435,6 @@ func isDir(p string) bool {
 func (m *Model) openFilePicker() tea.Cmd {
 	l, cmd := newFilesLayer(m.ctx, pickerStart(m.opts.Getenv), m.opts.Getenv("HOME"))
 	l.preview.opts, l.preview.cache = m.previewOptions(), m.pics.cache
-	m.pushLayer(l)
+	m.layers.push(l)
 	return cmd
 }

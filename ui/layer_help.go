@@ -41,6 +41,6 @@ func (l *helpLayer) keysChanged(km keys.Map) { l.h.SetGroups(km.Groups()) }
 
 // openHelp shows every key.
 func (m *Model) openHelp() tea.Cmd {
-	m.pushLayer(newHelpLayer(m.ctx))
+	m.layers.push(newHelpLayer(m.ctx))
 	return nil
 }

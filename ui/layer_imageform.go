@@ -64,7 +64,7 @@ func (m *Model) openImageForm() tea.Cmd {
 	cat := m.catalog.WithListed(m.gateway.models)
 	l.models = cat.ModelsWith(api.CapImageGeneration)
 	l.sizes = func(model string) []string { return cat.Lookup(model).Caps.Sizes }
-	m.pushLayer(l)
+	m.layers.push(l)
 	return l.fields[formPrompt].Focus()
 }
 

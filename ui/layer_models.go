@@ -80,7 +80,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	m.gateway.gen++
 	items := func(listed []string) []overlay.PickerItem {
-		return m.chatModels(overlay.ModelItems(m.catalog, m.model, m.defaultModel(), listed))
+		return m.chatModels(overlay.ModelItems(m.catalog, m.model, m.opts.defaultModel(), listed))
 	}
 	l := &modelLayer{
 		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
@@ -89,7 +89,7 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 		items:     items,
 		km:        m.keyMap(),
 	}
-	m.pushLayer(l)
+	m.layers.push(l)
 	if !m.clients.configured() {
 		return nil
 	}
@@ -172,7 +172,7 @@ func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 		imageCap:  cap,
 		km:        m.keyMap(),
 	}
-	m.pushLayer(l)
+	m.layers.push(l)
 	if !m.clients.configured() {
 		return nil
 	}

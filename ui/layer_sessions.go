@@ -509,6 +509,6 @@ func (m *Model) openSessions() tea.Cmd {
 		return m.notify(m.historyOff().Error(), toastInfo)
 	}
 	l, cmd := newSessionsLayer(m.ctx, m.hist.Store, m.conv.ID(), m.now)
-	m.pushLayer(l)
+	m.layers.push(l)
 	return tea.Batch(cmd, m.saveDraftNow())
 }

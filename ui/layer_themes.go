@@ -38,7 +38,7 @@ func (l *themeLayer) update(msg tea.Msg) (tea.Cmd, result) {
 
 // openThemePicker lists "auto" and every theme.
 func (m *Model) openThemePicker() tea.Cmd {
-	m.pushLayer(&themeLayer{p: overlay.NewThemePicker(m.ctx, m.term.themes.Themes(), m.term.themeName), before: m.term.themeName, km: m.keyMap()})
+	m.layers.push(&themeLayer{p: overlay.NewThemePicker(m.ctx, m.term.themes.Themes(), m.term.themeName), before: m.term.themeName, km: m.keyMap()})
 	return nil
 }
 

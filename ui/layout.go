@@ -37,6 +37,9 @@ type layoutInput struct {
 	// Side asks for a pane beside the transcript.
 	Side    bool
 	Overlay overlayKind
+	// LayerGen changes whenever a layer opens or closes: the new top
+	// layer needs its size.
+	LayerGen int
 }
 
 // layout is where everything goes; zero-height rects are not drawn.

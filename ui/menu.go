@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/keys"
 	"parley/ui/slash"
 	"parley/ui/uictx"
 )
@@ -13,8 +14,6 @@ import (
 
 // maxMenuRows bounds the pane.
 const maxMenuRows = 12
-
-func (m *Model) menuOpen() bool { return m.menu.IsOpen() }
 
 // openMenu shows the list for the "/" just typed.
 func (m *Model) openMenu() tea.Cmd {
@@ -28,10 +27,6 @@ func (m *Model) syncMenu() tea.Cmd {
 	}
 	return m.menu.SetInput(m.comp.value())
 }
-
-func (m *Model) menuLines() int { return m.menu.Height(maxMenuRows) }
-
-func (m *Model) menuView(w, h int) string { return m.menu.View(w, h) }
 
 // menuKey gives a key (or a completion result) to the open list and acts
 // on its outcome; done is false when the key is the composer's.
@@ -57,7 +52,6 @@ func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // menuHints are the keys of the open list.
-func (m *Model) menuHints() []uictx.Hint {
-	km := m.keyMap()
+func menuHints(km *keys.Map) []uictx.Hint {
 	return []uictx.Hint{{Key: "type", Desc: "filter"}, {Key: keyOf(km.ListUp) + "/" + keyOf(km.ListDown), Desc: "move"}, {Key: "tab", Desc: "complete"}, {Key: keyOf(km.Send), Desc: "run"}, {Key: keyOf(km.Close), Desc: "close"}}
 }

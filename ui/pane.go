@@ -81,8 +81,8 @@ func (m *Model) closePane() {
 
 // aboveView is the pane above the composer (the command list), or "".
 func (m *Model) aboveView() string {
-	if !m.menuOpen() || m.screen.lay.Above.H == 0 {
+	if !m.menu.IsOpen() || m.screen.lay.Above.H == 0 {
 		return ""
 	}
-	return m.menuView(m.screen.lay.Above.W, m.screen.lay.Above.H)
+	return m.menu.View(m.screen.lay.Above.W, m.screen.lay.Above.H)
 }

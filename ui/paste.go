@@ -27,7 +27,7 @@ const (
 // bytes are checked), a lone link to an image is attached as a link, and
 // anything else is text in the composer.
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	if m.menuOpen() {
+	if m.menu.IsOpen() {
 		m.comp.update(msg)
 		return m.syncMenu()
 	}
@@ -39,9 +39,9 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return checkAndAttach(res.Paths, content, m.attachLimits())
+		return checkAndAttach(res.Paths, content, m.opts.attachLimits())
 	case res.Kind == paste.URL && res.ImageURL:
-		return attachRefs([]string{res.URL}, content, m.attachLimits())
+		return attachRefs([]string{res.URL}, content, m.opts.attachLimits())
 	}
 	m.comp.insert(content)
 	return m.syncMenu()
@@ -71,7 +71,7 @@ type clipboardReadMsg struct {
 // readClipboard reads the system clipboard in the background: an image is
 // prepared for sending (scaled to the limits), text comes back as a paste.
 func (m *Model) readClipboard() tea.Cmd {
-	sys, lim := m.desktop, m.attachLimits()
+	sys, lim := m.desktop, m.opts.attachLimits()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), clipboardTimeout)
 		defer cancel()

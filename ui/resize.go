@@ -20,9 +20,10 @@ func (m *Model) layoutInput() layoutInput {
 		in.BannerLines = 1 + len(bannerBody(m.notes.banner, m.ctx.Width))
 	}
 	in.AttachLines = attachLines(len(m.comp.attachments))
-	if m.menuOpen() {
-		in.AboveLines = m.menuLines()
+	if m.menu.IsOpen() {
+		in.AboveLines = m.menu.Height(maxMenuRows)
 	}
+	in.LayerGen = m.layers.gen
 	if l := m.layers.top(); l != nil {
 		in.Overlay = overlayPanel
 		if l.full() {

@@ -70,14 +70,14 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case nil:
 		return nil
 	case closeLayer:
-		m.popLayer()
+		m.layers.pop()
 		return nil
 	case quitApp:
 		m.quitting = true
 		return tea.Quit
 	case themeResult:
 		if r.close {
-			m.popLayer()
+			m.layers.pop()
 		}
 		cmd := m.setTheme(r.name)
 		if r.announce {
@@ -89,20 +89,20 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		m.catalog = m.catalog.WithListed(r.models)
 		return nil
 	case modelChosen:
-		m.popLayer()
+		m.layers.pop()
 		return m.useModel(r.name, r.send)
 	case imagesAsked:
-		m.popLayer()
+		m.layers.pop()
 		m.images.lastAsk = r.ask
 		if r.ask.model == "" {
 			return m.openImageModelPicker(api.CapImageGeneration, r.ask)
 		}
 		return m.startImages(r.ask)
 	case serverChosen:
-		m.popLayer()
+		m.layers.pop()
 		return m.useServer(r.setup)
 	case sessionChosen:
-		m.popLayer()
+		m.layers.pop()
 		if r.id == m.conv.ID() && r.jump == 0 {
 			return nil
 		}
@@ -121,7 +121,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		}
 		return m.notify("deleted "+cells.OneLine(r.title), toastOK)
 	case newConversationAsked:
-		m.popLayer()
+		m.layers.pop()
 		return m.startNewConversation()
 	case focusComposerResult:
 		m.focus = focusComposer
@@ -129,8 +129,8 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case imageAction:
 		return m.imageAction(r)
 	case filesChosen:
-		m.popLayer()
-		return tea.Batch(attachRefs(r.paths, "", m.attachLimits()), rememberPickerDir(m.opts.Getenv, r.dir))
+		m.layers.pop()
+		return tea.Batch(attachRefs(r.paths, "", m.opts.attachLimits()), rememberPickerDir(m.opts.Getenv, r.dir))
 	}
 	return m.notify("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }

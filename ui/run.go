@@ -250,7 +250,7 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
-	problems = append(problems, m.loadThemes()...)
+	problems = append(problems, m.term.loadThemes(opts.configEnv())...)
 	m.hist.History = opts.History
 	if m.hist.Store != nil {
 		// The recorder outlives the program's context on purpose: what is
@@ -264,7 +264,7 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.VerboseLog != "" {
 		m.notes.add(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})
 	}
-	m.applyTheme(m.resolvedTheme())
+	m.term.apply(m.ctx)
 	m.tr = transcript.New(m.ctx)
 	m.tr.SetPictures(m.pics.mode != preview.Off)
 	if opts.Config != nil && opts.Config.ReadingWidth > 0 {
@@ -283,7 +283,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	if st.needsSetup {
-		m.layers = layerStack{&setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.configPath(), Context: ctx, Candidates: opts.probe})}}
+		m.layers.push(&setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.opts.configPath(), Context: ctx, Candidates: opts.probe})})
 	}
 	w, h := 80, 24
 	if opts.Width > 0 && opts.Height > 0 {

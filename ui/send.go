@@ -89,7 +89,7 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 	return conversation.TurnOptions{
 		Model:         m.model,
 		Catalog:       m.catalog,
-		MaxHistory:    m.maxHistory(),
+		MaxHistory:    m.opts.maxHistory(),
 		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"parley/api"
 	"parley/config"
+	"parley/media"
 	"parley/themes"
 )
 
@@ -48,24 +49,75 @@ func settingsFrom(opts Options) settings {
 	return st
 }
 
-// configSystemPrompt is the system prompt a new conversation starts with.
-func (m *Model) configSystemPrompt() string {
-	if m.opts.Config == nil {
+// The settings the chat reads from the config; every one has a default
+// when there is no config (tests, the demo).
+
+// systemPrompt is the system prompt a new conversation starts with.
+func (o Options) systemPrompt() string {
+	if o.Config == nil {
 		return ""
 	}
-	return m.opts.Config.SystemPrompt
+	return o.Config.SystemPrompt
 }
 
-func (m *Model) maxHistory() int {
-	if m.opts.Config == nil {
+func (o Options) maxHistory() int {
+	if o.Config == nil {
 		return 0
 	}
-	return m.opts.Config.MaxHistoryMessages
+	return o.Config.MaxHistoryMessages
 }
 
-func (m *Model) defaultModel() string {
-	if m.opts.Config == nil {
+func (o Options) defaultModel() string {
+	if o.Config == nil {
 		return ""
 	}
-	return m.opts.Config.DefaultModel
+	return o.Config.DefaultModel
+}
+
+// attachLimits are the configured attachment limits (attach_max_side,
+// attach_max_bytes).
+func (o Options) attachLimits() api.AttachLimits {
+	if o.Config == nil {
+		return api.AttachLimits{}
+	}
+	return o.Config.AttachLimits()
+}
+
+// maxAttachments is attach_max_count.
+func (o Options) maxAttachments() int { return o.Config.MaxAttachments() }
+
+// imageDir is where the chat saves images (image_dir).
+func (o Options) imageDir() string {
+	if o.Config != nil {
+		return o.Config.ImageDir()
+	}
+	return media.DefaultImageDir(o.Getenv, o.Getenv("HOME"))
+}
+
+// configPath is where a new config file goes: Options.ConfigPath, else the
+// file the config package reads (config.DefaultPath), or "" when no
+// directory for it is known.
+func (o Options) configPath() string {
+	if o.ConfigPath != "" {
+		return o.ConfigPath
+	}
+	env := o.configEnv()
+	if env.Getenv("PARLEY_CONFIG") == "" && config.Dir(env) == "" {
+		return ""
+	}
+	return config.DefaultPath(env)
+}
+
+// configEnv is the environment the config package resolves paths in.
+func (o Options) configEnv() config.Env {
+	return config.Env{Getenv: o.Getenv, HomeDir: o.Getenv("HOME")}
+}
+
+// clipboardWrite writes text to the system clipboard (a test's fake when
+// set).
+func (o Options) clipboardWrite() func(string) error {
+	if o.Clipboard != nil {
+		return o.Clipboard
+	}
+	return systemClipboard
 }

@@ -33,7 +33,7 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	if !res.Save {
 		return toastCmd
 	}
-	path := m.configPath()
+	path := m.opts.configPath()
 	if path == "" {
 		return m.notify("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
 	}
@@ -62,23 +62,4 @@ func (m *Model) configSaved(msg configSavedMsg) tea.Cmd {
 		return m.notify(fmt.Sprintf("could not write %s: %v", msg.path, msg.err), toastErr)
 	}
 	return m.notify("saved to "+msg.path, toastOK)
-}
-
-// configPath is where a new config file goes: Options.ConfigPath, else the
-// file the config package reads (config.DefaultPath), or "" when no
-// directory for it is known.
-func (m *Model) configPath() string {
-	if m.opts.ConfigPath != "" {
-		return m.opts.ConfigPath
-	}
-	env := m.configEnv()
-	if env.Getenv("PARLEY_CONFIG") == "" && config.Dir(env) == "" {
-		return ""
-	}
-	return config.DefaultPath(env)
-}
-
-// configEnv is the environment the config package resolves paths in.
-func (m *Model) configEnv() config.Env {
-	return config.Env{Getenv: m.opts.Getenv, HomeDir: m.opts.Getenv("HOME")}
 }

@@ -72,15 +72,15 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 
 	switch {
 	case m.stream.active != nil:
-		right = append(right, m.streamSeg(m.stream.active))
+		right = append(right, m.stream.active.seg(firstKey(m.keyMap().Cancel, "esc")))
 	case m.images.run != nil:
-		right = append(right, m.imageSeg(m.images.run))
+		right = append(right, m.images.run.seg(firstKey(m.keyMap().Cancel, "esc")))
 	case m.turn.pendingSend:
 		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:
 		right = append(right, statusSeg{text: "✎ editing last message", role: roleWarn})
 	default:
-		if st, ok := m.lastReplyState(); ok {
+		if st, ok := lastReplyState(m.conv); ok {
 			switch st {
 			case conversation.StateFailed:
 				right = append(right, statusSeg{text: "✗ failed", role: roleErr})
@@ -108,7 +108,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	if m.opts.VerboseLog != "" {
 		right = append(right, statusSeg{text: "tracing to " + cells.OneLine(filepath.Base(m.opts.VerboseLog)), role: roleMuted, drop: 5})
 	}
-	if h := m.historyStatus(); h != "" {
+	if h := m.hist.status(m.ctx); h != "" {
 		right = append(right, statusSeg{text: h, role: roleWarn, drop: 4})
 	}
 	if m.term.mouse {
@@ -123,7 +123,7 @@ const stallAfter = 15 * time.Second
 
 // streamSeg is the status of the reply in flight: spinner and elapsed time,
 // then the rate, a stall, or the gateway client's retry.
-func (m *Model) streamSeg(s *activeStream) statusSeg {
+func (s *activeStream) seg(stopKey string) statusSeg {
 	now := s.shown
 	txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(s.started))
 	quiet := now.Sub(s.last)
@@ -132,7 +132,7 @@ func (m *Model) streamSeg(s *activeStream) statusSeg {
 		wait := max(s.retry.At.Sub(now), 0).Round(time.Second)
 		return statusSeg{text: fmt.Sprintf("%s · %s · retry %d/%d in %d s", txt, s.retry.Reason, s.retry.Attempt, s.retry.Attempts, int(wait.Seconds())), role: roleWarn}
 	case quiet >= stallAfter:
-		return statusSeg{text: fmt.Sprintf("%s · no data for %d s — %s stops", txt, int(quiet.Seconds()), firstKey(m.keyMap().Cancel, "esc")), role: roleWarn}
+		return statusSeg{text: fmt.Sprintf("%s · no data for %d s — %s stops", txt, int(quiet.Seconds()), stopKey), role: roleWarn}
 	case !s.first.IsZero():
 		if secs := now.Sub(s.first).Seconds(); secs > 0.2 {
 			txt += fmt.Sprintf(" · ~%.0f tok/s", float64(s.chars)/4/secs)
@@ -238,12 +238,14 @@ func dropHighest(left, right *[]statusSeg) bool {
 	return true
 }
 
-func (m *Model) lastReplyState() (conversation.State, bool) {
-	r, ok := m.conv.LastReply()
+// lastReplyState is the state of the conversation's last reply, when no
+// user message came after it.
+func lastReplyState(conv *conversation.Conversation) (conversation.State, bool) {
+	r, ok := conv.LastReply()
 	if !ok {
 		return 0, false
 	}
-	if u, ok := m.conv.LastUser(); ok && u.ID > r.ID {
+	if u, ok := conv.LastUser(); ok && u.ID > r.ID {
 		return 0, false
 	}
 	return r.State, true

@@ -48,7 +48,7 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 		t.Fatalf("top %q", h.m.layerName())
 	}
 	p := &probeLayer{}
-	h.m.pushLayer(p)
+	h.m.layers.push(p)
 	h.send(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if h.m.layerName() != "probe" || p.w != 90 || p.h == 0 {
 		t.Fatalf("top %q, probe sized %dx%d", h.m.layerName(), p.w, p.h)
@@ -269,8 +269,8 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.typeText("/")
-	if !h.m.menuOpen() || h.m.screen.lay.Above.H == 0 {
-		t.Fatalf("no command list after /: open %v, above %+v", h.m.menuOpen(), h.m.screen.lay.Above)
+	if !h.m.menu.IsOpen() || h.m.screen.lay.Above.H == 0 {
+		t.Fatalf("no command list after /: open %v, above %+v", h.m.menu.IsOpen(), h.m.screen.lay.Above)
 	}
 	scr := h.screen()
 	for _, want := range []string{"/model", "/theme", "/new", "/system", "ctrl+o"} {

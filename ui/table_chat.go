@@ -141,7 +141,7 @@ func attachAction(m *Model, c call) tea.Cmd {
 	for i, r := range c.inv.Positional {
 		refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
 	}
-	return attachRefs(refs, "", m.attachLimits())
+	return attachRefs(refs, "", m.opts.attachLimits())
 }
 
 func detachAction(m *Model, c call) tea.Cmd {

@@ -37,7 +37,7 @@ func (m *Model) listen(l conversation.Listener) {
 // holds: every listener hears it.
 func (m *Model) conversationOptions() conversation.Options {
 	ls := append([]conversation.Listener(nil), m.listeners...)
-	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.configSystemPrompt()}
+	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.opts.systemPrompt()}
 }
 
 // newConversation replaces the conversation with an empty one.

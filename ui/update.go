@@ -33,10 +33,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.tickIfNeeded()
 
 	case tea.ColorProfileMsg:
-		return m.profileKnown(msg.Profile)
+		if m.term.profileKnown(msg.Profile, m.opts.Profile) {
+			return m.restyle()
+		}
+		return nil
 
 	case tea.BackgroundColorMsg:
-		return m.backgroundKnown(msg.IsDark())
+		if m.term.backgroundKnown(msg.IsDark()) {
+			return m.restyle()
+		}
+		return nil
 
 	case tea.ModeReportMsg:
 		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
@@ -194,7 +200,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // terminal reported its keyboard support).
 func (m *Model) keysChanged() {
 	m.comp.applyKeys(m.ctx.Keys)
-	for _, l := range m.layers {
+	for _, l := range m.layers.list {
 		if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
 			h.keysChanged(m.ctx.Keys)
 		}
