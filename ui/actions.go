@@ -16,7 +16,7 @@ import (
 // reply as the model wrote it (the Markdown, not the rendering), with
 // terminal control sequences made inert (see copyText).
 func (m *Model) copyReply() tea.Cmd {
-	r, ok := m.lastReplyWithText()
+	r, ok := lastReplyWithText(m.conv)
 	if !ok {
 		return m.notify("there is no reply to copy yet", toastInfo)
 	}
@@ -25,7 +25,7 @@ func (m *Model) copyReply() tea.Cmd {
 
 // copyCode copies the n-th fenced code block of the last reply.
 func (m *Model) copyCode(n int) tea.Cmd {
-	r, ok := m.lastReplyWithText()
+	r, ok := lastReplyWithText(m.conv)
 	if !ok {
 		return m.notify("there is no reply to copy from yet", toastInfo)
 	}
@@ -42,9 +42,9 @@ func (m *Model) copyCode(n int) tea.Cmd {
 
 // lastReplyWithText is the last reply that has text: after a failed or
 // stopped turn without any, the one before it is still there to copy.
-func (m *Model) lastReplyWithText() (conversation.Message, bool) {
-	for i := m.conv.Len() - 1; i >= 0; i-- {
-		if r := m.conv.At(i); r.Role == api.RoleAssistant && r.Text != "" {
+func lastReplyWithText(conv *conversation.Conversation) (conversation.Message, bool) {
+	for i := conv.Len() - 1; i >= 0; i-- {
+		if r := conv.At(i); r.Role == api.RoleAssistant && r.Text != "" {
 			return r, true
 		}
 	}

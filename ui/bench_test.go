@@ -62,7 +62,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			before := len(lastText(m))
 			for b.Loop() {
 				m.stream.active.pump.add(ev)
-				m.drainStream()
+				m.stream.drain(m.conv, m.now())
 				_ = m.View()
 			}
 			if got := len(lastText(m)); got != before+b.N*len(ev.Text) {
@@ -80,7 +80,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				m.stream.active.pump.add(ev)
-				m.drainStream()
+				m.stream.drain(m.conv, m.now())
 				_ = r.Render(termsafe.Markdown(lastText(m)))
 				_ = m.View()
 			}
@@ -127,7 +127,7 @@ func BenchmarkStreamDeltaComposed(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				m.stream.active.pump.add(ev)
-				m.drainStream()
+				m.stream.drain(m.conv, m.now())
 				m.composeFrame()
 				_ = m.View()
 			}
@@ -139,7 +139,7 @@ func BenchmarkStreamDeltaComposed(b *testing.B) {
 // View) with a 100 KB transcript.
 func BenchmarkKeystroke(b *testing.B) {
 	m, _ := benchModel(b, 100<<10)
-	m.endStream()
+	m.interruptStream()
 	m.Update(tea.PasteMsg{Content: "a question being typed "})
 	k := tea.KeyPressMsg{Code: 'a', Text: "a"}
 	bs := tea.KeyPressMsg{Code: tea.KeyBackspace}

@@ -56,7 +56,7 @@ func (m *Model) commandEnv() commandEnv {
 	}
 	env.imageModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageGeneration)
 	env.editModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit)
-	env.imageModel = m.imageModel(api.CapImageGeneration)
+	env.imageModel = m.images.model(m.catalog, m.opts.Config, api.CapImageGeneration)
 	env.sizes = map[string][]string{}
 	for _, n := range append(append([]string{env.imageModel}, env.imageModels...), env.editModels...) {
 		if n != "" {

@@ -12,6 +12,7 @@ import (
 	"parley/themes"
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/slash"
 	"parley/ui/uictx"
 )
 
@@ -172,6 +173,19 @@ func (c *composer) leaveEdit(keep bool) {
 		c.reset()
 	}
 	c.gen++
+}
+
+// keepLine puts a refused command line back into an empty composer, so
+// nothing typed is lost.
+func (c *composer) keepLine(inv slash.Invocation) {
+	if !c.empty() {
+		return
+	}
+	line := "/" + inv.Name
+	if inv.Args != "" {
+		line += " " + inv.Args
+	}
+	c.setValue(line)
 }
 
 // reset empties the composer after a send.

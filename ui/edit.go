@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/conversation"
 	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/slash"
@@ -25,59 +26,59 @@ type editMaskMsg struct {
 }
 
 // editCommand runs /edit PROMPT [--mask PATH] [--model NAME] …: the image
-// edited is the one selected in the image pane when it has the keys, else
-// the image attached in the composer, else the last image of the
-// conversation.
+// edited is the one selected in the image pane, else the image attached in
+// the composer, else the last image of the conversation. A refused line
+// goes back to the composer, so nothing typed is lost.
 func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
-	src, ok := m.editSource()
-	if !ok {
-		return m.refuseCommand(inv, "there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
+	refuse := func(why string) tea.Cmd {
+		m.comp.keepLine(inv)
+		return m.notify(why, toastErr)
 	}
-	ask, err := m.parseImageAsk(inv, api.CapImageEdit)
+	src, ok := editSource(m.pane, m.comp.attachments, m.conv)
+	if !ok {
+		return refuse("there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
+	}
+	ask, err := m.images.parse(inv, api.CapImageEdit, m.catalog, m.opts.Config)
 	if err != nil {
-		return m.refuseCommand(inv, err.Error())
+		return refuse(err.Error())
 	}
 	ask.edit = &src
-	if ask.model == "" {
+	pick := ask.model == ""
+	if pick {
 		if can := m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit); len(can) == 0 {
-			return m.refuseCommand(inv, userSentence(m.catalog.Require("", api.CapImageEdit)))
+			return refuse(userSentence(m.catalog.Require("", api.CapImageEdit)))
 		}
-		if inv.Flags.Has("mask") {
-			return m.readMask(ask, inv.Flags.String("mask"), true)
-		}
+	} else if err := m.catalog.Require(ask.model, api.CapImageEdit); err != nil {
+		return refuse(userSentence(err))
+	}
+	switch {
+	case inv.Flags.Has("mask"):
+		return readMask(ask, slash.ExpandHome(inv.Flags.String("mask"), m.opts.Getenv("HOME")))
+	case pick:
 		return m.openImageModelPicker(api.CapImageEdit, ask)
-	}
-	if err := m.catalog.Require(ask.model, api.CapImageEdit); err != nil {
-		return m.refuseCommand(inv, userSentence(err))
-	}
-	if inv.Flags.Has("mask") {
-		return m.readMask(ask, inv.Flags.String("mask"), false)
 	}
 	return m.startImages(ask)
 }
 
 // readMask reads and checks the mask in a command: a PNG with the image's
-// dimensions and a transparent pixel. pick opens the model picker after.
-func (m *Model) readMask(ask imageAsk, path string, pick bool) tea.Cmd {
-	path = slash.ExpandHome(path, m.opts.Getenv("HOME"))
+// dimensions and a transparent pixel.
+func readMask(ask imageAsk, path string) tea.Cmd {
 	src := ask.edit.data
 	return func() tea.Msg {
 		data, err := media.ReadImageFile(path, media.MaxFileBytes)
+		if err == nil {
+			err = media.CheckMask(src, data)
+		}
 		if err != nil {
 			return editMaskMsg{ask: ask, err: fmt.Errorf("cannot use the mask %s: %w", cells.OneLine(filepath.Base(path)), err)}
 		}
-		if err := media.CheckMask(src, data); err != nil {
-			return editMaskMsg{ask: ask, err: fmt.Errorf("cannot use the mask %s: %w", cells.OneLine(filepath.Base(path)), err)}
-		}
 		ask.mask = data
-		if pick {
-			ask.model = ""
-		}
 		return editMaskMsg{ask: ask}
 	}
 }
 
-// maskRead goes on with an edit once its mask is checked.
+// maskRead goes on with an edit once its mask is checked; without a model
+// the picker asks for one.
 func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.notify(userSentence(msg.err), toastErr)
@@ -88,20 +89,23 @@ func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
 	return m.startImages(msg.ask)
 }
 
-// editSource is the image /edit works on.
-func (m *Model) editSource() (imageSource, bool) {
-	if p, ok := m.pane.(*imagesPane); ok {
-		key, _ := p.selection()
-		if a, ok := findImage(m.conv, m.comp.attachments, key); ok {
+// editSource is the image /edit works on: the one selected in the image
+// pane, else the last attached in the composer, else the last of the
+// conversation.
+func editSource(pane sidePane, pending []api.Attachment, conv *conversation.Conversation) (imageSource, bool) {
+	if p, ok := pane.(*imagesPane); ok {
+		if key, ok := p.selection(); ok {
+			if a, ok := findImage(conv, pending, key); ok {
+				return imageSource{name: a.Name, data: a.Data}, true
+			}
+		}
+	}
+	for i := len(pending) - 1; i >= 0; i-- {
+		if a := pending[i]; len(a.Data) > 0 {
 			return imageSource{name: a.Name, data: a.Data}, true
 		}
 	}
-	for i := len(m.comp.attachments) - 1; i >= 0; i-- {
-		if a := m.comp.attachments[i]; len(a.Data) > 0 {
-			return imageSource{name: a.Name, data: a.Data}, true
-		}
-	}
-	msgs := m.conv.Messages()
+	msgs := conv.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		atts := msgs[i].Attachments
 		for j := len(atts) - 1; j >= 0; j-- {

@@ -24,7 +24,7 @@ type exportedMsg struct {
 // it goes to the working directory, named after the title.
 func (m *Model) exportCommand(arg string) tea.Cmd {
 	if m.hist.Store == nil {
-		return m.notify("cannot export: "+m.historyOff().Error()+"; copy the replies with ctrl+y instead", toastInfo)
+		return m.notify("cannot export: "+m.hist.off().Error()+"; copy the replies with ctrl+y instead", toastInfo)
 	}
 	if m.conv.Len() == 0 {
 		return m.notify("there is nothing to export yet", toastInfo)

@@ -57,11 +57,13 @@ func waitRecorder(rec *session.Recorder) tea.Cmd {
 	}
 }
 
-func (m *Model) recorderFailed(msg recorderFailedMsg) tea.Cmd {
-	if msg.rec != m.hist.rec {
-		return nil
+// recorderFailed words a write failure of the recorder and waits for the
+// next one ("" for a failure of an earlier recorder).
+func (h *history) recorderFailed(msg recorderFailedMsg) (string, tea.Cmd) {
+	if msg.rec != h.rec {
+		return "", nil
 	}
-	return tea.Batch(m.notify("could not save the conversation: "+msg.err.Error()+" (the chat goes on; what is on screen is not lost)", toastWarn), waitRecorder(msg.rec))
+	return "could not save the conversation: " + msg.err.Error() + " (the chat goes on; what is on screen is not lost)", waitRecorder(msg.rec)
 }
 
 // sessionLoadedMsg brings a stored session: its last messages first (full
@@ -106,7 +108,7 @@ func (m *Model) openSession(id string, jump int) tea.Cmd {
 	m.interruptStream()
 	m.hist.loadGen++
 	m.hist.loading = id
-	return tea.Batch(m.saveDraftNow(), loadSession(m.hist.Store, m.hist.loadGen, id, jump != 0, jump))
+	return tea.Batch(m.hist.saveDraft(m.conv.ID(), &m.comp), loadSession(m.hist.Store, m.hist.loadGen, id, jump != 0, jump))
 }
 
 func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
@@ -127,8 +129,8 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 		m.comp.reset()
 		m.comp.setValue(msg.text)
 		m.comp.setAttachments(msg.atts)
-		m.hist.draft.saved = msg.text
-		m.hist.draft.key = msg.text + "\x00" + itoa(len(msg.atts))
+		m.hist.draft.saved, m.hist.draft.savedAtts = msg.text, len(msg.atts)
+		m.hist.draft.key = itoa(m.comp.gen)
 	}
 	if msg.jump != 0 {
 		m.tr.ScrollTo(msg.jump)
@@ -148,66 +150,71 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 // draftTickMsg saves the draft once the composer rests.
 type draftTickMsg struct{ gen int }
 
-// draftSavedMsg reports a draft write.
+// draftSavedMsg reports a draft write: its text and number of images.
 type draftSavedMsg struct {
 	text string
+	atts int
 	err  error
 }
 
 // draftChanged schedules a save of the composer's draft when its content
-// changed since the last look (it runs at the end of every Update).
-func (m *Model) draftChanged() tea.Cmd {
-	if m.hist.Store == nil || m.hist.loading != "" || m.comp.editing {
+// changed since the last look (it runs at the end of every Update). The
+// key is the content's generation, so a look costs nothing however long
+// the text.
+func (h *history) draftChanged(c *composer) tea.Cmd {
+	if h.Store == nil || h.loading != "" || c.editing {
 		return nil
 	}
-	key := m.comp.value() + "\x00" + itoa(len(m.comp.attachments))
-	if key == m.hist.draft.key {
+	key := itoa(c.gen)
+	if key == h.draft.key {
 		return nil
 	}
-	m.hist.draft.key = key
-	m.hist.draft.gen++
-	gen := m.hist.draft.gen
+	h.draft.key = key
+	h.draft.gen++
+	gen := h.draft.gen
 	return tea.Tick(draftDelay, func(time.Time) tea.Msg { return draftTickMsg{gen: gen} })
 }
 
-// saveDraftNow writes the composer's draft in the background.
-func (m *Model) saveDraftNow() tea.Cmd {
-	if m.hist.Store == nil || m.hist.loading != "" {
+// saveDraft writes the composer's draft in the background. An edit of a
+// sent message is not a draft of a new one.
+func (h *history) saveDraft(convID string, c *composer) tea.Cmd {
+	if h.Store == nil || h.loading != "" || c.editing {
 		return nil
 	}
-	store, id := m.hist.Store, m.conv.ID()
-	text, atts := m.comp.value(), append([]api.Attachment(nil), m.comp.attachments...)
-	if m.comp.editing {
-		// An edit of a sent message is not a draft of a new one.
+	store := h.Store
+	text, atts := c.value(), append([]api.Attachment(nil), c.attachments...)
+	if text == h.draft.saved && len(atts) == 0 && h.draft.savedAtts == 0 {
 		return nil
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
-		return draftSavedMsg{text: text, err: store.SaveDraft(ctx, id, text, atts)}
+		return draftSavedMsg{text: text, atts: len(atts), err: store.SaveDraft(ctx, convID, text, atts)}
 	}
 }
 
-func (m *Model) draftSavedResult(msg draftSavedMsg) tea.Cmd {
+// draftSaved takes the result of a draft write; it returns what to tell
+// the user ("" when it was written).
+func (h *history) draftSaved(msg draftSavedMsg) string {
 	if msg.err != nil {
-		return m.notify("could not keep the draft: "+msg.err.Error(), toastWarn)
+		return "could not keep the draft: " + msg.err.Error()
 	}
-	m.hist.draft.saved = msg.text
-	return nil
+	h.draft.saved, h.draft.savedAtts = msg.text, msg.atts
+	return ""
 }
 
-// closeHistory runs when the program has stopped: the draft is written
-// and the recorder flushes what is queued.
-func (m *Model) closeHistory() {
-	if m.hist.Store == nil || m.hist.rec == nil {
+// close runs when the program has stopped: the draft is written and the
+// recorder flushes what is queued.
+func (h *history) close(convID string, c *composer) {
+	if h.Store == nil || h.rec == nil {
 		return
 	}
-	if !m.comp.editing && m.hist.loading == "" {
+	if !c.editing && h.loading == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		_ = m.hist.Store.SaveDraft(ctx, m.conv.ID(), m.comp.value(), m.comp.attachments)
+		_ = h.Store.SaveDraft(ctx, convID, c.value(), c.attachments)
 		cancel()
 	}
-	_ = m.hist.rec.Close()
+	_ = h.rec.Close()
 }
 
 // status is the status bar's word on history ("" when it is on).
@@ -228,22 +235,19 @@ type autoTitleMsg struct {
 	title  string
 }
 
-// maybeAutoTitle asks the model for a short title once the first reply of
-// a conversation is done (auto_title = true).
-func (m *Model) maybeAutoTitle() tea.Cmd {
-	if !m.hist.AutoTitle || m.conv.Len() != 2 {
+// autoTitle asks the model for a short title once the first reply of a
+// conversation is done (auto_title = true); client is the model's client,
+// nil when it is not built.
+func (h *history) autoTitle(base context.Context, conv *conversation.Conversation, client *api.Client, model string) tea.Cmd {
+	if !h.AutoTitle || conv.Len() != 2 || client == nil {
 		return nil
 	}
-	u, ok := m.conv.LastUser()
-	r, ok2 := m.conv.LastReply()
+	u, ok := conv.LastUser()
+	r, ok2 := conv.LastReply()
 	if !ok || !ok2 || r.State != conversation.StateDone {
 		return nil
 	}
-	client, ok := m.clients.ready(m.model)
-	if !ok {
-		return nil
-	}
-	convID, model, base := m.conv.ID(), m.model, m.base
+	convID := conv.ID()
 	prompt := "Write a title of at most six words for a conversation that starts with the message below. Reply with the title only, no quotes.\n\n" + firstRunes(u.Text, 2000)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(base, 30*time.Second)
@@ -256,13 +260,14 @@ func (m *Model) maybeAutoTitle() tea.Cmd {
 	}
 }
 
-func (m *Model) autoTitled(msg autoTitleMsg) tea.Cmd {
+// autoTitled gives the conversation the title the model proposed, unless
+// it has one by now (or is another conversation).
+func autoTitled(msg autoTitleMsg, conv *conversation.Conversation) {
 	t := conversation.MakeTitle(strings.Trim(strings.TrimSpace(msg.title), `"'`))
-	if msg.convID != m.conv.ID() || t == "" || m.conv.Snapshot().Titled {
-		return nil
+	if msg.convID != conv.ID() || t == "" || conv.Snapshot().Titled {
+		return
 	}
-	m.conv.SetTitle(t)
-	return nil
+	conv.SetTitle(t)
 }
 
 func firstRunes(s string, n int) string {
@@ -275,12 +280,12 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
-// errNotOpen is the answer of history commands while history is off.
-func (m *Model) historyOff() error {
-	if m.hist.Off == "" {
+// off is the answer of history commands while history is off.
+func (h *history) off() error {
+	if h.Off == "" {
 		return errors.New("history is not available in this run")
 	}
-	return errors.New("history is off for this run (" + m.hist.Off + ")")
+	return errors.New("history is off for this run (" + h.Off + ")")
 }
 
 // history is the chat's side of the sessions store: the store and what to
@@ -298,5 +303,6 @@ type history struct {
 // composer's content, and the number of the pending save.
 type draftState struct {
 	saved, key string
+	savedAtts  int
 	gen        int
 }

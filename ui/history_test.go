@@ -46,7 +46,7 @@ func TestChatRecordsAndReopens(t *testing.T) {
 	flush(t, h)
 	id := h.m.conv.ID()
 	h.typeText("half-typed follow-up")
-	h.m.closeHistory() // what Run does after the program stops
+	h.m.hist.close(h.m.conv.ID(), &h.m.comp) // what Run does after the program stops
 
 	s, err := st.Load(context.Background(), id)
 	if err != nil || len(s.Snapshot.Messages) != 2 || s.Snapshot.Messages[1].Text != "stored answer about lighthouses" {

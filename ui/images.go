@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/config"
 	"parley/conversation"
 	"parley/imagegen"
 	"parley/media"
@@ -69,82 +70,27 @@ func imageFlags() []slash.Flag {
 	}
 }
 
-// imageModel is the model /image uses: --model, else image_model, else
-// the only model known to generate; "" when the user must choose.
-func (m *Model) imageModel(cap api.Capability) string {
-	if cfg := m.opts.Config; cfg != nil && cfg.ImageModel != "" {
-		if cap != api.CapImageEdit || m.catalog.Require(cfg.ImageModel, cap) == nil {
+// imageModel is the model /image uses: image_model (when it can do cap),
+// else the model used last, else the only model known to do cap; "" when
+// the user must choose.
+func (r *imageRunner) model(cat *api.Catalog, cfg *config.Config, cap api.Capability) string {
+	if cfg != nil && cfg.ImageModel != "" {
+		if cap != api.CapImageEdit || cat.Require(cfg.ImageModel, cap) == nil {
 			return cfg.ImageModel
 		}
 	}
-	if m.images.lastModel != "" && m.catalog.Require(m.images.lastModel, cap) == nil {
-		return m.images.lastModel
+	if r.lastModel != "" && cat.Require(r.lastModel, cap) == nil {
+		return r.lastModel
 	}
-	if can := m.catalog.ModelsWith(cap); len(can) == 1 {
+	if can := cat.ModelsWith(cap); len(can) == 1 {
 		return can[0]
 	}
 	return ""
 }
 
-// imageCommand runs /image PROMPT [--n N] [--size WxH] [--model NAME].
-func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
-	ask, err := m.parseImageAsk(inv, api.CapImageGeneration)
-	if err != nil {
-		return m.refuseCommand(inv, err.Error())
-	}
-	if ask.model == "" {
-		return m.openImageModelPicker(api.CapImageGeneration, ask)
-	}
-	if cmd, ok := m.checkImages(ask); !ok {
-		m.keepCommand(inv)
-		return cmd
-	}
-	return m.startImages(ask)
-}
-
-// refuseCommand says why a command line was refused and gives it back to
-// the composer, so nothing typed is lost.
-func (m *Model) refuseCommand(inv slash.Invocation, why string) tea.Cmd {
-	m.keepCommand(inv)
-	return m.notify(why, toastErr)
-}
-
-// keepCommand puts a refused command line back into an empty composer.
-func (m *Model) keepCommand(inv slash.Invocation) {
-	if !m.comp.empty() {
-		return
-	}
-	line := "/" + inv.Name
-	if inv.Args != "" {
-		line += " " + inv.Args
-	}
-	m.comp.setValue(line)
-}
-
-// checkImages runs the checks of startImages that need no request, so a
-// command can keep its line when they refuse.
-func (m *Model) checkImages(ask imageAsk) (tea.Cmd, bool) {
-	if _, err := imagegen.Plan(m.catalog, m.imageRequest(ask)); err != nil {
-		return m.notify(userSentence(err), toastErr), false
-	}
-	return nil, true
-}
-
-// imageRequest is ask as the engine takes it.
-func (m *Model) imageRequest(ask imageAsk) imagegen.Request {
-	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: m.opts.imageDir()}
-	if ask.edit != nil {
-		req.Edit = []api.ImageFile{{Name: filepath.Base(ask.edit.name), Data: ask.edit.data}}
-		if ask.mask != nil {
-			req.Mask = &api.ImageFile{Name: "mask.png", Data: ask.mask}
-		}
-	}
-	return req
-}
-
-// parseImageAsk reads the prompt and options of /image or /edit; the
-// model may stay "" (the user is then asked).
-func (m *Model) parseImageAsk(inv slash.Invocation, cap api.Capability) (imageAsk, error) {
+// parse reads the prompt and options of /image or /edit; the model may
+// stay "" (the user is then asked).
+func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.Catalog, cfg *config.Config) (imageAsk, error) {
 	ask := imageAsk{prompt: strings.TrimSpace(strings.Join(inv.Positional, " "))}
 	if ask.prompt == "" {
 		return ask, fmt.Errorf("%s needs a prompt: describe the image, e.g. %s", inv.Usage, exampleFor(cap))
@@ -162,7 +108,7 @@ func (m *Model) parseImageAsk(inv slash.Invocation, cap api.Capability) (imageAs
 	}
 	ask.model = inv.Flags.String("model")
 	if ask.model == "" {
-		ask.model = m.imageModel(cap)
+		ask.model = r.model(cat, cfg, cap)
 	}
 	return ask, nil
 }
@@ -172,6 +118,36 @@ func exampleFor(cap api.Capability) string {
 		return "/edit make the sky purple"
 	}
 	return "/image a red bicycle on a beach"
+}
+
+// imageRequest is ask as the engine takes it, saving into dir.
+func imageRequest(ask imageAsk, dir string) imagegen.Request {
+	req := imagegen.Request{Prompt: ask.prompt, Model: ask.model, Size: ask.size, N: ask.n, Dir: dir}
+	if ask.edit != nil {
+		req.Edit = []api.ImageFile{{Name: filepath.Base(ask.edit.name), Data: ask.edit.data}}
+		if ask.mask != nil {
+			req.Mask = &api.ImageFile{Name: "mask.png", Data: ask.mask}
+		}
+	}
+	return req
+}
+
+// imageCommand runs /image PROMPT [--n N] [--size WxH] [--model NAME]. A
+// refused line goes back to the composer, so nothing typed is lost.
+func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
+	ask, err := m.images.parse(inv, api.CapImageGeneration, m.catalog, m.opts.Config)
+	if err != nil {
+		m.comp.keepLine(inv)
+		return m.notify(err.Error(), toastErr)
+	}
+	if ask.model == "" {
+		return m.openImageModelPicker(api.CapImageGeneration, ask)
+	}
+	if _, err := imagegen.Plan(m.catalog, imageRequest(ask, m.opts.imageDir())); err != nil {
+		m.comp.keepLine(inv)
+		return m.notify(userSentence(err), toastErr)
+	}
+	return m.startImages(ask)
 }
 
 // startImages checks what was asked against what the model accepts (before
@@ -184,7 +160,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
 	}
-	job, err := imagegen.Plan(m.catalog, m.imageRequest(ask))
+	job, err := imagegen.Plan(m.catalog, imageRequest(ask, m.opts.imageDir()))
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}
@@ -196,17 +172,22 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if err != nil {
 		return m.notify(err.Error(), toastWarn)
 	}
-	ctx, cancel := context.WithCancel(m.base)
-	now := m.now()
-	m.images.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
-	m.images.lastModel = ask.model
-	m.images.lastAsk = ask
 	m.notes.dismiss()
 	m.tr.Bottom()
-	pool, clock := m.clients, m.opts.Now
+	clock := m.opts.Now
 	if clock == nil {
 		clock = time.Now
 	}
+	return m.images.start(m.base, m.clients, job, id, ask, m.now(), clock)
+}
+
+// start makes the images of job in a command; id is the image turn that
+// shows them.
+func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen.Job, id int, ask imageAsk, now time.Time, clock func() time.Time) tea.Cmd {
+	ctx, cancel := context.WithCancel(base)
+	r.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
+	r.lastModel = ask.model
+	r.lastAsk = ask
 	return tea.Batch(
 		func() tea.Msg {
 			c, err := pool.get(job.Model)
@@ -220,30 +201,31 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	)
 }
 
-// imagesMade ends the image turn: its images are shown with their paths,
-// or the error is shown in its place with the retry key.
-func (m *Model) imagesMade(msg imagesMadeMsg) tea.Cmd {
-	run := m.images.run
+// made ends the image turn: its images are shown with their paths, or the
+// error in its place with the retry key. It returns what to tell the user
+// ("" for nothing; a late answer of a stopped turn is dropped).
+func (r *imageRunner) made(msg imagesMadeMsg, conv *conversation.Conversation) string {
+	run := r.run
 	if run == nil || run.id != msg.id {
-		return nil // a cancelled turn's late answer
+		return ""
 	}
 	run.cancel()
-	m.images.run = nil
+	r.run = nil
 	if msg.err != nil {
 		text := userSentence(msg.err)
 		var de *imagegen.DirError
 		if errors.As(msg.err, &de) {
 			text += "; choose another folder with image_dir in the config"
 		}
-		_ = m.conv.Fail(msg.id, text)
-		return nil
+		_ = conv.Fail(msg.id, text)
+		return ""
 	}
 	atts := make([]api.Attachment, 0, len(msg.res.Saved))
 	for i, s := range msg.res.Saved {
 		atts = append(atts, savedAttachment(s, msg.res.Images[i]))
 	}
-	_ = m.conv.FinishImages(msg.id, atts, msg.res.Notes)
-	return m.notify(fmt.Sprintf("saved %s in %s", imagegen.Plural(len(atts), "image"), cells.OneLine(homeShort(m.opts.imageDir(), m.opts.Getenv("HOME")))), toastOK)
+	_ = conv.FinishImages(msg.id, atts, msg.res.Notes)
+	return "saved " + imagegen.Plural(len(atts), "image")
 }
 
 // savedAttachment is a saved image as the conversation keeps it: named by
@@ -259,29 +241,38 @@ func savedAttachment(s media.SavedImage, v media.Verified) api.Attachment {
 	}
 }
 
-// stopImages abandons the image turn in flight: nothing is saved.
-func (m *Model) stopImages() tea.Cmd {
-	run := m.images.run
+// stop abandons the image turn in flight: nothing is saved. It reports
+// whether a turn was stopped.
+func (r *imageRunner) stop(conv *conversation.Conversation) bool {
+	run := r.run
 	if run == nil {
-		return nil
+		return false
 	}
 	run.cancel()
-	m.images.run = nil
-	_ = m.conv.Interrupt(run.id)
+	r.run = nil
+	_ = conv.Interrupt(run.id)
+	return true
+}
+
+// stopImages is esc or ctrl+c while images are made.
+func (m *Model) stopImages() tea.Cmd {
+	if !m.images.stop(m.conv) {
+		return nil
+	}
 	return m.notify("stopped; no image was saved", toastInfo)
 }
 
-// imageTicked moves the status's elapsed time.
-func (m *Model) imageTicked(msg imageTickMsg) tea.Cmd {
-	if m.images.run == nil || m.images.run.id != msg.id {
+// tick moves the status's elapsed time while images are made.
+func (r *imageRunner) tick(msg imageTickMsg, now time.Time) tea.Cmd {
+	if r.run == nil || r.run.id != msg.id {
 		return nil
 	}
-	m.images.run.shown = m.now()
+	r.run.shown = now
 	return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} })
 }
 
-// imageSeg is the status while images are made: what, for how long, and
-// how to stop.
+// seg is the status while images are made: what, for how long, and how
+// to stop.
 func (r *imageRun) seg(stopKey string) statusSeg {
 	return statusSeg{
 		text: fmt.Sprintf("%s %s · %s · %s stops", spinnerFrames[int(r.shown.Sub(r.started)/time.Second)%len(spinnerFrames)],
@@ -290,30 +281,31 @@ func (r *imageRun) seg(stopKey string) statusSeg {
 	}
 }
 
-// retryImages makes the last image turn again when it failed or was
-// stopped: the turn is replaced by a new one asking the same.
-func (m *Model) retryImages() (tea.Cmd, bool) {
-	n := m.conv.Len()
+// retryAsk is what to ask again when the last turn is an image turn that
+// failed or was stopped (ok false otherwise); why is set when it cannot be
+// asked again.
+func (r *imageRunner) retryAsk(conv *conversation.Conversation) (ask imageAsk, why string, ok bool) {
+	n := conv.Len()
 	if n == 0 {
-		return nil, false
+		return ask, "", false
 	}
-	last := m.conv.At(n - 1)
+	last := conv.At(n - 1)
 	if !last.IsImages() || last.State == conversation.StateDone || last.State == conversation.StateStreaming {
-		return nil, false
+		return ask, "", false
 	}
-	ask := m.images.lastAsk
+	ask = r.lastAsk
 	if ask.prompt != last.Text {
 		// Reopened from the history: ask again as the turn says.
 		ask = imageAsk{prompt: last.Text, model: last.Model}
 		if last.Image != nil {
 			ask.size, ask.n = last.Image.Size, last.Image.N
 			if last.Image.From != "" {
-				return m.notify("the image this edit started from is not at hand any more; select it in the image pane and press e", toastInfo), true
+				return ask, "the image this edit started from is not at hand any more; select it in the image pane and press e", true
 			}
 		}
 	}
-	m.conv.RemoveLast(last.ID)
-	return m.startImages(ask), true
+	conv.RemoveLast(last.ID)
+	return ask, "", true
 }
 
 // userSentence is an error as the chat shows it: one line, sanitised.

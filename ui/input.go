@@ -75,7 +75,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	textEmpty := m.comp.textEmpty()
 	switch {
-	case m.typedAhead(msg):
+	case typedAhead(msg, m.term, m.now()):
 		return m.send()
 	case textEmpty && !m.tr.AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
 		// While the view is scrolled up, the arrows of an empty composer
@@ -105,8 +105,8 @@ const typeAheadWindow = 500 * time.Millisecond
 // typedAhead reports an Enter typed before parley took the terminal: the
 // terminal, still in line mode, turned it into a line feed, which arrives
 // as ctrl+j (a newline key). Enter always sends.
-func (m *Model) typedAhead(msg tea.KeyPressMsg) bool {
-	return msg.Keystroke() == "ctrl+j" && !m.term.enhanced && m.now().Sub(m.term.started) < typeAheadWindow
+func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
+	return msg.Keystroke() == "ctrl+j" && !t.enhanced && now.Sub(t.started) < typeAheadWindow
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
@@ -160,10 +160,11 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
-func (m *Model) toggleMouse() tea.Cmd {
-	m.term.mouse = !m.term.mouse
-	if m.term.mouse {
-		return m.notify("mouse wheel scrolls the transcript; hold shift to select text", toastInfo)
+// toggleMouse turns mouse capture on or off and says what it means.
+func (t *terminal) toggleMouse() string {
+	t.mouse = !t.mouse
+	if t.mouse {
+		return "mouse wheel scrolls the transcript; hold shift to select text"
 	}
-	return m.notify("mouse released: the terminal selects text again", toastInfo)
+	return "mouse released: the terminal selects text again"
 }

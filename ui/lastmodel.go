@@ -68,9 +68,9 @@ func readSmallFile(p string) string {
 type lastModelSavedMsg struct{ err error }
 
 // rememberModel writes the model chosen in the background.
-func (m *Model) rememberModel(name string) tea.Cmd {
-	p := lastModelPath(m.opts.Getenv)
-	if p == "" || name == "" || m.opts.Demo {
+func rememberModel(opts Options, name string) tea.Cmd {
+	p := lastModelPath(opts.Getenv)
+	if p == "" || name == "" || opts.Demo {
 		return nil
 	}
 	return func() tea.Msg {

@@ -434,7 +434,7 @@ func isDir(p string) bool {
 // openFilePicker opens the picker (/attach without a path).
 func (m *Model) openFilePicker() tea.Cmd {
 	l, cmd := newFilesLayer(m.ctx, pickerStart(m.opts.Getenv), m.opts.Getenv("HOME"))
-	l.preview.opts, l.preview.cache = m.previewOptions(), m.pics.cache
+	l.preview.opts, l.preview.cache = m.pics.options(m.ctx, m.term.profile), m.pics.cache
 	m.layers.push(l)
 	return cmd
 }

@@ -38,9 +38,3 @@ func (l *helpLayer) hints() []uictx.Hint {
 
 // keysChanged shows the key map the terminal's keyboard support made.
 func (l *helpLayer) keysChanged(km keys.Map) { l.h.SetGroups(km.Groups()) }
-
-// openHelp shows every key.
-func (m *Model) openHelp() tea.Cmd {
-	m.layers.push(newHelpLayer(m.ctx))
-	return nil
-}

@@ -43,7 +43,7 @@ func (m *Model) openImageForm() tea.Cmd {
 	last := m.images.lastAsk
 	model := last.model
 	if model == "" {
-		model = m.imageModel(api.CapImageGeneration)
+		model = m.images.model(m.catalog, m.opts.Config, api.CapImageGeneration)
 	}
 	values := [4]string{last.prompt, model, last.size, ""}
 	if last.n > 0 {

@@ -80,7 +80,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	m.gateway.gen++
 	items := func(listed []string) []overlay.PickerItem {
-		return m.chatModels(overlay.ModelItems(m.catalog, m.model, m.opts.defaultModel(), listed))
+		return chatModels(m.catalog, overlay.ModelItems(m.catalog, m.model, m.opts.defaultModel(), listed))
 	}
 	l := &modelLayer{
 		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
@@ -113,10 +113,10 @@ func listModels(ctx context.Context, pool *clientPool, model string, gen int) te
 // chatModels leaves out image models (generation or editing only): this
 // picker chooses who answers the chat, and gateways refuse chat requests to
 // them. The current model always stays.
-func (m *Model) chatModels(items []overlay.PickerItem) []overlay.PickerItem {
+func chatModels(cat *api.Catalog, items []overlay.PickerItem) []overlay.PickerItem {
 	out := items[:0:0]
 	for _, it := range items {
-		c := m.catalog.Lookup(it.Value).Caps
+		c := cat.Lookup(it.Value).Caps
 		if (c.ImageGeneration || c.ImageEdit) && !c.Vision && !c.StreamUsage && !it.Current {
 			continue
 		}
@@ -134,7 +134,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	}
 	changed := name != m.model
 	m.model = name
-	cmds := []tea.Cmd{m.clients.prepare(name), m.rememberModel(name)}
+	cmds := []tea.Cmd{m.clients.prepare(name), rememberModel(m.opts, name)}
 	if send && !m.comp.empty() {
 		return tea.Batch(append(cmds, m.send())...)
 	}

@@ -506,9 +506,9 @@ func dropLastRune(s string) string {
 // openSessions opens the browser (history must be on).
 func (m *Model) openSessions() tea.Cmd {
 	if m.hist.Store == nil {
-		return m.notify(m.historyOff().Error(), toastInfo)
+		return m.notify(m.hist.off().Error(), toastInfo)
 	}
 	l, cmd := newSessionsLayer(m.ctx, m.hist.Store, m.conv.ID(), m.now)
 	m.layers.push(l)
-	return tea.Batch(cmd, m.saveDraftNow())
+	return tea.Batch(cmd, m.hist.saveDraft(m.conv.ID(), &m.comp))
 }

@@ -36,10 +36,9 @@ func (l *themeLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return nil, nil
 }
 
-// openThemePicker lists "auto" and every theme.
-func (m *Model) openThemePicker() tea.Cmd {
-	m.layers.push(&themeLayer{p: overlay.NewThemePicker(m.ctx, m.term.themes.Themes(), m.term.themeName), before: m.term.themeName, km: m.keyMap()})
-	return nil
+// newThemeLayer lists "auto" and every theme, the one in use selected.
+func newThemeLayer(ctx *uictx.Context, t terminal) *themeLayer {
+	return &themeLayer{p: overlay.NewThemePicker(ctx, t.themes.Themes(), t.themeName), before: t.themeName, km: &ctx.Keys}
 }
 
 // pickerHints are the keys of a filtered list.

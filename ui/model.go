@@ -170,7 +170,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
 	}
-	cmds = append(cmds, m.probeTmux())
+	cmds = append(cmds, m.pics.probeTmux(m.base, m.opts.Getenv))
 	return tea.Batch(cmds...)
 }
 

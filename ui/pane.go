@@ -78,11 +78,3 @@ func (m *Model) closePane() {
 	m.pane = nil
 	m.focus = focusComposer
 }
-
-// aboveView is the pane above the composer (the command list), or "".
-func (m *Model) aboveView() string {
-	if !m.menu.IsOpen() || m.screen.lay.Above.H == 0 {
-		return ""
-	}
-	return m.menu.View(m.screen.lay.Above.W, m.screen.lay.Above.H)
-}

@@ -208,7 +208,7 @@ func TestTmuxProbeSwitchesToKitty(t *testing.T) {
 	if h.m.pics.mode != preview.Blocks {
 		t.Fatalf("before the probe: %v", h.m.pics.mode)
 	}
-	if h.m.probeTmux() == nil {
+	if h.m.pics.probeTmux(h.m.base, h.m.opts.Getenv) == nil {
 		t.Fatal("no probe inside tmux")
 	}
 	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-ghostty", Passthrough: false}})

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image/color"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"parley/ui/preview"
 	"parley/ui/transcript"
+	"parley/ui/uictx"
 )
 
 // pictures is the root's side of image previews: how they are drawn, the
@@ -45,15 +47,15 @@ func newPictures(setting string, getenv func(string) string) pictures {
 // a colour, so they must be written in colours the terminal keeps; half
 // blocks are drawn in true colour and Bubble Tea lowers them), and the
 // background transparent pixels are laid over.
-func (m *Model) previewOptions() preview.Options {
-	o := preview.Options{Mode: m.pics.mode, Profile: colorprofile.TrueColor, Background: color.Black}
-	if m.pics.mode.IsKitty() && m.term.profile > colorprofile.NoTTY {
-		o.Profile = m.term.profile
+func (p *pictures) options(ctx *uictx.Context, profile colorprofile.Profile) preview.Options {
+	o := preview.Options{Mode: p.mode, Profile: colorprofile.TrueColor, Background: color.Black}
+	if p.mode.IsKitty() && profile > colorprofile.NoTTY {
+		o.Profile = profile
 	}
-	if m.ctx.NoColor {
+	if ctx.NoColor {
 		o.Profile = colorprofile.Ascii
 	}
-	if !m.ctx.Theme.Dark {
+	if !ctx.Theme.Dark {
 		o.Background = color.White
 	}
 	return o
@@ -61,8 +63,8 @@ func (m *Model) previewOptions() preview.Options {
 
 // transmit returns what the terminal must receive before a frame shows r
 // (a kitty picture's first transmit), written outside the frame.
-func (m *Model) transmit(r preview.Rendered) tea.Cmd {
-	if seq := m.pics.sent.Need(r); seq != "" {
+func (p *pictures) transmit(r preview.Rendered) tea.Cmd {
+	if seq := p.sent.Need(r); seq != "" {
 		return tea.Raw(seq)
 	}
 	return nil
@@ -77,25 +79,24 @@ type transcriptPictureMsg struct {
 
 // askPictures starts the renderings the transcript is waiting for: a
 // cached one is handed over at once, the others are made in commands.
-func (m *Model) askPictures() tea.Cmd {
-	reqs := m.tr.TakePictureRequests()
+func (p *pictures) ask(tr *transcript.Transcript, opts preview.Options) tea.Cmd {
+	reqs := tr.TakePictureRequests()
 	if len(reqs) == 0 {
 		return nil
 	}
 	var cmds []tea.Cmd
-	opts := m.previewOptions()
 	for _, rq := range reqs {
 		k := rq.Key
-		if m.pics.asked[k] {
+		if p.asked[k] {
 			continue
 		}
-		if r, ok := m.pics.cache.Get(k.Sum, k.Cols, k.Rows, opts); ok {
-			cmds = append(cmds, m.transmit(r))
-			m.tr.SetPicture(k, r.Lines)
+		if r, ok := p.cache.Get(k.Sum, k.Cols, k.Rows, opts); ok {
+			cmds = append(cmds, p.transmit(r))
+			tr.SetPicture(k, r.Lines)
 			continue
 		}
-		m.pics.asked[k] = true
-		src, cache := preview.Source{Data: rq.Data, Sum: k.Sum}, m.pics.cache
+		p.asked[k] = true
+		src, cache := preview.Source{Data: rq.Data, Sum: k.Sum}, p.cache
 		cmds = append(cmds, func() tea.Msg {
 			r, err := cache.Render(src, k.Cols, k.Rows, opts)
 			return transcriptPictureMsg{key: k, r: r, err: err}
@@ -107,14 +108,14 @@ func (m *Model) askPictures() tea.Cmd {
 // pictureArrived puts a finished picture under its message. A picture that
 // cannot be made leaves the chip alone: the image was sent, and the chip
 // says what it was.
-func (m *Model) pictureArrived(msg transcriptPictureMsg) tea.Cmd {
-	delete(m.pics.asked, msg.key)
+func (p *pictures) arrived(msg transcriptPictureMsg, tr *transcript.Transcript) tea.Cmd {
+	delete(p.asked, msg.key)
 	if msg.err != nil {
-		m.tr.SetPicture(msg.key, nil)
+		tr.SetPicture(msg.key, nil)
 		return nil
 	}
-	cmd := m.transmit(msg.r)
-	m.tr.SetPicture(msg.key, msg.r.Lines)
+	cmd := p.transmit(msg.r)
+	tr.SetPicture(msg.key, msg.r.Lines)
 	return cmd
 }
 
@@ -127,9 +128,8 @@ type tmuxProbedMsg struct {
 // probeTmux asks tmux, in a command at start, whether the terminal behind
 // it draws kitty pictures (auto only: "kitty" and "blocks" are taken as
 // said). A failed probe keeps half blocks.
-func (m *Model) probeTmux() tea.Cmd {
-	getenv, ctx := m.opts.Getenv, m.base
-	if getenv("TMUX") == "" || m.pics.mode == preview.Off || !strings.EqualFold(m.pics.setting, preview.SettingAuto) && m.pics.setting != "" {
+func (p *pictures) probeTmux(ctx context.Context, getenv func(string) string) tea.Cmd {
+	if getenv("TMUX") == "" || p.mode == preview.Off || !strings.EqualFold(p.setting, preview.SettingAuto) && p.setting != "" {
 		return nil
 	}
 	return func() tea.Msg {
@@ -139,16 +139,16 @@ func (m *Model) probeTmux() tea.Cmd {
 }
 
 // tmuxProbed switches to kitty pictures when tmux passes them through.
-func (m *Model) tmuxProbed(msg tmuxProbedMsg) {
+func (p *pictures) tmuxProbed(msg tmuxProbedMsg, getenv func(string) string, tr *transcript.Transcript) {
 	if msg.err != nil {
 		return
 	}
-	mode := preview.SelectProbed(m.pics.setting, m.opts.Getenv, msg.t)
-	if mode == m.pics.mode {
+	mode := preview.SelectProbed(p.setting, getenv, msg.t)
+	if mode == p.mode {
 		return
 	}
-	m.pics.mode = mode
-	m.tr.ForgetPictures()
+	p.mode = mode
+	tr.ForgetPictures()
 }
 
 // transmitted reports whether r can be shown now: it is no kitty picture,
@@ -177,16 +177,16 @@ type panePictureMsg struct {
 }
 
 // askPanePicture makes the picture the side pane waits for, in a command.
-func (m *Model) askPanePicture() tea.Cmd {
-	p, ok := m.pane.(pictureWanter)
+func (p *pictures) askPane(pane sidePane, opts preview.Options) tea.Cmd {
+	w, ok := pane.(pictureWanter)
 	if !ok {
 		return nil
 	}
-	req, ok := p.wantedPicture()
+	req, ok := w.wantedPicture()
 	if !ok {
 		return nil
 	}
-	cache, opts := m.pics.cache, m.previewOptions()
+	cache := p.cache
 	return func() tea.Msg {
 		r, err := cache.Render(req.src, req.w, req.h, opts)
 		return panePictureMsg{key: req.key, r: r, err: err}
@@ -195,14 +195,14 @@ func (m *Model) askPanePicture() tea.Cmd {
 
 // panePictureArrived hands a finished picture to the pane (after its
 // kitty transmit).
-func (m *Model) panePictureArrived(msg panePictureMsg) tea.Cmd {
-	p, ok := m.pane.(pictureWanter)
+func (p *pictures) paneArrived(msg panePictureMsg, pane sidePane) tea.Cmd {
+	w, ok := pane.(pictureWanter)
 	if !ok {
 		return nil
 	}
-	p.takePicture(msg)
+	w.takePicture(msg)
 	if msg.err != nil {
 		return nil
 	}
-	return m.transmit(msg.r)
+	return p.transmit(msg.r)
 }

@@ -1,11 +1,5 @@
 package ui
 
-// resize takes a new terminal size; the layout follows at the end of the
-// Update.
-func (m *Model) resize(w, h int) {
-	m.ctx.Width, m.ctx.Height = max(w, 1), max(h, 1)
-}
-
 // layoutInput gathers everything the layout depends on from the model.
 func (m *Model) layoutInput() layoutInput {
 	in := layoutInput{

@@ -177,8 +177,10 @@ func Run(ctx context.Context, opts Options) (err error) {
 	stopQuit()
 	stopForwarding()
 	// The program has stopped: nothing else touches the model now.
-	m.shutdown()
-	m.closeHistory()
+	// A reply still in flight (killed, interrupted) keeps its text as
+	// interrupted, so the recorder stores it.
+	m.interruptStream()
+	m.hist.close(m.conv.ID(), &m.comp)
 	switch {
 	case err == nil && ctx.Err() != nil:
 		resetCursorShape(opts.Output)
@@ -200,12 +202,6 @@ func resetCursorShape(out io.Writer) {
 		out = os.Stdout
 	}
 	_, _ = io.WriteString(out, ansi.SetCursorStyle(0))
-}
-
-// shutdown ends a reply still in flight (killed, interrupted), keeping its
-// text as interrupted so the recorder stores it.
-func (m *Model) shutdown() {
-	m.interruptStream()
 }
 
 // New builds the root model at a default size; a tea.WindowSizeMsg sets the
@@ -289,7 +285,7 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Width > 0 && opts.Height > 0 {
 		w, h = opts.Width, opts.Height
 	}
-	m.resize(w, h)
+	m.ctx.Width, m.ctx.Height = w, h
 	m.relayout()
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()

@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -80,10 +77,6 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	return m.startStream(client, t)
 }
 
-// flushBeforeSend bounds the wait for the user's message to be written
-// before its request goes out.
-const flushBeforeSend = 2 * time.Second
-
 // turnOptions are the options of the next turn.
 func (m *Model) turnOptions() conversation.TurnOptions {
 	return conversation.TurnOptions{
@@ -141,77 +134,11 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 // startStream sends the turn's request; the reply streams through a pump
 // owned by a cancellable context.
 func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
-	m.stream.trimmed = t.Built.Trimmed
-	m.stream.nextID++
-	ctx, cancel := context.WithCancel(m.base)
-	now := m.now()
-	s := &activeStream{
-		id:      m.stream.nextID,
-		turn:    t,
-		model:   m.model,
-		ctx:     ctx,
-		cancel:  cancel,
-		pump:    newPump(),
-		started: now,
-		last:    now,
-		shown:   now,
-	}
-	m.stream.active = s
 	var note tea.Cmd
 	if n := len(t.Built.Dropped); n > 0 {
 		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
 	}
-	stream := runStream(ctx, client, t.Chat, s.pump)
-	if rec := m.hist.rec; rec != nil {
-		// The user's message is on disk before its request goes out. The
-		// wait happens in the command, never in Update; a store that fails
-		// says so on its own channel, and the request goes all the same.
-		inner := stream
-		stream = func() tea.Msg {
-			fctx, cancel := context.WithTimeout(ctx, flushBeforeSend)
-			_ = rec.Flush(fctx)
-			cancel()
-			return inner()
-		}
-	}
-	return tea.Batch(
-		stream,
-		frameTick(s.id),
-		note,
-	)
-}
-
-// drainStream applies what the stream in flight sent since the previous
-// frame, and closes the turn when the stream is over (then it reports
-// true).
-func (m *Model) drainStream() bool {
-	s := m.stream.active
-	if s == nil {
-		return false
-	}
-	b := s.pump.take()
-	if b.text != "" || b.alive {
-		s.last = m.now()
-	}
-	s.retry = b.retry
-	if b.text != "" {
-		if s.first.IsZero() {
-			s.first = m.now()
-		}
-		s.chars += utf8.RuneCountInString(b.text)
-	}
-	m.conv.Receive(s.turn, b.text, b.usage, b.finish)
-	if !b.ended {
-		return false
-	}
-	m.endStream()
-	err := b.err
-	if err != nil && errors.Is(err, context.Canceled) {
-		err = errors.New("the request was cancelled")
-	}
-	_ = m.conv.Close(s.turn, err)
-	m.recordStats(s)
-	return true
+	return tea.Batch(m.stream.start(m.base, client, t, m.model, m.now(), m.hist.rec), note)
 }
 
 // stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
@@ -221,56 +148,22 @@ func (m *Model) stopStream() tea.Cmd {
 	return m.tickIfNeeded()
 }
 
-// interruptStream stops the reply in flight (if any).
+// interruptStream stops the reply in flight (if any) and shows what it
+// sent.
 func (m *Model) interruptStream() {
-	s := m.stream.active
-	if s == nil {
-		return
+	if m.stream.interrupt(m.conv, m.now()) {
+		m.tr.Tick()
 	}
-	s.cancel()
-	if b := s.pump.take(); b.text != "" {
-		s.chars += utf8.RuneCountInString(b.text)
-		m.conv.Receive(s.turn, b.text, b.usage, "")
-	}
-	m.endStream()
-	_ = m.conv.Close(s.turn, context.Canceled)
-	m.recordStats(s)
-	m.tr.Tick()
-}
-
-// endStream forgets the stream in flight; its context is cancelled so its
-// goroutines end, and its late frame ticks are ignored by id.
-func (m *Model) endStream() {
-	if m.stream.active != nil {
-		m.stream.active.cancel()
-		m.stream.active = nil
-	}
-}
-
-// recordStats keeps the usage and the rate of the reply that just ended
-// for the status bar.
-func (m *Model) recordStats(s *activeStream) {
-	m.stream.lastUsage = s.turn.Usage()
-	m.stream.lastRate = 0
-	if s.first.IsZero() {
-		return
-	}
-	secs := m.now().Sub(s.first).Seconds()
-	if secs <= 0.05 {
-		return
-	}
-	tokens := float64(s.chars) / 4
-	if u := s.turn.Usage(); u != nil && u.CompletionTokens > 0 {
-		tokens = float64(u.CompletionTokens)
-	}
-	m.stream.lastRate = tokens / secs
 }
 
 // retry answers the last user message again: after a failure, an
 // interruption, or to regenerate a finished reply.
 func (m *Model) retry() tea.Cmd {
-	if cmd, ok := m.retryImages(); ok {
-		return cmd
+	if ask, why, ok := m.images.retryAsk(m.conv); ok {
+		if why != "" {
+			return m.notify(why, toastInfo)
+		}
+		return m.startImages(ask)
 	}
 	if m.stream.active != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)

@@ -75,8 +75,8 @@ func chatActions() []action {
 			run: do(func(m *Model) tea.Cmd { m.tr.Bottom(); return m.tickIfNeeded() })},
 		{key: keys.Notices, app: true, cmd: cmd{Name: "notices", Summary: "show or hide every notice of this run"},
 			run: do(func(m *Model) tea.Cmd { return m.togglePane(newNoticesPane(m.ctx)) })},
-		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, run: do((*Model).toggleMouse)},
-		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, run: do((*Model).openHelp)},
+		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, run: do(func(m *Model) tea.Cmd { return m.notify(m.term.toggleMouse(), toastInfo) })},
+		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, run: do(func(m *Model) tea.Cmd { m.layers.push(newHelpLayer(m.ctx)); return nil })},
 		{key: keys.Quit, app: true, cmd: cmd{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley"}, run: do((*Model).quit)},
 		{key: keys.Send, run: do((*Model).send)},
 		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.LineUp(1); return m.tickIfNeeded() })},
@@ -114,7 +114,8 @@ func modelAction(m *Model, c call) tea.Cmd {
 
 func themeAction(m *Model, c call) tea.Cmd {
 	if c.inv.Args == "" {
-		return m.openThemePicker()
+		m.layers.push(newThemeLayer(m.ctx, m.term))
+		return nil
 	}
 	cmd := m.setTheme(c.inv.Args)
 	if m.term.themeName == c.inv.Args {

@@ -42,7 +42,7 @@ func (m *Model) conversationOptions() conversation.Options {
 
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
-	m.abandonImages()
+	m.images.stop(m.conv)
 	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
@@ -50,19 +50,11 @@ func (m *Model) newConversation() {
 
 // openConversation shows a conversation rebuilt from stored messages.
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
-	m.abandonImages()
+	m.images.stop(m.conv)
 	opts := m.conversationOptions()
 	opts.ID = id
 	m.conv = conversation.Restore(opts, snap)
 	m.tr.Reset(m.conv.Messages())
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 	m.tr.Bottom()
-}
-
-// abandonImages stops the image turn in flight before its conversation is
-// left: nothing of it is saved, and its late answer is dropped.
-func (m *Model) abandonImages() {
-	if m.images.run != nil {
-		_ = m.stopImages()
-	}
 }

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/slash"
 	"parley/ui/transcript"
@@ -23,163 +24,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// lazily; an edited composer is kept as the session's draft. Pictures
 	// the transcript and the image pane now wait for (a message with
 	// images arrived, the width or the selection changed) are asked for.
-	return m, tea.Batch(cmd, m.tickIfNeeded(), m.draftChanged(), m.askPictures(), m.askPanePicture())
+	return m, tea.Batch(cmd, m.tickIfNeeded(), m.hist.draftChanged(&m.comp), m.pics.ask(m.tr, m.pics.options(m.ctx, m.term.profile)), m.pics.askPane(m.pane, m.pics.options(m.ctx, m.term.profile)))
 }
 
+// update hands a message to the part that owns it: the terminal's
+// reports, the results of background work, the history's messages, and the
+// user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.resize(msg.Width, msg.Height)
-		return m.tickIfNeeded()
-
-	case tea.ColorProfileMsg:
-		if m.term.profileKnown(msg.Profile, m.opts.Profile) {
-			return m.restyle()
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.inputMsg} {
+		if cmd, ok := handle(msg); ok {
+			return cmd
 		}
-		return nil
-
-	case tea.BackgroundColorMsg:
-		if m.term.backgroundKnown(msg.IsDark()) {
-			return m.restyle()
-		}
-		return nil
-
-	case tea.ModeReportMsg:
-		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
-			// The terminal measures by grapheme cluster, as the layout
-			// does (Bubble Tea switches its renderer to match).
-			m.term.graphemes = true
-		}
-		return nil
-
-	case tea.KeyboardEnhancementsMsg:
-		m.term.enhanced = msg.SupportsKeyDisambiguation()
-		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.term.enhanced)
-		m.keysChanged()
-		return nil
-
-	case frameMsg:
-		return m.frame(msg)
-
-	case imagesMadeMsg:
-		return m.imagesMade(msg)
-
-	case panePictureMsg:
-		return m.panePictureArrived(msg)
-
-	case paneActionMsg:
-		return m.notify(msg.text, msg.kind)
-
-	case editMaskMsg:
-		return m.maskRead(msg)
-
-	case imageTickMsg:
-		return m.imageTicked(msg)
-
-	case tmuxProbedMsg:
-		m.tmuxProbed(msg)
-		return nil
-
-	case transcriptPictureMsg:
-		return m.pictureArrived(msg)
-
-	case previewMsg:
-		// A preview for an overlay: a kitty picture goes to the terminal
-		// first; the overlay takes the message below.
-		var cmd tea.Cmd
-		if m.layers.top() != nil {
-			cmd = m.routeLayer(msg)
-		}
-		return tea.Batch(m.transmit(msg.r), cmd)
-
-	case transcript.RenderedMsg:
-		m.tr.HandleMsg(msg)
-		return m.tickIfNeeded()
-
-	case noticeExpiredMsg:
-		m.notes.expired(msg)
-		return nil
-
-	case copiedMsg:
-		text, kind := copiedToast(msg)
-		return m.notify(text, kind)
-
-	case editorDoneMsg:
-		return m.editorDone(msg)
-
-	case attachedMsg:
-		return m.attached(msg)
-
-	case clientReadyMsg:
-		return m.clientReady(msg)
-
-	case configSavedMsg:
-		return m.configSaved(msg)
-
-	case recorderFailedMsg:
-		return m.recorderFailed(msg)
-
-	case sessionLoadedMsg:
-		return m.sessionLoaded(msg)
-
-	case draftTickMsg:
-		if msg.gen == m.hist.draft.gen {
-			return m.saveDraftNow()
-		}
-		return nil
-
-	case draftSavedMsg:
-		return m.draftSavedResult(msg)
-
-	case clipboardReadMsg:
-		return m.clipboardRead(msg)
-
-	case exportedMsg:
-		return m.exported(msg)
-
-	case autoTitleMsg:
-		return m.autoTitled(msg)
-
-	case lastModelSavedMsg:
-		if msg.err != nil {
-			return m.notify("could not remember the model for the next start: "+msg.err.Error(), toastInfo)
-		}
-		return nil
-
-	case tea.KeyPressMsg:
-		return m.key(msg)
-
-	case slash.CompletionsMsg:
-		cmd, _ := m.menuKey(msg)
-		return cmd
-
-	case tea.PasteMsg:
-		if m.layers.top() != nil {
-			return m.routeLayer(msg)
-		}
-		if p, ok := m.pane.(focusablePane); ok && m.focus == focusPane {
-			if p.binds(msg) {
-				cmd, res := p.update(msg)
-				return tea.Batch(cmd, m.handleResult(res))
-			}
-			m.focus = focusComposer
-		}
-		return m.paste(msg)
-
-	case tea.MouseWheelMsg:
-		if m.layers.top() != nil {
-			return m.routeLayer(msg)
-		}
-		if !m.term.mouse {
-			return nil
-		}
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.tr.WheelUp()
-		case tea.MouseWheelDown:
-			m.tr.WheelDown()
-		}
-		return m.tickIfNeeded()
 	}
 	// Everything else (layer results such as a probe or a model list,
 	// cursor blink, …) goes to the top layer or the composer.
@@ -194,17 +49,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	}
 	cmd := m.comp.update(msg)
 	return cmd
-}
-
-// keysChanged re-renders what shows keys after the key map changed (the
-// terminal reported its keyboard support).
-func (m *Model) keysChanged() {
-	m.comp.applyKeys(m.ctx.Keys)
-	for _, l := range m.layers.list {
-		if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
-			h.keysChanged(m.ctx.Keys)
-		}
-	}
 }
 
 // tickIfNeeded starts the frame tick when the transcript has pending work
@@ -227,8 +71,9 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		m.screen.ticking = false
 	} else if m.stream.active == nil || msg.id != m.stream.active.id {
 		return nil // a late tick of a stopped stream
-	} else if m.drainStream() {
-		ended = m.maybeAutoTitle()
+	} else if m.stream.drain(m.conv, m.now()) {
+		client, _ := m.clients.ready(m.model)
+		ended = m.hist.autoTitle(m.base, m.conv, client, m.model)
 	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
@@ -244,4 +89,200 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		return tea.Batch(frameTick(msg.id), render)
 	}
 	return tea.Batch(m.tickIfNeeded(), render, ended)
+}
+
+// terminalMsg takes what the terminal reported: its size, colours,
+// grapheme width mode and keyboard.
+func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.ctx.Width, m.ctx.Height = max(msg.Width, 1), max(msg.Height, 1)
+		return m.tickIfNeeded(), true
+
+	case tea.ColorProfileMsg:
+		if m.term.profileKnown(msg.Profile, m.opts.Profile) {
+			return m.restyle(), true
+		}
+		return nil, true
+
+	case tea.BackgroundColorMsg:
+		if m.term.backgroundKnown(msg.IsDark()) {
+			return m.restyle(), true
+		}
+		return nil, true
+
+	case tea.ModeReportMsg:
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			// The terminal measures by grapheme cluster, as the layout
+			// does (Bubble Tea switches its renderer to match).
+			m.term.graphemes = true
+		}
+		return nil, true
+
+	case tea.KeyboardEnhancementsMsg:
+		m.term.enhanced = msg.SupportsKeyDisambiguation()
+		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.term.enhanced)
+		m.comp.applyKeys(m.ctx.Keys)
+		for _, l := range m.layers.list {
+			if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
+				h.keysChanged(m.ctx.Keys)
+			}
+		}
+		return nil, true
+	default:
+		return nil, false
+	}
+}
+
+// workDone takes the results of background work: frames, images,
+// pictures, copies, the editor, attachments, clients, exports.
+func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case frameMsg:
+		return m.frame(msg), true
+
+	case imagesMadeMsg:
+		if text := m.images.made(msg, m.conv); text != "" {
+			return m.notify(text+" in "+cells.OneLine(homeShort(m.opts.imageDir(), m.opts.Getenv("HOME"))), toastOK), true
+		}
+		return nil, true
+
+	case panePictureMsg:
+		return m.pics.paneArrived(msg, m.pane), true
+
+	case paneActionMsg:
+		return m.notify(msg.text, msg.kind), true
+
+	case editMaskMsg:
+		return m.maskRead(msg), true
+
+	case imageTickMsg:
+		return m.images.tick(msg, m.now()), true
+
+	case tmuxProbedMsg:
+		m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr)
+		return nil, true
+
+	case transcriptPictureMsg:
+		return m.pics.arrived(msg, m.tr), true
+
+	case previewMsg:
+		// A preview for an overlay: a kitty picture goes to the terminal
+		// first; the overlay takes the message below.
+		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(msg)), true
+
+	case transcript.RenderedMsg:
+		m.tr.HandleMsg(msg)
+		return m.tickIfNeeded(), true
+
+	case noticeExpiredMsg:
+		m.notes.expired(msg)
+		return nil, true
+
+	case copiedMsg:
+		text, kind := copiedToast(msg)
+		return m.notify(text, kind), true
+
+	case editorDoneMsg:
+		return m.editorDone(msg), true
+
+	case attachedMsg:
+		return m.attached(msg), true
+
+	case clientReadyMsg:
+		return m.clientReady(msg), true
+
+	case configSavedMsg:
+		return m.configSaved(msg), true
+
+	case clipboardReadMsg:
+		return m.clipboardRead(msg), true
+
+	case exportedMsg:
+		return m.exported(msg), true
+
+	case lastModelSavedMsg:
+		if msg.err != nil {
+			return m.notify("could not remember the model for the next start: "+msg.err.Error(), toastInfo), true
+		}
+		return nil, true
+	default:
+		return nil, false
+	}
+}
+
+// historyMsg takes the sessions store's messages: write failures, a
+// session read, the draft, a proposed title.
+func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case recorderFailedMsg:
+		text, wait := m.hist.recorderFailed(msg)
+		if text == "" {
+			return nil, true
+		}
+		return tea.Batch(m.notify(text, toastWarn), wait), true
+
+	case sessionLoadedMsg:
+		return m.sessionLoaded(msg), true
+
+	case draftTickMsg:
+		if msg.gen == m.hist.draft.gen {
+			return m.hist.saveDraft(m.conv.ID(), &m.comp), true
+		}
+		return nil, true
+
+	case draftSavedMsg:
+		if text := m.hist.draftSaved(msg); text != "" {
+			return m.notify(text, toastWarn), true
+		}
+		return nil, true
+
+	case autoTitleMsg:
+		autoTitled(msg, m.conv)
+		return nil, true
+	default:
+		return nil, false
+	}
+}
+
+// inputMsg routes the user's keys, pastes and mouse wheel.
+func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.key(msg), true
+
+	case slash.CompletionsMsg:
+		cmd, _ := m.menuKey(msg)
+		return cmd, true
+
+	case tea.PasteMsg:
+		if m.layers.top() != nil {
+			return m.routeLayer(msg), true
+		}
+		if p, ok := m.pane.(focusablePane); ok && m.focus == focusPane {
+			if p.binds(msg) {
+				cmd, res := p.update(msg)
+				return tea.Batch(cmd, m.handleResult(res)), true
+			}
+			m.focus = focusComposer
+		}
+		return m.paste(msg), true
+
+	case tea.MouseWheelMsg:
+		if m.layers.top() != nil {
+			return m.routeLayer(msg), true
+		}
+		if !m.term.mouse {
+			return nil, true
+		}
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.tr.WheelUp()
+		case tea.MouseWheelDown:
+			m.tr.WheelDown()
+		}
+		return m.tickIfNeeded(), true
+	default:
+		return nil, false
+	}
 }

@@ -40,12 +40,19 @@ func (m *Model) composeFrame() {
 	if kind != overlayFull {
 		f.place(l.Banner, m.screen.chrome.banner)
 		if l.Transcript.H > 0 && l.Transcript.W > 0 {
-			f.place(l.Transcript, m.transcriptView())
+			// A conversation without messages shows a short welcome.
+			view := m.screen.chrome.empty
+			if m.tr.Len() > 0 || view == "" {
+				view = m.tr.View()
+			}
+			f.place(l.Transcript, view)
 		}
 		if m.pane != nil {
 			f.place(l.Side, m.pane.draw(m.paneInput(), l.Side.W, l.Side.H, m.layers.top() == nil && m.focus == focusPane))
 		}
-		f.place(l.Above, m.aboveView())
+		if m.menu.IsOpen() && l.Above.H > 0 {
+			f.place(l.Above, m.menu.View(l.Above.W, l.Above.H))
+		}
 		f.place(l.Status, m.screen.chrome.status)
 		f.place(l.Attach, m.comp.attachView)
 		f.place(l.Composer, m.comp.view)
@@ -78,13 +85,4 @@ func (m *Model) composeFrame() {
 	area := lines[l.Overlay.Y:min(l.Overlay.Y+l.Overlay.H, len(lines))]
 	copy(area, composite(area, box, x, y, l.Overlay.W))
 	m.screen.frame = strings.Join(lines, "\n")
-}
-
-// transcriptView is the transcript's window; a conversation without
-// messages shows a short welcome instead of an empty area.
-func (m *Model) transcriptView() string {
-	if m.tr.Len() == 0 && m.screen.chrome.empty != "" {
-		return m.screen.chrome.empty
-	}
-	return m.tr.View()
 }
