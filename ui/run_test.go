@@ -108,8 +108,11 @@ func TestRunEndsWithContext(t *testing.T) {
 		errc <- Run(ctx, Options{Model: "gpt-4o", Theme: "dark", Input: inR, Output: out, Width: 40, Height: 12,
 			Getenv: func(string) string { return "" }})
 	}()
-	for !strings.Contains(out.String(), "gpt-4o") {
-		time.Sleep(10 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "gpt-4o"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no first frame within 10 s:\n%q", out.String())
+		}
 	}
 	cancel()
 	select {

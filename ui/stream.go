@@ -61,6 +61,8 @@ type pump struct {
 	alive bool
 	// retry is the client's latest retry notice, nil once data flows.
 	retry *api.RetryNotice
+	// pauses counts the reader's pauses before a network read (tests).
+	pauses int
 }
 
 func newPump() *pump {
@@ -86,6 +88,13 @@ func (p *pump) add(ev api.StreamEvent) {
 func (p *pump) retrying(n api.RetryNotice) {
 	p.mu.Lock()
 	p.retry = &n
+	p.mu.Unlock()
+}
+
+// paused counts one pause of the reader before a network read.
+func (p *pump) paused() {
+	p.mu.Lock()
+	p.pauses++
 	p.mu.Unlock()
 }
 
@@ -121,25 +130,23 @@ type streamBatch struct {
 	retry *api.RetryNotice
 }
 
-// readGap is how long the reader pauses after it had to wait for the
-// network, so that the deltas a gateway sends meanwhile are read together,
-// in one system call, instead of waking parley one by one: at 200 small
-// events a second each wake-up (the read, the Go scheduler and its monitor
-// thread) costs more CPU than decoding the event. Text that is already
-// waiting is read without a pause, so a fast gateway is never slowed down,
-// and half a frame's pause delays nothing the user could see.
+// readGap is how long the reader pauses before it waits for the network,
+// so that the deltas a gateway sends meanwhile are read together, in one
+// system call, instead of waking parley one by one: at 200 small events a
+// second each wake-up (the read, the Go scheduler and its monitor thread)
+// costs more CPU than decoding the event. The decision comes from what is
+// buffered, never from the clock: while the stream holds unread bytes the
+// reader goes on at once, so a fast gateway is never slowed down, and half
+// a frame's pause delays nothing the user could see.
 const readGap = frameInterval / 2
-
-// waitedRecv: a Recv that took this long waited for the network (one that
-// returns buffered data takes microseconds).
-const waitedRecv = time.Millisecond
 
 // frameMsg is the frame tick while a stream runs.
 type frameMsg struct{ id int }
 
 // runStream opens the stream and pumps it until it ends, pausing readGap
-// after each wait for the network. The goroutine it runs in belongs to ctx:
-// cancelling ctx ends Recv, the pause and the command.
+// whenever the next event would have to come from the network. The
+// goroutine it runs in belongs to ctx: cancelling ctx ends Recv, the pause
+// and the command.
 func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *pump) tea.Cmd {
 	return func() tea.Msg {
 		ctx := api.WithRetryNotice(ctx, p.retrying)
@@ -153,7 +160,16 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 		pause.Stop()
 		defer pause.Stop()
 		for {
-			start := time.Now()
+			if !s.Buffered() {
+				p.paused()
+				pause.Reset(readGap)
+				select {
+				case <-pause.C:
+				case <-ctx.Done():
+					p.end(ctx.Err())
+					return nil
+				}
+			}
 			ev, err := s.Recv()
 			if err != nil {
 				if errors.Is(err, io.EOF) {
@@ -163,16 +179,6 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 				return nil
 			}
 			p.add(ev)
-			if time.Since(start) < waitedRecv {
-				continue
-			}
-			pause.Reset(readGap)
-			select {
-			case <-pause.C:
-			case <-ctx.Done():
-				p.end(ctx.Err())
-				return nil
-			}
 		}
 	}
 }
