@@ -246,7 +246,7 @@ func keyMsg(s string) tea.KeyPressMsg {
 		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
 		"left": tea.KeyLeft, "right": tea.KeyRight, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "tab": tea.KeyTab,
-		"f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "space": tea.KeySpace, "delete": tea.KeyDelete,
+		"f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6, "space": tea.KeySpace, "delete": tea.KeyDelete,
 	}
 	if c, ok := named[base]; ok {
 		return tea.KeyPressMsg{Code: c, Mod: mod}

@@ -1,13 +1,3 @@
-// Package ui is parley's full-screen chat: the root Bubble Tea model that
-// owns the conversation, the transcript, the composer, the status bar, the
-// key hint and the overlays, and ui.Run, which runs it.
-//
-// The data path of one turn follows DESIGN.md: the composer's text goes
-// through the conversation (the one place every change is made) and the
-// transcript is told right after; the reply streams into a pump owned by
-// a cancellable context, and the frame tick takes what it gathered, ten
-// times a second, and re-renders only what changed; View joins cached
-// strings.
 package ui
 
 import (
@@ -274,7 +264,7 @@ func New(ctx context.Context, opts Options) *Model {
 		m.listen(m.hist.rec)
 	}
 	m.conv = conversation.New(m.conversationOptions())
-	m.actions = newActionTable()
+	m.actions = newActionTable(chatActions())
 	m.menu = slash.NewList(m.ctx, m.actions.commands)
 	m.comp = newComposer()
 	m.comp.applyKeys(km)

@@ -13,7 +13,7 @@ import (
 	"parley/api"
 )
 
-// Streaming follows DESIGN.md: Update creates a cancellable context and a
+// Streaming: Update creates a cancellable context and a
 // stream id per reply; runStream (a command) opens the stream and, in the
 // goroutine Bubble Tea gives it, pumps Recv into a pump until the stream ends
 // or the context is cancelled. The UI takes what the pump gathered on the

@@ -55,10 +55,13 @@ type actionTable struct {
 }
 
 // newActionTable registers every action's command.
-func newActionTable() actionTable {
-	t := actionTable{list: chatActions(), commands: slash.NewRegistry[commandEnv]()}
+func newActionTable(list []action) actionTable {
+	t := actionTable{list: list, commands: slash.NewRegistry[commandEnv]()}
 	var cmds []slash.Command[commandEnv]
 	for _, a := range t.list {
+		if a.run == nil {
+			panic("the action " + a.key + a.cmd.Name + " has no handler")
+		}
 		if a.cmd.Name == "" {
 			continue
 		}

@@ -87,6 +87,10 @@ func (p *Pane) title(w int, focused bool) string {
 	}
 	st := p.ctx.Styles
 	t := " Images"
+	if focused {
+		// Marked in words as well as colour: NO_COLOR and 16 colours show it.
+		t = "▸ Images"
+	}
 	if n := len(p.items); n > 0 {
 		t += " · " + strconv.Itoa(p.sel+1) + " of " + strconv.Itoa(n) + " · newest first"
 	}

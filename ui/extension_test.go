@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api/apitest"
+	"parley/conversation"
+	"parley/ui/cells"
+	"parley/ui/keys"
+	"parley/ui/slash"
+	"parley/ui/uictx"
+)
+
+// These tests add one of each kind of extension the way ARCHITECTURE.md
+// says, and check that the root treats it like the built-in ones.
+
+// wordsLayer is an overlay added by a test: it collects the letters typed
+// and closes on enter.
+type wordsLayer struct {
+	typed string
+	w, h  int
+}
+
+func (l *wordsLayer) name() string     { return "words" }
+func (l *wordsLayer) full() bool       { return false }
+func (l *wordsLayer) setSize(w, h int) { l.w, l.h = w, h }
+func (l *wordsLayer) draw() (string, int, int) {
+	return "[typed: " + l.typed + "]", 1, 1
+}
+func (l *wordsLayer) hints() []uictx.Hint { return []uictx.Hint{{Key: "enter", Desc: "done typing"}} }
+func (l *wordsLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	if k.Keystroke() == "enter" {
+		return nil, closeLayer{}
+	}
+	l.typed += k.Text
+	return nil, nil
+}
+
+func TestExtendWithAnOverlay(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	l := &wordsLayer{}
+	h.m.layers.push(l)
+	h.send(struct{}{})
+	h.typeText("abc")
+	scr := h.screen()
+	if !strings.Contains(scr, "[typed: abc]") || !strings.Contains(scr, "done typing") {
+		t.Fatalf("the overlay is not drawn with its hints:\n%s", scr)
+	}
+	if h.m.comp.value() != "" {
+		t.Fatalf("keys reached the composer under the overlay: %q", h.m.comp.value())
+	}
+	// An app key it does not use closes it and acts.
+	h.key("f4")
+	if h.m.layerName() != "" {
+		t.Fatalf("f4 left the overlay %q open", h.m.layerName())
+	}
+	if _, ok := h.m.pane.(*noticesPane); !ok {
+		t.Fatal("f4 did not open the notices with an overlay open")
+	}
+	// Its result closes it.
+	h.m.layers.push(l)
+	h.send(struct{}{})
+	h.key("enter")
+	if h.m.layerName() != "" {
+		t.Fatalf("enter did not close the overlay: %q", h.m.layerName())
+	}
+}
+
+// counterPane is a passive pane added by a test: it shows how many
+// messages the conversation has.
+type counterPane struct{ draws int }
+
+func (p *counterPane) name() string { return "counter" }
+func (p *counterPane) draw(in paneInput, w, h int, _ bool) string {
+	p.draws++
+	lines := make([]string, h)
+	for i := range lines {
+		lines[i] = cells.Spaces(w)
+	}
+	lines[0] = cells.Fit("messages: "+itoa(in.conv.Len()), w)
+	return strings.Join(lines, "\n")
+}
+
+func TestExtendWithAPassivePane(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	p := &counterPane{}
+	h.m.togglePane(p)
+	h.send(struct{}{})
+	if !strings.Contains(h.screen(), "messages: 0") {
+		t.Fatalf("the pane is not drawn:\n%s", h.screen())
+	}
+	if h.m.focus != focusComposer {
+		t.Fatal("a passive pane took the keys")
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "hello"})
+	h.typeText("hi")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if !strings.Contains(h.screen(), "messages: 2") {
+		t.Fatalf("the pane does not follow the conversation:\n%s", h.screen())
+	}
+	checkFrame(t, h.m, 120, 30)
+}
+
+// markPane is an interactive pane added by a test: it binds "x", which
+// counts, and esc, which gives the keys back.
+type markPane struct {
+	counterPane
+	marks int
+}
+
+func (p *markPane) name() string { return "marks" }
+func (p *markPane) binds(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && (k.String() == "x" || k.Keystroke() == "esc")
+}
+func (p *markPane) update(msg tea.Msg) (tea.Cmd, result) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if k.Keystroke() == "esc" {
+			return nil, focusComposerResult{}
+		}
+		p.marks++
+	}
+	return nil, nil
+}
+func (p *markPane) hints() []uictx.Hint { return []uictx.Hint{{Key: "x", Desc: "mark"}} }
+
+func TestExtendWithAnInteractivePane(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	p := &markPane{}
+	h.m.togglePane(p)
+	h.send(struct{}{})
+	if h.m.focus != focusPane || !strings.Contains(h.screen(), "x mark") {
+		t.Fatalf("the pane did not take the keys (focus %v):\n%s", h.m.focus, h.screen())
+	}
+	if h.m.comp.ta.Focused() {
+		t.Fatal("the composer looks focused while the pane has the keys")
+	}
+	h.key("x")
+	h.key("x")
+	if p.marks != 2 || h.m.comp.value() != "" {
+		t.Fatalf("marks %d, composer %q", p.marks, h.m.comp.value())
+	}
+	// An app key works with the pane focused and leaves the focus there.
+	h.key("ctrl+l")
+	if h.m.focus != focusPane {
+		t.Fatal("an app key moved the focus")
+	}
+	// A key the pane does not bind goes to the composer, with the focus.
+	h.typeText("/attach x")
+	if h.m.focus != focusComposer || h.m.comp.value() != "/attach x" {
+		t.Fatalf("focus %v, composer %q", h.m.focus, h.m.comp.value())
+	}
+	if !h.m.comp.ta.Focused() {
+		t.Fatal("the composer is not marked focused")
+	}
+}
+
+func echoCommand() slash.Command[commandEnv] {
+	return slash.Command[commandEnv]{Name: "echo", Args: "[text]", Summary: "say it back"}
+}
+
+func TestExtendWithASlashCommand(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	var got []string
+	h.m.actions = newActionTable(append(chatActions(), action{
+		cmd: echoCommand(),
+		run: func(m *Model, c call) tea.Cmd {
+			got = append(got, c.inv.Args)
+			return m.notify("echo "+c.inv.Args, toastOK)
+		},
+	}))
+	h.m.menu = slash.NewList(h.m.ctx, h.m.actions.commands)
+	h.typeText("/ech")
+	if !strings.Contains(h.screen(), "/echo") {
+		t.Fatalf("the command list does not offer /echo:\n%s", h.screen())
+	}
+	h.typeText("o hello there")
+	h.key("enter")
+	if len(got) != 1 || got[0] != "hello there" || !strings.Contains(h.screen(), "echo hello there") {
+		t.Fatalf("ran %q:\n%s", got, h.screen())
+	}
+}
+
+// Every key action of the chat has a handler in the action table (or is
+// the composer's own: the newline key, the list keys of the layers), and
+// every command of the table has one.
+func TestEveryActionHasAHandler(t *testing.T) {
+	composerOwn := map[string]bool{keys.Newline: true, keys.ListUp: true, keys.ListDown: true, keys.Select: true, keys.Close: true}
+	table := chatActions()
+	byKey := map[string]bool{}
+	for _, a := range table {
+		if a.run == nil {
+			t.Errorf("action %q /%s has no handler", a.key, a.cmd.Name)
+		}
+		if a.key != "" {
+			if byKey[a.key] {
+				t.Errorf("key action %q is in the table twice", a.key)
+			}
+			byKey[a.key] = true
+		}
+	}
+	for _, name := range keys.Actions() {
+		if !byKey[name] && !composerOwn[name] {
+			t.Errorf("key action %q has no handler in the action table", name)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a table with a command without a handler was accepted")
+		}
+	}()
+	newActionTable([]action{{cmd: echoCommand()}})
+}
+
+// recordingListener is a listener added by a test.
+type recordingListener struct {
+	mu    sync.Mutex
+	kinds []conversation.ChangeKind
+}
+
+func (l *recordingListener) OnChange(c conversation.Change) {
+	l.mu.Lock()
+	l.kinds = append(l.kinds, c.Kind)
+	l.mu.Unlock()
+}
+
+func (l *recordingListener) appends() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, k := range l.kinds {
+		if k == conversation.ChangeAppend {
+			n++
+		}
+	}
+	return n
+}
+
+func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	l := &recordingListener{}
+	h.m.listen(l)
+	for i, q := range []string{"one", "two"} {
+		h.srv.Enqueue(apitest.Reply{Text: "answer"})
+		h.typeText(q)
+		h.key("enter")
+		h.wait("the reply", func() bool { return !h.streaming() })
+		if got := l.appends(); got != 2*(i+1) {
+			t.Fatalf("turn %d: the listener heard %d appends", i+1, got)
+		}
+		// A new conversation: the listener goes on hearing.
+		h.key("ctrl+l")
+		h.key("ctrl+l")
+		if h.m.conv.Len() != 0 {
+			t.Fatal("no new conversation")
+		}
+	}
+}
