@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"charm.land/lipgloss/v2"
+
+	"parley/ui/cells"
 )
 
 // frame collects the parts of one screen, each drawn into its rectangle,
@@ -99,30 +101,25 @@ func (b band) write(sb *strings.Builder, w int) {
 	}
 }
 
-// composite lays box (lines of equal width) over the lines bg at (x, y) of
-// an area w cells wide.
-func composite(bg []string, box string, x, y, w int) []string {
-	if box == "" {
-		return bg
+// layOver lays box over the frame bg (w×h cells) at (x, y), drawn on a
+// cell buffer: a wide character or a style the box's edges cut is cleared
+// whole, never left half drawn, and the box is clipped to the screen.
+// Every line of the result is exactly w cells wide.
+func layOver(bg string, w, h int, box string, x, y int) string {
+	layers := []*lipgloss.Layer{lipgloss.NewLayer(bg)}
+	if box != "" {
+		layers = append(layers, lipgloss.NewLayer(box).X(x).Y(y).Z(1))
 	}
-	out := make([]string, len(bg))
-	copy(out, bg)
-	for i, bl := range strings.Split(box, "\n") {
-		row := y + i
-		if row < 0 || row >= len(out) {
-			continue
+	c := lipgloss.NewCanvas(w, h)
+	c.Compose(lipgloss.NewCompositor(layers...))
+	lines := strings.Split(c.Render(), "\n")
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = cells.Fit(lines[i], w)
+		} else {
+			out[i] = cells.Spaces(w)
 		}
-		bw := ansi.StringWidth(bl)
-		line := out[row]
-		left := ansi.Cut(line, 0, x)
-		if lw := ansi.StringWidth(left); lw < x {
-			left += strings.Repeat(" ", x-lw)
-		}
-		right := ""
-		if x+bw < w {
-			right = ansi.Cut(line, x+bw, w)
-		}
-		out[row] = left + "\x1b[m" + bl + "\x1b[m" + right
 	}
-	return out
+	return strings.Join(out, "\n")
 }

@@ -69,20 +69,18 @@ func (m *Model) composeFrame() {
 		return
 	}
 	box, x, y := top.draw()
+	area := l.Overlay
 	if kind == overlayFull {
 		// A small screen (or a full-screen layer): the box alone, on a
 		// clear screen; fragments of the chat around it would only look
 		// broken.
-		bg := make([]string, l.Height)
-		blank := strings.Repeat(" ", l.Width)
-		for i := range bg {
-			bg[i] = blank
-		}
-		m.screen.frame = strings.Join(composite(bg, box, x, y, l.Width), "\n")
+		m.screen.frame = layOver("", l.Width, l.Height, box, x, y)
 		return
 	}
-	lines := f.lines()
-	area := lines[l.Overlay.Y:min(l.Overlay.Y+l.Overlay.H, len(lines))]
-	copy(area, composite(area, box, x, y, l.Overlay.W))
-	m.screen.frame = strings.Join(lines, "\n")
+	// A panel stays in its area: the status bar and the composer below it
+	// stay whole.
+	if rows := strings.Split(box, "\n"); len(rows) > area.H-y {
+		box = strings.Join(rows[:max(area.H-y, 0)], "\n")
+	}
+	m.screen.frame = layOver(f.String(), l.Width, l.Height, box, area.X+x, area.Y+y)
 }
