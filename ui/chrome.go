@@ -180,7 +180,7 @@ func renderEmpty(ctx *uictx.Context, w, h int) string {
 		"Type / for commands.",
 	}
 	if hk := keys.Short(km.Help); hk != "" {
-		text = append(text, strings.ReplaceAll(hk, "/", " or ")+" shows every key.")
+		text = append(text, strings.ReplaceAll(hk, "/", ", ")+" or /help shows every key.")
 	}
 	st := ctx.Styles.TurnMeta
 	lines := make([]string, h)

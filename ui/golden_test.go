@@ -76,7 +76,7 @@ func TestGoldenStates(t *testing.T) {
 	t.Run("help_40x12", func(t *testing.T) {
 		// Too small for a panel: the help takes the whole screen.
 		h := goldenScreen(t, 40, 12, "dark")
-		h.key("?")
+		h.key("f1")
 		checkFrame(t, h.m, 40, 12)
 		golden.RequireEqual(t, h.m.View().Content)
 	})

@@ -43,7 +43,7 @@ func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, result) {
 
 func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 	h := newHarness(t, 80, 24)
-	h.key("?")
+	h.key("f1")
 	if h.m.layerName() != "help" {
 		t.Fatalf("top %q", h.m.layerName())
 	}

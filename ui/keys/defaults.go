@@ -63,7 +63,7 @@ var specs = []spec{
 	{ModelPicker, func(m *Map) *key.Binding { return &m.ModelPicker }, []string{"ctrl+o"}, "choose model", GroupApp, ctxChat, false},
 	{ThemePicker, func(m *Map) *key.Binding { return &m.ThemePicker }, []string{"f3", "alt+t"}, "choose theme", GroupApp, ctxChat, false},
 	{NewConversation, func(m *Map) *key.Binding { return &m.NewConversation }, []string{"ctrl+l"}, "new conversation", GroupApp, ctxChat, false},
-	{Help, func(m *Map) *key.Binding { return &m.Help }, []string{"?", "f1"}, "help", GroupApp, ctxChat, false},
+	{Help, func(m *Map) *key.Binding { return &m.Help }, []string{"f1"}, "help (also /help)", GroupApp, ctxChat, false},
 	{ToggleMouse, func(m *Map) *key.Binding { return &m.ToggleMouse }, []string{"f2"}, "mouse wheel on/off", GroupApp, ctxChat, false},
 	{Sessions, func(m *Map) *key.Binding { return &m.Sessions }, []string{"alt+s", "f5"}, "sessions: open, search, rename, delete", GroupApp, ctxChat, false},
 	{Notices, func(m *Map) *key.Binding { return &m.Notices }, []string{"f4"}, "notices (messages shown so far)", GroupApp, ctxChat, false},
