@@ -66,6 +66,8 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		Config:       req.Config,
 		ConfigPath:   req.Config.Path,
 		Model:        req.Model,
+		ModelGiven:   req.ModelGiven,
+		SystemPrompt: req.System,
 		Theme:        req.Theme,
 		Version:      req.Version,
 		NewClient:    req.NewClient,

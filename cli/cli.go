@@ -220,7 +220,8 @@ file (see "parley help config"). To try it without a gateway, run
 	root.PersistentFlags().Float64Var(&a.demoDPS, "demo-dps", 0, "the demo's streaming pace in deltas per second (-1: no pauses)")
 	_ = root.PersistentFlags().MarkHidden("demo-dps") // for benchmarks and tests
 	root.PersistentPreRunE = a.checkDemoFlags
-	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: default_model from the config)")
+	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: a reopened session's own, else default_model from the config)")
+	root.Flags().StringVarP(&tui.system, "system", "s", "", "system prompt for this run's conversations (default: a reopened session's own, else system_prompt)")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
 	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")

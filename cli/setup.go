@@ -177,6 +177,13 @@ type TUIRequest struct {
 	// Model is the start model ("" when neither --model nor default_model
 	// names one: the chat then asks the gateway or the user).
 	Model string
+	// ModelGiven says Model came from --model: a reopened session then
+	// keeps it instead of its own.
+	ModelGiven bool
+	// System is --system: the system prompt of this run's conversations,
+	// a reopened session's included ("" keeps theirs, and system_prompt
+	// for new ones).
+	System string
 	// Theme is --theme or the config's theme ("" means auto).
 	Theme string
 	// Mouse turns on mouse-wheel scrolling.
@@ -212,6 +219,7 @@ type TUIRequest struct {
 
 type tuiFlags struct {
 	model    string
+	system   string
 	theme    string
 	mouse    bool
 	noImages bool
@@ -256,6 +264,8 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		History:    hist,
 		Config:     cfg,
 		Model:      firstNonEmpty(f.model, cfg.DefaultModel),
+		ModelGiven: f.model != "",
+		System:     f.system,
 		Theme:      firstNonEmpty(f.theme, cfg.Theme),
 		Mouse:      f.mouse || cfg.Mouse,
 		Version:    Version,

@@ -122,7 +122,9 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
 	m.interruptStream()
 	m.openConversation(msg.sess.Snapshot, msg.id)
-	if msg.sess.Model != "" && m.opts.Model == "" {
+	if msg.sess.Model != "" && !m.opts.ModelGiven {
+		// A reopened session goes on with its own model unless --model
+		// said otherwise.
 		m.model = msg.sess.Model
 	}
 	if !msg.full {

@@ -204,3 +204,38 @@ func TestUserMessageStoredBeforeRequest(t *testing.T) {
 		t.Fatal("the request reached the gateway before the message was stored")
 	}
 }
+
+// A reopened session goes on with its own model and system prompt, not
+// default_model and system_prompt; --model and --system say otherwise.
+func TestReopenedSessionKeepsItsModelAndSystemPrompt(t *testing.T) {
+	st := openStore(t)
+	rec := st.NewRecorder(context.Background())
+	c := conversation.New(conversation.Options{Listeners: []conversation.Listener{rec}, SystemPrompt: "answer in French"})
+	turn, err := c.Begin(&conversation.UserInput{Text: "bonjour"}, conversation.TurnOptions{Model: "llama3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Receive(turn, "salut", nil, "stop")
+	_ = c.Close(turn, nil)
+	if err := rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func(opts ...harnessOpt) *harness {
+		h := newHarness(t, 80, 24, append(opts, withHistory(History{Store: st, SessionID: c.ID()}))...)
+		h.run(h.m.openSession(c.ID(), 0))
+		h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.hist.loading == "" })
+		return h
+	}
+	// The harness starts with gpt-4o as its default model.
+	h := reopen()
+	if h.m.model != "llama3" || h.m.conv.SystemPrompt() != "answer in French" {
+		t.Fatalf("reopened with model %q and system prompt %q", h.m.model, h.m.conv.SystemPrompt())
+	}
+	if !strings.Contains(h.screen(), "● llama3") {
+		t.Fatalf("the status does not show the session's model:\n%s", h.screen())
+	}
+	h = reopen(func(o *Options) { o.ModelGiven = true; o.SystemPrompt = "answer in German" })
+	if h.m.model != "gpt-4o" || h.m.conv.SystemPrompt() != "answer in German" {
+		t.Fatalf("with --model and --system: model %q, system prompt %q", h.m.model, h.m.conv.SystemPrompt())
+	}
+}

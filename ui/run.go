@@ -37,6 +37,13 @@ type Options struct {
 	ConfigPath string
 	// Model is the model of the first turn (--model, else default_model).
 	Model string
+	// ModelGiven says Model came from --model: a reopened session keeps
+	// it instead of its own model.
+	ModelGiven bool
+	// SystemPrompt is --system: the system prompt of this run's
+	// conversations, reopened ones included; "" keeps a reopened
+	// session's own and gives new ones system_prompt.
+	SystemPrompt string
 	// Theme is the theme name (--theme, else config theme; "" means "auto").
 	Theme string
 	// Version is parley's version (User-Agent of clients the UI builds).

@@ -52,10 +52,11 @@ func settingsFrom(opts Options) settings {
 // The settings the chat reads from the config; every one has a default
 // when there is no config (tests, the demo).
 
-// systemPrompt is the system prompt a new conversation starts with.
+// systemPrompt is the system prompt a new conversation starts with:
+// --system, else system_prompt.
 func (o Options) systemPrompt() string {
-	if o.Config == nil {
-		return ""
+	if o.SystemPrompt != "" || o.Config == nil {
+		return o.SystemPrompt
 	}
 	return o.Config.SystemPrompt
 }

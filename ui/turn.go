@@ -53,6 +53,11 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	m.images.stop(m.conv)
 	opts := m.conversationOptions()
 	opts.ID = id
+	if m.opts.SystemPrompt != "" {
+		// --system says this run's system prompt, a reopened session's
+		// included.
+		snap.SystemPrompt = m.opts.SystemPrompt
+	}
 	m.conv = conversation.Restore(opts, snap)
 	m.tr.Reset(m.conv.Messages())
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
