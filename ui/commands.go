@@ -76,11 +76,18 @@ func (m *Model) commandEnv() commandEnv {
 // (the next request carries it; earlier replies stay as they were).
 func (m *Model) systemCommand(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	switch text {
+	case "":
 		if cur := m.conv.SystemPrompt(); cur != "" {
-			return m.notify("system prompt: "+cur+" (/system TEXT changes it)", toastInfo)
+			return m.notify("system prompt: "+cur+" (/system TEXT changes it, /system --clear removes it)", toastInfo)
 		}
 		return m.notify("this conversation has no system prompt; /system TEXT sets one", toastInfo)
+	case "--clear":
+		if m.conv.SystemPrompt() == "" {
+			return m.notify("this conversation has no system prompt to remove", toastInfo)
+		}
+		m.conv.SetSystemPrompt("")
+		return m.notify("system prompt removed; the next reply is sent without one", toastOK)
 	}
 	m.conv.SetSystemPrompt(text)
 	return m.notify("system prompt set for this conversation; the next reply follows it", toastOK)

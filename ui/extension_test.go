@@ -265,3 +265,26 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 		}
 	}
 }
+
+// /system sets, shows and (--clear) removes the system prompt; the status
+// says when one is set, and the request carries exactly what is in force.
+func TestSystemPromptSetAndClear(t *testing.T) {
+	h := newHarness(t, 100, 24)
+	h.typeText("/system be terse")
+	h.key("enter")
+	if h.m.conv.SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
+		t.Fatalf("system prompt %q:\n%s", h.m.conv.SystemPrompt(), h.screen())
+	}
+	h.typeText("/system --clear")
+	h.key("enter")
+	if h.m.conv.SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
+		t.Fatalf("after --clear: %q:\n%s", h.m.conv.SystemPrompt(), h.screen())
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("hi")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if msgs := h.srv.Requests()[0].Chat.Messages; len(msgs) != 1 || msgs[0].Role != "user" {
+		t.Fatalf("the request carries %+v", msgs)
+	}
+}

@@ -66,6 +66,9 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		left = append(left, statusSeg{text: "demo", role: roleWarn})
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
+	if m.conv.SystemPrompt() != "" {
+		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
+	}
 	if t := m.conv.Title(); t != "" {
 		left = append(left, statusSeg{text: cells.Fold(t), role: roleTitle, drop: 3, flex: true})
 	}

@@ -19,7 +19,7 @@ func chatActions() []action {
 			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
 		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
 			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, run: themeAction},
-		{cmd: cmd{Name: "system", Args: "[text]", Summary: "show or set this conversation's system prompt"},
+		{cmd: cmd{Name: "system", Args: "[text|--clear]", Summary: "show, set or (--clear) remove this conversation's system prompt"},
 			run: func(m *Model, c call) tea.Cmd { return m.systemCommand(c.inv.Args) }},
 		{key: keys.NewConversation, app: true, cmd: cmd{Name: "new", Summary: "start a new conversation"}, run: newAction},
 		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…]", Summary: "attach images: pick files, or name files or http(s) links",
