@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"sync"
+	"time"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -286,5 +287,25 @@ func TestSystemPromptSetAndClear(t *testing.T) {
 	h.wait("the reply", func() bool { return !h.streaming() })
 	if msgs := h.srv.Requests()[0].Chat.Messages; len(msgs) != 1 || msgs[0].Role != "user" {
 		t.Fatalf("the request carries %+v", msgs)
+	}
+}
+
+// /model NAME with a name the gateway does not list warns at once, and
+// still switches (gateways serve models they do not list).
+func TestModelNameTheGatewayDoesNotListWarns(t *testing.T) {
+	h := newHarness(t, 120, 24)
+	h.typeText("/model gpt-4o-typo")
+	h.key("enter")
+	if h.m.model != "gpt-4o-typo" {
+		t.Fatalf("model %q", h.m.model)
+	}
+	h.wait("the warning", func() bool { return strings.Contains(h.screen(), "does not list gpt-4o-typo") })
+	// A listed one says nothing of the kind.
+	h.key("esc")
+	h.typeText("/model gpt-4o")
+	h.key("enter")
+	h.settle(50 * time.Millisecond)
+	if strings.Contains(h.screen(), "does not list") {
+		t.Fatalf("a listed model was warned about:\n%s", h.screen())
 	}
 }

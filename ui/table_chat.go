@@ -109,7 +109,7 @@ func modelAction(m *Model, c call) tea.Cmd {
 	if c.inv.Args == "" {
 		return m.openModelPicker(false)
 	}
-	return m.useModel(c.inv.Args, false)
+	return tea.Batch(m.useModel(c.inv.Args, false), m.checkModelName(c.inv.Args))
 }
 
 func themeAction(m *Model, c call) tea.Cmd {

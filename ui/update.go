@@ -201,6 +201,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case exportedMsg:
 		return m.exported(msg), true
 
+	case modelCheckedMsg:
+		return m.modelChecked(msg), true
+
 	case lastModelSavedMsg:
 		if msg.err != nil {
 			return m.notify("could not remember the model for the next start: "+msg.err.Error(), toastInfo), true

@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/termsafe"
+)
+
+// modelCheckedMsg brings the gateway's model list, asked for to check a
+// model name typed with /model.
+type modelCheckedMsg struct {
+	name   string
+	models []string
+	err    error
+}
+
+// modelListTimeout bounds the check of a typed model name.
+const modelListTimeout = 10 * time.Second
+
+// checkModelName warns when a model typed with /model is neither configured
+// nor listed by the gateway (it is used all the same: gateways serve models
+// they do not list). With the gateway's list not asked for yet this run,
+// it is asked for in the background and the warning comes with it.
+func (m *Model) checkModelName(name string) tea.Cmd {
+	for _, md := range m.catalog.Configured() {
+		if md.Name == name {
+			return nil
+		}
+	}
+	if m.gateway.models != nil {
+		if slices.Contains(m.gateway.models, name) {
+			return nil
+		}
+		return m.notify(unlistedModel(name), toastWarn)
+	}
+	if !m.clients.configured() {
+		return nil
+	}
+	pool, base := m.clients, m.base
+	return func() tea.Msg {
+		c, err := pool.get(name)
+		if err != nil {
+			return modelCheckedMsg{name: name, err: err}
+		}
+		ctx, cancel := context.WithTimeout(base, modelListTimeout)
+		defer cancel()
+		ms, err := c.ListModels(ctx)
+		return modelCheckedMsg{name: name, models: ms, err: err}
+	}
+}
+
+// modelChecked keeps the gateway's list and warns when the model asked for
+// is not in it (and is still the one in use). A list that could not be
+// read says nothing: the name may well be right.
+func (m *Model) modelChecked(msg modelCheckedMsg) tea.Cmd {
+	if msg.err != nil || msg.models == nil {
+		return nil
+	}
+	m.gateway.models = msg.models
+	m.catalog = m.catalog.WithListed(msg.models)
+	if msg.name != m.model || slices.Contains(msg.models, msg.name) {
+		return nil
+	}
+	return m.notify(unlistedModel(msg.name), toastWarn)
+}
+
+func unlistedModel(name string) string {
+	return "the gateway does not list " + termsafe.Sanitize(name) + "; parley sends to it anyway (check the spelling: /model alone lists the models)"
+}
