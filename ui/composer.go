@@ -34,6 +34,9 @@ type composer struct {
 	editOrig string
 	// gen grows with every change of the text or the attachments.
 	gen int
+	// cleared is what the clear key took away, until something else is
+	// typed: the key pressed again brings it back.
+	cleared *clearedDraft
 	// view is the cached rendering (the composer's lines, exactly its
 	// rect) and viewKey the key of the inputs it was drawn from;
 	// attachView is the attachment row.
@@ -188,6 +191,34 @@ func (c *composer) keepLine(inv slash.Invocation) {
 	c.setValue(line)
 }
 
+// clearedDraft is the text and images the clear key took away.
+type clearedDraft struct {
+	text string
+	atts []api.Attachment
+	gen  int // the composer's gen right after the clear
+}
+
+// clearAll empties the composer, text and attachments, and keeps them for
+// the clear key's second press; on an empty composer it brings back what
+// the last clear took, if nothing was typed since. It reports what it did.
+func (c *composer) clearAll() string {
+	if c.empty() {
+		if d := c.cleared; d != nil && d.gen == c.gen {
+			c.cleared = nil
+			c.setValue(d.text)
+			c.setAttachments(d.atts)
+			return "restored"
+		}
+		return ""
+	}
+	d := &clearedDraft{text: c.value(), atts: c.attachments}
+	c.ta.Reset()
+	c.setAttachments(nil)
+	d.gen = c.gen
+	c.cleared = d
+	return "cleared"
+}
+
 // reset empties the composer after a send.
 func (c *composer) reset() {
 	c.ta.Reset()
@@ -274,6 +305,8 @@ type boxParts struct {
 	key         string
 	top, bottom string
 	left, right string
+	paint       lipgloss.Style
+	border      lipgloss.Border
 }
 
 // drawBox draws lines in st's border with one cell of padding each side,
@@ -293,6 +326,18 @@ func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, tex
 			bottom: paint.Render(b.BottomLeft + strings.Repeat(b.Bottom, max(w-2, 0)) + b.BottomRight),
 			left:   paint.Render(b.Left) + " ",
 			right:  " " + paint.Render(b.Right),
+			paint:  paint,
+			border: b,
+		}
+	}
+	bottom := c.box.bottom
+	if n := c.ta.LineCount(); n > textH {
+		// More lines than the box shows: say where the cursor is and how
+		// many there are, on the bottom border.
+		label := " line " + itoa(c.ta.Line()+1) + " of " + itoa(n) + " "
+		if lw := cells.Width(label); lw+4 <= w {
+			b := c.box.border
+			bottom = c.box.paint.Render(b.BottomLeft+strings.Repeat(b.Bottom, w-3-lw)) + label + c.box.paint.Render(b.Bottom+b.BottomRight)
 		}
 	}
 	inner := max(w-4, 1)
@@ -309,6 +354,6 @@ func (c *composer) drawBox(st lipgloss.Style, key string, lines []string, w, tex
 		out.WriteString(c.box.right)
 	}
 	out.WriteByte('\n')
-	out.WriteString(c.box.bottom)
+	out.WriteString(bottom)
 	return out.String()
 }

@@ -309,3 +309,36 @@ func TestModelNameTheGatewayDoesNotListWarns(t *testing.T) {
 		t.Fatalf("a listed model was warned about:\n%s", h.screen())
 	}
 }
+
+// One key clears the whole message (text and images); pressed again on
+// the empty composer it brings it back. A message taller than the box
+// says which line the cursor is on and how many there are.
+func TestComposerClearsAllAndCountsLines(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	for i := range 12 {
+		if i > 0 {
+			h.key("ctrl+j")
+		}
+		h.typeText("line " + itoa(i+1))
+	}
+	if !strings.Contains(h.screen(), "line 12 of 12") {
+		t.Fatalf("no line count on a 12-line message:\n%s", h.screen())
+	}
+	text := h.m.comp.value()
+	h.key("alt+k")
+	if !h.m.comp.empty() || !strings.Contains(h.screen(), "again brings it back") {
+		t.Fatalf("not cleared: %q\n%s", h.m.comp.value(), h.screen())
+	}
+	h.key("alt+k")
+	if h.m.comp.value() != text {
+		t.Fatalf("not brought back: %q", h.m.comp.value())
+	}
+	// Something typed after a clear is not replaced by the old message.
+	h.key("alt+k")
+	h.typeText("new")
+	h.key("alt+k")
+	h.key("alt+k")
+	if h.m.comp.value() != "new" {
+		t.Fatalf("a later message was replaced by the cleared one: %q", h.m.comp.value())
+	}
+}

@@ -42,6 +42,15 @@ func chatActions() []action {
 		{key: keys.Images, app: true, cmd: cmd{Name: "images", Summary: "show or hide the image pane: every image of this conversation"},
 			run: do((*Model).toggleImagePane)},
 		{key: keys.Paste, cmd: cmd{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted"}, run: do((*Model).readClipboard)},
+		{key: keys.ClearComposer, run: do(func(m *Model) tea.Cmd {
+			switch m.comp.clearAll() {
+			case "cleared":
+				return m.notify("message cleared; "+firstKey(m.keyMap().ClearComposer, "alt+k")+" again brings it back", toastInfo)
+			case "restored":
+				return m.notify("message brought back", toastInfo)
+			}
+			return nil
+		})},
 		{key: keys.RemoveAttachment, cmd: cmd{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)"}, run: detachAction},
 		{key: keys.Sessions, app: true, opens: "sessions", cmd: cmd{Name: "sessions", Summary: "saved conversations: open, search, rename, delete"},
 			run: do((*Model).openSessions)},

@@ -49,6 +49,7 @@ var specs = []spec{
 	{ImageForm, func(m *Map) *key.Binding { return &m.ImageForm }, []string{"alt+g"}, "make images (a form; or /image PROMPT)", GroupApp, ctxChat, false},
 	{Images, func(m *Map) *key.Binding { return &m.Images }, []string{"alt+i"}, "image pane: browse, open, copy, attach, edit", GroupApp, ctxChat, false},
 	{RemoveAttachment, func(m *Map) *key.Binding { return &m.RemoveAttachment }, []string{"alt+x"}, "remove the last attachment", GroupComposer, ctxChat, false},
+	{ClearComposer, func(m *Map) *key.Binding { return &m.ClearComposer }, []string{"alt+k"}, "clear the message and its attachments (again: bring them back)", GroupComposer, ctxChat, false},
 	{Editor, func(m *Map) *key.Binding { return &m.Editor }, []string{"ctrl+x"}, "compose in $EDITOR", GroupComposer, ctxChat, false},
 	{Cancel, func(m *Map) *key.Binding { return &m.Cancel }, []string{"esc"}, "stop the reply / leave edit", GroupReply, ctxChat, false},
 	{Retry, func(m *Map) *key.Binding { return &m.Retry }, []string{"ctrl+r"}, "retry / regenerate", GroupReply, ctxChat, false},

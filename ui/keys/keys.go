@@ -35,6 +35,7 @@ const (
 	Notices          = "notices"
 	Sessions         = "sessions"
 	RemoveAttachment = "remove_attachment"
+	ClearComposer    = "clear_composer"
 	Paste            = "paste"
 	Attach           = "attach"
 	ImageForm        = "image_form"
@@ -62,6 +63,9 @@ type Map struct {
 	Editor   key.Binding
 	// RemoveAttachment drops the last image attached to the next message.
 	RemoveAttachment key.Binding
+	// ClearComposer empties the composer (text and attachments); pressed
+	// again while it is still empty, it brings them back.
+	ClearComposer key.Binding
 	// Paste reads the system clipboard: an image is attached, text pasted.
 	Paste key.Binding
 	// Attach opens the image file picker.
