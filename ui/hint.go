@@ -132,7 +132,12 @@ func (m *Model) hintItems() []uictx.Hint {
 		items = append(items, uictx.Hint{Key: "/", Desc: "commands"})
 	}
 	if m.conv.Len() > 0 && m.comp.empty() {
-		items = append(items, uictx.Hint{Key: k(km.EditLast), Desc: "edit"})
+		if m.tr.AtBottom() {
+			items = append(items, uictx.Hint{Key: k(km.EditLast), Desc: "edit"})
+		} else {
+			// Scrolled up, the arrows of an empty composer scroll.
+			items = append(items, uictx.Hint{Key: "↑/↓", Desc: "scroll"})
+		}
 	}
 	items = append(items, uictx.Hint{Key: k(km.ModelPicker), Desc: "model"})
 	if _, ok := m.conv.LastReply(); ok {

@@ -79,12 +79,13 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.send()
 	case textEmpty && !m.tr.AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
 		// While the view is scrolled up, the arrows of an empty composer
-		// scroll it: terminals turn the mouse wheel into arrow keys, and a
-		// wheel must not open the last message for editing.
+		// scroll it line by line: terminals turn the mouse wheel into
+		// arrow keys, and a wheel must not open the last message for
+		// editing.
 		if msg.Keystroke() == "up" {
-			m.tr.WheelUp()
+			m.tr.LineUp(1)
 		} else {
-			m.tr.WheelDown()
+			m.tr.LineDown(1)
 		}
 		return m.tickIfNeeded()
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:

@@ -319,7 +319,7 @@ func TestSlashCommands(t *testing.T) {
 	h.typeText("//etc/hosts is a path")
 	h.key("enter")
 	h.wait("reply", func() bool { return !h.streaming() })
-	msgs := h.srv.Requests()[0].Chat.Messages
+	msgs := h.srv.RequestsTo("/chat/completions")[0].Chat.Messages
 	if msgs[0].Role != "system" || msgs[0].Content.PlainText() != "answer in French" || msgs[len(msgs)-1].Content.PlainText() != "/etc/hosts is a path" {
 		t.Fatalf("request %+v", msgs)
 	}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api/apitest"
+)
+
+// The rough edges a new user hit (issue 15), each held by a test.
+
+// /system sets, shows and (--clear) removes the system prompt; the status
+// says when one is set, and the request carries exactly what is in force.
+func TestSystemPromptSetAndClear(t *testing.T) {
+	h := newHarness(t, 100, 24)
+	h.typeText("/system be terse")
+	h.key("enter")
+	if h.m.conv.SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
+		t.Fatalf("system prompt %q:\n%s", h.m.conv.SystemPrompt(), h.screen())
+	}
+	h.typeText("/system --clear")
+	h.key("enter")
+	if h.m.conv.SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
+		t.Fatalf("after --clear: %q:\n%s", h.m.conv.SystemPrompt(), h.screen())
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "ok"})
+	h.typeText("hi")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if msgs := h.srv.Requests()[0].Chat.Messages; len(msgs) != 1 || msgs[0].Role != "user" {
+		t.Fatalf("the request carries %+v", msgs)
+	}
+}
+
+// /model NAME with a name the gateway does not list warns at once, and
+// still switches (gateways serve models they do not list).
+func TestModelNameTheGatewayDoesNotListWarns(t *testing.T) {
+	h := newHarness(t, 120, 24)
+	h.typeText("/model gpt-4o-typo")
+	h.key("enter")
+	if h.m.model != "gpt-4o-typo" {
+		t.Fatalf("model %q", h.m.model)
+	}
+	h.wait("the warning", func() bool { return strings.Contains(h.screen(), "does not list gpt-4o-typo") })
+	// A listed one says nothing of the kind.
+	h.key("esc")
+	h.typeText("/model gpt-4o")
+	h.key("enter")
+	h.settle(50 * time.Millisecond)
+	if strings.Contains(h.screen(), "does not list") {
+		t.Fatalf("a listed model was warned about:\n%s", h.screen())
+	}
+}
+
+// One key clears the whole message (text and images); pressed again on
+// the empty composer it brings it back. A message taller than the box
+// says which line the cursor is on and how many there are.
+func TestComposerClearsAllAndCountsLines(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	for i := range 12 {
+		if i > 0 {
+			h.key("ctrl+j")
+		}
+		h.typeText("line " + itoa(i+1))
+	}
+	if !strings.Contains(h.screen(), "line 12 of 12") {
+		t.Fatalf("no line count on a 12-line message:\n%s", h.screen())
+	}
+	text := h.m.comp.value()
+	h.key("alt+k")
+	if !h.m.comp.empty() || !strings.Contains(h.screen(), "again brings it back") {
+		t.Fatalf("not cleared: %q\n%s", h.m.comp.value(), h.screen())
+	}
+	h.key("alt+k")
+	if h.m.comp.value() != text {
+		t.Fatalf("not brought back: %q", h.m.comp.value())
+	}
+	// Something typed after a clear is not replaced by the old message.
+	h.key("alt+k")
+	h.typeText("new")
+	h.key("alt+k")
+	h.key("alt+k")
+	if h.m.comp.value() != "new" {
+		t.Fatalf("a later message was replaced by the cleared one: %q", h.m.comp.value())
+	}
+}
+
+// Scrolled up, the arrows of an empty composer move the view one line (as
+// the README says) and the hint line says they scroll, not edit.
+func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
+	h := newHarness(t, 80, 16)
+	h.srv.Enqueue(apitest.Reply{Text: strings.Repeat("a line of the answer\n\n", 40)})
+	h.typeText("long please")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if !strings.Contains(h.screen(), "↑ edit") {
+		t.Fatalf("at the bottom the hint offers edit:\n%s", h.screen())
+	}
+	h.key("pgup")
+	settleTranscript(h.m.tr)
+	top := h.m.tr.ScrollPercent()
+	if strings.Contains(h.screen(), "↑ edit") || !strings.Contains(h.screen(), "↑/↓ scroll") {
+		t.Fatalf("scrolled up, the hint still offers edit:\n%s", h.screen())
+	}
+	before := h.screen()
+	h.key("down")
+	settleTranscript(h.m.tr)
+	if h.m.comp.editing || h.screen() == before || h.m.tr.ScrollPercent() < top {
+		t.Fatalf("down did not scroll (editing %v)", h.m.comp.editing)
+	}
+}
