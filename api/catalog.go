@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -137,18 +138,12 @@ func (c *Catalog) ModelsWith(cap Capability) []string {
 		}
 	}
 	for _, id := range c.listed {
-		if len(out) >= maxNamed {
-			break
-		}
 		if c.Lookup(id).Caps.Has(cap) {
 			add(id)
 		}
 	}
 	return out
 }
-
-// maxNamed bounds how many models a refusal names.
-const maxNamed = 12
 
 // Require returns nil when model has cap, else a *CapabilityError naming the
 // models that have it and the config line that would declare it.
@@ -247,7 +242,16 @@ type CapabilityError struct {
 	Malformed bool     // Value is not a valid value at all
 
 	ConfigPath string // config file to point at ("" = unknown)
+
+	// ListedBy says where every model with the capability is listed, for
+	// a refusal that names only the first few ("" = "`parley models`";
+	// the chat says "/model").
+	ListedBy string
 }
+
+// namedInRefusal is how many models a refusal names before "and N more":
+// the advice that fixes it comes first and must stay readable.
+const namedInRefusal = 3
 
 func (e *CapabilityError) where() string {
 	if e.ConfigPath == "" {
@@ -287,16 +291,27 @@ func (e *CapabilityError) Error() string {
 		return fmt.Sprintf("model %q makes at most %s %s per request, not %s; ask for at most %s, or if it can make more, set max_n = %s %s.",
 			e.Model, max, noun, e.Value, max, e.Value, e.under())
 	}
-	have := "no model you have is known to have it"
-	if len(e.Models) > 0 {
-		names := make([]string, len(e.Models))
-		for i, m := range e.Models {
-			names[i] = escapeBreaks(m)
-		}
-		have = e.Capability.holders() + ": " + strings.Join(names, ", ")
+	return fmt.Sprintf("model %q %s. If it can, add %s = true %s; %s.",
+		e.Model, e.Capability.lacks(), e.Capability.ConfigKey(), e.under(), e.others())
+}
+
+// others names the models that have the capability: the first few, then
+// how many more and where all of them are listed.
+func (e *CapabilityError) others() string {
+	if len(e.Models) == 0 {
+		return "no model you have is known to have it"
 	}
-	return fmt.Sprintf("model %q %s; %s. If it can, add %s = true %s.",
-		e.Model, e.Capability.lacks(), have, e.Capability.ConfigKey(), e.under())
+	n := min(len(e.Models), namedInRefusal)
+	names := make([]string, n)
+	for i, m := range e.Models[:n] {
+		names[i] = escapeBreaks(m)
+	}
+	list := strings.Join(names, ", ")
+	if more := len(e.Models) - n; more > 0 {
+		where := cmp.Or(e.ListedBy, "`parley models`")
+		list += fmt.Sprintf(" and %d more (%s lists them)", more, where)
+	}
+	return "otherwise use one of the " + e.Capability.holders() + ": " + list
 }
 
 // breakEscapes shows line breaks and tabs as `\n` and `\t`.

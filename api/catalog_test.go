@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -134,14 +135,30 @@ func TestCatalogRefusalTexts(t *testing.T) {
 	}
 	// Only models the user can use are named: configured ones, and the
 	// gateway's (known by their names) once it has listed them.
-	want := `model "llama3" cannot see images; models with vision: my-vlm. ` +
-		`If it can, add vision = true under [[models]] name = "llama3" in /home/u/.config/parley/config.toml.`
+	want := `model "llama3" cannot see images. ` +
+		`If it can, add vision = true under [[models]] name = "llama3" in /home/u/.config/parley/config.toml; ` +
+		`otherwise use one of the models with vision: my-vlm.`
 	if err.Error() != want {
 		t.Errorf("vision refusal:\n got %s\nwant %s", err, want)
 	}
 	listed := cat.WithListed([]string{"llama3", "gpt-4o-mini", "qwen2.5-vl:7b", "mistral"})
 	if err := listed.Require("llama3", CapVision); err == nil || !strings.Contains(err.Error(), "models with vision: my-vlm, gpt-4o-mini, qwen2.5-vl:7b.") {
 		t.Errorf("with the gateway's list: %v", err)
+	}
+	// Many models: the advice comes first, then three names and how many
+	// more, never the whole list.
+	var many []string
+	for i := range 30 {
+		many = append(many, fmt.Sprintf("llava:%02d", i))
+	}
+	err = cat.WithListed(many).Require("llama3", CapVision)
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	ce.ListedBy = "/model"
+	if got := err.Error(); !strings.HasPrefix(got, `model "llama3" cannot see images. If it can, add vision = true`) ||
+		!strings.HasSuffix(got, "models with vision: my-vlm, llava:00, llava:01 and 28 more (/model lists them).") || strings.Contains(got, "llava:02") {
+		t.Errorf("with 31 models: %s", got)
 	}
 	if err := NewCatalog(nil).Require("llama3", CapVision); err == nil || !strings.Contains(err.Error(), "no model you have is known to have it") {
 		t.Errorf("with nothing known: %v", err)

@@ -562,7 +562,7 @@ max_n = 2
 		t.Errorf("dall-e-2 merge: %+v", m.Caps)
 	}
 	err := cat.Require("llama3", api.CapVision)
-	if err == nil || !strings.Contains(err.Error(), "models with vision: gpt-4o, my-vlm. ") ||
+	if err == nil || !strings.Contains(err.Error(), "models with vision: gpt-4o, my-vlm.") ||
 		!strings.Contains(err.Error(), `add vision = true under [[models]] name = "llama3" in `+path) {
 		t.Errorf("refusal: %v", err)
 	}

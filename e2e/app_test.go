@@ -57,11 +57,18 @@ func TestHelpOverlay(t *testing.T) {
 
 	tm.keys("F1")
 	s := tm.waitText("retry / regenerate")
-	for _, want := range []string{"Composer", "Reply", "Transcript", "ctrl+r", "esc"} {
+	for _, want := range []string{"Composer", "Reply", "ctrl+r", "esc"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the help lacks %q:\n%s", want, frame(s))
 		}
 	}
+	// The rest of the groups are further down.
+	tm.keys("PageDown")
+	if s := tm.waitText("Transcript"); !strings.Contains(s, "page up") {
+		t.Errorf("the help's next page lacks the transcript keys:\n%s", frame(s))
+	}
+	tm.keys("PageUp")
+	tm.waitText("retry / regenerate")
 
 	tm.keys("Escape")
 	s = tm.waitGone("retry / regenerate")

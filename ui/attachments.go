@@ -36,6 +36,7 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 		return nil
 	}
 	if err := m.catalog.Require(m.model, api.CapVision); err != nil {
+		inChat(err)
 		return m.notify(err.Error(), toastWarn)
 	}
 	names := make([]string, len(atts))

@@ -46,16 +46,22 @@ func (p *noticesPane) render(log []notice, w, h int) string {
 	if len(log) == 0 {
 		lines = append(lines, st.TurnMeta.Render(cells.Fit("Nothing to report.", inner)))
 	}
-	for i := len(log) - 1; i >= 0 && len(lines) < h; i-- {
-		n := log[i]
-		head := n.at.Format("15:04:05") + " " + n.kind.icon()
-		lines = append(lines, "")
-		for j, l := range strings.Split(ansi.Wrap(head+n.text, inner, ""), "\n") {
-			if j > 0 {
-				l = "  " + l
+	// Newest first, each message whole: one that no longer fits is left
+	// out with the ones before it, and the last row says how many.
+	shown := 0
+	for i := len(log) - 1; i >= 0; i-- {
+		block := append([]string{""}, wrapLogged(log[i], inner)...)
+		if len(lines)+len(block) > h && shown > 0 {
+			more := i + 1
+			note := "… " + itoa(more) + " older " + plural(more, "notice", "notices") + " (a taller pane shows more)"
+			for len(lines) >= h && len(lines) > 1 {
+				lines = lines[:len(lines)-1]
 			}
-			lines = append(lines, cells.Fit(l, inner))
+			lines = append(lines, st.TurnMeta.Render(cells.Fit(note, inner)))
+			break
 		}
+		lines = append(lines, block...)
+		shown++
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -70,4 +76,22 @@ func (p *noticesPane) render(log []notice, w, h int) string {
 		out[i] = border + " " + l
 	}
 	return strings.Join(out, "\n")
+}
+
+// wrapLogged wraps one logged notice to w cells: its time and icon, then
+// the text, the lines after the first indented, every word kept.
+func wrapLogged(n notice, w int) []string {
+	head := n.at.Format("15:04:05") + " " + n.kind.icon()
+	first := strings.Split(ansi.Wrap(head+n.text, w, ""), "\n")
+	if len(first) == 1 {
+		return first
+	}
+	// The lines after the first are indented by two cells, so they are
+	// wrapped two cells narrower.
+	rest := strings.Join(first[1:], " ")
+	out := []string{first[0]}
+	for _, l := range strings.Split(ansi.Wrap(rest, max(w-2, 1), ""), "\n") {
+		out = append(out, "  "+l)
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parley/api/apitest"
 )
 
@@ -108,5 +110,33 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 	settleTranscript(h.m.tr)
 	if h.m.comp.editing || h.screen() == before || h.m.tr.ScrollPercent() < top {
 		t.Fatalf("down did not scroll (editing %v)", h.m.comp.editing)
+	}
+}
+
+// The notices pane shows every message whole at any width: no line ends
+// cut with "…", and a message that does not fit is left out whole.
+func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {200, 50}, {40, 12}} {
+		h := newHarness(t, size[0], size[1])
+		long := "the image could not be attached (neither a PNG nor a JPEG nor a WEBP nor a GIF was found in its first bytes); attach the image file itself, or paste a screenshot with ctrl+v"
+		for range 6 {
+			h.m.notify(long, toastWarn)
+		}
+		h.m.notify("short one", toastInfo)
+		h.key("f4")
+		p, ok := h.m.pane.(*noticesPane)
+		if !ok {
+			t.Fatal("f4 opened no notices pane")
+		}
+		w, ht := h.m.screen.lay.Side.W, h.m.screen.lay.Side.H
+		view := ansi.Strip(p.draw(h.m.paneInput(), w, ht, false))
+		if strings.Contains(view, "…") && !strings.Contains(view, "older notice") {
+			t.Errorf("%dx%d: a line is cut:\n%s", size[0], size[1], view)
+		}
+		flat := strings.Join(strings.Fields(view), " ")
+		flat = strings.ReplaceAll(flat, "│ ", "")
+		if !strings.Contains(flat, "short one") || !strings.Contains(flat, "paste a screenshot with ctrl+v") && size[1] > 12 {
+			t.Errorf("%dx%d: a message is not whole:\n%s", size[0], size[1], view)
+		}
 	}
 }

@@ -90,12 +90,22 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 // refused says why a turn could not start. For images in earlier messages
 // that the model cannot see, the next send goes without them.
 func (m *Model) refused(err error) tea.Cmd {
+	inChat(err)
 	var ve *conversation.VisionError
 	if errors.As(err, &ve) && ve.Earlier {
 		m.turn.withoutImages = m.model
 		return m.notify(err.Error(), toastWarn)
 	}
 	return m.notify(err.Error(), toastErr)
+}
+
+// inChat points a refusal that names only a few models with vision at
+// the chat's model list.
+func inChat(err error) {
+	var ce *api.CapabilityError
+	if errors.As(err, &ce) && ce.Capability == api.CapVision {
+		ce.ListedBy = "/model"
+	}
 }
 
 // chooseModelFirst opens the model picker when no model was given (no
