@@ -6,15 +6,17 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"parley/api/apitest"
 )
 
-// TestSlashCommands: "/" opens the command list, typing filters it, enter
-// runs /model and /theme, /new starts over, and an unknown command names
-// the nearest one while the typed text stays.
+// TestSlashCommands: "/" opens the command list, which says how many
+// commands match and where the highlight is ("2/25"); typing filters it,
+// enter runs /model and /theme, /new starts over, and an unknown command
+// names the nearest one while the typed text stays.
 func TestSlashCommands(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
@@ -24,9 +26,17 @@ func TestSlashCommands(t *testing.T) {
 	tm.waitText("You said: hello there")
 
 	tm.typeText("/")
-	tm.waitText("Commands", "/model", "/theme", "/system", "ctrl+o")
+	s := tm.waitText("Commands · ", "/model", "/theme", "/system", "ctrl+o")
+	pos := regexp.MustCompile(`╰─+ 1/(\d+) ─╯`).FindStringSubmatch(s)
+	if pos == nil {
+		t.Fatalf("the command list shows no position:\n%s", s)
+	}
+	tm.keys("Down")
+	tm.waitText(" 2/" + pos[1] + " ")
+	tm.keys("Up")
+	tm.waitText(" 1/" + pos[1] + " ")
 	tm.typeText("the")
-	s := tm.waitGone("/model")
+	s = tm.waitGone("/model")
 	if !strings.Contains(s, "/theme") {
 		t.Fatalf("the list is not filtered to /theme:\n%s", s)
 	}

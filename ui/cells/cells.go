@@ -5,6 +5,8 @@ package cells
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -73,6 +75,28 @@ func Block(lines []string, w, h int) string {
 	return b.String()
 }
 
+// Stack is Block for lines that are already exactly w cells wide: it
+// only drops extra lines, adds blank ones and joins them, measuring
+// nothing (measuring styled lines is the expensive part of Block).
+func Stack(lines []string, w, h int) string {
+	if h <= 0 || w <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(h * (w + 1))
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(lines) {
+			b.WriteString(lines[i])
+		} else {
+			b.WriteString(Spaces(w))
+		}
+	}
+	return b.String()
+}
+
 // Spaces returns n spaces (none for n ≤ 0).
 func Spaces(n int) string {
 	const blank = "                                                                                                                                "
@@ -93,4 +117,36 @@ func OneLine(s string) string { return termsafe.Line(s) }
 // become visible placeholders.
 func Fold(s string) string {
 	return strings.Join(strings.Fields(termsafe.Sanitize(s)), " ")
+}
+
+// Input makes text typed or pasted into a one-line input safe to keep and
+// to draw as it is: line breaks and tabs become spaces (a run of line
+// breaks one space), and control characters, bidi controls and invalid
+// bytes are dropped rather than shown as placeholders, because the text is
+// a value (a filter, a path, a title), not a message to read.
+func Input(s string) string {
+	if termsafe.IsClean(s) && !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	lastBreak := false
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r':
+			if !lastBreak {
+				b.WriteByte(' ')
+			}
+			lastBreak = true
+			continue
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == utf8.RuneError || unicode.IsControl(r) || !termsafe.IsClean(string(r)):
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+		lastBreak = false
+	}
+	return b.String()
 }

@@ -26,6 +26,12 @@ func TestFit(t *testing.T) {
 	if got := Block([]string{"a", "bb"}, 3, 3); got != "a  \nbb \n   " {
 		t.Errorf("Block = %q", got)
 	}
+	if got := Stack([]string{"ab", "cd", "ef"}, 2, 2); got != "ab\ncd" {
+		t.Errorf("Stack cuts to %q", got)
+	}
+	if got := Stack([]string{"ab"}, 2, 3); got != "ab\n  \n  " {
+		t.Errorf("Stack pads to %q", got)
+	}
 }
 
 func TestOneLineAndFold(t *testing.T) {
@@ -84,4 +90,18 @@ func BenchmarkForWcWidth(b *testing.B) {
 			_ = ForWcWidth(withTone)
 		}
 	})
+}
+
+func TestInput(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"two\r\n\r\nlines\tand tab", "two lines and tab"},
+		{"esc\x1b[2J bel\x07 c1\u009b bidi\u202e!", "esc[2J bel c1 bidi!"},
+		{"bad \xff byte", "bad  byte"},
+		{"日本語 🎉", "日本語 🎉"},
+	} {
+		if got := Input(tc.in); got != tc.want {
+			t.Errorf("Input(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

@@ -3,8 +3,6 @@ package imagepane
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"parley/themes"
 	"parley/ui/cells"
 )
@@ -86,30 +84,21 @@ func hintLine(st themes.Styles, w int, items [][3]string) string {
 	return cells.Spaces(w)
 }
 
-// promptLine is the save prompt's input line with its cursor.
+// promptLine is the save prompt's input line: its label, then the path
+// with the cursor (ui/lineedit keeps the cursor in view). The editor
+// learns its width and label here (Draw runs in Update).
 func (p *Pane) promptLine(w int) string {
-	st := p.ctx.Styles
 	sp := p.prompt
 	label := " Save a copy to: "
 	if cells.Width(label) > w/2 {
 		label = " "
 	}
-	room := max(w-cells.Width(label), 1)
-	before := string(sp.value[:sp.cur])
-	after := string(sp.value[sp.cur:])
-	cursor := " "
-	if after != "" {
-		r := []rune(after)
-		cursor, after = string(r[0]), string(r[1:])
+	if label != sp.label {
+		sp.label = label
+		sp.edit.SetPrompt(label)
 	}
-	// Keep the cursor in view: cut the start of a long value.
-	if bw := cells.Width(before); bw+cells.Width(cursor) > room {
-		before = fitLeft(before, max(room-cells.Width(cursor), 1))
-	}
-	rest := max(room-cells.Width(before)-cells.Width(cursor), 0)
-	after = cells.Truncate(after, rest)
-	line := st.Bold.Render(label) + st.Text.Render(before) + lipgloss.NewStyle().Reverse(true).Render(cursor) + st.Text.Render(after)
-	return cells.Fit(line, w)
+	sp.edit.SetWidth(w)
+	return sp.edit.View()
 }
 
 // candLine lists the completion's candidates, the chosen one highlighted.

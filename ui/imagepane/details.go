@@ -15,7 +15,7 @@ func (p *Pane) detailLines(w, h int) []string {
 	if h <= 0 || w <= 0 {
 		return nil
 	}
-	k := detKey{p.gen, p.sel, w, h, p.ctx.StyleGen}
+	k := detKey{p.gen, p.sel(), w, h, p.ctx.StyleGen}
 	if k == p.cache.detKey && p.cache.details != nil {
 		return p.cache.details
 	}
@@ -38,10 +38,10 @@ func (p *Pane) detailLines(w, h int) []string {
 		meta = append(meta, label("size", cells.OneLine(it.Size)))
 	}
 	var facts []string
-	if r := p.rows[p.sel]; r.pixels != "" {
+	if r := p.rows[p.sel()]; r.pixels != "" {
 		facts = append(facts, r.pixels+" px")
 	}
-	if r := p.rows[p.sel]; r.bytes != "" {
+	if r := p.rows[p.sel()]; r.bytes != "" {
 		facts = append(facts, r.bytes)
 	}
 	if it.MIME != "" {

@@ -8,13 +8,13 @@ import (
 
 	"parley/termsafe"
 	"parley/ui/cells"
+	"parley/ui/list"
+	"parley/ui/uictx"
 )
 
 // drawCache keeps the parts of the last Draw that cost more than joining
 // strings, each with the inputs it was made from.
 type drawCache struct {
-	listKey   listKey
-	list      []string
 	detKey    detKey
 	details   []string
 	pvFirst   *string // the preview slice's first element and length
@@ -25,11 +25,6 @@ type drawCache struct {
 	hint      string
 	titleKey  titleKey
 	titleLine string
-}
-
-type listKey struct {
-	gen, sel, top, w, n, styleGen int
-	focused                       bool
 }
 
 type detKey struct {
@@ -81,7 +76,7 @@ func (p *Pane) Draw(w, h int, preview []string, focused bool) string {
 
 // title is the top line: how many images, and which one is selected.
 func (p *Pane) title(w int, focused bool) string {
-	k := titleKey{p.gen, p.sel, w, p.ctx.StyleGen, focused}
+	k := titleKey{p.gen, p.sel(), w, p.ctx.StyleGen, focused}
 	if k == p.cache.titleKey && p.cache.titleLine != "" {
 		return p.cache.titleLine
 	}
@@ -92,7 +87,7 @@ func (p *Pane) title(w int, focused bool) string {
 		t = "▸ Images"
 	}
 	if n := len(p.items); n > 0 {
-		t += " · " + strconv.Itoa(p.sel+1) + " of " + strconv.Itoa(n) + " · newest first"
+		t += " · " + strconv.Itoa(p.sel()+1) + " of " + strconv.Itoa(n) + " · newest first"
 	}
 	style := st.Muted.Bold(true)
 	if focused {
@@ -147,8 +142,6 @@ func (p *Pane) drawBody(lines []string, l layout, preview []string, focused bool
 	if p.prompt != nil && l.list.y+l.list.h >= l.h-1 {
 		listH-- // the prompt's message line covers the list's last row
 	}
-	p.listRows = max(listH, 1)
-	p.scrollToSelection()
 	list := p.listLines(l.list.w, listH, focused)
 	pv := p.previewLines(l.preview.w, l.preview.h, preview)
 	det := p.detailLines(l.details.w, l.details.h)
@@ -192,45 +185,44 @@ func (p *Pane) heading(w int) string {
 	return p.ctx.Styles.KeyHintSep.Render(t + strings.Repeat("─", max(w-cells.Width(t), 0)))
 }
 
-// listLines are the visible rows of the list, each exactly w cells.
+// listLines are the visible rows of the list, each exactly w cells. The
+// list learns its size and focus here (Draw runs in Update), so the page
+// keys move by what was drawn.
 func (p *Pane) listLines(w, n int, focused bool) []string {
-	k := listKey{p.gen, p.sel, p.top, w, n, p.ctx.StyleGen, focused}
-	if k == p.cache.listKey && p.cache.list != nil {
-		return p.cache.list
+	if n <= 0 || w <= 0 {
+		return nil
 	}
-	st := p.ctx.Styles
-	out := make([]string, 0, n)
-	for i := p.top; i < len(p.rows) && len(out) < n; i++ {
-		r := p.rows[i]
-		info := ""
-		switch {
-		case w >= 40:
-			info = padLeft(r.pixels, 9) + "  " + padLeft(r.bytes, 7)
-		case w >= 22:
-			info = padLeft(r.bytes, 7)
-		}
-		lead := " "
-		if i == p.sel {
-			lead = "▸"
-		}
-		nameW := max(w-3-cells.Width(info)-1, 1)
-		text := lead + r.marker + " " + cells.Fit(r.name, nameW) + info + " "
-		text = cells.Fit(text, w)
-		switch {
-		case i == p.sel && focused:
-			text = st.PickerSelected.UnsetPaddingLeft().Render(text)
-		case i == p.sel:
-			text = st.Text.Bold(true).Render(text)
-		default:
-			text = st.PickerItem.UnsetPaddingLeft().Render(text)
-		}
-		out = append(out, text)
+	p.list.SetSize(w, n)
+	p.list.SetFocused(focused)
+	return strings.Split(p.list.View(), "\n")
+}
+
+// listRow draws one item of the list: the selection mark, the origin's
+// marker, the name, and its pixels and bytes as the width allows. The
+// selection is highlighted while the pane has the keys, bold otherwise.
+func listRow(ctx *uictx.Context, r list.Row[row]) string {
+	st := ctx.Styles
+	w := r.Width
+	info := ""
+	switch {
+	case w >= 40:
+		info = padLeft(r.Item.pixels, 9) + "  " + padLeft(r.Item.bytes, 7)
+	case w >= 22:
+		info = padLeft(r.Item.bytes, 7)
 	}
-	for len(out) < n {
-		out = append(out, cells.Spaces(w))
+	lead := " "
+	if r.Selected {
+		lead = "▸"
 	}
-	p.cache.listKey, p.cache.list = k, out
-	return out
+	nameW := max(w-3-cells.Width(info)-1, 1)
+	text := cells.Fit(lead+r.Item.marker+" "+cells.Fit(r.Item.name, nameW)+info+" ", w)
+	switch {
+	case r.Selected && r.Focused:
+		return st.PickerSelected.UnsetPaddingLeft().Render(text)
+	case r.Selected:
+		return st.Text.Bold(true).Render(text)
+	}
+	return st.PickerItem.UnsetPaddingLeft().Render(text)
 }
 
 // padLeft right-aligns s in w cells.

@@ -24,18 +24,15 @@ func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	switch {
 	case keys.Matches(msg, km.Close) || k == "esc":
 		return Close, nil
-	case keys.Matches(msg, km.ListUp) || k == "up" || s == "k":
-		p.moveTo(p.sel - 1)
-	case keys.Matches(msg, km.ListDown) || k == "down" || s == "j":
-		p.moveTo(p.sel + 1)
-	case k == "pgup":
-		p.moveTo(p.sel - max(p.listRows-1, 1))
-	case k == "pgdown":
-		p.moveTo(p.sel + max(p.listRows-1, 1))
-	case k == "home" || s == "g":
-		p.moveTo(0)
-	case k == "end" || s == "G":
-		p.moveTo(len(p.items) - 1)
+	case p.list.Update(msg):
+	case s == "k":
+		p.list.Move(-1)
+	case s == "j":
+		p.list.Move(1)
+	case s == "g":
+		p.list.SetCursor(0)
+	case s == "G":
+		p.list.SetCursor(len(p.items) - 1)
 	default:
 		return p.actionKey(s)
 	}

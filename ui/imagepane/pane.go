@@ -8,6 +8,7 @@ import (
 
 	"parley/media"
 	"parley/ui/cells"
+	"parley/ui/list"
 	"parley/ui/uictx"
 )
 
@@ -19,12 +20,9 @@ type Pane struct {
 	items []Item
 	rows  []row // what the list shows of each item, made in SetItems
 	gen   int   // grows with every SetItems, for the caches
-	sel   int   // index into items; 0 when empty
-	top   int   // first item the list shows
-
-	// listRows is how many items the list showed in the last Draw; the
-	// page keys move by it.
-	listRows int
+	// list holds the rows, the selection (its cursor: an index into
+	// items) and the scroll; Draw gives it its size.
+	list list.Model[row]
 
 	// note is a one-line message for the user about the last key
 	// ("this image has no file yet"), cleared by the next key.
@@ -51,6 +49,7 @@ type Dirs struct {
 
 // row is the list's text for one item, sanitised once.
 type row struct {
+	key    string // the item's Key
 	marker string
 	name   string // sanitised display name
 	pixels string // "1024×1024", "" when unknown
@@ -70,7 +69,12 @@ func New(ctx *uictx.Context) Pane {
 	if wd, err := os.Getwd(); err == nil {
 		d.Work = wd
 	}
-	return Pane{ctx: ctx, dirs: d, listRows: 10}
+	l := list.New(ctx, list.Options[row]{
+		ID:     func(r row) string { return r.key },
+		Render: func(r list.Row[row]) string { return listRow(ctx, r) },
+	})
+	l.SetSize(1, 10) // until Draw says how tall it is
+	return Pane{ctx: ctx, dirs: d, list: l}
 }
 
 // SetDirs sets the folders of the save prompt (see Dirs).
@@ -84,36 +88,34 @@ func (p *Pane) SetDirs(d Dirs) { p.dirs = d }
 func (p *Pane) SetItems(items []Item) {
 	prev, hadPrev := p.Selected()
 	seen := make(map[string]bool, len(items))
-	list := make([]Item, 0, len(items))
+	sorted := make([]Item, 0, len(items))
 	for _, it := range items {
 		if seen[it.Key] {
 			continue
 		}
 		seen[it.Key] = true
-		list = append(list, it)
+		sorted = append(sorted, it)
 	}
-	slices.SortStableFunc(list, func(a, b Item) int { return b.Created.Compare(a.Created) })
-	p.items = list
-	p.rows = make([]row, len(list))
-	for i, it := range list {
+	slices.SortStableFunc(sorted, func(a, b Item) int { return b.Created.Compare(a.Created) })
+	p.items = sorted
+	p.rows = make([]row, len(sorted))
+	for i, it := range sorted {
 		p.rows[i] = makeRow(it)
 	}
 	p.gen++
 	p.note = ""
-	p.sel = min(p.sel, max(len(list)-1, 0))
+	// The list keeps the selection on the same key, else on the same row.
+	p.list.SetItems(p.rows)
 	if hadPrev {
-		if i := p.index(prev.Key); i >= 0 {
-			p.sel = i
-		}
+		p.list.Select(prev.Key)
 	}
 	if p.prompt != nil && p.index(p.prompt.key) < 0 {
 		p.closePrompt()
 	}
-	p.scrollToSelection()
 }
 
 func makeRow(it Item) row {
-	r := row{marker: it.Origin.marker(), name: cells.OneLine(it.DisplayName())}
+	r := row{key: it.Key, marker: it.Origin.marker(), name: cells.OneLine(it.DisplayName())}
 	if it.Width > 0 && it.Height > 0 {
 		r.pixels = strconv.Itoa(it.Width) + "×" + strconv.Itoa(it.Height)
 	}
@@ -128,11 +130,14 @@ func (p *Pane) Len() int { return len(p.items) }
 
 // Selected returns the selected image; false when there is none.
 func (p *Pane) Selected() (Item, bool) {
-	if p.sel < len(p.items) {
-		return p.items[p.sel], true
+	if i := p.sel(); i < len(p.items) {
+		return p.items[i], true
 	}
 	return Item{}, false
 }
+
+// sel is the index of the selected item (0 when there are none).
+func (p *Pane) sel() int { return p.list.Cursor() }
 
 // Select selects the image with this key; false when there is none.
 func (p *Pane) Select(key string) bool {
@@ -140,29 +145,12 @@ func (p *Pane) Select(key string) bool {
 	if i < 0 {
 		return false
 	}
-	p.moveTo(i)
+	p.list.SetCursor(i)
 	return true
 }
 
 func (p *Pane) index(key string) int {
 	return slices.IndexFunc(p.items, func(it Item) bool { return it.Key == key })
-}
-
-// moveTo selects row i (clamped) and scrolls the list to show it.
-func (p *Pane) moveTo(i int) {
-	p.sel = max(min(i, len(p.items)-1), 0)
-	p.scrollToSelection()
-}
-
-// scrollToSelection moves the list's window so the selection is in it.
-func (p *Pane) scrollToSelection() {
-	n := max(p.listRows, 1)
-	if p.sel < p.top {
-		p.top = p.sel
-	} else if p.sel >= p.top+n {
-		p.top = p.sel - n + 1
-	}
-	p.top = max(min(p.top, len(p.items)-n), 0)
 }
 
 // SetPreviewError says the selected item's preview could not be made;

@@ -11,6 +11,7 @@ import (
 
 	"parley/termsafe"
 	"parley/ui/keys"
+	"parley/ui/lineedit"
 	"parley/ui/slash"
 )
 
@@ -22,14 +23,13 @@ const completeTimeout = 2 * time.Second
 // is not a path).
 const maxPromptRunes = 4096
 
-// savePrompt is the one-line "save a copy to" prompt. Its value holds only
-// clean text (termsafe.IsClean, no tabs or line breaks), so it is drawn
-// as it is.
+// savePrompt is the one-line "save a copy to" prompt, a ui/lineedit (its
+// value is one clean line), with path completion on tab.
 type savePrompt struct {
 	key   string // the image being saved
 	name  string // its default file name
-	value []rune
-	cur   int    // cursor, in runes
+	edit  lineedit.Model
+	label string // the edit's prompt as last drawn
 	err   string // why enter did nothing, or that nothing completes
 
 	// Candidates of the last completion with several answers; tab again
@@ -63,7 +63,9 @@ func (p *Pane) openPrompt(it Item) {
 	if p.dirs.Save != "" {
 		v = shortHome(filepath.Join(p.dirs.Save, name), p.dirs.Home)
 	}
-	p.prompt = &savePrompt{key: it.Key, name: name, value: []rune(v), cur: len([]rune(v)), candIdx: -1}
+	ed := lineedit.New(p.ctx, lineedit.Options{Limit: maxPromptRunes})
+	ed.SetValue(v)
+	p.prompt = &savePrompt{key: it.Key, name: name, edit: ed, candIdx: -1}
 }
 
 // SavePath is the absolute (when the folders are known), cleaned path the
@@ -72,7 +74,9 @@ func (p *Pane) openPrompt(it Item) {
 // gets the image's name.
 func (p *Pane) SavePath() string { return p.savePath }
 
-// promptKey handles a key while the save prompt is open.
+// promptKey handles a key while the save prompt is open: esc, enter and
+// tab are the prompt's; every other key edits the path (ui/lineedit's
+// readline keys), so letters type rather than act.
 func (p *Pane) promptKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	sp := p.prompt
 	k := msg.Keystroke()
@@ -81,7 +85,7 @@ func (p *Pane) promptKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 		p.closePrompt()
 		return None, nil
 	case k == "enter":
-		v := strings.TrimSpace(string(sp.value))
+		v := strings.TrimSpace(sp.edit.Value())
 		if v == "" {
 			sp.err = "Type where to save the copy, for example ~/Pictures/" + sp.name + "."
 			return None, nil
@@ -96,86 +100,28 @@ func (p *Pane) promptKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 		return Save, nil
 	case k == "tab":
 		return None, p.complete()
-	case k == "left" || k == "ctrl+b":
-		sp.cur = max(sp.cur-1, 0)
-	case k == "right" || k == "ctrl+f":
-		sp.cur = min(sp.cur+1, len(sp.value))
-	case k == "home" || k == "ctrl+a":
-		sp.cur = 0
-	case k == "end" || k == "ctrl+e":
-		sp.cur = len(sp.value)
-	case k == "backspace" || k == "ctrl+h":
-		if sp.cur > 0 {
-			sp.edit(sp.cur-1, sp.cur, "")
-		}
-	case k == "delete" || k == "ctrl+d":
-		if sp.cur < len(sp.value) {
-			sp.edit(sp.cur, sp.cur+1, "")
-		}
-	case k == "ctrl+u":
-		sp.edit(0, sp.cur, "")
-	case k == "ctrl+k":
-		sp.edit(sp.cur, len(sp.value), "")
-	case k == "ctrl+w" || k == "alt+backspace":
-		sp.edit(wordStart(sp.value, sp.cur), sp.cur, "")
-	case msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0:
-		sp.edit(sp.cur, sp.cur, msg.Text)
 	}
+	sp.update(msg)
 	return None, nil
 }
 
-// edit replaces value[from:to] with the clean part of text and puts the
-// cursor after it; candidates and errors belong to the old value.
-func (sp *savePrompt) edit(from, to int, text string) {
-	ins := []rune(cleanInput(text))
-	ins = ins[:min(len(ins), max(maxPromptRunes-(len(sp.value)-(to-from)), 0))]
-	v := make([]rune, 0, len(sp.value)-(to-from)+len(ins))
-	v = append(v, sp.value[:from]...)
-	v = append(v, ins...)
-	v = append(v, sp.value[to:]...)
-	sp.value, sp.cur = v, from+len(ins)
-	sp.err, sp.cands, sp.candIdx = "", nil, -1
-}
-
-// cleanInput keeps the runes of typed or pasted text that can be shown
-// and typed safely: no control characters, no bidi controls, no line
-// breaks or tabs.
-func cleanInput(s string) string {
-	if termsafe.IsClean(s) && !strings.ContainsAny(s, "\t\n\r") {
-		return s
+// update gives a key or a paste to the editor; candidates and errors
+// belong to the old value.
+func (sp *savePrompt) update(msg tea.Msg) {
+	if sp.edit.Update(msg) {
+		sp.err, sp.cands, sp.candIdx = "", nil, -1
 	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) || !termsafe.IsClean(string(r)) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// wordStart is where ctrl+w deletes back to: over separators, then to
-// the previous "/" or space.
-func wordStart(v []rune, cur int) int {
-	i := cur
-	for i > 0 && (v[i-1] == '/' || v[i-1] == ' ') {
-		i--
-	}
-	for i > 0 && v[i-1] != '/' && v[i-1] != ' ' {
-		i--
-	}
-	return i
 }
 
 // complete starts a path completion of the value, or steps to the next
 // candidate when tab put the value there.
 func (p *Pane) complete() tea.Cmd {
 	sp := p.prompt
-	v := string(sp.value)
+	v := sp.edit.Value()
 	if len(sp.cands) > 1 && v == sp.candLast {
 		sp.candIdx = (sp.candIdx + 1) % len(sp.cands)
-		sp.set(sp.cands[sp.candIdx].Value)
-		sp.candLast = string(sp.value)
+		sp.edit.SetValue(sp.cands[sp.candIdx].Value)
+		sp.candLast = sp.edit.Value()
 		return nil
 	}
 	sp.stop()
@@ -190,12 +136,6 @@ func (p *Pane) complete() tea.Cmd {
 	}
 }
 
-// set replaces the whole value and puts the cursor at its end.
-func (sp *savePrompt) set(v string) {
-	sp.value = []rune(v)
-	sp.cur = len(sp.value)
-}
-
 // HandleMsg takes the pane's own messages (completions of the save
 // prompt) and a paste while the prompt is open. Other messages are
 // ignored.
@@ -205,7 +145,7 @@ func (p *Pane) HandleMsg(msg tea.Msg) tea.Cmd {
 		p.completed(msg)
 	case tea.PasteMsg:
 		if p.prompt != nil {
-			p.prompt.edit(p.prompt.cur, p.prompt.cur, msg.Content)
+			p.prompt.update(msg)
 		}
 	}
 	return nil
@@ -215,7 +155,7 @@ func (p *Pane) HandleMsg(msg tea.Msg) tea.Cmd {
 // newer one was asked for meanwhile.
 func (p *Pane) completed(msg completedMsg) {
 	sp := p.prompt
-	if sp == nil || msg.seq != p.compSeq || string(sp.value) != msg.input {
+	if sp == nil || msg.seq != p.compSeq || sp.edit.Value() != msg.input {
 		return
 	}
 	sp.cancel = nil
@@ -223,15 +163,15 @@ func (p *Pane) completed(msg completedMsg) {
 	case 0:
 		sp.err = "Nothing here starts with that."
 	case 1:
-		sp.set(msg.items[0].Value)
+		sp.edit.SetValue(msg.items[0].Value)
 		sp.cands = nil
 	default:
 		if pre := commonPrefix(msg.items); len(pre) > len(msg.input) {
-			sp.set(pre)
+			sp.edit.SetValue(pre)
 		} else {
-			sp.cur = len(sp.value)
+			sp.edit.SetPosition(len([]rune(msg.input)))
 		}
-		sp.cands, sp.candIdx, sp.candLast = msg.items, -1, string(sp.value)
+		sp.cands, sp.candIdx, sp.candLast = msg.items, -1, sp.edit.Value()
 	}
 }
 

@@ -45,7 +45,7 @@ func promptPane(t *testing.T) (*Pane, string) {
 	return &p, home
 }
 
-func promptValue(p *Pane) string { return string(p.prompt.value) }
+func promptValue(p *Pane) string { return p.prompt.edit.Value() }
 
 // tab presses tab and delivers the completion's answer, as the root
 // would.

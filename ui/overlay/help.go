@@ -38,7 +38,7 @@ const (
 )
 
 // NewHelp returns the help overlay for groups (keys.Map.Groups() of the
-// live map). A "Filtering lists" group describing the picker's fixed
+// live map). A "Lists and text fields" group describing the fixed
 // editing keys is added at the end.
 func NewHelp(ctx *uictx.Context, groups []keys.Group) Help {
 	h := Help{ctx: ctx}
@@ -56,16 +56,19 @@ func commandsGroup() keys.Group {
 	}}
 }
 
-// filterGroup documents the keys pickers handle themselves.
+// filterGroup documents the keys of every list and one-line input
+// (ui/list, ui/lineedit), which the key map does not hold.
 func filterGroup() keys.Group {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
-	return keys.Group{Title: "Filtering lists", Bindings: []key.Binding{
+	return keys.Group{Title: "Lists and text fields", Bindings: []key.Binding{
 		b("type", "filter (case-insensitive, fuzzy)"),
-		b("backspace", "delete a character"),
-		b("ctrl+w", "delete a word"),
-		b("ctrl+u", "clear the filter"),
 		b("pgup/pgdown", "page up / down"),
 		b("home/end", "first / last"),
+		b("ctrl+a/ctrl+e", "start / end of the text"),
+		b("alt+b/alt+f", "word back / forward"),
+		b("ctrl+w", "delete back to a space or /"),
+		b("alt+backspace", "delete a word"),
+		b("ctrl+u/ctrl+k", "delete to the start / end"),
 	}}
 }
 

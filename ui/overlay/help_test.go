@@ -39,7 +39,7 @@ func TestHelpShowsCurrentBindings(t *testing.T) {
 		h.SetSize(sz[0], sz[1])
 		requireArea(t, h.View(), sz[0], sz[1])
 		all := helpText(t, h)
-		for _, want := range []string{"f9", "choose model", "f8", "retry / regenerate", "Composer", "Reply", "Transcript", "App", "Lists and dialogs", "Filtering lists", "shift+enter/alt+enter/ctrl+j", "new line", "alt+1…9"} {
+		for _, want := range []string{"f9", "choose model", "f8", "retry / regenerate", "Composer", "Reply", "Transcript", "App", "Lists and dialogs", "Lists and text fields", "shift+enter/alt+enter/ctrl+j", "new line", "alt+1…9"} {
 			if !strings.Contains(all, want) {
 				t.Errorf("%v: help lacks %q:\n%s", sz, want, all)
 			}
@@ -100,7 +100,7 @@ func TestHelpScrolls(t *testing.T) {
 	h.SetSize(40, 12)
 	v := plain(h.View())
 	requireArea(t, h.View(), 40, 12)
-	if !strings.Contains(v, "Composer") || strings.Contains(v, "Filtering lists") {
+	if !strings.Contains(v, "Composer") || strings.Contains(v, "Lists and text fields") {
 		t.Fatalf("40x12 opens at the top:\n%s", v)
 	}
 	if !strings.Contains(v, "scroll") || !strings.Contains(v, "esc close") {
@@ -141,19 +141,19 @@ func TestHelpScrolls(t *testing.T) {
 	}
 	h, _ = h.Update(press("end"))
 	v = plain(h.View())
-	if !strings.Contains(v, "home/end") || !strings.Contains(v, "/"+strconv.Itoa(total)) {
+	if !strings.Contains(v, "ctrl+u/ctrl+k") || !strings.Contains(v, "/"+strconv.Itoa(total)) {
 		t.Fatalf("the end does not show the last lines:\n%s", v)
 	}
-	// Growing the area clamps the offset; everything fits at 120x60.
-	h.SetSize(120, 60)
+	// Growing the area clamps the offset; everything fits at 120x70.
+	h.SetSize(120, 70)
 	if h.offset != 0 {
 		t.Fatalf("offset %d after growing", h.offset)
 	}
 	v = plain(h.View())
-	if strings.Contains(v, "scroll") || !strings.Contains(v, "Composer") || !strings.Contains(v, "Filtering lists") {
-		t.Fatalf("120x60 does not show everything:\n%s", v)
+	if strings.Contains(v, "scroll") || !strings.Contains(v, "Composer") || !strings.Contains(v, "Lists and text fields") {
+		t.Fatalf("120x70 does not show everything:\n%s", v)
 	}
-	requireArea(t, h.View(), 120, 60)
+	requireArea(t, h.View(), 120, 70)
 }
 
 func TestHelpFollowsTheme(t *testing.T) {

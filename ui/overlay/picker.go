@@ -5,8 +5,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"parley/termsafe"
 	"parley/ui/cells"
+	"parley/ui/lineedit"
+	"parley/ui/list"
 	"parley/ui/uictx"
 )
 
@@ -92,19 +93,15 @@ type PickerResult struct {
 }
 
 // Picker is a filterable list in a centred box: type to filter, move with
-// the list keys, enter to choose, esc to cancel.
+// the list keys, enter to choose, esc to cancel. The rows are a ui/list
+// and the filter a ui/lineedit.
 type Picker struct {
 	ctx  *uictx.Context
 	opts PickerOptions
 
-	items   []PickerItem
-	titles  []string // sanitised one-line titles
-	folded  [][]rune // titles case-folded for filtering
-	query   string
-	matches []match // filtered items, best first
-	custom  bool    // a custom entry follows the matches
-	cursor  int     // index into the rows (matches, then custom)
-	offset  int     // first visible row
+	items  []PickerItem // sanitised
+	list   list.Model[pickerRow]
+	filter lineedit.Model
 
 	current int // index of the item that was current at open, -1 if none
 	shown   int // item index last returned as a preview, -1 if none
@@ -113,32 +110,41 @@ type Picker struct {
 	errLine string // sanitised one-line error (gateway list failed)
 
 	width, height int
+	cache         *pickerCache
 }
+
+// pickerRow is what one row draws: the item, and whether the rows have a
+// column for the ● current marker (some item is current).
+type pickerRow struct {
+	item   PickerItem
+	curCol bool
+}
+
+// maxQuery bounds the filter (a huge paste is not a search).
+const maxQuery = 256
 
 // NewPicker returns a picker over items. ctx is read at every View (theme
 // and keys may change while the picker is open); it must not be nil.
 func NewPicker(ctx *uictx.Context, items []PickerItem, opts PickerOptions) Picker {
-	p := Picker{ctx: ctx, opts: opts, current: -1, shown: -1}
+	p := Picker{ctx: ctx, opts: opts, current: -1, shown: -1, cache: &pickerCache{}}
+	p.filter = lineedit.New(ctx, lineedit.Options{Prompt: "› ", Placeholder: "type to filter", Limit: maxQuery})
 	p.setItems(items)
 	for i, it := range p.items {
 		if it.Current {
 			p.current = i
 			p.shown = i
+			p.list.SetCursor(i)
 			break
 		}
-	}
-	p.refilter()
-	if p.current >= 0 {
-		p.cursor = p.rowOf(p.current)
 	}
 	return p
 }
 
-// setItems stores items with their display text made safe and one line.
+// setItems stores items with their display text made safe and one line,
+// and makes the list over them (keeping the filter).
 func (p *Picker) setItems(items []PickerItem) {
 	p.items = make([]PickerItem, len(items))
-	p.titles = make([]string, len(items))
-	p.folded = make([][]rune, len(items))
+	curCol := false
 	for i, it := range items {
 		if it.Title == "" {
 			it.Title = it.Value
@@ -151,41 +157,101 @@ func (p *Picker) setItems(items []PickerItem) {
 		}
 		it.Badges = badges
 		p.items[i] = it
-		p.titles[i] = it.Title
-		p.folded[i] = lowerRunes(it.Title)
+		curCol = curCol || it.Current
 	}
+	rows := make([]pickerRow, len(p.items))
+	for i, it := range p.items {
+		rows[i] = pickerRow{item: it, curCol: curCol}
+	}
+	titles := make(map[string]bool, len(p.items))
+	for _, it := range p.items {
+		titles[it.Title] = true
+	}
+	p.list = list.New(p.ctx, p.listOptions(curCol, titles))
+	p.list.SetItems(rows)
+	p.list.SetQuery(p.filter.Value())
+	p.layout()
+}
+
+// listOptions says how the list filters and draws the picker's rows.
+// The functions read only their arguments and ctx: a Picker is a value,
+// and a closure over it would read a stale copy.
+func (p *Picker) listOptions(curCol bool, titles map[string]bool) list.Options[pickerRow] {
+	ctx, opts := p.ctx, p.opts
+	o := list.Options[pickerRow]{
+		Text:   func(r pickerRow) string { return r.item.Title },
+		ID:     func(r pickerRow) string { return r.item.Value },
+		Typing: true,
+		Empty:  opts.Empty,
+		Render: func(r list.Row[pickerRow]) string {
+			return pickerRowView(lookFor(ctx), r.Item, r.Hits, r.Selected, r.Width)
+		},
+	}
+	if o.Empty == "" {
+		o.Empty = "nothing to choose from"
+	}
+	if opts.AllowCustom {
+		o.Custom = func(q string) (pickerRow, bool) {
+			v := strings.TrimSpace(q)
+			if titles[v] {
+				return pickerRow{}, false
+			}
+			return pickerRow{item: PickerItem{Value: v, Title: cells.OneLine(v), Detail: cells.OneLine(opts.CustomDetail), Custom: true}, curCol: curCol}, v != ""
+		}
+	}
+	return o
 }
 
 // SetSize sets the area the picker draws in (the whole screen, or the
 // transcript's area). Call it on open and on every resize.
 func (p *Picker) SetSize(width, height int) {
 	p.width, p.height = max(width, 0), max(height, 0)
-	p.scrollToCursor()
+	p.layout()
+}
+
+// layout hands the list and the filter their sizes; the geometry depends
+// on the size, the items and the status lines.
+func (p *Picker) layout() {
+	bw, _, rows := p.geometry()
+	cw := max(bw-4, 0)
+	p.list.SetSize(cw, rows)
+	empty := p.opts.Empty
+	if empty == "" {
+		empty = "nothing to choose from"
+	}
+	if p.loading != "" {
+		empty = ""
+	}
+	p.list.SetEmpty(empty)
+	p.filter.SetWidth(max(cw-len(p.count())-1, 0))
 }
 
 // Items returns the picker's items (titles sanitised).
 func (p Picker) Items() []PickerItem { return append([]PickerItem(nil), p.items...) }
 
 // Query returns the filter text.
-func (p Picker) Query() string { return p.query }
+func (p Picker) Query() string { return p.filter.Value() }
 
 // Selected returns the highlighted item, false when nothing matches.
 func (p Picker) Selected() (PickerItem, bool) {
-	return p.itemAt(p.cursor)
+	r, ok := p.list.Selected()
+	return r.item, ok
 }
 
 // SetLoading shows a status line (e.g. "asking the gateway for models…")
 // until SetItems or SetError; "" removes it.
-func (p *Picker) SetLoading(status string) { p.loading = cells.OneLine(status) }
+func (p *Picker) SetLoading(status string) {
+	p.loading = cells.OneLine(status)
+	p.layout()
+}
 
 // SetError shows err (sanitised, one line) in the picker; nil removes it.
 func (p *Picker) SetError(err error) {
-	p.loading = ""
-	if err == nil {
-		p.errLine = ""
-		return
+	p.loading, p.errLine = "", ""
+	if err != nil {
+		p.errLine = cells.OneLine(err.Error())
 	}
-	p.errLine = cells.OneLine(err.Error())
+	p.layout()
 }
 
 // SetItems replaces the items, keeping the filter and, when it is still
@@ -201,216 +267,62 @@ func (p *Picker) SetItems(items []PickerItem) {
 			break
 		}
 	}
-	p.refilter()
-	if ok {
-		for r := range p.rowCount() {
-			if it, _ := p.itemAt(r); it.Value == sel.Value && it.Custom == sel.Custom {
-				p.cursor = r
-				break
-			}
+	switch {
+	case ok && sel.Custom:
+		if last := p.list.Len() - 1; last >= 0 {
+			p.list.SetCursor(last)
 		}
+	case ok:
+		p.list.Select(sel.Value)
 	}
 	// The selected item is what a live picker shows now; indexes changed.
-	p.shown = -1
-	if p.cursor < len(p.matches) {
-		p.shown = p.matches[p.cursor].index
-	}
-	p.scrollToCursor()
-}
-
-// refilter recomputes the matches for the query and puts the cursor on the
-// best match.
-func (p *Picker) refilter() {
-	p.matches = filterItems(p.folded, p.query)
-	p.custom = false
-	if p.opts.AllowCustom && strings.TrimSpace(p.query) != "" {
-		p.custom = true
-		for _, t := range p.titles {
-			if t == strings.TrimSpace(p.query) {
-				p.custom = false
-				break
-			}
-		}
-	}
-	p.cursor, p.offset = 0, 0
-}
-
-func (p Picker) rowCount() int {
-	n := len(p.matches)
-	if p.custom {
-		n++
-	}
-	return n
-}
-
-// rowOf returns the row showing item index i, or 0.
-func (p Picker) rowOf(i int) int {
-	for r, m := range p.matches {
-		if m.index == i {
-			return r
-		}
-	}
-	return 0
-}
-
-func (p Picker) itemAt(row int) (PickerItem, bool) {
-	if row >= 0 && row < len(p.matches) {
-		return p.items[p.matches[row].index], true
-	}
-	if p.custom && row == len(p.matches) {
-		v := strings.TrimSpace(p.query)
-		return PickerItem{Value: v, Title: v, Detail: p.opts.CustomDetail, Custom: true}, true
-	}
-	return PickerItem{}, false
+	p.shown = p.list.SelectedIndex()
 }
 
 // Update handles a key press (or pasted text, or the mouse wheel) and says
 // what the root should do. The root handles its global keys (quit) before
 // routing here.
 func (p Picker) Update(msg tea.Msg) (Picker, PickerResult) {
-	before := p.cursor
-	beforeQuery := p.query
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if res, done := p.handleKey(msg); done {
+		lk := listKeysFor(p.ctx, true)
+		switch {
+		case lk.cancel(msg):
+			res := PickerResult{Action: PickerCancel}
+			if p.opts.Live && p.current >= 0 {
+				res.Item = p.items[p.current]
+			}
 			return p, res
+		case lk.choose(msg):
+			if it, ok := p.Selected(); ok {
+				return p, PickerResult{Action: PickerChoose, Item: it}
+			}
+			return p, PickerResult{}
+		default:
+			// List keys first (home and end move in the list; ctrl+a and
+			// ctrl+e in the filter), then the filter's editing keys.
+			if !p.list.Update(msg) && p.filter.Update(msg) {
+				p.list.SetQuery(p.filter.Value())
+			}
 		}
 	case tea.PasteMsg:
-		p.typeText(msg.Content)
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			p.move(-1, false)
-		case tea.MouseWheelDown:
-			p.move(1, false)
+		if p.filter.Update(msg) {
+			p.list.SetQuery(p.filter.Value())
 		}
+	case tea.MouseWheelMsg:
+		p.list.Update(msg)
 	default:
 		return p, PickerResult{}
 	}
-	if p.query != beforeQuery {
-		p.refilter()
-	}
-	p.scrollToCursor()
-	if p.cursor != before || p.query != beforeQuery {
-		return p, p.preview()
-	}
-	return p, PickerResult{}
+	p.layout() // the count's width may have changed
+	return p, p.preview()
 }
-
-// handleKey applies one key; done means res is final (choose, cancel).
-func (p *Picker) handleKey(msg tea.KeyPressMsg) (res PickerResult, done bool) {
-	lk := listKeysFor(p.ctx, true)
-	switch {
-	case lk.cancel(msg):
-		res = PickerResult{Action: PickerCancel}
-		if p.opts.Live && p.current >= 0 {
-			res.Item = p.items[p.current]
-		}
-		return res, true
-	case lk.choose(msg):
-		if it, ok := p.Selected(); ok {
-			return PickerResult{Action: PickerChoose, Item: it}, true
-		}
-		return PickerResult{}, true
-	case lk.up(msg):
-		p.move(-1, true)
-	case lk.down(msg):
-		p.move(1, true)
-	case lk.pageUp(msg):
-		p.move(-max(p.visibleRows()-1, 1), false)
-	case lk.pageDown(msg):
-		p.move(max(p.visibleRows()-1, 1), false)
-	case lk.first(msg):
-		p.cursor = 0
-	case lk.last(msg):
-		p.cursor = max(p.rowCount()-1, 0)
-	default:
-		p.editFilter(msg)
-	}
-	return PickerResult{}, false
-}
-
-// move steps the cursor by n rows. Single steps wrap around the ends (up on
-// the first row goes to the last); page steps stop at the ends.
-func (p *Picker) move(n int, wrap bool) {
-	rows := p.rowCount()
-	if rows == 0 {
-		return
-	}
-	c := p.cursor + n
-	switch {
-	case wrap:
-		c = ((c % rows) + rows) % rows
-	case c < 0:
-		c = 0
-	case c >= rows:
-		c = rows - 1
-	}
-	p.cursor = c
-}
-
-// editFilter applies a key that edits the filter text: printable text is
-// appended; backspace deletes a character, ctrl+w (and alt+backspace) a
-// word, ctrl+u everything.
-func (p *Picker) editFilter(msg tea.KeyPressMsg) {
-	switch msg.Keystroke() {
-	case "backspace", "ctrl+h":
-		r := []rune(p.query)
-		if len(r) > 0 {
-			p.query = string(r[:len(r)-1])
-		}
-		return
-	case "ctrl+w", "alt+backspace":
-		q := strings.TrimRight(p.query, " ")
-		if i := strings.LastIndexAny(q, " -_/:."); i >= 0 {
-			p.query = q[:i+1]
-		} else {
-			p.query = ""
-		}
-		return
-	case "ctrl+u":
-		p.query = ""
-		return
-	}
-	if msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) != 0 {
-		return
-	}
-	p.typeText(msg.Text)
-}
-
-// typeText appends typed or pasted text to the filter, one line, no
-// control characters.
-func (p *Picker) typeText(s string) {
-	if s == "" {
-		return
-	}
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			return ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return -1
-		}
-		return r
-	}, s)
-	s = termsafe.Sanitize(s) // bidi controls and stray bytes
-	if len(p.query)+len(s) > maxQuery {
-		return
-	}
-	p.query += s
-}
-
-// maxQuery bounds the filter (a huge paste is not a search).
-const maxQuery = 256
 
 // preview returns PickerPreview when a live picker's selected item changed
 // since the last preview.
 func (p *Picker) preview() PickerResult {
-	if !p.opts.Live || p.cursor >= len(p.matches) {
-		return PickerResult{}
-	}
-	i := p.matches[p.cursor].index
-	if i == p.shown {
+	i := p.list.SelectedIndex()
+	if !p.opts.Live || i < 0 || i == p.shown {
 		return PickerResult{}
 	}
 	p.shown = i

@@ -11,6 +11,7 @@ import (
 	"parley/api"
 	"parley/themes"
 	"parley/ui/keys"
+	"parley/ui/list"
 )
 
 func names(ns ...string) []PickerItem {
@@ -40,9 +41,9 @@ func typed(p Picker, s string) Picker {
 // visibleTitles returns the titles of the matching items, best first.
 func visibleTitles(p Picker) []string {
 	var out []string
-	for r := range p.rowCount() {
-		it, _ := p.itemAt(r)
-		out = append(out, it.Title)
+	for r := range p.list.Len() {
+		it, _ := p.list.Row(r)
+		out = append(out, it.item.Title)
 	}
 	return out
 }
@@ -91,7 +92,7 @@ func TestPickerFilter(t *testing.T) {
 	// The view says there is no match.
 	q := typed(p, "xyz")
 	q.SetSize(80, 24)
-	if v := plain(q.View()); !strings.Contains(v, "no match for “xyz”") || !strings.Contains(v, "0/5") {
+	if v := plain(q.View()); !strings.Contains(v, "nothing matches “xyz”") || !strings.Contains(v, "0/5") {
 		t.Errorf("no-match view:\n%s", v)
 	}
 }
@@ -108,10 +109,16 @@ func TestPickerFilterEditing(t *testing.T) {
 	if p.Query() != "gpt-4o " {
 		t.Fatalf("ctrl+w: %q", p.Query())
 	}
-	p, _ = p.Update(press("ctrl+w"))
+	p, _ = p.Update(press("alt+backspace"))
 	if p.Query() != "gpt-" {
-		t.Fatalf("ctrl+w twice: %q", p.Query())
+		t.Fatalf("alt+backspace: %q", p.Query())
 	}
+	p, _ = p.Update(press("ctrl+a"))
+	p = typed(p, "x")
+	if p.Query() != "xgpt-" {
+		t.Fatalf("ctrl+a moves to the start: %q", p.Query())
+	}
+	p, _ = p.Update(press("ctrl+e"))
 	p, _ = p.Update(press("ctrl+u"))
 	if p.Query() != "" {
 		t.Fatalf("ctrl+u: %q", p.Query())
@@ -137,7 +144,7 @@ func TestPickerMovement(t *testing.T) {
 	items := names("a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b0", "b1")
 	p := NewPicker(ctx, items, PickerOptions{})
 	p.SetSize(40, 12)
-	rows := p.visibleRows()
+	_, _, rows := p.geometry()
 	if rows < 3 || rows >= len(items) {
 		t.Fatalf("40x12 shows %d rows of %d; the test needs a list that scrolls", rows, len(items))
 	}
@@ -149,11 +156,13 @@ func TestPickerMovement(t *testing.T) {
 		{"ctrl+n", "a2"},
 		{"up", "a1"},
 		{"ctrl+p", "a0"},
-		{"up", "b1"},   // single steps wrap around: first -> last
-		{"down", "a0"}, // and last -> first
+		{"up", "a0"}, // no wrap-around: up on the first row stays there
+		{"end", "b1"},
+		{"down", "b1"}, // and down on the last
+		{"home", "a0"},
 		{"end", "b1"},
 		{"home", "a0"},
-		{"pgdown", items[rows-1].Value},
+		{"pgdown", items[rows-1].Value}, // a page is the rows shown less one
 		{"pgup", "a0"},
 		{"pgup", "a0"}, // page steps stop at the ends
 		{"end", "b1"},
@@ -540,7 +549,7 @@ func TestPickerHighlightsMatches(t *testing.T) {
 	base := lipgloss.NewStyle()
 	// A combining mark is never split from its base character.
 	hits := []bool{true, false, false}
-	if got, want := highlight("e\u0301x", hits, base, hit), hit.Render("e\u0301")+"x"; got != want {
+	if got, want := list.Highlight("e\u0301x", hits, base, hit), hit.Render("e\u0301")+"x"; got != want {
 		t.Fatalf("grapheme highlight: %q, want %q", got, want)
 	}
 	for _, noColor := range []bool{false, true} {

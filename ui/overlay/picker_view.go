@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/rivo/uniseg"
 
 	"parley/ui/cells"
+	"parley/ui/list"
 )
 
 // Picker box geometry: lines of chrome around the rows (top border with the
@@ -38,28 +38,19 @@ func (p Picker) geometry() (bw, bh, rows int) {
 	return bw, bh, rows
 }
 
-func (p Picker) visibleRows() int {
-	_, _, rows := p.geometry()
-	return max(rows, 1)
-}
-
-// scrollToCursor moves the window of visible rows so the cursor is inside.
-func (p *Picker) scrollToCursor() {
-	rows := p.visibleRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-	p.offset = max(min(p.offset, p.rowCount()-rows), 0)
-}
-
 // View renders the picker's box centred in its area (SetSize), the rest of
 // the area blank.
 func (p Picker) View() string {
+	box := p.box()
+	if p.cache != nil && p.cache.placed != "" {
+		return p.cache.placed
+	}
 	bw, _, _ := p.geometry()
-	return place(p.box(), bw, p.width, p.height)
+	v := place(box, bw, p.width, p.height)
+	if p.cache != nil {
+		p.cache.placed = v
+	}
+	return v
 }
 
 // Box renders the box alone and where it goes in the area, for compositing
@@ -73,7 +64,33 @@ func (p Picker) Box() (box string, x, y int) {
 	return strings.Join(lines, "\n"), max((p.width-bw)/2, 0), max((p.height-len(lines))/2, 0)
 }
 
+// pickerCache is the last box drawn and what it was drawn from.
+type pickerCache struct {
+	key    pickerKey
+	box    []string
+	placed string // View: the box placed in the area; "" until made
+}
+
+type pickerKey struct {
+	list, filter, status string
+	w, h, gen            int
+	ok                   bool
+}
+
 func (p Picker) box() []string {
+	k := pickerKey{list: p.list.View(), filter: p.filter.View(), status: p.loading + "\x00" + p.errLine + "\x00" + p.list.Position(),
+		w: p.width, h: p.height, gen: p.ctx.StyleGen, ok: true}
+	if p.cache != nil && p.cache.key == k {
+		return p.cache.box
+	}
+	out := p.drawBox(k.list)
+	if p.cache != nil {
+		p.cache.key, p.cache.box, p.cache.placed = k, out, ""
+	}
+	return out
+}
+
+func (p Picker) drawBox(listView string) []string {
 	bw, bh, rows := p.geometry()
 	if bw < 5 || bh < 3 { // too small for a frame and padding
 		return block([]string{cells.Truncate(p.opts.Title, bw)}, bw, bh)
@@ -86,21 +103,10 @@ func (p Picker) box() []string {
 	add := func(s string) { inner = append(inner, pad+cells.Fit(s, cw)+pad) }
 
 	add(p.filterLine(lk, cw))
-	for r := p.offset; r < p.offset+rows; r++ {
-		if r >= p.rowCount() {
-			if r == 0 {
-				add(lk.muted.Render(p.emptyText()))
-			} else {
-				add("")
-			}
-			continue
+	if rows > 0 {
+		for _, l := range strings.Split(listView, "\n") {
+			inner = append(inner, pad+l+pad)
 		}
-		it, _ := p.itemAt(r)
-		var hits []bool
-		if r < len(p.matches) {
-			hits = p.matches[r].hits
-		}
-		add(p.row(lk, it, hits, r == p.cursor, cw))
 	}
 	for _, l := range p.statusLines(cw) {
 		if p.errLine != "" {
@@ -109,7 +115,7 @@ func (p Picker) box() []string {
 			add(lk.muted.Render(l))
 		}
 	}
-	add(lk.muted.Render(p.hints(cw)))
+	add(p.hints(lk, cw))
 	title := ""
 	if p.opts.Title != "" {
 		title = " " + lk.title.Render(cells.OneLine(p.opts.Title)) + " "
@@ -139,63 +145,61 @@ func (p Picker) statusLines(w int) []string {
 	return nil
 }
 
-func (p Picker) emptyText() string {
-	if len(p.items) == 0 {
-		if p.loading != "" {
-			return ""
-		}
-		if p.opts.Empty != "" {
-			return p.opts.Empty
-		}
-		return "nothing to choose from"
+// count is the filter line's "matches/items".
+func (p Picker) count() string {
+	n := p.list.Len()
+	if p.isCustomRow(n - 1) { // the custom row is last, and not a match
+		n--
 	}
-	return "no match for “" + p.query + "”"
+	return strconv.Itoa(n) + "/" + strconv.Itoa(len(p.items))
 }
 
-// filterLine is the prompt with the filter text and a count "3/12".
+func (p Picker) isCustomRow(r int) bool {
+	it, ok := p.list.Row(r)
+	return ok && it.item.Custom
+}
+
+// filterLine is the filter with the count at its right.
 func (p Picker) filterLine(lk look, w int) string {
-	count := strconv.Itoa(len(p.matches)) + "/" + strconv.Itoa(len(p.items))
-	q := p.query
-	var text string
-	if q == "" {
-		text = lk.cursor.Render(" ") + lk.muted.Render("type to filter")
-	} else {
-		text = lk.text.Render(q) + lk.cursor.Render(" ")
+	count := p.count()
+	if w-cells.Width(count)-1 < 8 {
+		return p.filter.View()
 	}
-	left := lk.prompt.Render("› ") + text
-	room := w - cells.Width(count) - 1
-	if room < 8 {
-		return cells.Truncate(left, w)
-	}
-	// Keep the end of a long query visible: it is where the user types.
-	if cells.Width(left) > room {
-		qw := room - 3
-		q = truncateLeft(q, qw)
-		left = lk.prompt.Render("› ") + lk.text.Render(q) + lk.cursor.Render(" ")
-	}
-	gap := max(w-cells.Width(left)-cells.Width(count), 1)
-	return left + strings.Repeat(" ", gap) + lk.muted.Render(count)
+	return p.filter.View() + " " + lk.muted.Render(count)
 }
 
-// hints returns the longest key hint that fits in w cells.
-func (p Picker) hints(w int) string {
+// hints is the longest key hint that fits in w cells, with the cursor's
+// position at the right when the rows do not all fit.
+func (p Picker) hints(lk look, w int) string {
 	keys := listKeysFor(p.ctx, true).m
 	esc := "cancel"
 	if p.opts.Live {
 		esc = "restore"
 	}
+	pos := p.list.Position()
+	room := w
+	if pos != "" {
+		room -= cells.Width(pos) + 1
+	}
 	base := hint(keys.Select, "enter") + " choose · " + hint(keys.Close, "esc") + " " + esc
+	text := base
 	for _, h := range []string{base + " · ↑↓ move · type to filter", base + " · ↑↓ move"} {
-		if cells.Width(h) <= w {
-			return h
+		if cells.Width(h) <= room {
+			text = h
+			break
 		}
 	}
-	return base
+	if pos == "" || cells.Width(text)+1+cells.Width(pos) > w {
+		return lk.muted.Render(text)
+	}
+	return lk.muted.Render(text + strings.Repeat(" ", w-cells.Width(text)-cells.Width(pos)) + pos)
 }
 
-// row renders one item: cursor marker, current marker, the title with its
-// matched characters highlighted, muted detail, badges at the right.
-func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) string {
+// pickerRowView draws one row: cursor marker, current marker, the title
+// with its matched characters highlighted, muted detail, badges at the
+// right.
+func pickerRowView(lk look, r pickerRow, hits []bool, selected bool, w int) string {
+	it := r.item
 	st := func(s lipgloss.Style) lipgloss.Style {
 		if selected {
 			return s.Inherit(lk.selected)
@@ -207,7 +211,7 @@ func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) s
 		marker = "▸ "
 	}
 	cur := ""
-	if p.current >= 0 || p.anyCurrent() {
+	if r.curCol {
 		cur = "  "
 		if it.Current {
 			cur = "● "
@@ -235,7 +239,7 @@ func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) s
 	case it.Custom:
 		titleStyle = lk.accent
 	}
-	title := highlight(it.Title, hits, st(titleStyle), st(lk.match))
+	title := list.Highlight(it.Title, hits, st(titleStyle), st(lk.match))
 	title = cells.Truncate(title, tw)
 	used := cells.Width(title)
 
@@ -251,15 +255,6 @@ func (p Picker) row(lk look, it PickerItem, hits []bool, selected bool, w int) s
 		body += st(lk.text).Render(strings.Repeat(" ", gap))
 	}
 	return body + badgeText
-}
-
-func (p Picker) anyCurrent() bool {
-	for _, it := range p.items {
-		if it.Current {
-			return true
-		}
-	}
-	return false
 }
 
 // fitBadges chooses the badge texts that fit in room cells: full texts,
@@ -311,91 +306,4 @@ func renderBadges(lk look, bs []Badge, st func(lipgloss.Style) lipgloss.Style) s
 		b.WriteString(st(lk.badgeStyle(bd.Kind)).Render(bd.Text))
 	}
 	return b.String()
-}
-
-// highlight styles title with the matched graphemes in hit style. A
-// grapheme counts as matched when any of its runes did, so combining marks
-// and emoji sequences are never split by an escape code.
-func highlight(title string, hits []bool, base, hit lipgloss.Style) string {
-	if len(hits) == 0 {
-		return base.Render(title)
-	}
-	var b, run strings.Builder
-	runHit := false
-	flush := func() {
-		if run.Len() == 0 {
-			return
-		}
-		if runHit {
-			b.WriteString(hit.Render(run.String()))
-		} else {
-			b.WriteString(base.Render(run.String()))
-		}
-		run.Reset()
-	}
-	if isASCII(title) { // one byte, one rune, one grapheme
-		for i := 0; i < len(title); i++ {
-			isHit := i < len(hits) && hits[i]
-			if isHit != runHit {
-				flush()
-				runHit = isHit
-			}
-			run.WriteByte(title[i])
-		}
-		flush()
-		return b.String()
-	}
-	ri := 0
-	g := uniseg.NewGraphemes(title)
-	for g.Next() {
-		rs := g.Runes()
-		isHit := false
-		for k := range rs {
-			if ri+k < len(hits) && hits[ri+k] {
-				isHit = true
-			}
-		}
-		ri += len(rs)
-		if isHit != runHit {
-			flush()
-			runHit = isHit
-		}
-		run.WriteString(g.Str())
-	}
-	flush()
-	return b.String()
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// truncateLeft keeps the last w cells of plain s, with a leading ellipsis.
-func truncateLeft(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if cells.Width(s) <= w {
-		return s
-	}
-	g := uniseg.NewGraphemes(s)
-	var parts []string
-	for g.Next() {
-		parts = append(parts, g.Str())
-	}
-	out, used := "", 1
-	for i := len(parts) - 1; i >= 0; i-- {
-		cw := cells.Width(parts[i])
-		if used+cw > w {
-			break
-		}
-		out = parts[i] + out
-		used += cw
-	}
-	return cells.Ellipsis + out
 }

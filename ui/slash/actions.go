@@ -29,18 +29,28 @@ func (l *List[E]) key(msg tea.KeyPressMsg) (Result, tea.Cmd) {
 	case ks == "down" || matchList(msg, km.ListDown):
 		l.move(1)
 		return Result{Outcome: Consumed}, nil
+	case ks == "pgup":
+		l.move(-(MaxRows - 1))
+		return Result{Outcome: Consumed}, nil
+	case ks == "pgdown":
+		l.move(MaxRows - 1)
+		return Result{Outcome: Consumed}, nil
 	}
 	return Result{Outcome: Pass}, nil
 }
 
-// move steps the highlight by n rows, wrapping around the ends.
+// move steps the highlight by n rows, stopping at the ends (home and end
+// stay the composer's: they move in the typed text).
 func (l *List[E]) move(n int) {
-	rows := l.rows()
-	if rows == 0 {
+	if l.rows() == 0 {
 		return
 	}
 	l.touch()
-	l.cursor = ((l.cursor+n)%rows + rows) % rows
+	if l.mode == modeArgs {
+		l.candList.Move(n)
+	} else {
+		l.names.Move(n)
+	}
 	l.moved = true
 }
 
@@ -53,8 +63,7 @@ func (l *List[E]) enter() (Result, tea.Cmd) {
 		l.Close()
 		return Result{Outcome: Send, Text: text[1:]}, nil
 	case modeName:
-		if l.cursor < len(l.matches) {
-			i := l.matches[l.cursor].cmd
+		if i, ok := l.names.Selected(); ok {
 			c := l.reg.cmds[i]
 			if c.needsArgs() {
 				return l.replace("/" + c.Name + " ")
@@ -62,8 +71,8 @@ func (l *List[E]) enter() (Result, tea.Cmd) {
 			text = "/" + c.Name
 		}
 	case modeArgs:
-		if l.moved && l.candsFor == l.input && l.cursor < len(l.cands) {
-			text = l.applied(l.cands[l.cursor])
+		if c, ok := l.candList.Selected(); ok && l.moved && l.candsFor == l.input {
+			text = l.applied(c)
 		}
 	}
 	inv, send, err := l.reg.Parse(text)
@@ -92,9 +101,10 @@ func (l *List[E]) replace(text string) (Result, tea.Cmd) {
 func (l *List[E]) tab() (Result, tea.Cmd) {
 	switch l.mode {
 	case modeName:
+		i, ok := l.names.Selected()
 		switch {
-		case l.cursor < len(l.matches):
-			return l.replace("/" + l.reg.cmds[l.matches[l.cursor].cmd].Name + " ")
+		case ok:
+			return l.replace("/" + l.reg.cmds[i].Name + " ")
 		case l.sugg != "":
 			return l.replace("/" + l.sugg + " ")
 		}
@@ -106,10 +116,11 @@ func (l *List[E]) tab() (Result, tea.Cmd) {
 			}
 			return Result{Outcome: Consumed}, nil
 		}
-		if len(l.cands) == 0 {
+		c, ok := l.candList.Selected()
+		if !ok {
 			return Result{Outcome: Consumed}, nil
 		}
-		text := l.applied(l.cands[l.cursor])
+		text := l.applied(c)
 		if !l.moved && len(l.cands) > 1 {
 			if p := commonPrefix(l.cands); len([]rune(p)) > len([]rune(l.arg.Word)) {
 				text = l.input[:l.wordStart] + l.valuePre + quoteArg(p)

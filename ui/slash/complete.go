@@ -64,8 +64,8 @@ func (l *List[E]) completions(msg CompletionsMsg) (Result, tea.Cmd) {
 	l.touch()
 	l.pending = false
 	l.cancel = nil
-	l.cands, l.candsFor = usable(msg.items), msg.input
-	l.cursor, l.moved = 0, false
+	l.setCands(usable(msg.items))
+	l.candsFor, l.moved = msg.input, false
 	if l.tabWait {
 		l.tabWait = false
 		return l.tab()

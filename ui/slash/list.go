@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/list"
 	"parley/ui/uictx"
 )
 
@@ -68,10 +69,11 @@ type List[E any] struct {
 	input string
 	mode  mode
 
-	// modeName: the filter text and the commands it matches.
-	query   string
-	matches []nameMatch
-	sugg    string // the nearest command when nothing matches
+	// modeName: the filter text and the commands it matches (indexes
+	// into the registry, best first).
+	query string
+	names list.Model[int]
+	sugg  string // the nearest command when nothing matches
 
 	// modeArgs: the command, the word being completed and its candidates.
 	cmd       int
@@ -80,12 +82,12 @@ type List[E any] struct {
 	valuePre  string // kept before a completed value ("--mask=")
 	flagNames bool   // the candidates are option names (no Complete call)
 	cands     []Completion
+	candList  list.Model[Completion]
 	candsFor  string // the input cands answer; differs while a call runs
 	pending   bool   // a Complete call is running
 	tabWait   bool   // tab was pressed while it ran: complete on arrival
 
-	cursor int
-	moved  bool // the user moved the highlight since the input changed
+	moved bool // the user moved the highlight since the input changed
 
 	// labels and shortLabels are the keys of the commands' actions, read
 	// from the key map when the list opens (see keyLabels).
@@ -102,7 +104,37 @@ type List[E any] struct {
 // NewList returns a closed list over reg. ctx is read at every View (theme
 // and keys may change); it must not be nil.
 func NewList[E any](ctx *uictx.Context, reg *Registry[E]) List[E] {
-	return List[E]{ctx: ctx, reg: reg, cache: &viewCache{}}
+	l := List[E]{ctx: ctx, reg: reg, cache: &viewCache{}}
+	l.newLists()
+	return l
+}
+
+// newLists makes the lists of commands and of candidates, drawing with
+// the key labels read at the last Open.
+func (l *List[E]) newLists() {
+	l.names = list.New(l.ctx, nameOptions(l.ctx, l.reg.cmds, l.labels, l.shortLabels))
+	idx := make([]int, len(l.reg.cmds))
+	for i := range idx {
+		idx[i] = i
+	}
+	l.names.SetItems(idx)
+	l.candList = list.New(l.ctx, candOptions(l.ctx))
+	l.candList.SetItems(l.cands)
+}
+
+// setCands shows candidates, the first highlighted.
+func (l *List[E]) setCands(cs []Completion) {
+	l.cands = cs
+	l.candList.SetItems(cs)
+	l.candList.SetCursor(0)
+}
+
+// cursor is the highlighted row of the list shown.
+func (l List[E]) cursor() int {
+	if l.mode == modeArgs {
+		return l.candList.Cursor()
+	}
+	return l.names.Cursor()
 }
 
 // SetEnv sets the value handed to Complete (model names, themes, the
@@ -131,6 +163,7 @@ func (l List[E]) Input() string { return l.input }
 func (l *List[E]) Open(text string) tea.Cmd {
 	l.open = true
 	l.labels, l.shortLabels = keyLabels(l.ctx, l.reg.cmds)
+	l.newLists()
 	l.input = "\x00" // differs from any text, so SetInput recomputes
 	return l.SetInput(text)
 }
@@ -140,6 +173,7 @@ func (l *List[E]) Close() {
 	l.stopRequest()
 	reg, ctx, env, seq := l.reg, l.ctx, l.env, l.seq
 	*l = List[E]{ctx: ctx, reg: reg, env: env, seq: seq, cache: &viewCache{}}
+	l.newLists()
 }
 
 // SetInput tells the list the composer's text after an edit. The list
@@ -157,7 +191,7 @@ func (l *List[E]) SetInput(text string) tea.Cmd {
 	}
 	l.touch()
 	l.input = text
-	l.cursor, l.moved, l.tabWait = 0, false, false
+	l.moved, l.tabWait = false, false
 	if strings.HasPrefix(text, "//") {
 		l.mode = modeLiteral
 		l.stopRequest()
@@ -168,16 +202,18 @@ func (l *List[E]) SetInput(text string) tea.Cmd {
 	if rest == "" || !known {
 		l.mode = modeName
 		l.query = name
-		l.matches = filterCommands(l.reg.cmds, name)
+		l.names.SetQuery(name)
+		l.names.SetCursor(0)
 		l.sugg = ""
-		if len(l.matches) == 0 {
+		if l.names.Len() == 0 {
 			l.sugg = l.reg.unknown(name).Suggestion
 		}
 		l.stopRequest()
 		return nil
 	}
 	if l.mode != modeArgs || l.cmd != i {
-		l.cands, l.candsFor = nil, ""
+		l.setCands(nil)
+		l.candsFor = ""
 	}
 	l.mode, l.cmd = modeArgs, i
 	l.locateWord(1+len(name), rest)
@@ -185,11 +221,13 @@ func (l *List[E]) SetInput(text string) tea.Cmd {
 	switch {
 	case l.flagNames:
 		l.stopRequest()
-		l.cands, l.candsFor = flagCandidates(c.Flags, l.arg.Word), text
+		l.setCands(flagCandidates(c.Flags, l.arg.Word))
+		l.candsFor = text
 		return nil
 	case c.Complete == nil:
 		l.stopRequest()
-		l.cands, l.candsFor = nil, text
+		l.setCands(nil)
+		l.candsFor = text
 		return nil
 	}
 	return l.request()
@@ -216,9 +254,9 @@ func (l *List[E]) Update(msg tea.Msg) (Result, tea.Cmd) {
 func (l List[E]) rows() int {
 	switch l.mode {
 	case modeName:
-		return len(l.matches)
+		return l.names.Len()
 	case modeArgs:
-		return len(l.cands)
+		return l.candList.Len()
 	}
 	return 0
 }

@@ -25,12 +25,12 @@ func hit(t testing.TB, l *List[env], k string) Result {
 func highlighted(l List[env]) string {
 	switch l.mode {
 	case modeName:
-		if l.cursor < len(l.matches) {
-			return l.reg.cmds[l.matches[l.cursor].cmd].Name
+		if i, ok := l.names.Selected(); ok {
+			return l.reg.cmds[i].Name
 		}
 	case modeArgs:
-		if l.cursor < len(l.cands) {
-			return l.cands[l.cursor].Value
+		if c, ok := l.candList.Selected(); ok {
+			return c.Value
 		}
 	}
 	return ""
@@ -50,8 +50,8 @@ func TestOpenFilterRun(t *testing.T) {
 		t.Fatal("a new list is open")
 	}
 	typeInto(t, &l, "/")
-	if !l.IsOpen() || len(l.matches) != len(l.reg.cmds) || highlighted(l) != "model" {
-		t.Fatalf("open on /: %d matches, highlighted %q", len(l.matches), highlighted(l))
+	if !l.IsOpen() || l.names.Len() != len(l.reg.cmds) || highlighted(l) != "model" {
+		t.Fatalf("open on /: %d matches, highlighted %q", l.names.Len(), highlighted(l))
 	}
 	typeInto(t, &l, "/th")
 	if highlighted(l) != "theme" {
@@ -66,25 +66,32 @@ func TestOpenFilterRun(t *testing.T) {
 	}
 }
 
-func TestMoveWrapsWithArrowsAndCtrlPN(t *testing.T) {
+// The arrows, ctrl+p/ctrl+n, shift+tab and the page keys move without
+// wrapping around; home and end stay the composer's.
+func TestMoveStopsAtTheEnds(t *testing.T) {
 	l := newTestList(t)
 	typeInto(t, &l, "/")
-	n := len(l.matches)
+	n := l.names.Len()
 	for _, step := range []struct {
 		k    string
 		want int
-	}{{"down", 1}, {"ctrl+n", 2}, {"ctrl+p", 1}, {"up", 0}, {"up", n - 1}, {"down", 0}, {"shift+tab", n - 1}} {
+	}{{"down", 1}, {"ctrl+n", 2}, {"ctrl+p", 1}, {"up", 0}, {"up", 0}, {"shift+tab", 0}, {"pgdown", MaxRows - 1}, {"pgdown", n - 1}, {"down", n - 1}, {"pgup", n - MaxRows}} {
 		if res := hit(t, &l, step.k); res.Outcome != Consumed {
 			t.Fatalf("%s: outcome %v", step.k, res.Outcome)
 		}
-		if l.cursor != step.want {
-			t.Fatalf("after %s the cursor is %d, want %d", step.k, l.cursor, step.want)
+		if l.cursor() != step.want {
+			t.Fatalf("after %s the cursor is %d, want %d", step.k, l.cursor(), step.want)
+		}
+	}
+	for _, k := range []string{"home", "end"} {
+		if res, _ := l.Update(press(k)); res.Outcome != Pass {
+			t.Errorf("%s: outcome %v, want Pass (the composer's)", k, res.Outcome)
 		}
 	}
 	// Typing resets the highlight to the best match.
 	typeInto(t, &l, "/n")
-	if l.cursor != 0 || highlighted(l) != "new" {
-		t.Errorf("after typing: cursor %d on %q", l.cursor, highlighted(l))
+	if l.cursor() != 0 || highlighted(l) != "new" {
+		t.Errorf("after typing: cursor %d on %q", l.cursor(), highlighted(l))
 	}
 }
 
@@ -178,8 +185,8 @@ func TestLiteralSlash(t *testing.T) {
 func TestUnknownCommandSuggests(t *testing.T) {
 	l := newTestList(t)
 	typeInto(t, &l, "/modle")
-	if len(l.matches) != 0 || l.sugg != "model" {
-		t.Fatalf("matches %d, suggestion %q", len(l.matches), l.sugg)
+	if l.names.Len() != 0 || l.sugg != "model" {
+		t.Fatalf("matches %d, suggestion %q", l.names.Len(), l.sugg)
 	}
 	view := plain(l.View(80, 6))
 	if !strings.Contains(view, "no command matches “/modle”") || !strings.Contains(view, "did you mean /model?") || !strings.Contains(view, "tab takes /model") {

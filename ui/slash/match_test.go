@@ -5,14 +5,22 @@ import (
 	"testing"
 )
 
-func matchedNames(r *Registry[env], q string) []string {
+// matchedNames types "/"+q into a list over r and returns the commands
+// it shows, in order.
+func matchedNames(t *testing.T, r *Registry[env], q string) []string {
+	l := NewList(testCtx(t, false), r)
+	typeInto(t, &l, "/"+q)
 	var out []string
-	for _, m := range filterCommands(r.cmds, q) {
-		out = append(out, r.cmds[m.cmd].Name)
+	for i := range l.names.Len() {
+		c, _ := l.names.Row(i)
+		out = append(out, r.cmds[c].Name)
 	}
 	return out
 }
 
+// The command list filters with the UI's one matcher (ui/list): names
+// and aliases, exact first, then prefixes, substrings and letters in
+// order.
 func TestFilterOrder(t *testing.T) {
 	r := NewRegistry[env]()
 	if err := r.Register(
@@ -31,43 +39,22 @@ func TestFilterOrder(t *testing.T) {
 		q    string
 		want []string
 	}{
-		// Empty: everything, as registered.
 		{"", []string{"image", "images", "edit", "sessions", "system", "new", "quit", "export"}},
-		// Exact before prefix.
 		{"images", []string{"images"}},
 		{"image", []string{"image", "images"}},
-		// Prefixes in registration order, then substrings by where they
-		// start.
 		{"s", []string{"sessions", "system", "images"}},
-		// A prefix of an alias ranks with prefixes, after the names; then
-		// substrings: "e" at 1 (sessions, new), then at 4.
 		{"e", []string{"edit", "export", "quit", "sessions", "new", "image", "images", "system"}},
 		{"ex", []string{"export", "quit"}},
 		{"exi", []string{"quit"}},
-		// Case does not matter.
 		{"SYS", []string{"system"}},
-		// Letters in order: the tighter span first.
 		{"ss", []string{"sessions", "system"}},
 		{"sm", []string{"system"}},
 		{"zz", nil},
 	}
 	for _, c := range cases {
-		if got := matchedNames(r, c.q); !slices.Equal(got, c.want) {
+		if got := matchedNames(t, r, c.q); !slices.Equal(got, c.want) {
 			t.Errorf("filter %q = %q, want %q", c.q, got, c.want)
 		}
-	}
-}
-
-func TestFilterHighlights(t *testing.T) {
-	_, _, hits := matchName("system", "sm")
-	// "system" has s at 0 and 2: the latest s before the m (5) is marked.
-	want := []bool{false, false, true, false, false, true}
-	if !slices.Equal(hits, want) {
-		t.Errorf("hits = %v, want %v", hits, want)
-	}
-	_, _, hits = matchName("model", "od")
-	if !slices.Equal(hits, []bool{false, true, true, false, false}) {
-		t.Errorf("substring hits = %v", hits)
 	}
 }
 

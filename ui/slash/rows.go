@@ -6,6 +6,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"parley/ui/cells"
+	"parley/ui/list"
+	"parley/ui/uictx"
 )
 
 // columns is the widths of a command row's parts; short says the key
@@ -15,18 +17,48 @@ type columns struct {
 	short              bool
 }
 
+// nameRows is what the command rows are drawn from: the commands and
+// the keys of their actions, read when the list opened.
+type nameRows[E any] struct {
+	cmds          []Command[E]
+	labels, short []string
+}
+
+// nameOptions makes the list of commands: filtered by name or alias,
+// each row drawn by commandRow.
+func nameOptions[E any](ctx *uictx.Context, cmds []Command[E], labels, short []string) list.Options[int] {
+	nr := nameRows[E]{cmds: cmds, labels: labels, short: short}
+	if len(nr.labels) != len(cmds) {
+		nr.labels, nr.short = make([]string, len(cmds)), make([]string, len(cmds))
+	}
+	return list.Options[int]{
+		Text:    func(i int) string { return cmds[i].Name },
+		Aliases: func(i int) []string { return cmds[i].Aliases },
+		Render: func(r list.Row[int]) string {
+			return nr.commandRow(lookFor(ctx), r.Item, r.Hits, r.Selected, nr.columns(r.Width), r.Width)
+		},
+	}
+}
+
+// candOptions makes the list of argument candidates.
+func candOptions(ctx *uictx.Context) list.Options[Completion] {
+	return list.Options[Completion]{
+		Render: func(r list.Row[Completion]) string { return candidateRow(lookFor(ctx), r.Item, r.Selected, r.Width) },
+	}
+}
+
 // columns sizes the usage, summary and key columns for rows w cells wide:
 // marker, usage, two spaces, summary, a space, key. They are sized over
 // every command, not the ones shown, so they do not move while the user
 // types. When space is short the key column shows first keys only, then
 // goes, then the summary goes.
-func (l List[E]) columns(w int) columns {
+func (l nameRows[E]) columns(w int) columns {
 	avail := w - 2 // the marker
 	nameW, keyW, shortW := 0, 0, 0
-	for i, c := range l.reg.cmds {
+	for i, c := range l.cmds {
 		nameW = max(nameW, cells.Width(c.Usage()))
 		keyW = max(keyW, cells.Width(l.labels[i]))
-		shortW = max(shortW, cells.Width(l.shortLabels[i]))
+		shortW = max(shortW, cells.Width(l.short[i]))
 	}
 	cols := columns{name: min(nameW, max(avail*2/5, 12))}
 	rest := avail - cols.name - 2
@@ -48,14 +80,14 @@ func (l List[E]) columns(w int) columns {
 
 // commandRow renders one command: marker, "/name args" with the matched
 // letters marked, summary, and its key at the right.
-func (l List[E]) commandRow(lk look, i int, hits []bool, selected bool, cols columns, w int) string {
-	c := l.reg.cmds[i]
+func (l nameRows[E]) commandRow(lk look, i int, hits []bool, selected bool, cols columns, w int) string {
+	c := l.cmds[i]
 	st, match := rowStyles(lk, selected)
 	marker := "  "
 	if selected {
 		marker = "▸ "
 	}
-	usage := st(lk.name).Render("/") + highlight(c.Name, hits, st(lk.name), match)
+	usage := st(lk.name).Render("/") + list.Highlight(cells.OneLine(c.Name), hits, st(lk.name), match)
 	if c.Args != "" {
 		usage += st(lk.args).Render(" " + cells.OneLine(c.Args))
 	}
@@ -66,7 +98,7 @@ func (l List[E]) commandRow(lk look, i int, hits []bool, selected bool, cols col
 	if cols.key > 0 {
 		k := l.labels[i]
 		if cols.short {
-			k = l.shortLabels[i]
+			k = l.short[i]
 		}
 		k = cells.Truncate(k, cols.key)
 		row += st(lk.text).Render(strings.Repeat(" ", 1+cols.key-cells.Width(k)))
@@ -142,25 +174,4 @@ func fitStyled(s string, w int, pad lipgloss.Style) string {
 		s += pad.Render(strings.Repeat(" ", gap))
 	}
 	return s
-}
-
-// highlight renders an ASCII name with the bytes marked in hits in the
-// match style.
-func highlight(name string, hits []bool, base, match lipgloss.Style) string {
-	if len(hits) == 0 {
-		return base.Render(name)
-	}
-	var b strings.Builder
-	start := 0
-	for i := 1; i <= len(name); i++ {
-		if i == len(name) || hits[i] != hits[start] {
-			s := base
-			if hits[start] {
-				s = match
-			}
-			b.WriteString(s.Render(name[start:i]))
-			start = i
-		}
-	}
-	return b.String()
 }

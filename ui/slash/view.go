@@ -1,6 +1,7 @@
 package slash
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,6 +9,7 @@ import (
 
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/list"
 	"parley/ui/uictx"
 )
 
@@ -88,17 +90,15 @@ func keyLabels[E any](ctx *uictx.Context, cmds []Command[E]) (full, short []stri
 	return full, short
 }
 
-// offset is the first row shown so that row cursor is visible in rows.
-func offset(cursor, rows int) int {
-	return max(cursor-rows+1, 0)
-}
-
-// render draws the list: the rows in a frame titled "Commands" with a key
-// hint at the bottom, or the bare rows when the area is too small.
+// render draws the list: the rows in a frame titled "Commands" (with how
+// many match) with a key hint at the bottom and the highlight's position
+// at its right when the rows scroll, or the bare rows when the area is
+// too small.
 func (l List[E]) render(w, h int) string {
 	lk := lookFor(l.ctx)
 	if !framed(w, h) {
-		return strings.Join(l.body(lk, w, h), "\n")
+		lines, _ := l.body(lk, w, h)
+		return strings.Join(lines, "\n")
 	}
 	// Inside the border, one column of padding each side; a narrow list
 	// gives up the left one (the row marker's blank column is there).
@@ -107,24 +107,33 @@ func (l List[E]) render(w, h int) string {
 		left = ""
 	}
 	cw := w - 3 - len(left)
+	body, pos := l.body(lk, cw, h-chrome)
 	var inner []string
-	for _, line := range l.body(lk, cw, h-chrome) {
+	for _, line := range body {
 		inner = append(inner, left+line+" ")
 	}
 	hint := l.hint(cw - 1 + len(left))
 	inner = append(inner, left+cells.Fit(lk.muted.Render(strings.Repeat(" ", 1-len(left))+hint), cw)+" ")
-	title := " " + lk.title.Render("Commands") + " "
-	return strings.Join(frame(inner, w-2, lk.border, title), "\n")
+	title := "Commands"
+	if l.mode == modeName {
+		title += " · " + strconv.Itoa(l.names.Len())
+	}
+	if pos != "" {
+		pos = " " + lk.muted.Render(pos) + " "
+	}
+	return strings.Join(frame(inner, w-2, lk.border, " "+lk.title.Render(title)+" ", pos), "\n")
 }
 
-// body returns exactly n lines of exactly w cells.
-func (l List[E]) body(lk look, w, n int) []string {
+// body returns exactly n lines of exactly w cells, and the highlight's
+// position ("3/25") when the rows do not all fit, else "".
+func (l List[E]) body(lk look, w, n int) ([]string, string) {
 	var lines []string
+	pos := ""
 	switch l.mode {
 	case modeName:
-		lines = l.nameLines(lk, w, n)
+		lines, pos = l.nameLines(lk, w, n)
 	case modeArgs:
-		lines = l.argLines(lk, w, n)
+		lines, pos = l.argLines(lk, w, n)
 	case modeLiteral:
 		lines = []string{lk.muted.Render(firstKey(l.ctx.Keys.Select, "enter")+" sends ") + lk.text.Render("“"+cells.OneLine(l.input[1:])+"”") + lk.muted.Render(" as a message")}
 	}
@@ -136,43 +145,43 @@ func (l List[E]) body(lk look, w, n int) []string {
 			out[i] = strings.Repeat(" ", w)
 		}
 	}
-	return out
+	return out, pos
+}
+
+// sized draws a list in w×n cells (a copy sized for this view: the list
+// learns its height only here) and returns its lines and its position.
+func sized[T any](m list.Model[T], w, n int) ([]string, string) {
+	if n <= 0 || w <= 0 {
+		return nil, ""
+	}
+	m.SetSize(w, n)
+	return strings.Split(m.View(), "\n"), m.Position()
 }
 
 // nameLines lists the commands that match what is typed.
-func (l List[E]) nameLines(lk look, w, n int) []string {
-	if len(l.matches) == 0 {
+func (l List[E]) nameLines(lk look, w, n int) ([]string, string) {
+	if l.names.Len() == 0 {
 		lines := []string{lk.errText.Render("no command matches “/" + cells.OneLine(l.query) + "”")}
 		if s := l.sugg; s != "" {
 			lines = append(lines, lk.muted.Render("did you mean ")+lk.name.Render("/"+s)+lk.muted.Render("?"))
 		}
-		return lines
+		return lines, ""
 	}
-	cols := l.columns(w)
-	off := offset(l.cursor, n)
-	var lines []string
-	for r := off; r < off+n && r < len(l.matches); r++ {
-		m := l.matches[r]
-		lines = append(lines, l.commandRow(lk, m.cmd, m.hits, r == l.cursor, cols, w))
-	}
-	return lines
+	return sized(l.names, w, n)
 }
 
 // argLines shows the command being given arguments, then the candidates
 // for the word being typed, or its options.
-func (l List[E]) argLines(lk look, w, n int) []string {
+func (l List[E]) argLines(lk look, w, n int) ([]string, string) {
 	c := l.reg.cmds[l.cmd]
 	lines := []string{l.headerRow(lk, l.cmd, w)}
 	rows := n - 1
 	if rows <= 0 {
-		return lines
+		return lines, ""
 	}
 	if len(l.cands) > 0 {
-		off := offset(l.cursor, rows)
-		for r := off; r < off+rows && r < len(l.cands); r++ {
-			lines = append(lines, candidateRow(lk, l.cands[r], r == l.cursor, w))
-		}
-		return lines
+		more, pos := sized(l.candList, w, rows)
+		return append(lines, more...), pos
 	}
 	switch {
 	case l.pending:
@@ -185,9 +194,9 @@ func (l List[E]) argLines(lk look, w, n int) []string {
 			lines = append(lines, "  "+lk.name.Render(f.usage())+strings.Repeat(" ", 2+fw-cells.Width(f.usage()))+lk.muted.Render(cells.OneLine(f.Usage)))
 		}
 	case c.Complete != nil && l.arg.Word != "":
-		lines = append(lines, lk.muted.Render("  no match for “"+cells.OneLine(l.arg.Word)+"”"))
+		lines = append(lines, lk.muted.Render("  nothing matches “"+cells.OneLine(l.arg.Word)+"”"))
 	}
-	return lines
+	return lines, ""
 }
 
 // hint is the longest key hint for the list's state that fits w cells.
@@ -198,7 +207,7 @@ func (l List[E]) hint(w int) string {
 	switch {
 	case l.mode == modeLiteral:
 		options = []string{enter + " send · " + esc + " close"}
-	case l.mode == modeName && len(l.matches) == 0:
+	case l.mode == modeName && l.names.Len() == 0:
 		if s := l.sugg; s != "" {
 			options = []string{"tab takes /" + s + " · " + esc + " close", esc + " close"}
 		} else {
@@ -227,8 +236,9 @@ func firstKey(b key.Binding, fallback string) string {
 }
 
 // frame draws a rounded border around inner lines that are exactly innerW
-// wide, with title set into the top border.
-func frame(inner []string, innerW int, border lipgloss.Style, title string) []string {
+// wide, with title set into the top border and foot (the highlight's
+// position) near the right end of the bottom one.
+func frame(inner []string, innerW int, border lipgloss.Style, title, foot string) []string {
 	b := lipgloss.RoundedBorder()
 	out := make([]string, 0, len(inner)+2)
 	t := cells.Truncate(title, max(innerW-2, 0))
@@ -237,6 +247,10 @@ func frame(inner []string, innerW int, border lipgloss.Style, title string) []st
 	for _, line := range inner {
 		out = append(out, l+line+r)
 	}
-	out = append(out, border.Render(b.BottomLeft+strings.Repeat(b.Bottom, innerW)+b.BottomRight))
+	if fw := cells.Width(foot); foot != "" && fw+2 <= innerW {
+		out = append(out, border.Render(b.BottomLeft+strings.Repeat(b.Bottom, innerW-fw-1))+foot+border.Render(b.Bottom+b.BottomRight))
+	} else {
+		out = append(out, border.Render(b.BottomLeft+strings.Repeat(b.Bottom, innerW)+b.BottomRight))
+	}
 	return out
 }
