@@ -66,3 +66,38 @@ func lastLine(screen string) string {
 	}
 	return ""
 }
+
+// TestBrowserAndPickerShowTheirKeys: the full-screen sessions browser and
+// file picker draw their keys on the bottom row; the browser's filter
+// takes the readline keys ctrl+w (a word) and ctrl+u (everything).
+func TestBrowserAndPickerShowTheirKeys(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 100, Height: 30})
+	tm.waitText(composerReady)
+	tm.send("the quetzal has green feathers")
+	tm.waitText("You said: the quetzal has green feathers")
+
+	tm.keys("M-s")
+	s := tm.waitText("Sessions · 1")
+	if last := lastLine(s); !containsAll(last, "enter open", "ctrl+r rename", "ctrl+x delete", "esc close") {
+		t.Fatalf("the browser's bottom row lacks its keys: %q\n%s", last, frame(s))
+	}
+	tm.typeText("green feath")
+	tm.waitText("Messages with “green feath”")
+	tm.keys("C-w")
+	tm.waitText("Messages with “green”")
+	tm.keys("C-u")
+	tm.waitGone("Messages with")
+	tm.waitText("Sessions · 1")
+	tm.keys("Escape")
+	tm.waitText(composerReady)
+
+	tm.keys("M-a")
+	s = tm.waitText("attach / open folder")
+	if last := lastLine(s); !containsAll(last, "attach / open folder", "space choose several", "esc cancel") {
+		t.Fatalf("the picker's bottom row lacks its keys: %q\n%s", last, frame(s))
+	}
+	tm.keys("Escape")
+	tm.waitText(composerReady)
+}

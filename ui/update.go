@@ -166,11 +166,6 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case transcriptPictureMsg:
 		return m.pics.arrived(msg, m.tr), true
 
-	case previewMsg:
-		// A preview for an overlay: a kitty picture goes to the terminal
-		// first; the overlay takes the message below.
-		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(msg)), true
-
 	case transcript.RenderedMsg:
 		m.tr.HandleMsg(msg)
 		return m.tickIfNeeded(), true

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/media"
+	"parley/ui/browser"
+	"parley/ui/filepicker"
+	"parley/ui/imageform"
+	"parley/ui/preview"
+	"parley/ui/uictx"
+)
+
+// The layers that wrap a component of its own package: the sessions
+// browser, the file picker and the image form. Each adapter only turns the
+// component's typed result into the root's.
+
+// browserLayer is the sessions browser (ui/browser). Its work stops with
+// cancel when it closes.
+type browserLayer struct {
+	b      *browser.Browser
+	cancel context.CancelFunc
+}
+
+func (l *browserLayer) name() string             { return "sessions" }
+func (l *browserLayer) full() bool               { return true }
+func (l *browserLayer) setSize(w, h int)         { l.b.SetSize(w, h) }
+func (l *browserLayer) draw() (string, int, int) { return l.b.View(), 0, 0 }
+func (l *browserLayer) hints() []uictx.Hint      { return l.b.Hints() }
+
+func (l *browserLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	res, cmd := l.b.Update(msg)
+	switch res.Action {
+	case browser.Close:
+		l.cancel()
+		return cmd, closeLayer{}
+	case browser.Open:
+		l.cancel()
+		return cmd, sessionChosen{id: res.SessionID, jump: res.Jump}
+	case browser.NewConversation:
+		l.cancel()
+		return cmd, newConversationAsked{}
+	case browser.Renamed:
+		return cmd, sessionRenamed{id: res.SessionID, title: res.Title}
+	case browser.Deleted:
+		return cmd, sessionDeleted{id: res.SessionID, title: res.Title}
+	}
+	return cmd, nil
+}
+
+// openSessions opens the browser (history must be on); the draft is saved
+// first, so the conversation on screen is listed as it is.
+func (m *Model) openSessions() tea.Cmd {
+	if m.hist.Store == nil {
+		return m.notify(m.hist.off().Error(), toastInfo)
+	}
+	ctx, cancel := context.WithCancel(m.base)
+	b, cmd := browser.New(m.ctx, browser.Options{Store: m.hist.Store, Current: m.conv.ID(), Now: m.now, Context: ctx})
+	m.layers.push(&browserLayer{b: b, cancel: cancel})
+	return tea.Batch(cmd, m.hist.saveDraft(m.conv.ID(), &m.comp))
+}
+
+// pickerLayer is the image file picker of /attach (ui/filepicker). The
+// previews it asks for are made by the root's one renderer, into the
+// cache the transcript and the image pane share.
+type pickerLayer struct {
+	p       *filepicker.Picker
+	cancel  context.CancelFunc
+	pics    *pictures
+	options preview.Options
+}
+
+func (l *pickerLayer) name() string             { return "files" }
+func (l *pickerLayer) full() bool               { return true }
+func (l *pickerLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *pickerLayer) draw() (string, int, int) { return l.p.View(), 0, 0 }
+func (l *pickerLayer) hints() []uictx.Hint      { return l.p.Hints() }
+
+// pickerPreviewMsg brings a preview the picker asked for, rendered.
+type pickerPreviewMsg struct {
+	req filepicker.PreviewRequest
+	r   preview.Rendered
+	err error
+}
+
+func (l *pickerLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	if pm, ok := msg.(pickerPreviewMsg); ok {
+		// A kitty picture reaches the terminal before the frame that
+		// shows it.
+		msg = filepicker.PreviewMsg{PreviewRequest: pm.req, Lines: pm.r.Lines, Err: pm.err}
+		res, cmd := l.p.Update(msg)
+		return tea.Batch(l.pics.transmit(pm.r), cmd, l.preview(res)), nil
+	}
+	res, cmd := l.p.Update(msg)
+	switch res.Action {
+	case filepicker.Close:
+		l.cancel()
+		return cmd, closeLayer{}
+	case filepicker.Attach:
+		l.cancel()
+		return cmd, filesChosen{paths: res.Paths, dir: res.Dir}
+	}
+	return tea.Batch(cmd, l.preview(res)), nil
+}
+
+// preview renders what the picker asked for, in a command: the file read
+// under the image budget, then the shared renderer.
+func (l *pickerLayer) preview(res filepicker.Result) tea.Cmd {
+	if res.Preview == nil {
+		return nil
+	}
+	req, cache, opts := *res.Preview, l.pics.cache, l.options
+	return func() tea.Msg {
+		data, err := media.ReadImageFile(req.Path, media.MaxFileBytes)
+		if err != nil {
+			return pickerPreviewMsg{req: req, err: err}
+		}
+		r, err := cache.Render(preview.NewSource(data), req.W, req.H, opts)
+		return pickerPreviewMsg{req: req, r: r, err: err}
+	}
+}
+
+// openFilePicker opens the picker (/attach without a path) where the last
+// attach was made, or in the screenshots folder.
+func (m *Model) openFilePicker() tea.Cmd {
+	ctx, cancel := context.WithCancel(m.base)
+	p, cmd := filepicker.New(m.ctx, filepicker.Options{
+		Dir: pickerStart(m.opts.Getenv), Home: m.opts.Getenv("HOME"),
+		Previews: m.pics.mode != preview.Off, Context: ctx,
+	})
+	m.layers.push(&pickerLayer{p: p, cancel: cancel, pics: &m.pics, options: m.pics.options(m.ctx, m.term.profile)})
+	return cmd
+}
+
+// formLayer is the image form (ui/imageform): prompt, model, size and how
+// many; enter makes the images as /image would.
+type formLayer struct{ f *imageform.Form }
+
+func (l *formLayer) name() string             { return "image form" }
+func (l *formLayer) full() bool               { return false }
+func (l *formLayer) setSize(w, h int)         { l.f.SetSize(w, h) }
+func (l *formLayer) draw() (string, int, int) { return l.f.Box() }
+func (l *formLayer) hints() []uictx.Hint      { return l.f.Hints() }
+
+func (l *formLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	res, cmd := l.f.Update(msg)
+	switch res.Action {
+	case imageform.Close:
+		return cmd, closeLayer{}
+	case imageform.Submit:
+		a := res.Ask
+		return cmd, imagesAsked{ask: imageAsk{prompt: a.Prompt, model: a.Model, size: a.Size, n: a.N}}
+	}
+	return cmd, nil
+}
+
+// openImageForm opens the form, filled with what was asked last.
+func (m *Model) openImageForm() tea.Cmd {
+	last := m.images.lastAsk
+	model := last.model
+	if model == "" {
+		model = m.images.model(m.catalog, m.opts.Config, api.CapImageGeneration)
+	}
+	cat := m.catalog.WithListed(m.gateway.models)
+	f := imageform.New(m.ctx, imageform.Options{
+		Ask:    imageform.Ask{Prompt: last.prompt, Model: model, Size: last.size, N: last.n},
+		Models: cat.ModelsWith(api.CapImageGeneration),
+		Sizes:  func(model string) []string { return cat.Lookup(model).Caps.Sizes },
+	})
+	m.layers.push(&formLayer{f: f})
+	return nil
+}
