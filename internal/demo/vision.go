@@ -14,7 +14,7 @@ import (
 
 	_ "golang.org/x/image/webp"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 // maxHeaderBytes bounds what is decoded of an image to read its format and
@@ -28,7 +28,7 @@ const maxShownURL = 100
 // describeImages is demo-vision's reply: for each image of the last user
 // message, its real format and pixel size read from the data URI's bytes,
 // or that it was given as a URL.
-func describeImages(req *apitest.ChatRequest) string {
+func describeImages(req *fake.ChatRequest) string {
 	m := lastUser(req)
 	var urls []string
 	if m != nil {

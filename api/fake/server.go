@@ -1,12 +1,13 @@
-package apitest
+package fake
 
 import (
+	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 )
 
@@ -17,26 +18,34 @@ const DefaultAPIKey = "test-key"
 // chat data URI (20 MB, like OpenAI).
 const DefaultMaxImageBytes = 20 << 20
 
+// readHeaderTimeout bounds how long a connection may take to send its
+// request line and headers (a client on loopback sends them at once).
+const readHeaderTimeout = 30 * time.Second
+
 // Server is a running fake gateway. All methods are safe for concurrent use.
 type Server struct {
-	ts       *httptest.Server
+	hs       *http.Server
+	url      string        // http://127.0.0.1:port
+	served   chan struct{} // closed when Serve has returned
 	key      string
 	models   []ModelSpec
 	now      func() time.Time
 	maxImage int64
 	respond  Responder
+	observe  Observer
 
 	quit      chan struct{} // closed by Close: ends delays, stalls and pauses
 	closeOnce sync.Once
 	inFlight  atomic.Int64
+	handlers  sync.WaitGroup // ServeHTTP calls in progress; Close waits for them
 
-	mu    sync.Mutex
-	seq   int // requests seen, numbers ids ("chatcmpl-apitest-<seq>")
-	queue []Reply
-	def   *Reply
-	log   []record
-	files map[string][]byte // served under /files/
-	pngs  map[pngKey][]byte // rendered gradients, by size and index
+	mu     sync.Mutex
+	closed bool // set by Close: no handler starts after it
+	seq    int  // requests seen, numbers ids ("chatcmpl-apitest-<seq>")
+	queue  []Reply
+	def    *Reply
+	files  map[string][]byte // served under /files/
+	pngs   map[pngKey][]byte // rendered gradients, by size and index
 }
 
 type config struct {
@@ -46,7 +55,15 @@ type config struct {
 	listener net.Listener
 	maxImage int64
 	respond  Responder
+	observe  Observer
 }
+
+// Observer is told of every request as it arrives, before validation, with
+// its sequence number (1 for the first) and its body as read (nil for a
+// download of a served file). It runs on the request's goroutine and must
+// not keep r or body: both are reused once it returns. api/apitest keeps its
+// request log with one.
+type Observer func(seq int, r *http.Request, body []byte)
 
 // Option configures a Server.
 type Option func(*config)
@@ -66,7 +83,7 @@ func WithModels(models ...ModelSpec) Option {
 func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
 // WithListener serves on l instead of a fresh loopback port (the fakegateway
-// command uses it for a fixed address). The server closes l.
+// command and the demo use it). The server closes l.
 func WithListener(l net.Listener) Option { return func(c *config) { c.listener = l } }
 
 // WithMaxImageBytes sets the largest decoded image accepted in a chat data
@@ -78,16 +95,12 @@ func WithMaxImageBytes(n int64) Option { return func(c *config) { c.maxImage = n
 // Responder). Validation is the same with or without it.
 func WithResponder(f Responder) Option { return func(c *config) { c.respond = f } }
 
-// New starts a server for one test and closes it in t.Cleanup.
-func New(t testing.TB, opts ...Option) *Server {
-	t.Helper()
-	s := NewServer(opts...)
-	t.Cleanup(s.Close)
-	return s
-}
+// WithObserver has obs told of every request (see Observer).
+func WithObserver(obs Observer) Option { return func(c *config) { c.observe = obs } }
 
-// NewServer starts a server; the caller must Close it.
-func NewServer(opts ...Option) *Server {
+// Listen starts a server on a free loopback port (or the listener of
+// WithListener); the caller must Close it.
+func Listen(opts ...Option) (*Server, error) {
 	c := config{key: DefaultAPIKey, now: time.Now, maxImage: DefaultMaxImageBytes}
 	for _, o := range opts {
 		o(&c)
@@ -95,46 +108,75 @@ func NewServer(opts ...Option) *Server {
 	if c.models == nil {
 		c.models = DefaultModels()
 	}
+	l := c.listener
+	if l == nil {
+		var err error
+		if l, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("the fake gateway could not listen on 127.0.0.1 (%w); check that the loopback interface is up", err)
+		}
+	}
 	s := &Server{
+		url:      "http://" + l.Addr().String(),
+		served:   make(chan struct{}),
 		key:      c.key,
 		models:   c.models,
 		now:      c.now,
 		maxImage: c.maxImage,
 		respond:  c.respond,
+		observe:  c.observe,
 		quit:     make(chan struct{}),
 		files:    map[string][]byte{},
 		pngs:     map[pngKey][]byte{},
 	}
-	s.ts = httptest.NewUnstartedServer(s)
-	if c.listener != nil {
-		s.ts.Listener.Close()
-		s.ts.Listener = c.listener
+	s.hs = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		// net/http logs what it cannot tell a handler (a bad request line,
+		// a failed accept) on stderr, which is the chat's screen in the
+		// demo; the fake reports through its replies only.
+		ErrorLog: log.New(io.Discard, "", 0),
 	}
-	s.ts.Start()
-	return s
+	go func() {
+		defer close(s.served)
+		_ = s.hs.Serve(l) // returns http.ErrServerClosed once Close is called
+	}()
+	return s, nil
 }
 
 // URL is the base URL clients are configured with: http://127.0.0.1:port/v1.
-func (s *Server) URL() string { return s.ts.URL + "/v1" }
+func (s *Server) URL() string { return s.url + "/v1" }
 
 // RootURL is URL without /v1 (for clients that add it themselves).
-func (s *Server) RootURL() string { return s.ts.URL }
-
-// Client returns an HTTP client for the server whose idle connections are
-// closed with it.
-func (s *Server) Client() *http.Client { return s.ts.Client() }
+func (s *Server) RootURL() string { return s.url }
 
 // Handler returns the server's handler, for driving it with a custom
 // ResponseWriter. Cuts and drops panic with http.ErrAbortHandler there.
 func (s *Server) Handler() http.Handler { return s }
 
-// Close ends every delay, stall and pause in progress, then shuts the server
-// down and waits for its handlers. It is idempotent.
+// Close ends every delay, stall and pause in progress, closes the listener
+// and every connection, and waits for the handlers and the accept loop to
+// return. It is idempotent.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
 		close(s.quit)
-		s.ts.Close()
+		_ = s.hs.Close()
+		<-s.served
+		s.handlers.Wait()
 	})
+}
+
+// enter counts a handler in, unless the server is closed.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.handlers.Add(1)
+	return true
 }
 
 // Enqueue adds scripted replies, consumed in order by the next requests whose

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"encoding/json"
@@ -57,7 +57,7 @@ func (ex *exchange) consult(c Call) (done bool) {
 	rep := ex.s.respond(c)
 	if err := rep.check(); err != nil {
 		ex.fail(&apiError{status: http.StatusInternalServerError, typ: "server_error",
-			message: "The Responder of the apitest server returned an invalid reply: " + err.Error()})
+			message: "The Responder of the fake gateway returned an invalid reply: " + err.Error()})
 		return true
 	}
 	ex.rep = rep.clone()

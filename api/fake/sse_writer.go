@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"bytes"
@@ -170,7 +170,7 @@ func marshal(v any) []byte {
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		// Only the package's own wire structs are encoded here.
-		panic("apitest: encoding a reply: " + err.Error())
+		panic("fake: encoding a reply: " + err.Error())
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"bytes"
@@ -29,18 +29,24 @@ type exchange struct {
 	scripted bool // rep came from the queue or the default, not from a Responder
 }
 
-// ServeHTTP records the request, picks its reply and answers it.
+// ServeHTTP numbers the request, tells the observer, picks its reply and
+// answers it. A closed server answers 503.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.enter() {
+		http.Error(w, "the fake gateway is closed", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.handlers.Done()
 	s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
 
 	if strings.HasPrefix(r.URL.Path, filesPrefix) {
-		s.record(r, nil)
+		s.arrived(r, nil)
 		s.serveFile(w, r)
 		return
 	}
 	body, readErr := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	seq := s.record(r, body)
+	seq := s.arrived(r, body)
 	endpoint, inV1 := strings.CutPrefix(r.URL.Path, "/v1")
 	inV1 = inV1 && strings.HasPrefix(endpoint, "/")
 	if !inV1 {
@@ -72,6 +78,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away while sending
 	}
 	ex.route()
+}
+
+// arrived numbers a request (1 for the first) and tells the observer.
+func (s *Server) arrived(r *http.Request, body []byte) int {
+	s.mu.Lock()
+	s.seq++
+	seq := s.seq
+	s.mu.Unlock()
+	if s.observe != nil {
+		s.observe(seq, r, body)
+	}
+	return seq
 }
 
 func (ex *exchange) route() {

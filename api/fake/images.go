@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"encoding/base64"

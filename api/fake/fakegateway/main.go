@@ -1,10 +1,10 @@
-// Command fakegateway serves parley's fake gateway (package apitest) on an
+// Command fakegateway serves parley's fake gateway (package fake) on an
 // address, so parley can be tried from a shell without a real gateway.
 //
 // It prints the base URL (ending in /v1) on stdout, alone on its line, and
 // serves until interrupted:
 //
-//	go run ./api/apitest/fakegateway -addr 127.0.0.1:8089 -mode markdown -dps 30 &
+//	go run ./api/fake/fakegateway -addr 127.0.0.1:8089 -mode markdown -dps 30 &
 //	OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=test-key parley ask -m gpt-4o "hi"
 //
 // Flags:
@@ -16,7 +16,7 @@
 //	-dps N       content deltas per second when streaming (default 20; 0 = no pause)
 //	-runes N     runes per delta (default 4)
 //
-// The models are apitest.DefaultModels: gpt-4o, gpt-4o-mini (vision, usage),
+// The models are fake.DefaultModels: gpt-4o, gpt-4o-mini (vision, usage),
 // llama3 (plain chat), llava (vision), dall-e-2, dall-e-3, gpt-image-1.
 // Image generation and editing answer with real PNGs.
 package main
@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 const markdownAnswer = "# Brewing a good cup of tea\n\n" +
@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("fakegateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "listen address")
-	key := fs.String("key", apitest.DefaultAPIKey, `bearer key clients must send ("" = no check)`)
+	key := fs.String("key", fake.DefaultAPIKey, `bearer key clients must send ("" = no check)`)
 	mode := fs.String("mode", "echo", `chat replies: "echo" or "markdown"`)
 	dps := fs.Float64("dps", 20, "content deltas per second when streaming (0 = no pause)")
 	runes := fs.Int("runes", 4, "runes per content delta")
@@ -97,10 +97,14 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		fmt.Fprintf(stderr, "fakegateway: cannot listen on %s: %v\n", *addr, err)
 		return 1
 	}
-	srv := apitest.NewServer(apitest.WithListener(l), apitest.WithAPIKey(*key))
+	srv, err := fake.Listen(fake.WithListener(l), fake.WithAPIKey(*key))
+	if err != nil {
+		fmt.Fprintf(stderr, "fakegateway: %v\n", err)
+		return 1
+	}
 	defer srv.Close()
 
-	def := apitest.Reply{Path: "/chat/completions", DeltaRunes: *runes}
+	def := fake.Reply{Path: "/chat/completions", DeltaRunes: *runes}
 	if *dps > 0 {
 		def.Interval = time.Duration(float64(time.Second) / *dps)
 	}

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// This file mirrors the request shapes of the spec. apitest does not import
+// This file mirrors the request shapes of the spec. This package does not import
 // parley's api package on purpose: it is a second, independent reading of the
 // spec, so a misreading in one shows up as a failing test in the other.
 

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"fmt"
@@ -132,19 +132,19 @@ func (r Reply) check() error {
 	switch r.Quirks.LineEnding {
 	case "", "\n", "\r\n", "\r":
 	default:
-		return fmt.Errorf("apitest: Quirks.LineEnding %q is not one of \\n, \\r\\n, \\r", r.Quirks.LineEnding)
+		return fmt.Errorf("fake: Quirks.LineEnding %q is not one of \\n, \\r\\n, \\r", r.Quirks.LineEnding)
 	}
 	switch r.ErrorShape {
 	case "", ErrorShapeOpenAI, ErrorShapeOpenRouter, ErrorShapeVLLM:
 	default:
-		return fmt.Errorf("apitest: Reply.ErrorShape %q is not one of %q, %q, %q",
+		return fmt.Errorf("fake: Reply.ErrorShape %q is not one of %q, %q, %q",
 			r.ErrorShape, ErrorShapeOpenAI, ErrorShapeOpenRouter, ErrorShapeVLLM)
 	}
 	if strings.ContainsAny(r.Quirks.CommentText, "\r\n") {
-		return fmt.Errorf("apitest: Quirks.CommentText must be a single line")
+		return fmt.Errorf("fake: Quirks.CommentText must be a single line")
 	}
 	if r.Status != 0 && (r.Status < 100 || r.Status > 999) {
-		return fmt.Errorf("apitest: Reply.Status %d is not an HTTP status", r.Status)
+		return fmt.Errorf("fake: Reply.Status %d is not an HTTP status", r.Status)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ func editParams() []string {
 		"partial_images", "stream"}
 }
 
-// parseEditForm reads a multipart/form-data body into fields and files.
-func parseEditForm(body []byte, contentType string) (*EditForm, error) {
+// ParseEditForm reads a multipart/form-data body into fields and files.
+func ParseEditForm(body []byte, contentType string) (*EditForm, error) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || mt != "multipart/form-data" {
 		return nil, fmt.Errorf("content type %q is not multipart/form-data", contentType)
@@ -86,7 +86,7 @@ func (ex *exchange) validateEdit() (call *imageCall, form *EditForm, w, h int, _
 	if mt, _, _ := mime.ParseMediaType(ct); mt != "multipart/form-data" {
 		return nil, nil, 0, 0, badRequest("", "", "Invalid Content-Type header %q: image edits are sent as multipart/form-data.", ct)
 	}
-	form, perr := parseEditForm(ex.body, ct)
+	form, perr := ParseEditForm(ex.body, ct)
 	if perr != nil {
 		return nil, nil, 0, 0, badRequest("", "", "Could not parse the multipart form: %v.", perr)
 	}

@@ -1,4 +1,4 @@
-package apitest
+package fake
 
 import (
 	"bytes"
@@ -69,7 +69,7 @@ func renderGradient(w, h, i int) []byte {
 		err = zw.Close()
 	}
 	if err != nil {
-		panic("apitest: compressing a PNG in memory: " + err.Error())
+		panic("fake: compressing a PNG in memory: " + err.Error())
 	}
 	writeChunk(&out, "IDAT", z.Bytes())
 	writeChunk(&out, "IEND", nil)
