@@ -41,11 +41,18 @@ func parseJSONError(body []byte) (errorBody, bool) {
 		return errorBody{}, false
 	}
 	if body[0] == '[' {
+		// Google's shape: the error object in an array. One level only:
+		// no gateway nests deeper, and unwrapping level by level would
+		// parse the whole body again at every level.
 		var list []json.RawMessage
 		if json.Unmarshal(body, &list) != nil || len(list) == 0 {
 			return errorBody{}, false
 		}
-		return parseJSONError(bytes.TrimSpace(list[0]))
+		first := bytes.TrimSpace(list[0])
+		if len(first) == 0 || first[0] != '{' {
+			return errorBody{}, false
+		}
+		return parseJSONError(first)
 	}
 	var top struct {
 		Error   json.RawMessage `json:"error"`
