@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"parley/internal/bytesize"
 )
 
 // ImageReply is a generation or edit reply, its images decoded while it was
@@ -446,7 +448,7 @@ func (p *replyParser) url(i int, img *GeneratedImage) error {
 	case long && bytes.HasPrefix(text, []byte("data:")):
 		p.fail(i, errors.New("is a data URI without a comma before its data"))
 	case long:
-		p.fail(i, fmt.Errorf("came as a link longer than %d KiB, which parley does not fetch", maxReplyURL>>10))
+		p.fail(i, fmt.Errorf("came as a link longer than %s, which parley does not fetch", bytesize.Format(maxReplyURL)))
 	case inData && !bytes.HasSuffix(text, []byte(";base64")):
 		p.fail(i, errors.New("is a data URI that is not Base64"))
 	case inData:

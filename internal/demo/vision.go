@@ -15,6 +15,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"parley/api/fake"
+	"parley/internal/bytesize"
 )
 
 // maxHeaderBytes bounds what is decoded of an image to read its format and
@@ -68,24 +69,11 @@ func describeImage(u string) string {
 	if err != nil {
 		return fmt.Sprintf("an image sent as %s whose header I could not read (%v)", declared, err)
 	}
-	return fmt.Sprintf("a **%s** image of **%d×%d** pixels (%s)", strings.ToUpper(format), cfg.Width, cfg.Height, byteSize(decodedLen(data)))
+	return fmt.Sprintf("a **%s** image of **%d×%d** pixels (%s)", strings.ToUpper(format), cfg.Width, cfg.Height, bytesize.Format(int64(decodedLen(data))))
 }
 
 // decodedLen is the number of bytes standard base64 text decodes to.
 func decodedLen(b64 string) int {
 	n := len(b64) / 4 * 3
 	return n - (len(b64) - len(strings.TrimRight(b64, "=")))
-}
-
-// byteSize renders a byte count the way people read it: 812 bytes, 45 KB,
-// 3.2 MB (powers of 1000).
-func byteSize(n int) string {
-	switch {
-	case n < 1000:
-		return plural(n, "byte", "bytes")
-	case n < 1000*1000:
-		return fmt.Sprintf("%d KB", (n+500)/1000)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"parley/internal/fserr"
 	"parley/media"
 )
 
@@ -91,7 +92,7 @@ func (s System) copyThroughFile(ctx context.Context, png []byte, t func(file str
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "image.png")
 	if err := os.WriteFile(file, png, 0o600); err != nil {
-		return fmt.Errorf("cannot copy the image: writing a temporary file failed (%w)", media.PathErrCause(err))
+		return fmt.Errorf("cannot copy the image: writing a temporary file failed (%w)", fserr.Cause(err))
 	}
 	return s.copyWith(ctx, t(file))
 }
