@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,8 +45,9 @@ func TestPerfFirstFrame(t *testing.T) {
 	if raceBuild {
 		t.Skip("the race detector makes everything many times slower; measure without -race")
 	}
-	if bin := os.Getenv("PARLEY_PERF_BIN"); bin != "" {
-		build.bin = bin
+	bin := os.Getenv("PARLEY_PERF_BIN")
+	if bin != "" && !filepath.IsAbs(bin) {
+		t.Fatalf("PARLEY_PERF_BIN=%q: give an absolute path (parley runs in another directory)", bin)
 	}
 	runs := 10
 	if n := os.Getenv("PARLEY_PERF_RUNS"); n != "" {
@@ -58,10 +60,10 @@ func TestPerfFirstFrame(t *testing.T) {
 	gw := apitest.New(t)
 	home := t.TempDir()
 	t.Logf("first start (creates the history database): first frame %v after exec",
-		firstFrame(t, gw, home).Round(100*time.Microsecond))
+		firstFrame(t, gw, home, bin).Round(100*time.Microsecond))
 	times := make([]time.Duration, 0, runs)
 	for i := range runs {
-		d := firstFrame(t, gw, home)
+		d := firstFrame(t, gw, home, bin)
 		t.Logf("run %d: first frame %v after exec", i+1, d.Round(100*time.Microsecond))
 		times = append(times, d)
 	}
@@ -71,11 +73,12 @@ func TestPerfFirstFrame(t *testing.T) {
 		times[runs-1].Round(100*time.Microsecond))
 }
 
-// firstFrame starts parley once with the given home directory and returns the time from startMark to the
+// firstFrame starts parley (bin, or the tests' build when "") once with
+// the given home directory and returns the time from startMark to the
 // composer on screen.
-func firstFrame(t *testing.T, gw *apitest.Server, home string) time.Duration {
+func firstFrame(t *testing.T, gw *apitest.Server, home, bin string) time.Duration {
 	t.Helper()
-	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, wrapper: firstFrameWrapper, home: home})
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, wrapper: firstFrameWrapper, home: home, bin: bin})
 	defer tm.close()
 	var started, shown time.Time
 	deadline := time.Now().Add(waitTimeout)
