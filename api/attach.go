@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"parley/internal/bytesize"
 	"parley/media"
 )
 
@@ -103,11 +104,11 @@ func (a Attachment) Describe() string {
 	if a.IsRemote() {
 		return a.URL + " (link, sent as is)"
 	}
-	after := fmt.Sprintf("%dx%d %s, %s", a.Width, a.Height, media.FormatFromMIME(a.MIME).Name(), media.FormatBytes(int64(a.Bytes)))
+	after := fmt.Sprintf("%dx%d %s, %s", a.Width, a.Height, media.FormatFromMIME(a.MIME).Name(), bytesize.Format(int64(a.Bytes)))
 	if !a.Resized {
 		return a.Name + ": " + after
 	}
-	before := fmt.Sprintf("%dx%d %s, %s", a.OrigWidth, a.OrigHeight, media.FormatFromMIME(a.OrigMIME).Name(), media.FormatBytes(int64(a.OrigBytes)))
+	before := fmt.Sprintf("%dx%d %s, %s", a.OrigWidth, a.OrigHeight, media.FormatFromMIME(a.OrigMIME).Name(), bytesize.Format(int64(a.OrigBytes)))
 	what := "scaled down"
 	if a.OrigWidth == a.Width && a.OrigHeight == a.Height {
 		what = "re-encoded"

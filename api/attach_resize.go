@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"parley/internal/bytesize"
 	"parley/media"
 )
 
@@ -55,5 +56,5 @@ func shrink(a Attachment, info media.Info, lim AttachLimits) (Attachment, error)
 		w, h = max(1, int(float64(w)*ratio)), max(1, int(float64(h)*ratio))
 	}
 	return Attachment{}, fmt.Errorf("cannot attach %q: even scaled down it stays over the %s limit (last try %s); raise attach_max_bytes or shrink it yourself",
-		a.Name, media.FormatBytes(lim.MaxBytes), media.FormatBytes(int64(lastSize)))
+		a.Name, bytesize.Format(lim.MaxBytes), bytesize.Format(int64(lastSize)))
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"html"
 	"strings"
@@ -41,11 +42,18 @@ func parseJSONError(body []byte) (errorBody, bool) {
 		return errorBody{}, false
 	}
 	if body[0] == '[' {
+		// Google's shape: the error object in an array. One level only:
+		// no gateway nests deeper, and unwrapping level by level would
+		// parse the whole body again at every level.
 		var list []json.RawMessage
 		if json.Unmarshal(body, &list) != nil || len(list) == 0 {
 			return errorBody{}, false
 		}
-		return parseJSONError(bytes.TrimSpace(list[0]))
+		first := bytes.TrimSpace(list[0])
+		if len(first) == 0 || first[0] != '{' {
+			return errorBody{}, false
+		}
+		return parseJSONError(first)
 	}
 	var top struct {
 		Error   json.RawMessage `json:"error"`
@@ -80,10 +88,10 @@ func parseJSONError(body []byte) (errorBody, bool) {
 			} `json:"metadata"`
 		}
 		if json.Unmarshal(e, &inner) == nil {
-			eb.Message = firstNonEmpty(jsonText(inner.Message), eb.Message)
-			eb.Code = firstNonEmpty(jsonText(inner.Code), eb.Code)
-			eb.Type = firstNonEmpty(jsonText(inner.Type), jsonText(inner.Status), eb.Type)
-			eb.Param = firstNonEmpty(jsonText(inner.Param), eb.Param)
+			eb.Message = cmp.Or(jsonText(inner.Message), eb.Message)
+			eb.Code = cmp.Or(jsonText(inner.Code), eb.Code)
+			eb.Type = cmp.Or(jsonText(inner.Type), jsonText(inner.Status), eb.Type)
+			eb.Param = cmp.Or(jsonText(inner.Param), eb.Param)
 			// OpenRouter puts the upstream provider's words in metadata.raw
 			// behind a generic "Provider returned error".
 			if raw := jsonText(inner.Metadata.Raw); raw != "" && !strings.Contains(eb.Message, raw) {
@@ -141,15 +149,6 @@ func detailText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(msgs, "; ")
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // htmlTitle returns the text of the page's <title>, unescaped and on one line.

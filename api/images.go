@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"parley/internal/bytesize"
 	"parley/media"
 )
 
@@ -222,7 +223,7 @@ func (c *Client) imageCall(ctx context.Context, r *apiRequest, model string, n i
 	case errors.Is(context.Cause(resp.ctx), errIdleTimeout):
 		return nil, &TimeoutError{Phase: PhaseStreamIdle, Limit: idleLimit, Host: r.host()}
 	case errors.Is(err, errReplyTooLarge):
-		return nil, fmt.Errorf("the image reply from %s is larger than %d MiB, more than parley reads; ask for fewer or smaller images", r.host(), maxImageReply>>20)
+		return nil, fmt.Errorf("the image reply from %s is larger than %s, more than parley reads; ask for fewer or smaller images", r.host(), bytesize.Format(maxImageReply))
 	case errors.As(err, &syntax):
 		return nil, fmt.Errorf("the gateway's image reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
 	case errors.As(err, &read):

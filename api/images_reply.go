@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"parley/internal/bytesize"
 )
 
 // ImageReply is a generation or edit reply, its images decoded while it was
@@ -414,6 +416,10 @@ func (p *replyParser) url(i int, img *GeneratedImage) error {
 		for len(b) > 0 && !inData {
 			if bytes.HasPrefix(text, []byte("data:")) {
 				if k := bytes.IndexByte(b, ','); k >= 0 {
+					if len(text)+k > maxDataURIMeta {
+						long = true
+						return
+					}
 					text, b, inData = append(text, b[:k]...), b[k+1:], true
 					break
 				}
@@ -442,7 +448,7 @@ func (p *replyParser) url(i int, img *GeneratedImage) error {
 	case long && bytes.HasPrefix(text, []byte("data:")):
 		p.fail(i, errors.New("is a data URI without a comma before its data"))
 	case long:
-		p.fail(i, fmt.Errorf("came as a link longer than %d KiB, which parley does not fetch", maxReplyURL>>10))
+		p.fail(i, fmt.Errorf("came as a link longer than %s, which parley does not fetch", bytesize.Format(maxReplyURL)))
 	case inData && !bytes.HasSuffix(text, []byte(";base64")):
 		p.fail(i, errors.New("is a data URI that is not Base64"))
 	case inData:
@@ -617,20 +623,33 @@ func (p *replyParser) str(sink func([]byte)) error {
 				return err
 			}
 			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if b, _ := p.r.Peek(2); len(b) == 2 && b[0] == '\\' && b[1] == 'u' {
-					p.r.Discard(2)
-					if r2, err = p.hex4(); err != nil {
-						return err
-					}
-				}
-				r = utf16.DecodeRune(r, r2)
+				r = utf16.DecodeRune(r, p.lowSurrogate(r))
 			}
 			sink(utf8.AppendRune(nil, r))
 		default:
 			return syntaxf("a bad escape \\%s inside a string", string(rune(e)))
 		}
 	}
+}
+
+// lowSurrogate reads the \uXXXX escape after the surrogate r when r is a
+// high surrogate and the escape is a low one, and returns it; otherwise it
+// reads nothing and returns utf8.RuneError, so a lone surrogate becomes
+// U+FFFD and the character after it is kept (as encoding/json does).
+func (p *replyParser) lowSurrogate(r rune) rune {
+	if r >= 0xdc00 {
+		return utf8.RuneError
+	}
+	b, _ := p.r.Peek(6)
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return utf8.RuneError
+	}
+	v, err := strconv.ParseUint(string(b[2:]), 16, 16)
+	if err != nil || v < 0xdc00 || v > 0xdfff {
+		return utf8.RuneError
+	}
+	p.r.Discard(6)
+	return rune(v)
 }
 
 func (p *replyParser) hex4() (rune, error) {

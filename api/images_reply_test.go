@@ -71,7 +71,7 @@ func TestImageReplyOf200MBIsRefusedAtTheCap(t *testing.T) {
 		m := mediatest.Measure(func() {
 			_, err = cl.GenerateImages(context.Background(), ImageRequest{Model: "m", Prompt: "p"})
 		})
-		if err == nil || !strings.Contains(err.Error(), "is larger than 128 MiB, more than parley reads; ask for fewer or smaller images") {
+		if err == nil || !strings.Contains(err.Error(), "is larger than 134.2 MB, more than parley reads; ask for fewer or smaller images") {
 			t.Fatalf("Content-Length %v: err = %v", c.length, err)
 		}
 		if m.Peak > c.peak {

@@ -156,7 +156,7 @@ func TestImageReplyErrors(t *testing.T) {
 		{"data uri not base64", &ImageResponse{Data: []ImageData{{URL: "data:image/png,rawbytes"}}}, nil, "is a data URI that is not Base64"},
 		{"data uri bad base64", &ImageResponse{Data: []ImageData{{URL: "data:image/png;base64,%%%"}}}, nil, "is a data URI with invalid Base64"},
 		{"data uri without comma", &ImageResponse{Data: []ImageData{{URL: "data:" + strings.Repeat("x", 300)}}}, nil, "without a comma"},
-		{"very long link", &ImageResponse{Data: []ImageData{{URL: "https://x.example/" + strings.Repeat("a", 70<<10)}}}, nil, "longer than 64 KiB"},
+		{"very long link", &ImageResponse{Data: []ImageData{{URL: "https://x.example/" + strings.Repeat("a", 70<<10)}}}, nil, "longer than 66 KB"},
 		{"not an image", &ImageResponse{Data: []ImageData{{B64JSON: b64([]byte("<html><body>oops"))}}}, nil, "is not an image (it looks like an HTML page)"},
 		{"truncated", &ImageResponse{Data: []ImageData{{B64JSON: b64(png1[:len(png1)-20])}}}, nil, "damaged PNG"},
 		{"neither", &ImageResponse{Data: []ImageData{{RevisedPrompt: "x"}}}, nil, "neither b64_json nor url"},

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"parley/internal/bytesize"
 )
 
 // Body size limits: an error body is only read for its message; replies
@@ -132,7 +134,7 @@ func (c *Client) roundTrip(ctx context.Context, r *apiRequest, limit int64) ([]b
 		return nil, fmt.Errorf("reading the reply from %s failed (%s): try again", r.host(), netReason(err))
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("the reply from %s is larger than %d MiB: check the base URL", r.host(), limit>>20)
+		return nil, fmt.Errorf("the reply from %s is larger than %s: check the base URL", r.host(), bytesize.Format(limit))
 	}
 	return data, nil
 }

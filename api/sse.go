@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"parley/internal/bytesize"
 )
 
 // sseEvent is one dispatched server-sent event. Data aliases the reader's
@@ -44,7 +46,7 @@ type EventTooLargeError struct {
 }
 
 func (e *EventTooLargeError) Error() string {
-	return fmt.Sprintf("the gateway sent one stream event larger than %d MiB, more than any reply needs, so parley stopped reading; the text so far was kept (a broken gateway or proxy?)", e.Limit>>20)
+	return fmt.Sprintf("the gateway sent one stream event larger than %s, more than any reply needs, so parley stopped reading; the text so far was kept (a broken gateway or proxy?)", bytesize.Format(int64(e.Limit)))
 }
 
 // errSSENoProgress reports a source that keeps returning zero bytes and no error.

@@ -167,7 +167,7 @@ func TestStreamEventTooLarge(t *testing.T) {
 	if !errors.As(r.err, &tooLarge) || r.text != "kept" {
 		t.Fatalf("text %q, err %v", r.text, r.err)
 	}
-	if msg := r.err.Error(); !strings.Contains(msg, "larger than 16 MiB") || !strings.Contains(msg, "text so far was kept") {
+	if msg := r.err.Error(); !strings.Contains(msg, "larger than 16.8 MB") || !strings.Contains(msg, "text so far was kept") {
 		t.Fatalf("message %q", msg)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/internal/bytesize"
 )
 
 // maxStdin bounds what `parley ask` reads from a pipe, so a runaway
@@ -80,7 +82,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	defer h.close()
-	model, err := a.chatModel(ctx, cfg, firstNonEmpty(f.model, h.model()))
+	model, err := a.chatModel(ctx, cfg, cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(h.model())))
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	conv := h.conversation(a.env.Now, firstNonEmpty(f.system, cfg.SystemPrompt))
+	conv := h.conversation(a.env.Now, cmp.Or(strings.TrimSpace(f.system), strings.TrimSpace(cfg.SystemPrompt)))
 	// The same turn path as the chat: Begin checks and starts the turn,
 	// Receive takes what streams, Close ends it.
 	topts := conversation.TurnOptions{Model: model, Catalog: catalog, MaxHistory: cfg.MaxHistoryMessages}
@@ -185,7 +187,7 @@ func (a *app) askText(ctx context.Context, prompt string) (string, error) {
 			return "", err
 		}
 		if len(b) > maxStdin {
-			return "", usagef("stdin holds more than %d MiB; send a smaller text", maxStdin>>20)
+			return "", usagef("stdin holds more than %s; send a smaller text", bytesize.Format(maxStdin))
 		}
 		piped = strings.TrimRight(string(b), "\n")
 	}
@@ -287,13 +289,4 @@ func usageLine(u *api.Usage) string {
 		return "usage: the gateway did not report token usage for this reply."
 	}
 	return fmt.Sprintf("usage: %d prompt + %d completion = %d tokens", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if strings.TrimSpace(v) != "" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }

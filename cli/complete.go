@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -158,7 +159,7 @@ func (a *app) completeSizes(cmd *cobra.Command, _ []string, toComplete string) (
 	sizes := commonSizes()
 	if cfg := a.completionConfig(); cfg != nil {
 		model, _ := cmd.Flags().GetString("model")
-		model = firstNonEmpty(model, cfg.ImageModel, defaultImageModel)
+		model = cmp.Or(strings.TrimSpace(model), strings.TrimSpace(cfg.ImageModel), defaultImageModel)
 		if s := cfg.Catalog().Lookup(model).Caps.Sizes; len(s) > 0 {
 			sizes = s
 		} else if a.demo {

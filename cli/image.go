@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"parley/api"
 	"parley/config"
 	"parley/imagegen"
+	"parley/internal/fserr"
 	"parley/termsafe"
 )
 
@@ -73,7 +75,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	model := firstNonEmpty(f.model, cfg.ImageModel, defaultImageModel)
+	model := cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(cfg.ImageModel), defaultImageModel)
 	dir := cfg.ImageDir()
 	if f.out != "" {
 		dir = config.ExpandHome(f.out, a.env.HomeDir)
@@ -128,21 +130,14 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 // writableDir creates dir if needed and checks that a file can be made in it.
 func writableDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the image directory %s (%w); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+		return fmt.Errorf("cannot create the image directory %s (%w); choose another with -o or image_dir in the config", dir, fserr.Cause(err))
 	}
 	f, err := os.CreateTemp(dir, ".parley-check-*")
 	if err != nil {
-		return fmt.Errorf("cannot write in the image directory %s (%w); choose another with -o or image_dir in the config", dir, unwrapPathError(err))
+		return fmt.Errorf("cannot write in the image directory %s (%w); choose another with -o or image_dir in the config", dir, fserr.Cause(err))
 	}
 	f.Close()
 	return os.Remove(f.Name())
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // progressTick is how often the progress line may be redrawn. It is drawn

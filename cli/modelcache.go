@@ -3,13 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"parley/config"
+	"parley/internal/safefile"
 )
 
 // The model cache keeps the model lists `parley models` last received from
@@ -56,13 +56,8 @@ func loadModelCache(path string) modelCache {
 	if path == "" {
 		return modelCache{}
 	}
-	f, err := os.Open(path)
+	b, err := safefile.Read(path, maxModelCacheBytes)
 	if err != nil {
-		return modelCache{}
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxModelCacheBytes+1))
-	if err != nil || len(b) > maxModelCacheBytes {
 		return modelCache{}
 	}
 	var c modelCache

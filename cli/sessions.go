@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -252,7 +253,7 @@ func writeTranscript(w io.Writer, s session.Session) error {
 	for _, m := range s.Snapshot.Messages {
 		who := "You"
 		if m.Role == api.RoleAssistant {
-			who = firstNonEmpty(m.Model, "Assistant")
+			who = cmp.Or(strings.TrimSpace(m.Model), "Assistant")
 		}
 		fmt.Fprintf(&b, "\n── %s · %s\n", who, shortTime(m.Created))
 		if t := strings.TrimRight(m.Text, "\n"); t != "" {
@@ -265,7 +266,7 @@ func writeTranscript(w io.Writer, s session.Session) error {
 		case conversation.StateInterrupted:
 			b.WriteString("[interrupted]\n")
 		case conversation.StateFailed:
-			b.WriteString("[failed: " + firstNonEmpty(m.Err, "no reason given") + "]\n")
+			b.WriteString("[failed: " + cmp.Or(strings.TrimSpace(m.Err), "no reason given") + "]\n")
 		}
 	}
 	_, err := io.WriteString(w, termsafe.Sanitize(b.String()))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"parley/api"
 	"parley/config"
+	"parley/internal/homepath"
 	"parley/termsafe"
 )
 
@@ -37,13 +39,8 @@ func (a *app) loadConfig() (*config.Config, error) {
 	return cfg, nil
 }
 
-// displayPath shows a config path with the home directory as ~.
-func (a *app) displayPath(p string) string {
-	if h := a.env.HomeDir; h != "" && strings.HasPrefix(p, h+"/") {
-		return "~" + p[len(h):]
-	}
-	return p
-}
+// displayPath shows a path with the home directory as ~.
+func (a *app) displayPath(p string) string { return homepath.Short(p, a.env.HomeDir) }
 
 // client builds the gateway client for model's provider.
 func (a *app) client(cfg *config.Config, model string) (*api.Client, error) {
@@ -115,7 +112,7 @@ func (a *app) providerSource(cfg *config.Config, p *config.Provider) string {
 // chatModel picks the chat model: the flag, default_model, or, when neither
 // says, the first model the gateway lists (said on stderr).
 func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (string, error) {
-	if m := firstNonEmpty(flag, cfg.DefaultModel); m != "" {
+	if m := cmp.Or(strings.TrimSpace(flag), strings.TrimSpace(cfg.DefaultModel)); m != "" {
 		return m, nil
 	}
 	hint := fmt.Sprintf("pass --model NAME or set default_model in %s (parley models lists the choices)", a.displayPath(cfg.Path))
@@ -263,10 +260,10 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	req := TUIRequest{
 		History:    hist,
 		Config:     cfg,
-		Model:      firstNonEmpty(f.model, cfg.DefaultModel),
-		ModelGiven: f.model != "",
+		Model:      cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(cfg.DefaultModel)),
+		ModelGiven: strings.TrimSpace(f.model) != "",
 		System:     f.system,
-		Theme:      firstNonEmpty(f.theme, cfg.Theme),
+		Theme:      cmp.Or(strings.TrimSpace(f.theme), strings.TrimSpace(cfg.Theme)),
 		Mouse:      f.mouse || cfg.Mouse,
 		Version:    Version,
 		VerboseLog: logPath,

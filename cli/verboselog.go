@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"parley/internal/bytesize"
 )
 
 // maxVerboseLog caps the chat's trace file: a long session, or a gateway
@@ -65,7 +67,7 @@ func (l *verboseLog) Write(p []byte) (int, error) {
 	}
 	if int64(len(p)) > l.left {
 		l.full = true
-		fmt.Fprintf(l.f, "parley: the trace stops here: the log reached its limit of %d MiB\n", maxVerboseLog>>20)
+		fmt.Fprintf(l.f, "parley: the trace stops here: the log reached its limit of %s\n", bytesize.Format(maxVerboseLog))
 		return len(p), nil
 	}
 	n, err := l.f.Write(p)

@@ -152,7 +152,7 @@ func TestVerboseLogCap(t *testing.T) {
 		t.Fatalf("Write after Close = %d, %v", n, err)
 	}
 	b, _ := os.ReadFile(path)
-	want := "12345\nparley: the trace stops here: the log reached its limit of 16 MiB\n"
+	want := "12345\nparley: the trace stops here: the log reached its limit of 16.8 MB\n"
 	if string(b) != want {
 		t.Errorf("log = %q, want %q", b, want)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"parley/api"
+	"parley/internal/bytesize"
+	"parley/internal/fserr"
 	"parley/internal/safefile"
 	"parley/media"
 )
@@ -257,7 +259,7 @@ func Load(env Env) (*Config, error) {
 	case errors.As(err, &notRegular):
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this is %s, not a regular file, so parley does not read it; %s", notRegular.Kind, c.nameAFile())}
 	case errors.As(err, &tooLarge):
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this file is larger than %s, far more than any config needs; %s", safefile.Bytes(MaxFileSize), c.nameAFile())}
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("this file is larger than %s, far more than any config needs; %s", bytesize.Format(MaxFileSize), c.nameAFile())}
 	case errors.Is(err, fs.ErrNotExist) && env.Path != "":
 		return nil, &ParseError{Path: path, Msg: "this file, given with --config, does not exist; check the path"}
 	case errors.Is(err, fs.ErrNotExist) && env.get("PARLEY_CONFIG") != "":
@@ -266,11 +268,7 @@ func Load(env Env) (*Config, error) {
 		c.addEnvProvider()
 		return c, nil
 	case err != nil:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("cannot read the config file (%v); check its permissions", err)}
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("cannot read the config file (%v); check its permissions", fserr.Cause(err))}
 	}
 	c.FromFile = true
 	if err := c.parse(data); err != nil {

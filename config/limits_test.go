@@ -35,7 +35,7 @@ func TestConfigRefusesSpecialFiles(t *testing.T) {
 		{zero, "flag", []string{zero + ": this is a character device, not a regular file", "give --config a TOML config file"}},
 		{fifo, "env", []string{"a named pipe (FIFO)", "point PARLEY_CONFIG at a TOML config file"}},
 		{dir, "flag", []string{"a directory"}},
-		{big, "flag", []string{"larger than 1 MiB", "far more than any config needs"}},
+		{big, "flag", []string{"larger than 1.0 MB", "far more than any config needs"}},
 	} {
 		env, _ := testEnv(t, nil)
 		if tc.via == "flag" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"parley/api"
+	"parley/internal/procgroup"
 )
 
 // KeyCmdTimeout bounds api_key_cmd.
@@ -152,7 +153,7 @@ func (p *Provider) runKeyCmd() (string, error) {
 	cmd.Stdout = out
 	cmd.Stderr = nil // discarded: it would land in the middle of the TUI
 	cmd.WaitDelay = time.Second
-	killProcessGroup(cmd)
+	procgroup.Set(cmd) // a timeout kills the pipeline sh -c started too
 	err := cmd.Run()
 	var exitErr *exec.ExitError
 	switch {
@@ -162,7 +163,7 @@ func (p *Provider) runKeyCmd() (string, error) {
 		// The command exited, but a process it started in the background
 		// still holds its output open. That process is stopped, and the
 		// command refused: its output may not be complete.
-		killLeftovers(cmd)
+		procgroup.Kill(cmd)
 		return "", p.keyErr("api_key_cmd exited but left a background process running that keeps its output open, so parley stopped that process; make the command exit without leaving processes behind (send a background process's output elsewhere, e.g. >/dev/null)")
 	case errors.As(err, &exitErr):
 		return "", p.keyErr("api_key_cmd failed (%v); run it yourself to see why", exitErr.ProcessState)

@@ -83,6 +83,9 @@ type launch struct {
 	// wrapper replaces wrapperScript (the job-control test runs parley
 	// under a shell with job control); it gets the same arguments.
 	wrapper string
+	// bin replaces the binary built for the tests (the start-up
+	// measurement times other builds).
+	bin string
 }
 
 // term is one parley process running in its own private tmux server.
@@ -100,6 +103,9 @@ type term struct {
 func startParley(t *testing.T, l launch) *term {
 	t.Helper()
 	bin := parleyBinary(t)
+	if l.bin != "" {
+		bin = l.bin
+	}
 	if l.Width == 0 {
 		l.Width, l.Height = 80, 24
 	}

@@ -2,12 +2,12 @@ package imagegen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"parley/api"
+	"parley/internal/fserr"
 	"parley/media"
 )
 
@@ -41,22 +41,14 @@ func (e *DirError) Unwrap() error { return e.Err }
 // for.
 func WritableDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &DirError{Dir: dir, Err: unwrapPath(err)}
+		return &DirError{Dir: dir, Err: fserr.Cause(err)}
 	}
 	f, err := os.CreateTemp(dir, ".parley-check-*")
 	if err != nil {
-		return &DirError{Dir: dir, Err: unwrapPath(err)}
+		return &DirError{Dir: dir, Err: fserr.Cause(err)}
 	}
 	f.Close()
 	return os.Remove(f.Name())
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Run checks the folder, asks the gateway for the images, downloads the
@@ -100,7 +92,7 @@ func Run(ctx context.Context, c *api.Client, j Job, now time.Time, progress func
 	say("saving " + Plural(len(images), "image"))
 	saved, err := media.SaveImages(j.Dir, j.Prompt, now, images)
 	if err != nil {
-		return Result{Saved: saved, Images: images[:len(saved)]}, &DirError{Dir: j.Dir, Err: unwrapPath(err)}
+		return Result{Saved: saved, Images: images[:len(saved)]}, &DirError{Dir: j.Dir, Err: fserr.Cause(err)}
 	}
 	res := Result{Saved: saved, Images: images}
 	if reply.Dropped > 0 {

@@ -9,6 +9,8 @@ import (
 	"image/png"
 
 	"golang.org/x/image/webp"
+
+	"parley/internal/bytesize"
 )
 
 // DecodeBudget is the most memory parley lets one image's decoding take,
@@ -31,7 +33,7 @@ type BudgetError struct {
 // decoded), more than parley decodes (256.0 MB)".
 func (e *BudgetError) Detail() string {
 	return fmt.Sprintf("%dx%d pixels (%s decoded), more than parley decodes (%s)",
-		e.Width, e.Height, FormatBytes(e.Decoded), FormatBytes(e.Budget))
+		e.Width, e.Height, bytesize.Format(e.Decoded), bytesize.Format(e.Budget))
 }
 
 func (e *BudgetError) Error() string { return "the image is " + e.Detail() }

@@ -3,6 +3,8 @@ package media
 import (
 	"path/filepath"
 	"strings"
+
+	"parley/internal/safefile"
 )
 
 // DefaultImageDir is where generated images go when the config names no
@@ -32,7 +34,7 @@ const maxUserDirsBytes = 64 << 10
 // lines look like XDG_PICTURES_DIR="$HOME/Pictures". An entry equal to $HOME
 // means "disabled" by that file's convention and is ignored.
 func userDirsPictures(file, home string) string {
-	data, _, err := readRegular(file, maxUserDirsBytes)
+	data, err := safefile.Read(file, maxUserDirsBytes)
 	if err != nil {
 		return ""
 	}

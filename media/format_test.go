@@ -49,14 +49,6 @@ func TestSniffAndDescribe(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1500: "1.5 KB", 245_000: "245 KB", 18_400_000: "18.4 MB", 3_000_000_000: "3.0 GB"} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestGIFFrames(t *testing.T) {
 	for _, frames := range []int{1, 2, 5} {
 		n, err := GIFFrames(mediatest.GIF(t, frames, 30, 20), 100)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"parley/internal/fserr"
 )
 
 // SavedImage is one file written by SaveImages.
@@ -35,7 +37,7 @@ func SaveImages(dir, prompt string, now time.Time, images []Verified) ([]SavedIm
 		return nil, errors.New("there are no images to save")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create the image directory %s (%w); choose another directory (-o, or image_dir in the config)", dir, PathErrCause(err))
+		return nil, fmt.Errorf("cannot create the image directory %s (%w); choose another directory (-o, or image_dir in the config)", dir, fserr.Cause(err))
 	}
 	base := now.Format("20060102-150405") + "-" + Slug(prompt)
 	saved := make([]SavedImage, 0, len(images))
@@ -44,7 +46,7 @@ func SaveImages(dir, prompt string, now time.Time, images []Verified) ([]SavedIm
 		stem := fmt.Sprintf("%s-%d", base, i+1)
 		path, err := writeNew(dir, stem, info.Format.Ext(), img.Data)
 		if err != nil {
-			return saved, fmt.Errorf("cannot save image %d of %d in %s (%w); check that the directory is writable and has space", i+1, len(images), dir, PathErrCause(err))
+			return saved, fmt.Errorf("cannot save image %d of %d in %s (%w); check that the directory is writable and has space", i+1, len(images), dir, fserr.Cause(err))
 		}
 		s := SavedImage{Path: path, Format: info.Format, Width: info.Width, Height: info.Height, Bytes: len(img.Data)}
 		if info.Format != PNG {
@@ -53,21 +55,6 @@ func SaveImages(dir, prompt string, now time.Time, images []Verified) ([]SavedIm
 		saved = append(saved, s)
 	}
 	return saved, nil
-}
-
-// PathErrCause drops the path an *fs.PathError or *os.LinkError repeats
-// ("mkdir /a/b: permission denied" → "permission denied") for messages that
-// name it already; errors.Is still sees the cause.
-func PathErrCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // maxNameCollisions bounds the search for a free file name.

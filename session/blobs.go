@@ -7,11 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"parley/internal/bytesize"
+	"parley/internal/safefile"
 )
 
 // maxBlobBytes bounds what is read back from the blobs folder: parley
@@ -79,19 +81,12 @@ func (s *Store) readBlob(hash string) ([]byte, error) {
 	if !validHash(hash) {
 		return nil, fmt.Errorf("image hash %q: %w", hash, fs.ErrNotExist)
 	}
-	f, err := os.Open(s.BlobPath(hash))
-	if err != nil {
-		return nil, err
+	data, err := safefile.Read(s.BlobPath(hash), maxBlobBytes)
+	var tooLarge *safefile.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, fmt.Errorf("image %s is larger than %s", hash[:12], bytesize.Format(maxBlobBytes))
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxBlobBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxBlobBytes {
-		return nil, fmt.Errorf("image %s is larger than %d MiB", hash[:12], maxBlobBytes>>20)
-	}
-	return data, nil
+	return data, err
 }
 
 // blobs holds the bytes a write is about to refer to, by hash.

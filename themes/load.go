@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"parley/internal/bytesize"
 	"parley/internal/safefile"
 	"parley/internal/suggest"
 	"parley/internal/tomlnest"
@@ -118,7 +119,7 @@ func LoadFile(path string) (Theme, []*FileError) {
 	case errors.As(err, &notRegular):
 		return Theme{}, []*FileError{{Path: path, Msg: "is " + notRegular.Kind + ", not a regular file", Skipped: true, Err: err}}
 	case errors.As(err, &tooLarge):
-		return Theme{}, []*FileError{{Path: path, Msg: "is larger than " + safefile.Bytes(MaxFileSize) + ", far more than a theme needs", Skipped: true, Err: err}}
+		return Theme{}, []*FileError{{Path: path, Msg: "is larger than " + bytesize.Format(MaxFileSize) + ", far more than a theme needs", Skipped: true, Err: err}}
 	case err != nil:
 		return Theme{}, []*FileError{{Path: path, Msg: "cannot be read: " + err.Error(), Skipped: true, Err: err}}
 	}

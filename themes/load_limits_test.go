@@ -36,7 +36,7 @@ func TestLoadDirRefusesUnsafeFiles(t *testing.T) {
 	for file, want := range map[string]string{
 		"zero.toml":   "is a character device, not a regular file; the theme was skipped",
 		"folder.toml": "is a directory, not a regular file",
-		"big.toml":    "is larger than 1 MiB, far more than a theme needs",
+		"big.toml":    "is larger than 1.0 MB, far more than a theme needs",
 		"deep.toml":   "deep.toml:3: arrays and inline tables are nested more than 8 levels deep",
 	} {
 		fe := got[file]

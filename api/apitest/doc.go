@@ -1,63 +1,23 @@
-// Package apitest is a fake gateway for tests: a real HTTP server
-// (net/http/httptest) that speaks the chat-completions, image-generation and
-// image-edit interface of the spec, strictly, and that each test can script.
-//
-// It never imports parley's api package; it has its own copy of the wire
-// shapes, so it is a second, independent reading of the spec.
-//
-// # Unscripted behaviour
-//
-//   - POST /v1/chat/completions answers "You said: <last user text>", as one
-//     JSON reply or, with "stream": true, as the spec's stream: a role chunk,
-//     content chunks of DefaultDeltaRunes runes, a final chunk with an empty
-//     delta and finish_reason "stop", a usage chunk with empty choices only
-//     when stream_options.include_usage is true, then data: [DONE].
-//   - POST /v1/images/generations and /v1/images/edits answer n real PNGs of
-//     the requested size (b64_json, or data[].url served under /files/).
-//   - GET /v1/models lists the catalog (DefaultModels unless WithModels).
-//
-// Requests are validated like a strict real gateway and refused in the
-// OpenAI error shape {"error":{"message","type","param","code"}}: a missing
-// or wrong bearer key (401 invalid_api_key), a JSON body without
-// Content-Type: application/json, malformed JSON, missing or unknown
-// members (400), an unknown model (404 model_not_found), image parts for a
-// model without vision, data URIs whose media type is not the real format,
-// stream_options for a model that does not report usage, response_format,
-// sizes or counts a model does not take (ModelSpec.MaxSide bounds free
-// sizes, MaxEditSide edit inputs), a mask whose size differs from the image (400).
-//
-// # Scripting
-//
-// Enqueue queues replies consumed in order by the next requests (a Reply
-// with Path only by requests to that endpoint); SetDefault sets the reply
-// used when the queue has none. A Reply scripts the text and how it is cut
-// into deltas, the stream framing quirks real gateways have (Quirks), faults
-// (a cut connection, a stall, an error inside the stream in the OpenAI,
-// OpenRouter or vLLM shape), or an explicit status, headers and body that
-// are written without looking at the request. Every request is logged,
-// before validation, with its decoded body:
+// Package apitest is the fake gateway of package api/fake for tests: New
+// starts one per test and closes it when the test ends, every request is
+// logged with its decoded body (Requests, RequestsTo, LastRequest), and
+// Client is an HTTP client of the server's own. The fake's types, options
+// and constants are here under the same names, so a test needs only this
+// package. What the fake answers, and how a Reply scripts it, is described
+// in package fake.
 //
 //	func TestRetryAfter429(t *testing.T) {
 //		gw := apitest.New(t)
 //		gw.Enqueue(
 //			apitest.Reply{Status: 429, Header: map[string]string{"Retry-After": "0"}},
-//			apitest.Reply{Text: "Hello!", DeltaRunes: 2, Quirks: apitest.Quirks{
-//				LineEnding: "\r\n", CommentsBefore: 300, NoDone: true,
-//			}},
+//			apitest.Reply{Text: "Hello!"},
 //		)
 //		// ... point the client at gw.URL() with key apitest.DefaultAPIKey ...
-//		reqs := gw.RequestsTo("/chat/completions")
-//		if len(reqs) != 2 || reqs[1].Chat.StreamOptions != nil {
+//		if reqs := gw.RequestsTo("/chat/completions"); len(reqs) != 2 {
 //			t.Fatalf("...")
 //		}
 //	}
 //
-// A Responder (WithResponder) scripts the answer from the request itself:
-// it sees every request that passed validation and that no queued or
-// default reply scripts (the chat messages, an image request's prompt, n
-// and size, an edit's images) and returns the Reply to use. parley's
-// built-in demo (internal/demo) gives its models their behaviour this way.
-//
-// The fakegateway command (api/apitest/fakegateway) serves the same fake on
-// an address for trying parley by hand.
+// parley's binary never links this package (it links testing); the
+// built-in demo serves package fake.
 package apitest

@@ -6,7 +6,10 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"parley/api/fake"
 )
 
 // Request is one request as the fake received it, recorded before any
@@ -27,31 +30,49 @@ type Request struct {
 
 // record is what is kept of a request; it is never modified once logged.
 type record struct {
+	seq                    int
 	method, path, rawQuery string
 	header                 http.Header
 	body                   []byte
 	time                   time.Time
 }
 
-// record logs r and returns its sequence number (1 for the first request).
-func (s *Server) record(r *http.Request, body []byte) int {
+// requestLog is every request a Server received, in the order the fake
+// numbered them. A test's server lives as long as the test, so the log is
+// not bounded; the demo, which runs as long as the user likes, keeps none
+// (it serves package fake directly).
+type requestLog struct {
+	mu   sync.Mutex
+	recs []record
+}
+
+// add is the server's fake.Observer: it copies what it keeps.
+func (l *requestLog) add(seq int, r *http.Request, body []byte) {
 	rec := record{
-		method: r.Method, path: r.URL.Path, rawQuery: r.URL.RawQuery,
+		seq: seq, method: r.Method, path: r.URL.Path, rawQuery: r.URL.RawQuery,
 		header: r.Header.Clone(), body: slices.Clone(body), time: time.Now(),
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	s.log = append(s.log, rec)
-	return s.seq
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// Concurrent requests can be told out of order; keep the log in the
+	// order the fake numbered them.
+	i := len(l.recs)
+	for i > 0 && l.recs[i-1].seq > seq {
+		i--
+	}
+	l.recs = slices.Insert(l.recs, i, rec)
+}
+
+func (l *requestLog) snapshot() []record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.recs)
 }
 
 // Requests returns the request log in arrival order. Downloads of served
 // files (/files/...) are in it too; RequestsTo picks one endpoint.
 func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	recs := slices.Clone(s.log)
-	s.mu.Unlock()
+	recs := s.log.snapshot()
 	out := make([]Request, len(recs))
 	for i, rec := range recs {
 		out[i] = rec.request()
@@ -73,21 +94,18 @@ func (s *Server) RequestsTo(endpoint string) []Request {
 
 // LastRequest returns the most recent request; ok is false when there was none.
 func (s *Server) LastRequest() (req Request, ok bool) {
-	s.mu.Lock()
-	if len(s.log) == 0 {
-		s.mu.Unlock()
+	recs := s.log.snapshot()
+	if len(recs) == 0 {
 		return Request{}, false
 	}
-	rec := s.log[len(s.log)-1]
-	s.mu.Unlock()
-	return rec.request(), true
+	return recs[len(recs)-1].request(), true
 }
 
 // RequestCount is the number of requests received so far.
 func (s *Server) RequestCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.log)
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return len(s.log.recs)
 }
 
 // request decodes a fresh, independent Request from the record. Decoding on
@@ -121,7 +139,7 @@ func (rec record) request() Request {
 	}
 	ct := rec.header.Get("Content-Type")
 	if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" {
-		if form, err := parseEditForm(rec.body, ct); err == nil {
+		if form, err := fake.ParseEditForm(rec.body, ct); err == nil {
 			req.Edit = form
 		}
 	}

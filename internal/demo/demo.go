@@ -1,5 +1,5 @@
 // Package demo is parley's built-in demo (parley --demo): the spec-exact
-// fake gateway of api/apitest, served in-process on loopback, with models
+// fake gateway of api/fake, served in-process on loopback, with models
 // whose replies show every feature — streamed Markdown, echo, image
 // descriptions, generated and edited PNGs, a stall and failures — so the
 // first command a new user runs works without an account or a network.
@@ -10,7 +10,7 @@ import (
 	"net"
 	"time"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 	"parley/config"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 
 // Gateway is a running demo gateway.
 type Gateway struct {
-	srv  *apitest.Server
+	srv  *fake.Server
 	pace time.Duration // pause before each content delta
 }
 
@@ -65,12 +65,16 @@ func Start(opts Options) (*Gateway, error) {
 		return nil, fmt.Errorf("the built-in demo could not listen on 127.0.0.1 (%w); check that the loopback interface is up", err)
 	}
 	g := &Gateway{pace: pace}
-	g.srv = apitest.NewServer(
-		apitest.WithListener(l),
-		apitest.WithAPIKey(apiKey),
-		apitest.WithModels(specs()...),
-		apitest.WithResponder(g.respond),
+	srv, err := fake.Listen(
+		fake.WithListener(l),
+		fake.WithAPIKey(apiKey),
+		fake.WithModels(specs()...),
+		fake.WithResponder(g.respond),
 	)
+	if err != nil {
+		return nil, err
+	}
+	g.srv = srv
 	return g, nil
 }
 

@@ -9,14 +9,14 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 // generate is demo-image's reply: n PNGs of w x h pixels drawn from the
 // prompt, so the same prompt gives the same pictures and another prompt
 // (or another index) gives others. The gateway has already refused sizes
 // above maxImageSide and n above maxImages.
-func generate(prompt string, n, w, h int) apitest.Reply {
+func generate(prompt string, n, w, h int) fake.Reply {
 	var imgs [][]byte
 	for i := range n {
 		b, err := encodePNG(picture(prompt, i, w, h))
@@ -25,7 +25,7 @@ func generate(prompt string, n, w, h int) apitest.Reply {
 		}
 		imgs = append(imgs, b)
 	}
-	return apitest.Reply{Images: imgs}
+	return fake.Reply{Images: imgs}
 }
 
 // picture paints a sky-to-ground gradient, a sun and a few hills and blocks,
@@ -153,6 +153,6 @@ func encodePNG(img image.Image) ([]byte, error) {
 }
 
 // serverError is a 500 in the OpenAI error shape.
-func serverError(msg string) apitest.Reply {
-	return apitest.Reply{Status: 500, ErrorMessage: msg, ErrorType: "server_error"}
+func serverError(msg string) fake.Reply {
+	return fake.Reply{Status: 500, ErrorMessage: msg, ErrorType: "server_error"}
 }

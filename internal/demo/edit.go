@@ -7,7 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 // maxEditPixels bounds the pixels decoded or produced for one edit (the
@@ -19,7 +19,7 @@ const maxEditPixels = maxEditSide * maxEditSide
 // from the prompt (a colour word, else one drawn from the prompt), only
 // where the mask is transparent when there is a mask, at the size asked
 // (the input's by default). Each of the n images is tinted more strongly.
-func edit(c apitest.Call) apitest.Reply {
+func edit(c fake.Call) fake.Reply {
 	if c.Edit == nil || len(c.Edit.Images) == 0 {
 		return badImage("The edit carries no image.")
 	}
@@ -46,7 +46,7 @@ func edit(c apitest.Call) apitest.Reply {
 		}
 		imgs = append(imgs, b)
 	}
-	return apitest.Reply{Images: imgs}
+	return fake.Reply{Images: imgs}
 }
 
 // decodeBounded decodes an image after checking from its header that it
@@ -108,6 +108,6 @@ func maskOpen(m *image.NRGBA, x, y int) bool {
 }
 
 // badImage is a 400 about the uploaded image, in the OpenAI error shape.
-func badImage(msg string) apitest.Reply {
-	return apitest.Reply{Status: 400, ErrorMessage: msg, ErrorType: "invalid_request_error", ErrorCode: "invalid_image"}
+func badImage(msg string) fake.Reply {
+	return fake.Reply{Status: 400, ErrorMessage: msg, ErrorType: "invalid_request_error", ErrorCode: "invalid_image"}
 }

@@ -3,7 +3,7 @@ package demo
 import (
 	"strings"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 // failDeltas is how many deltas demo-fail streams before its error.
@@ -14,15 +14,15 @@ const failDeltas = 10
 // parley's retries can be watched), 401 (a refused key) or 500. Otherwise
 // a stream breaks off with an error after a few words, and a request
 // without streaming gets a 500.
-func (g *Gateway) fail(c apitest.Call) apitest.Reply {
+func (g *Gateway) fail(c fake.Call) fake.Reply {
 	text := strings.ToLower(lastUserText(c.Chat))
 	switch {
 	case strings.Contains(text, "429"):
-		return apitest.Reply{Status: 429, Header: map[string]string{"Retry-After": "1"},
+		return fake.Reply{Status: 429, Header: map[string]string{"Retry-After": "1"},
 			ErrorMessage: "Rate limit reached for demo-fail: it answers every request with 429 when asked to. Retry after 1 second.",
 			ErrorType:    "requests", ErrorCode: "rate_limit_exceeded"}
 	case strings.Contains(text, "401"):
-		return apitest.Reply{Status: 401,
+		return fake.Reply{Status: 401,
 			ErrorMessage: "Incorrect API key provided: demo-fail refuses every key when asked to.",
 			ErrorCode:    "invalid_api_key"}
 	case strings.Contains(text, "500") || !c.Stream:

@@ -1,7 +1,7 @@
 package demo
 
 import (
-	"parley/api/apitest"
+	"parley/api/fake"
 	"parley/config"
 )
 
@@ -38,20 +38,20 @@ type Model struct {
 // model is a Model with what the gateway knows of it.
 type model struct {
 	Model
-	spec apitest.ModelSpec
+	spec fake.ModelSpec
 }
 
 // models is the catalog in the order the help lists it.
 func models() []model {
 	return []model{
-		{Model{ModelChat, "a streamed Markdown answer with headings, a table, lists and code"}, apitest.ModelSpec{ID: ModelChat, StreamUsage: true}},
-		{Model{ModelEcho, "repeats your message"}, apitest.ModelSpec{ID: ModelEcho, StreamUsage: true}},
-		{Model{ModelVision, "describes the images you attach: their format and size"}, apitest.ModelSpec{ID: ModelVision, Vision: true, StreamUsage: true}},
+		{Model{ModelChat, "a streamed Markdown answer with headings, a table, lists and code"}, fake.ModelSpec{ID: ModelChat, StreamUsage: true}},
+		{Model{ModelEcho, "repeats your message"}, fake.ModelSpec{ID: ModelEcho, StreamUsage: true}},
+		{Model{ModelVision, "describes the images you attach: their format and size"}, fake.ModelSpec{ID: ModelVision, Vision: true, StreamUsage: true}},
 		{Model{ModelImage, "generates PNG images drawn from the prompt (up to 1024x1024, 4 at a time), and edits an image by tinting it"},
-			apitest.ModelSpec{ID: ModelImage, ImageGeneration: true, ImageEdit: true, MaxSide: maxImageSide, MaxEditSide: maxEditSide, MaxN: maxImages, MaxEditImages: 1}},
-		{Model{ModelSlow, "stops sending for 20 s in the middle of its reply"}, apitest.ModelSpec{ID: ModelSlow, StreamUsage: true}},
-		{Model{ModelLong, "a long Markdown answer (about 20 KB)"}, apitest.ModelSpec{ID: ModelLong, StreamUsage: true}},
-		{Model{ModelFail, "fails: mid-reply, or with 429, 401 or 500 when the message says so"}, apitest.ModelSpec{ID: ModelFail}},
+			fake.ModelSpec{ID: ModelImage, ImageGeneration: true, ImageEdit: true, MaxSide: maxImageSide, MaxEditSide: maxEditSide, MaxN: maxImages, MaxEditImages: 1}},
+		{Model{ModelSlow, "stops sending for 20 s in the middle of its reply"}, fake.ModelSpec{ID: ModelSlow, StreamUsage: true}},
+		{Model{ModelLong, "a long Markdown answer (about 20 KB)"}, fake.ModelSpec{ID: ModelLong, StreamUsage: true}},
+		{Model{ModelFail, "fails: mid-reply, or with 429, 401 or 500 when the message says so"}, fake.ModelSpec{ID: ModelFail}},
 	}
 }
 
@@ -73,8 +73,8 @@ func Names() []string {
 	return out
 }
 
-func specs() []apitest.ModelSpec {
-	var out []apitest.ModelSpec
+func specs() []fake.ModelSpec {
+	var out []fake.ModelSpec
 	for _, m := range models() {
 		out = append(out, m.spec)
 	}

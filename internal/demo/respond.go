@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"parley/api/apitest"
+	"parley/api/fake"
 )
 
 // runesPerDelta is how much text one streamed delta carries: about one
@@ -21,7 +21,7 @@ const slowStallAfter = 12
 // respond gives each demo model its behaviour. It runs only for requests
 // the strict fake validated, so the request is well formed and fits the
 // model's capabilities.
-func (g *Gateway) respond(c apitest.Call) apitest.Reply {
+func (g *Gateway) respond(c fake.Call) fake.Reply {
 	switch c.Model.ID {
 	case ModelChat:
 		return g.stream(chatAnswer(lastUserText(c.Chat)))
@@ -45,23 +45,23 @@ func (g *Gateway) respond(c apitest.Call) apitest.Reply {
 	}
 	// Every model of the catalog is handled above; the fake's own answer
 	// is the safe fallback should one be added without a case.
-	return apitest.Reply{}
+	return fake.Reply{}
 }
 
 // stream answers with text at the demo's pace.
-func (g *Gateway) stream(text string) apitest.Reply {
-	return apitest.Reply{Text: text, DeltaRunes: runesPerDelta, Interval: g.pace}
+func (g *Gateway) stream(text string) fake.Reply {
+	return fake.Reply{Text: text, DeltaRunes: runesPerDelta, Interval: g.pace}
 }
 
 // lastUserText is the text of the last user message ("" when there is none).
-func lastUserText(req *apitest.ChatRequest) string {
+func lastUserText(req *fake.ChatRequest) string {
 	if m := lastUser(req); m != nil {
 		return strings.TrimSpace(m.Content.PlainText())
 	}
 	return ""
 }
 
-func lastUser(req *apitest.ChatRequest) *apitest.Message {
+func lastUser(req *fake.ChatRequest) *fake.Message {
 	if req == nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ func quote(s string) string {
 
 // echoAnswer repeats the last user message, saying how many images came
 // with it.
-func echoAnswer(req *apitest.ChatRequest) string {
+func echoAnswer(req *fake.ChatRequest) string {
 	m := lastUser(req)
 	if m == nil {
 		return "There is no message of yours to repeat."

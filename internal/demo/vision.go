@@ -14,7 +14,8 @@ import (
 
 	_ "golang.org/x/image/webp"
 
-	"parley/api/apitest"
+	"parley/api/fake"
+	"parley/internal/bytesize"
 )
 
 // maxHeaderBytes bounds what is decoded of an image to read its format and
@@ -28,7 +29,7 @@ const maxShownURL = 100
 // describeImages is demo-vision's reply: for each image of the last user
 // message, its real format and pixel size read from the data URI's bytes,
 // or that it was given as a URL.
-func describeImages(req *apitest.ChatRequest) string {
+func describeImages(req *fake.ChatRequest) string {
 	m := lastUser(req)
 	var urls []string
 	if m != nil {
@@ -68,24 +69,11 @@ func describeImage(u string) string {
 	if err != nil {
 		return fmt.Sprintf("an image sent as %s whose header I could not read (%v)", declared, err)
 	}
-	return fmt.Sprintf("a **%s** image of **%d×%d** pixels (%s)", strings.ToUpper(format), cfg.Width, cfg.Height, byteSize(decodedLen(data)))
+	return fmt.Sprintf("a **%s** image of **%d×%d** pixels (%s)", strings.ToUpper(format), cfg.Width, cfg.Height, bytesize.Format(int64(decodedLen(data))))
 }
 
 // decodedLen is the number of bytes standard base64 text decodes to.
 func decodedLen(b64 string) int {
 	n := len(b64) / 4 * 3
 	return n - (len(b64) - len(strings.TrimRight(b64, "=")))
-}
-
-// byteSize renders a byte count the way people read it: 812 bytes, 45 KB,
-// 3.2 MB (powers of 1000).
-func byteSize(n int) string {
-	switch {
-	case n < 1000:
-		return plural(n, "byte", "bytes")
-	case n < 1000*1000:
-		return fmt.Sprintf("%d KB", (n+500)/1000)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
 }

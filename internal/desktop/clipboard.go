@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"parley/internal/bytesize"
 	"parley/media"
 )
 
@@ -99,13 +100,13 @@ func checkImage(data []byte, tool string) (media.Info, error) {
 // tooLargeImage words errTooMuch for an image.
 func (s System) tooLargeImage() error {
 	return fmt.Errorf("cannot paste the clipboard's image: it is larger than parley reads (%s); save it to a file and shrink it first",
-		media.FormatBytes(s.maxImage()))
+		bytesize.Format(s.maxImage()))
 }
 
 // tooMuchText words errTooMuch for text.
 func tooMuchText() error {
 	return fmt.Errorf("cannot paste the clipboard: its text is longer than parley pastes at once (%s); save it to a file instead",
-		media.FormatBytes(MaxTextBytes))
+		bytesize.Format(MaxTextBytes))
 }
 
 // readFailed words any other failure of a tool reading the clipboard.

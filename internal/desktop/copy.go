@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"parley/internal/fserr"
 	"parley/media"
 )
 
@@ -31,20 +32,21 @@ func (s System) CopyImage(ctx context.Context, img []byte) error {
 	if err != nil {
 		return err
 	}
+	const what = "copy the image"
 	switch s.session() {
 	case wayland:
 		if p := s.find("wl-copy"); p != "" {
-			return s.copyWith(ctx, tool{name: "wl-copy", path: p, args: []string{"--type", "image/png"}, stdin: png, serves: true})
+			return s.copyWith(ctx, what, tool{name: "wl-copy", path: p, args: []string{"--type", "image/png"}, stdin: png, serves: true})
 		}
 		if s.getenv("DISPLAY") != "" {
 			if p := s.find("xclip"); p != "" {
-				return s.copyWith(ctx, xclipWrite(p, png))
+				return s.copyWith(ctx, what, xclipWrite(p, "image/png", png))
 			}
 		}
 		return newError(ErrNoTool, "cannot copy the image: install wl-clipboard (wl-copy) for Wayland"+osc52)
 	case x11:
 		if p := s.find("xclip"); p != "" {
-			return s.copyWith(ctx, xclipWrite(p, png))
+			return s.copyWith(ctx, what, xclipWrite(p, "image/png", png))
 		}
 		return newError(ErrNoTool, "cannot copy the image: install xclip for X11"+osc52)
 	case macOS:
@@ -52,58 +54,68 @@ func (s System) CopyImage(ctx context.Context, img []byte) error {
 		if p == "" {
 			return newError(ErrNoTool, "cannot copy the image: osascript was not found on PATH; it comes with macOS, so check PATH"+osc52)
 		}
-		return s.copyThroughFile(ctx, png, func(file string) tool {
+		return s.copyThroughFile(ctx, what, "image.png", png, func(file string) tool {
 			return tool{name: "osascript", path: p, args: append(scriptArgs(macWritePNG), file), limit: stderrKeep}
 		})
 	case windows:
 		name, p := s.powershell()
 		if p == "" {
-			return psMissing("copy the image")
+			return psMissing(what)
 		}
-		return s.copyThroughFile(ctx, png, func(file string) tool {
+		return s.copyThroughFile(ctx, what, "image.png", png, func(file string) tool {
 			return tool{name: name, path: p, args: psArgs(psWrite), env: []string{"PARLEY_CLIPBOARD_IMAGE=" + file}, limit: stderrKeep}
 		})
 	}
 	return newError(ErrNoTool, "cannot copy the image: "+s.noSessionReason()+osc52+"; copy the file's path instead")
 }
 
-func xclipWrite(path string, png []byte) tool {
-	return tool{name: "xclip", path: path, args: []string{"-selection", "clipboard", "-t", "image/png", "-i"}, stdin: png, serves: true}
+// xclipWrite puts data on the clipboard selection as the given target
+// ("image/png"; "" for xclip's own text target, UTF8_STRING).
+func xclipWrite(path, target string, data []byte) tool {
+	args := []string{"-selection", "clipboard"}
+	if target != "" {
+		args = append(args, "-t", target)
+	}
+	return tool{name: "xclip", path: path, args: append(args, "-i"), stdin: data, serves: true}
 }
 
-func (s System) copyWith(ctx context.Context, t tool) error {
+// copyWith runs a tool that copies, the one path of every copy: the
+// System's time limit, the whole process group killed on a timeout, and
+// one sentence that starts "cannot <what>: " when it fails.
+func (s System) copyWith(ctx context.Context, what string, t tool) error {
 	if t.limit == 0 {
 		t.limit = stderrKeep
 	}
 	if _, err := s.run(ctx, t); err != nil {
-		return copyFailed(err)
+		return copyFailed(what, err)
 	}
 	return nil
 }
 
-// copyThroughFile writes the PNG to a temporary file for a tool that reads
-// it from there; the tool has put it on the clipboard when it exits.
-func (s System) copyThroughFile(ctx context.Context, png []byte, t func(file string) tool) error {
+// copyThroughFile writes data to a temporary file named name for a tool
+// that reads it from there; the tool has put it on the clipboard when it
+// exits.
+func (s System) copyThroughFile(ctx context.Context, what, name string, data []byte, t func(file string) tool) error {
 	dir, err := os.MkdirTemp("", "parley-clipboard-")
 	if err != nil {
-		return fmt.Errorf("cannot copy the image: making a temporary folder failed (%w)", err)
+		return fmt.Errorf("cannot %s: making a temporary folder failed (%w)", what, err)
 	}
 	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "image.png")
-	if err := os.WriteFile(file, png, 0o600); err != nil {
-		return fmt.Errorf("cannot copy the image: writing a temporary file failed (%w)", media.PathErrCause(err))
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return fmt.Errorf("cannot %s: writing a temporary file failed (%w)", what, fserr.Cause(err))
 	}
-	return s.copyWith(ctx, t(file))
+	return s.copyWith(ctx, what, t(file))
 }
 
-func copyFailed(err error) error {
+func copyFailed(what string, err error) error {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	case errors.Is(err, ErrTimeout):
-		return newError(ErrTimeout, "cannot copy the image: "+err.Error()+"; try again")
+		return newError(ErrTimeout, "cannot "+what+": "+err.Error()+"; try again")
 	}
-	return fmt.Errorf("cannot copy the image: %w", err)
+	return fmt.Errorf("cannot %s: %w", what, err)
 }
 
 // asPNG returns PNG bytes as they are, and converts the other formats.

@@ -1,8 +1,10 @@
 // Package desktop reaches the desktop parley runs on through its standard
 // tools: it reads the system clipboard (an image, or text), copies an image
-// to it, and opens a file in the system's viewer. The tool is chosen by the
-// session: wl-clipboard on Wayland, xclip on X11, pngpaste or osascript and
-// pbpaste on macOS, PowerShell on Windows.
+// or text to it, and opens a file in the system's viewer. The tool is chosen
+// by the session: wl-clipboard on Wayland, xclip (or xsel, for text) on X11,
+// pngpaste or osascript, pbpaste and pbcopy on macOS, PowerShell on Windows.
+// Every copy, of text or of an image, takes one path (copyWith): the time
+// limit, the process group killed on a timeout, one sentence on failure.
 //
 // Nothing here is global: a System carries the environment getter, the PATH
 // lookup and the operating system, so tests run every platform's path with

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"parley/internal/safefile"
 )
 
 // osascript reads and writes the clipboard's PNG through a file named by
@@ -106,20 +108,15 @@ func scriptArgs(script string) []string {
 // readCapped reads a file a tool wrote, at most limit bytes (errTooMuch
 // past that). A missing file is empty: the tool had nothing to write.
 func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	b, err := safefile.Read(path, limit)
+	var tooLarge *safefile.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
-	}
-	if int64(len(b)) > limit {
+	case errors.As(err, &tooLarge):
 		return nil, errTooMuch
+	case err != nil:
+		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
 	}
 	return b, nil
 }

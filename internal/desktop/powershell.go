@@ -64,6 +64,14 @@ $data.SetData('PNG', $ms)
 $data.SetImage($img)
 [System.Windows.Forms.Clipboard]::SetDataObject($data, $true)`
 
+	// psWriteText puts the UTF-8 text of the file named by
+	// PARLEY_CLIPBOARD_TEXT on the clipboard (SetText keeps it there after
+	// PowerShell exits).
+	psWriteText = `$ErrorActionPreference = 'Stop'
+Add-Type -AssemblyName System.Windows.Forms
+$utf8 = New-Object System.Text.UTF8Encoding $false
+[System.Windows.Forms.Clipboard]::SetText([System.IO.File]::ReadAllText($env:PARLEY_CLIPBOARD_TEXT, $utf8))`
+
 	// psOpen opens the file named by PARLEY_OPEN_PATH with its default app.
 	psOpen = `$ErrorActionPreference = 'Stop'
 Start-Process -FilePath $env:PARLEY_OPEN_PATH`

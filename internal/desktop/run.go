@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"parley/internal/procgroup"
 )
 
 // errTooMuch is a tool that printed more than its run allows; the caller
@@ -49,7 +51,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 		cmd.Env = append(os.Environ(), t.env...)
 	}
 	cmd.WaitDelay = waitDelay
-	inGroup(cmd)
+	procgroup.Set(cmd)
 
 	out := &capBuffer{max: t.limit}
 	errOut := &capBuffer{max: stderrKeep, drop: true}
@@ -98,7 +100,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 		// holds its output. What the tool printed is complete; the
 		// leftover is stopped, unless it is the clipboard's server.
 		if !t.serves {
-			killGroup(cmd)
+			procgroup.Kill(cmd)
 		}
 		return out.buf.Bytes(), nil
 	case errors.As(err, &exitErr):

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"parley/internal/bytesize"
 )
 
 // maxTypesBytes bounds a tool's list of clipboard types: real lists are a
@@ -91,7 +93,7 @@ func (s System) readTyped(ctx context.Context, t typedTool) (Clip, error) {
 	case stderrHas(err, t.empty):
 		return Clip{}, emptyError()
 	case errors.Is(err, errTooMuch):
-		return Clip{}, fmt.Errorf("cannot read the clipboard: %s listed more types than parley reads (%d KB); copy again", t.name, maxTypesBytes>>10)
+		return Clip{}, fmt.Errorf("cannot read the clipboard: %s listed more types than parley reads (%s); copy again", t.name, bytesize.Format(maxTypesBytes))
 	case err != nil:
 		return Clip{}, readFailed(err, t.hint)
 	}

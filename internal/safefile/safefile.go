@@ -1,16 +1,20 @@
-// Package safefile reads the small files a user points parley at (the
-// config file, theme files) so that no path can hang or flood it: only a
+// Package safefile is parley's one reader of files from outside (the
+// config file, theme files, images to attach or edit, stored images, the
+// caches and state files) so that no path can hang or flood it: only a
 // regular file is read, so a device, a named pipe or a directory is refused
 // at once instead of blocking or reading without end (a config symlinked to
 // /dev/zero), and no more than a size limit is read.
 package safefile
 
 import (
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+
+	"parley/internal/bytesize"
+	"parley/internal/fserr"
 )
 
 // NotRegularError is a path that names something other than a regular
@@ -18,6 +22,7 @@ import (
 type NotRegularError struct {
 	Path string
 	Kind string
+	Mode fs.FileMode
 }
 
 func (e *NotRegularError) Error() string {
@@ -33,20 +38,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is larger than %s", e.Path, Bytes(e.Limit))
-}
-
-// Bytes writes a size for people: "1 MiB", "512 KiB", "300 bytes".
-func Bytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n == 1:
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%s is larger than %s", e.Path, bytesize.Format(e.Limit))
 }
 
 // Read returns the contents of the regular file at path (symbolic links
@@ -75,19 +67,22 @@ func Read(path string, limit int64) ([]byte, error) {
 	if err := check(path, st, limit); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
+	// One buffer of the size the file says it has: growing by doubling
+	// would hold up to twice a large image while it is read.
+	var b bytes.Buffer
+	b.Grow(int(min(st.Size(), limit)) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fserr.Cause(err)}
 	}
-	if int64(len(data)) > limit {
+	if int64(b.Len()) > limit {
 		return nil, &TooLargeError{Path: path, Size: -1, Limit: limit}
 	}
-	return data, nil
+	return b.Bytes(), nil
 }
 
 func check(path string, st fs.FileInfo, limit int64) error {
 	if !st.Mode().IsRegular() {
-		return &NotRegularError{Path: path, Kind: kind(st.Mode())}
+		return &NotRegularError{Path: path, Kind: kind(st.Mode()), Mode: st.Mode()}
 	}
 	if st.Size() > limit {
 		return &TooLargeError{Path: path, Size: st.Size(), Limit: limit}
@@ -110,12 +105,4 @@ func kind(m fs.FileMode) string {
 		return "a block device"
 	}
 	return "a special file"
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -2,6 +2,7 @@ package mdstream
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -20,12 +21,22 @@ const plaintextLexer = "plaintext"
 // does (chroma's lexers.Get, then lexers.Analyse of the code, then the
 // fallback), remembering the slow lookups.
 type lexerTable struct {
-	known map[string]bool   // names and aliases chroma finds by map lookup; read-only
+	// known returns the names and aliases chroma finds by map lookup. It
+	// is built on the first code block, not with the renderer (every
+	// renderer would pay for it, most never see code), and shared,
+	// read-only, by the table and its clones.
+	known func() map[string]bool
 	slow  map[string]string // slow lookups done: language -> lexer name ("" for none)
 	empty string            // the lexer guessed for empty code ("" until asked)
 }
 
 func newLexerTable() *lexerTable {
+	return &lexerTable{known: sync.OnceValue(knownLexers), slow: map[string]string{}}
+}
+
+// knownLexers is the set of names and aliases of chroma's lexers, as they
+// are and in lower case.
+func knownLexers() map[string]bool {
 	known := map[string]bool{}
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		c := l.Config()
@@ -36,10 +47,10 @@ func newLexerTable() *lexerTable {
 			known[strings.ToLower(a)] = true
 		}
 	}
-	return &lexerTable{known: known, slow: map[string]string{}}
+	return known
 }
 
-// clone shares the read-only names and copies the remembered lookups.
+// clone shares the names and copies the remembered lookups.
 func (t *lexerTable) clone() *lexerTable {
 	slow := make(map[string]string, len(t.slow))
 	for k, v := range t.slow {
@@ -52,10 +63,10 @@ func (t *lexerTable) clone() *lexerTable {
 // with lang, and whether it differs from lang. code is called only when
 // the lexer must be guessed from the code.
 func (t *lexerTable) resolve(lang string, code func() string) (string, bool) {
-	if lang != "" && (t.known[lang] || t.known[strings.ToLower(lang)]) {
-		return lang, false
-	}
 	if lang != "" {
+		if known := t.known(); known[lang] || known[strings.ToLower(lang)] {
+			return lang, false
+		}
 		name, ok := t.slow[lang]
 		if !ok && len(t.slow) < maxSlowLookups {
 			name = lexerName(lexers.Get(lang))

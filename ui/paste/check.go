@@ -9,6 +9,8 @@ import (
 	"os"
 	"syscall"
 
+	"parley/internal/bytesize"
+	"parley/internal/fserr"
 	"parley/media"
 )
 
@@ -62,7 +64,7 @@ func checkOne(p string) string {
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied; check the file's permissions"
 	case err != nil:
-		return fmt.Sprintf("it cannot be read (%v); check the path", media.PathErrCause(err))
+		return fmt.Sprintf("it cannot be read (%v); check the path", fserr.Cause(err))
 	case st.IsDir():
 		return "it is a directory; " + want
 	case !st.Mode().IsRegular():
@@ -71,14 +73,14 @@ func checkOne(p string) string {
 		return "the file is empty; " + want
 	case st.Size() > media.MaxFileBytes:
 		return fmt.Sprintf("the file is %s, more than parley reads (%s); shrink it first",
-			media.FormatBytes(st.Size()), media.FormatBytes(media.MaxFileBytes))
+			bytesize.Format(st.Size()), bytesize.Format(media.MaxFileBytes))
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrPermission) {
 			return "permission denied; check the file's permissions"
 		}
-		return fmt.Sprintf("it cannot be opened (%v)", media.PathErrCause(err))
+		return fmt.Sprintf("it cannot be opened (%v)", fserr.Cause(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
@@ -87,7 +89,7 @@ func checkOne(p string) string {
 	head := make([]byte, headBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return fmt.Sprintf("reading it failed (%v)", media.PathErrCause(err))
+		return fmt.Sprintf("reading it failed (%v)", fserr.Cause(err))
 	}
 	head = head[:n]
 	if media.Sniff(head) != "" {

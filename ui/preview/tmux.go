@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"parley/internal/procgroup"
 )
 
 // Tmux is what the tmux server says about the pane parley runs in.
@@ -46,6 +48,7 @@ func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 	cmd.Stdout = &limitedWriter{w: &out, n: 4096}
 	cmd.Stderr = &limitedWriter{w: &errOut, n: 4096}
 	cmd.WaitDelay = 100 * time.Millisecond
+	procgroup.Set(cmd)
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return Tmux{}, errors.New("tmux did not answer in time whether it passes images through, so previews use half blocks; set images = \"kitty\" to use kitty graphics anyway")

@@ -1,0 +1,132 @@
+package fake
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// tokensPerImage is what one image part adds to the computed prompt tokens
+// (OpenAI's base cost of a low-detail image).
+const tokensPerImage = 85
+
+// chatCompletion is the non-streaming reply.
+type chatCompletion struct {
+	ID      string        `json:"id"`
+	Object  string        `json:"object"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Choices []replyChoice `json:"choices"`
+	Usage   Usage         `json:"usage"`
+}
+
+type replyChoice struct {
+	Index        int          `json:"index"`
+	Message      replyMessage `json:"message"`
+	FinishReason string       `json:"finish_reason"`
+}
+
+type replyMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+func (ex *exchange) handleChat() {
+	call, err := ex.validateChat()
+	if err != nil {
+		ex.fail(err)
+		return
+	}
+	if ex.consult(Call{Endpoint: ex.endpoint, Model: call.model, Chat: &call.req, Stream: call.stream}) {
+		return
+	}
+	if ex.rep.RawSSE != "" {
+		ex.writeRawSSE()
+		return
+	}
+	deltas := ex.rep.deltas(defaultReplyText(call.req.Messages))
+	usage := computeUsage(call, deltas)
+	if ex.rep.Usage != nil {
+		usage = *ex.rep.Usage
+	}
+	if call.stream {
+		ex.stream(call, deltas, usage)
+		return
+	}
+	ex.complete(call, deltas, usage)
+}
+
+func (ex *exchange) completionID() string { return "chatcmpl-apitest-" + strconv.Itoa(ex.seq) }
+
+// complete writes the non-streaming reply. Usage is always included, as
+// OpenAI does.
+func (ex *exchange) complete(call *chatCall, deltas []string, usage Usage) {
+	body := marshal(chatCompletion{
+		ID:      ex.completionID(),
+		Object:  "chat.completion",
+		Created: ex.s.now().Unix(),
+		Model:   call.model.ID,
+		Choices: []replyChoice{{
+			Message:      replyMessage{Role: "assistant", Content: strings.Join(deltas, "")},
+			FinishReason: ex.rep.finishReason(),
+		}},
+		Usage: usage,
+	})
+	if ex.rep.CutAfterDeltas > 0 {
+		// Promise the whole body, send half of it, drop the connection.
+		ex.setContentType("application/json")
+		ex.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		ex.w.WriteHeader(ex.status(http.StatusOK))
+		bw := newBodyWriter(ex.w, ex.rep.WriteSize)
+		bw.write(body[:len(body)/2])
+		bw.flush()
+		panic(http.ErrAbortHandler)
+	}
+	ex.writeJSON(body)
+}
+
+// writeRawSSE writes Reply.RawSSE verbatim as an event stream.
+func (ex *exchange) writeRawSSE() {
+	ex.setContentType("text/event-stream; charset=utf-8")
+	setIfAbsent(ex.w.Header(), "Cache-Control", "no-cache")
+	ex.w.WriteHeader(ex.status(http.StatusOK))
+	bw := newBodyWriter(ex.w, ex.rep.WriteSize)
+	bw.write([]byte(ex.rep.RawSSE))
+	bw.flush()
+}
+
+// defaultReplyText is the unscripted answer: it repeats the last user text,
+// so end-to-end runs can see what reached the gateway.
+func defaultReplyText(msgs []Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "user" {
+			continue
+		}
+		text := strings.TrimSpace(msgs[i].Content.PlainText())
+		n := len(msgs[i].Content.ImageURLs())
+		imgs := fmt.Sprintf("%d image", n)
+		if n != 1 {
+			imgs += "s"
+		}
+		switch {
+		case n == 0:
+			return "You said: " + text
+		case text == "":
+			return "You sent " + imgs + "."
+		default:
+			return "You said: " + text + " (with " + imgs + ")"
+		}
+	}
+	return "Hello from the apitest fake gateway."
+}
+
+// computeUsage counts words of the prompt (plus a fixed cost per image) and
+// one token per delta of the reply.
+func computeUsage(call *chatCall, deltas []string) Usage {
+	prompt := call.images * tokensPerImage
+	for _, m := range call.req.Messages {
+		prompt += len(strings.Fields(m.Content.PlainText()))
+	}
+	return Usage{PromptTokens: prompt, CompletionTokens: len(deltas), TotalTokens: prompt + len(deltas)}
+}

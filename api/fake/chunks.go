@@ -1,0 +1,190 @@
+package fake
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Wire shapes of stream events. Field order is fixed so tests can compare
+// bytes.
+
+type chunk struct {
+	ID                  string               `json:"id"`
+	Object              string               `json:"object"`
+	Created             int64                `json:"created"`
+	Model               string               `json:"model"`
+	PromptFilterResults []promptFilterResult `json:"prompt_filter_results,omitempty"`
+	Choices             []chunkChoice        `json:"choices"`
+	Usage               *Usage               `json:"usage,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int             `json:"index"`
+	Delta        *chunkDelta     `json:"delta,omitempty"`
+	FinishReason json.RawMessage `json:"finish_reason,omitempty"` // nil: key left out
+}
+
+type chunkDelta struct {
+	Role    string  `json:"role,omitempty"`
+	Content *string `json:"content,omitempty"`
+}
+
+type promptFilterResult struct {
+	PromptIndex          int                     `json:"prompt_index"`
+	ContentFilterResults map[string]filterResult `json:"content_filter_results"`
+}
+
+type filterResult struct {
+	Filtered bool   `json:"filtered"`
+	Severity string `json:"severity"`
+}
+
+// chunker builds the events of one stream.
+type chunker struct {
+	id      string
+	created int64
+	model   string
+	q       Quirks
+}
+
+func (c *chunker) base(choices ...chunkChoice) chunk {
+	if choices == nil {
+		choices = []chunkChoice{}
+	}
+	return chunk{ID: c.id, Object: "chat.completion.chunk", Created: c.created, Model: c.model, Choices: choices}
+}
+
+// unfinished is finish_reason on a chunk that does not end the choice.
+func (c *chunker) unfinished() json.RawMessage {
+	switch {
+	case c.q.NoFinishReason:
+		return nil
+	case c.q.EmptyFinishReason:
+		return json.RawMessage(`""`)
+	default:
+		return json.RawMessage(`null`)
+	}
+}
+
+func finished(reason string) json.RawMessage { return marshal(reason) }
+
+// role is step 1 of the spec: role "assistant", empty content.
+func (c *chunker) role() []byte {
+	empty := ""
+	return marshal(c.base(chunkChoice{Delta: &chunkDelta{Role: "assistant", Content: &empty}, FinishReason: c.unfinished()}))
+}
+
+// content is a step-2 chunk; withRole and finish bend it for the quirks.
+func (c *chunker) content(text string, withRole bool, finish string, usage *Usage) []byte {
+	d := &chunkDelta{Content: &text}
+	if withRole {
+		d.Role = "assistant"
+	}
+	fr := c.unfinished()
+	if finish != "" {
+		fr = finished(finish)
+	}
+	ch := c.base(chunkChoice{Delta: d, FinishReason: fr})
+	ch.Usage = usage
+	return marshal(ch)
+}
+
+// final is step 3: an empty delta and the finish reason.
+func (c *chunker) final(reason string, usage *Usage) []byte {
+	choice := chunkChoice{FinishReason: finished(reason)}
+	if !c.q.ChoiceWithoutDelta {
+		choice.Delta = &chunkDelta{}
+	}
+	ch := c.base(choice)
+	ch.Usage = usage
+	return marshal(ch)
+}
+
+// noDelta is a chunk whose only choice has no delta at all.
+func (c *chunker) noDelta() []byte {
+	return marshal(c.base(chunkChoice{FinishReason: c.unfinished()}))
+}
+
+// usage is the usage-only chunk with an empty choices array.
+func (c *chunker) usage(u Usage) []byte {
+	ch := c.base()
+	ch.Usage = &u
+	return marshal(ch)
+}
+
+// promptFilter is Azure's first chunk: no id, no model, empty choices.
+func (c *chunker) promptFilter() []byte {
+	safe := filterResult{Severity: "safe"}
+	return marshal(struct {
+		ID                  string               `json:"id"`
+		Object              string               `json:"object"`
+		Created             int64                `json:"created"`
+		Model               string               `json:"model"`
+		PromptFilterResults []promptFilterResult `json:"prompt_filter_results"`
+		Choices             []chunkChoice        `json:"choices"`
+	}{
+		PromptFilterResults: []promptFilterResult{{ContentFilterResults: map[string]filterResult{
+			"hate": safe, "self_harm": safe, "sexual": safe, "violence": safe,
+		}}},
+		Choices: []chunkChoice{},
+	})
+}
+
+// streamError is the in-stream error event in the reply's shape.
+func (c *chunker) streamError(r *Reply) []byte {
+	msg := r.ErrorMessage
+	switch r.errorShape() {
+	case ErrorShapeOpenRouter:
+		if msg == "" {
+			msg = "Provider returned error"
+		}
+		empty := ""
+		return marshal(struct {
+			ID      string        `json:"id"`
+			Object  string        `json:"object"`
+			Created int64         `json:"created"`
+			Model   string        `json:"model"`
+			Error   any           `json:"error"`
+			Choices []chunkChoice `json:"choices"`
+		}{
+			ID: c.id, Object: "chat.completion.chunk", Created: c.created, Model: c.model,
+			Error: struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			}{numericCode(r.ErrorCode, 502), msg},
+			Choices: []chunkChoice{{Delta: &chunkDelta{Content: &empty}, FinishReason: finished("error")}},
+		})
+	case ErrorShapeVLLM:
+		if msg == "" {
+			msg = "The model failed while generating the reply."
+		}
+		typ := r.ErrorType
+		if typ == "" {
+			typ = "BadRequestError"
+		}
+		return marshal(struct {
+			Object  string  `json:"object"`
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Param   *string `json:"param"`
+			Code    int     `json:"code"`
+		}{"error", msg, typ, nil, numericCode(r.ErrorCode, 400)})
+	default:
+		if msg == "" {
+			msg = "The server had an error while processing your request. Sorry about that!"
+		}
+		typ := r.ErrorType
+		if typ == "" {
+			typ = "server_error"
+		}
+		e := &apiError{message: msg, typ: typ, code: r.ErrorCode}
+		return e.body()
+	}
+}
+
+func numericCode(s string, def int) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return def
+}

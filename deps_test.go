@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestBinaryLinksNoTestCode fails when the parley binary would link the
+// testing package or net/http/httptest: test helpers (api/apitest) must
+// stay out of what ships, and the built-in demo serves api/fake, which
+// links neither.
+func TestBinaryLinksNoTestCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the binary's packages with the go command; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps .: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list -deps . listed %d packages; the list cannot be right:\n%s", len(deps), out)
+	}
+	for _, p := range deps {
+		switch {
+		case p == "testing", strings.HasPrefix(p, "testing/"), p == "net/http/httptest":
+			t.Errorf("the parley binary links %s; find the importer with `go list -deps -f '{{.ImportPath}}: {{.Imports}}' . | grep %s` and keep test code out of non-test files", p, p)
+		case p == "parley/api/apitest":
+			t.Errorf("the parley binary links the test helpers of %s; use parley/api/fake", p)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api/apitest"
+)
+
+// startMark is what the first-frame wrapper prints right before it starts
+// parley, through the same pane (and so the same pipe-pane copy) as
+// parley's first frame, so the two are timed alike.
+const startMark = "e2e: exec parley now"
+
+// firstFrameWrapper is wrapperScript with startMark printed just before
+// parley starts.
+var firstFrameWrapper = strings.Replace(wrapperScript,
+	"sh -c 'echo $$",
+	"printf '%s\\n' '"+startMark+"'\nsh -c 'echo $$", 1)
+
+// TestPerfFirstFrame measures how long parley takes from exec to its first
+// frame in a real terminal: a prebuilt binary, an 80x24 tmux pane, a
+// config naming the model (so the frame shows the composer) and a fake
+// gateway. The time is from the wrapper's line printed just before the exec
+// to the composer's placeholder in the bytes the pane receives, both seen
+// through pipe-pane by polling every millisecond. The first start creates
+// the history database and is reported on its own; the next starts
+// (PARLEY_PERF_RUNS, default 10) open it, as every later start does, and
+// the test reports their minimum, median and maximum:
+//
+//	PARLEY_PERF=1 go test ./e2e/ -run TestPerfFirstFrame -count 1 -v
+//
+// PARLEY_PERF_BIN=/abs/path/parley times another build (an older commit's,
+// to compare).
+func TestPerfFirstFrame(t *testing.T) {
+	if os.Getenv("PARLEY_PERF") == "" {
+		t.Skip("the start-up measurement starts parley many times; set PARLEY_PERF=1 to run it")
+	}
+	if raceBuild {
+		t.Skip("the race detector makes everything many times slower; measure without -race")
+	}
+	bin := os.Getenv("PARLEY_PERF_BIN")
+	if bin != "" && !filepath.IsAbs(bin) {
+		t.Fatalf("PARLEY_PERF_BIN=%q: give an absolute path (parley runs in another directory)", bin)
+	}
+	runs := 10
+	if n := os.Getenv("PARLEY_PERF_RUNS"); n != "" {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 || v > 100 {
+			t.Fatalf("PARLEY_PERF_RUNS=%q: want a number of runs from 1 to 100", n)
+		}
+		runs = v
+	}
+	gw := apitest.New(t)
+	home := t.TempDir()
+	t.Logf("first start (creates the history database): first frame %v after exec",
+		firstFrame(t, gw, home, bin).Round(100*time.Microsecond))
+	times := make([]time.Duration, 0, runs)
+	for i := range runs {
+		d := firstFrame(t, gw, home, bin)
+		t.Logf("run %d: first frame %v after exec", i+1, d.Round(100*time.Microsecond))
+		times = append(times, d)
+	}
+	slices.Sort(times)
+	t.Logf("first frame after exec over %d runs: min %v, median %v, max %v",
+		runs, times[0].Round(100*time.Microsecond), times[runs/2].Round(100*time.Microsecond),
+		times[runs-1].Round(100*time.Microsecond))
+}
+
+// firstFrame starts parley (bin, or the tests' build when "") once with
+// the given home directory and returns the time from startMark to the
+// composer on screen.
+func firstFrame(t *testing.T, gw *apitest.Server, home, bin string) time.Duration {
+	t.Helper()
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, wrapper: firstFrameWrapper, home: home, bin: bin})
+	defer tm.close()
+	var started, shown time.Time
+	deadline := time.Now().Add(waitTimeout)
+	for shown.IsZero() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no first frame within %v; the screen:\n%s", waitTimeout, frame(tm.screen()))
+		}
+		raw := tm.rawOutput()
+		now := time.Now()
+		i := bytes.Index(raw, []byte(startMark))
+		if i >= 0 && started.IsZero() {
+			started = now
+		}
+		if i >= 0 && bytes.Contains(raw[i:], []byte(composerReady)) {
+			shown = now
+		}
+		time.Sleep(time.Millisecond)
+	}
+	tm.keys("C-q")
+	if ex := tm.waitExit(); ex.status != 0 {
+		t.Errorf("parley exited with status %d", ex.status)
+	}
+	return shown.Sub(started)
+}
