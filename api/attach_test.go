@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"parley/internal/bytesize"
 	"parley/media"
 	"parley/media/mediatest"
 )
@@ -99,7 +100,7 @@ func TestAttachDownscales4000x3000(t *testing.T) {
 		t.Errorf("gradient lost in scaling: red %x at left, %x at right", lr>>8, rr>>8)
 	}
 	d := a.Describe()
-	for _, want := range []string{"big photo.jpg", "4000x3000", "2048x1536", media.FormatBytes(int64(len(src))), media.FormatBytes(int64(a.Bytes)), "→"} {
+	for _, want := range []string{"big photo.jpg", "4000x3000", "2048x1536", bytesize.Format(int64(len(src))), bytesize.Format(int64(a.Bytes)), "→"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Describe() = %q, missing %q", d, want)
 		}

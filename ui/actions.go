@@ -20,7 +20,7 @@ func (m *Model) copyReply() tea.Cmd {
 	if !ok {
 		return m.notify("there is no reply to copy yet", toastInfo)
 	}
-	return copyText(m.opts.clipboardWrite(), "reply", r.Text)
+	return copyText(m.opts.clipboardWrite(m.desktop, m.base), "reply", r.Text)
 }
 
 // copyCode copies the n-th fenced code block of the last reply.
@@ -37,7 +37,7 @@ func (m *Model) copyCode(n int) tea.Cmd {
 	case n > len(blocks):
 		return m.notify(fmt.Sprintf("the last reply has only %d code %s", len(blocks), plural(len(blocks), "block", "blocks")), toastInfo)
 	}
-	return copyText(m.opts.clipboardWrite(), fmt.Sprintf("code block %d", n), blocks[n-1])
+	return copyText(m.opts.clipboardWrite(m.desktop, m.base), fmt.Sprintf("code block %d", n), blocks[n-1])
 }
 
 // lastReplyWithText is the last reply that has text: after a failed or

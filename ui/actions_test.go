@@ -54,7 +54,9 @@ func TestCopyReplyBothWaysSanitised(t *testing.T) {
 
 func TestCopyFailureStillSendsOSC52(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) {
-		o.Clipboard = func(string) error { return errors.New("exec: xclip not found") }
+		o.Clipboard = func(string) error {
+			return errors.New("cannot copy the text to the system clipboard: no clipboard tool was found (install wl-clipboard, xclip or xsel)")
+		}
 	})
 	replyWith(t, h, "plain answer")
 	h.key("ctrl+y")
@@ -62,7 +64,7 @@ func TestCopyFailureStillSendsOSC52(t *testing.T) {
 	if len(h.osc52) != 1 || h.osc52[0] != "plain answer" {
 		t.Errorf("osc52 %q", h.osc52)
 	}
-	if !strings.Contains(h.screen(), "no system clipboard") {
+	if !strings.Contains(h.screen(), "no clipboard tool was found") {
 		t.Errorf("toast:\n%s", h.screen())
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"parley/api"
-	"parley/media"
+	"parley/internal/bytesize"
 	"parley/ui/cells"
 	"parley/ui/uictx"
 )
@@ -100,10 +100,10 @@ func chip(a api.Attachment, n int) string {
 	if a.IsRemote() {
 		return fmt.Sprintf("%d 🔗 %s (a link, sent as is)", n, cells.OneLine(a.URL))
 	}
-	s := fmt.Sprintf("%d ▣ %s · %d×%d · %s", n, cells.OneLine(a.Name), a.Width, a.Height, media.FormatBytes(int64(a.Bytes)))
+	s := fmt.Sprintf("%d ▣ %s · %d×%d · %s", n, cells.OneLine(a.Name), a.Width, a.Height, bytesize.Format(int64(a.Bytes)))
 	if a.Resized {
 		s += fmt.Sprintf(" · scaled %d×%d → %d×%d, %s → %s", a.OrigWidth, a.OrigHeight, a.Width, a.Height,
-			media.FormatBytes(int64(a.OrigBytes)), media.FormatBytes(int64(a.Bytes)))
+			bytesize.Format(int64(a.OrigBytes)), bytesize.Format(int64(a.Bytes)))
 	}
 	return s
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/atotto/clipboard"
 
-	"parley/media"
+	"parley/internal/bytesize"
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // copiedMsg reports a copy to the system clipboard.
@@ -16,10 +16,6 @@ type copiedMsg struct {
 	bytes int
 	err   error
 }
-
-// systemClipboard writes through the platform's clipboard tool (pbcopy,
-// xclip, xsel, wl-copy, …).
-func systemClipboard(s string) error { return clipboard.WriteAll(s) }
 
 // copyText copies s two ways at once: OSC 52 through the terminal (works
 // over SSH and in tmux with set-clipboard) and the system clipboard tool (works
@@ -38,9 +34,9 @@ func copyText(write func(string) error, what, s string) tea.Cmd {
 
 // copiedToast words the result of a copy.
 func copiedToast(msg copiedMsg) (string, toastKind) {
-	size := media.FormatBytes(int64(msg.bytes))
+	size := bytesize.Format(int64(msg.bytes))
 	if msg.err != nil {
-		return fmt.Sprintf("%s sent to the terminal clipboard (OSC 52, %s); no system clipboard tool found (install wl-clipboard, xclip or xsel)", msg.what, size), toastWarn
+		return fmt.Sprintf("%s sent to the terminal clipboard (OSC 52, %s); %s", msg.what, size, cells.OneLine(msg.err.Error())), toastWarn
 	}
 	return fmt.Sprintf("%s copied (%s)", msg.what, size), toastOK
 }

@@ -7,6 +7,10 @@ import (
 	"os/exec"
 	"strings"
 
+	"parley/internal/bytesize"
+	"parley/internal/desktop"
+	"parley/internal/safefile"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -67,8 +71,12 @@ func readEditorResult(path string, runErr error) tea.Msg {
 	if runErr != nil {
 		return editorDoneMsg{err: fmt.Errorf("the editor exited with an error (%w); your text is unchanged", runErr)}
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := safefile.Read(path, desktop.MaxTextBytes)
+	var big *safefile.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		return editorDoneMsg{err: fmt.Errorf("the editor's text is larger than %s, more than a message takes; your text is unchanged (send a long text as a file: /attach)", bytesize.Format(desktop.MaxTextBytes))}
+	case err != nil:
 		return editorDoneMsg{err: fmt.Errorf("cannot read the editor's file: %w", err)}
 	}
 	// Editors add a final newline; the composer does not want it.

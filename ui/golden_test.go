@@ -24,7 +24,7 @@ func goldenScreen(t *testing.T, w, h int, theme string) *harness {
 	hs.typeText("How do I count lines in Go? 漢字 é")
 	hs.key("enter")
 	hs.wait("reply", func() bool { return !hs.streaming() })
-	hs.settle(0)
+	hs.quiet()
 	return hs
 }
 

@@ -202,6 +202,17 @@ func (h *harness) settle(d time.Duration) {
 	}
 }
 
+// quiet feeds messages until the screen has nothing left to do: no
+// stream, no render job or lazy rendering pending, no frame tick due.
+// Under load a background render can take a while; a screen taken before
+// it lands would differ from one taken after.
+func (h *harness) quiet() {
+	h.t.Helper()
+	h.wait("a quiet screen", func() bool {
+		return !h.streaming() && !h.m.tr.NeedsTick() && !h.m.screen.ticking && h.m.tr.Idle()
+	})
+}
+
 // screen is the current view without colours.
 func (h *harness) screen() string {
 	return ansi.Strip(h.m.View().Content)

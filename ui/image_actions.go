@@ -10,6 +10,7 @@ import (
 
 	"parley/api"
 	"parley/internal/desktop"
+	"parley/internal/fserr"
 	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/imagepane"
@@ -58,7 +59,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		if it.Path == "" {
 			return m.notify("this image has no file; save a copy first (s)", toastInfo)
 		}
-		return copyText(m.opts.clipboardWrite(), "path", it.Path)
+		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "path", it.Path)
 	case imagepane.CopyImage:
 		sys, data, ctx := m.desktop, a.Data, m.base
 		return func() tea.Msg {
@@ -98,24 +99,14 @@ func saveImageCopy(dst string, data []byte) tea.Msg {
 // is made when missing); a failed write leaves no file behind.
 func writeNewFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return unwrapPath(err)
+		return fserr.Cause(err)
 	}
 	err := media.WriteNew(path, data)
 	if errors.Is(err, os.ErrExist) {
 		return errors.New("a file of that name exists, and parley never overwrites one")
 	}
 	if err != nil {
-		return unwrapPath(err)
+		return fserr.Cause(err)
 	}
 	return nil
-}
-
-// unwrapPath drops the path an *os.PathError repeats: the message names
-// the file already.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -313,14 +313,6 @@ func userSentence(err error) string {
 	return cells.OneLine(termsafe.Sanitize(err.Error()))
 }
 
-// homeShort writes a path under the home folder with "~".
-func homeShort(path, home string) string {
-	if home != "" && (path == home || strings.HasPrefix(path, home+string(filepath.Separator))) {
-		return "~" + path[len(home):]
-	}
-	return path
-}
-
 // imageRunner is the image turn in flight (nil when none) and the last
 // model and request asked for, for the next /image and for a retry.
 type imageRunner struct {

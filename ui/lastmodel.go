@@ -2,10 +2,11 @@ package ui
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"parley/internal/safefile"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -45,16 +46,8 @@ func readLastModel(getenv func(string) string) string {
 // it is missing, not a regular file, longer than maxStateLine bytes or
 // more than one line.
 func readSmallFile(p string) string {
-	f, err := os.Open(p)
+	b, err := safefile.Read(p, maxStateLine)
 	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return ""
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxStateLine+1))
-	if err != nil || len(b) > maxStateLine {
 		return ""
 	}
 	line := strings.TrimSpace(string(b))

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
+
 	"parley/api"
 	"parley/config"
+	"parley/internal/desktop"
 	"parley/media"
 	"parley/themes"
 )
@@ -114,11 +117,12 @@ func (o Options) configEnv() config.Env {
 	return config.Env{Getenv: o.Getenv, HomeDir: o.Getenv("HOME")}
 }
 
-// clipboardWrite writes text to the system clipboard (a test's fake when
-// set).
-func (o Options) clipboardWrite() func(string) error {
+// clipboardWrite writes text to the system clipboard through the
+// desktop's bounded tool runs (a test's fake when set); ctx ends a copy
+// still running when the chat ends.
+func (o Options) clipboardWrite(sys desktop.System, ctx context.Context) func(string) error {
 	if o.Clipboard != nil {
 		return o.Clipboard
 	}
-	return systemClipboard
+	return func(s string) error { return sys.CopyText(ctx, s) }
 }

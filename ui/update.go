@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/internal/homepath"
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/slash"
@@ -143,7 +144,7 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case imagesMadeMsg:
 		if text := m.images.made(msg, m.conv); text != "" {
-			return m.notify(text+" in "+cells.OneLine(homeShort(m.opts.imageDir(), m.opts.Getenv("HOME"))), toastOK), true
+			return m.notify(text+" in "+cells.OneLine(homepath.Short(m.opts.imageDir(), m.opts.Getenv("HOME"))), toastOK), true
 		}
 		return nil, true
 

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	"parley/internal/bytesize"
 
-	"parley/media"
+	tea "charm.land/bubbletea/v2"
 )
 
 // A folder lists its folders, then its images by name; hidden files and
-// other files are left out; sizes are in media.FormatBytes's one format.
+// other files are left out; sizes are in bytesize.Format's one format.
 func TestListsFoldersAndImages(t *testing.T) {
 	dir := t.TempDir()
 	mkfiles(t, dir, "b.png", "A.jpg", "notes.txt", ".hidden.png", "zoo/", "Albums/", ".git/")
@@ -35,7 +35,7 @@ func TestListsFoldersAndImages(t *testing.T) {
 		t.Fatalf("entries %q, want %q", names, want)
 	}
 	v := plain(p.View())
-	if !strings.Contains(v, "Albums/") || !strings.Contains(v, "4.6 MB") || media.FormatBytes(4_600_000) != "4.6 MB" {
+	if !strings.Contains(v, "Albums/") || !strings.Contains(v, "4.6 MB") || bytesize.Format(4_600_000) != "4.6 MB" {
 		t.Fatalf("view:\n%s", v)
 	}
 }

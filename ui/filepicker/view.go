@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"parley/media"
+	"parley/internal/bytesize"
 	"parley/termsafe"
 	"parley/ui/cells"
 	"parley/ui/list"
@@ -208,7 +208,7 @@ func renderEntry(ctx *uictx.Context, r list.Row[entry]) string {
 	if e.dir {
 		name += "/"
 	} else {
-		info = media.FormatBytes(e.size)
+		info = bytesize.Format(e.size)
 	}
 	infoW := cells.Width(info)
 	nameW := max(w-3-infoW-2, 1)

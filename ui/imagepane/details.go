@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/internal/homepath"
 	"parley/ui/cells"
 )
 
@@ -55,12 +56,12 @@ func (p *Pane) detailLines(w, h int) []string {
 		tail = append(tail, st.Text.Render(strings.Join(facts, " · ")))
 	}
 	if it.Path != "" {
-		tail = append(tail, st.Muted.Render("path ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.Path, p.dirs.Home)), max(w-5, 1))))
+		tail = append(tail, st.Muted.Render("path ")+st.Text.Render(fitLeft(cells.OneLine(homepath.Short(it.Path, p.dirs.Home)), max(w-5, 1))))
 	} else {
 		tail = append(tail, st.Muted.Render("pasted, not saved yet (s saves a copy)"))
 	}
 	if it.From != "" {
-		tail = append(tail, st.Muted.Render("edited from ")+st.Text.Render(fitLeft(cells.OneLine(shortHome(it.From, p.dirs.Home)), max(w-12, 1))))
+		tail = append(tail, st.Muted.Render("edited from ")+st.Text.Render(fitLeft(cells.OneLine(homepath.Short(it.From, p.dirs.Home)), max(w-12, 1))))
 	}
 	var prompt []string
 	if it.Prompt != "" {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"parley/media"
+	"parley/internal/bytesize"
 	"parley/ui/cells"
 	"parley/ui/list"
 	"parley/ui/uictx"
@@ -53,7 +53,7 @@ type row struct {
 	marker string
 	name   string // sanitised display name
 	pixels string // "1024×1024", "" when unknown
-	bytes  string // media.FormatBytes, "" when unknown
+	bytes  string // bytesize.Format, "" when unknown
 }
 
 // New returns an empty pane that reads sizes, styles and keys from ctx.
@@ -120,7 +120,7 @@ func makeRow(it Item) row {
 		r.pixels = strconv.Itoa(it.Width) + "×" + strconv.Itoa(it.Height)
 	}
 	if it.Bytes > 0 {
-		r.bytes = media.FormatBytes(int64(it.Bytes))
+		r.bytes = bytesize.Format(int64(it.Bytes))
 	}
 	return r
 }

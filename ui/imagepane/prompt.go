@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/internal/homepath"
 	"parley/termsafe"
 	"parley/ui/keys"
 	"parley/ui/lineedit"
@@ -61,7 +62,7 @@ func (p *Pane) openPrompt(it Item) {
 	name := fileName(it)
 	v := name
 	if p.dirs.Save != "" {
-		v = shortHome(filepath.Join(p.dirs.Save, name), p.dirs.Home)
+		v = homepath.Short(filepath.Join(p.dirs.Save, name), p.dirs.Home)
 	}
 	ed := lineedit.New(p.ctx, lineedit.Options{Limit: maxPromptRunes})
 	ed.SetValue(v)
@@ -239,12 +240,4 @@ func extFor(mime string) string {
 		return ".gif"
 	}
 	return ".png"
-}
-
-// shortHome writes a path under home with "~".
-func shortHome(path, home string) string {
-	if home != "" && (path == home || strings.HasPrefix(path, home+string(filepath.Separator))) {
-		return "~" + path[len(home):]
-	}
-	return path
 }

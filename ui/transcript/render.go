@@ -8,7 +8,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
-	"parley/media"
+	"parley/internal/bytesize"
 	"parley/termsafe"
 )
 
@@ -214,7 +214,7 @@ func chip(a api.Attachment) string {
 	}
 	if a.Bytes > 0 {
 		b.WriteString(" · ")
-		b.WriteString(media.FormatBytes(int64(a.Bytes)))
+		b.WriteString(bytesize.Format(int64(a.Bytes)))
 	}
 	if a.Resized && a.OrigWidth > 0 && a.OrigHeight > 0 &&
 		(a.OrigWidth != a.Width || a.OrigHeight != a.Height) {
