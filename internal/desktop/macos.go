@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,7 +59,7 @@ func (s System) readMac(ctx context.Context) (Clip, error) {
 	switch pngpaste, osascript := s.find("pngpaste"), s.find("osascript"); {
 	case pngpaste != "":
 		name = "pngpaste"
-		data, err = s.run(ctx, tool{name: name, path: pngpaste, args: []string{"-"}, limit: s.maxImage()})
+		data, err = s.run(ctx, tool{name: name, path: pngpaste, args: []string{"-"}, limit: s.maxImage(), head: imageHead(name)})
 	case osascript != "":
 		name = "osascript"
 		data, err = s.macScriptRead(ctx, osascript)
@@ -114,10 +115,21 @@ func readCapped(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// The size is known: refuse a file over the cap without reading it,
+	// and read one within it into one buffer of its size.
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
 	}
+	if st.Size() > limit {
+		return nil, errTooMuch
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, fmt.Errorf("reading what the tool wrote failed (%w)", err)
+	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit {
 		return nil, errTooMuch
 	}
