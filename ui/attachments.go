@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -18,12 +19,15 @@ import (
 const maxChipLines = 3
 
 // attachLimits are the configured attachment limits (attach_max_side,
-// attach_max_bytes).
+// attach_max_bytes), with the screen's decode budget: the one its
+// previews draw on, so the images it decodes at once share one budget.
 func (m *Model) attachLimits() api.AttachLimits {
-	if m.opts.Config == nil {
-		return api.AttachLimits{}
+	var lim api.AttachLimits
+	if m.opts.Config != nil {
+		lim = m.opts.Config.AttachLimits()
 	}
-	return m.opts.Config.AttachLimits()
+	lim.Budget = m.pics.cache.Budget()
+	return lim
 }
 
 // maxAttachments is attach_max_count.
@@ -121,15 +125,26 @@ func chip(a api.Attachment, n int) string {
 	return s
 }
 
-// attachRefs reads and prepares images (paths or URLs) off the UI
-// goroutine: every one is checked from its bytes, scaled to the limits.
-// pasted, when not empty, is the paste the references came from: on any
-// failure it goes into the composer as text, so nothing pasted is lost.
+// attachRefs is attachRefsContext without a way to stop it.
 func attachRefs(refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
+	return attachRefsContext(context.Background(), refs, pasted, lim)
+}
+
+// attachRefsContext reads and prepares images (paths or URLs) off the UI
+// goroutine, one after the other: every one is checked from its bytes,
+// scaled to the limits (within lim.Budget). pasted, when not empty, is
+// the paste the references came from: on any failure it goes into the
+// composer as text, so nothing pasted is lost. When ctx ends, the image
+// being read stops and the rest are not read; the paste then stays text
+// too.
+func attachRefsContext(ctx context.Context, refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
 	return func() tea.Msg {
 		atts := make([]api.Attachment, 0, len(refs))
 		for _, r := range refs {
-			a, err := api.Attach(r, lim)
+			a, err := api.AttachContext(ctx, r, lim)
+			if err == nil {
+				err = ctx.Err()
+			}
 			if err != nil {
 				return attachedMsg{text: pasted, err: err}
 			}

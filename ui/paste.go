@@ -3,12 +3,14 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
 	"parley/internal/desktop"
+	"parley/media"
 	"parley/ui/paste"
 )
 
@@ -40,23 +42,39 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return checkAndAttach(res.Paths, content, m.attachLimits())
+		return m.pastePaths(res.Paths, content)
 	case res.Kind == paste.URL && res.ImageURL:
-		return attachRefs([]string{res.URL}, content, m.attachLimits())
+		return attachRefsContext(m.base, []string{res.URL}, content, m.attachLimits())
 	}
 	m.comp.ta.InsertString(content)
 	m.composerChanged()
 	return m.syncMenu()
 }
 
+// pastePaths attaches pasted image paths, at most as many as the message
+// has room for (attach_max_count): the rest are refused at once, and said
+// so, and are never read past the few bytes that tell the paste is images
+// (a paste that is not stays text, whatever its count).
+func (m *Model) pastePaths(paths []string, pasted string) tea.Cmd {
+	room := max(m.maxAttachments()-len(m.comp.attachments), 0)
+	attach := checkAndAttach(m.base, paths, min(room, len(paths)), pasted, m.attachLimits())
+	if len(paths) <= room {
+		return attach
+	}
+	refused := len(paths) - room
+	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d pasted %s not attached",
+		m.maxAttachments(), refused, len(paths), plural(refused, "was", "were")), toastWarn))
+}
+
 // checkAndAttach confirms that pasted paths are image files and attaches
-// them; otherwise the paste goes into the composer as text.
-func checkAndAttach(paths []string, pasted string, lim api.AttachLimits) tea.Cmd {
-	attach := attachRefs(paths, pasted, lim)
+// the first keep of them; otherwise the paste goes into the composer as
+// text.
+func checkAndAttach(ctx context.Context, paths []string, keep int, pasted string, lim api.AttachLimits) tea.Cmd {
+	attach := attachRefsContext(ctx, paths[:keep], pasted, lim)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pasteCheckTimeout)
+		cctx, cancel := context.WithTimeout(ctx, pasteCheckTimeout)
 		defer cancel()
-		if err := paste.Check(ctx, paths); err != nil {
+		if err := paste.Check(cctx, paths); err != nil {
 			return attachedMsg{text: pasted, err: err}
 		}
 		return attach()
@@ -73,19 +91,20 @@ type clipboardReadMsg struct {
 // readClipboard reads the system clipboard in the background: an image is
 // prepared for sending (scaled to the limits), text comes back as a paste.
 func (m *Model) readClipboard() tea.Cmd {
-	sys, lim := m.desktop, m.attachLimits()
+	sys, lim, base := m.desktop, m.attachLimits(), m.base
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), clipboardTimeout)
-		defer cancel()
+		ctx, cancel := context.WithTimeout(base, clipboardTimeout)
 		clip, err := sys.ReadClipboard(ctx)
+		cancel()
 		if err != nil {
 			return clipboardReadMsg{err: err}
 		}
 		if !clip.IsImage() {
 			return clipboardReadMsg{text: clip.Text}
 		}
-		a, err := api.AttachBytes("clipboard"+clip.Info.Format.Ext(), clip.Image, lim)
+		a, err := api.AttachBytesContext(base, "clipboard"+clip.Info.Format.Ext(), clip.Image, lim)
 		if err != nil {
+			media.Reclaim(int64(len(clip.Image))) // the refused image is dropped here
 			return clipboardReadMsg{err: err}
 		}
 		return clipboardReadMsg{att: &a}
