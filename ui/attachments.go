@@ -125,6 +125,28 @@ func chip(a api.Attachment, n int) string {
 	return s
 }
 
+// attachUpTo attaches refs (paths or links) in a command, at most as many
+// as the message has room for (attach_max_count): the rest are refused at
+// once, said so, and never read. With check, the refs are a paste's paths
+// and are all confirmed to be image files first (a few bytes of each), so
+// a paste that is not images stays text whatever its count.
+func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
+	keep := min(max(m.maxAttachments()-len(m.comp.attachments), 0), len(refs))
+	var attach tea.Cmd
+	switch {
+	case check:
+		attach = checkAndAttach(m.base, refs, keep, pasted, m.attachLimits())
+	case keep > 0:
+		attach = attachRefsContext(m.base, refs[:keep], pasted, m.attachLimits())
+	}
+	if keep == len(refs) {
+		return attach
+	}
+	refused := len(refs) - keep
+	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d images %s not attached",
+		m.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
+}
+
 // attachRefs is attachRefsContext without a way to stop it.
 func attachRefs(refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
 	return attachRefsContext(context.Background(), refs, pasted, lim)

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,7 +41,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return m.pastePaths(res.Paths, content)
+		return m.attachUpTo(res.Paths, content, true)
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.base, []string{res.URL}, content, m.attachLimits())
 	}
@@ -51,24 +50,9 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	return m.syncMenu()
 }
 
-// pastePaths attaches pasted image paths, at most as many as the message
-// has room for (attach_max_count): the rest are refused at once, and said
-// so, and are never read past the few bytes that tell the paste is images
-// (a paste that is not stays text, whatever its count).
-func (m *Model) pastePaths(paths []string, pasted string) tea.Cmd {
-	room := max(m.maxAttachments()-len(m.comp.attachments), 0)
-	attach := checkAndAttach(m.base, paths, min(room, len(paths)), pasted, m.attachLimits())
-	if len(paths) <= room {
-		return attach
-	}
-	refused := len(paths) - room
-	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d pasted %s not attached",
-		m.maxAttachments(), refused, len(paths), plural(refused, "was", "were")), toastWarn))
-}
-
-// checkAndAttach confirms that pasted paths are image files and attaches
-// the first keep of them; otherwise the paste goes into the composer as
-// text.
+// checkAndAttach confirms that pasted paths are image files (a few bytes
+// of each) and attaches the first keep of them; otherwise the paste goes
+// into the composer as text.
 func checkAndAttach(ctx context.Context, paths []string, keep int, pasted string, lim api.AttachLimits) tea.Cmd {
 	attach := attachRefsContext(ctx, paths[:keep], pasted, lim)
 	return func() tea.Msg {
