@@ -13,7 +13,7 @@ import (
 
 // TestDecodeStopsWhenCancelled: a decode stops soon after its context
 // ends, for every kind of decoder work. The standard decoders stop at
-// their next read; reads come every 4 KB, and for a progressive JPEG at
+// their next read; reads come every 1 KB, and for a progressive JPEG at
 // every scan, so the time from cancel to return is at most one scan's
 // worth of work, where without the cuts at scans it was dozens of scans.
 // What no read interrupts is logged: a lossless WEBP reads its few bytes

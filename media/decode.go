@@ -79,10 +79,10 @@ func decodePixels(ctx context.Context, f Format, data []byte) (image.Image, erro
 }
 
 // readChunk is the most a ctxReader hands a decoder at once: the work a
-// decoder does between two reads is bounded by what it was given, and 4 KB
-// is a few milliseconds of it at most (a 4 KB deflate stream of zeros
-// inflates to 4 MB).
-const readChunk = 4 << 10
+// decoder does between two reads is bounded by what it was given, and 1 KB
+// is a millisecond or two of it at most (a 1 KB deflate stream of zeros
+// inflates to 1 MB), while a read costs tens of nanoseconds.
+const readChunk = 1 << 10
 
 // ctxReader feeds a decoder its image in pieces and fails once ctx ends,
 // so a decoder stops at its next read. The standard decoders cannot be
