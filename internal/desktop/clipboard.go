@@ -131,10 +131,8 @@ func refusal(info media.Info, err error, data []byte, tool string) error {
 	return nil
 }
 
-// tooLargeImage words errTooMuch for an image, once the bytes read so far
-// are dropped: it gives their memory back (media.Reclaim).
+// tooLargeImage words errTooMuch for an image.
 func (s System) tooLargeImage() error {
-	media.Reclaim(s.maxImage())
 	return fmt.Errorf("cannot paste the clipboard's image: it is larger than parley reads (%s); save it to a file and shrink it first",
 		media.FormatBytes(s.maxImage()))
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"parley/media"
 )
 
 // errTooMuch is a tool that printed more than its run allows; the caller
@@ -91,8 +93,10 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 	var exitErr *exec.ExitError
 	switch {
 	case out.refused != nil:
+		media.Reclaim(out.dropped)
 		return nil, out.refused
 	case out.over:
+		media.Reclaim(out.dropped)
 		return nil, errTooMuch
 	case err == nil:
 		return out.Bytes(), nil
@@ -160,6 +164,9 @@ type capBuffer struct {
 	head    func([]byte) error
 	looked  bool
 	refused error
+	// dropped is how much was let go when the output was refused or went
+	// over max.
+	dropped int64
 }
 
 func (w *capBuffer) Write(b []byte) (int, error) {
@@ -176,7 +183,7 @@ func (w *capBuffer) Write(b []byte) (int, error) {
 		w.looked = true
 		if err := w.head(w.Bytes()); err != nil {
 			w.refused = err
-			w.chunks, w.n = nil, 0
+			w.letGo()
 			return 0, err
 		}
 	}
@@ -187,8 +194,14 @@ func (w *capBuffer) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	w.over = true
-	w.chunks, w.n = nil, 0
+	w.letGo()
 	return 0, errTooMuch
+}
+
+// letGo drops what was kept.
+func (w *capBuffer) letGo() {
+	w.dropped += w.n
+	w.chunks, w.n = nil, 0
 }
 
 // append copies b into the chunks.
