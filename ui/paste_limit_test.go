@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/config"
 	"parley/media"
 	"parley/media/mediatest"
 )
@@ -25,7 +26,7 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	quoted := make([]string, n)
 	var decoded int64
 	for i := range n {
-		data := mediatest.ZeroPNG(t, 2400+i, 1600, 8, mediatest.RGBA, false, false)
+		data := mediatest.ZeroPNG(t, 600+i, 400, 8, mediatest.RGBA, false, false)
 		info, err := media.Inspect(data)
 		if err != nil {
 			t.Fatal(err)
@@ -37,7 +38,10 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 		}
 		quoted[i] = "'" + p + "'"
 	}
-	h := newHarness(t, 100, 30)
+	// Every image is over attach_max_side, so each one attached is decoded
+	// and scaled.
+	cfg := &config.Config{AttachMaxSide: 512}
+	h := newHarness(t, 100, 30, func(o *Options) { o.Config = cfg })
 	limit := h.m.maxAttachments()
 	start := time.Now()
 	a := mediatest.Measure(func() {
@@ -52,7 +56,7 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	if h.m.comp.value() != "" {
 		t.Errorf("the paste went into the composer as text: %.80q", h.m.comp.value())
 	}
-	if a := h.m.comp.attachments[0]; !a.Resized || a.Width != 2048 {
+	if a := h.m.comp.attachments[0]; !a.Resized || a.Width != 512 {
 		t.Fatalf("the first image was not scaled: %s", a.Describe())
 	}
 	want := fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d images were not attached", limit, n-limit, n)
