@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -27,6 +28,10 @@ const (
 type AttachLimits struct {
 	MaxSide  int   // longest side in pixels; default 2048
 	MaxBytes int64 // size of the encoded image file (not of its Base64); default 20 MB
+	// Budget is the decode budget an image that must be scaled draws on,
+	// shared with the other images the program decodes at once; nil is
+	// one of media.DecodeBudget for this image alone.
+	Budget *media.Budget
 }
 
 func (l AttachLimits) withDefaults() AttachLimits {
@@ -116,13 +121,19 @@ func (a Attachment) Describe() string {
 	return fmt.Sprintf("%s: %s → %s (%s)", a.Name, before, after, what)
 }
 
-// Attach turns ref into an attachment. ref is an http(s) URL (passed through
-// unchanged, never downloaded), a data URI, a file:// URL, or a local path as
-// typed or pasted: surrounding quotes and backslash-escaped spaces that
-// terminals add to dragged paths are removed and ~/ is expanded (see
-// CleanPath). The image's media type comes from its bytes, never its name;
-// images over the limits are scaled down and re-encoded (see AttachBytes).
+// Attach is AttachContext without a way to stop it.
 func Attach(ref string, lim AttachLimits) (Attachment, error) {
+	return AttachContext(context.Background(), ref, lim)
+}
+
+// AttachContext turns ref into an attachment. ref is an http(s) URL
+// (passed through unchanged, never downloaded), a data URI, a file:// URL,
+// or a local path as typed or pasted: surrounding quotes and
+// backslash-escaped spaces that terminals add to dragged paths are removed
+// and ~/ is expanded (see CleanPath). The image's media type comes from its
+// bytes, never its name; images over the limits are scaled down and
+// re-encoded (see AttachBytesContext), which stops when ctx ends.
+func AttachContext(ctx context.Context, ref string, lim AttachLimits) (Attachment, error) {
 	raw := strings.TrimSpace(ref)
 	if raw == "" {
 		return Attachment{}, errors.New("nothing to attach: the path is empty")
@@ -142,7 +153,7 @@ func Attach(ref string, lim AttachLimits) (Attachment, error) {
 		if f != "" {
 			name = "pasted " + f.Name() + " image"
 		}
-		return AttachBytes(name, data, lim)
+		return AttachBytesContext(ctx, name, data, lim)
 	}
 	path, err := CleanPath(raw)
 	if err != nil {
@@ -159,7 +170,13 @@ func Attach(ref string, lim AttachLimits) (Attachment, error) {
 	if err != nil {
 		return Attachment{}, fmt.Errorf("cannot attach %q: %w", path, err)
 	}
-	return AttachBytes(filepath.Base(path), data, lim)
+	a, err := AttachBytesContext(ctx, filepath.Base(path), data, lim)
+	if err != nil {
+		// data is dead past this point (Go's collector sees that), so the
+		// refused file can go back at once.
+		media.Reclaim(int64(len(data)))
+	}
+	return a, err
 }
 
 // CleanPath turns a typed or pasted file reference into a path: it trims
@@ -236,29 +253,39 @@ func parseDataURI(s string) (media.Format, []byte, error) {
 	return media.FormatFromMIME(strings.TrimSuffix(meta, ";base64")), data, nil
 }
 
-// AttachBytes turns image bytes (a file's contents, a clipboard image) into an
-// attachment. The media type comes from the bytes. Non-images, animated GIFs
-// and damaged images are refused. An image within lim is sent byte for byte
-// without being decoded; a larger one is decoded under media.DecodeBudget
-// (a header that claims more is refused before any pixel is allocated),
+// AttachBytes is AttachBytesContext without a way to stop it.
+func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error) {
+	return AttachBytesContext(context.Background(), name, data, lim)
+}
+
+// AttachBytesContext turns image bytes (a file's contents, a clipboard
+// image) into an attachment. The media type comes from the bytes.
+// Non-images, animated GIFs, damaged images and JPEGs of more scans than
+// media.MaxJPEGScans are refused. An image within lim is sent byte for
+// byte without being decoded; a larger one is decoded within lim.Budget (a
+// header that claims more is refused before any pixel is allocated),
 // scaled down with a Catmull-Rom filter and re-encoded (see
-// attach_resize.go for the format rules).
+// attach_resize.go for the format rules). Decoding and scaling stop when
+// ctx ends, and the error then wraps ctx's.
 //
 // JPEG EXIF orientation: an image sent unchanged keeps its EXIF block, so the
 // gateway sees the orientation tag; an image parley re-encodes has the
 // rotation applied to its pixels, because the new file carries no EXIF.
-func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error) {
+func AttachBytesContext(ctx context.Context, name string, data []byte, lim AttachLimits) (Attachment, error) {
 	lim = lim.withDefaults()
 	if len(data) == 0 {
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is empty; attach an image (PNG, JPEG, WEBP or GIF)", name)
 	}
 	info, err := media.Inspect(data)
+	var se *media.ScansError
 	switch {
 	case errors.Is(err, media.ErrNotImage):
 		if what := media.DescribeContent(data); what != "" {
 			return Attachment{}, fmt.Errorf("cannot attach %q: it is %s, not a PNG, JPEG, WEBP or GIF image; convert it or attach an image", name, what)
 		}
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is not a PNG, JPEG, WEBP or GIF image; attach an image file", name)
+	case errors.As(err, &se):
+		return Attachment{}, fmt.Errorf("cannot attach %q: it is %s; save it again as a baseline JPEG or as PNG", name, se.Detail())
 	case err != nil:
 		return Attachment{}, fmt.Errorf("cannot attach %q: it looks like a %s image but cannot be read (%w); the file may be damaged or cut short", name, info.Format.Name(), err)
 	}
@@ -285,7 +312,8 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 		Data:       data,
 	}
 	if max(info.Width, info.Height) > lim.MaxSide || int64(len(data)) > lim.MaxBytes {
-		if a, err = shrink(a, info, lim); err != nil {
+		if a, err = shrink(ctx, a, info, lim); err != nil {
+			media.Reclaim(info.Decoded) // the pixels shrink decoded, if it got that far
 			return Attachment{}, err
 		}
 	}

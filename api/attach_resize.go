@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -13,17 +14,23 @@ import (
 // MaxBytes at MaxSide (each attempt shrinks by the size ratio).
 const shrinkAttempts = 8
 
-// shrink decodes a.Data (under media.DecodeBudget, so a header claiming
-// gigabytes of pixels is refused before anything is allocated) and scales
-// it to fit lim, re-encoding it by media.Reencode's rules until it is
-// within lim.MaxBytes. The EXIF orientation is applied to the pixels, since
-// the new file carries no EXIF.
-func shrink(a Attachment, info media.Info, lim AttachLimits) (Attachment, error) {
-	img, _, err := media.Decode(a.Data, media.DecodeBudget)
+// shrink decodes a.Data within lim.Budget (a header claiming gigabytes of
+// pixels is refused before anything is allocated, and the decode waits
+// while other images hold the budget) and scales it to fit lim,
+// re-encoding it by media.Reencode's rules until it is within
+// lim.MaxBytes. The EXIF orientation is applied to the pixels, since the
+// new file carries no EXIF. The decoded pixels hold their share of the
+// budget until shrink returns; ctx ending stops the decode and the
+// attempts.
+func shrink(ctx context.Context, a Attachment, info media.Info, lim AttachLimits) (Attachment, error) {
+	img, _, release, err := media.Decode(ctx, a.Data, lim.Budget)
+	defer release()
 	var be *media.BudgetError
 	switch {
 	case errors.As(err, &be):
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is %s; shrink it first", a.Name, be.Detail())
+	case ctx.Err() != nil:
+		return Attachment{}, fmt.Errorf("attaching %q was stopped: %w", a.Name, ctx.Err())
 	case err != nil:
 		return Attachment{}, fmt.Errorf("cannot attach %q: the %s image cannot be decoded (%w); the file may be damaged", a.Name, info.Format.Name(), err)
 	}
@@ -35,6 +42,9 @@ func shrink(a Attachment, info media.Info, lim AttachLimits) (Attachment, error)
 	w, h := media.FitWithin(b.Dx(), b.Dy(), lim.MaxSide)
 	var lastSize int
 	for range shrinkAttempts {
+		if err := ctx.Err(); err != nil {
+			return Attachment{}, fmt.Errorf("attaching %q was stopped: %w", a.Name, err)
+		}
 		out := img
 		if w != b.Dx() || h != b.Dy() {
 			out = media.Scale(img, w, h)

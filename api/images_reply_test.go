@@ -129,7 +129,7 @@ func TestImageReplyStatus200WithAnError(t *testing.T) {
 	if err != nil || reply.Data != nil {
 		t.Fatalf("a reply without data: %+v, %v", reply, err)
 	}
-	if _, err := VerifyImages(context.Background(), reply, nil); err == nil || !strings.Contains(err.Error(), "without any image") {
+	if _, err := VerifyImages(context.Background(), reply, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "without any image") {
 		t.Fatalf("VerifyImages: %v", err)
 	}
 }
@@ -145,7 +145,7 @@ func TestImageReplyFromTheWire(t *testing.T) {
 	if err != nil || len(reply.Data) != 2 {
 		t.Fatalf("written in 7-byte pieces: %+v, %v", reply, err)
 	}
-	if _, err := VerifyImages(context.Background(), reply, nil); err != nil {
+	if _, err := VerifyImages(context.Background(), reply, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	gw.Enqueue(apitest.Reply{Body: "<html><title>Gateway</title></html>"})

@@ -58,7 +58,7 @@ func TestImageReplyDecodesEveryForm(t *testing.T) {
 	if reply.Data[3].URL != "https://img.example/out.png?sig=a%2Fb&x=1" || reply.Data[3].File != nil {
 		t.Fatalf("link entry = %+v", reply.Data[3])
 	}
-	got, err := VerifyImages(context.Background(), reply, download)
+	got, err := VerifyImages(context.Background(), reply, download, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestImageReplyErrors(t *testing.T) {
 		}
 		var imgs []media.Verified
 		if err == nil {
-			imgs, err = VerifyImages(context.Background(), reply, c.download)
+			imgs, err = VerifyImages(context.Background(), reply, c.download, nil, nil)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || imgs != nil {
 			t.Errorf("%s: got %d images, err %v; want error with %q", c.name, len(imgs), err, c.want)

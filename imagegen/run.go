@@ -3,6 +3,7 @@ package imagegen
 import (
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"time"
 
@@ -51,14 +52,34 @@ func WritableDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// Run checks the folder, asks the gateway for the images, downloads the
-// ones that came as links (from the gateway's own host only), decodes each
-// whole, and saves them. A cancelled ctx saves nothing. progress, when not
-// nil, hears each stage ("downloading 2 images", "saving 2 images").
+// Run is RunWith with only a progress func (nil: none).
 func Run(ctx context.Context, c *api.Client, j Job, now time.Time, progress func(string)) (Result, error) {
+	return RunWith(ctx, c, j, now, RunOptions{Progress: progress})
+}
+
+// RunOptions are what a caller adds to a run.
+type RunOptions struct {
+	// Progress, when not nil, hears each stage ("downloading 2 images",
+	// "saving 2 images").
+	Progress func(string)
+	// Budget is the decode budget the images are checked within, shared
+	// with the caller's other decodes; nil is media.DecodeBudget for each
+	// image alone (a command checks one image at a time).
+	Budget *media.Budget
+	// Decoded, when not nil, gets each image's bytes and pixels while they
+	// are decoded to be checked, so a caller that shows the images keeps
+	// what it needs (preview.Cache.Keep) instead of decoding them again.
+	Decoded func(data []byte, img image.Image)
+}
+
+// RunWith checks the folder, asks the gateway for the images, downloads
+// the ones that came as links (from the gateway's own host only), decodes
+// each whole, and saves them. A cancelled ctx stops it wherever it is,
+// decoding included, and saves nothing.
+func RunWith(ctx context.Context, c *api.Client, j Job, now time.Time, o RunOptions) (Result, error) {
 	say := func(s string) {
-		if progress != nil {
-			progress(s)
+		if o.Progress != nil {
+			o.Progress(s)
 		}
 	}
 	if err := WritableDir(j.Dir); err != nil {
@@ -82,7 +103,7 @@ func Run(ctx context.Context, c *api.Client, j Job, now time.Time, progress func
 			break
 		}
 	}
-	images, err := api.VerifyImages(ctx, reply, c.Download)
+	images, err := api.VerifyImages(ctx, reply, c.Download, o.Budget, o.Decoded)
 	if err != nil {
 		return Result{}, err
 	}

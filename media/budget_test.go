@@ -2,6 +2,7 @@ package media
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -44,7 +45,7 @@ func TestDecodeRefusesBombsFromTheHeader(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			a := mediatest.Measure(func() { _, _, err = Decode(c.data, DecodeBudget) })
+			a := mediatest.Measure(func() { _, _, _, err = Decode(context.Background(), c.data, nil) })
 			var be *BudgetError
 			if !errors.As(err, &be) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("Decode: %v, want %q", err, c.want)
@@ -135,7 +136,11 @@ func TestDecodedBoundsAllocation(t *testing.T) {
 				t.Fatal(err)
 			}
 			var derr error
-			a := mediatest.Measure(func() { _, _, derr = Decode(c.data, DecodeBudget) })
+			a := mediatest.Measure(func() {
+				var release func()
+				_, _, release, derr = Decode(context.Background(), c.data, nil)
+				release()
+			})
 			if derr != nil {
 				t.Fatal(derr)
 			}

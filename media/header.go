@@ -33,9 +33,11 @@ type Info struct {
 }
 
 // Inspect reads the format, the dimensions and the decoding cost of an
-// image from its header. It fails with ErrNotImage for other content and
-// with a wrapped decoder error for a header that cannot be read; the
-// returned Info still names the format then.
+// image from its header (and, for a JPEG, from all its markers). It fails
+// with ErrNotImage for other content, with a *ScansError for a JPEG of
+// more than MaxJPEGScans scans, and with a wrapped decoder error for a
+// header that cannot be read; the returned Info still names the format
+// (and, but for ErrNotImage, the size) then.
 func Inspect(data []byte) (Info, error) {
 	info := Info{Format: Sniff(data)}
 	var err error
@@ -156,10 +158,11 @@ func pngHasChunkBeforeIDAT(data []byte, typ string) bool {
 }
 
 // inspectJPEG takes the dimensions from image/jpeg, then walks the markers
-// up to the first scan to see what image/jpeg will allocate: one plane per
-// component at its sampling (rounded up to whole MCUs), four bytes a sample
-// more for progressive coefficients, and a 4-byte-a-pixel RGBA or CMYK copy
-// for RGB and 4-component files.
+// to see what image/jpeg will allocate: one plane per component at its
+// sampling (rounded up to whole MCUs), four bytes a sample more for
+// progressive coefficients, and a 4-byte-a-pixel RGBA or CMYK copy for RGB
+// and 4-component files. A file of more than MaxJPEGScans scans is refused
+// with a *ScansError: its cost is in CPU, not memory.
 func inspectJPEG(data []byte, info *Info) error {
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
@@ -197,70 +200,10 @@ func inspectJPEG(data []byte, info *Info) error {
 		total = add(total, mul(4, w, h))
 	}
 	info.Decoded = total
+	if l.scans > MaxJPEGScans {
+		return &ScansError{Scans: l.scans, Limit: MaxJPEGScans}
+	}
 	return nil
-}
-
-type jpegComp struct {
-	id   byte
-	h, v int
-}
-
-type jpegMarkers struct {
-	comps       []jpegComp
-	progressive bool
-	jfif        bool
-	adobeRGB    bool // an Adobe APP14 segment with transform 0 (RGB)
-}
-
-// jpegLayout reads the frame header and the APP segments that decide the
-// colour conversion, stopping at the first scan.
-func jpegLayout(data []byte) (jpegMarkers, error) {
-	var l jpegMarkers
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xFF {
-			return l, errors.New("jpeg: missing marker")
-		}
-		m := data[i+1]
-		switch {
-		case m == 0xFF: // fill byte
-			i++
-			continue
-		case m == 0xD8 || m == 0x01 || m >= 0xD0 && m <= 0xD7:
-			i += 2
-			continue
-		case m == 0xDA || m == 0xD9:
-			if l.comps == nil {
-				return l, errors.New("jpeg: missing SOF marker")
-			}
-			return l, nil
-		}
-		n := int(binary.BigEndian.Uint16(data[i+2:]))
-		if n < 2 || i+2+n > len(data) {
-			return l, errors.New("jpeg: segment is cut short")
-		}
-		seg := data[i+4 : i+2+n]
-		switch {
-		case m == 0xE0 && bytes.HasPrefix(seg, []byte("JFIF\x00")):
-			l.jfif = true
-		case m == 0xEE && len(seg) >= 12 && bytes.HasPrefix(seg, []byte("Adobe")):
-			l.adobeRGB = seg[11] == 0
-		case m == 0xC0 || m == 0xC1 || m == 0xC2:
-			if len(seg) < 6 || len(seg) < 6+3*int(seg[5]) {
-				return l, errors.New("jpeg: SOF is cut short")
-			}
-			l.progressive = m == 0xC2
-			l.comps = l.comps[:0]
-			for k := range int(seg[5]) {
-				c := seg[6+3*k : 9+3*k]
-				l.comps = append(l.comps, jpegComp{id: c[0], h: max(1, int(c[1]>>4)), v: max(1, int(c[1]&0x0F))})
-			}
-		}
-		i += 2 + n
-	}
-	if l.comps == nil {
-		return l, errors.New("jpeg: missing SOF marker")
-	}
-	return l, nil
 }
 
 // inspectGIF counts the logical screen: image/gif decodes the first frame

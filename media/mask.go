@@ -1,6 +1,7 @@
 package media
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -36,7 +37,10 @@ func CheckMask(img, mask []byte) error {
 	if !pngHasAlpha(mask) {
 		return errors.New("the mask has no alpha channel; make the areas to edit transparent and save it as a PNG with transparency")
 	}
-	m, _, err := Decode(mask, DecodeBudget)
+	// Run before any request is sent, on a PNG (no scans to bomb with)
+	// whose header was checked: its own budget, no context.
+	m, _, release, err := Decode(context.Background(), mask, nil)
+	defer release()
 	var be *BudgetError
 	switch {
 	case errors.As(err, &be):

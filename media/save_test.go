@@ -2,6 +2,7 @@ package media
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func verified(t *testing.T, images ...[]byte) []Verified {
 	t.Helper()
 	var out []Verified
 	for _, data := range images {
-		v, err := Verify(data, DecodeBudget)
+		v, err := Verify(context.Background(), data, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +127,7 @@ func TestSaveImagesErrors(t *testing.T) {
 
 func TestVerify(t *testing.T) {
 	good := mediatest.PNG(t, mediatest.LineArt(16, 16))
-	v, err := Verify(good, DecodeBudget)
+	v, err := Verify(context.Background(), good, nil, nil)
 	if err != nil || v.Info.Format != PNG || v.Info.Width != 16 || !bytes.Equal(v.Data, good) {
 		t.Fatalf("Verify(good) = %+v, %v", v.Info, err)
 	}
@@ -140,7 +141,7 @@ func TestVerify(t *testing.T) {
 		"bad jpeg":  {[]byte{0xFF, 0xD8, 0xFF, 0x00}, "is a damaged JPEG image"},
 	}
 	for name, c := range cases {
-		if _, err := Verify(c.data, DecodeBudget); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := Verify(context.Background(), c.data, nil, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
 	}

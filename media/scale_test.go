@@ -1,6 +1,7 @@
 package media
 
 import (
+	"context"
 	"image"
 	"testing"
 
@@ -13,11 +14,11 @@ import (
 // rounding (fixed point against float64), for every source type it reads.
 func TestScaleMatchesXImageCatmullRom(t *testing.T) {
 	photo := mediatest.Photo(151, 103)
-	jpg, err := decodePixels(JPEG, mediatest.JPEG(t, photo, 90))
+	jpg, err := decodePixels(context.Background(), JPEG, mediatest.JPEG(t, photo, 90))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gifImg, err := decodePixels(GIF, mediatest.GIF(t, 1, 97, 61))
+	gifImg, err := decodePixels(context.Background(), GIF, mediatest.GIF(t, 1, 97, 61))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestFitWithin(t *testing.T) {
 }
 
 func BenchmarkScale(b *testing.B) {
-	src, err := decodePixels(JPEG, mediatest.JPEG(b, mediatest.PhotoYCbCr(4000, 3000), 90))
+	src, err := decodePixels(context.Background(), JPEG, mediatest.JPEG(b, mediatest.PhotoYCbCr(4000, 3000), 90))
 	if err != nil {
 		b.Fatal(err)
 	}

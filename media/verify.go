@@ -1,8 +1,10 @@
 package media
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"image"
 )
 
 // Verified is image bytes that decoded whole within the budget, with what
@@ -14,15 +16,28 @@ type Verified struct {
 }
 
 // Verify checks that data is a whole image of a known format by decoding
-// every pixel under budget, since a header check alone passes a cut-off
-// file. Its errors complete a sentence about the image ("image 2 of 3 from
-// the gateway " + err): "is not an image (it looks like an HTML page)", "is
-// a damaged PNG image (…)", or a *BudgetError, whose Detail the caller words.
-func Verify(data []byte, budget int64) (Verified, error) {
-	_, info, err := Decode(data, budget)
-	var be *BudgetError
+// every pixel within b (see Decode), since a header check alone passes a
+// cut-off file. seen, when not nil, gets the pixels while they are held
+// (to keep a preview of them, so nothing decodes the image again); they
+// are let go when it returns. Its errors complete a sentence about the
+// image ("image 2 of 3 from the gateway " + err): "is not an image (it
+// looks like an HTML page)", "is a damaged PNG image (…)", a *BudgetError
+// or a *ScansError, whose Detail the caller words, or ctx's error when it
+// ended.
+func Verify(ctx context.Context, data []byte, b *Budget, seen func(image.Image)) (Verified, error) {
+	img, info, release, err := Decode(ctx, data, b)
+	defer release()
+	if err == nil && seen != nil {
+		seen(img)
+	}
+	var (
+		be *BudgetError
+		se *ScansError
+	)
 	switch {
-	case errors.As(err, &be):
+	case errors.As(err, &be), errors.As(err, &se):
+		return Verified{}, err
+	case ctx.Err() != nil && err != nil:
 		return Verified{}, err
 	case errors.Is(err, ErrNotImage):
 		if what := DescribeContent(data); what != "" {

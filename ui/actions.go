@@ -95,6 +95,12 @@ type attachedMsg struct {
 }
 
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
+	m.work.done()
+	if stopped(msg.err) {
+		// esc, or the conversation was left: what was pasted stays.
+		m.comp.insert(msg.text)
+		return nil
+	}
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -108,15 +109,43 @@ func chip(a api.Attachment, n int) string {
 	return s
 }
 
-// attachRefs reads and prepares images (paths or URLs) off the UI
-// goroutine: every one is checked from its bytes, scaled to the limits.
-// pasted, when not empty, is the paste the references came from: on any
-// failure it goes into the composer as text, so nothing pasted is lost.
-func attachRefs(refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
+// attachUpTo attaches refs (paths or links) in a command, at most as many
+// as the message has room for (attach_max_count): the rest are refused at
+// once, said so, and never read. With check, the refs are a paste's paths
+// and are all confirmed to be image files first (a few bytes of each), so
+// a paste that is not images stays text whatever its count.
+func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
+	keep := min(max(m.opts.maxAttachments()-len(m.comp.attachments), 0), len(refs))
+	var attach tea.Cmd
+	switch {
+	case check:
+		attach = checkAndAttach(m.work.startAttaching(), refs, keep, pasted, attachLimits(m.opts, &m.pics))
+	case keep > 0:
+		attach = attachRefsContext(m.work.startAttaching(), refs[:keep], pasted, attachLimits(m.opts, &m.pics))
+	}
+	if keep == len(refs) {
+		return attach
+	}
+	refused := len(refs) - keep
+	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d images %s not attached",
+		m.opts.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
+}
+
+// attachRefsContext reads and prepares images (paths or URLs) off the UI
+// goroutine, one after the other: every one is checked from its bytes,
+// scaled to the limits (within lim.Budget). pasted, when not empty, is
+// the paste the references came from: on any failure it goes into the
+// composer as text, so nothing pasted is lost. When ctx ends, the image
+// being read stops and the rest are not read; the paste then stays text
+// too.
+func attachRefsContext(ctx context.Context, refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
 	return func() tea.Msg {
 		atts := make([]api.Attachment, 0, len(refs))
 		for _, r := range refs {
-			a, err := api.Attach(r, lim)
+			a, err := api.AttachContext(ctx, r, lim)
+			if err == nil {
+				err = ctx.Err()
+			}
 			if err != nil {
 				return attachedMsg{text: pasted, err: err}
 			}

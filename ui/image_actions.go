@@ -36,9 +36,9 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		if it.Path != "" {
 			name = filepath.Base(it.Path)
 		}
-		data, lim := a.Data, m.opts.attachLimits()
+		data, lim, ctx := a.Data, attachLimits(m.opts, &m.pics), m.work.startAttaching()
 		return func() tea.Msg {
-			att, err := api.AttachBytes(name, data, lim)
+			att, err := api.AttachBytesContext(ctx, name, data, lim)
 			if err != nil {
 				return attachedMsg{err: err}
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"image"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"parley/media"
 	"parley/termsafe"
 	"parley/ui/cells"
+	"parley/ui/preview"
 	"parley/ui/slash"
 )
 
@@ -178,12 +180,12 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if clock == nil {
 		clock = time.Now
 	}
-	return m.images.start(m.base, m.clients, job, id, ask, m.now(), clock)
+	return m.images.start(m.base, m.clients, job, id, ask, m.now(), clock, m.pics.cache)
 }
 
 // start makes the images of job in a command; id is the image turn that
 // shows them.
-func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen.Job, id int, ask imageAsk, now time.Time, clock func() time.Time) tea.Cmd {
+func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen.Job, id int, ask imageAsk, now time.Time, clock func() time.Time, cache *preview.Cache) tea.Cmd {
 	ctx, cancel := context.WithCancel(base)
 	r.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
 	r.lastModel = ask.model
@@ -194,7 +196,12 @@ func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen
 			if err != nil {
 				return imagesMadeMsg{id: id, err: err}
 			}
-			res, err := imagegen.Run(ctx, c, job, clock(), nil)
+			res, err := imagegen.RunWith(ctx, c, job, clock(), imagegen.RunOptions{
+				Budget: cache.Budget(),
+				// The pixels checked before saving become the picture the
+				// transcript shows: the image is decoded once.
+				Decoded: func(data []byte, img image.Image) { cache.Keep(preview.NewSource(data), img) },
+			})
 			return imagesMadeMsg{id: id, res: res, err: err}
 		},
 		tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: id} }),

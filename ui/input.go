@@ -119,6 +119,9 @@ func (m *Model) cancelKey() tea.Cmd {
 		return m.stopStream()
 	case m.images.run != nil:
 		return m.stopImages()
+	case m.work.attaching > 0:
+		m.work.stopAttaching()
+		return m.notify("stopped attaching; the images being prepared were not attached", toastInfo)
 	case m.comp.editing:
 		return m.leaveEdit()
 	case m.pane != nil && m.screen.lay.SideFull:

@@ -71,6 +71,8 @@ type Model struct {
 	pics pictures
 	// desktop reads and writes the system clipboard and opens files.
 	desktop desktop.System
+	// work is the conversation's background work, stopped when it is left.
+	work work
 	// term is what the terminal told us and the theme it shows.
 	term terminal
 

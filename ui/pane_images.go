@@ -227,6 +227,9 @@ func (p *imagesPane) takePicture(msg panePictureMsg) {
 	if p.asked == msg.key {
 		p.asked = ""
 	}
+	if stopped(msg.err) {
+		return // asked for again while it is still wanted
+	}
 	if msg.err != nil {
 		if it, ok := p.p.Selected(); ok {
 			p.p.SetPreviewError(it.Key, userSentence(msg.err))

@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/internal/desktop"
+	"parley/media"
 	"parley/ui/paste"
 )
 
@@ -39,22 +40,23 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return checkAndAttach(res.Paths, content, m.opts.attachLimits())
+		return m.attachUpTo(res.Paths, content, true)
 	case res.Kind == paste.URL && res.ImageURL:
-		return attachRefs([]string{res.URL}, content, m.opts.attachLimits())
+		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
 	m.comp.insert(content)
 	return m.syncMenu()
 }
 
-// checkAndAttach confirms that pasted paths are image files and attaches
-// them; otherwise the paste goes into the composer as text.
-func checkAndAttach(paths []string, pasted string, lim api.AttachLimits) tea.Cmd {
-	attach := attachRefs(paths, pasted, lim)
+// checkAndAttach confirms that pasted paths are image files (a few bytes
+// of each) and attaches the first keep of them; otherwise the paste goes
+// into the composer as text.
+func checkAndAttach(ctx context.Context, paths []string, keep int, pasted string, lim api.AttachLimits) tea.Cmd {
+	attach := attachRefsContext(ctx, paths[:keep], pasted, lim)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pasteCheckTimeout)
+		cctx, cancel := context.WithTimeout(ctx, pasteCheckTimeout)
 		defer cancel()
-		if err := paste.Check(ctx, paths); err != nil {
+		if err := paste.Check(cctx, paths); err != nil {
 			return attachedMsg{text: pasted, err: err}
 		}
 		return attach()
@@ -71,19 +73,20 @@ type clipboardReadMsg struct {
 // readClipboard reads the system clipboard in the background: an image is
 // prepared for sending (scaled to the limits), text comes back as a paste.
 func (m *Model) readClipboard() tea.Cmd {
-	sys, lim := m.desktop, m.opts.attachLimits()
+	sys, lim, base := m.desktop, attachLimits(m.opts, &m.pics), m.work.startAttaching()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), clipboardTimeout)
-		defer cancel()
+		ctx, cancel := context.WithTimeout(base, clipboardTimeout)
 		clip, err := sys.ReadClipboard(ctx)
+		cancel()
 		if err != nil {
 			return clipboardReadMsg{err: err}
 		}
 		if !clip.IsImage() {
 			return clipboardReadMsg{text: clip.Text}
 		}
-		a, err := api.AttachBytes("clipboard"+clip.Info.Format.Ext(), clip.Image, lim)
+		a, err := api.AttachBytesContext(base, "clipboard"+clip.Info.Format.Ext(), clip.Image, lim)
 		if err != nil {
+			media.Reclaim(int64(len(clip.Image))) // the refused image is dropped here
 			return clipboardReadMsg{err: err}
 		}
 		return clipboardReadMsg{att: &a}
@@ -91,7 +94,10 @@ func (m *Model) readClipboard() tea.Cmd {
 }
 
 func (m *Model) clipboardRead(msg clipboardReadMsg) tea.Cmd {
+	m.work.done()
 	switch {
+	case stopped(msg.err):
+		return nil
 	case errors.Is(msg.err, desktop.ErrEmpty):
 		return m.notify(msg.err.Error(), toastInfo)
 	case msg.err != nil:

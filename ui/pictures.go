@@ -79,7 +79,7 @@ type transcriptPictureMsg struct {
 
 // askPictures starts the renderings the transcript is waiting for: a
 // cached one is handed over at once, the others are made in commands.
-func (p *pictures) ask(tr *transcript.Transcript, opts preview.Options) tea.Cmd {
+func (p *pictures) ask(ctx context.Context, tr *transcript.Transcript, opts preview.Options) tea.Cmd {
 	reqs := tr.TakePictureRequests()
 	if len(reqs) == 0 {
 		return nil
@@ -98,7 +98,7 @@ func (p *pictures) ask(tr *transcript.Transcript, opts preview.Options) tea.Cmd 
 		p.asked[k] = true
 		src, cache := preview.Source{Data: rq.Data, Sum: k.Sum}, p.cache
 		cmds = append(cmds, func() tea.Msg {
-			r, err := cache.Render(src, k.Cols, k.Rows, opts)
+			r, err := cache.RenderContext(ctx, src, k.Cols, k.Rows, opts)
 			return transcriptPictureMsg{key: k, r: r, err: err}
 		})
 	}
@@ -110,6 +110,9 @@ func (p *pictures) ask(tr *transcript.Transcript, opts preview.Options) tea.Cmd 
 // says what it was.
 func (p *pictures) arrived(msg transcriptPictureMsg, tr *transcript.Transcript) tea.Cmd {
 	delete(p.asked, msg.key)
+	if stopped(msg.err) {
+		return nil // its conversation was left
+	}
 	if msg.err != nil {
 		tr.SetPicture(msg.key, nil)
 		return nil
@@ -177,7 +180,7 @@ type panePictureMsg struct {
 }
 
 // askPanePicture makes the picture the side pane waits for, in a command.
-func (p *pictures) askPane(pane sidePane, opts preview.Options) tea.Cmd {
+func (p *pictures) askPane(ctx context.Context, pane sidePane, opts preview.Options) tea.Cmd {
 	w, ok := pane.(pictureWanter)
 	if !ok {
 		return nil
@@ -188,7 +191,7 @@ func (p *pictures) askPane(pane sidePane, opts preview.Options) tea.Cmd {
 	}
 	cache := p.cache
 	return func() tea.Msg {
-		r, err := cache.Render(req.src, req.w, req.h, opts)
+		r, err := cache.RenderContext(ctx, req.src, req.w, req.h, opts)
 		return panePictureMsg{key: req.key, r: r, err: err}
 	}
 }

@@ -130,7 +130,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.imageAction(r)
 	case filesChosen:
 		m.layers.pop()
-		return tea.Batch(attachRefs(r.paths, "", m.opts.attachLimits()), rememberPickerDir(m.opts.Getenv, r.dir))
+		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))
 	}
 	return m.notify("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }

@@ -238,6 +238,7 @@ func New(ctx context.Context, opts Options) *Model {
 		images = "off"
 	}
 	m.pics = newPictures(images, opts.Getenv)
+	m.work.renew(ctx, &m.pics)
 	if opts.Desktop != nil {
 		m.desktop = *opts.Desktop
 	}

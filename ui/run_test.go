@@ -39,7 +39,9 @@ func (l *lockedBuffer) String() string {
 func TestRunRoundTripAndRestore(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	srv := apitest.New(t)
-	srv.Enqueue(apitest.Reply{Text: "pong from the fake"})
+	// One delta: text streamed over several frames can reach the output
+	// split by the renderer's cursor moves.
+	srv.Enqueue(apitest.Reply{Text: "pong from the fake", DeltaRunes: 100})
 	inR, inW := io.Pipe()
 	out := &lockedBuffer{}
 	errc := make(chan error, 1)

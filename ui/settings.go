@@ -79,12 +79,15 @@ func (o Options) defaultModel() string {
 }
 
 // attachLimits are the configured attachment limits (attach_max_side,
-// attach_max_bytes).
-func (o Options) attachLimits() api.AttachLimits {
-	if o.Config == nil {
-		return api.AttachLimits{}
+// attach_max_bytes), with the screen's decode budget: the one its previews
+// draw on, so the images it decodes at once share one budget.
+func attachLimits(o Options, pics *pictures) api.AttachLimits {
+	var lim api.AttachLimits
+	if o.Config != nil {
+		lim = o.Config.AttachLimits()
 	}
-	return o.Config.AttachLimits()
+	lim.Budget = pics.cache.Budget()
+	return lim
 }
 
 // maxAttachments is attach_max_count.

@@ -151,7 +151,7 @@ func attachAction(m *Model, c call) tea.Cmd {
 	for i, r := range c.inv.Positional {
 		refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
 	}
-	return attachRefs(refs, "", m.opts.attachLimits())
+	return m.attachUpTo(refs, "", false)
 }
 
 func detachAction(m *Model, c call) tea.Cmd {

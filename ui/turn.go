@@ -43,6 +43,7 @@ func (m *Model) conversationOptions() conversation.Options {
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
 	m.images.stop(m.conv)
+	m.work.renew(m.base, &m.pics)
 	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
@@ -51,6 +52,7 @@ func (m *Model) newConversation() {
 // openConversation shows a conversation rebuilt from stored messages.
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	m.images.stop(m.conv)
+	m.work.renew(m.base, &m.pics)
 	opts := m.conversationOptions()
 	opts.ID = id
 	if m.opts.SystemPrompt != "" {

@@ -25,7 +25,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// lazily; an edited composer is kept as the session's draft. Pictures
 	// the transcript and the image pane now wait for (a message with
 	// images arrived, the width or the selection changed) are asked for.
-	return m, tea.Batch(cmd, m.tickIfNeeded(), m.hist.draftChanged(&m.comp), m.pics.ask(m.tr, m.pics.options(m.ctx, m.term.profile)), m.pics.askPane(m.pane, m.pics.options(m.ctx, m.term.profile)))
+	return m, tea.Batch(cmd, m.tickIfNeeded(), m.hist.draftChanged(&m.comp), m.pics.ask(m.work.ctx, m.tr, m.pics.options(m.ctx, m.term.profile)), m.pics.askPane(m.work.ctx, m.pane, m.pics.options(m.ctx, m.term.profile)))
 }
 
 // update hands a message to the part that owns it: the terminal's

@@ -68,6 +68,7 @@ func (s System) ReadClipboard(ctx context.Context) (Clip, error) {
 	if c.Image != nil {
 		info, err := checkImage(c.Image, c.Tool)
 		if err != nil {
+			media.Reclaim(int64(len(c.Image))) // c is dead past this point
 			return Clip{}, err
 		}
 		c.Info = info
@@ -76,25 +77,59 @@ func (s System) ReadClipboard(ctx context.Context) (Clip, error) {
 }
 
 // checkImage reads the image's header: a format parley sends, dimensions,
-// and a decoding cost within media.DecodeBudget, so a 100000×100000 header
-// is refused here, before anything is decoded.
+// at most media.MaxJPEGScans scans, and a decoding cost within
+// media.DecodeBudget, so a 100000×100000 header is refused here, before
+// anything is decoded.
 func checkImage(data []byte, tool string) (media.Info, error) {
 	info, err := media.Inspect(data)
-	if errors.Is(err, media.ErrNotImage) {
-		what := media.DescribeContent(data)
-		if what == "" {
-			what = "data of an unknown kind"
-		}
-		return info, fmt.Errorf("cannot paste the clipboard's image: %s gave %s, not a PNG, JPEG, WEBP or GIF image; copy it again as PNG, or save it and attach the file", tool, what)
+	if err := refusal(info, err, data, tool); err != nil {
+		return info, err
 	}
 	if err != nil {
 		return info, fmt.Errorf("cannot paste the clipboard's image: it is a damaged %s image (%v); copy it again", info.Format.Name(), err)
 	}
+	return info, nil
+}
+
+// imageHead is the head check of a clipboard image being read: what its
+// first bytes already refuse (not an image, a header over the budget, a
+// JPEG of too many scans) stops the tool, so a refused image is not read
+// to the end. A header the head cuts short is left to checkImage.
+func imageHead(tool string) func([]byte) error {
+	return func(head []byte) error {
+		info, err := media.Inspect(head)
+		return refusal(info, err, head, tool)
+	}
+}
+
+// refusedImage is a clipboard image refused from its bytes. Its message
+// is the whole sentence, passed on as it is.
+type refusedImage struct{ msg string }
+
+func (e *refusedImage) Error() string { return e.msg }
+
+// refusal words what Inspect said of a clipboard image when it refuses
+// the image for good; nil otherwise (accepted, or damaged, which only the
+// whole image can tell).
+func refusal(info media.Info, err error, data []byte, tool string) error {
+	var se *media.ScansError
+	switch {
+	case errors.Is(err, media.ErrNotImage):
+		what := media.DescribeContent(data)
+		if what == "" {
+			what = "data of an unknown kind"
+		}
+		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: %s gave %s, not a PNG, JPEG, WEBP or GIF image; copy it again as PNG, or save it and attach the file", tool, what)}
+	case errors.As(err, &se):
+		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: it is %s; copy it again as PNG", se.Detail())}
+	case err != nil:
+		return nil
+	}
 	var be *media.BudgetError
 	if err := info.Check(media.DecodeBudget); errors.As(err, &be) {
-		return info, fmt.Errorf("cannot paste the clipboard's image: it is %s; copy a smaller image", be.Detail())
+		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: it is %s; copy a smaller image", be.Detail())}
 	}
-	return info, nil
+	return nil
 }
 
 // tooLargeImage words errTooMuch for an image.
@@ -111,8 +146,13 @@ func tooMuchText() error {
 
 // readFailed words any other failure of a tool reading the clipboard.
 func readFailed(err error, hint string) error {
-	var te *ToolError
+	var (
+		te *ToolError
+		ri *refusedImage
+	)
 	switch {
+	case errors.As(err, &ri):
+		return err
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	case errors.Is(err, ErrTimeout):

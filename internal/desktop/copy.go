@@ -28,7 +28,7 @@ const osc52 = "; the terminal's clipboard (OSC 52), which parley uses for text, 
 // It runs one tool for up to Timeout, plus the conversion; call it from a
 // tea.Cmd.
 func (s System) CopyImage(ctx context.Context, img []byte) error {
-	png, err := asPNG(img)
+	png, err := asPNG(ctx, img)
 	if err != nil {
 		return err
 	}
@@ -118,18 +118,27 @@ func copyFailed(what string, err error) error {
 	return fmt.Errorf("cannot %s: %w", what, err)
 }
 
-// asPNG returns PNG bytes as they are, and converts the other formats.
-func asPNG(img []byte) ([]byte, error) {
+// asPNG returns PNG bytes as they are, and converts the other formats
+// (stopping when ctx ends).
+func asPNG(ctx context.Context, img []byte) ([]byte, error) {
 	if media.Sniff(img) == media.PNG {
 		return img, nil
 	}
-	decoded, info, err := media.Decode(img, media.DecodeBudget)
-	var be *media.BudgetError
+	decoded, info, release, err := media.Decode(ctx, img, nil)
+	defer release()
+	var (
+		be *media.BudgetError
+		se *media.ScansError
+	)
 	switch {
 	case errors.Is(err, media.ErrNotImage):
 		return nil, errors.New("cannot copy the image: it is not a PNG, JPEG, WEBP or GIF image")
 	case errors.As(err, &be):
 		return nil, fmt.Errorf("cannot copy the image: it is %s", be.Detail())
+	case errors.As(err, &se):
+		return nil, fmt.Errorf("cannot copy the image: it is %s", se.Detail())
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	case err != nil:
 		return nil, fmt.Errorf("cannot copy the image: it is a damaged %s image (%v)", info.Format.Name(), err)
 	}

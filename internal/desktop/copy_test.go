@@ -173,7 +173,7 @@ func TestCopyImageInstallMessages(t *testing.T) {
 
 func TestAsPNGKeepsPNGBytes(t *testing.T) {
 	png := screenshotPNG(t)
-	got, err := asPNG(png)
+	got, err := asPNG(context.Background(), png)
 	if err != nil || !bytes.Equal(got, png) {
 		t.Fatalf("asPNG changed a PNG: %v", err)
 	}

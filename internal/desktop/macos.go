@@ -60,7 +60,7 @@ func (s System) readMac(ctx context.Context) (Clip, error) {
 	switch pngpaste, osascript := s.find("pngpaste"), s.find("osascript"); {
 	case pngpaste != "":
 		name = "pngpaste"
-		data, err = s.run(ctx, tool{name: name, path: pngpaste, args: []string{"-"}, limit: s.maxImage()})
+		data, err = s.run(ctx, tool{name: name, path: pngpaste, args: []string{"-"}, limit: s.maxImage(), head: imageHead(name)})
 	case osascript != "":
 		name = "osascript"
 		data, err = s.macScriptRead(ctx, osascript)

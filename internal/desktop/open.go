@@ -106,7 +106,7 @@ func (s System) startOpener(ctx context.Context, name, bin string, args, env []s
 	case err == nil, errors.Is(err, exec.ErrWaitDelay):
 		return nil
 	case errors.As(err, &exitErr):
-		te := &ToolError{Tool: name, Status: exitErr.ProcessState.String(), Stderr: excerpt(stderr.buf.Bytes())}
+		te := &ToolError{Tool: name, Status: exitErr.ProcessState.String(), Stderr: excerpt(stderr.Bytes())}
 		return fmt.Errorf("cannot open %q: %w; %s", abs, te, hint)
 	}
 	return fmt.Errorf("cannot open %q: %s failed (%v)", abs, name, err)

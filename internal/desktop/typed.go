@@ -111,7 +111,11 @@ func (s System) readTyped(ctx context.Context, t typedTool) (Clip, error) {
 		return Clip{}, fmt.Errorf("cannot paste the clipboard: it holds neither an image nor text (it offers %s); copy a screenshot or some text",
 			excerpt([]byte(strings.Join(shown, ", "))))
 	}
-	data, err := s.run(ctx, tool{name: t.name, path: t.path, args: t.read(p.typ, p.kind != pickImage), limit: limit})
+	read := tool{name: t.name, path: t.path, args: t.read(p.typ, p.kind != pickImage), limit: limit}
+	if p.kind == pickImage {
+		read.head = imageHead(t.name)
+	}
+	data, err := s.run(ctx, read)
 	switch {
 	case errors.Is(err, errTooMuch) && p.kind == pickImage:
 		return Clip{}, s.tooLargeImage()

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"context"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
@@ -42,7 +43,9 @@ func BenchmarkPreview(b *testing.B) {
 	for _, f := range fixtures {
 		b.Run(f.name+"/decode-only", func(b *testing.B) {
 			benchOp(b, func() {
-				if _, _, err := media.Decode(f.data, media.DecodeBudget); err != nil {
+				_, _, release, err := media.Decode(context.Background(), f.data, nil)
+				release()
+				if err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -56,7 +59,8 @@ func BenchmarkPreview(b *testing.B) {
 		})
 		b.Run(f.name+"/catmull-rom-only", func(b *testing.B) {
 			benchOp(b, func() {
-				img, _, err := media.Decode(f.data, media.DecodeBudget)
+				img, _, release, err := media.Decode(context.Background(), f.data, nil)
+				defer release()
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"image"
 	"sync"
 
 	"github.com/charmbracelet/colorprofile"
@@ -72,6 +71,10 @@ type call struct {
 type Cache struct {
 	maxEntries int
 	maxBytes   int64
+	// budget is the decode budget of renders whose Options name none:
+	// made with the cache, so the screen that owns the cache can share it
+	// with its other decoders (Budget).
+	budget *media.Budget
 
 	mu       sync.Mutex
 	bytes    int64
@@ -89,7 +92,8 @@ const (
 )
 
 // NewCache makes a cache of at most maxEntries previews and pictures and
-// maxBytes bytes of lines, commands and pixels (0 or less: the defaults).
+// maxBytes bytes of lines, commands and pixels (0 or less: the defaults),
+// with a decode budget of media.DecodeBudget (Budget).
 func NewCache(maxEntries int, maxBytes int64) *Cache {
 	if maxEntries <= 0 {
 		maxEntries = DefaultCacheEntries
@@ -104,11 +108,18 @@ func NewCache(maxEntries int, maxBytes int64) *Cache {
 	return &Cache{
 		maxEntries: maxEntries,
 		maxBytes:   maxBytes,
+		budget:     media.NewBudget(media.DecodeBudget),
 		byKey:      make(map[cacheKey]*list.Element),
 		inflight:   make(map[cacheKey]*call),
 		nextID:     binary.BigEndian.Uint32(seed[:]),
 	}
 }
+
+// Budget is the decode budget the cache's renders draw on when their
+// Options name none. The screen that owns the cache passes it to its other
+// decoders (attachments being scaled, images being checked), so that all
+// the images it decodes at once stay within one budget.
+func (c *Cache) Budget() *media.Budget { return c.budget }
 
 // Get returns the cached preview of the image with SHA-256 sum at w×h
 // cells, without decoding anything; ok is false when there is none (or
@@ -124,53 +135,6 @@ func (c *Cache) Get(sum [32]byte, w, h int, opts Options) (Rendered, bool) {
 	c.lru.MoveToFront(el)
 	e := el.Value.(*entry)
 	return e.r, e.err == nil
-}
-
-// Render returns the preview of src at w×h cells from the cache, or makes
-// it (Render) and keeps it. Kitty previews get an id no other preview of
-// this cache holds. Call it from a tea.Cmd: a miss decodes the image.
-func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
-	k := keyOf(src.Sum, w, h, opts)
-	c.mu.Lock()
-	if el, ok := c.byKey[k]; ok {
-		c.lru.MoveToFront(el)
-		e := el.Value.(*entry)
-		c.mu.Unlock()
-		return e.r, e.err
-	}
-	if cl, ok := c.inflight[k]; ok {
-		c.mu.Unlock()
-		<-cl.done
-		return cl.r, cl.err
-	}
-	cl := &call{done: make(chan struct{})}
-	c.inflight[k] = cl
-	var seed uint32
-	if opts.Mode.IsKitty() {
-		seed = c.nextID
-		c.nextID++
-	}
-	c.mu.Unlock()
-
-	// Whatever happens, even a panic, the call ends and its waiters wake.
-	cl.err = errFailed
-	defer func() {
-		c.mu.Lock()
-		delete(c.inflight, k)
-		if cl.err != errFailed {
-			c.add(&entry{key: k, r: cl.r, err: cl.err, size: sizeOf(cl.r)})
-		}
-		c.mu.Unlock()
-		close(cl.done)
-	}()
-	cl.r, cl.err = render(src.Data, w, h, opts, seed, func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
-		t, err := c.thumbOf(src, info, o, need, opts.budget())
-		if err != nil {
-			return nil, err
-		}
-		return scalePicture(t.pic, tw, th), nil // as decodeAndScale does
-	})
-	return cl.r, cl.err
 }
 
 // errFailed is what waiters get when making a preview or a picture ended
@@ -199,55 +163,6 @@ func (c *Cache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.bytes
-}
-
-// thumbOf returns a decoded picture of src with at least need pixels on
-// its longer side (or all it has), from the cache or decoded now.
-func (c *Cache) thumbOf(src Source, info media.Info, o, need int, budget int64) (thumb, error) {
-	k := cacheKey{thumb: true, sum: src.Sum}
-	for {
-		c.mu.Lock()
-		if el, ok := c.byKey[k]; ok {
-			e := el.Value.(*entry)
-			if e.thumb.serves(need) {
-				c.lru.MoveToFront(el)
-				c.mu.Unlock()
-				return e.thumb, nil
-			}
-		}
-		if cl, ok := c.inflight[k]; ok {
-			c.mu.Unlock()
-			<-cl.done
-			if cl.err != nil {
-				return thumb{}, cl.err
-			}
-			continue // it may be too small for this request
-		}
-		cl := &call{done: make(chan struct{})}
-		c.inflight[k] = cl
-		c.mu.Unlock()
-		return c.buildThumb(k, cl, src, info, o, need, budget)
-	}
-}
-
-// buildThumb decodes the picture for thumbOf, keeps it in place of a
-// smaller one, and ends the call whatever happens.
-func (c *Cache) buildThumb(k cacheKey, cl *call, src Source, info media.Info, o, need int, budget int64) (thumb, error) {
-	cl.err = errFailed
-	defer func() {
-		c.mu.Lock()
-		delete(c.inflight, k)
-		if cl.err == nil {
-			if el, ok := c.byKey[k]; ok { // a smaller one
-				c.remove(el)
-			}
-			c.add(&entry{key: k, thumb: cl.thumb, size: int64(len(cl.thumb.pic.Pix)) + 256})
-		}
-		c.mu.Unlock()
-		close(cl.done)
-	}()
-	cl.thumb, cl.err = makeThumb(src.Data, info, o, need, budget)
-	return cl.thumb, cl.err
 }
 
 // remove drops one entry. c.mu is held.

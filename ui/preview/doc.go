@@ -14,7 +14,11 @@
 //
 // Select chooses the way from the images setting and the environment.
 // Render and Cache.Render decode and scale, so they belong in a tea.Cmd,
-// never in Update; Cache.Get only looks up, and is cheap enough for Update.
+// never in Update (their Context forms stop decoding when the context
+// ends, and decode within a media.Budget shared with the screen's other
+// decoders); Cache.Get only looks up, and is cheap enough for Update.
+// Cache.Keep takes pixels decoded elsewhere, so an image is not decoded a
+// second time to be shown.
 //
 // Safety: the only escape sequences in what this package returns are the
 // ones it builds itself (SGR colours and kitty graphics commands carrying

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/draw"
@@ -196,7 +197,7 @@ func TestThumbOrientation(t *testing.T) {
 	}
 	// Orientation 6: turned 90° clockwise to be seen, so the red (left)
 	// half ends up on top.
-	th, err := makeThumb(jpg, info, 6, 10, media.DecodeBudget)
+	th, err := makeThumb(context.Background(), jpg, info, 6, 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package preview
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -41,8 +42,11 @@ type Options struct {
 	// Background is the colour transparent pixels are laid over, and tells
 	// the no-colour fallback whether the screen is dark; nil means black.
 	Background color.Color
-	// Budget bounds decoding (media.Decode); 0 means media.DecodeBudget.
-	Budget int64
+	// Budget is the decode budget renders draw on (media.Decode): nil is
+	// the cache's own for Cache.Render, and one of media.DecodeBudget for
+	// this render alone for Render. A cache keeps refusals, so give all
+	// renders through one cache the same budget.
+	Budget *media.Budget
 }
 
 // Rendered is a picture ready for the screen. Its fields are shared with
@@ -73,14 +77,20 @@ type Rendered struct {
 // Render draws the image in data into w×h cells. It decodes and scales, so
 // call it from a tea.Cmd, never in Update; Cache.Render does the same with
 // a cache in front. Its errors are sentences about the image ("cannot
-// preview the image: …").
+// preview the image: …"). It is RenderContext without a way to stop it.
 func Render(data []byte, w, h int, opts Options) (Rendered, error) {
+	return RenderContext(context.Background(), data, w, h, opts)
+}
+
+// RenderContext is Render that stops decoding when ctx ends (and then
+// returns an error wrapping ctx's).
+func RenderContext(ctx context.Context, data []byte, w, h int, opts Options) (Rendered, error) {
 	var seed uint32
 	if opts.Mode.IsKitty() {
 		sum := sha256.Sum256(data)
 		seed = binary.BigEndian.Uint32(sum[:4])
 	}
-	return render(data, w, h, opts, seed, nil)
+	return render(data, w, h, opts, seed, decodeAndScale(ctx, data, opts.Budget))
 }
 
 // picturer gives the picture scaled to tw×th pixels as it is seen; need is
@@ -91,9 +101,9 @@ type picturer func(info media.Info, o, tw, th, need int) (*image.RGBA, error)
 // decodeAndScale is the picturer without a cache: decode, then scale the
 // way the cache does from the picture it keeps, so both give the same
 // preview.
-func decodeAndScale(data []byte, budget int64) picturer {
+func decodeAndScale(ctx context.Context, data []byte, b *media.Budget) picturer {
 	return func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
-		t, err := makeThumb(data, info, o, need, budget)
+		t, err := makeThumb(ctx, data, info, o, need, b)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +112,7 @@ func decodeAndScale(data []byte, budget int64) picturer {
 }
 
 // render is Render with the seed of the kitty image id given, and the
-// pictures taken from pics (nil: decoded from data).
+// pictures taken from pics.
 func render(data []byte, w, h int, opts Options, seed uint32, pics picturer) (Rendered, error) {
 	if w < 1 || h < 1 || w > MaxCells || h > MaxCells {
 		return Rendered{}, fmt.Errorf("cannot preview an image in %dx%d cells; the area must be 1x1 to %dx%d", w, h, MaxCells, MaxCells)
@@ -122,11 +132,8 @@ func render(data []byte, w, h int, opts Options, seed uint32, pics picturer) (Re
 		r.Lines = frameLines(info.Format.Name(), fmt.Sprintf("%d×%d", r.Width, r.Height), r.Cols, r.Rows, w, h)
 		return r, nil
 	}
-	if err := info.Check(opts.budget()); err != nil {
+	if err := info.Check(opts.budgetTotal()); err != nil {
 		return Rendered{}, describe(err, info, data)
-	}
-	if pics == nil {
-		pics = decodeAndScale(data, opts.budget())
 	}
 	if opts.Mode.IsKitty() && opts.Profile >= colorprofile.ANSI256 {
 		return renderKitty(data, info, o, w, h, opts, seed, r, pics)
@@ -172,19 +179,29 @@ func renderKitty(data []byte, info media.Info, o, w, h int, opts Options, seed u
 	return r, nil
 }
 
-func (o Options) budget() int64 {
-	if o.Budget <= 0 {
+// budgetTotal is the most one image may take to decode.
+func (o Options) budgetTotal() int64 {
+	if o.Budget == nil {
 		return media.DecodeBudget
 	}
-	return o.Budget
+	return o.Budget.Total()
 }
 
 // describe turns a media error into a sentence about the preview.
 func describe(err error, info media.Info, data []byte) error {
-	var be *media.BudgetError
+	var (
+		be *media.BudgetError
+		se *media.ScansError
+	)
 	switch {
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("the preview was stopped: %w", context.Canceled)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the preview was stopped: %w", context.DeadlineExceeded)
 	case errors.As(err, &be):
 		return fmt.Errorf("cannot preview the image: it is %s", be.Detail())
+	case errors.As(err, &se):
+		return fmt.Errorf("cannot preview the image: it is %s", se.Detail())
 	case errors.Is(err, media.ErrNotImage):
 		if what := media.DescribeContent(data); what != "" {
 			return fmt.Errorf("cannot preview the file: it is not an image (it looks like %s)", what)

@@ -144,7 +144,7 @@ func TestRenderErrors(t *testing.T) {
 		{"unknown bytes", []byte{1, 2, 3, 0, 5}, 10, 10, Options{Mode: Blocks}, "cannot preview the file: it is not a PNG, JPEG, WEBP or GIF image"},
 		{"bomb", mediatest.ClaimPNG(t, 100000, 100000, 8, 6), 10, 10, Options{Mode: Blocks}, "cannot preview the image: it is 100000x100000 pixels (40.0 GB decoded), more than parley decodes (256.0 MB)"},
 		{"bomb in kitty", mediatest.ClaimPNG(t, 100000, 100000, 8, 6), 10, 10, Options{Mode: Kitty, Profile: colorprofile.TrueColor}, "more than parley decodes"},
-		{"over a small budget", png, 10, 10, Options{Mode: Blocks, Budget: 100}, "more than parley decodes (100 B)"},
+		{"over a small budget", png, 10, 10, Options{Mode: Blocks, Budget: media.NewBudget(100)}, "more than parley decodes (100 B)"},
 		{"cut off", png[:len(png)/2], 10, 10, Options{Mode: Blocks}, "cannot preview the PNG image: it is damaged"},
 		{"no area", png, 0, 10, Options{Mode: Blocks}, "cannot preview an image in 0x10 cells; the area must be 1x1 to 1000x1000"},
 		{"huge area", png, 10, 1001, Options{Mode: Blocks}, "1000x1000"},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"parley/media"
 	"parley/media/mediatest"
 )
 
@@ -123,7 +124,7 @@ func FuzzRender(f *testing.F) {
 	f.Add(mediatest.SolidWEBP(5, 3, color.NRGBA{1, 2, 3, 255}), uint8(3), uint8(3), uint8(3))
 	f.Add([]byte("\x89PNG\r\n\x1a\n"), uint8(1), uint8(1), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, w, h, mode uint8) {
-		opts := Options{Mode: Mode(mode % 4), Profile: colorprofile.TrueColor, Budget: 8 << 20}
+		opts := Options{Mode: Mode(mode % 4), Profile: colorprofile.TrueColor, Budget: media.NewBudget(8 << 20)}
 		r, err := Render(data, int(w%40)+1, int(h%20)+1, opts)
 		if err != nil {
 			return

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"context"
 	"image"
 
 	"parley/media"
@@ -27,13 +28,22 @@ func (t thumb) serves(need int) bool {
 	return t.pic != nil && (t.full || max(t.pic.Rect.Dx(), t.pic.Rect.Dy()) >= need)
 }
 
-// makeThumb decodes data and reduces it by the largest integer factor that
-// keeps at least max(need, thumbMinSide) pixels on the longer side.
-func makeThumb(data []byte, info media.Info, o, need int, budget int64) (thumb, error) {
-	img, _, err := media.Decode(data, budget)
+// makeThumb decodes data within b (stopping when ctx ends) and reduces it
+// (thumbFrom); the decoded pixels are let go, and their share of b given
+// back, as soon as the reduced picture exists.
+func makeThumb(ctx context.Context, data []byte, info media.Info, o, need int, b *media.Budget) (thumb, error) {
+	img, _, release, err := media.Decode(ctx, data, b)
+	defer release()
 	if err != nil {
 		return thumb{}, err
 	}
+	return thumbFrom(img, info, o, need), nil
+}
+
+// thumbFrom reduces a decoded image by the largest integer factor that
+// keeps at least max(need, thumbMinSide) pixels on the longer side, and
+// turns it by its EXIF orientation o.
+func thumbFrom(img image.Image, info media.Info, o, need int) thumb {
 	k := max(1, max(info.Width, info.Height)/max(need, thumbMinSide))
 	pic, ok := boxReduce(img, k, k)
 	if !ok {
@@ -44,5 +54,5 @@ func makeThumb(data []byte, info media.Info, o, need int, budget int64) (thumb, 
 			pic = r
 		}
 	}
-	return thumb{pic: pic, full: k == 1}, nil
+	return thumb{pic: pic, full: k == 1}
 }
