@@ -140,3 +140,32 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		}
 	}
 }
+
+// The chips show the format that is sent (a PNG sent as a JPEG says so),
+// the newest chip is always in view however many there are, and the same
+// file attached twice is said, not attached again.
+func TestChipsShowTheNewestAndRefuseTheSameFileTwice(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	var paths []string
+	for i := range 5 {
+		dir := t.TempDir()
+		paths = append(paths, pngFile(t, dir, 20+i, 20))
+	}
+	for i, p := range paths {
+		h.typeText("/attach " + p)
+		h.key("enter")
+		h.wait("the attachment", func() bool { return len(h.m.comp.attachments) == i+1 })
+		if scr := h.screen(); !strings.Contains(scr, itoa(i+1)+" ▣ shot.png · "+itoa(20+i)+"×20 PNG") {
+			t.Fatalf("the newest chip (%d) is not in view:\n%s", i+1, scr)
+		}
+	}
+	if !strings.Contains(h.screen(), "earlier: 3 more") {
+		t.Fatalf("the earlier chips are not counted:\n%s", h.screen())
+	}
+	h.typeText("/attach " + paths[4])
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "shot.png is attached already") })
+	if len(h.m.comp.attachments) != 5 {
+		t.Fatalf("%d attachments", len(h.m.comp.attachments))
+	}
+}
