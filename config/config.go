@@ -334,7 +334,13 @@ func (c *Config) Catalog() *api.Catalog {
 	for i, m := range c.Models {
 		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig}
 	}
-	return api.NewCatalog(models).WithConfigPath(c.Path)
+	cat := api.NewCatalog(models).WithConfigPath(c.Path)
+	if c.overridden != "" {
+		// The models are the override's (the demo's): no line of the
+		// config file changes what they can do.
+		cat = cat.Fixed(c.overridden)
+	}
+	return cat
 }
 
 // Provider returns the provider with the given name, or nil.

@@ -169,3 +169,33 @@ func TestChipsShowTheNewestAndRefuseTheSameFileTwice(t *testing.T) {
 		t.Fatalf("%d attachments", len(h.m.comp.attachments))
 	}
 }
+
+// Messages whose reply failed are left out of later requests; the chat
+// says so once a conversation, not at every send.
+func TestDroppedMessagesAreSaidOnce(t *testing.T) {
+	h := newHarness(t, 140, 30)
+	h.srv.Enqueue(apitest.Reply{Status: 400, ErrorMessage: "nope"})
+	h.typeText("first")
+	h.key("enter")
+	h.wait("the failure", func() bool { return !h.streaming() })
+	said := 0
+	for _, q := range []string{"second", "third"} {
+		h.srv.Enqueue(apitest.Reply{Text: "ok"})
+		h.typeText(q)
+		h.key("enter")
+		h.wait("the reply", func() bool { return !h.streaming() })
+		for _, n := range h.m.notes.log {
+			if strings.Contains(n.text, "not sent again") {
+				said++
+			}
+		}
+		h.m.notes.log = nil
+	}
+	if said != 1 {
+		t.Fatalf("the dropped message was said %d times", said)
+	}
+	reqs := h.srv.RequestsTo("/chat/completions")
+	if last := reqs[len(reqs)-1].Chat.Messages; len(last) != 3 || last[0].Content.PlainText() != "second" {
+		t.Fatalf("the last request carries %d messages: %+v", len(last), last)
+	}
+}
