@@ -234,10 +234,15 @@ type askResult struct {
 
 func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
 	resp, err := c.Chat(ctx, req)
+	if resp == nil {
+		return askResult{}, err
+	}
+	// A reply over max_reply_bytes comes with its text so far: shown and
+	// kept like a stream's.
+	onText(resp.Text())
 	if err != nil {
 		return askResult{}, err
 	}
-	onText(resp.Text())
 	var res askResult
 	if len(resp.Choices) > 0 {
 		res.finishReason = resp.Choices[0].FinishReason

@@ -26,6 +26,7 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   mouse = false                       # mouse-wheel scrolling in the chat
   system_prompt = "Answer briefly."
   max_history_messages = 0            # 0 sends the whole conversation
+  max_reply_bytes = "8MiB"            # longer replies stop there; the text so far is kept
   history = true                      # keep sessions in $XDG_DATA_HOME/parley (see parley sessions)
   auto_title = false                  # ask the model for a short session title
 

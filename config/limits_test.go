@@ -122,3 +122,28 @@ func TestConfigPathVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxReplyBytes: max_reply_bytes reaches every provider's client
+// config; unset leaves the client's default; a size too small or not a
+// size is refused at its line.
+func TestMaxReplyBytes(t *testing.T) {
+	env, _ := testEnv(t, map[string]string{"OPENAI_API_KEY": "sk-test"})
+	writeConfig(t, env, "max_reply_bytes = \"2MiB\"\n", 0o600)
+	cc, err := mustLoad(t, env).Providers[0].ClientConfig("parley/test")
+	if err != nil || cc.MaxReplyBytes != 2<<20 {
+		t.Fatalf("MaxReplyBytes %d, err %v", cc.MaxReplyBytes, err)
+	}
+	writeConfig(t, env, "theme = \"dark\"\n", 0o600)
+	if cc, _ := mustLoad(t, env).Providers[0].ClientConfig("parley/test"); cc.MaxReplyBytes != 0 {
+		t.Fatalf("unset: MaxReplyBytes %d, want 0 (the client's default)", cc.MaxReplyBytes)
+	}
+	for body, want := range map[string]string{
+		"max_reply_bytes = 10\n":      "use at least 1KB",
+		"max_reply_bytes = \"huge\"\n": "is not a size",
+	} {
+		writeConfig(t, env, body, 0o600)
+		if _, err := Load(env); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ":1:") {
+			t.Errorf("%q: err %v, want %q at line 1", body, err, want)
+		}
+	}
+}

@@ -219,6 +219,7 @@ func (p *Provider) ClientConfig(userAgent string) (api.ClientConfig, error) {
 	}
 	if p.cfg != nil {
 		cc.Timeouts, cc.Retry = p.cfg.Timeouts(), p.cfg.Retry()
+		cc.MaxReplyBytes = p.cfg.MaxReplyBytes
 	}
 	return cc, nil
 }
