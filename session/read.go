@@ -183,7 +183,9 @@ func (s *Store) load(ctx context.Context, id, query string, args ...any) (Sessio
 	}}, nil
 }
 
-const messageColumns = `id, seq, role, text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
+// messageColumns are read from messages (unaliased); a streaming reply's
+// text comes with its pieces.
+const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.

@@ -98,6 +98,10 @@ func (s *Store) open(ctx context.Context) error {
 	return nil
 }
 
+// keepDeleted is how long a deleted session's id is remembered, so that
+// a chat still open on it elsewhere does not bring it back.
+const keepDeleted = 30 * 24 * time.Hour
+
 // staleAfter is how long a reply may go without a progress write before
 // it counts as abandoned: far longer than any stream waits for data.
 const staleAfter = 10 * time.Minute
@@ -108,8 +112,16 @@ const staleAfter = 10 * time.Minute
 // all, its next write sets the state back.
 func (s *Store) recoverStale(ctx context.Context) error {
 	return s.write(ctx, "open", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "UPDATE messages SET state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
-			millis(s.now().Add(-staleAfter)))
+		// The pieces of its text become its text (textSoFar is read before
+		// the state changes).
+		if _, err := tx.ExecContext(ctx, "UPDATE messages SET text = "+textSoFar+", state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
+			millis(s.now().Add(-staleAfter))); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id NOT IN (SELECT id FROM messages WHERE state = 'streaming')"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM deleted_sessions WHERE deleted < ?", millis(s.now().Add(-keepDeleted)))
 		return err
 	})
 }

@@ -16,7 +16,12 @@ import (
 // Image bytes are stored before the rows that refer to them.
 func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 	switch ch.Kind {
-	case conversation.ChangeAppend, conversation.ChangeProgress, conversation.ChangeUpdate:
+	case conversation.ChangeProgress:
+		if ch.Message == nil {
+			return nil
+		}
+		return s.writeProgress(ctx, ch)
+	case conversation.ChangeAppend, conversation.ChangeUpdate:
 		if ch.Message == nil {
 			return nil
 		}
@@ -63,6 +68,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 		}
 		id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
 		if err != nil {
+			return err
+		}
+		if err := dropPieces(ctx, tx, id); err != nil {
 			return err
 		}
 		if !withParts {
@@ -164,8 +172,8 @@ func (st *statements) close() {
 	}
 }
 
-// upsertMessage writes the whole message (a progress change or the final
-// state rewrite the row in place) and returns its row id.
+// upsertMessage writes the whole message (the final state rewrites the
+// row in place) and returns its row id.
 func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string, m *conversation.Message) (int64, error) {
 	var pt, ct, tt sql.NullInt64
 	if u := m.Usage; u != nil {
