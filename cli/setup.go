@@ -26,6 +26,7 @@ func (a *app) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
+	a.secrets.add(cfg.KnownKeys()...)
 	if a.demo {
 		if err := a.useDemo(cfg); err != nil {
 			return nil, err
@@ -90,9 +91,7 @@ func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Write
 	if err != nil {
 		return nil, err
 	}
-	if cc.APIKey != "" {
-		a.secrets = append(a.secrets, cc.APIKey)
-	}
+	a.secrets.add(cc.APIKey)
 	if trace != nil {
 		cc.Verbose, cc.Sanitize = trace, termsafe.Sanitize
 	}

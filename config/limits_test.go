@@ -147,3 +147,36 @@ func TestMaxReplyBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownKeys: every key the config gives without running a command is
+// known (a literal api_key, api_key_env, OPENAI_API_KEY by default); a key
+// from api_key_cmd only once resolved.
+func TestKnownKeys(t *testing.T) {
+	env, _ := testEnv(t, map[string]string{"OPENAI_API_KEY": "sk-env-default", "TEAM_KEY": "sk-team"})
+	writeConfig(t, env, `[[providers]]
+name = "a"
+base_url = "http://127.0.0.1:1/v1"
+[[providers]]
+name = "b"
+base_url = "http://127.0.0.1:2/v1"
+api_key_env = "TEAM_KEY"
+[[providers]]
+name = "c"
+base_url = "http://127.0.0.1:3/v1"
+api_key = "sk-literal"
+[[providers]]
+name = "d"
+base_url = "http://127.0.0.1:4/v1"
+api_key_cmd = "echo sk-from-cmd"
+`, 0o600)
+	c := mustLoad(t, env)
+	if got := strings.Join(c.KnownKeys(), " "); got != "sk-env-default sk-team sk-literal" {
+		t.Fatalf("before api_key_cmd ran: %q", got)
+	}
+	if _, err := c.Provider("d").APIKey(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.KnownKeys(), " "); got != "sk-env-default sk-team sk-literal sk-from-cmd" {
+		t.Fatalf("after: %q", got)
+	}
+}

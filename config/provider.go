@@ -138,6 +138,27 @@ func (p *Provider) APIKey() (string, error) {
 	return key, nil
 }
 
+// KnownKeys returns the keys the config gives without running anything
+// (api_key values, the variables api_key_env names or OPENAI_API_KEY) and
+// those resolved so far, so they can be masked and kept out of the
+// history. A key api_key_cmd prints is known once it was resolved.
+func (c *Config) KnownKeys() []string {
+	var keys []string
+	for _, p := range c.Providers {
+		p.mu.Lock()
+		switch {
+		case p.key != nil:
+			keys = append(keys, *p.key)
+		case p.apiKey != "":
+			keys = append(keys, p.apiKey)
+		case p.APIKeyCmd == "":
+			keys = append(keys, strings.TrimSpace(p.getenv(p.keyEnv())))
+		}
+		p.mu.Unlock()
+	}
+	return keys
+}
+
 // runKeyCmd runs api_key_cmd. Its output is never put into an error: a
 // command that fails halfway may have printed the key or part of it.
 func (p *Provider) runKeyCmd() (string, error) {

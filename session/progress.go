@@ -46,7 +46,7 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change) error
 		}
 		if saved < int64(len(m.Text)) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO message_pieces (message_id, start, "end", text) VALUES (?, ?, ?, ?)`,
-				rowID, saved, len(m.Text), m.Text[saved:]); err != nil {
+				rowID, saved, len(m.Text), s.redact(m.Text[saved:])); err != nil {
 				return err
 			}
 		}

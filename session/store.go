@@ -23,6 +23,11 @@ const busyTimeout = 5 * time.Second
 type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Secrets returns the API keys known so far (the configured ones and
+	// those resolved since); they are replaced by "[redacted]" in every
+	// text the store writes. It is called for each write, from any
+	// goroutine, so keys resolved later (api_key_cmd) count from then on.
+	Secrets func() []string
 }
 
 // Store is the history database of one data directory.
@@ -32,6 +37,7 @@ type Store struct {
 	path    string
 	blobDir string
 	now     func() time.Time
+	secrets func() []string
 }
 
 // Open opens (creating it when missing) the history database in dir and
@@ -43,7 +49,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
 	}
 	path := filepath.Join(dir, DBName)
-	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now}
+	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now, secrets: opts.Secrets}
 	if s.now == nil {
 		s.now = time.Now
 	}

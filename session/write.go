@@ -94,6 +94,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 // and keeps its title, system prompt, model, preview (when not "") and
 // time current.
 func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
+	if err := refuseDeleted(ctx, tx, ch.ConversationID); err != nil {
+		return err
+	}
 	now := millis(s.now())
 	created := now
 	if ch.Message != nil && !ch.Message.Created.IsZero() {
@@ -104,7 +107,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		titled = 1
 	}
 	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now, preview)
+		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview))
 	return err
 }
 
@@ -196,7 +199,7 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	}
 	var id int64
 	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
-		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
+		sessionID, m.ID, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now, image).Scan(&id)
 	return id, err
 }
