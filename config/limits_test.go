@@ -138,7 +138,7 @@ func TestMaxReplyBytes(t *testing.T) {
 		t.Fatalf("unset: MaxReplyBytes %d, want 0 (the client's default)", cc.MaxReplyBytes)
 	}
 	for body, want := range map[string]string{
-		"max_reply_bytes = 10\n":      "use at least 1KB",
+		"max_reply_bytes = 10\n":       "use at least 1KB",
 		"max_reply_bytes = \"huge\"\n": "is not a size",
 	} {
 		writeConfig(t, env, body, 0o600)
