@@ -63,6 +63,13 @@ func (s *Store) open(ctx context.Context) error {
 	if err := os.MkdirAll(s.blobDir, 0o700); err != nil {
 		return classify(s.path, "open", err)
 	}
+	// Stat before opening: SQLite would wait forever reading a named pipe
+	// put in the database's place (or in its journal's).
+	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
+		if err := regularOrMissing(p); err != nil {
+			return err
+		}
+	}
 	if err := createFile(s.path); err != nil {
 		return classify(s.path, "open", err)
 	}
@@ -197,6 +204,36 @@ func (s *Store) check(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// regularOrMissing refuses a path that exists and is not a regular file
+// (symbolic links are followed: a database may live elsewhere).
+func regularOrMissing(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return classify(path, "open", err)
+	case st.Mode().IsRegular():
+		return nil
+	}
+	return &Error{Kind: KindNotRegular, Path: path, Op: "open", Err: fmt.Errorf("not a regular file (%v)", st.Mode().Type()), what: fileKind(st.Mode())}
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // createFile makes the database file private to the user before SQLite
