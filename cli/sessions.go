@@ -106,7 +106,7 @@ func (a *app) sessionsListCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List sessions, newest first: id, last change, message count, title",
+		Short: "List sessions, newest first: id, last change, message count, title (labelled on a terminal)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.sessionsList(cmd.Context(), f)
@@ -145,7 +145,13 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 			}
 			return session.WriteJSON(a.env.Stdout, out)
 		}
+		if len(list) == 0 {
+			return errNoHistory
+		}
 		tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
+		if a.env.StdoutIsTerminal {
+			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
+		}
 		for _, m := range list {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, shortTime(m.Updated), m.Messages, listTitle(m))
 		}
@@ -154,7 +160,8 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 	return a.emptyListing(err, f.json)
 }
 
-// emptyListing turns "no history yet" into an empty listing.
+// emptyListing turns "no history yet" into an empty listing: [] in JSON,
+// a sentence on stderr otherwise (stdout stays empty for scripts).
 func (a *app) emptyListing(err error, asJSON bool) error {
 	if !errors.Is(err, errNoHistory) {
 		return err
@@ -163,6 +170,7 @@ func (a *app) emptyListing(err error, asJSON bool) error {
 		_, err = io.WriteString(a.env.Stdout, "[]\n")
 		return err
 	}
+	a.say(errNoHistory.Error())
 	return nil
 }
 
@@ -178,10 +186,7 @@ func noSession(err error, prefix string) error {
 // listTitle is a session's title for a one-line listing.
 func listTitle(m session.Meta) string {
 	t := strings.Join(strings.Fields(termsafe.Sanitize(m.Title)), " ")
-	switch {
-	case t == "" && m.HasDraft:
-		return "(draft)"
-	case t == "":
+	if t == "" {
 		return "(untitled)"
 	}
 	return t
@@ -288,9 +293,10 @@ func (a *app) sessionsSearchCommand() *cobra.Command {
 		Use:   "search QUERY",
 		Short: "Find messages in every session: session id, message number, snippet",
 		Long: `Find the messages that contain every word of QUERY, newest first, in every
-session. Words match whole words regardless of case and accents; end a word
-with * to match every word it starts; "put words in quotes" to match them in a
-row. Each line shows the session id, the message number and a snippet.`,
+session. Each word matches the words it starts, regardless of case and
+accents ("wombat" finds "wombats"); "put words in quotes" to match them in a
+row. Each line shows the session id, the message number and a snippet, with a
+header line on a terminal. No match is an error (exit status 1), as for grep.`,
 		Example: `  parley sessions search lighthouse
   parley sessions search 'light* keeper' --json`,
 		Args: cobra.ArbitraryArgs,
@@ -322,10 +328,19 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 	if f.limit <= 0 {
 		return usagef("--limit must be 1 or more, not %d", f.limit)
 	}
+	noMatch := fmt.Errorf("no messages match %q", strings.Join(strings.Fields(query), " "))
 	err := a.withStore(ctx, func(s *session.Store) error {
-		hits, err := s.Search(ctx, query, f.limit)
+		// Every word is a prefix, as in the browser: "wombat" finds
+		// "wombats".
+		hits, err := s.Search(ctx, session.PrefixQuery(query), f.limit)
 		if err != nil {
 			return err
+		}
+		if len(hits) == 0 {
+			if f.json {
+				io.WriteString(a.env.Stdout, "[]\n")
+			}
+			return noMatch
 		}
 		if f.json {
 			out := make([]jsonHit, 0, len(hits))
@@ -344,11 +359,18 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		}
 		style := a.env.StdoutIsTerminal && a.env.Getenv("NO_COLOR") == ""
 		var b strings.Builder
+		if a.env.StdoutIsTerminal {
+			fmt.Fprintf(&b, "%-32s  %s  %s\n", "SESSION", "MESSAGE", "SNIPPET")
+		}
 		for _, h := range hits {
-			fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
-			// One line: whitespace runs (newlines included) become one space.
-			snippet := strings.Join(strings.Fields(h.Snippet), " ")
-			for _, sp := range session.SplitSnippet(snippet) {
+			if a.env.StdoutIsTerminal {
+				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.MessageID)
+			} else {
+				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
+			}
+			// Snippets come on one line, the spaces around the matches
+			// kept.
+			for _, sp := range session.SplitSnippet(h.Snippet) {
 				text := termsafe.Sanitize(sp.Text)
 				if sp.Hit && style {
 					text = "\x1b[1m" + text + "\x1b[22m"
@@ -360,7 +382,13 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		_, err = io.WriteString(a.env.Stdout, b.String())
 		return err
 	})
-	return a.emptyListing(err, f.json)
+	if errors.Is(err, errNoHistory) {
+		if f.json {
+			io.WriteString(a.env.Stdout, "[]\n")
+		}
+		return fmt.Errorf("%w: %w", noMatch, errNoHistory)
+	}
+	return err
 }
 
 func (a *app) sessionsExportCommand() *cobra.Command {

@@ -19,7 +19,7 @@ func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) 
 	b := bufio.NewWriter(w)
 	title := e.Title
 	if title == "" {
-		title = "Untitled session"
+		title = "(untitled)"
 	}
 	fmt.Fprintf(b, "# %s\n\n", oneLine(title, 200))
 	fmt.Fprintf(b, "- Session: `%s`\n", e.ID)

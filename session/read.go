@@ -29,7 +29,7 @@ type Meta struct {
 	// Messages is how many messages the session holds.
 	Messages int
 	// Preview is the beginning of the latest message with text, on one
-	// line.
+	// line, as plain text (no Markdown syntax).
 	Preview string
 	// HasDraft: a composer draft is kept with the session.
 	HasDraft bool
@@ -58,7 +58,7 @@ func scanMeta(sc interface{ Scan(...any) error }) (Meta, error) {
 	var preview string
 	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview)
 	m.Created, m.Updated = fromMillis(created), fromMillis(updated)
-	m.Preview = oneLine(preview, previewRunes)
+	m.Preview = oneLine(plainPreview(preview), previewRunes)
 	return m, err
 }
 

@@ -247,3 +247,21 @@ func TestPreviewFollowsTheLatestText(t *testing.T) {
 		t.Fatalf("preview after the reply was dropped: %q", p)
 	}
 }
+
+// TestPreviewIsPlainText: a preview shows what a reader of the rendered
+// message sees, not its Markdown.
+func TestPreviewIsPlainText(t *testing.T) {
+	for md, want := range map[string]string{
+		"## Heading\n\nSome **bold** and *em* and `code`.": "Heading Some bold and em and code.",
+		"- [x] done\n- item two\n1. first":                 "done item two first",
+		"> quoted [a link](https://x.y) ![pic](p.png)":     "quoted a link pic",
+		"```go\nfunc main() {}\n```\nafter":                "func main() {} after",
+		"| a | b |\n|---|---|\n| 1 | 2 |":                  "a b 1 2",
+		"snake_case_name and 2*3*4 stay; ~~gone~~ marks":   "snake_case_name and 2*3*4 stay; gone marks",
+		"---\nplain": "plain",
+	} {
+		if got := oneLine(plainPreview(md), previewRunes); got != want {
+			t.Errorf("preview of %q = %q, want %q", md, got, want)
+		}
+	}
+}
