@@ -482,7 +482,7 @@ func TestSessionsListingsAreLabelled(t *testing.T) {
 	r.mustCode(t, 0)
 	lines = strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "SESSION ") || !strings.HasSuffix(lines[0], "  MESSAGE  SNIPPET") ||
-		!strings.HasSuffix(lines[1], "A cup of tea. Tea rewards patience.") {
+		!strings.HasSuffix(lines[1], "  2  Tea A cup of tea. Tea rewards patience.") {
 		t.Fatalf("search on a terminal:\n%s", r.stdout)
 	}
 	h.stdoutTTY = false

@@ -26,8 +26,10 @@ type Hit struct {
 	MessageID int
 	Role      string
 	// Snippet is the matching part of the message with the matched words
-	// between HitStart and HitEnd, cut with "…" (untrusted text: sanitise
-	// it before a terminal).
+	// between HitStart and HitEnd, cut with "…": one line (white space runs
+	// are single spaces, those around a match kept, so a consumer need not
+	// fold it), plain text (no Markdown syntax). Untrusted text: sanitise
+	// it before a terminal.
 	Snippet string
 	Created time.Time
 }

@@ -123,7 +123,7 @@ type window struct {
 
 // snippet makes a one-line snippet of w around the first match of terms,
 // the matched words between HitStart and HitEnd, "…" where text was left
-// out. found is false when no term matches in the window; the snippet is
+// out, as plain text (Markdown syntax left out, as in previews). found is false when no term matches in the window; the snippet is
 // then its beginning.
 func snippet(w window, terms []term) (s string, found bool) {
 	toks := tokenize(w.text)
@@ -176,7 +176,7 @@ func snippet(w window, terms []term) (s string, found bool) {
 	if end < len(w.text) || w.more {
 		b.WriteString("…")
 	}
-	return oneLineSnippet(b.String()), first >= 0
+	return oneLineSnippet(plainPreview(b.String())), first >= 0
 }
 
 // oneLineSnippet turns every run of white space into one space and trims
