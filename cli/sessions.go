@@ -393,6 +393,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 
 func (a *app) sessionsExportCommand() *cobra.Command {
 	var format, out string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a session as Markdown or JSON",
@@ -401,20 +402,27 @@ func (a *app) sessionsExportCommand() *cobra.Command {
 With -o PATH the export is written to PATH and its images are copied into a
 folder next to it (for chat.md: chat-images/) and referred to by relative
 paths, so the files can be moved or shared together. Without -o it goes to
-stdout and images are referred to where parley keeps them.`,
-		Example: `  parley sessions export 0190f0a1 -o chat.md
-  parley sessions export 0190f0a1 --format json > chat.json`,
+stdout and images are referred to where parley keeps them.
+
+An existing file (or link) at PATH is never replaced unless --force is given,
+and a link there is never followed: --force replaces the link itself. The files
+are readable by you only, like the history. Terminal control characters in
+replies are written as visible placeholders in Markdown.`,
+		Example: `  parley sessions export 0190f0a1b2c3 -o chat.md
+  parley sessions export 0190f0a1b2c3 -o chat.md --force
+  parley sessions export 0190f0a1b2c3 --format json > chat.json`,
 		Args: exactlyOneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsExport(cmd.Context(), args[0], format, out)
+			return a.sessionsExport(cmd.Context(), args[0], format, out, force)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file, images next to it (default: stdout)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace the file at the -o path (and images of an earlier export beside it)")
 	return cmd
 }
 
-func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) error {
+func (a *app) sessionsExport(ctx context.Context, prefix, format, out string, force bool) error {
 	format = strings.ToLower(strings.TrimSpace(format))
 	if format != session.FormatMarkdown && format != session.FormatJSON {
 		return usagef("--format must be md or json, not %q", format)
@@ -424,9 +432,14 @@ func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) er
 		if err != nil {
 			return err
 		}
-		opts := session.ExportOptions{Format: format}
+		opts := session.ExportOptions{Format: format, Force: force}
 		if out != "" {
-			return s.ExportFile(ctx, id, out, opts)
+			err := s.ExportFile(ctx, id, out, opts)
+			var pe *fs.PathError
+			if errors.Is(err, fs.ErrExist) && errors.As(err, &pe) {
+				return usagef("%s exists already and was left alone; give another path, or add --force to replace it", pe.Path)
+			}
+			return err
 		}
 		if !a.env.StdoutIsTerminal || format == session.FormatJSON {
 			// JSON is written with every terminal control escaped.

@@ -384,6 +384,27 @@ func TestSessionsExport(t *testing.T) {
 	if r = h.run(nil, "sessions", "export", id, "--format", "pdf"); r.code != 2 || !strings.Contains(r.stderr, "md or json") {
 		t.Fatalf("bad format: %+v", r)
 	}
+	// Again to the same path: refused and untouched; --force replaces.
+	os.WriteFile(out, []byte("my notes"), 0o600)
+	r = h.run(nil, "sessions", "export", id, "-o", out)
+	if r.code != 2 || r.stderr != "parley: "+out+" exists already and was left alone; give another path, or add --force to replace it.\n" {
+		t.Fatalf("over a file: %+v", r)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "my notes" {
+		t.Fatalf("the file changed: %q", b)
+	}
+	h.run(nil, "sessions", "export", id, "-o", out, "--force").mustCode(t, 0)
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	// A dangling link is not followed: its target is not created.
+	link := filepath.Join(filepath.Dir(out), "link.md")
+	target := filepath.Join(t.TempDir(), "target.md")
+	os.Symlink(target, link)
+	h.run(nil, "sessions", "export", id, "-o", link).mustCode(t, 2)
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
 }
 
 func TestSessionsRm(t *testing.T) {
