@@ -71,7 +71,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.loadGatewayConfig("ask")
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if f.n < 0 {
 		return usagef("-n must be 1 or more, not %d", f.n)
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.loadGatewayConfig("image")
 	if err != nil {
 		return err
 	}

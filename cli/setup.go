@@ -38,6 +38,22 @@ func (a *app) loadConfig() (*config.Config, error) {
 	return cfg, nil
 }
 
+// loadGatewayConfig is loadConfig for the commands that talk to a
+// gateway (ask, image, models): with nothing configured at all (no config
+// file, neither OPENAI_BASE_URL nor OPENAI_API_KEY) they say so and point
+// at the setup screen and the demo, instead of sending a request without
+// a key to the default gateway.
+func (a *app) loadGatewayConfig(command string) (*config.Config, error) {
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	if config.NothingConfigured(cfg, a.env.Getenv) {
+		return nil, usagef("nothing is configured yet: there is no config file (%s) and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set; run parley to set up a gateway on its first screen, or try parley %s --demo", a.displayPath(cfg.Path), command)
+	}
+	return cfg, nil
+}
+
 // displayPath shows a config path with the home directory as ~.
 func (a *app) displayPath(p string) string {
 	if h := a.env.HomeDir; h != "" && strings.HasPrefix(p, h+"/") {

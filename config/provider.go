@@ -79,6 +79,12 @@ func (p *Provider) KeySource() string {
 	return p.keyEnv()
 }
 
+// keyFromUnsetVariable reports a provider whose key would come from an
+// environment variable that is not set (so it has none).
+func (p *Provider) keyFromUnsetVariable() bool {
+	return p.keyLabel == "" && p.apiKey == "" && p.APIKeyCmd == "" && strings.TrimSpace(p.getenv(p.keyEnv())) == ""
+}
+
 func (p *Provider) keyEnv() string {
 	if p.APIKeyEnv != "" {
 		return p.APIKeyEnv
