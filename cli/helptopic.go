@@ -72,7 +72,7 @@ The demo models:
   parley --demo                          chat with demo-chat
   parley --demo -m demo-vision           paste an image path, then ask
   parley ask --demo "hello"              one reply on stdout
-  parley image --demo -n 2 "red kite"    PNGs saved to image_dir
+  parley image --demo -n 2 "red kite"    PNGs saved to a temporary folder
   parley image --demo --edit in.png "make it blue"
   parley models --demo                   the models and what they can do`,
 	}

@@ -28,15 +28,17 @@ func (a *app) sessionsCommand() *cobra.Command {
 		Long: `Every chat and every "parley ask" is kept as a session in
 $XDG_DATA_HOME/parley (~/.local/share/parley) unless history = false is set in
 the config or --no-save is given. A session id may be given by any unique
-prefix. Without a command, "parley sessions" lists them.
+prefix (twelve characters are nearly always enough; a prefix several
+sessions share lists them; the shell completes ids). Without a command,
+"parley sessions" lists them.
 
 Listings are plain text, one item per line and stable for scripts; --json gives
 every field.`,
 		Example: `  parley sessions
   parley sessions search "lighthouse keeper"
-  parley sessions show 0190f0a1
-  parley sessions export 0190f0a1 --format md -o chat.md
-  parley sessions rm 0190f0a1 0190f0b7`,
+  parley sessions show 0190f0a1b2c3
+  parley sessions export 0190f0a1b2c3 --format md -o chat.md
+  parley sessions rm 0190f0a1b2c3 0190f0b7d4e5`,
 		Args: sessionsArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.sessionsList(cmd.Context(), lf)
@@ -214,7 +216,8 @@ func (a *app) sessionsShowCommand() *cobra.Command {
 		Long: `Print a session's transcript as plain text, or with --json its full structure
 (the same as "parley sessions export --format json", images referred to where
 parley keeps them).`,
-		Args: exactlyOneID,
+		Args:              exactlyOneID,
+		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.sessionsShow(cmd.Context(), args[0], asJSON)
 		},
@@ -411,7 +414,8 @@ replies are written as visible placeholders in Markdown.`,
 		Example: `  parley sessions export 0190f0a1b2c3 -o chat.md
   parley sessions export 0190f0a1b2c3 -o chat.md --force
   parley sessions export 0190f0a1b2c3 --format json > chat.json`,
-		Args: exactlyOneID,
+		Args:              exactlyOneID,
+		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.sessionsExport(cmd.Context(), args[0], format, out, force)
 		},
