@@ -69,6 +69,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
+	checkCompletionCommand(root)
 	_, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK

@@ -44,7 +44,9 @@ func completionShells() []string { return []string{"bash", "zsh", "fish", "power
 
 // checkCompletionCommand makes "parley completion SHELL" with a shell
 // parley has no script for a usage error (cobra shows the help and exits
-// 0). Without a shell the help is shown, as before.
+// 0). Without a shell the help is shown, as before. It runs once the
+// root's output is set: cobra's completion commands keep the writer they
+// find when they are made.
 func checkCompletionCommand(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
@@ -64,7 +66,6 @@ func checkCompletionCommand(root *cobra.Command) {
 // registerCompletions attaches completion functions to the flags and
 // arguments of every command.
 func (a *app) registerCompletions(root *cobra.Command) {
-	checkCompletionCommand(root)
 	imageFiles := cobra.FixedCompletions([]string{"png", "jpg", "jpeg", "webp", "gif"}, cobra.ShellCompDirectiveFilterFileExt)
 	_ = root.RegisterFlagCompletionFunc("config", cobra.FixedCompletions([]string{"toml"}, cobra.ShellCompDirectiveFilterFileExt))
 	_ = root.RegisterFlagCompletionFunc("demo-dps", cobra.NoFileCompletions)
