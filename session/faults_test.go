@@ -218,6 +218,22 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 	if got, err := s.Load(ctx, conv2.ID()); err != nil || len(got.Snapshot.Messages) != 2 || got.Snapshot.Messages[0].Text != "fixed" {
 		t.Fatalf("edited: %+v, %v", got.Snapshot.Messages, err)
 	}
+	// A session stored before (here: with only a failed turn, by an older
+	// parley) and reopened stays when it fails again.
+	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('0feed', 1, 1);
+		INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES ('0feed', 1, 'user', 'old question', 'done', 1, 1);
+		INSERT INTO messages (session_id, seq, role, text, state, error, created, updated) VALUES ('0feed', 2, 'assistant', '', 'failed', '401', 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := s.Load(ctx, "0feed")
+	r2 := record(t, s)
+	reopened := conversation.Restore(conversation.Options{ID: "0feed", Listeners: []conversation.Listener{r2}, Now: c.now}, old.Snapshot)
+	turn, _ = reopened.Begin(nil, conversation.TurnOptions{Model: "gpt-4o"})
+	reopened.Close(turn, errors.New("401 again"))
+	flush(t, r2)
+	if got, err := s.Load(ctx, "0feed"); err != nil || len(got.Snapshot.Messages) != 2 {
+		t.Fatalf("a reopened session was taken out: %+v, %v", got.Snapshot.Messages, err)
+	}
 }
 
 // TestKeysAreNotStored: an API key typed into a message, a draft, a

@@ -45,6 +45,7 @@ type Recorder struct {
 	pause    time.Duration // before the next try of pending
 	lastErr  error
 	held     map[string]*heldSession
+	fresh    map[string]bool // conversations met: whose session this recorder made
 	deleted  map[string]error
 	closeErr error
 }

@@ -55,9 +55,11 @@ func (r *Recorder) write(batch []item) {
 // reached a model is written back whole before it goes on.
 func (r *Recorder) apply(it item) error {
 	if it.draft != nil {
+		r.meet(it.draft.sessionID)
 		return r.s.SaveDraft(r.ctx, it.draft.sessionID, it.draft.text, it.draft.atts)
 	}
 	ch := it.change
+	r.meet(ch.ConversationID)
 	if h := r.held[ch.ConversationID]; h != nil {
 		switch ch.Kind {
 		case conversation.ChangeRemove:
@@ -79,7 +81,7 @@ func (r *Recorder) apply(it item) error {
 	if err := r.s.apply(r.ctx, ch); err != nil {
 		return err
 	}
-	if ch.Kind == conversation.ChangeUpdate && unreached(ch.Message) {
+	if ch.Kind == conversation.ChangeUpdate && unreached(ch.Message) && r.fresh[ch.ConversationID] {
 		h, err := r.s.takeUnreached(r.ctx, ch.ConversationID)
 		if err != nil {
 			return err
@@ -92,6 +94,22 @@ func (r *Recorder) apply(it item) error {
 		}
 	}
 	return nil
+}
+
+// meet notes, the first time the recorder writes for a conversation,
+// whether its session is new: only a session this recorder made is taken
+// out again when no reply of it reached a model, never one that was
+// stored before (reopened from the history). A failed look counts as not
+// new.
+func (r *Recorder) meet(id string) {
+	if _, known := r.fresh[id]; known {
+		return
+	}
+	if r.fresh == nil {
+		r.fresh = map[string]bool{}
+	}
+	exists, err := r.s.hasSession(r.ctx, id)
+	r.fresh[id] = err == nil && !exists
 }
 
 // failed reports a write failure once per run of failures, and sets the

@@ -10,7 +10,8 @@ import (
 
 // A conversation whose every reply failed before any text came (a 401, an
 // unreachable host, a name that does not resolve) never reached a model:
-// it is not kept as a session. Its user message is still written before
+// it is not kept as a session (when the recorder made the session: one
+// reopened from the history stays). Its user message is still written before
 // the request goes out (a crash must not lose it); when the reply fails
 // that way the session is taken out of the database again and held in
 // memory by the recorder, which writes it back whole as soon as the
@@ -128,4 +129,11 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 		return err
 	}
 	return classify(s.path, "save an image", s.ensure(b))
+}
+
+// hasSession reports whether a session row exists for id.
+func (s *Store) hasSession(ctx context.Context, id string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?)", id).Scan(&ok)
+	return ok, err
 }
