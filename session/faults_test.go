@@ -3,8 +3,10 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -243,17 +245,24 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 func TestKeysAreNotStored(t *testing.T) {
 	c := newClock()
 	dir := t.TempDir()
+	var mu sync.Mutex // the recorder asks for the keys on its own goroutine
 	keys := []string{"sk-proj-typed0123456789abcdef", "short"}
-	s, err := Open(context.Background(), dir, Options{Now: c.now, Secrets: func() []string { return keys }})
+	s, err := Open(context.Background(), dir, Options{Now: c.now, Secrets: func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(keys)
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	r := record(t, s)
-	key := keys[0]
+	key := "sk-proj-typed0123456789abcdef"
 	conv := conversation.New(conversation.Options{SystemPrompt: "my key is " + key, Listeners: []conversation.Listener{r}, Now: c.now})
 	answer(t, conv, c, "is "+key+" valid? short words stay", "it looks like one")
+	mu.Lock()
 	keys = append(keys, "sk-later-resolved-key-0000")
+	mu.Unlock()
 	answer(t, conv, c, "and sk-later-resolved-key-0000?", "yes")
 	r.SaveDraft(conv.ID(), "draft with "+key, nil)
 	flush(t, r)

@@ -23,11 +23,11 @@ func (r *Recorder) write(batch []item) {
 		case it.flush != nil:
 			it.flush <- blocked
 			continue
-		case blocked != nil:
-			r.pending = append(r.pending, it)
-			continue
 		case it.draft != nil && draftSuperseded(items[i+1:], it.draft),
 			it.draft == nil && superseded(items[i+1:], it.change):
+			continue // also while blocked: what waits stays one item per message
+		case blocked != nil:
+			r.pending = append(r.pending, it)
 			continue
 		}
 		if err, gone := r.deleted[it.sessionID()]; gone {
