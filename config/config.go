@@ -98,6 +98,10 @@ type Config struct {
 	// are powers of 1000, KiB/MiB/GiB powers of 1024). Default 0 =
 	// api.DefaultAttachMaxBytes (20 MB).
 	AttachMaxBytes int64
+	// max_reply_bytes: the most text one chat reply may carry, streamed or
+	// not; past it reading stops and the text so far is kept. Same forms as
+	// attach_max_bytes. Default 0 = api.DefaultMaxReplyBytes (8 MiB).
+	MaxReplyBytes int64
 	// connect_timeout: dialing and the TLS handshake, as "10s". Default 0 =
 	// api.DefaultConnectTimeout (10s).
 	ConnectTimeout time.Duration

@@ -29,6 +29,7 @@ var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes", "attach_max_count", "reading_width", "images",
+		"max_reply_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
@@ -169,6 +170,9 @@ func (l *loader) load(doc map[string]any) error {
 		c.AttachMaxSide = *v
 	}
 	if c.AttachMaxBytes, err = l.byteSize(doc, "attach_max_bytes"); err != nil {
+		return err
+	}
+	if c.MaxReplyBytes, err = l.byteSize(doc, "max_reply_bytes"); err != nil {
 		return err
 	}
 	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {
