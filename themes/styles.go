@@ -163,11 +163,15 @@ func (t Theme) statusStyles(p painter, s *Styles) {
 	s.StatusState = p.fg(bar.Bold(true), t.Info)
 	s.StatusInfo = p.fg(bar, t.Muted)
 	s.StatusWarn = p.fg(bar.Bold(true), t.Warning)
-	s.StatusSep = p.fg(bar, t.Subtle)
+	// The muted colour is the dimmest that is readable on the bar: the
+	// subtle one is made for the terminal's background.
+	s.StatusSep = p.fg(bar, t.Muted)
 	s.Spinner = p.fg(n(), t.Info)
 	s.KeyHint = p.fg(n(), t.Subtle)
 	s.KeyHintKey = p.fg(n().Bold(true), t.Muted)
-	s.KeyHintSep = p.fg(n(), t.Border)
+	// Separators are text and take the dimmest text colour; the border
+	// colour is made for lines (1.5-2:1 on the background).
+	s.KeyHintSep = p.fg(n(), t.Subtle)
 	if p.noColor {
 		s.KeyHint = s.KeyHint.Faint(true)
 		s.KeyHintSep = s.KeyHintSep.Faint(true)
@@ -204,10 +208,10 @@ func (t Theme) overlayStyles(p painter, s *Styles) {
 		Ellipsis:       p.fg(n(), t.Subtle),
 		ShortKey:       p.fg(n().Bold(true), t.Muted),
 		ShortDesc:      p.fg(n(), t.Subtle),
-		ShortSeparator: p.fg(n(), t.Border),
+		ShortSeparator: p.fg(n(), t.Subtle),
 		FullKey:        p.fg(n().Bold(true), t.Accent),
 		FullDesc:       p.fg(n(), t.Text),
-		FullSeparator:  p.fg(n(), t.Border),
+		FullSeparator:  p.fg(n(), t.Subtle),
 	}
 	s.PickerItem = p.fg(n().PaddingLeft(2), t.Text)
 	s.PickerSelected = p.bg(p.fg(n().PaddingLeft(2).Bold(true), t.SelectionText), t.Selection)
