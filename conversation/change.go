@@ -5,8 +5,11 @@ type ChangeKind int
 
 // Kinds of change reported to listeners.
 const (
-	// ChangeAppend: Message was added at the end (a user message, or a reply
-	// that starts streaming with no text yet).
+	// ChangeAppend: Message was added at the end of the active path (a user
+	// message, or a reply that starts streaming with no text yet). Its
+	// Parent is always the path's last message before it: a listener that
+	// shows the active path appends it. A new branch (an edit, a
+	// regenerated reply) first moves the path back with a ChangeSwitch.
 	ChangeAppend ChangeKind = iota
 	// ChangeDelta: Delta was appended to the reply in flight. Message carries
 	// the reply's ID, Version and whole Text so far (the string is shared,
@@ -19,13 +22,26 @@ const (
 	// ChangeUpdate: Message (the reply that was in flight) reached its final
 	// state (done, interrupted or failed) with its whole text.
 	ChangeUpdate
-	// ChangeRemove: the messages with the ids in Removed were dropped (retry,
-	// edit and resend).
+	// ChangeRemove: the messages with the ids in Removed were dropped from
+	// the tree (a reply that failed before any text, made again; an image
+	// turn tried again with RemoveLast). Only messages nothing follows
+	// are dropped.
 	ChangeRemove
 	// ChangeTitle: the conversation was renamed with SetTitle.
 	ChangeTitle
 	// ChangeSystem: the conversation's system prompt changed.
 	ChangeSystem
+	// ChangeSwitch: the active path changed (SwitchTo, SwitchAlternative,
+	// and before the first message of a new branch is appended); Leaf is
+	// its new last message. A listener that shows the path re-reads
+	// Messages(). Nothing was added or dropped.
+	ChangeSwitch
+	// ChangeExclude: a turn was left out of what the model sees, or
+	// brought back (SetExcluded). Message is the turn's user message,
+	// its Excluded the new value; Turn lists the ids of the turn's
+	// messages on the active path (the user message first, empty when it
+	// is not on the path), whose Excluded and Version changed.
+	ChangeExclude
 )
 
 // String names the kind for logs and test failures.
@@ -45,26 +61,35 @@ func (k ChangeKind) String() string {
 		return "title"
 	case ChangeSystem:
 		return "system"
+	case ChangeSwitch:
+		return "switch"
+	case ChangeExclude:
+		return "exclude"
 	}
 	return "unknown"
 }
 
 // Change is one change of a conversation, with copies of what changed.
-// Title and SystemPrompt always hold the conversation's current values, so
-// a listener that meets a conversation for the first time learns them with
-// its first change.
+// Title, SystemPrompt and Leaf always hold the conversation's current
+// values, so a listener that meets a conversation for the first time
+// learns them with its first change.
 type Change struct {
 	Kind           ChangeKind
 	ConversationID string
 	// Message is a copy of the message concerned (Append, Delta, Progress,
-	// Update); nil otherwise.
+	// Update, Exclude); nil otherwise.
 	Message *Message
 	// Delta is the text appended (Delta only).
 	Delta string
 	// Removed lists the ids dropped (Remove only).
-	Removed      []int
+	Removed []int
+	// Turn lists the ids whose Excluded changed (Exclude only).
+	Turn         []int
 	Title        string
 	SystemPrompt string
+	// Leaf is the id of the active path's last message after the change
+	// (0: the conversation is empty).
+	Leaf int
 }
 
 // Listener hears every change of a conversation, in order, synchronously

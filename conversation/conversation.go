@@ -18,17 +18,27 @@ import (
 	"parley/api"
 )
 
-// Conversation is an ordered list of messages with one reply at most in
-// flight. It is not safe for concurrent use: the UI owns it and changes it
-// only from Update.
+// Conversation is a tree of messages (see tree.go) with one reply at
+// most in flight, always at the end of the active path. It is not safe
+// for concurrent use: the UI owns it and changes it only from Update.
 type Conversation struct {
 	id     string
 	title  string
 	system string
 	// titled: the title was set with SetTitle, so it no longer follows the
 	// first message.
-	titled    bool
-	messages  []Message
+	titled bool
+	// root is a virtual node (id 0, depth -1): its children are the
+	// messages that open the conversation.
+	root  *node
+	nodes map[int]*node
+	// all holds every node in order of id (parents before children).
+	all []*node
+	// path is the active path, root excluded.
+	path []*node
+	// partial: restored from a window of the active path (LoadTail); the
+	// rest of the tree is not held.
+	partial   bool
 	nextID    int
 	listeners []Listener
 	now       func() time.Time
@@ -71,6 +81,8 @@ func New(opts Options) *Conversation {
 		now:           opts.Now,
 		progressEvery: opts.ProgressEvery,
 		nextID:        1,
+		root:          &node{depth: -1},
+		nodes:         map[int]*node{},
 	}
 	for _, l := range opts.Listeners {
 		c.Listen(l)
@@ -104,7 +116,8 @@ func NewID() string {
 // ErrBusy is returned when a change needs the reply in flight to end first.
 var ErrBusy = errors.New("a reply is still streaming; press esc to stop it first")
 
-// ErrNothingToRetry is returned by PrepareRetry when there is no user message.
+// ErrNothingToRetry is returned by Begin without a user message when the
+// active path has no user message to answer.
 var ErrNothingToRetry = errors.New("there is no message to send again yet; type one and press enter")
 
 // Listen adds a listener that hears every change from now on.
@@ -124,76 +137,62 @@ func (c *Conversation) Title() string { return c.title }
 // SystemPrompt returns the conversation's own system prompt ("" for none).
 func (c *Conversation) SystemPrompt() string { return c.system }
 
-// Len returns the number of messages.
-func (c *Conversation) Len() int { return len(c.messages) }
+// Len returns the number of messages on the active path.
+func (c *Conversation) Len() int { return len(c.path) }
 
-// At returns a copy of the i-th message.
-func (c *Conversation) At(i int) Message { return c.messages[i].clone() }
-
-// Messages returns copies of all messages in order.
-func (c *Conversation) Messages() []Message {
-	out := make([]Message, len(c.messages))
-	for i := range c.messages {
-		out[i] = c.messages[i].clone()
-	}
-	return out
+// At returns a copy of the i-th message of the active path.
+func (c *Conversation) At(i int) Message {
+	n := c.path[i]
+	return c.copyOf(n, excludedNode(n))
 }
 
-// ByID returns a copy of the message with the given id.
+// Messages returns copies of the messages of the active path, in order.
+func (c *Conversation) Messages() []Message { return c.copies(c.path) }
+
+// ByID returns a copy of the message with the given id, on the active
+// path or not.
 func (c *Conversation) ByID(id int) (Message, bool) {
-	i := c.index(id)
-	if i < 0 {
+	n := c.node(id)
+	if n == nil {
 		return Message{}, false
 	}
-	return c.messages[i].clone(), true
+	return c.copyOf(n, excludedNode(n)), true
 }
 
-// Streaming returns the id of the reply in flight, or 0.
+// Streaming returns the id of the reply (or image turn) in flight, or 0.
+// It is always the active path's last message.
 func (c *Conversation) Streaming() int {
-	if n := len(c.messages); n > 0 && c.messages[n-1].State == StateStreaming {
-		return c.messages[n-1].ID
+	if l := c.leaf(); l.depth >= 0 && l.msg.State == StateStreaming {
+		return l.msg.ID
 	}
 	return 0
 }
 
-// LastUser returns a copy of the last user message.
+// Partial reports whether the conversation holds only a window of its
+// active path (restored from a partial snapshot): what needs the whole
+// tree (Begin, Regenerate, switching, Fork) waits for the whole session.
+func (c *Conversation) Partial() bool { return c.partial }
+
+// LastUser returns a copy of the last user message of the active path.
 func (c *Conversation) LastUser() (Message, bool) {
 	if i := c.lastIndex(api.RoleUser); i >= 0 {
-		return c.messages[i].clone(), true
+		return c.At(i), true
 	}
 	return Message{}, false
 }
 
-// LastReply returns a copy of the last assistant message.
+// LastReply returns a copy of the last assistant message of the active
+// path.
 func (c *Conversation) LastReply() (Message, bool) {
 	if i := c.lastIndex(api.RoleAssistant); i >= 0 {
-		return c.messages[i].clone(), true
+		return c.At(i), true
 	}
 	return Message{}, false
-}
-
-func (c *Conversation) index(id int) int {
-	// Replies are appended at the end and looked up most, so search backwards.
-	for i := len(c.messages) - 1; i >= 0; i-- {
-		if c.messages[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func (c *Conversation) firstIndex(role string) int {
-	for i := range c.messages {
-		if c.messages[i].Role == role {
-			return i
-		}
-	}
-	return -1
 }
 
 func (c *Conversation) lastIndex(role string) int {
-	for i := len(c.messages) - 1; i >= 0; i-- {
-		if c.messages[i].Role == role {
+	for i := len(c.path) - 1; i >= 0; i-- {
+		if c.path[i].msg.Role == role {
 			return i
 		}
 	}

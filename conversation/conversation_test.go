@@ -257,45 +257,47 @@ func TestFailedReplyKeepsTextAndUserMessage(t *testing.T) {
 	}
 }
 
-func TestPrepareRetryDropsTheLastReply(t *testing.T) {
+// TestRetryReplacesAReplyWithoutText: answering the last message again
+// drops a reply that failed before any text (noise) instead of keeping it
+// as an alternative; listeners hear ChangeRemove, then the new reply.
+func TestRetryReplacesAReplyWithoutText(t *testing.T) {
 	rec := &recorded{}
 	c := New(Options{Listeners: []Listener{rec}})
-	if _, err := c.PrepareRetry(); !errors.Is(err, ErrNothingToRetry) {
+	if _, err := c.Begin(nil, TurnOptions{Model: "m"}); !errors.Is(err, ErrNothingToRetry) {
 		t.Fatalf("empty conversation: %v", err)
 	}
-	c.AddUser("one", nil)
-	r1, _ := c.StartReply("m")
-	if _, err := c.PrepareRetry(); !errors.Is(err, ErrBusy) {
-		t.Fatalf("PrepareRetry while streaming: %v", err)
+	turn1, _ := c.Begin(&UserInput{Text: "one"}, TurnOptions{Model: "m"})
+	if _, err := c.Begin(nil, TurnOptions{Model: "m"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("retry while streaming: %v", err)
 	}
-	c.Fail(r1, "500")
-	u, err := c.PrepareRetry()
-	if err != nil || u.Text != "one" || c.Len() != 1 {
-		t.Fatalf("PrepareRetry = %+v, %v; len %d", u, err, c.Len())
-	}
-	last := rec.changes[len(rec.changes)-1]
-	if last.Kind != ChangeRemove || !reflect.DeepEqual(last.Removed, []int{r1}) {
-		t.Fatalf("last change = %+v", last)
-	}
-	// With no reply after the user message, retry keeps everything and
-	// tells no one.
+	c.Fail(turn1.ReplyID, "500")
 	n := len(rec.changes)
-	if _, err := c.PrepareRetry(); err != nil || c.Len() != 1 || len(rec.changes) != n {
-		t.Fatalf("second PrepareRetry: %v, len %d", err, c.Len())
+	turn2, err := c.Begin(nil, TurnOptions{Model: "m"})
+	if err != nil || c.Len() != 2 || c.At(1).ID != turn2.ReplyID {
+		t.Fatalf("retry = %v; len %d", err, c.Len())
+	}
+	if _, ok := c.ByID(turn1.ReplyID); ok {
+		t.Fatal("the failed reply without text is still in the tree")
+	}
+	got := rec.changes[n:]
+	if len(got) != 2 || got[0].Kind != ChangeRemove || !reflect.DeepEqual(got[0].Removed, []int{turn1.ReplyID}) ||
+		got[1].Kind != ChangeAppend || got[1].Message.Parent != c.At(0).ID {
+		t.Fatalf("changes of the retry: %+v", got)
+	}
+	if _, n := c.Alternatives(turn2.ReplyID); n != 1 {
+		t.Fatalf("the new reply has %d alternatives, want 1", n)
 	}
 }
 
-func TestReplaceLastUserDropsItsReply(t *testing.T) {
+func TestEditKeepsTheEarlierBranch(t *testing.T) {
 	rec := &recorded{}
 	c := New(Options{Listeners: []Listener{rec}})
-	c.AddUser("first", nil)
-	r, _ := c.StartReply("m")
-	c.Finish(r, "stop", nil)
+	turn(t, c, "first", "")
 	u2, _ := c.AddUser("second", nil)
 	r2, _ := c.StartReply("m")
 	c.Finish(r2, "stop", nil)
 	n := len(rec.changes)
-	id, err := c.ReplaceLastUser("second, edited", nil)
+	tn, err := c.Begin(&UserInput{Text: "second, edited", Replace: true}, TurnOptions{Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,18 +305,28 @@ func TestReplaceLastUserDropsItsReply(t *testing.T) {
 	for _, m := range c.Messages() {
 		texts = append(texts, m.Text)
 	}
-	if !reflect.DeepEqual(texts, []string{"first", "", "second, edited"}) || c.At(2).ID != id {
+	if !reflect.DeepEqual(texts, []string{"first", "", "second, edited", ""}) || c.At(3).ID != tn.ReplyID {
 		t.Fatalf("messages = %q", texts)
 	}
-	got := rec.changes[n:]
-	if len(got) != 2 || got[0].Kind != ChangeRemove || !reflect.DeepEqual(got[0].Removed, []int{u2, r2}) ||
-		got[1].Kind != ChangeAppend || got[1].Message.ID != id {
-		t.Fatalf("changes of the edit: %+v", got)
+	edit := c.At(2)
+	if edit.Parent != c.At(1).ID || edit.AltIndex != 1 || edit.AltCount != 2 {
+		t.Fatalf("edit %+v: want the second of two alternatives under the first reply", edit)
 	}
-	// On an empty conversation it is a plain AddUser.
+	if old, ok := c.ByID(u2); !ok || old.AltIndex != 0 || old.AltCount != 2 {
+		t.Fatalf("the edited message %+v, %v", old, ok)
+	}
+	if _, ok := c.ByID(r2); !ok {
+		t.Fatal("the earlier reply left the tree")
+	}
+	got := rec.changes[n:]
+	if k := rec.kinds()[n:]; !reflect.DeepEqual(k, []ChangeKind{ChangeSwitch, ChangeAppend, ChangeAppend}) ||
+		got[0].Leaf != c.At(1).ID || got[1].Message.ID != edit.ID {
+		t.Fatalf("changes of the edit: %v %+v", k, got)
+	}
+	// On an empty conversation it is a plain new message.
 	c2 := New(Options{})
-	if id, err := c2.ReplaceLastUser("hello", nil); err != nil || id != 1 || c2.Len() != 1 {
-		t.Fatalf("ReplaceLastUser on empty: %d, %v", id, err)
+	if _, err := c2.Begin(&UserInput{Text: "hello", Replace: true}, TurnOptions{Model: "m"}); err != nil || c2.Len() != 2 || c2.At(0).Parent != 0 {
+		t.Fatalf("Replace on empty: %v, len %d", err, c2.Len())
 	}
 }
 
@@ -352,29 +364,30 @@ func TestEditingTheFirstMessageRetitles(t *testing.T) {
 	if c.Title() != "frist question" {
 		t.Fatalf("title %q", c.Title())
 	}
-	if _, err := c.ReplaceLastUser("first question", nil); err != nil {
+	if _, err := c.Begin(&UserInput{Text: "first question", EditOf: 1}, TurnOptions{Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	if c.Title() != "first question" {
 		t.Fatalf("title after editing the first message: %q", c.Title())
 	}
-	// Listeners learn the new title with the new message.
-	last := rec.changes[len(rec.changes)-1]
-	if last.Kind != ChangeAppend || last.Title != "first question" || last.Message.Text != "first question" {
-		t.Fatalf("last change %+v", last)
+	// Listeners learn the new title with the new message, which opens the
+	// conversation beside the first one.
+	last := rec.changes[len(rec.changes)-2]
+	if last.Kind != ChangeAppend || last.Title != "first question" || last.Message.Text != "first question" ||
+		last.Message.Parent != 0 || last.Message.AltIndex != 1 || last.Message.AltCount != 2 {
+		t.Fatalf("change of the edit %+v", last)
 	}
 	// A later message: the title stays.
-	r, _ = c.StartReply("m")
-	c.Finish(r, "stop", nil)
+	c.Finish(c.Leaf(), "stop", nil)
 	c.AddUser("second", nil)
-	if _, err := c.ReplaceLastUser("second, edited", nil); err != nil || c.Title() != "first question" {
+	if _, err := c.Begin(&UserInput{Text: "second, edited", Replace: true}, TurnOptions{Model: "m"}); err != nil || c.Title() != "first question" {
 		t.Fatalf("title after editing the second message: %q (%v)", c.Title(), err)
 	}
 	// A title given by name is kept whatever is edited.
 	c2 := New(Options{})
 	c2.AddUser("draft", nil)
 	c2.SetTitle("My topic")
-	c2.ReplaceLastUser("final", nil)
+	c2.Begin(&UserInput{Text: "final", Replace: true}, TurnOptions{Model: "m"})
 	if c2.Title() != "My topic" {
 		t.Fatalf("named title replaced: %q", c2.Title())
 	}

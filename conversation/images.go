@@ -46,17 +46,32 @@ func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, e
 		Image:   &turn,
 		Created: c.now(),
 	}
-	c.messages = append(c.messages, m)
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(prompt)
 	}
-	c.emitMessage(ChangeAppend, len(c.messages)-1)
+	c.attach(m)
 	return m.ID, nil
+}
+
+// StartImagesAgain makes the image turn of (anywhere in the tree) again:
+// a new image turn in progress beside it, as its alternative, with the
+// active path switched to the new one. An image turn that ended without
+// any image is replaced instead (see noise), when nothing follows it.
+func (c *Conversation) StartImagesAgain(of int, prompt, model string, turn ImageTurn) (int, error) {
+	if err := c.canBranch(); err != nil {
+		return 0, err
+	}
+	n := c.node(of)
+	if n == nil || n.msg.Role != RoleImages {
+		return 0, fmt.Errorf("make images again: %w", unknownMessage(of))
+	}
+	c.branchUnder(n.parent, n)
+	return c.StartImages(prompt, model, turn)
 }
 
 // FinishImages closes the image turn in flight with the images saved.
 func (c *Conversation) FinishImages(id int, images []api.Attachment, notes []string) error {
-	if i := c.index(id); i < 0 || c.messages[i].Role != RoleImages {
+	if n := c.node(id); n == nil || n.msg.Role != RoleImages {
 		return fmt.Errorf("finish image turn %d: no such image turn", id)
 	}
 	return c.end(id, StateDone, func(m *Message) {
@@ -69,13 +84,14 @@ func (c *Conversation) FinishImages(id int, images []api.Attachment, notes []str
 	})
 }
 
-// RemoveLast drops the last message when it has the given id (a failed
-// image turn about to be tried again).
+// RemoveLast drops the active path's last message when it has the given
+// id, is not in flight and nothing follows it in any branch (a failed
+// image turn about to be tried again). Listeners hear ChangeRemove.
 func (c *Conversation) RemoveLast(id int) bool {
-	n := len(c.messages)
-	if n == 0 || c.messages[n-1].ID != id || c.messages[n-1].State == StateStreaming {
+	n := c.leaf()
+	if n.depth < 0 || n.msg.ID != id || n.msg.State == StateStreaming || len(n.children) > 0 {
 		return false
 	}
-	c.truncate(n - 1)
+	c.detach(n)
 	return true
 }

@@ -31,11 +31,17 @@ func (s State) String() string {
 	}
 }
 
-// Message is one turn of the conversation.
+// Message is one message of the conversation.
 type Message struct {
-	// ID is unique within the conversation and never reused.
-	ID   int
-	Role string
+	// ID is unique within the conversation and never reused. A message's
+	// id is larger than its parent's.
+	ID int
+	// Parent is the id of the message this one follows, 0 for one that
+	// opens the conversation. The messages with one parent are
+	// alternatives of each other (an edited question, a regenerated
+	// reply), oldest first.
+	Parent int
+	Role   string
 	// Text is the message as typed or as received so far. Reply text is
 	// untrusted: sanitise it before it reaches a terminal.
 	Text        string
@@ -50,6 +56,17 @@ type Message struct {
 	// only).
 	Image   *ImageTurn
 	Created time.Time
+	// Excluded: the message's turn is left out of what the model sees
+	// (SetExcluded). A turn is a user message and the replies that follow
+	// it up to the next user message or image turn; the flag belongs to
+	// the user message and its replies show it too.
+	Excluded bool
+	// AltIndex and AltCount place the message among its alternatives:
+	// AltIndex counts from 0 (show AltIndex+1), AltCount is at least 1 on
+	// every copy the conversation returns (1: no alternatives). They are
+	// worked out from the tree, never stored; a snapshot loaded as a
+	// window (Snapshot.Partial) carries the store's counts.
+	AltIndex, AltCount int
 	// Version grows with every change of the message, so views can cache
 	// renderings per version.
 	Version int

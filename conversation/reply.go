@@ -18,7 +18,13 @@ import (
 type UserInput struct {
 	Text        string
 	Attachments []api.Attachment
-	// Replace swaps the last user message (and its reply) for this one.
+	// EditOf is the id of the user message this one edits (0: a new
+	// message at the end of the active path). The edit becomes an
+	// alternative of that message (a child of its parent), the active path
+	// goes through it, and the earlier path stays as another branch.
+	EditOf int
+	// Replace edits the last user message of the active path: the same as
+	// EditOf with its id (an empty path: a plain new message).
 	Replace bool
 }
 
@@ -69,36 +75,124 @@ func (e *VisionError) Unwrap() error { return e.Cause }
 // ErrNoModel refuses a turn without a model.
 var ErrNoModel = errors.New("no model is chosen: pass --model or set default_model in the config")
 
-// Begin checks the turn and starts it: with user set, the message is added
-// first (or replaces the last one). Nothing changes when Begin refuses: a
-// reply in flight, no model, or images for a model without vision.
+// Begin checks the turn and starts it: with user set, the message is
+// added first (at the end of the active path, or as an alternative of the
+// message it edits); without, the last user message of the active path is
+// answered again, the new reply an alternative of the one after it. An
+// earlier reply that failed or was interrupted before any text is
+// replaced (it is noise); any other is kept as an alternative. Nothing
+// changes when Begin refuses: a reply in flight, no model, images for a
+// model without vision, a partial conversation, an edit of a message that
+// is not the user's, a retry of a turn left out.
 func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
-	if c.Streaming() != 0 {
-		return nil, ErrBusy
-	}
-	if o.Model == "" {
-		return nil, ErrNoModel
-	}
-	if user == nil {
-		if _, ok := c.LastUser(); !ok {
-			return nil, ErrNothingToRetry
-		}
-	}
-	ropts := RequestOptions{SystemPrompt: o.SystemPrompt, MaxHistory: o.MaxHistory, WithoutImages: o.WithoutImages}
-	if err := c.checkVision(user, o, ropts); err != nil {
+	if err := c.canTurn(o); err != nil {
 		return nil, err
 	}
+	var p turnPlan
+	var err error
+	if user != nil {
+		p, err = c.planInput(user)
+	} else {
+		p, err = c.planRetry()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.startPlanned(p, user, o)
+}
+
+// Regenerate asks for a new reply to the message the reply with the given
+// id answers (anywhere in the tree): the new reply is an alternative of
+// the old one, and the active path switches to it (what followed the old
+// reply stays in the old branch). The old reply is replaced instead when
+// it failed or was interrupted before any text and nothing follows it.
+func (c *Conversation) Regenerate(replyID int, o TurnOptions) (*Turn, error) {
+	if err := c.canTurn(o); err != nil {
+		return nil, err
+	}
+	n := c.node(replyID)
 	switch {
-	case user != nil && user.Replace:
-		if _, err := c.ReplaceLastUser(user.Text, user.Attachments); err != nil {
-			return nil, err
+	case n == nil:
+		return nil, fmt.Errorf("regenerate: %w", unknownMessage(replyID))
+	case n.msg.Role != api.RoleAssistant:
+		return nil, ErrNotAReply
+	case excludedNode(n):
+		return nil, ErrExcludedTurn
+	}
+	return c.startPlanned(turnPlan{base: n.parent, old: n}, nil, o)
+}
+
+// canTurn refuses to start a turn now.
+func (c *Conversation) canTurn(o TurnOptions) error {
+	if err := c.canBranch(); err != nil {
+		return err
+	}
+	if o.Model == "" {
+		return ErrNoModel
+	}
+	return nil
+}
+
+// turnPlan is where a turn goes: its first new message becomes a child of
+// base (the root for a first message), beside old (nil: none).
+type turnPlan struct {
+	base, old *node
+	// edit: the user message edits one; editing a first message makes the
+	// title again.
+	edit bool
+}
+
+// planInput places a new user message.
+func (c *Conversation) planInput(user *UserInput) (turnPlan, error) {
+	id := user.EditOf
+	if id == 0 && user.Replace {
+		if i := c.lastIndex(api.RoleUser); i >= 0 {
+			id = c.path[i].msg.ID
 		}
-	case user != nil:
+	}
+	if id == 0 {
+		return turnPlan{base: c.leaf()}, nil
+	}
+	x := c.node(id)
+	switch {
+	case x == nil:
+		return turnPlan{}, fmt.Errorf("edit: %w", unknownMessage(id))
+	case x.msg.Role != api.RoleUser:
+		return turnPlan{}, ErrNotEditable
+	}
+	return turnPlan{base: x.parent, edit: true}, nil
+}
+
+// planRetry places a new reply to the last user message of the path.
+func (c *Conversation) planRetry() (turnPlan, error) {
+	i := c.lastIndex(api.RoleUser)
+	if i < 0 {
+		return turnPlan{}, ErrNothingToRetry
+	}
+	u := c.path[i]
+	if u.excluded {
+		return turnPlan{}, ErrExcludedTurn
+	}
+	p := turnPlan{base: u}
+	if i+1 < len(c.path) {
+		p.old = c.path[i+1]
+	}
+	return p, nil
+}
+
+// startPlanned checks the plan's request, then changes the tree and
+// starts the reply.
+func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) (*Turn, error) {
+	ropts := RequestOptions{SystemPrompt: o.SystemPrompt, MaxHistory: o.MaxHistory, WithoutImages: o.WithoutImages}
+	if err := c.checkVision(p, user, o, ropts); err != nil {
+		return nil, err
+	}
+	c.branchUnder(p.base, p.old)
+	if user != nil {
+		if p.edit && p.base == c.root && !c.titled {
+			c.title = "" // AddUser makes it from the edit
+		}
 		if _, err := c.AddUser(user.Text, user.Attachments); err != nil {
-			return nil, err
-		}
-	default:
-		if _, err := c.PrepareRetry(); err != nil {
 			return nil, err
 		}
 	}
@@ -114,14 +208,15 @@ func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 	return t, nil
 }
 
-// checkVision builds the request the turn would send, on a copy of the
-// messages, and refuses images the model cannot see.
-func (c *Conversation) checkVision(user *UserInput, o TurnOptions, ropts RequestOptions) error {
+// checkVision builds the request the turn would send, from the path it
+// would follow, and refuses images the model cannot see.
+func (c *Conversation) checkVision(p turnPlan, user *UserInput, o TurnOptions, ropts RequestOptions) error {
 	if o.Catalog == nil {
 		return nil
 	}
 	own := user != nil && len(user.Attachments) > 0
-	if !own && !c.hasAttachments() {
+	probe := pathTo(p.base)
+	if !own && !hasAttachments(probe) {
 		return nil
 	}
 	cause := o.Catalog.Require(o.Model, api.CapVision)
@@ -131,38 +226,33 @@ func (c *Conversation) checkVision(user *UserInput, o TurnOptions, ropts Request
 	if own {
 		return &VisionError{Model: o.Model, Cause: cause}
 	}
-	probe := &Conversation{messages: c.messages, system: c.system}
-	switch {
-	case user != nil && user.Replace:
-		if i := probe.lastIndex(api.RoleUser); i >= 0 {
-			probe.messages = probe.messages[:i:i]
-		}
-		probe.messages = append(probe.messages, Message{Role: api.RoleUser, Text: user.Text})
-	case user != nil:
-		probe.messages = append(probe.messages[:len(probe.messages):len(probe.messages)], Message{Role: api.RoleUser, Text: user.Text})
-	default:
-		if i := probe.lastIndex(api.RoleUser); i >= 0 {
-			probe.messages = probe.messages[: i+1 : i+1]
-		}
+	if user != nil {
+		// Its own images were checked above: the message stands for its
+		// text only.
+		probe = append(probe, &node{msg: Message{Role: api.RoleUser, Text: user.Text}})
 	}
-	if probe.BuildRequest(ropts).HasImages {
-		return &VisionError{Model: o.Model, Earlier: user != nil || !probe.lastHasImages(), Cause: cause}
+	if buildRequest(probe, c.system, ropts).HasImages {
+		return &VisionError{Model: o.Model, Earlier: user != nil || !lastHasImages(probe), Cause: cause}
 	}
 	return nil
 }
 
-func (c *Conversation) hasAttachments() bool {
-	for i := range c.messages {
-		if len(c.messages[i].Attachments) > 0 {
+func hasAttachments(p []*node) bool {
+	for _, n := range p {
+		if len(n.msg.Attachments) > 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func (c *Conversation) lastHasImages() bool {
-	i := c.lastIndex(api.RoleUser)
-	return i >= 0 && len(c.messages[i].Attachments) > 0
+func lastHasImages(p []*node) bool {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i].msg.Role == api.RoleUser {
+			return len(p[i].msg.Attachments) > 0
+		}
+	}
+	return false
 }
 
 // Receive applies one batch of what the gateway streamed: text, usage, the

@@ -34,20 +34,31 @@ type Request struct {
 	HasImages bool
 	// ImagesFrom lists the ids of the messages whose images are carried.
 	ImagesFrom []int
+	// Excluded lists the ids of the user messages whose turns were left
+	// out on purpose (SetExcluded).
+	Excluded []int
 }
 
 // imageOmitted stands in for a user message that was only images when
 // those are not sent, so the reply that follows still answers a message.
 const imageOmitted = "[image omitted]"
 
-// BuildRequest returns the conversation so far as chat messages: user turns
-// with their images, assistant replies as far as they got (interrupted
-// replies included when they have text), preceded by the system prompt.
-// The reply in flight and empty replies are left out. A failed turn is left
-// out whole and listed in Dropped: what one message on screen says is never
-// merged into another (ctrl+r resends the last message instead).
+// BuildRequest returns the active path as chat messages: user turns with
+// their images, assistant replies as far as they got (interrupted replies
+// included when they have text), preceded by the system prompt. Nothing
+// from other branches is sent. The reply in flight and empty replies are
+// left out, and so are turns left out with SetExcluded (listed in
+// Excluded). A failed turn is left out whole and listed in Dropped: what
+// one message on screen says is never merged into another (ctrl+r resends
+// the last message instead).
 func (c *Conversation) BuildRequest(opts RequestOptions) Request {
-	sendable, dropped := c.sendable()
+	return buildRequest(c.path, c.system, opts)
+}
+
+// buildRequest is BuildRequest for path, with system as the
+// conversation's own prompt.
+func buildRequest(path []*node, system string, opts RequestOptions) Request {
+	sendable, dropped, excluded := sendable(path)
 	var r Request
 	if opts.MaxHistory > 0 && len(sendable) > opts.MaxHistory {
 		trimmed := len(sendable) - opts.MaxHistory
@@ -66,9 +77,9 @@ func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 	} else {
 		r.Dropped = dropped
 	}
-	system := opts.SystemPrompt
-	if system == "" {
-		system = c.system
+	r.Excluded = excluded
+	if opts.SystemPrompt != "" {
+		system = opts.SystemPrompt
 	}
 	if system != "" {
 		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, system))
@@ -91,13 +102,24 @@ func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 	return r
 }
 
-// sendable returns the messages a request may carry, in order, and the ids
-// of the user messages left out because their turn failed.
-func (c *Conversation) sendable() (out []Message, dropped []int) {
-	out = make([]Message, 0, len(c.messages))
-	for i := 0; i < len(c.messages); i++ {
-		m := c.messages[i]
-		if m.Role == RoleImages {
+// sendable returns the messages of path a request may carry, in order,
+// the ids of the user messages left out because their turn failed, and
+// those of the user messages whose turns were left out on purpose.
+func sendable(path []*node) (out []Message, dropped, excluded []int) {
+	out = make([]Message, 0, len(path))
+	skip := len(path) > 0 && excludedNode(path[0])
+	for i := 0; i < len(path); i++ {
+		m := path[i].msg
+		switch m.Role {
+		case api.RoleUser:
+			skip = path[i].excluded
+			if skip {
+				excluded = append(excluded, m.ID)
+			}
+		case RoleImages:
+			skip = false
+		}
+		if skip || m.Role == RoleImages {
 			continue
 		}
 		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
@@ -107,26 +129,26 @@ func (c *Conversation) sendable() (out []Message, dropped []int) {
 			out = append(out, m)
 			continue
 		}
-		switch reply := c.replyTo(i); {
-		case reply >= 0 && c.messages[reply].State == StateFailed:
+		switch reply := replyTo(path, i); {
+		case reply >= 0 && path[reply].msg.State == StateFailed:
 			// The failed reply goes with it; the loop skips it below.
 			dropped = append(dropped, m.ID)
 			i = reply
-		case reply < 0 && c.nextUser(i) >= 0:
+		case reply < 0 && nextUser(path, i) >= 0:
 			dropped = append(dropped, m.ID)
 		default:
 			out = append(out, m)
 		}
 	}
-	return out, dropped
+	return out, dropped, excluded
 }
 
 // replyTo returns the index of the reply to the user message at i: the
 // first assistant message after it, before the next user message, that is
 // not an empty interrupted or streaming one; -1 when there is none.
-func (c *Conversation) replyTo(i int) int {
-	for j := i + 1; j < len(c.messages); j++ {
-		m := c.messages[j]
+func replyTo(path []*node, i int) int {
+	for j := i + 1; j < len(path); j++ {
+		m := path[j].msg
 		if m.Role == api.RoleUser {
 			return -1
 		}
@@ -141,9 +163,9 @@ func (c *Conversation) replyTo(i int) int {
 }
 
 // nextUser returns the index of the next user message after i, or -1.
-func (c *Conversation) nextUser(i int) int {
-	for j := i + 1; j < len(c.messages); j++ {
-		if c.messages[j].Role == api.RoleUser {
+func nextUser(path []*node, i int) int {
+	for j := i + 1; j < len(path); j++ {
+		if path[j].msg.Role == api.RoleUser {
 			return j
 		}
 	}

@@ -117,8 +117,8 @@ func TestMessageWithoutReplyIsLeftOut(t *testing.T) {
 	}
 }
 
-// TestRetryResendsTheFailedMessage: ctrl+r drops the failed reply, so the
-// question is the last message and goes out again.
+// TestRetryResendsTheFailedMessage: ctrl+r answers the question again
+// under a new reply, so it goes out again.
 func TestRetryResendsTheFailedMessage(t *testing.T) {
 	c := New(Options{})
 	turn(t, c, "hello", "hi")
@@ -128,10 +128,11 @@ func TestRetryResendsTheFailedMessage(t *testing.T) {
 	if before := c.BuildRequest(RequestOptions{}); !reflect.DeepEqual(before.Dropped, []int{u}) {
 		t.Fatalf("before the retry: Dropped %v", before.Dropped)
 	}
-	if _, err := c.PrepareRetry(); err != nil {
+	tn, err := c.Begin(nil, TurnOptions{Model: "m"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	req := c.BuildRequest(RequestOptions{})
+	req := tn.Built
 	if got := sent(req); !reflect.DeepEqual(got, []string{"user:hello", "assistant:hi", "user:again?"}) || req.Dropped != nil {
 		t.Fatalf("messages = %q, dropped %v", got, req.Dropped)
 	}

@@ -1,6 +1,11 @@
 package conversation
 
-import "parley/api"
+import (
+	"cmp"
+	"slices"
+
+	"parley/api"
+)
 
 // Snapshot is what a conversation is made of, without its listeners: what
 // storage keeps and Restore rebuilds from.
@@ -10,42 +15,142 @@ type Snapshot struct {
 	// message.
 	Titled       bool
 	SystemPrompt string
-	Messages     []Message
+	// Messages are every message of the tree, in order of id (a parent
+	// before its children), each with its Parent. With Partial, they are
+	// only the last messages of the active path, in order, carrying the
+	// store's AltIndex and AltCount.
+	Messages []Message
+	// Leaf is the id of the active path's last message; 0 (or an id not
+	// in Messages) means the newest message.
+	Leaf int
+	// Partial: Messages are a window of the active path (a long session
+	// opened tail first); the conversation restored from it refuses what
+	// needs the whole tree (ErrPartial) until the whole session replaces it.
+	Partial bool
 }
 
-// Snapshot returns copies of the conversation's title, system prompt and
-// messages.
+// Snapshot returns copies of the conversation's title, system prompt,
+// every message of its tree and its active leaf.
 func (c *Conversation) Snapshot() Snapshot {
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Messages: c.Messages()}
+	msgs := make([]Message, len(c.all))
+	for i, n := range c.all {
+		msgs[i] = c.copyOf(n, excludedNode(n))
+	}
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Messages: msgs, Leaf: c.Leaf(), Partial: c.partial}
+}
+
+// Path returns the snapshot's active path: from the first message (the
+// first one held, for a partial snapshot) to the leaf, following parents.
+func (s Snapshot) Path() []Message {
+	if len(s.Messages) == 0 {
+		return nil
+	}
+	at := make(map[int]int, len(s.Messages))
+	newest := 0
+	for i, m := range s.Messages {
+		at[m.ID] = i
+		if m.ID > s.Messages[newest].ID {
+			newest = i
+		}
+	}
+	i, ok := at[s.Leaf]
+	if !ok {
+		i = newest
+	}
+	var rev []Message
+	for steps := 0; steps < len(s.Messages); steps++ {
+		rev = append(rev, s.Messages[i])
+		p := s.Messages[i].Parent
+		if i, ok = at[p]; p == 0 || !ok {
+			break
+		}
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 // Restore rebuilds a conversation from stored messages. The title, system
 // prompt and messages come from snap (opts.SystemPrompt is not used); the
 // id, listeners, clock and progress interval from opts. Message ids are
-// kept, and new messages continue after the largest. A reply stored while
-// it was streaming (the process ended mid-reply) comes back interrupted,
-// since nothing will ever finish it. Restoring emits no change.
+// kept, and new messages continue after the largest. A message whose
+// parent is missing opens the conversation (for a partial snapshot: the
+// window). The active path ends at snap.Leaf; below every message off
+// that path, the child holding the newest message is the one a switch
+// goes on to. A reply stored while it was streaming (the process ended
+// mid-reply) comes back interrupted, since nothing will ever finish it.
+// Restoring emits no change.
 func Restore(opts Options, snap Snapshot) *Conversation {
 	opts.SystemPrompt = snap.SystemPrompt
 	c := New(opts)
 	c.title = snap.Title
 	c.titled = snap.Titled
-	c.messages = make([]Message, len(snap.Messages))
-	for i, m := range snap.Messages {
-		m = m.clone()
-		if m.State == StateStreaming {
-			m.State = StateInterrupted
-			m.Version++
+	c.partial = snap.Partial
+	msgs := snap.Messages
+	if !slices.IsSortedFunc(msgs, byID) {
+		msgs = slices.SortedStableFunc(slices.Values(msgs), byID)
+	}
+	c.all = make([]*node, 0, len(msgs))
+	for _, m := range msgs {
+		if m.ID <= 0 || c.nodes[m.ID] != nil {
+			continue // not an id the conversation makes; kept once
 		}
-		c.messages[i] = m
-		if m.ID >= c.nextID {
-			c.nextID = m.ID + 1
-		}
+		c.restoreNode(m, snap.Partial)
+	}
+	leaf := c.node(snap.Leaf)
+	if leaf == nil && len(c.all) > 0 {
+		leaf = c.all[len(c.all)-1]
+	}
+	c.followNewest()
+	if leaf != nil {
+		c.setPath(pathTo(leaf))
 	}
 	if c.title == "" && !c.titled {
-		if i := c.firstIndex(api.RoleUser); i >= 0 {
-			c.title = MakeTitle(c.messages[i].Text)
+		if i := slices.IndexFunc(c.path, func(n *node) bool { return n.msg.Role == api.RoleUser }); i >= 0 {
+			c.title = MakeTitle(c.path[i].msg.Text)
 		}
 	}
 	return c
+}
+
+func byID(a, b Message) int { return cmp.Compare(a.ID, b.ID) }
+
+// restoreNode adds a stored message under its parent (the root when the
+// parent is not held).
+func (c *Conversation) restoreNode(m Message, partial bool) {
+	m = m.clone()
+	if m.State == StateStreaming {
+		m.State = StateInterrupted
+		m.Version++
+	}
+	parent := c.node(m.Parent)
+	if parent == nil {
+		parent = c.root
+	}
+	n := &node{msg: m, parent: parent, depth: parent.depth + 1, excluded: m.Role == api.RoleUser && m.Excluded}
+	if partial {
+		n.hintIndex, n.hintCount = m.AltIndex, m.AltCount
+	}
+	n.msg.Excluded, n.msg.AltIndex, n.msg.AltCount = false, 0, 0
+	parent.children = append(parent.children, n)
+	c.nodes[m.ID] = n
+	c.all = append(c.all, n)
+	if m.ID >= c.nextID {
+		c.nextID = m.ID + 1
+	}
+}
+
+// followNewest points every node to the child that holds its newest
+// message, the way into a branch not shown since it was loaded. Children
+// have larger ids than their parents, so one pass from the newest node
+// back carries each subtree's newest id up.
+func (c *Conversation) followNewest() {
+	newest := make(map[*node]int, len(c.all))
+	for i := len(c.all) - 1; i >= 0; i-- {
+		n := c.all[i]
+		best := max(newest[n], n.msg.ID)
+		if best > newest[n.parent] {
+			newest[n.parent] = best
+			n.parent.active = n
+		}
+	}
 }

@@ -16,11 +16,11 @@ func TestRestoreRebuildsAStoredConversation(t *testing.T) {
 		SystemPrompt: "answer in French",
 		Messages: []Message{
 			{ID: 3, Role: api.RoleUser, Text: "look", Attachments: []api.Attachment{imgA}, Created: created, Version: 1},
-			{ID: 4, Role: api.RoleAssistant, Text: "un chat", Model: "gpt-4o", State: StateDone, FinishReason: "stop",
+			{ID: 4, Parent: 3, Role: api.RoleAssistant, Text: "un chat", Model: "gpt-4o", State: StateDone, FinishReason: "stop",
 				Usage: &api.Usage{TotalTokens: 9}, Created: created, Version: 3},
-			{ID: 7, Role: api.RoleUser, Text: "more", Created: created},
+			{ID: 7, Parent: 4, Role: api.RoleUser, Text: "more", Created: created},
 			// The process was killed while this reply streamed.
-			{ID: 9, Role: api.RoleAssistant, Text: "il est", Model: "gpt-4o", State: StateStreaming, Created: created, Version: 5},
+			{ID: 9, Parent: 7, Role: api.RoleAssistant, Text: "il est", Model: "gpt-4o", State: StateStreaming, Created: created, Version: 5},
 		},
 	}
 	rec := &recorded{}

@@ -7,7 +7,7 @@ import (
 	"parley/api"
 )
 
-// AddUser appends a user message and returns its id.
+// AddUser appends a user message to the active path and returns its id.
 func (c *Conversation) AddUser(text string, attachments []api.Attachment) (int, error) {
 	if c.Streaming() != 0 {
 		return 0, ErrBusy
@@ -20,33 +20,11 @@ func (c *Conversation) AddUser(text string, attachments []api.Attachment) (int, 
 		State:       StateDone,
 		Created:     c.now(),
 	}
-	c.messages = append(c.messages, m)
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(text)
 	}
-	c.emitMessage(ChangeAppend, len(c.messages)-1)
+	c.attach(m)
 	return m.ID, nil
-}
-
-// ReplaceLastUser swaps the last user message for new text and attachments,
-// dropping everything after it (its reply), so the edited message can be
-// sent again. It returns the id of the new message. When the edited message
-// is the first one, the title follows the edit (unless SetTitle named the
-// conversation). Listeners hear a ChangeRemove, then a ChangeAppend.
-func (c *Conversation) ReplaceLastUser(text string, attachments []api.Attachment) (int, error) {
-	if c.Streaming() != 0 {
-		return 0, ErrBusy
-	}
-	i := c.lastIndex(api.RoleUser)
-	if i < 0 {
-		return c.AddUser(text, attachments)
-	}
-	first := c.firstIndex(api.RoleUser) == i
-	c.truncate(i)
-	if first && !c.titled {
-		c.title = "" // AddUser makes it from the new text
-	}
-	return c.AddUser(text, attachments)
 }
 
 // StartReply appends an empty assistant message in the streaming state.
@@ -62,10 +40,9 @@ func (c *Conversation) StartReply(model string) (int, error) {
 		State:   StateStreaming,
 		Created: now,
 	}
-	c.messages = append(c.messages, m)
 	c.reply = strings.Builder{}
 	c.lastProgress = now
-	c.emitMessage(ChangeAppend, len(c.messages)-1)
+	c.attach(m)
 	return m.ID, nil
 }
 
@@ -74,14 +51,14 @@ func (c *Conversation) StartReply(model string) (int, error) {
 // other message (a late delta of a cancelled stream) is ignored and reports
 // false.
 func (c *Conversation) AppendDelta(id int, text string) bool {
-	i := c.index(id)
-	if i < 0 || c.messages[i].State != StateStreaming {
+	n := c.node(id)
+	if n == nil || n.msg.State != StateStreaming {
 		return false
 	}
 	if text == "" {
 		return true
 	}
-	m := &c.messages[i]
+	m := &n.msg
 	c.reply.WriteString(text)
 	m.Text = c.reply.String()
 	m.Version++
@@ -91,6 +68,8 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	// The copy shares the text's bytes: a reply in flight has neither
 	// attachments nor usage, so nothing else needs cloning.
 	cp := *m
+	cp.AltIndex, cp.AltCount = c.alternatives(n)
+	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text})
 	c.unsaved = true
 	c.FlushProgress()
@@ -110,13 +89,12 @@ func (c *Conversation) FlushProgress() {
 	if now.Sub(c.lastProgress) < c.progressEvery {
 		return
 	}
-	i := len(c.messages) - 1
-	if i < 0 || c.messages[i].State != StateStreaming {
+	l := c.leaf()
+	if l.depth < 0 || l.msg.State != StateStreaming {
 		return
 	}
 	c.lastProgress, c.unsaved = now, false
-	pc := c.messages[i]
-	c.emit(Change{Kind: ChangeProgress, Message: &pc})
+	c.emitNode(ChangeProgress, l)
 }
 
 // Finish closes the reply in flight as done.
@@ -142,22 +120,6 @@ func (c *Conversation) Fail(id int, message string) error {
 	return c.end(id, StateFailed, func(m *Message) { m.Err = message })
 }
 
-// PrepareRetry removes the last reply (whatever its state) so the last user
-// message can be answered again, and returns that user message.
-func (c *Conversation) PrepareRetry() (Message, error) {
-	if c.Streaming() != 0 {
-		return Message{}, ErrBusy
-	}
-	u := c.lastIndex(api.RoleUser)
-	if u < 0 {
-		return Message{}, ErrNothingToRetry
-	}
-	if u+1 < len(c.messages) {
-		c.truncate(u + 1)
-	}
-	return c.messages[u].clone(), nil
-}
-
 // SetTitle renames the conversation. From then on the title no longer
 // follows edits of the first message.
 func (c *Conversation) SetTitle(title string) {
@@ -177,11 +139,11 @@ func (c *Conversation) SetSystemPrompt(prompt string) {
 }
 
 func (c *Conversation) end(id int, state State, apply func(*Message)) error {
-	i := c.index(id)
-	if i < 0 {
+	n := c.node(id)
+	if n == nil {
 		return fmt.Errorf("end reply %d: no such message", id)
 	}
-	m := &c.messages[i]
+	m := &n.msg
 	if m.State != StateStreaming {
 		return nil
 	}
@@ -191,25 +153,16 @@ func (c *Conversation) end(id int, state State, apply func(*Message)) error {
 	if apply != nil {
 		apply(m)
 	}
-	c.emitMessage(ChangeUpdate, i)
+	c.emitNode(ChangeUpdate, n)
 	return nil
 }
 
-func (c *Conversation) truncate(from int) {
-	removed := make([]int, 0, len(c.messages)-from)
-	for _, m := range c.messages[from:] {
-		removed = append(removed, m.ID)
-	}
-	clear(c.messages[from:]) // let the dropped texts and images go
-	c.messages = c.messages[:from]
-	c.emit(Change{Kind: ChangeRemove, Removed: removed})
-}
-
-func (c *Conversation) emitMessage(kind ChangeKind, i int) {
+// emitNode reports a change of one message with a copy of it.
+func (c *Conversation) emitNode(kind ChangeKind, n *node) {
 	if len(c.listeners) == 0 {
 		return
 	}
-	m := c.messages[i].clone()
+	m := c.copyOf(n, excludedNode(n))
 	c.emit(Change{Kind: kind, Message: &m})
 }
 
@@ -218,6 +171,7 @@ func (c *Conversation) emit(ch Change) {
 	ch.ConversationID = c.id
 	ch.Title = c.title
 	ch.SystemPrompt = c.system
+	ch.Leaf = c.Leaf()
 	for _, l := range c.listeners {
 		l.OnChange(ch)
 	}

@@ -1,0 +1,212 @@
+package conversation
+
+import (
+	"slices"
+
+	"parley/api"
+)
+
+// The conversation is a tree of messages. Each message follows its
+// parent; the children of one parent are alternatives of each other (an
+// edited question beside the original, a regenerated reply beside the
+// earlier one), oldest first. The active path runs from a first message
+// to the active leaf: it is what the screen shows and what a request
+// carries, and Len, At, Messages, LastUser, LastReply and BuildRequest
+// all mean it. Every node remembers which child the active path last
+// went through, so switching back to a branch brings back the leaf it
+// was on.
+
+// node is one message in the tree.
+type node struct {
+	// msg holds the message as stored: Parent is kept, Excluded,
+	// AltIndex and AltCount are worked out for each copy (see copyOf).
+	msg      Message
+	parent   *node   // the virtual root for a first message
+	children []*node // oldest first
+	// active is the child the active path last went through; nil means
+	// the newest child.
+	active *node
+	// depth is the node's index on every path through it.
+	depth int
+	// excluded: this user message's turn is left out of requests.
+	excluded bool
+	// hintIndex and hintCount are the alternatives a partial snapshot
+	// said the message has (the store counted them; the conversation
+	// does not hold the siblings).
+	hintIndex, hintCount int
+}
+
+// leaf returns the last node of the active path, or the root.
+func (c *Conversation) leaf() *node {
+	if n := len(c.path); n > 0 {
+		return c.path[n-1]
+	}
+	return c.root
+}
+
+// Leaf returns the id of the active path's last message (0 when the
+// conversation is empty). It usually has no children; it may have some
+// in other branches (after RemoveLast of an alternative).
+func (c *Conversation) Leaf() int { return c.leaf().msg.ID }
+
+// node returns the node with the given id, or nil.
+func (c *Conversation) node(id int) *node {
+	if id == 0 {
+		return nil
+	}
+	return c.nodes[id]
+}
+
+// onPath reports whether n is on the active path.
+func (c *Conversation) onPath(n *node) bool {
+	return n.depth >= 0 && n.depth < len(c.path) && c.path[n.depth] == n
+}
+
+// pathTo returns the nodes from a first message to n (empty for the
+// root).
+func pathTo(n *node) []*node {
+	if n.depth < 0 {
+		return nil
+	}
+	p := make([]*node, n.depth+1)
+	for x := n; x.depth >= 0; x = x.parent {
+		p[x.depth] = x
+	}
+	return p
+}
+
+// descend continues p from its last node (or from the root when p is
+// empty) to a leaf, through the child each node was last on.
+func (c *Conversation) descend(p []*node) []*node {
+	at := c.root
+	if len(p) > 0 {
+		at = p[len(p)-1]
+	}
+	for len(at.children) > 0 {
+		next := at.active
+		if next == nil {
+			next = at.children[len(at.children)-1]
+		}
+		p = append(p, next)
+		at = next
+	}
+	return p
+}
+
+// setPath makes p the active path and remembers it in every node on it.
+func (c *Conversation) setPath(p []*node) {
+	c.path = p
+	parent := c.root
+	for _, n := range p {
+		parent.active = n
+		parent = n
+	}
+}
+
+// attach adds m as a child of the active leaf, at the end of the active
+// path, and reports it with ChangeAppend.
+func (c *Conversation) attach(m Message) *node {
+	parent := c.leaf()
+	m.Parent = parent.msg.ID
+	n := &node{msg: m, parent: parent, depth: parent.depth + 1}
+	parent.children = append(parent.children, n)
+	parent.active = n
+	c.nodes[m.ID] = n
+	c.all = append(c.all, n)
+	c.path = append(c.path, n)
+	c.emitNode(ChangeAppend, n)
+	return n
+}
+
+// detach drops n, which has no children, from the tree (and the active
+// path) and reports it with ChangeRemove.
+func (c *Conversation) detach(n *node) {
+	p := n.parent
+	p.children = slices.DeleteFunc(p.children, func(x *node) bool { return x == n })
+	if p.active == n {
+		p.active = nil
+	}
+	if c.onPath(n) {
+		clear(c.path[n.depth:])
+		c.path = c.path[:n.depth]
+	}
+	delete(c.nodes, n.msg.ID)
+	if i, ok := slices.BinarySearchFunc(c.all, n.msg.ID, func(x *node, id int) int { return x.msg.ID - id }); ok {
+		c.all = slices.Delete(c.all, i, i+1)
+	}
+	c.emit(Change{Kind: ChangeRemove, Removed: []int{n.msg.ID}})
+}
+
+// alternatives returns n's place among its siblings.
+func (c *Conversation) alternatives(n *node) (index, count int) {
+	if n.hintCount > 0 {
+		return n.hintIndex, n.hintCount
+	}
+	sibs := n.parent.children
+	for i := len(sibs) - 1; i >= 0; i-- {
+		if sibs[i] == n {
+			return i, len(sibs)
+		}
+	}
+	return 0, 1
+}
+
+// turnHead returns the user message whose turn n belongs to: n itself,
+// or the user message its replies follow; nil for an image turn (never
+// sent) and for a reply whose user message is not held.
+func turnHead(n *node) *node {
+	for x := n; x != nil && x.depth >= 0; x = x.parent {
+		switch x.msg.Role {
+		case api.RoleUser:
+			return x
+		case RoleImages:
+			return nil
+		}
+	}
+	return nil
+}
+
+func excludedNode(n *node) bool {
+	h := turnHead(n)
+	return h != nil && h.excluded
+}
+
+// copyOf is the message of n as callers see it.
+func (c *Conversation) copyOf(n *node, excluded bool) Message {
+	m := n.msg.clone()
+	m.Excluded = excluded
+	m.AltIndex, m.AltCount = c.alternatives(n)
+	return m
+}
+
+// copies returns copies of the messages of p, their Excluded worked out
+// in one pass.
+func (c *Conversation) copies(p []*node) []Message {
+	out := make([]Message, len(p))
+	ex := len(p) > 0 && excludedNode(p[0])
+	for i, n := range p {
+		switch n.msg.Role {
+		case api.RoleUser:
+			ex = n.excluded
+		case RoleImages:
+			ex = false
+		}
+		out[i] = c.copyOf(n, ex)
+	}
+	return out
+}
+
+// noise reports whether n ended without anything to keep: a reply that
+// failed or was interrupted before any text, an image turn that did so
+// before any image. Making it again replaces it instead of keeping it as
+// an alternative.
+func noise(n *node) bool {
+	m := n.msg
+	if m.State != StateFailed && m.State != StateInterrupted {
+		return false
+	}
+	if m.Role == RoleImages {
+		return len(m.Attachments) == 0
+	}
+	return m.Role == api.RoleAssistant && m.Text == ""
+}
