@@ -199,3 +199,19 @@ func TestDroppedMessagesAreSaidOnce(t *testing.T) {
 		t.Fatalf("the last request carries %d messages: %+v", len(last), last)
 	}
 }
+
+// On a short terminal the command list takes the transcript's place (one
+// row beside it would be of no use) and shows how many commands there are.
+func TestCommandListOnAShortTerminal(t *testing.T) {
+	h := newHarness(t, 40, 12)
+	h.typeText("/")
+	scr := h.screen()
+	if !strings.Contains(scr, "Commands · ") || !strings.Contains(scr, "/model") || !strings.Contains(scr, "/theme") {
+		t.Fatalf("the command list at 40x12:\n%s", scr)
+	}
+	checkFrame(t, h.m, 40, 12)
+	h.key("esc")
+	if strings.Contains(h.screen(), "Commands") {
+		t.Fatalf("esc left the list open:\n%s", h.screen())
+	}
+}
