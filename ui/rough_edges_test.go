@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -214,4 +216,39 @@ func TestCommandListOnAShortTerminal(t *testing.T) {
 	if strings.Contains(h.screen(), "Commands") {
 		t.Fatalf("esc left the list open:\n%s", h.screen())
 	}
+}
+
+// /export works in every mode: a chat that keeps no history (the demo,
+// --no-save) exports what it holds; without a path the file goes to the
+// export folder (Documents/parley) and the notice says where.
+func TestExportWithoutHistoryAndWithoutAPath(t *testing.T) {
+	home := t.TempDir()
+	docs := filepath.Join(home, "Documents")
+	if err := os.MkdirAll(docs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": t.TempDir()}
+	h := newHarness(t, 120, 30, withHistory(History{Off: "--no-save"}), func(o *Options) {
+		o.Getenv = func(k string) string { return env[k] }
+	})
+	replyWith(t, h, "an answer only in memory")
+	h.typeText("/export")
+	h.key("enter")
+	h.wait("the export", func() bool { return strings.Contains(h.screen(), "exported to ~/Documents/parley/") })
+	files, _ := filepath.Glob(filepath.Join(docs, "parley", "*.md"))
+	if len(files) != 1 {
+		t.Fatalf("exported files %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil || !strings.Contains(string(b), "an answer only in memory") {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+	if st, _ := os.Stat(files[0]); st.Mode().Perm() != 0o600 {
+		t.Fatalf("the export is %v", st.Mode().Perm())
+	}
+	// The same again is refused: an export never replaces a file.
+	h.key("esc")
+	h.typeText("/export " + files[0])
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "exists already and was left alone") })
 }
