@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api/apitest"
+	"parley/config"
 )
 
 // The rough edges a new user hit (issue 15), each held by a test.
@@ -252,3 +253,19 @@ func TestExportWithoutHistoryAndWithoutAPath(t *testing.T) {
 	h.key("enter")
 	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "exists already and was left alone") })
 }
+
+// /image --n is bounded by what the model makes per request: "from 1 to
+// 4" for a model that makes at most 4, and the line stays in the composer.
+func TestImageCountBoundedByTheModel(t *testing.T) {
+	four := 4
+	cfg := &config.Config{Models: []config.ModelConfig{{Name: "four-at-most", ImageGeneration: boolPtr(true), MaxN: &four}}}
+	h := newHarness(t, 120, 40, func(o *Options) { o.Config = cfg })
+	h.typeText("/image a fox --n 9 --model four-at-most")
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "--n must be from 1 to 4, not 9") })
+	if h.m.comp.value() != "/image a fox --n 9 --model four-at-most" {
+		t.Fatalf("the line was lost: %q", h.m.comp.value())
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }
