@@ -42,12 +42,6 @@ type Env struct {
 	Path string
 }
 
-// OSEnv is the real environment of the process.
-func OSEnv() Env {
-	home, _ := os.UserHomeDir()
-	return Env{Getenv: os.Getenv, HomeDir: home}
-}
-
 func (e Env) get(k string) string {
 	if e.Getenv == nil {
 		return ""

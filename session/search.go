@@ -65,11 +65,6 @@ func SplitSnippet(s string) []Span {
 	return out
 }
 
-// PlainSnippet is a snippet without its markers.
-func PlainSnippet(s string) string {
-	return strings.NewReplacer(HitStart, "", HitEnd, "").Replace(s)
-}
-
 // Search finds messages of every session that contain all the words of
 // query, newest first, at most limit (limit <= 0: 50). Words match whole
 // words, regardless of case and accents; a word ending in * matches every
@@ -282,9 +277,6 @@ func ftsString(terms []term) string {
 	}
 	return strings.Join(parts, " AND ")
 }
-
-// ftsQuery turns what a user typed into an FTS5 query.
-func ftsQuery(q string) string { return ftsString(parseQuery(q)) }
 
 // foldTerms folds the words of terms as the index compares them.
 func foldTerms(terms []term) []term {
