@@ -66,9 +66,10 @@ func TestScreenshotSentFiveTimesIsStoredOnce(t *testing.T) {
 	}
 }
 
-// TestEditingAMessageFreesItsImage: edit and resend replaces a message
-// with an image by one without; the image goes with it.
-func TestEditingAMessageFreesItsImage(t *testing.T) {
+// TestEditKeepsAndRemovalFreesAnImage: edit and resend keeps the message
+// with the image in its branch, so the image stays; a message dropped
+// from the tree (RemoveLast) takes its image with it.
+func TestEditKeepsAndRemovalFreesAnImage(t *testing.T) {
 	c := newClock()
 	s, dir := openStore(t, c)
 	r := record(t, s)
@@ -78,10 +79,23 @@ func TestEditingAMessageFreesItsImage(t *testing.T) {
 	if n := len(blobFiles(t, dir)); n != 1 {
 		t.Fatalf("%d blobs", n)
 	}
-	conv.ReplaceLastUser("never mind", nil)
+	tn, err := conv.Begin(&conversation.UserInput{Text: "never mind", EditOf: 1}, conversation.TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.Close(tn, nil)
 	flush(t, r)
-	if n := len(blobFiles(t, dir)); n != 0 {
-		t.Fatalf("%d blobs after the edit", n)
+	if n := len(blobFiles(t, dir)); n != 1 {
+		t.Fatalf("%d blobs after the edit, want the earlier branch's image", n)
+	}
+	id, _ := conv.AddUser("another", []api.Attachment{imageAttachment(t, "b.png", 10, 10, 4)})
+	flush(t, r)
+	if n := len(blobFiles(t, dir)); n != 2 || !conv.RemoveLast(id) {
+		t.Fatalf("%d blobs", n)
+	}
+	flush(t, r)
+	if n := len(blobFiles(t, dir)); n != 1 {
+		t.Fatalf("%d blobs after the removal", n)
 	}
 }
 

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"parley/conversation"
 )
 
 // Export formats.
@@ -31,6 +29,11 @@ type ExportOptions struct {
 	// Force lets ExportFile replace a file (or link) at the path, and
 	// images of another export in its images folder.
 	Force bool
+	// AllBranches writes every branch of the conversation's tree, not
+	// only the active path: in Markdown one section per branch, each the
+	// whole path from the first message to one leaf; in JSON every
+	// message with its parent.
+	AllBranches bool
 }
 
 // ExportFile writes a session to path, with its images copied into a
@@ -161,16 +164,22 @@ func extFor(mime string) string {
 	return ".bin"
 }
 
-// exported is a session as an export needs it: messages without image
-// bytes, with the hash of each stored image.
+// exported is a session as an export needs it: every message of its
+// tree without image bytes, with the hash of each stored image (by
+// message index and part index), and whether every branch is written.
 type exported struct {
 	Session
 	hashes    [][]string
 	generated []GeneratedImage
+	all       bool
 }
 
 func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSink, opts ExportOptions) error {
 	meta, err := s.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	leaf, err := s.activeLeaf(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -182,10 +191,12 @@ func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSi
 	if err != nil {
 		return err
 	}
-	e := exported{
-		Session: Session{Meta: meta, Snapshot: conversation.Snapshot{Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs}},
-		hashes:  hashes, generated: gen,
-	}
+	e := exported{Session: newSession(meta, msgs, leaf, false), hashes: hashes, generated: gen, all: opts.AllBranches}
+	return writeFormat(w, e, sink, opts)
+}
+
+// writeFormat writes e in the format opts ask for.
+func writeFormat(w io.Writer, e exported, sink imageSink, opts ExportOptions) error {
 	loc := opts.Location
 	if loc == nil {
 		loc = time.Local

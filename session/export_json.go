@@ -7,26 +7,40 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"parley/conversation"
 )
 
 // The JSON export. Field names are part of parley's interface: add,
 // never rename.
 type (
 	jsonSession struct {
-		Format          string          `json:"format"`
-		Version         int             `json:"version"`
-		ID              string          `json:"id"`
-		Title           string          `json:"title"`
-		Titled          bool            `json:"titled"`
-		Model           string          `json:"model,omitempty"`
-		SystemPrompt    string          `json:"system_prompt,omitempty"`
-		Created         string          `json:"created"`
-		Updated         string          `json:"updated"`
+		Format       string `json:"format"`
+		Version      int    `json:"version"`
+		ID           string `json:"id"`
+		Title        string `json:"title"`
+		Titled       bool   `json:"titled"`
+		Model        string `json:"model,omitempty"`
+		SystemPrompt string `json:"system_prompt,omitempty"`
+		Created      string `json:"created"`
+		Updated      string `json:"updated"`
+		// ActiveLeaf is the id of the active path's last message;
+		// Branches how many leaves the tree has. Messages are the active
+		// path, or with AllBranches every message of the tree, each after
+		// its parent.
+		ActiveLeaf      int             `json:"active_leaf"`
+		Branches        int             `json:"branches"`
+		AllBranches     bool            `json:"all_branches,omitempty"`
 		Messages        []jsonMessage   `json:"messages"`
 		GeneratedImages []jsonGenerated `json:"generated_images,omitempty"`
 	}
+	// jsonMessage: Parent is the id of the message it follows (0: it
+	// opens the conversation); Alternative (from 1) of Alternatives when
+	// its parent has several children; Excluded when its turn is left out
+	// of what the model sees.
 	jsonMessage struct {
 		ID           int              `json:"id"`
+		Parent       int              `json:"parent"`
 		Role         string           `json:"role"`
 		Text         string           `json:"text"`
 		State        string           `json:"state"`
@@ -36,6 +50,9 @@ type (
 		Usage        *jsonUsage       `json:"usage,omitempty"`
 		Created      string           `json:"created"`
 		Attachments  []jsonAttachment `json:"attachments,omitempty"`
+		Alternative  int              `json:"alternative,omitempty"`
+		Alternatives int              `json:"alternatives,omitempty"`
+		Excluded     bool             `json:"excluded,omitempty"`
 	}
 	jsonUsage struct {
 		PromptTokens     int `json:"prompt_tokens"`
@@ -83,30 +100,21 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 		}
 		return t.In(loc).Format(time.RFC3339)
 	}
+	t := e.tree()
 	out := jsonSession{
 		Format: jsonFormat, Version: jsonVersion, ID: e.ID, Title: e.Title, Titled: e.Titled, Model: e.Model,
 		SystemPrompt: e.SystemPrompt, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
+		ActiveLeaf: t.conv.Leaf(), Branches: e.branchCount(), AllBranches: e.all,
 	}
-	for i, m := range e.Snapshot.Messages {
-		jm := jsonMessage{
-			ID: m.ID, Role: m.Role, Text: m.Text, State: m.State.String(), Model: m.Model, Error: m.Err,
-			FinishReason: m.FinishReason, Created: ts(m.Created),
-		}
-		if u := m.Usage; u != nil {
-			jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
-		}
-		for j, a := range m.Attachments {
-			hash := e.hashes[i][j]
-			if hash == "" {
-				jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "link", URL: a.URL, Name: a.Name})
-				continue
-			}
-			ref, err := sink.ref(hash, a.Name, a.MIME)
-			if err != nil {
-				return err
-			}
-			jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "image", File: ref, SHA256: hash, Name: a.Name,
-				MIME: a.MIME, Width: a.Width, Height: a.Height, Bytes: a.Bytes})
+	v := t.view(t.conv.Messages())
+	if e.all {
+		// The tree, every message once: parents say the branches.
+		v = t.view(t.conv.Snapshot().Messages)
+	}
+	for i, m := range v.msgs {
+		jm, err := jsonMessageOf(m, v.hashes[i], sink, ts)
+		if err != nil {
+			return err
 		}
 		out.Messages = append(out.Messages, jm)
 	}
@@ -119,6 +127,36 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 			Path: g.Path, File: ref, SHA256: g.SHA256, MIME: g.MIME, Width: g.Width, Height: g.Height, Bytes: g.Bytes, Created: ts(g.Created)})
 	}
 	return WriteJSON(w, out)
+}
+
+func jsonMessageOf(m conversation.Message, hashes []string, sink imageSink, ts func(time.Time) string) (jsonMessage, error) {
+	jm := jsonMessage{
+		ID: m.ID, Parent: m.Parent, Role: m.Role, Text: m.Text, State: m.State.String(), Model: m.Model, Error: m.Err,
+		FinishReason: m.FinishReason, Created: ts(m.Created), Excluded: m.Excluded,
+	}
+	if m.AltCount > 1 {
+		jm.Alternative, jm.Alternatives = m.AltIndex+1, m.AltCount
+	}
+	if u := m.Usage; u != nil {
+		jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
+	}
+	for j, a := range m.Attachments {
+		hash := ""
+		if j < len(hashes) {
+			hash = hashes[j]
+		}
+		if hash == "" {
+			jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "link", URL: a.URL, Name: a.Name})
+			continue
+		}
+		ref, err := sink.ref(hash, a.Name, a.MIME)
+		if err != nil {
+			return jm, err
+		}
+		jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "image", File: ref, SHA256: hash, Name: a.Name,
+			MIME: a.MIME, Width: a.Width, Height: a.Height, Bytes: a.Bytes})
+	}
+	return jm, nil
 }
 
 // WriteJSON writes v as indented JSON in which every control character,

@@ -13,15 +13,40 @@ import (
 )
 
 // writeMarkdown writes a session as a Markdown document: a header with
-// what the session is, the system prompt, then each message under a
-// heading naming who wrote it and when. Message text is written as it is
-// (replies are Markdown already), except that terminal control characters
-// and escape sequences become visible placeholders, as on screen
-// (termsafe.Markdown): a reply's raw escapes must not act when the file
-// is printed with cat or shown by a pager.
+// what the session is, the system prompt, then each message of the active
+// path under a heading naming who wrote it and when (with every branch:
+// a section per branch, each the whole path from the first message to
+// one leaf). Message text is written as it is (replies are Markdown
+// already), except that terminal control characters and escape sequences
+// become visible placeholders, as on screen (termsafe.Markdown): a
+// reply's raw escapes must not act when the file is printed with cat or
+// shown by a pager.
 func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) error {
 	safe := &markdownSafe{w: w}
 	b := bufio.NewWriter(safe)
+	views := e.branches()
+	writeMarkdownHeader(b, e, views, loc)
+	sections := len(views) > 1
+	for k, v := range views {
+		if sections {
+			fmt.Fprintf(b, "\n---\n\n## Branch %d of %d%s\n\n%s", k+1, len(views), activeMark(v.active), branchNote(v, k))
+		}
+		for i, m := range v.msgs {
+			if err := writeMarkdownMessage(b, m, v.hashes[i], sink, loc); err != nil {
+				return err
+			}
+		}
+	}
+	if err := writeMarkdownGenerated(b, e, sink, loc); err != nil {
+		return err
+	}
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	return safe.close()
+}
+
+func writeMarkdownHeader(b *bufio.Writer, e exported, views []branchView, loc *time.Location) {
 	title := e.Title
 	if title == "" {
 		title = "(untitled)"
@@ -33,57 +58,101 @@ func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) 
 	}
 	fmt.Fprintf(b, "- Created: %s\n", stamp(e.Created, loc))
 	fmt.Fprintf(b, "- Updated: %s\n", stamp(e.Updated, loc))
-	fmt.Fprintf(b, "- Messages: %d\n", len(e.Snapshot.Messages))
+	switch n := e.branchCount(); {
+	case len(views) > 1:
+		fmt.Fprintf(b, "- Messages: %d in %d branches, each written below from its first message\n", len(e.Snapshot.Messages), len(views))
+	case n > 1:
+		fmt.Fprintf(b, "- Messages: %d\n- Branches: %d; this is the active one\n", len(views[0].msgs), n)
+	default:
+		fmt.Fprintf(b, "- Messages: %d\n", len(views[0].msgs))
+	}
 	if p := e.SystemPrompt; p != "" {
 		b.WriteString("\n## System prompt\n\n")
 		b.WriteString(quote(p))
 	}
-	for i, m := range e.Snapshot.Messages {
-		b.WriteString("\n---\n\n")
-		fmt.Fprintf(b, "### %s · %s\n", who(m), stamp(m.Created, loc))
-		// Each block is preceded by a blank line.
-		block := func(s string) {
-			b.WriteString("\n")
-			b.WriteString(s)
-		}
-		if strings.TrimSpace(m.Text) != "" {
-			block(strings.TrimRight(m.Text, "\n") + "\n")
-		}
-		for j, a := range m.Attachments {
-			ref, err := attachmentRef(sink, a, e.hashes[i][j])
-			if err != nil {
-				return err
-			}
-			block(imageLine(a.Name, ref))
-		}
-		if note := stateNote(m); note != "" {
-			block(note)
-		}
-		if u := m.Usage; u != nil {
-			block(fmt.Sprintf("*%d prompt + %d completion = %d tokens*\n", u.PromptTokens, u.CompletionTokens, u.TotalTokens))
-		}
+}
+
+func activeMark(active bool) string {
+	if active {
+		return " (active)"
 	}
-	if len(e.generated) > 0 {
-		b.WriteString("\n---\n\n## Generated images\n")
-		for _, g := range e.generated {
-			ref, err := sink.ref(g.SHA256, nameOr(g.Path, "generated"), g.MIME)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(b, "\n### %s\n\n", oneLine(g.Prompt, 200))
-			details := []string{g.Model}
-			if g.Size != "" {
-				details = append(details, g.Size)
-			}
-			details = append(details, stamp(g.Created, loc))
-			fmt.Fprintf(b, "%s\n\n", strings.Join(details, " · "))
-			b.WriteString(imageLine(g.Prompt, ref))
+	return ""
+}
+
+// branchNote says what a branch holds and where it leaves the one before.
+func branchNote(v branchView, k int) string {
+	note := fmt.Sprintf("*%d messages", len(v.msgs))
+	switch {
+	case k == 0:
+	case v.shared == 0:
+		note += "; it starts with another first message"
+	case v.shared == 1:
+		note += fmt.Sprintf("; the first is the same as in branch %d", k)
+	default:
+		note += fmt.Sprintf("; the first %d are the same as in branch %d", v.shared, k)
+	}
+	return note + ".*\n"
+}
+
+// writeMarkdownMessage writes one message under its heading.
+func writeMarkdownMessage(b *bufio.Writer, m conversation.Message, hashes []string, sink imageSink, loc *time.Location) error {
+	b.WriteString("\n---\n\n")
+	head := who(m) + " · " + stamp(m.Created, loc)
+	if m.AltCount > 1 {
+		head += fmt.Sprintf(" · alternative %d of %d", m.AltIndex+1, m.AltCount)
+	}
+	fmt.Fprintf(b, "### %s\n", head)
+	// Each block is preceded by a blank line.
+	block := func(s string) {
+		b.WriteString("\n")
+		b.WriteString(s)
+	}
+	if strings.TrimSpace(m.Text) != "" {
+		block(strings.TrimRight(m.Text, "\n") + "\n")
+	}
+	for j, a := range m.Attachments {
+		hash := ""
+		if j < len(hashes) {
+			hash = hashes[j]
 		}
+		ref, err := attachmentRef(sink, a, hash)
+		if err != nil {
+			return err
+		}
+		block(imageLine(a.Name, ref))
 	}
-	if err := b.Flush(); err != nil {
-		return err
+	if note := stateNote(m); note != "" {
+		block(note)
 	}
-	return safe.close()
+	if m.Excluded {
+		block("> *Left out of what the model sees.*\n")
+	}
+	if u := m.Usage; u != nil {
+		block(fmt.Sprintf("*%d prompt + %d completion = %d tokens*\n", u.PromptTokens, u.CompletionTokens, u.TotalTokens))
+	}
+	return nil
+}
+
+func writeMarkdownGenerated(b *bufio.Writer, e exported, sink imageSink, loc *time.Location) error {
+	if len(e.generated) == 0 {
+		return nil
+	}
+	b.WriteString("\n---\n\n## Generated images\n")
+	for _, g := range e.generated {
+		ref, err := sink.ref(g.SHA256, nameOr(g.Path, "generated"), g.MIME)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "\n### %s\n\n", oneLine(g.Prompt, 200))
+		details := []string{g.Model}
+		if g.Size != "" {
+			details = append(details, g.Size)
+		}
+		details = append(details, stamp(g.Created, loc))
+		fmt.Fprintf(b, "%s\n\n", strings.Join(details, " · "))
+		b.WriteString(imageLine(g.Prompt, ref))
+	}
+	return nil
 }
 
 // markdownSafe makes what passes through it inert for a terminal

@@ -14,6 +14,7 @@ import (
 
 // ExportSnapshotFile writes a conversation held in memory (a chat that
 // keeps no history: the demo, --no-save) to path, like ExportFile: its
+// active path (snap.Leaf), or with opts.AllBranches its every branch; its
 // images, whose bytes the messages carry, copied into a folder next to it;
 // the same rules for an existing file, links and permissions. id and
 // created name and date it.
@@ -24,7 +25,7 @@ func ExportSnapshotFile(snap conversation.Snapshot, id string, created time.Time
 	e := exported{Session: Session{
 		Meta:     Meta{ID: id, Title: snap.Title, Titled: snap.Titled, SystemPrompt: snap.SystemPrompt, Created: created, Updated: created, Messages: len(snap.Messages)},
 		Snapshot: snap,
-	}}
+	}, all: opts.AllBranches}
 	sink := &memSink{data: map[string]memImage{}, names: map[string]string{}, force: opts.Force}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-images"
 	sink.dir, sink.link = filepath.Join(filepath.Dir(path), base), base
@@ -40,21 +41,8 @@ func ExportSnapshotFile(snap conversation.Snapshot, id string, created time.Time
 			e.Created = m.Created
 		}
 	}
-	loc := opts.Location
-	if loc == nil {
-		loc = time.Local
-	}
 	var buf bytes.Buffer
-	var err error
-	switch opts.Format {
-	case FormatMarkdown, "":
-		err = writeMarkdown(&buf, e, sink, loc)
-	case FormatJSON:
-		err = writeJSON(&buf, e, sink, loc)
-	default:
-		err = fmt.Errorf("unknown export format %q: use md or json", opts.Format)
-	}
-	if err != nil {
+	if err := writeFormat(&buf, e, sink, opts); err != nil {
 		return err
 	}
 	if err := writeExport(path, buf.Bytes(), opts.Force); err != nil {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -241,6 +243,84 @@ func TestMarkdownExportIsInertInATerminal(t *testing.T) {
 	for _, want := range []string{"ok ␛[2J␛]52;c;cGF3bmVk␇ and", "hi ␛]0;title␇", "⟨U+202E⟩gnp.exe"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("export lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// treeExport records branchy (with its first turn left out) at fixed
+// times for the tree's golden exports.
+func treeExport(t *testing.T) (*Store, *conversation.Conversation) {
+	t.Helper()
+	fixed := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	s := openIn(t, filepath.Join(t.TempDir(), "parley"), nil)
+	s.now = func() time.Time { return fixed }
+	r := record(t, s)
+	conv := branchy(t, r, newClock(), "0190f0a1b2c3d4e5f60718293a4b5c70")
+	conv.SetExcluded(1, true)
+	flush(t, r)
+	return s, conv
+}
+
+// TestExportTreeGolden: the default export is the active path, saying
+// how many branches there are and which messages have alternatives;
+// --all-branches writes a section per branch (Markdown) or every message
+// with its parent (JSON).
+func TestExportTreeGolden(t *testing.T) {
+	s, conv := treeExport(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opts ExportOptions
+	}{
+		{"export-tree.md", ExportOptions{Format: FormatMarkdown}},
+		{"export-tree-all.md", ExportOptions{Format: FormatMarkdown, AllBranches: true}},
+		{"export-tree.json", ExportOptions{Format: FormatJSON}},
+		{"export-tree-all.json", ExportOptions{Format: FormatJSON, AllBranches: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Location = time.UTC
+			var b bytes.Buffer
+			if err := s.Export(ctx, conv.ID(), &b, tc.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name, b.Bytes())
+		})
+	}
+	var doc jsonSession
+	var b bytes.Buffer
+	s.Export(ctx, conv.ID(), &b, ExportOptions{Format: FormatJSON, AllBranches: true})
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	parents := map[int]int{}
+	for _, m := range doc.Messages {
+		parents[m.ID] = m.Parent
+	}
+	if want := map[int]int{1: 0, 2: 1, 3: 2, 4: 3, 5: 3, 6: 2, 7: 6}; !reflect.DeepEqual(parents, want) || doc.ActiveLeaf != 7 || doc.Branches != 3 {
+		t.Fatalf("the tree in JSON: %v, leaf %d, %d branches", parents, doc.ActiveLeaf, doc.Branches)
+	}
+}
+
+// TestExportSnapshotWithBranches: a conversation held in memory exports
+// its active path, or every branch, as the store's export does.
+func TestExportSnapshotWithBranches(t *testing.T) {
+	s, conv := treeExport(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, all := range []bool{false, true} {
+		opts := ExportOptions{Format: FormatMarkdown, AllBranches: all, Location: time.UTC}
+		path := filepath.Join(dir, fmt.Sprintf("all-%v.md", all))
+		if err := ExportSnapshotFile(conv.Snapshot(), conv.ID(), time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC), path, opts); err != nil {
+			t.Fatal(err)
+		}
+		fromMemory, _ := os.ReadFile(path)
+		var stored bytes.Buffer
+		s.Export(ctx, conv.ID(), &stored, opts)
+		// The header differs (the store knows the model); the messages
+		// do not.
+		body := func(s string) string { return s[strings.Index(s, "\n---\n"):] }
+		if body(string(fromMemory)) != body(stored.String()) {
+			t.Fatalf("all branches %v: from memory\n%s\nstored\n%s", all, fromMemory, stored.String())
 		}
 	}
 }

@@ -209,7 +209,8 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 	if _, messages := count(); messages != 4 {
 		t.Fatalf("%d messages after a later failure, want 4", messages)
 	}
-	// Edit and resend of a failed first message: only the new one stays.
+	// Edit and resend of a failed first message: the new one is the
+	// path, the failed one an alternative (nothing typed is lost).
 	conv2 := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now})
 	turn, _ = conv2.Begin(&conversation.UserInput{Text: "typo"}, conversation.TurnOptions{Model: "gpt-4o"})
 	conv2.Close(turn, errors.New("no such host"))
@@ -217,14 +218,15 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 	conv2.Receive(turn, "ok", nil, "stop")
 	conv2.Close(turn, nil)
 	flush(t, r)
-	if got, err := s.Load(ctx, conv2.ID()); err != nil || len(got.Snapshot.Messages) != 2 || got.Snapshot.Messages[0].Text != "fixed" {
+	if got, err := s.Load(ctx, conv2.ID()); err != nil || len(got.Snapshot.Messages) != 4 || len(got.Snapshot.Path()) != 2 ||
+		got.Snapshot.Path()[0].Text != "fixed" || got.Snapshot.Path()[0].AltCount != 2 {
 		t.Fatalf("edited: %+v, %v", got.Snapshot.Messages, err)
 	}
 	// A session stored before (here: with only a failed turn, by an older
-	// parley) and reopened stays when it fails again.
+	// parley, migrated) and reopened stays when it fails again.
 	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('0feed', 1, 1);
 		INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES ('0feed', 1, 'user', 'old question', 'done', 1, 1);
-		INSERT INTO messages (session_id, seq, role, text, state, error, created, updated) VALUES ('0feed', 2, 'assistant', '', 'failed', '401', 1, 1)`); err != nil {
+		INSERT INTO messages (session_id, seq, parent, role, text, state, error, created, updated) VALUES ('0feed', 2, 1, 'assistant', '', 'failed', '401', 1, 1)`); err != nil {
 		t.Fatal(err)
 	}
 	old, _ := s.Load(ctx, "0feed")

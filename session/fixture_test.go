@@ -95,6 +95,23 @@ func writeFixture(t *testing.T, dir string, version int) {
 			{`INSERT INTO deleted_sessions (id, deleted) VALUES ('0190f0a1b2c3d4e5f60718293a4b5c6f', ?)`, []any{t0 + 6000}},
 		}...)
 	}
+	if version >= 4 {
+		// A tree: the messages follow one another (as the step made
+		// them), and message 5 is a second answer to the first question,
+		// an alternative of message 2, off the active path; the first
+		// turn is left out of what the model sees.
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE messages SET parent = seq - 1`, nil},
+			{`INSERT INTO messages (session_id, seq, parent, role, text, state, model, finish_reason, created, updated)
+				VALUES (?, 5, 1, 'assistant', 'A harbour on a chart.', 'done', 'gpt-4o', 'stop', ?, ?)`,
+				[]any{fixtureSession, t0 + 5000, t0 + 5000}},
+			{`UPDATE messages SET excluded = 1 WHERE seq = 1`, nil},
+			{`UPDATE sessions SET active_leaf = 4 WHERE id = ?`, []any{fixtureSession}},
+		}...)
+	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
 			t.Fatalf("%s: %v", s.q, err)

@@ -99,11 +99,12 @@ func pngBytes(t testing.TB, w, h int, seed uint8) []byte {
 	return b.Bytes()
 }
 
-// imageAttachment is an attachment as the composer makes one from a file.
+// imageAttachment is an attachment as the composer makes one from a file
+// (api.Attach).
 func imageAttachment(t testing.TB, name string, w, h int, seed uint8) api.Attachment {
 	data := pngBytes(t, w, h, seed)
 	return api.Attachment{
-		Name: name, MIME: "image/png", Width: w, Height: h, Bytes: len(data), Data: data,
+		Name: name, MIME: "image/png", SHA256: HashBytes(data), Width: w, Height: h, Bytes: len(data), Data: data,
 		URL: dataURI("image/png", data), OrigWidth: w * 2, OrigHeight: h * 2, OrigBytes: len(data) * 3,
 		OrigMIME: "image/jpeg", Resized: true,
 	}

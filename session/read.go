@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -194,31 +195,70 @@ func distinctPrefix(ids []string) int {
 	}
 }
 
-// Load returns a session with all its messages. A reply stored while it
-// was streaming comes back interrupted: its process ended mid-reply (or is
-// still streaming it, which a reader cannot tell apart).
+// Load returns a session with every message of its tree (every branch)
+// and its active leaf; Snapshot.Path() is the active path, which
+// conversation.Restore shows. A reply stored while it was streaming comes
+// back interrupted: its process ended mid-reply (or is still streaming
+// it, which a reader cannot tell apart). Every message carries its
+// AltIndex and AltCount.
 func (s *Store) Load(ctx context.Context, id string) (Session, error) {
-	return s.load(ctx, id, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq)`, id)
+	meta, err := s.Get(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	leaf, err := s.activeLeaf(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	msgs, err := s.messages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq`, id)
+	if err != nil {
+		return Session{}, err
+	}
+	countAlternatives(msgs)
+	return newSession(meta, msgs, leaf, false), nil
 }
 
-// LoadTail returns a session with only its last n messages, so a very long
-// session opens at once; Meta.Messages says how many there are in all, and
-// LoadBefore fetches earlier ones.
+// LoadTail returns a session with only the last n messages of its active
+// path, so a very long session opens at once. Each carries its AltIndex
+// and AltCount, counted in the whole tree. Meta.Messages says how many
+// messages the tree holds: unless the window holds them all, the
+// snapshot is Partial (see conversation.Snapshot) and Load brings the
+// rest; LoadBefore fetches the path's earlier messages.
 func (s *Store) LoadTail(ctx context.Context, id string, n int) (Session, error) {
-	return s.load(ctx, id, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1
-		ORDER BY seq DESC LIMIT ?2) ORDER BY seq`, id, max(n, 0))
+	meta, err := s.Get(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	leaf, err := s.activeLeaf(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	msgs, err := s.pathWindow(ctx, id, leaf, n)
+	if err != nil {
+		return Session{}, err
+	}
+	return newSession(meta, msgs, leaf, len(msgs) < meta.Messages), nil
 }
 
-// LoadBefore returns up to n messages of a session that come before the
-// message with id before, in order.
+// LoadBefore returns up to n messages of the active path through the
+// message with id before that come before it, in order, with their
+// AltIndex and AltCount.
 func (s *Store) LoadBefore(ctx context.Context, id string, before, n int) ([]conversation.Message, error) {
-	return s.messages(ctx, `SELECT * FROM (SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq < ?2
-		ORDER BY seq DESC LIMIT ?3) ORDER BY seq`, id, before, max(n, 0))
+	var parent int
+	err := s.db.QueryRowContext(ctx, "SELECT parent FROM messages WHERE session_id = ? AND seq = ?", id, before).Scan(&parent)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, notFound("there is no message %d in session %s", before, id)
+	case err != nil:
+		return nil, classify(s.path, "read the messages", err)
+	case parent == 0:
+		return nil, nil
+	}
+	return s.pathWindow(ctx, id, parent, n)
 }
 
 // LoadRange returns the messages of a session with from <= id < to, in
-// order (to <= 0: to the end); a search hit opens with the messages around
-// it.
+// order of id and of every branch (to <= 0: to the end).
 func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conversation.Message, error) {
 	if to <= 0 {
 		to = int(^uint32(0) >> 1)
@@ -226,23 +266,102 @@ func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conve
 	return s.messages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
 }
 
-func (s *Store) load(ctx context.Context, id, query string, args ...any) (Session, error) {
-	meta, err := s.Get(ctx, id)
-	if err != nil {
-		return Session{}, err
-	}
-	msgs, err := s.messages(ctx, query, args...)
-	if err != nil {
-		return Session{}, err
-	}
+func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) Session {
 	return Session{Meta: meta, Snapshot: conversation.Snapshot{
-		Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs,
-	}}, nil
+		Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs, Leaf: leaf, Partial: partial,
+	}}
+}
+
+// activeLeaf returns the id of the last message of a session's active
+// path: the one stored, or the newest message when that is not known (0
+// for a session without messages).
+func (s *Store) activeLeaf(ctx context.Context, id string) (int, error) {
+	var leaf int
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce(
+		(SELECT m.seq FROM sessions s JOIN messages m ON m.session_id = s.id AND m.seq = s.active_leaf WHERE s.id = ?1),
+		(SELECT max(seq) FROM messages WHERE session_id = ?1), 0)`, id).Scan(&leaf)
+	return leaf, classify(s.path, "read the messages", err)
+}
+
+// pathWindow returns the last n messages of the path from a first message
+// to leaf, in order, with their alternatives counted. It walks up the
+// parents, one indexed look-up a message, so its cost is the window's,
+// not the session's.
+func (s *Store) pathWindow(ctx context.Context, id string, leaf, n int) ([]conversation.Message, error) {
+	if leaf == 0 || n <= 0 {
+		return nil, nil
+	}
+	msgs, err := s.messages(ctx, `WITH RECURSIVE path (seq, n) AS (
+			SELECT ?2, 1
+			UNION ALL
+			SELECT m.parent, path.n + 1 FROM path JOIN messages m ON m.session_id = ?1 AND m.seq = path.seq
+			WHERE m.parent <> 0 AND path.n < ?3)
+		SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq IN (SELECT seq FROM path) ORDER BY seq`, id, leaf, n)
+	if err != nil || len(msgs) == 0 {
+		return msgs, err
+	}
+	return msgs, s.windowAlternatives(ctx, id, msgs)
+}
+
+// windowAlternatives sets AltIndex and AltCount of msgs from the
+// siblings each has in the whole tree, in one query.
+func (s *Store) windowAlternatives(ctx context.Context, id string, msgs []conversation.Message) error {
+	args := []any{id}
+	marks := make([]string, 0, len(msgs))
+	seen := map[int]bool{}
+	for _, m := range msgs {
+		if !seen[m.Parent] {
+			seen[m.Parent] = true
+			args = append(args, m.Parent)
+			marks = append(marks, "?")
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT parent, seq FROM messages WHERE session_id = ? AND parent IN (`+strings.Join(marks, ",")+`) ORDER BY parent, seq`, args...)
+	if err != nil {
+		return classify(s.path, "read the messages", err)
+	}
+	defer rows.Close()
+	sibs := map[int][]int{}
+	for rows.Next() {
+		var parent, seq int
+		if err := rows.Scan(&parent, &seq); err != nil {
+			return classify(s.path, "read the messages", err)
+		}
+		sibs[parent] = append(sibs[parent], seq)
+	}
+	if err := rows.Err(); err != nil {
+		return classify(s.path, "read the messages", err)
+	}
+	for i := range msgs {
+		place(&msgs[i], sibs[msgs[i].Parent])
+	}
+	return nil
+}
+
+// countAlternatives sets AltIndex and AltCount of every message of a
+// whole tree.
+func countAlternatives(msgs []conversation.Message) {
+	sibs := map[int][]int{}
+	for _, m := range msgs {
+		sibs[m.Parent] = append(sibs[m.Parent], m.ID)
+	}
+	for i := range msgs {
+		place(&msgs[i], sibs[msgs[i].Parent])
+	}
+}
+
+// place sets m's place among sibs, the ids of its parent's children in
+// order.
+func place(m *conversation.Message, sibs []int) {
+	m.AltIndex, m.AltCount = 0, 1
+	if i := slices.Index(sibs, m.ID); i >= 0 {
+		m.AltIndex, m.AltCount = i, len(sibs)
+	}
 }
 
 // messageColumns are read from messages (unaliased); a streaming reply's
 // text comes with its pieces.
-const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
+const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.
@@ -267,7 +386,7 @@ func (s *Store) messagesWith(ctx context.Context, data bool, query string, args 
 		var state string
 		var pt, ct, tt sql.NullInt64
 		var image string
-		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image); err != nil {
+		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded); err != nil {
 			rows.Close()
 			return nil, nil, classify(s.path, op, err)
 		}
@@ -300,7 +419,7 @@ func (s *Store) messagesWith(ctx context.Context, data bool, query string, args 
 		return msgs, nil, nil
 	}
 	// One query for the parts of the whole window, not one per message.
-	byRow, err := s.partsBetween(ctx, data, rowIDs[0], rowIDs[len(rowIDs)-1])
+	byRow, err := s.partsOf(ctx, data, rowIDs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -314,18 +433,30 @@ func (s *Store) messagesWith(ctx context.Context, data bool, query string, args 
 	return msgs, hashes, nil
 }
 
-// partsBetween reads the attachments of the messages with row ids in
-// [lo, hi], by row id (rows of other sessions in between are read too and
-// ignored by the caller; they are few).
-func (s *Store) partsBetween(ctx context.Context, data bool, lo, hi int64) (map[int64][]storedPart, error) {
-	if lo > hi {
-		lo, hi = hi, lo
-	}
+// partsOf reads the attachments of the messages with the given row ids,
+// by row id. A short list (a window of a path, whose rows are far apart
+// when other branches lie between) is looked up row by row; a long one
+// (a whole session) as the range of row ids it spans, and the rows of
+// other sessions or branches in between are read too and ignored by the
+// caller (they are few).
+func (s *Store) partsOf(ctx context.Context, data bool, rowIDs []int64) (map[int64][]storedPart, error) {
 	out := map[int64][]storedPart{}
-	err := s.scanParts(ctx, data, func(owner int64, p storedPart) { out[owner] = append(out[owner], p) },
-		`message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
-	return out, err
+	add := func(owner int64, p storedPart) { out[owner] = append(out[owner], p) }
+	if len(rowIDs) <= maxListedRows {
+		args := make([]any, len(rowIDs))
+		for i, id := range rowIDs {
+			args[i] = id
+		}
+		marks := strings.TrimSuffix(strings.Repeat("?,", len(rowIDs)), ",")
+		return out, s.scanParts(ctx, data, add, `message_id IN (`+marks+`) ORDER BY message_id, idx`, args...)
+	}
+	lo, hi := slices.Min(rowIDs), slices.Max(rowIDs)
+	return out, s.scanParts(ctx, data, add, `message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
 }
+
+// maxListedRows is the longest list of row ids partsOf looks up one by
+// one (SQLite takes 32766 parameters).
+const maxListedRows = 500
 
 // storedPart is an attachment as stored, with the hash of its bytes.
 type storedPart struct {
@@ -359,6 +490,9 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 		if err := rows.Scan(&owner, &kind, &hash, &a.MIME, &a.Width, &a.Height, &a.Bytes, &a.Name, &a.URL,
 			&a.OrigWidth, &a.OrigHeight, &a.OrigBytes, &a.OrigMIME, &a.Resized); err != nil {
 			return classify(s.path, op, err)
+		}
+		if kind == "image" {
+			a.SHA256 = hash
 		}
 		if kind == "image" && data {
 			b, err := s.readBlob(hash)

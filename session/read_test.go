@@ -232,7 +232,7 @@ func TestOneLine(t *testing.T) {
 }
 
 // TestPreviewFollowsTheLatestText: the listing's preview is the latest
-// message with text; a dropped reply gives it back to the question.
+// message with text; a dropped message gives it back to the one before.
 func TestPreviewFollowsTheLatestText(t *testing.T) {
 	c := newClock()
 	s, _ := openStore(t, c)
@@ -261,10 +261,14 @@ func TestPreviewFollowsTheLatestText(t *testing.T) {
 	if p := preview(); p != strings.Repeat("é", previewRunes-1)+"…" {
 		t.Fatalf("long preview %q", p)
 	}
-	conv.PrepareRetry()
+	third, _ := conv.AddUser("third", nil)
 	flush(t, r)
-	if p := preview(); p != "second question" {
-		t.Fatalf("preview after the reply was dropped: %q", p)
+	if p := preview(); p != "third" || !conv.RemoveLast(third) {
+		t.Fatalf("preview %q", p)
+	}
+	flush(t, r)
+	if p := preview(); p != strings.Repeat("é", previewRunes-1)+"…" {
+		t.Fatalf("preview after the message was dropped: %q", p)
 	}
 }
 

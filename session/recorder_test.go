@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -112,31 +113,90 @@ func TestStreamingReplyIsSavedAsItArrives(t *testing.T) {
 	}
 }
 
-// TestRetryAndEditRemoveMessages: dropped replies and replaced messages
-// leave the database too.
-func TestRetryAndEditRemoveMessages(t *testing.T) {
+// TestRegenerateAndEditKeepBranches: a regenerated reply and an edited
+// question are stored beside the earlier ones, with their parents and the
+// active leaf; a reply that failed before any text is replaced, in the
+// database too.
+func TestRegenerateAndEditKeepBranches(t *testing.T) {
 	c := newClock()
 	s, _ := openStore(t, c)
 	r := record(t, s)
 	conv := chat(t, r, c, "", "first", "one", "second", "two")
-	if _, err := conv.PrepareRetry(); err != nil {
-		t.Fatal(err)
-	}
-	answer2, _ := conv.StartReply("m")
-	conv.AppendDelta(answer2, "two again")
-	conv.Finish(answer2, "stop", nil)
-	conv.ReplaceLastUser("second, edited", nil)
+	opts := conversation.TurnOptions{Model: "m"}
+	tn, _ := conv.Begin(nil, opts)
+	conv.Close(tn, errors.New("500")) // no text: noise
+	tn, _ = conv.Begin(nil, opts)
+	conv.Receive(tn, "two again", nil, "stop")
+	conv.Close(tn, nil)
+	tn, _ = conv.Begin(&conversation.UserInput{Text: "second, edited", EditOf: 3}, opts)
+	conv.Receive(tn, "edited answer", nil, "stop")
+	conv.Close(tn, nil)
 	flush(t, r)
 	got, err := s.Load(context.Background(), conv.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []string
+	var rows []string
 	for _, m := range got.Snapshot.Messages {
-		texts = append(texts, m.Text)
+		rows = append(rows, fmt.Sprintf("%d<%d %s %d/%d", m.ID, m.Parent, m.Text, m.AltIndex+1, m.AltCount))
 	}
-	if !reflect.DeepEqual(texts, []string{"first", "one", "second, edited"}) || got.Messages != 3 {
-		t.Fatalf("stored %q (count %d)", texts, got.Messages)
+	want := []string{"1<0 first 1/1", "2<1 one 1/1", "3<2 second 1/2", "4<3 two 1/2", "6<3 two again 2/2",
+		"7<2 second, edited 2/2", "8<7 edited answer 1/1"}
+	if !reflect.DeepEqual(rows, want) || got.Messages != 7 || got.Snapshot.Leaf != 8 {
+		t.Fatalf("stored %q (count %d, leaf %d)", rows, got.Messages, got.Snapshot.Leaf)
+	}
+	again := conversation.Restore(conversation.Options{ID: conv.ID()}, got.Snapshot)
+	if a, b := shape(again.Messages()), shape(conv.Messages()); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(again.Branches(), conv.Branches()) {
+		t.Fatalf("reopened path %q, want %q", a, b)
+	}
+	// A switch is stored: the next open shows that branch.
+	if err := conv.SwitchTo(4); err != nil {
+		t.Fatal(err)
+	}
+	flush(t, r)
+	if got, _ := s.Load(context.Background(), conv.ID()); got.Snapshot.Leaf != 4 {
+		t.Fatalf("leaf after switching %d, want 4", got.Snapshot.Leaf)
+	}
+}
+
+// shape describes messages by what the tree says of them.
+func shape(ms []conversation.Message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = fmt.Sprintf("%d<%d %s %d/%d excluded=%v", m.ID, m.Parent, m.Text, m.AltIndex+1, m.AltCount, m.Excluded)
+	}
+	return out
+}
+
+// TestExcludedTurnIsStored: leaving a turn out is stored on its user
+// message and undone the same way.
+func TestExcludedTurnIsStored(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := chat(t, r, c, "", "first", "one", "second", "two")
+	ctx := context.Background()
+	load := func() []conversation.Message {
+		t.Helper()
+		flush(t, r)
+		got, err := s.Load(ctx, conv.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return conversation.Restore(conversation.Options{}, got.Snapshot).Messages()
+	}
+	conv.SetExcluded(2, true)
+	if ms := load(); !ms[0].Excluded || !ms[1].Excluded || ms[2].Excluded {
+		t.Fatalf("stored marks %v %v %v", ms[0].Excluded, ms[1].Excluded, ms[2].Excluded)
+	}
+	var n int
+	s.db.QueryRow("SELECT count(*) FROM messages WHERE excluded = 1").Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d rows marked, want the user message only", n)
+	}
+	conv.SetExcluded(1, false)
+	if ms := load(); ms[0].Excluded || ms[1].Excluded {
+		t.Fatal("the turn is still left out after bringing it back")
 	}
 }
 

@@ -68,9 +68,16 @@ func (r *Recorder) apply(it item) error {
 				delete(r.held, ch.ConversationID)
 			}
 			return nil
-		case conversation.ChangeTitle, conversation.ChangeSystem:
-			h.title, h.system = ch.Title, ch.SystemPrompt
+		case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSwitch:
+			h.title, h.system, h.leaf = ch.Title, ch.SystemPrompt, ch.Leaf
 			h.titled = h.titled || ch.Kind == conversation.ChangeTitle
+			return nil
+		case conversation.ChangeExclude:
+			for i := range h.msgs {
+				if h.msgs[i].ID == ch.Message.ID {
+					h.msgs[i].Excluded = ch.Message.Excluded
+				}
+			}
 			return nil
 		}
 		if err := r.s.restore(r.ctx, ch.ConversationID, h); err != nil {
@@ -159,7 +166,19 @@ func draftSuperseded(later []item, d *draft) bool {
 	return false
 }
 
+// superseded reports whether a later change makes writing ch useless: a
+// later progress or end of the same reply for a progress, any later
+// change of the conversation for a switch (every change writes the
+// active leaf, all a switch writes).
 func superseded(later []item, ch conversation.Change) bool {
+	if ch.Kind == conversation.ChangeSwitch {
+		for _, it := range later {
+			if it.flush == nil && it.draft == nil && it.change.ConversationID == ch.ConversationID {
+				return true
+			}
+		}
+		return false
+	}
 	if ch.Kind != conversation.ChangeProgress {
 		return false
 	}

@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}}
 }
 
 // SchemaVersion is the schema this build writes.
@@ -29,6 +29,24 @@ func SchemaVersion() int {
 	m := migrations()
 	return m[len(m)-1].version
 }
+
+// schemaTree makes a session's messages a tree (conversation.Message's
+// Parent): messages.parent is the seq of the message a message follows,
+// 0 for one that opens the conversation; messages with one parent are
+// alternatives of each other. sessions.active_leaf is the seq of the
+// active path's last message (0: none known, read as the newest).
+// messages.excluded marks a user message whose turn is left out of what
+// the model sees. Every stored session was a line: each message follows
+// the one before it, and the active leaf is the last.
+const schemaTree = `
+ALTER TABLE messages ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN active_leaf INTEGER NOT NULL DEFAULT 0;
+UPDATE messages SET parent = coalesce((SELECT max(p.seq) FROM messages p
+	WHERE p.session_id = messages.session_id AND p.seq < messages.seq), 0);
+UPDATE sessions SET active_leaf = coalesce((SELECT max(seq) FROM messages WHERE session_id = sessions.id), 0);
+CREATE INDEX messages_by_parent ON messages (session_id, parent, seq);
+`
 
 // schemaV3 adds two tables.
 //

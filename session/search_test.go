@@ -88,11 +88,12 @@ func TestSearchFollowsEditsAndDeletes(t *testing.T) {
 	s, _ := openStore(t, c)
 	r := record(t, s)
 	conv := chat(t, r, c, "", "zebra question", "zebra answer")
-	conv.ReplaceLastUser("giraffe question", nil)
+	conv.Begin(&conversation.UserInput{Text: "giraffe question", EditOf: 1}, conversation.TurnOptions{Model: "m"})
+	conv.Close(&conversation.Turn{ReplyID: conv.Leaf()}, nil)
 	flush(t, r)
 	ctx := context.Background()
-	if hits, _ := s.Search(ctx, "zebra", 10); len(hits) != 0 {
-		t.Fatalf("removed messages still found: %+v", hits)
+	if hits, _ := s.Search(ctx, "zebra", 10); len(hits) != 2 {
+		t.Fatalf("the earlier branch is not found: %+v", hits)
 	}
 	if hits, _ := s.Search(ctx, "giraffe", 10); len(hits) != 1 {
 		t.Fatalf("edited message not found: %+v", hits)

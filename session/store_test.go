@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,14 +90,20 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var version int
+			fmt.Sscanf(filepath.Base(fx), "schema-v%d", &version)
 			msgs := got.Snapshot.Messages
 			wantN := 3
-			if filepath.Base(fx) != "schema-v1" {
+			if version >= 2 {
 				wantN = 4 // and an image turn
+			}
+			if version >= 4 {
+				wantN = 5 // and an alternative reply
 			}
 			if len(msgs) != wantN || got.Title != "Fixture chart" || got.SystemPrompt != "be brief" {
 				t.Fatalf("loaded %+v", got.Meta)
 			}
+			checkFixtureTree(t, s, version, got)
 			u := msgs[0]
 			if len(u.Attachments) != 2 || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
 				u.Attachments[1].URL != "https://example.com/cat.png" {
@@ -116,7 +123,17 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 					t.Fatalf("image turn %+v", im)
 				}
 			}
-			if hits, err := s.Search(ctx, "chart", 10); err != nil || len(hits) != 1 || hits[0].MessageID != 2 {
+			// Every branch is searched: the alternative answer too.
+			wantHits := []int{2}
+			if version >= 4 {
+				wantHits = []int{5, 2}
+			}
+			hits, err := s.Search(ctx, "chart", 10)
+			var hitIDs []int
+			for _, h := range hits {
+				hitIDs = append(hitIDs, h.MessageID)
+			}
+			if err != nil || !slices.Equal(hitIDs, wantHits) {
 				t.Fatalf("search %+v, %v", hits, err)
 			}
 			if text, atts, err := s.Draft(ctx, fixtureDraft); err != nil || text != "half-typed" || len(atts) != 1 {
@@ -130,6 +147,41 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// checkFixtureTree: a session stored as a line is a chain (each message
+// follows the one before, the active leaf is the last), and the tree of
+// the fixtures that have one reads back.
+func checkFixtureTree(t *testing.T, s *Store, version int, got Session) {
+	t.Helper()
+	last := 3
+	if version >= 2 {
+		last = 4
+	}
+	path := got.Snapshot.Path()
+	for i, m := range path {
+		if m.ID != i+1 || m.Parent != i || m.AltCount != 1 && m.ID != 2 {
+			t.Fatalf("message %d of the path: id %d, parent %d, %d alternatives", i, m.ID, m.Parent, m.AltCount)
+		}
+	}
+	if len(path) != last || got.Snapshot.Leaf != last || got.Snapshot.Partial {
+		t.Fatalf("path of %d to leaf %d (partial %v), want a chain to %d", len(path), got.Snapshot.Leaf, got.Snapshot.Partial, last)
+	}
+	tail, err := s.LoadTail(context.Background(), fixtureSession, 2)
+	if err != nil || len(tail.Snapshot.Messages) != 2 || tail.Snapshot.Messages[1].ID != last || !tail.Snapshot.Partial {
+		t.Fatalf("LoadTail: %+v, %v", tail.Snapshot, err)
+	}
+	if version < 4 {
+		return
+	}
+	alt := got.Snapshot.Messages[4]
+	if alt.ID != 5 || alt.Parent != 1 || alt.AltIndex != 1 || alt.AltCount != 2 || path[1].AltCount != 2 || !path[0].Excluded {
+		t.Fatalf("the tree of the fixture: %+v / %+v", alt, path[:2])
+	}
+	conv := conversation.Restore(conversation.Options{}, got.Snapshot)
+	if req := conv.BuildRequest(conversation.RequestOptions{}); len(req.Excluded) != 1 || req.Excluded[0] != 1 {
+		t.Fatalf("the first turn is not left out: %+v", req)
 	}
 }
 

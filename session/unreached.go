@@ -23,6 +23,7 @@ import (
 type heldSession struct {
 	title, system string
 	titled        bool
+	leaf          int
 	msgs          []conversation.Message
 }
 
@@ -43,7 +44,7 @@ func (s *Store) takeUnreached(ctx context.Context, id string) (*heldSession, err
 	if err != nil {
 		return nil, err
 	}
-	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, msgs: sess.Snapshot.Messages}
+	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, leaf: sess.Snapshot.Leaf, msgs: sess.Snapshot.Messages}
 	var candidates []string
 	err = s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		// Checked again under the write lock: another process may have
@@ -87,7 +88,8 @@ func (s *Store) reached(ctx context.Context, q interface {
 }
 
 // restore writes a held session back, whole, in one transaction (the
-// images first), without touching its draft.
+// images first), without touching its draft. A forked session is
+// written the same way.
 func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 	var b blobs
 	for _, m := range h.msgs {
@@ -106,10 +108,14 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 		if h.titled {
 			kind = conversation.ChangeTitle
 		}
-		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system}
+		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Leaf: h.leaf}
 		for _, m := range h.msgs {
 			meta.Message = &m
-			if err := s.upsertSession(ctx, tx, meta, "", previewOf(m.Text)); err != nil {
+			model := ""
+			if m.Role == api.RoleAssistant {
+				model = m.Model
+			}
+			if err := s.upsertSession(ctx, tx, meta, model, previewOf(m.Text)); err != nil {
 				return err
 			}
 			rowID, err := s.upsertMessage(ctx, tx, id, &m)

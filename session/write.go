@@ -28,9 +28,23 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 		return s.writeMessage(ctx, ch)
 	case conversation.ChangeRemove:
 		return s.removeMessages(ctx, ch)
-	case conversation.ChangeTitle, conversation.ChangeSystem:
+	case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSwitch:
+		// Every change carries the active leaf; a switch carries nothing
+		// else.
 		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 			return s.upsertSession(ctx, tx, ch, "", "")
+		})
+	case conversation.ChangeExclude:
+		if ch.Message == nil {
+			return nil
+		}
+		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+			if err := s.upsertSession(ctx, tx, ch, "", ""); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, "UPDATE messages SET excluded = ? WHERE session_id = ? AND seq = ?",
+				ch.Message.Excluded, ch.ConversationID, ch.Message.ID)
+			return err
 		})
 	}
 	return nil
@@ -91,8 +105,8 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 }
 
 // upsertSession creates the session row on a conversation's first change
-// and keeps its title, system prompt, model, preview (when not "") and
-// time current.
+// and keeps its title, system prompt, model, preview (when not ""), active
+// leaf and time current.
 func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
 	if err := refuseDeleted(ctx, tx, ch.ConversationID); err != nil {
 		return err
@@ -107,7 +121,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		titled = 1
 	}
 	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview))
+		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview), ch.Leaf)
 	return err
 }
 
@@ -130,9 +144,10 @@ func previewOf(text string) string {
 // sqlUpsertSession: a title made from the first message never replaces
 // one given by name (here or by another process); ChangeTitle always does.
 const sqlUpsertSession = `
-	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview, active_leaf)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 	ON CONFLICT (id) DO UPDATE SET
+		active_leaf = excluded.active_leaf,
 		preview = CASE WHEN excluded.preview <> '' THEN excluded.preview ELSE sessions.preview END,
 		title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
 		titled = max(sessions.titled, excluded.titled),
@@ -140,11 +155,14 @@ const sqlUpsertSession = `
 		system_prompt = excluded.system_prompt,
 		updated = max(sessions.updated, excluded.updated)`
 
+// sqlUpsertMessage: excluded is the user message's own mark (a reply
+// shows its turn's); excluded.x is the row that was to be inserted.
 const sqlUpsertMessage = `
 	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
-		prompt_tokens, completion_tokens, total_tokens, created, updated, image)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+		prompt_tokens, completion_tokens, total_tokens, created, updated, image, parent, excluded)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
 	ON CONFLICT (session_id, seq) DO UPDATE SET
+		parent = excluded.parent, excluded = excluded.excluded,
 		text = excluded.text, state = excluded.state, error = excluded.error, image = excluded.image,
 		model = excluded.model, finish_reason = excluded.finish_reason,
 		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
@@ -200,7 +218,7 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	var id int64
 	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
 		sessionID, m.ID, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
-		pt, ct, tt, created, now, image).Scan(&id)
+		pt, ct, tt, created, now, image, m.Parent, m.Role == api.RoleUser && m.Excluded).Scan(&id)
 	return id, err
 }
 
@@ -218,16 +236,21 @@ func insertParts(ctx context.Context, tx *sql.Tx, owner string, ownerID any, att
 	}
 	defer stmt.Close()
 	for i, a := range atts {
-		kind, hash, url := "link", "", a.URL
-		if a.Data != nil {
+		kind, hash, url, size := "link", "", a.URL, 0
+		switch {
+		case a.Data != nil:
 			// The data URI is rebuilt from the bytes when loaded.
-			kind, hash, url = "image", HashBytes(a.Data), ""
+			kind, hash, url, size = "image", HashBytes(a.Data), "", len(a.Data)
+		case validHash(a.SHA256):
+			// An image whose stored copy is missing (a fork of a message
+			// loaded without it) stays what it was.
+			kind, hash, url, size = "image", a.SHA256, "", a.Bytes
 		}
 		resized := 0
 		if a.Resized {
 			resized = 1
 		}
-		if _, err := stmt.ExecContext(ctx, ownerID, i, kind, hash, a.MIME, a.Width, a.Height, len(a.Data),
+		if _, err := stmt.ExecContext(ctx, ownerID, i, kind, hash, a.MIME, a.Width, a.Height, size,
 			a.Name, url, a.OrigWidth, a.OrigHeight, a.OrigBytes, a.OrigMIME, resized); err != nil {
 			return err
 		}
@@ -250,8 +273,8 @@ func attachmentBlobs(atts []api.Attachment) blobs {
 	return b
 }
 
-// removeMessages drops messages (retry, edit and resend) and then the
-// images only they referred to.
+// removeMessages drops messages (a reply without text made again, an
+// image turn tried again) and then the images only they referred to.
 func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) error {
 	if len(ch.Removed) == 0 {
 		return nil
@@ -274,9 +297,9 @@ func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) erro
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ? AND seq IN (`+in+`)`, args...); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated = max(updated, ?1),
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated = max(updated, ?1), active_leaf = ?4,
 			preview = coalesce((SELECT substr(text, 1, ?3) FROM messages WHERE session_id = ?2 AND text <> '' ORDER BY seq DESC LIMIT 1), '')
-			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes)
+			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes, ch.Leaf)
 		return err
 	})
 	if err != nil {

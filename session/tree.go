@@ -1,0 +1,74 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// What the store does with a session's tree beyond recording it:
+// opening it at a message of another branch (a search hit) and forking a
+// new session from a message.
+
+// OpenAt loads a session whole, as Load does, with the active path
+// switched to go through the message with id messageID (a search hit in
+// another branch) and on to the leaf below it that the chat would show
+// (the one holding the newest message). The new active leaf is stored,
+// so the session opens there next time too.
+func (s *Store) OpenAt(ctx context.Context, id string, messageID int) (Session, error) {
+	sess, err := s.Load(ctx, id)
+	if err != nil {
+		return Session{}, err
+	}
+	conv := conversation.Restore(conversation.Options{ID: id}, sess.Snapshot)
+	if err := conv.SwitchTo(messageID); err != nil {
+		if errors.Is(err, conversation.ErrNoMessage) {
+			return Session{}, notFound("there is no message %d in session %s; search again", messageID, id)
+		}
+		return Session{}, err
+	}
+	if conv.Leaf() == sess.Snapshot.Leaf {
+		return sess, nil
+	}
+	sess.Snapshot.Leaf = conv.Leaf()
+	err = s.write(ctx, "open the session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE sessions SET active_leaf = ? WHERE id = ?", conv.Leaf(), id)
+		return err
+	})
+	return sess, err
+}
+
+// forkSuffix marks the title of a forked session.
+const forkSuffix = " (fork)"
+
+// Fork stores snap (conversation.Fork: the path up to a message) as a new
+// session and returns its id. Its title is the original's with " (fork)"
+// after it, given by name so that it stays; messages keep their ids,
+// parents, images and left-out turns; the draft is not copied.
+func (s *Store) Fork(ctx context.Context, snap conversation.Snapshot) (string, error) {
+	if len(snap.Messages) == 0 {
+		return "", errors.New("there is nothing to fork yet: the conversation has no messages")
+	}
+	title := strings.TrimSpace(snap.Title)
+	if title == "" {
+		for _, m := range snap.Messages {
+			if m.Role == api.RoleUser || m.IsImages() {
+				title = conversation.MakeTitle(m.Text)
+				break
+			}
+		}
+	}
+	if title == "" {
+		title = "untitled"
+	}
+	id := conversation.NewID()
+	h := &heldSession{title: title + forkSuffix, titled: true, system: snap.SystemPrompt, leaf: snap.Leaf, msgs: snap.Messages}
+	if err := s.restore(ctx, id, h); err != nil {
+		return "", err
+	}
+	return id, nil
+}
