@@ -58,7 +58,8 @@ func (g *textGen) text(size int) string {
 }
 
 // fill writes sessions straight into the database in one transaction:
-// the rows are what the recorder writes, without paying for a recorder
+// the rows are what the recorder writes (each message follows the one
+// before, the last is the active leaf), without paying for a recorder
 // per message.
 func fill(b *testing.B, s *Store, sessions, perSession, size int, g *textGen) []string {
 	b.Helper()
@@ -68,15 +69,15 @@ func fill(b *testing.B, s *Store, sessions, perSession, size int, g *textGen) []
 		b.Fatal(err)
 	}
 	defer tx.Rollback()
-	sessStmt, _ := tx.Prepare(`INSERT INTO sessions (id, title, model, created, updated, preview) VALUES (?, ?, 'gpt-4o', ?, ?, ?)`)
-	msgStmt, _ := tx.Prepare(`INSERT INTO messages (session_id, seq, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, 'done', ?, ?, ?)`)
+	sessStmt, _ := tx.Prepare(`INSERT INTO sessions (id, title, model, created, updated, preview, active_leaf) VALUES (?, ?, 'gpt-4o', ?, ?, ?, ?)`)
+	msgStmt, _ := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)`)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	ids := make([]string, sessions)
 	for i := range sessions {
 		id := fmt.Sprintf("%032x", i+1)
 		ids[i] = id
 		ts := t0 + int64(i)*60_000
-		if _, err := sessStmt.Exec(id, g.text(40), ts, ts+int64(perSession)*1000, g.text(300)); err != nil {
+		if _, err := sessStmt.Exec(id, g.text(40), ts, ts+int64(perSession)*1000, g.text(300), perSession); err != nil {
 			b.Fatal(err)
 		}
 		for n := 1; n <= perSession; n++ {
@@ -84,7 +85,7 @@ func fill(b *testing.B, s *Store, sessions, perSession, size int, g *textGen) []
 			if n%2 == 0 {
 				role, model = "assistant", "gpt-4o"
 			}
-			if _, err := msgStmt.Exec(id, n, role, g.text(size), model, ts+int64(n)*1000, ts+int64(n)*1000); err != nil {
+			if _, err := msgStmt.Exec(id, n, n-1, role, g.text(size), model, ts+int64(n)*1000, ts+int64(n)*1000); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -139,6 +140,33 @@ func BenchmarkOpenLongSession(b *testing.B) {
 		got, err := s.LoadTail(ctx, ids[0], 50)
 		if err != nil || len(got.Snapshot.Messages) != 50 || got.Messages != 10_000 {
 			b.Fatalf("LoadTail: %d of %d, %v", len(got.Snapshot.Messages), got.Messages, err)
+		}
+	}
+}
+
+// BenchmarkOpenLongSessionWithBranches: the same first window when the
+// session's 10,000 messages hold alternatives: every 10th reply was
+// regenerated once (1,000 alternatives), the last one on the path.
+func BenchmarkOpenLongSessionWithBranches(b *testing.B) {
+	s := benchStore(b)
+	g := newTextGen(1, 5000)
+	ids := fill(b, s, 1, 10_000, 600, g)
+	// Alternatives of every 10th reply; the last one is the active leaf.
+	for n := 10; n <= 10_000; n += 10 {
+		if _, err := s.db.Exec(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated)
+			VALUES (?, ?, ?, 'assistant', ?, 'done', 'gpt-4o', 1, 1)`, ids[0], 10_000+n/10, n-1, g.text(600)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.db.Exec(`UPDATE sessions SET active_leaf = 11000 WHERE id = ?`, ids[0])
+	ctx := context.Background()
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		got, err := s.LoadTail(ctx, ids[0], 50)
+		msgs := got.Snapshot.Messages
+		if err != nil || len(msgs) != 50 || got.Messages != 11_000 || msgs[49].ID != 11_000 || msgs[49].AltIndex != 1 ||
+			msgs[39].ID != 9990 || msgs[39].AltCount != 2 {
+			b.Fatalf("LoadTail: %d of %d, %v", len(msgs), got.Messages, err)
 		}
 	}
 }

@@ -218,45 +218,6 @@ func (s *Store) Load(ctx context.Context, id string) (Session, error) {
 	return newSession(meta, msgs, leaf, false), nil
 }
 
-// LoadTail returns a session with only the last n messages of its active
-// path, so a very long session opens at once. Each carries its AltIndex
-// and AltCount, counted in the whole tree. Meta.Messages says how many
-// messages the tree holds: unless the window holds them all, the
-// snapshot is Partial (see conversation.Snapshot) and Load brings the
-// rest; LoadBefore fetches the path's earlier messages.
-func (s *Store) LoadTail(ctx context.Context, id string, n int) (Session, error) {
-	meta, err := s.Get(ctx, id)
-	if err != nil {
-		return Session{}, err
-	}
-	leaf, err := s.activeLeaf(ctx, id)
-	if err != nil {
-		return Session{}, err
-	}
-	msgs, err := s.pathWindow(ctx, id, leaf, n)
-	if err != nil {
-		return Session{}, err
-	}
-	return newSession(meta, msgs, leaf, len(msgs) < meta.Messages), nil
-}
-
-// LoadBefore returns up to n messages of the active path through the
-// message with id before that come before it, in order, with their
-// AltIndex and AltCount.
-func (s *Store) LoadBefore(ctx context.Context, id string, before, n int) ([]conversation.Message, error) {
-	var parent int
-	err := s.db.QueryRowContext(ctx, "SELECT parent FROM messages WHERE session_id = ? AND seq = ?", id, before).Scan(&parent)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, notFound("there is no message %d in session %s", before, id)
-	case err != nil:
-		return nil, classify(s.path, "read the messages", err)
-	case parent == 0:
-		return nil, nil
-	}
-	return s.pathWindow(ctx, id, parent, n)
-}
-
 // LoadRange returns the messages of a session with from <= id < to, in
 // order of id and of every branch (to <= 0: to the end).
 func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conversation.Message, error) {
@@ -270,93 +231,6 @@ func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) 
 	return Session{Meta: meta, Snapshot: conversation.Snapshot{
 		Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs, Leaf: leaf, Partial: partial,
 	}}
-}
-
-// activeLeaf returns the id of the last message of a session's active
-// path: the one stored, or the newest message when that is not known (0
-// for a session without messages).
-func (s *Store) activeLeaf(ctx context.Context, id string) (int, error) {
-	var leaf int
-	err := s.db.QueryRowContext(ctx, `SELECT coalesce(
-		(SELECT m.seq FROM sessions s JOIN messages m ON m.session_id = s.id AND m.seq = s.active_leaf WHERE s.id = ?1),
-		(SELECT max(seq) FROM messages WHERE session_id = ?1), 0)`, id).Scan(&leaf)
-	return leaf, classify(s.path, "read the messages", err)
-}
-
-// pathWindow returns the last n messages of the path from a first message
-// to leaf, in order, with their alternatives counted. It walks up the
-// parents, one indexed look-up a message, so its cost is the window's,
-// not the session's.
-func (s *Store) pathWindow(ctx context.Context, id string, leaf, n int) ([]conversation.Message, error) {
-	if leaf == 0 || n <= 0 {
-		return nil, nil
-	}
-	msgs, err := s.messages(ctx, `WITH RECURSIVE path (seq, n) AS (
-			SELECT ?2, 1
-			UNION ALL
-			SELECT m.parent, path.n + 1 FROM path JOIN messages m ON m.session_id = ?1 AND m.seq = path.seq
-			WHERE m.parent <> 0 AND path.n < ?3)
-		SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq IN (SELECT seq FROM path) ORDER BY seq`, id, leaf, n)
-	if err != nil || len(msgs) == 0 {
-		return msgs, err
-	}
-	return msgs, s.windowAlternatives(ctx, id, msgs)
-}
-
-// windowAlternatives sets AltIndex and AltCount of msgs from the
-// siblings each has in the whole tree, in one query.
-func (s *Store) windowAlternatives(ctx context.Context, id string, msgs []conversation.Message) error {
-	args := []any{id}
-	marks := make([]string, 0, len(msgs))
-	seen := map[int]bool{}
-	for _, m := range msgs {
-		if !seen[m.Parent] {
-			seen[m.Parent] = true
-			args = append(args, m.Parent)
-			marks = append(marks, "?")
-		}
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT parent, seq FROM messages WHERE session_id = ? AND parent IN (`+strings.Join(marks, ",")+`) ORDER BY parent, seq`, args...)
-	if err != nil {
-		return classify(s.path, "read the messages", err)
-	}
-	defer rows.Close()
-	sibs := map[int][]int{}
-	for rows.Next() {
-		var parent, seq int
-		if err := rows.Scan(&parent, &seq); err != nil {
-			return classify(s.path, "read the messages", err)
-		}
-		sibs[parent] = append(sibs[parent], seq)
-	}
-	if err := rows.Err(); err != nil {
-		return classify(s.path, "read the messages", err)
-	}
-	for i := range msgs {
-		place(&msgs[i], sibs[msgs[i].Parent])
-	}
-	return nil
-}
-
-// countAlternatives sets AltIndex and AltCount of every message of a
-// whole tree.
-func countAlternatives(msgs []conversation.Message) {
-	sibs := map[int][]int{}
-	for _, m := range msgs {
-		sibs[m.Parent] = append(sibs[m.Parent], m.ID)
-	}
-	for i := range msgs {
-		place(&msgs[i], sibs[msgs[i].Parent])
-	}
-}
-
-// place sets m's place among sibs, the ids of its parent's children in
-// order.
-func place(m *conversation.Message, sibs []int) {
-	m.AltIndex, m.AltCount = 0, 1
-	if i := slices.Index(sibs, m.ID); i >= 0 {
-		m.AltIndex, m.AltCount = i, len(sibs)
-	}
 }
 
 // messageColumns are read from messages (unaliased); a streaming reply's
@@ -373,41 +247,25 @@ func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conv
 // messagesWith is messages, with or without the images' bytes, and with
 // the hash of each image (by message index and part index; "" for links).
 func (s *Store) messagesWith(ctx context.Context, data bool, query string, args ...any) ([]conversation.Message, [][]string, error) {
-	const op = "read the messages"
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, nil, classify(s.path, op, err)
+		return nil, nil, classify(s.path, "read the messages", err)
 	}
+	return s.readMessages(ctx, rows, data)
+}
+
+// readMessages reads rows of messageColumns and attaches each message's
+// parts, images with their bytes when data is set.
+func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool) ([]conversation.Message, [][]string, error) {
+	const op = "read the messages"
 	var msgs []conversation.Message
 	var rowIDs []int64
 	for rows.Next() {
-		var m conversation.Message
-		var rowID, created int64
-		var state string
-		var pt, ct, tt sql.NullInt64
-		var image string
-		if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded); err != nil {
+		m, rowID, err := scanMessage(rows)
+		if err != nil {
 			rows.Close()
 			return nil, nil, classify(s.path, op, err)
 		}
-		if image != "" {
-			var turn conversation.ImageTurn
-			if err := json.Unmarshal([]byte(image), &turn); err == nil {
-				m.Image = &turn
-			}
-		}
-		if m.Role == conversation.RoleImages && m.Image == nil {
-			m.Image = &conversation.ImageTurn{}
-		}
-		m.State = parseState(state)
-		if m.State == conversation.StateStreaming {
-			m.State = conversation.StateInterrupted
-		}
-		if tt.Valid {
-			m.Usage = &api.Usage{PromptTokens: int(pt.Int64), CompletionTokens: int(ct.Int64), TotalTokens: int(tt.Int64)}
-		}
-		m.Created = fromMillis(created)
-		m.Version = 1
 		msgs = append(msgs, m)
 		rowIDs = append(rowIDs, rowID)
 	}
@@ -431,6 +289,36 @@ func (s *Store) messagesWith(ctx context.Context, data bool, query string, args 
 		}
 	}
 	return msgs, hashes, nil
+}
+
+// scanMessage reads one row of messageColumns and returns it with its
+// row id.
+func scanMessage(rows *sql.Rows) (m conversation.Message, rowID int64, err error) {
+	var created int64
+	var state, image string
+	var pt, ct, tt sql.NullInt64
+	if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded); err != nil {
+		return m, 0, err
+	}
+	if image != "" {
+		var turn conversation.ImageTurn
+		if err := json.Unmarshal([]byte(image), &turn); err == nil {
+			m.Image = &turn
+		}
+	}
+	if m.Role == conversation.RoleImages && m.Image == nil {
+		m.Image = &conversation.ImageTurn{}
+	}
+	m.State = parseState(state)
+	if m.State == conversation.StateStreaming {
+		m.State = conversation.StateInterrupted
+	}
+	if tt.Valid {
+		m.Usage = &api.Usage{PromptTokens: int(pt.Int64), CompletionTokens: int(ct.Int64), TotalTokens: int(tt.Int64)}
+	}
+	m.Created = fromMillis(created)
+	m.Version = 1
+	return m, rowID, nil
 }
 
 // partsOf reads the attachments of the messages with the given row ids,

@@ -174,6 +174,9 @@ const sqlUpsertMessage = `
 // one every second of a reply.
 type statements struct {
 	upsertSession, upsertMessage *sql.Stmt
+	// pathWindow and children open a session (see window.go): compiling
+	// the recursive query took as long as running it.
+	pathWindow, children *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -181,12 +184,18 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 	if st.upsertSession, err = db.PrepareContext(ctx, sqlUpsertSession); err != nil {
 		return err
 	}
-	st.upsertMessage, err = db.PrepareContext(ctx, sqlUpsertMessage)
+	if st.upsertMessage, err = db.PrepareContext(ctx, sqlUpsertMessage); err != nil {
+		return err
+	}
+	if st.pathWindow, err = db.PrepareContext(ctx, sqlPathWindow); err != nil {
+		return err
+	}
+	st.children, err = db.PrepareContext(ctx, sqlChildren)
 	return err
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.upsertSession, st.upsertMessage} {
+	for _, s := range []*sql.Stmt{st.upsertSession, st.upsertMessage, st.pathWindow, st.children} {
 		if s != nil {
 			s.Close()
 		}
