@@ -213,10 +213,17 @@ func (a *app) sessionsShowCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
-		Short: "Print a session's transcript as plain text",
+		Short: "Print a session's transcript (its active branch) as plain text",
 		Long: `Print a session's transcript as plain text, or with --json its full structure
 (the same as "parley sessions export --format json", images referred to where
-parley keeps them).`,
+parley keeps them).
+
+A conversation is a tree: editing a message or regenerating a reply in the chat
+keeps the earlier one as an alternative, in a branch of its own. show prints the
+active branch (the one the chat opens), says how many branches there are and
+which messages have alternatives ("alternative 2 of 3"); turns left out of what
+the model sees are marked. "parley sessions export --all-branches" writes every
+branch.`,
 		Args:              exactlyOneID,
 		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -244,41 +251,74 @@ func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) erro
 	}), prefix)
 }
 
-// writeTranscript prints a session as plain text, every line made inert
-// for the terminal (replies are untrusted).
+// writeTranscript prints a session's active branch as plain text, every
+// line made inert for the terminal (replies are untrusted).
 func writeTranscript(w io.Writer, s session.Session) error {
+	conv := conversation.Restore(conversation.Options{ID: s.ID}, s.Snapshot)
+	msgs := conv.Messages()
 	var b strings.Builder
 	b.WriteString(listTitle(s.Meta) + "\n")
 	head := []string{"session " + s.ID}
 	if s.Model != "" {
 		head = append(head, s.Model)
 	}
-	head = append(head, fmt.Sprintf("%d messages", s.Messages), "updated "+shortTime(s.Updated))
+	count := fmt.Sprintf("%d messages", len(msgs))
+	if n := len(s.Snapshot.Messages); n > len(msgs) {
+		count += fmt.Sprintf(" (%d in all branches)", n)
+	}
+	head = append(head, count, "updated "+shortTime(s.Updated))
 	b.WriteString(strings.Join(head, " · ") + "\n")
+	if n := len(conv.Branches()); n > 1 {
+		b.WriteString(branchSummary(n, msgs) + "\n")
+	}
 	if p := strings.TrimSpace(s.SystemPrompt); p != "" {
 		b.WriteString("system prompt: " + p + "\n")
 	}
-	for _, m := range s.Snapshot.Messages {
-		who := "You"
-		if m.Role == api.RoleAssistant {
-			who = cmp.Or(strings.TrimSpace(m.Model), "Assistant")
-		}
-		fmt.Fprintf(&b, "\n── %s · %s\n", who, shortTime(m.Created))
-		if t := strings.TrimRight(m.Text, "\n"); t != "" {
-			b.WriteString(t + "\n")
-		}
-		for _, at := range m.Attachments {
-			b.WriteString(describeAttachment(at) + "\n")
-		}
-		switch m.State {
-		case conversation.StateInterrupted:
-			b.WriteString("[interrupted]\n")
-		case conversation.StateFailed:
-			b.WriteString("[failed: " + cmp.Or(strings.TrimSpace(m.Err), "no reason given") + "]\n")
-		}
+	for _, m := range msgs {
+		writeTranscriptMessage(&b, m)
 	}
 	_, err := io.WriteString(w, termsafe.Sanitize(b.String()))
 	return err
+}
+
+// branchSummary says how many branches a session has and where the
+// active one has alternatives.
+func branchSummary(branches int, msgs []conversation.Message) string {
+	var at []string
+	for _, m := range msgs {
+		if m.AltCount > 1 {
+			at = append(at, fmt.Sprintf("message %d (%d of %d)", m.ID, m.AltIndex+1, m.AltCount))
+		}
+	}
+	return fmt.Sprintf("%d branches, this is the active one; alternatives at %s; \"parley sessions export --all-branches\" writes them all",
+		branches, strings.Join(at, ", "))
+}
+
+func writeTranscriptMessage(b *strings.Builder, m conversation.Message) {
+	who := "You"
+	if m.Role == api.RoleAssistant {
+		who = cmp.Or(strings.TrimSpace(m.Model), "Assistant")
+	}
+	head := who + " · " + shortTime(m.Created)
+	if m.AltCount > 1 {
+		head += fmt.Sprintf(" · message %d, alternative %d of %d", m.ID, m.AltIndex+1, m.AltCount)
+	}
+	fmt.Fprintf(b, "\n── %s\n", head)
+	if t := strings.TrimRight(m.Text, "\n"); t != "" {
+		b.WriteString(t + "\n")
+	}
+	for _, at := range m.Attachments {
+		b.WriteString(describeAttachment(at) + "\n")
+	}
+	switch m.State {
+	case conversation.StateInterrupted:
+		b.WriteString("[interrupted]\n")
+	case conversation.StateFailed:
+		b.WriteString("[failed: " + cmp.Or(strings.TrimSpace(m.Err), "no reason given") + "]\n")
+	}
+	if m.Excluded {
+		b.WriteString("[left out of what the model sees]\n")
+	}
 }
 
 func describeAttachment(at api.Attachment) string {
@@ -300,7 +340,10 @@ func (a *app) sessionsSearchCommand() *cobra.Command {
 session. Each word matches the words it starts, regardless of case and
 accents ("wombat" finds "wombats"); "put words in quotes" to match them in a
 row. Each line shows the session id, the message number and a snippet, with a
-header line on a terminal. No match is an error (exit status 1), as for grep.`,
+header line on a terminal. No match is an error (exit status 1), as for grep.
+Every branch of a conversation is searched (edited messages and regenerated
+replies are kept as alternatives): a match in another branch than the active
+one is shown by "parley sessions export --all-branches".`,
 		Example: `  parley sessions search lighthouse
   parley sessions search 'light* keeper' --json`,
 		Args: cobra.ArbitraryArgs,
@@ -397,7 +440,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 
 func (a *app) sessionsExportCommand() *cobra.Command {
 	var format, out string
-	var force bool
+	var force, all bool
 	cmd := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a session as Markdown or JSON",
@@ -408,36 +451,47 @@ folder next to it (for chat.md: chat-images/) and referred to by relative
 paths, so the files can be moved or shared together. Without -o it goes to
 stdout and images are referred to where parley keeps them.
 
+An export holds the active branch of the conversation (the one the chat opens;
+messages with alternatives are marked "alternative 2 of 3"). With
+--all-branches it holds every branch: in Markdown a section per branch, each
+the whole conversation from its first message to one leaf ("Branch 2 of 3",
+the active one marked); in JSON every message once, with the id of the message
+it follows ("parent") and the last message of the active branch
+("active_leaf").
+
 An existing file (or link) at PATH is never replaced unless --force is given,
 and a link there is never followed: --force replaces the link itself. The files
 are readable by you only, like the history. Terminal control characters in
 replies are written as visible placeholders in Markdown.`,
 		Example: `  parley sessions export 0190f0a1b2c3 -o chat.md
   parley sessions export 0190f0a1b2c3 -o chat.md --force
+  parley sessions export 0190f0a1b2c3 --all-branches -o every-branch.md
   parley sessions export 0190f0a1b2c3 --format json > chat.json`,
 		Args:              exactlyOneID,
 		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsExport(cmd.Context(), args[0], format, out, force)
+			opts := session.ExportOptions{Format: format, Force: force, AllBranches: all}
+			return a.sessionsExport(cmd.Context(), args[0], out, opts)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file, images next to it (default: stdout)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the file at the -o path (and images of an earlier export beside it)")
+	cmd.Flags().BoolVar(&all, "all-branches", false, "write every branch of the conversation, not only the active one")
 	return cmd
 }
 
-func (a *app) sessionsExport(ctx context.Context, prefix, format, out string, force bool) error {
-	format = strings.ToLower(strings.TrimSpace(format))
+func (a *app) sessionsExport(ctx context.Context, prefix, out string, opts session.ExportOptions) error {
+	format := strings.ToLower(strings.TrimSpace(opts.Format))
 	if format != session.FormatMarkdown && format != session.FormatJSON {
 		return usagef("--format must be md or json, not %q", format)
 	}
+	opts.Format = format
 	return noSession(a.withStore(ctx, func(s *session.Store) error {
 		id, err := a.sessionID(ctx, s, prefix)
 		if err != nil {
 			return err
 		}
-		opts := session.ExportOptions{Format: format, Force: force}
 		if out != "" {
 			err := s.ExportFile(ctx, id, out, opts)
 			var pe *fs.PathError

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"parley/api/apitest"
+	"parley/conversation"
+)
+
+// TestSessionsWithBranches: a session whose reply was regenerated (as the
+// chat does) and whose first reply was chosen again: "ask --continue"
+// goes on from the chosen branch, "sessions show" prints it and says
+// where the alternatives are, "sessions export" writes the active branch
+// and with --all-branches every one.
+func TestSessionsWithBranches(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Text: "Red."})
+	h.run(nil, "ask", "-m", "gpt-4o", "Name a colour").mustCode(t, 0)
+	id := h.sessions()[0].ID
+
+	// The chat regenerates the reply, then goes back to the first one.
+	s := h.store()
+	ctx := context.Background()
+	sess, err := s.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := s.NewRecorder(ctx)
+	conv := conversation.Restore(conversation.Options{ID: id, Listeners: []conversation.Listener{rec}}, sess.Snapshot)
+	tn, err := conv.Begin(nil, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.Receive(tn, "Blue.", nil, "stop")
+	conv.Close(tn, nil)
+	if _, err := conv.SwitchAlternative(tn.ReplyID, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	h.gw.Enqueue(apitest.Reply{Text: "It is warm."})
+	h.run(nil, "ask", "--continue", "Why that one?").mustCode(t, 0)
+	req, _ := h.gw.LastRequest()
+	var sent []string
+	for _, m := range req.Chat.Messages {
+		sent = append(sent, m.Content.PlainText())
+	}
+	if strings.Join(sent, "|") != "Name a colour|Red.|Why that one?" {
+		t.Fatalf("ask --continue sent %q", sent)
+	}
+
+	r := h.run(nil, "sessions", "show", id)
+	r.mustCode(t, 0)
+	for _, want := range []string{"4 messages (5 in all branches)", "2 branches, this is the active one; alternatives at message 2 (1 of 2)",
+		"── gpt-4o · 2026-11-21 ", " · message 2, alternative 1 of 2\nRed.\n", "It is warm."} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "Blue.") {
+		t.Fatalf("show printed another branch:\n%s", r.stdout)
+	}
+
+	r = h.run(nil, "sessions", "export", id)
+	r.mustCode(t, 0)
+	if !strings.Contains(r.stdout, "- Branches: 2; this is the active one") || strings.Contains(r.stdout, "Blue.") {
+		t.Fatalf("export of the active branch:\n%s", r.stdout)
+	}
+	out := filepath.Join(h.home, "all.md")
+	h.run(nil, "sessions", "export", id, "--all-branches", "-o", out).mustCode(t, 0)
+	md, _ := os.ReadFile(out)
+	for _, want := range []string{"## Branch 1 of 2 (active)", "## Branch 2 of 2\n\n*2 messages; the first is the same as in branch 1.*", "Blue.", "It is warm."} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("export --all-branches lacks %q:\n%s", want, md)
+		}
+	}
+	r = h.run(nil, "sessions", "export", id, "--all-branches", "-f", "json")
+	r.mustCode(t, 0)
+	var doc struct {
+		ActiveLeaf  int  `json:"active_leaf"`
+		AllBranches bool `json:"all_branches"`
+		Messages    []struct {
+			ID     int    `json:"id"`
+			Parent int    `json:"parent"`
+			Text   string `json:"text"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || !doc.AllBranches || len(doc.Messages) != 5 || doc.ActiveLeaf != 5 {
+		t.Fatalf("JSON of every branch: %v\n%s", err, r.stdout)
+	}
+	if m := doc.Messages[2]; m.Text != "Blue." || m.Parent != 1 {
+		t.Fatalf("the regenerated reply in JSON: %+v", m)
+	}
+	// Every branch is searched.
+	if r = h.run(nil, "sessions", "search", "blue"); r.code != 0 || r.stdout != id+"  3  Blue.\n" {
+		t.Fatalf("search into another branch: %+v", r)
+	}
+}
