@@ -58,19 +58,20 @@ func (c *Conversation) branchUnder(base, old *node) {
 		c.detach(old)
 	}
 	if c.leaf() != base {
-		c.setPath(pathTo(base))
-		c.emit(Change{Kind: ChangeSwitch})
+		c.switchPath(pathTo(base))
 	}
 }
 
-// switchPath makes p the active path, reported with ChangeSwitch when it
-// differs.
+// switchPath makes p the active path, reported with ChangeSwitch (and
+// the path's messages) when it differs.
 func (c *Conversation) switchPath(p []*node) {
 	if slices.Equal(p, c.path) {
 		return
 	}
 	c.setPath(p)
-	c.emit(Change{Kind: ChangeSwitch})
+	if len(c.listeners) > 0 {
+		c.emit(Change{Kind: ChangeSwitch, Path: c.Messages()})
+	}
 }
 
 // SwitchTo makes the active path go through the message with the given

@@ -32,9 +32,10 @@ const (
 	// ChangeSystem: the conversation's system prompt changed.
 	ChangeSystem
 	// ChangeSwitch: the active path changed (SwitchTo, SwitchAlternative,
-	// and before the first message of a new branch is appended); Leaf is
-	// its new last message. A listener that shows the path re-reads
-	// Messages(). Nothing was added or dropped.
+	// and before the first message of a new branch is appended); Path
+	// holds its messages (what Messages() returns) and Leaf its last one.
+	// A listener that shows the path shows Path instead. Nothing was added
+	// or dropped.
 	ChangeSwitch
 	// ChangeExclude: a turn was left out of what the model sees, or
 	// brought back (SetExcluded). Message is the turn's user message,
@@ -84,7 +85,9 @@ type Change struct {
 	// Removed lists the ids dropped (Remove only).
 	Removed []int
 	// Turn lists the ids whose Excluded changed (Exclude only).
-	Turn         []int
+	Turn []int
+	// Path is a copy of the new active path (Switch only).
+	Path         []Message
 	Title        string
 	SystemPrompt string
 	// Leaf is the id of the active path's last message after the change

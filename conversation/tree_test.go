@@ -481,7 +481,8 @@ func TestVisionFollowsTheBranch(t *testing.T) {
 }
 
 // TestAppendsFollowThePathListenersSee: a listener that keeps the active
-// path from the changes alone (Append adds, Remove drops, Switch re-reads)
+// path from the changes alone (Append adds, Remove drops, Switch brings
+// the path)
 // always has Messages(), through every operation; a restored snapshot has
 // the same path and the same request.
 func TestAppendsFollowThePathListenersSee(t *testing.T) {
@@ -507,7 +508,10 @@ func TestAppendsFollowThePathListenersSee(t *testing.T) {
 				}
 			}
 		case ChangeSwitch:
-			view = ids(c.Messages())
+			if !reflect.DeepEqual(ch.Path, c.Messages()) {
+				t.Fatalf("a switch carries the path %v, the conversation has %v", ids(ch.Path), ids(c.Messages()))
+			}
+			view = ids(ch.Path)
 		}
 		if ch.Leaf != c.Leaf() {
 			t.Fatalf("change %v carries leaf %d, the conversation has %d", ch.Kind, ch.Leaf, c.Leaf())
