@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -104,8 +106,8 @@ func pngBytes(t testing.TB, w, h int, seed uint8) []byte {
 func imageAttachment(t testing.TB, name string, w, h int, seed uint8) api.Attachment {
 	data := pngBytes(t, w, h, seed)
 	return api.Attachment{
-		Name: name, MIME: "image/png", SHA256: HashBytes(data), Width: w, Height: h, Bytes: len(data), Data: data,
-		URL: dataURI("image/png", data), OrigWidth: w * 2, OrigHeight: h * 2, OrigBytes: len(data) * 3,
+		Name: name, MIME: "image/png", Width: w, Height: h, Bytes: len(data), Data: data,
+		SHA256: fmt.Sprintf("%x", sha256.Sum256(data)), OrigWidth: w * 2, OrigHeight: h * 2, OrigBytes: len(data) * 3,
 		OrigMIME: "image/jpeg", Resized: true,
 	}
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -380,6 +379,8 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 			return classify(s.path, op, err)
 		}
 		if kind == "image" {
+			// The image's identity, as when it was attached: the chat finds
+			// its picture and its bytes by it.
 			a.SHA256 = hash
 		}
 		if kind == "image" && data {
@@ -387,7 +388,6 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 			switch {
 			case err == nil:
 				a.Data = b
-				a.URL = dataURI(a.MIME, b)
 			case errors.Is(err, fs.ErrNotExist):
 			default:
 				return classify(s.path, op, err)
@@ -396,11 +396,6 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 		each(owner, storedPart{att: a, hash: hash})
 	}
 	return classify(s.path, op, rows.Err())
-}
-
-// dataURI is how the gateway client sends an image's bytes today.
-func dataURI(mime string, data []byte) string {
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)
 }
 
 func parseState(s string) conversation.State {
