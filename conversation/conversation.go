@@ -1,9 +1,11 @@
-// Package conversation holds the state of one chat: its messages and their
-// life cycle (sent, streaming, done, interrupted, failed), its title and its
-// system prompt. It is the one source of truth: every change goes through
-// the methods of Conversation and is reported to listeners as a Change, so
-// the transcript on screen and the durable store follow the same events
-// without knowing about each other.
+// Package conversation holds the state of one chat: its messages as a tree
+// (edits and regenerated replies kept as alternatives, one active path from
+// the first message to a leaf), their life cycle (sent, streaming, done,
+// interrupted, failed), its title and its system prompt. It is the one
+// source of truth: every change goes through the methods of Conversation
+// and is reported to listeners as a Change, so the transcript on screen and
+// the durable store follow the same events without knowing about each
+// other.
 package conversation
 
 import (

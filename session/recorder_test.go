@@ -319,3 +319,30 @@ func TestRenamedTitleSurvivesLaterChanges(t *testing.T) {
 }
 
 var _ conversation.Listener = (*Recorder)(nil)
+
+// TestSwitchIsSupersededByAnyLaterChange: every change writes the active
+// leaf, so a queued switch is skipped when any later change of its
+// conversation follows (a writer that fell behind writes the leaf once),
+// never for a flush, a draft or another conversation.
+func TestSwitchIsSupersededByAnyLaterChange(t *testing.T) {
+	sw := conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "a", Leaf: 2}
+	later := func(ch conversation.Change) []item { return []item{{change: ch}} }
+	cases := []struct {
+		name  string
+		after []item
+		want  bool
+	}{
+		{"another switch", later(conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "a", Leaf: 4}), true},
+		{"an append", later(conversation.Change{Kind: conversation.ChangeAppend, ConversationID: "a", Message: &conversation.Message{ID: 5}}), true},
+		{"a title", later(conversation.Change{Kind: conversation.ChangeTitle, ConversationID: "a"}), true},
+		{"another conversation", later(conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "b"}), false},
+		{"a flush", []item{{flush: make(chan error, 1)}}, false},
+		{"a draft", []item{{draft: &draft{sessionID: "a"}}}, false},
+		{"nothing", nil, false},
+	}
+	for _, c := range cases {
+		if got := superseded(c.after, sw); got != c.want {
+			t.Errorf("a switch before %s: superseded %v, want %v", c.name, got, c.want)
+		}
+	}
+}
