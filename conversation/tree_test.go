@@ -130,6 +130,12 @@ func TestRegenerateAReplyInTheMiddle(t *testing.T) {
 	if err := c.SwitchTo(99); !errors.Is(err, ErrNoMessage) {
 		t.Fatalf("SwitchTo(99) = %v", err)
 	}
+	if _, err := c.SwitchAlternative(99, 1); !errors.Is(err, ErrNoMessage) {
+		t.Fatalf("SwitchAlternative(99) = %v", err)
+	}
+	if i, n := c.Alternatives(99); i != 0 || n != 0 || c.Siblings(99) != nil || c.PathTo(99) != nil {
+		t.Fatalf("an unknown id: alternatives %d/%d", i, n)
+	}
 	if _, err := c.Regenerate(c.At(0).ID, TurnOptions{Model: "m"}); !errors.Is(err, ErrNotAReply) {
 		t.Fatalf("Regenerate of a question: %v", err)
 	}
