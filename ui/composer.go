@@ -28,9 +28,10 @@ import (
 type composer struct {
 	ta          textarea.Model
 	attachments []api.Attachment
-	// editing: the text is an edit of a sent message; sending replaces
-	// that message. editOrig is its text as it was.
+	// editing: the text is an edit of a sent message (editOf); sending
+	// makes a new branch from there. editOrig is its text as it was.
 	editing  bool
+	editOf   int
 	editOrig string
 	// gen grows with every change of the text or the attachments.
 	gen int
@@ -161,9 +162,10 @@ func (c *composer) setAttachments(atts []api.Attachment) {
 	c.gen++
 }
 
-// edit puts a sent message into the composer; sending replaces it.
-func (c *composer) edit(text string, atts []api.Attachment) {
-	c.editing, c.editOrig = true, text
+// edit puts a sent message (id) into the composer; sending makes a new
+// branch from it, and the earlier one stays.
+func (c *composer) edit(id int, text string, atts []api.Attachment) {
+	c.editing, c.editOf, c.editOrig = true, id, text
 	c.setValue(text)
 	c.setAttachments(append([]api.Attachment(nil), atts...))
 }
@@ -171,7 +173,7 @@ func (c *composer) edit(text string, atts []api.Attachment) {
 // leaveEdit ends the edit mode; keep says whether the text stays (as a
 // new message) or goes.
 func (c *composer) leaveEdit(keep bool) {
-	c.editing, c.editOrig = false, ""
+	c.editing, c.editOf, c.editOrig = false, 0, ""
 	if !keep {
 		c.reset()
 	}
@@ -223,8 +225,7 @@ func (c *composer) clearAll() string {
 func (c *composer) reset() {
 	c.ta.Reset()
 	c.attachments = nil
-	c.editing = false
-	c.editOrig = ""
+	c.editing, c.editOf, c.editOrig = false, 0, ""
 	c.gen++
 }
 

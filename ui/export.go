@@ -26,7 +26,7 @@ type exportedMsg struct {
 // a .json path), with its images copied next to the file. Without a path
 // it goes to the export folder (exportDir), named after the title. A chat
 // that keeps no history (the demo, --no-save) exports what it holds.
-func (m *Model) exportCommand(arg string) tea.Cmd {
+func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 	if m.conv.Len() == 0 {
 		return m.notify("there is nothing to export yet", toastInfo)
 	}
@@ -45,7 +45,7 @@ func (m *Model) exportCommand(arg string) tea.Cmd {
 			path = filepath.Join(wd, path)
 		}
 	}
-	opts := session.ExportOptions{Format: session.FormatMarkdown}
+	opts := session.ExportOptions{Format: session.FormatMarkdown, AllBranches: allBranches}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		opts.Format = session.FormatJSON
 	}

@@ -87,9 +87,13 @@ func loadSession(store *session.Store, gen int, id string, full bool, jump int) 
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
 		msg := sessionLoadedMsg{gen: gen, id: id, full: full, jump: jump}
-		if full {
+		switch {
+		case full && jump != 0:
+			// A search hit: its branch becomes the one shown.
+			msg.sess, msg.err = store.OpenAt(ctx, id, jump)
+		case full:
 			msg.sess, msg.err = store.Load(ctx, id)
-		} else {
+		default:
 			msg.sess, msg.err = store.LoadTail(ctx, id, tailWindow)
 			if msg.err == nil {
 				msg.text, msg.atts, msg.err = store.Draft(ctx, id)

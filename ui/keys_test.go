@@ -66,7 +66,7 @@ func TestEditLastMessageAndResend(t *testing.T) {
 	if !h.m.comp.editing || h.m.comp.value() != "frist question" {
 		t.Fatalf("editing=%v composer=%q", h.m.comp.editing, h.m.comp.value())
 	}
-	if !strings.Contains(h.screen(), "editing last message") {
+	if !strings.Contains(h.screen(), "editing: enter sends it as a new branch") {
 		t.Errorf("status does not show edit mode:\n%s", h.screen())
 	}
 	// Fix the typo: go to the start, delete "fr", type "fi".

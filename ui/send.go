@@ -64,7 +64,10 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return m.clients.prepare(m.model)
 	}
 	m.turn.pendingSend = false
-	in := &conversation.UserInput{Text: text, Attachments: atts, Replace: m.comp.editing}
+	in := &conversation.UserInput{Text: text, Attachments: atts}
+	if m.comp.editing {
+		in.EditOf = m.comp.editOf
+	}
 	t, err := m.conv.Begin(in, m.turnOptions())
 	if err != nil {
 		return m.refused(err)
@@ -211,7 +214,7 @@ func (m *Model) editLast() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.comp.edit(u.Text, u.Attachments)
+	m.comp.edit(u.ID, u.Text, u.Attachments)
 	return nil
 }
 

@@ -81,7 +81,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	case m.turn.pendingSend:
 		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:
-		right = append(right, statusSeg{text: "✎ editing last message", role: roleWarn})
+		right = append(right, statusSeg{text: "✎ editing: enter sends it as a new branch", role: roleWarn})
 	default:
 		if st, ok := lastReplyState(m.conv); ok {
 			switch st {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -55,9 +56,12 @@ func chatActions() []action {
 		{key: keys.Sessions, app: true, opens: "sessions", cmd: cmd{Name: "sessions", Summary: "saved conversations: open, search, rename, delete"},
 			run: do((*Model).openSessions)},
 		{cmd: cmd{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
+			Flags: []slash.Flag{{Name: "all-branches", Usage: "every branch, not only the one shown"}},
 			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home})
-			}}, run: func(m *Model, c call) tea.Cmd { return m.exportCommand(c.inv.Args) }},
+			}}, run: func(m *Model, c call) tea.Cmd {
+			return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
+		}},
 		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
 		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},

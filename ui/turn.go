@@ -20,6 +20,11 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 		l.tr.Update(*c.Message)
 	case conversation.ChangeRemove:
 		l.tr.Remove(c.Removed)
+	case conversation.ChangeSwitch:
+		// Another branch: the transcript shows its path.
+		l.tr.Reset(c.Path)
+	case conversation.ChangeExclude:
+		l.tr.SetExcluded(c.Turn, c.Message.Excluded)
 	}
 }
 
