@@ -12,32 +12,41 @@ import (
 	"parley/ui/mdstream"
 )
 
-// copyReply copies the last reply's Markdown source. What is copied is the
-// reply as the model wrote it (the Markdown, not the rendering), with
-// terminal control sequences made inert (see copyText).
-func (m *Model) copyReply() tea.Cmd {
-	r, ok := lastReplyWithText(m.conv)
+// copyFromReply copies the last reply's Markdown source (n = 0) or its
+// n-th fenced code block, numbered as the transcript's labels show them.
+// What is copied is the reply as the model wrote it (the Markdown, not the
+// rendering), with terminal control sequences made inert (see copyText).
+// Nothing to copy returns the sentence that says so instead.
+func copyFromReply(conv *conversation.Conversation, write func(string) error, n int) (tea.Cmd, string) {
+	r, ok := lastReplyWithText(conv)
 	if !ok {
-		return m.notify("there is no reply to copy yet", toastInfo)
+		return nil, "there is no reply to copy yet"
 	}
-	return copyText(m.opts.clipboardWrite(m.desktop, m.base), "reply", r.Text)
+	if n == 0 {
+		return copyText(write, "reply", r.Text), ""
+	}
+	return copyBlock(write, r.Text, n, "the last reply")
 }
 
-// copyCode copies the n-th fenced code block of the last reply.
-func (m *Model) copyCode(n int) tea.Cmd {
-	r, ok := lastReplyWithText(m.conv)
-	if !ok {
-		return m.notify("there is no reply to copy from yet", toastInfo)
-	}
-	// The numbering the transcript's labels show ([n] above each block).
-	blocks := mdstream.CodeBlocks(termsafe.Markdown(r.Text))
+// copyBlock copies code block n of text (a message, called whose).
+func copyBlock(write func(string) error, text string, n int, whose string) (tea.Cmd, string) {
+	blocks := mdstream.CodeBlocks(termsafe.Markdown(text))
 	switch {
 	case len(blocks) == 0:
-		return m.notify("the last reply has no code block", toastInfo)
+		return nil, whose + " has no code block"
 	case n > len(blocks):
-		return m.notify(fmt.Sprintf("the last reply has only %d code %s", len(blocks), plural(len(blocks), "block", "blocks")), toastInfo)
+		return nil, fmt.Sprintf("%s has only %d code %s", whose, len(blocks), plural(len(blocks), "block", "blocks"))
 	}
-	return copyText(m.opts.clipboardWrite(m.desktop, m.base), fmt.Sprintf("code block %d", n), blocks[n-1])
+	return copyText(write, fmt.Sprintf("code block %d", n), blocks[n-1]), ""
+}
+
+// copied is the command of a copy, or the notice saying why there was
+// nothing to copy.
+func (m *Model) copied(cmd tea.Cmd, why string) tea.Cmd {
+	if why != "" {
+		return m.notify(why, toastInfo)
+	}
+	return cmd
 }
 
 // lastReplyWithText is the last reply that has text: after a failed or
@@ -60,7 +69,7 @@ func (m *Model) newConversationKey() tea.Cmd {
 	now := m.now()
 	if m.armed.newConv.IsZero() || now.Sub(m.armed.newConv) > quitWindow {
 		m.armed.newConv = now
-		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.keyMap().NewConversation, "ctrl+l")), toastInfo)
+		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
 	}
 	return m.startNewConversation()
 }

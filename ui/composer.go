@@ -170,6 +170,15 @@ func (c *composer) edit(id int, text string, atts []api.Attachment) {
 	c.setAttachments(append([]api.Attachment(nil), atts...))
 }
 
+// abandonEdit is esc in edit mode: nothing is lost: the message in the
+// conversation is unchanged, and text the user changed stays as a new
+// message. It reports whether text stayed.
+func (c *composer) abandonEdit() bool {
+	changed := c.value() != c.editOrig
+	c.leaveEdit(changed)
+	return changed
+}
+
 // leaveEdit ends the edit mode; keep says whether the text stays (as a
 // new message) or goes.
 func (c *composer) leaveEdit(keep bool) {
@@ -231,6 +240,12 @@ func (c *composer) reset() {
 
 func (c *composer) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
+	if !c.ta.Focused() {
+		// The key that gives the composer the focus back (from the
+		// message cursor or a pane) is typed here before the next sync
+		// draws it focused.
+		c.ta.Focus()
+	}
 	c.ta, cmd = c.ta.Update(msg)
 	c.gen++
 	return cmd

@@ -97,7 +97,7 @@ func TestExtendWithAPassivePane(t *testing.T) {
 	if !strings.Contains(h.screen(), "messages: 0") {
 		t.Fatalf("the pane is not drawn:\n%s", h.screen())
 	}
-	if h.m.focus != focusComposer {
+	if h.m.focus.on != focusComposer {
 		t.Fatal("a passive pane took the keys")
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "hello"})
@@ -138,8 +138,8 @@ func TestExtendWithAnInteractivePane(t *testing.T) {
 	p := &markPane{}
 	h.m.togglePane(p)
 	h.send(struct{}{})
-	if h.m.focus != focusPane || !strings.Contains(h.screen(), "x mark") {
-		t.Fatalf("the pane did not take the keys (focus %v):\n%s", h.m.focus, h.screen())
+	if h.m.focus.on != focusPane || !strings.Contains(h.screen(), "x mark") {
+		t.Fatalf("the pane did not take the keys (focus %v):\n%s", h.m.focus.on, h.screen())
 	}
 	if h.m.comp.ta.Focused() {
 		t.Fatal("the composer looks focused while the pane has the keys")
@@ -151,13 +151,13 @@ func TestExtendWithAnInteractivePane(t *testing.T) {
 	}
 	// An app key works with the pane focused and leaves the focus there.
 	h.key("ctrl+l")
-	if h.m.focus != focusPane {
+	if h.m.focus.on != focusPane {
 		t.Fatal("an app key moved the focus")
 	}
 	// A key the pane does not bind goes to the composer, with the focus.
 	h.typeText("/attach x")
-	if h.m.focus != focusComposer || h.m.comp.value() != "/attach x" {
-		t.Fatalf("focus %v, composer %q", h.m.focus, h.m.comp.value())
+	if h.m.focus.on != focusComposer || h.m.comp.value() != "/attach x" {
+		t.Fatalf("focus %v, composer %q", h.m.focus.on, h.m.comp.value())
 	}
 	if !h.m.comp.ta.Focused() {
 		t.Fatal("the composer is not marked focused")

@@ -1,14 +1,23 @@
 package ui
 
-// focus is the part of the chat that has the keys when no layer is open
-// (an open layer always has them). The root holds it; components are told
-// whether they have it when they are drawn and never keep it themselves.
-type focus int
+// focusPart is the part of the chat that has the keys when no layer is
+// open (an open layer always has them).
+type focusPart int
 
 const (
 	// focusComposer: keys edit the message; the chat's keys work.
-	focusComposer focus = iota
+	focusComposer focusPart = iota
 	// focusPane: the side pane has the keys it binds; any other key gives
 	// the focus back to the composer and is delivered there.
 	focusPane
+	// focusMessages: the message cursor is on a message (msg); its keys act
+	// on it, any other key goes back to the composer.
+	focusMessages
 )
+
+// focus says which part has the keys; the root holds it, components are
+// told whether they have it when they are drawn and never keep it.
+type focus struct {
+	on  focusPart
+	msg int // the message the cursor is on (focusMessages)
+}

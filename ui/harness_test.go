@@ -282,7 +282,7 @@ func (e errorString) Error() string { return string(e) }
 // imagePaneFocused is the open image pane and whether it has the keys.
 func (m *Model) imagePaneFocused() (*imagesPane, bool) {
 	p, ok := m.pane.(*imagesPane)
-	return p, ok && m.focus == focusPane && m.layers.top() == nil
+	return p, ok && m.focus.on == focusPane && m.layers.top() == nil
 }
 
 // layerName is the name of the top layer, or "" when none is open.

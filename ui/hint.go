@@ -104,19 +104,22 @@ func fitHints(items []uictx.Hint, w int) []uictx.Hint {
 
 // hintItems lists the keys for the current state, most useful first.
 func (m *Model) hintItems() []uictx.Hint {
-	km := m.keyMap()
+	km := &m.ctx.Keys
 	k := keyOf
 	if l := m.layers.top(); l != nil {
 		return l.hints()
 	}
-	if m.focus == focusPane {
+	if m.focus.on == focusPane {
 		if p, ok := m.pane.(focusablePane); ok {
 			return p.hints()
 		}
 	}
+	if sel, ok := m.conv.ByID(shownCursor(m.focus, m.conv, false)); ok {
+		return cursorHints(sel)
+	}
 	switch {
 	case m.menu.IsOpen():
-		return menuHints(m.keyMap())
+		return menuHints(&m.ctx.Keys)
 	case m.armed.codePrefix:
 		return []uictx.Hint{{Key: "1…9", Desc: "copy that code block of the last reply"}, {Key: k(km.Cancel), Desc: "cancel"}}
 	case m.stream.active != nil:

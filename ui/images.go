@@ -32,6 +32,9 @@ type imageAsk struct {
 	// mask the optional mask's bytes.
 	edit *imageSource
 	mask []byte
+	// again is the image turn these images are made again for (0: a new
+	// turn): the new turn is its alternative, and it stays.
+	again int
 }
 
 // imageSource is an image to edit: its bytes and what to call it.
@@ -169,7 +172,7 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 // images in a command.
 func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if m.images.run != nil || m.stream.active != nil || m.turn.pendingSend {
-		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
@@ -182,7 +185,11 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if ask.edit != nil {
 		turn.From = ask.edit.name
 	}
-	id, err := m.conv.StartImages(ask.prompt, ask.model, turn)
+	start := func() (int, error) { return m.conv.StartImages(ask.prompt, ask.model, turn) }
+	if ask.again != 0 {
+		start = func() (int, error) { return m.conv.StartImagesAgain(ask.again, ask.prompt, ask.model, turn) }
+	}
+	id, err := start()
 	if err != nil {
 		return m.notify(err.Error(), toastWarn)
 	}
@@ -202,6 +209,7 @@ func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen
 	r.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
 	r.lastModel = ask.model
 	r.lastAsk = ask
+	r.lastAsk.again = 0
 	return tea.Batch(
 		func() tea.Msg {
 			c, err := pool.get(job.Model)
@@ -323,7 +331,7 @@ func (r *imageRunner) retryAsk(conv *conversation.Conversation) (ask imageAsk, w
 			}
 		}
 	}
-	conv.RemoveLast(last.ID)
+	ask.again = last.ID
 	return ask, "", true
 }
 

@@ -30,7 +30,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.layers.closeAll()
 		return app.run(m, call{key: msg})
 	}
-	if m.focus == focusPane {
+	if m.focus.on == focusMessages {
+		if isApp {
+			return app.run(m, call{key: msg})
+		}
+		return m.cursorKey(msg)
+	}
+	if m.focus.on == focusPane {
 		p, ok := m.pane.(focusablePane)
 		switch {
 		case ok && p.binds(msg):
@@ -39,7 +45,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case isApp:
 			return app.run(m, call{key: msg})
 		}
-		m.focus = focusComposer
+		m.focus.on = focusComposer
 	}
 	return m.chatKey(msg)
 }
@@ -67,9 +73,9 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
-			return m.copyCode(int(s[0] - '0'))
+			return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
 		}
-		if keys.Matches(msg, m.keyMap().Cancel) {
+		if keys.Matches(msg, m.ctx.Keys.Cancel) {
 			return nil
 		}
 	}
@@ -111,30 +117,40 @@ func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
-// close a pane that took the transcript's place, else dismiss the notice
-// and the banner.
+// close a pane that took the transcript's place, else dismiss the banner,
+// else select the last message when the composer is empty; the notice is
+// dismissed on the way.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
 	case m.stream.active != nil:
-		return m.stopStream()
+		m.interruptStream()
+		return m.tickIfNeeded()
 	case m.images.run != nil:
 		return m.stopImages()
 	case m.work.attaching > 0:
 		m.work.stopAttaching()
 		return m.notify("stopped attaching; the images being prepared were not attached", toastInfo)
 	case m.comp.editing:
-		return m.leaveEdit()
+		if m.comp.abandonEdit() {
+			return m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
+		}
+		return nil
 	case m.pane != nil && m.screen.lay.SideFull:
-		m.closePane()
-		return nil
-	case m.notes.dismiss():
-		return nil
-	case m.notes.dismissBanner():
+		m.pane, m.focus = nil, focus{}
 		return nil
 	case m.turn.pendingSend:
 		m.turn.pendingSend = false
 		return m.notify("not sent; your message stays in the composer", toastInfo)
+	case m.notes.dismissBanner():
+		return nil
+	case m.comp.empty() && m.conv.Len() > 0:
+		// The message cursor, on the last message; the notice goes too,
+		// so one esc is enough whatever was said last.
+		m.notes.dismiss()
+		m.selectMessage(m.conv.At(m.conv.Len() - 1).ID)
+		return m.tickIfNeeded()
 	}
+	m.notes.dismiss()
 	return nil
 }
 
@@ -144,7 +160,8 @@ func (m *Model) cancelKey() tea.Cmd {
 // within quitWindow quits.
 func (m *Model) interrupt() tea.Cmd {
 	if m.stream.active != nil {
-		return m.stopStream()
+		m.interruptStream()
+		return m.tickIfNeeded()
 	}
 	if m.images.run != nil {
 		return m.stopImages()
@@ -154,7 +171,7 @@ func (m *Model) interrupt() tea.Cmd {
 		return m.quit()
 	}
 	m.armed.quit = now
-	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.keyMap().Interrupt, "ctrl+c")), toastInfo)
+	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
 }
 
 // quit stops a reply in flight (kept as interrupted) and ends the program.

@@ -87,7 +87,7 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 		gen:       m.gateway.gen,
 		sendAfter: sendAfter,
 		items:     items,
-		km:        m.keyMap(),
+		km:        &m.ctx.Keys,
 	}
 	m.layers.push(l)
 	if !m.clients.configured() {
@@ -170,7 +170,7 @@ func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 		items:     items,
 		forImages: &ask,
 		imageCap:  cap,
-		km:        m.keyMap(),
+		km:        &m.ctx.Keys,
 	}
 	m.layers.push(l)
 	if !m.clients.configured() {

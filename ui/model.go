@@ -11,7 +11,6 @@ import (
 	"parley/conversation"
 	"parley/internal/desktop"
 	"parley/themes"
-	"parley/ui/keys"
 	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
@@ -178,6 +177,3 @@ func (m *Model) Init() tea.Cmd {
 	cmds = append(cmds, m.pics.probeTmux(m.base, m.opts.Getenv))
 	return tea.Batch(cmds...)
 }
-
-// keyMap is the live key map.
-func (m *Model) keyMap() *keys.Map { return &m.ctx.Keys }

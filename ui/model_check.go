@@ -56,16 +56,15 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 // modelChecked keeps the gateway's list and warns when the model asked for
 // is not in it (and is still the one in use). A list that could not be
 // read says nothing: the name may well be right.
-func (m *Model) modelChecked(msg modelCheckedMsg) tea.Cmd {
+func (g *gatewayList) checked(msg modelCheckedMsg, model string) (listed []string, warning string) {
 	if msg.err != nil || msg.models == nil {
-		return nil
+		return nil, ""
 	}
-	m.gateway.models = msg.models
-	m.catalog = m.catalog.WithListed(msg.models)
-	if msg.name != m.model || slices.Contains(msg.models, msg.name) {
-		return nil
+	g.models = msg.models
+	if msg.name != model || slices.Contains(msg.models, msg.name) {
+		return msg.models, ""
 	}
-	return m.notify(unlistedModel(msg.name), toastWarn)
+	return msg.models, unlistedModel(msg.name)
 }
 
 func unlistedModel(name string) string {

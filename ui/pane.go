@@ -70,18 +70,12 @@ func (m *Model) paneInput() paneInput {
 // open already. A pane that can take the keys gets them when it opens.
 func (m *Model) togglePane(p sidePane) tea.Cmd {
 	if m.pane != nil && m.pane.name() == p.name() {
-		m.closePane()
+		m.pane, m.focus = nil, focus{}
 		return nil
 	}
 	m.pane = p
 	if _, ok := p.(focusablePane); ok {
-		m.focus = focusPane
+		m.focus.on = focusPane
 	}
 	return nil
-}
-
-// closePane closes the side pane; the composer has the keys again.
-func (m *Model) closePane() {
-	m.pane = nil
-	m.focus = focusComposer
 }

@@ -272,8 +272,8 @@ func findImage(conv *conversation.Conversation, pending []api.Attachment, key st
 // openImagePane opens the image pane with the keys, gives it the keys when
 // it is open without them, and closes it when it has them.
 func (m *Model) toggleImagePane() tea.Cmd {
-	if _, ok := m.pane.(*imagesPane); ok && m.focus != focusPane {
-		m.focus = focusPane
+	if _, ok := m.pane.(*imagesPane); ok && m.focus.on != focusPane {
+		m.focus.on = focusPane
 		return nil
 	}
 	home := m.opts.Getenv("HOME")

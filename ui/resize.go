@@ -1,7 +1,9 @@
 package ui
 
-// layoutInput gathers everything the layout depends on from the model.
-func (m *Model) layoutInput() layoutInput {
+// relayout computes the layout when its inputs changed and hands every
+// component its area. It runs at the end of every Update, so a handler
+// never has to remember it.
+func (m *Model) relayout() {
 	in := layoutInput{
 		Width:         m.ctx.Width,
 		Height:        m.ctx.Height,
@@ -9,29 +11,21 @@ func (m *Model) layoutInput() layoutInput {
 		ComposerFrame: 2,
 		NoticeLines:   noticeLines(m.notes.cur, m.ctx.Width),
 		Side:          m.pane != nil,
+		AttachLines:   attachLines(len(m.comp.attachments)),
+		LayerGen:      m.layers.gen,
 	}
 	if len(m.notes.banner) > 0 {
 		in.BannerLines = 1 + len(bannerBody(m.notes.banner, m.ctx.Width))
 	}
-	in.AttachLines = attachLines(len(m.comp.attachments))
 	if m.menu.IsOpen() {
 		in.AboveLines = m.menu.Height(maxMenuRows)
 	}
-	in.LayerGen = m.layers.gen
 	if l := m.layers.top(); l != nil {
 		in.Overlay = overlayPanel
 		if l.full() {
 			in.Overlay = overlayFull
 		}
 	}
-	return in
-}
-
-// relayout computes the layout when its inputs changed and hands every
-// component its area. It runs at the end of every Update, so a handler
-// never has to remember it.
-func (m *Model) relayout() {
-	in := m.layoutInput()
 	if in == m.screen.layIn && m.screen.lay.Width > 0 {
 		return
 	}
@@ -61,7 +55,7 @@ func (m *Model) relayout() {
 func (m *Model) composerLook() composerLook {
 	return composerLook{
 		textH:       m.screen.lay.ComposerText,
-		focused:     m.layers.top() == nil && m.focus == focusComposer && !m.quitting,
-		placeholder: placeholder(m.model, firstKey(m.keyMap().ModelPicker, "ctrl+o")),
+		focused:     m.layers.top() == nil && m.focus.on == focusComposer && !m.quitting,
+		placeholder: placeholder(m.model, firstKey(m.ctx.Keys.ModelPicker, "ctrl+o")),
 	}
 }

@@ -132,10 +132,13 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case noticeResult:
 		return m.notify(r.text, r.kind)
 	case focusComposerResult:
-		m.focus = focusComposer
+		m.focus.on = focusComposer
 		return nil
 	case imageAction:
 		return m.imageAction(r)
+	case branchChosen:
+		m.layers.pop()
+		return m.switchBranch(r.leaf)
 	case filesChosen:
 		m.layers.pop()
 		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))

@@ -40,10 +40,10 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return nil
 	}
 	if m.stream.active != nil {
-		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.images.run != nil {
-		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.model == "" {
 		return m.chooseModelFirst()
@@ -152,16 +152,9 @@ func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 		// Said once a conversation: every later request leaves them out
 		// too, and the transcript marks them.
 		m.turn.droppedSaid = m.conv.ID()
-		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
+		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
 	}
 	return tea.Batch(m.stream.start(m.base, client, t, m.model, m.now(), m.hist.rec), note)
-}
-
-// stopStream is esc (or ctrl+c) while streaming: cancel the request and keep
-// what arrived, including text still waiting in the buffer, as interrupted.
-func (m *Model) stopStream() tea.Cmd {
-	m.interruptStream()
-	return m.tickIfNeeded()
 }
 
 // interruptStream stops the reply in flight (if any) and shows what it
@@ -182,7 +175,7 @@ func (m *Model) retry() tea.Cmd {
 		return m.startImages(ask)
 	}
 	if m.stream.active != nil {
-		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.keyMap().Cancel, "esc")), toastWarn)
+		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if _, ok := m.conv.LastUser(); !ok {
 		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
@@ -195,7 +188,7 @@ func (m *Model) retry() tea.Cmd {
 		if !m.clients.configured() {
 			return m.notify(errNoGateway.Error(), toastErr)
 		}
-		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press "+firstKey(m.keyMap().Retry, "ctrl+r")+" again in a moment", toastInfo))
+		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
 	}
 	t, err := m.conv.Begin(nil, m.turnOptions())
 	if err != nil {
@@ -205,27 +198,4 @@ func (m *Model) retry() tea.Cmd {
 	m.notes.dismiss()
 	m.tr.Bottom()
 	return m.startStream(client, t)
-}
-
-// editLast puts the last user message into the composer; sending replaces
-// it (and its reply) in the conversation.
-func (m *Model) editLast() tea.Cmd {
-	u, ok := m.conv.LastUser()
-	if !ok {
-		return nil
-	}
-	m.comp.edit(u.ID, u.Text, u.Attachments)
-	return nil
-}
-
-// leaveEdit is esc in edit mode. Nothing is lost: the message in the
-// conversation is unchanged, and text the user changed stays in the
-// composer as a new message.
-func (m *Model) leaveEdit() tea.Cmd {
-	changed := m.comp.value() != m.comp.editOrig
-	m.comp.leaveEdit(changed)
-	if changed {
-		return m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
-	}
-	return nil
 }

@@ -75,9 +75,9 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 
 	switch {
 	case m.stream.active != nil:
-		right = append(right, m.stream.active.seg(firstKey(m.keyMap().Cancel, "esc")))
+		right = append(right, m.stream.active.seg(firstKey(m.ctx.Keys.Cancel, "esc")))
 	case m.images.run != nil:
-		right = append(right, m.images.run.seg(firstKey(m.keyMap().Cancel, "esc")))
+		right = append(right, m.images.run.seg(firstKey(m.ctx.Keys.Cancel, "esc")))
 	case m.turn.pendingSend:
 		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
 	case m.comp.editing:
@@ -106,7 +106,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		if m.tr.NewBelow() {
 			txt += " · new below"
 		}
-		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.keyMap().ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})
+		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.ctx.Keys.ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})
 	}
 	if m.opts.VerboseLog != "" {
 		right = append(right, statusSeg{text: "tracing to " + cells.OneLine(filepath.Base(m.opts.VerboseLog)), role: roleMuted, drop: 5})

@@ -79,7 +79,7 @@ func newActionTable(list []action) actionTable {
 
 // forKey is the action a key press asks for now, if any.
 func (t actionTable) forKey(m *Model, msg tea.KeyPressMsg) (action, bool) {
-	km := m.keyMap()
+	km := &m.ctx.Keys
 	for _, a := range t.list {
 		if a.key == "" {
 			continue

@@ -11,11 +11,11 @@ import (
 )
 
 // chatActions is the chat's action table. Commands are listed in this
-// order (the most used first); a key runs the first action whose key
+// order (the most used first, scrolling last); a key runs the first action whose key
 // matches and whose condition holds.
 func chatActions() []action {
 	type cmd = slash.Command[commandEnv]
-	return []action{
+	return append([]action{
 		{key: keys.ModelPicker, app: true, opens: "models", cmd: cmd{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)",
 			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
 		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
@@ -46,7 +46,7 @@ func chatActions() []action {
 		{key: keys.ClearComposer, run: do(func(m *Model) tea.Cmd {
 			switch m.comp.clearAll() {
 			case "cleared":
-				return m.notify("message cleared; "+firstKey(m.keyMap().ClearComposer, "alt+k")+" again brings it back", toastInfo)
+				return m.notify("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
 			case "restored":
 				return m.notify("message brought back", toastInfo)
 			}
@@ -62,6 +62,10 @@ func chatActions() []action {
 			}}, run: func(m *Model, c call) tea.Cmd {
 			return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
 		}},
+		{cmd: cmd{Name: "branches", Summary: "list the branches of this conversation (edits and regenerated replies) and switch"},
+			run: do((*Model).openBranches)},
+		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
+			run: do((*Model).forkLast)},
 		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
 		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},
@@ -69,7 +73,10 @@ func chatActions() []action {
 				if !c.byKey() && (m.stream.active != nil || m.conv.Len() == 0) {
 					return m.notify("there is no message to edit yet", toastInfo)
 				}
-				return m.editLast()
+				if u, ok := m.conv.LastUser(); ok {
+					m.comp.edit(u.ID, u.Text, u.Attachments)
+				}
+				return nil
 			}},
 		{key: keys.Editor, cmd: cmd{Name: "editor", Summary: "write the message in $EDITOR"},
 			run: do(func(m *Model) tea.Cmd { return openEditor(m.opts.Getenv, m.comp.value()) })},
@@ -80,30 +87,38 @@ func chatActions() []action {
 			if m.stream.active == nil {
 				return m.notify("no reply is streaming", toastInfo)
 			}
-			return m.stopStream()
+			m.interruptStream()
+			return m.tickIfNeeded()
 		}},
-		{key: keys.ScrollTop, when: textEmpty, cmd: cmd{Name: "top", Summary: "scroll to the first message"},
-			run: do(func(m *Model) tea.Cmd { m.tr.Top(); return m.tickIfNeeded() })},
-		{key: keys.ScrollBottom, when: textEmpty, cmd: cmd{Name: "bottom", Summary: "scroll to the last message"},
-			run: do(func(m *Model) tea.Cmd { m.tr.Bottom(); return m.tickIfNeeded() })},
 		{key: keys.Notices, app: true, cmd: cmd{Name: "notices", Summary: "show or hide every notice of this run"},
 			run: do(func(m *Model) tea.Cmd { return m.togglePane(newNoticesPane(m.ctx)) })},
 		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, run: do(func(m *Model) tea.Cmd { return m.notify(m.term.toggleMouse(), toastInfo) })},
 		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, run: do(func(m *Model) tea.Cmd { m.layers.push(newHelpLayer(m.ctx)); return nil })},
 		{key: keys.Quit, app: true, cmd: cmd{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley"}, run: do((*Model).quit)},
 		{key: keys.Send, run: do((*Model).send)},
-		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.LineUp(1); return m.tickIfNeeded() })},
-		{key: keys.LineDown, run: do(func(m *Model) tea.Cmd { m.tr.LineDown(1); return m.tickIfNeeded() })},
-		{key: keys.ScrollUp, run: do(func(m *Model) tea.Cmd { m.tr.PageUp(); return m.tickIfNeeded() })},
-		{key: keys.ScrollDown, run: do(func(m *Model) tea.Cmd { m.tr.PageDown(); return m.tickIfNeeded() })},
 		{key: keys.CopyCode, run: func(m *Model, c call) tea.Cmd {
-			if n := keys.CodeBlockDigit(keys.Matched(c.key, m.keyMap().CopyCode)); n > 0 {
-				return m.copyCode(n)
+			if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
+				return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), n))
 			}
 			m.armed.codePrefix = true
 			return nil
 		}},
 		{key: keys.Interrupt, app: true, run: do((*Model).interrupt)},
+	}, scrollActions()...)
+}
+
+// scrollActions move the transcript.
+func scrollActions() []action {
+	type cmd = slash.Command[commandEnv]
+	return []action{
+		{key: keys.ScrollTop, when: textEmpty, cmd: cmd{Name: "top", Summary: "scroll to the first message"},
+			run: do(func(m *Model) tea.Cmd { m.tr.Top(); return m.tickIfNeeded() })},
+		{key: keys.ScrollBottom, when: textEmpty, cmd: cmd{Name: "bottom", Summary: "scroll to the last message"},
+			run: do(func(m *Model) tea.Cmd { m.tr.Bottom(); return m.tickIfNeeded() })},
+		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.LineUp(1); return m.tickIfNeeded() })},
+		{key: keys.LineDown, run: do(func(m *Model) tea.Cmd { m.tr.LineDown(1); return m.tickIfNeeded() })},
+		{key: keys.ScrollUp, run: do(func(m *Model) tea.Cmd { m.tr.PageUp(); return m.tickIfNeeded() })},
+		{key: keys.ScrollDown, run: do(func(m *Model) tea.Cmd { m.tr.PageDown(); return m.tickIfNeeded() })},
 	}
 }
 
@@ -113,9 +128,9 @@ func copyAction(m *Model, c call) tea.Cmd {
 	case err != nil:
 		return m.notify(err.Error(), toastErr)
 	case n > 0:
-		return m.copyCode(n)
+		return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), n))
 	}
-	return m.copyReply()
+	return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), 0))
 }
 
 func modelAction(m *Model, c call) tea.Cmd {

@@ -17,6 +17,12 @@ import (
 // redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if _, ok := m.conv.ByID(m.focus.msg); m.focus.on == focusMessages && !ok {
+		// The selected message left the path (a switch, a new
+		// conversation): the composer has the keys again.
+		m.focus = focus{}
+	}
+	m.tr.SetSelected(shownCursor(m.focus, m.conv, m.layers.top() != nil))
 	m.relayout()
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
@@ -197,8 +203,21 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case exportedMsg:
 		return m.exported(msg), true
 
+	case forkedMsg:
+		if msg.err != nil {
+			return m.notify("could not fork: "+userSentence(msg.err), toastErr), true
+		}
+		return tea.Batch(m.openSession(msg.id, 0), m.notify("forked: a new session up to that message, opened", toastOK)), true
+
 	case modelCheckedMsg:
-		return m.modelChecked(msg), true
+		listed, warning := m.gateway.checked(msg, m.model)
+		if listed != nil {
+			m.catalog = m.catalog.WithListed(listed)
+		}
+		if warning == "" {
+			return nil, true
+		}
+		return m.notify(warning, toastWarn), true
 
 	case lastModelSavedMsg:
 		if msg.err != nil {
@@ -258,14 +277,23 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if m.layers.top() != nil {
 			return m.routeLayer(msg), true
 		}
-		if p, ok := m.pane.(focusablePane); ok && m.focus == focusPane {
+		if p, ok := m.pane.(focusablePane); ok && m.focus.on == focusPane {
 			if p.binds(msg) {
 				cmd, res := p.update(msg)
 				return tea.Batch(cmd, m.handleResult(res)), true
 			}
-			m.focus = focusComposer
+			m.focus.on = focusComposer
 		}
 		return m.paste(msg), true
+
+	case tea.MouseClickMsg:
+		// With the mouse on, a click on a message selects it.
+		if r := m.screen.lay.Transcript; m.term.mouse && m.layers.top() == nil && msg.Y >= r.Y && msg.Y < r.Y+r.H && msg.X < r.X+r.W {
+			if id, ok := m.tr.MessageAt(msg.Y - r.Y); ok {
+				m.selectMessage(id)
+			}
+		}
+		return nil, true
 
 	case tea.MouseWheelMsg:
 		if m.layers.top() != nil {

@@ -48,7 +48,7 @@ func (m *Model) composeFrame() {
 			f.place(l.Transcript, view)
 		}
 		if m.pane != nil {
-			f.place(l.Side, m.pane.draw(m.paneInput(), l.Side.W, l.Side.H, m.layers.top() == nil && m.focus == focusPane))
+			f.place(l.Side, m.pane.draw(m.paneInput(), l.Side.W, l.Side.H, m.layers.top() == nil && m.focus.on == focusPane))
 		}
 		if m.menu.IsOpen() && l.Above.H > 0 {
 			f.place(l.Above, m.menu.View(l.Above.W, l.Above.H))

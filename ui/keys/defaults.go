@@ -126,8 +126,8 @@ type Group struct {
 	Bindings []key.Binding
 }
 
-// Groups returns the help groups built from the live bindings; unbound
-// actions are left out.
+// Groups returns the help groups built from the live bindings (unbound
+// actions are left out), and the message cursor's fixed keys last.
 func (m Map) Groups() []Group {
 	var out []Group
 	for _, title := range groupOrder {
@@ -145,7 +145,7 @@ func (m Map) Groups() []Group {
 			out = append(out, g)
 		}
 	}
-	return out
+	return append(out, messageGroup())
 }
 
 // ForTerminal returns the map with help text adjusted to what the terminal

@@ -54,6 +54,7 @@ func settingsFrom(ctx *uictx.Context) settings {
 			badge:      st.Interrupted,
 			chip:       st.Attachment,
 			indicator:  st.NewBelow,
+			selected:   st.PickerSelected.UnsetPadding(),
 		},
 		glamour:   ctx.Glamour,
 		retryKey:  keys.Short(ctx.Keys.Retry),
@@ -72,4 +73,5 @@ type look struct {
 	errMark, errText  lipgloss.Style
 	hint, note, badge lipgloss.Style
 	chip, indicator   lipgloss.Style
+	selected          lipgloss.Style // the message cursor's mark
 }

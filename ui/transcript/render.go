@@ -97,6 +97,7 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 			label += lk.streaming.Render(streamingMark)
 		}
 	}
+	label += t.treeMarks(it)
 	// A very long model name must not push the line past the width.
 	if ansi.StringWidth(label) > t.w {
 		label = ansi.Truncate(label, t.w, "…")

@@ -46,9 +46,11 @@ type Transcript struct {
 	// Restyle for a key map change (the retry hint) renders again too.
 	gen int
 
-	look      look
-	glamour   ansi.StyleConfig
-	retryKey  string // "ctrl+r": the hint under a failed reply
+	look     look
+	glamour  ansi.StyleConfig
+	retryKey string // "ctrl+r": the hint under a failed reply
+	// selected is the message the message cursor is on (0: none).
+	selected  int
 	bottomKey string // "end": shown in the new-text badge
 	blank     string // one empty line of the current width
 

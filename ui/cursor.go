@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/ui/keys"
+	"parley/ui/uictx"
+)
+
+// The message cursor: esc in an empty composer selects the last message;
+// the arrows (and k/j) move between messages; keys act on the selected
+// one: copy it or a code block of it, edit it as a new branch, regenerate
+// it as a new alternative, switch between its alternatives, fork a new
+// session from it, leave its turn out of what the model sees. esc, or any
+// other key that types, goes back to the composer.
+
+// selectMessage puts the cursor on message id and shows it.
+func (m *Model) selectMessage(id int) {
+	m.focus = focus{on: focusMessages, msg: id}
+	m.tr.Reveal(id)
+}
+
+// cursorStep is the message before (-1) or after (+1) the selected one on
+// the path, clamped at the ends.
+func cursorStep(path []conversation.Message, id, delta int) int {
+	for i, msg := range path {
+		if msg.ID == id {
+			return path[clamp(i+delta, 0, len(path)-1)].ID
+		}
+	}
+	if len(path) == 0 {
+		return 0
+	}
+	return path[len(path)-1].ID
+}
+
+// cursorHints are the keys of the message cursor, for the selected
+// message.
+func cursorHints(msg conversation.Message) []uictx.Hint {
+	h := []uictx.Hint{{Key: "↑/↓", Desc: "move"}, {Key: "y", Desc: "copy"}}
+	switch {
+	case msg.Role == api.RoleUser:
+		h = append(h, uictx.Hint{Key: "e", Desc: "edit as a new branch"})
+	case msg.Role == api.RoleAssistant || msg.IsImages():
+		h = append(h, uictx.Hint{Key: "r", Desc: "regenerate"})
+	}
+	if msg.AltCount > 1 {
+		h = append(h, uictx.Hint{Key: "←/→", Desc: fmt.Sprintf("alternative %d/%d", msg.AltIndex+1, msg.AltCount)})
+	}
+	out := "leave out"
+	if msg.Excluded {
+		out = "bring back"
+	}
+	return append(h, uictx.Hint{Key: "f", Desc: "fork"}, uictx.Hint{Key: "d", Desc: out}, uictx.Hint{Key: "esc", Desc: "back"})
+}
+
+// cursorKey handles a key while the message cursor has the focus. A key
+// it does not use goes back to the composer, typed there.
+func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
+	sel, ok := m.conv.ByID(m.focus.msg)
+	if !ok {
+		m.focus = focus{}
+		return m.chatKey(msg)
+	}
+	k, s := msg.Keystroke(), msg.String()
+	switch {
+	case k == "esc" || keys.Matches(msg, m.ctx.Keys.Cancel):
+		m.focus = focus{}
+		return nil
+	case k == "up" || s == "k":
+		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, -1))
+	case k == "down" || s == "j":
+		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, 1))
+	case k == "home" || s == "g":
+		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, -m.conv.Len()))
+	case k == "end" || s == "G":
+		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, m.conv.Len()))
+	case k == "left" || s == "h" || k == "right" || s == "l":
+		return m.switchAlternative(sel, k == "right" || s == "l")
+	case s == "y":
+		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.Text)
+	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
+		return m.copied(copyBlock(m.opts.clipboardWrite(m.desktop, m.base), sel.Text, int(s[0]-'0'), "this message"))
+	case s == "e" || k == "enter":
+		return m.editAsBranch(sel)
+	case s == "r":
+		return m.regenerate(sel)
+	case s == "f":
+		return m.fork(sel)
+	case s == "d":
+		return m.notify(toggleExcluded(m.conv, sel))
+	default:
+		m.focus = focus{}
+		return m.chatKey(msg)
+	}
+	return m.tickIfNeeded()
+}
+
+// treeRefusal words a refusal of a tree operation.
+func treeRefusal(err error) (string, toastKind) {
+	if errors.Is(err, conversation.ErrPartial) {
+		return "the session is still opening; try again in a moment", toastInfo
+	}
+	return userSentence(err), toastWarn
+}
+
+// switchAlternative shows the previous or next alternative of sel and the
+// branch that follows it to its end.
+func (m *Model) switchAlternative(sel conversation.Message, next bool) tea.Cmd {
+	if sel.AltCount < 2 {
+		return m.notify("this message has no alternatives: r makes one (regenerate), e edits a message of yours as a new branch", toastInfo)
+	}
+	delta := -1
+	if next {
+		delta = 1
+	}
+	id, err := m.conv.SwitchAlternative(sel.ID, delta)
+	if err != nil {
+		return m.notify(treeRefusal(err))
+	}
+	m.selectMessage(id)
+	return m.tickIfNeeded()
+}
+
+// editAsBranch puts a message of the user into the composer: sending it
+// makes a new branch from that point, and the earlier path stays.
+func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
+	if sel.Role != api.RoleUser {
+		return m.notify("e edits a message you wrote; on a reply, r regenerates it", toastInfo)
+	}
+	if m.stream.active != nil {
+		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
+	}
+	m.focus = focus{}
+	m.comp.edit(sel.ID, sel.Text, sel.Attachments)
+	return m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo)
+}
+
+// regenerate answers again in place of sel, a reply or an image turn,
+// keeping it as an alternative.
+func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
+	if sel.IsImages() {
+		ask := imageAsk{prompt: sel.Text, model: sel.Model, again: sel.ID}
+		if sel.Image != nil {
+			ask.size, ask.n = sel.Image.Size, sel.Image.N
+			if sel.Image.From != "" {
+				return m.notify("the image this edit started from is not at hand any more; select it in the image pane and press e", toastInfo)
+			}
+		}
+		m.focus = focus{}
+		return m.startImages(ask)
+	}
+	if sel.Role != api.RoleAssistant {
+		return m.notify("r regenerates a reply: select the reply (↓)", toastInfo)
+	}
+	if m.stream.active != nil || m.images.run != nil {
+		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
+	}
+	client, ok := m.clients.ready(m.model)
+	if !ok {
+		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
+	}
+	t, err := m.conv.Regenerate(sel.ID, m.turnOptions())
+	if err != nil {
+		return m.notify(treeRefusal(err))
+	}
+	m.focus = focus{}
+	m.tr.Bottom()
+	return m.startStream(client, t)
+}
+
+// fork starts a new session holding the conversation up to and including
+// sel, and opens it. Without history it becomes the conversation on screen.
+func (m *Model) fork(sel conversation.Message) tea.Cmd {
+	snap, err := m.conv.Fork(sel.ID)
+	if err != nil {
+		return m.notify(treeRefusal(err))
+	}
+	m.focus = focus{}
+	if m.hist.Store == nil {
+		m.interruptStream()
+		m.openConversation(snap, conversation.NewID())
+		return m.notify("forked: this new conversation holds the one before up to that message", toastOK)
+	}
+	store := m.hist.Store
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		id, err := store.Fork(ctx, snap)
+		return forkedMsg{id: id, err: err}
+	}
+}
+
+// forkLast forks at the last message on screen (/fork).
+func (m *Model) forkLast() tea.Cmd {
+	msgs := m.conv.Messages()
+	if len(msgs) == 0 {
+		return m.notify("there is nothing to fork yet: ask something first", toastInfo)
+	}
+	return m.fork(msgs[len(msgs)-1])
+}
+
+// forkedMsg brings the new session of a fork.
+type forkedMsg struct {
+	id  string
+	err error
+}
+
+// toggleExcluded leaves sel's turn out of what the model sees, or brings it
+// back, and says which.
+func toggleExcluded(conv *conversation.Conversation, sel conversation.Message) (string, toastKind) {
+	if err := conv.SetExcluded(sel.ID, !sel.Excluded); err != nil {
+		return treeRefusal(err)
+	}
+	if sel.Excluded {
+		return "this turn is sent to the model again", toastInfo
+	}
+	return "this turn is left out of what the model sees (d brings it back)", toastInfo
+}
+
+// shownCursor is the message the transcript marks: the cursor's, while it
+// has the focus and no layer hides it (0: none).
+func shownCursor(f focus, conv *conversation.Conversation, layerOpen bool) int {
+	if f.on != focusMessages || layerOpen {
+		return 0
+	}
+	if _, ok := conv.ByID(f.msg); !ok {
+		return 0
+	}
+	return f.msg
+}

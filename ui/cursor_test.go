@@ -1,0 +1,311 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api/apitest"
+	"parley/conversation"
+)
+
+// ask sends text and waits for the reply queued before.
+func (h *harness) ask(text, reply string) {
+	h.t.Helper()
+	h.srv.Enqueue(apitest.Reply{Text: reply})
+	h.typeText(text)
+	h.key("enter")
+	h.wait("the reply to "+text, func() bool { return !h.streaming() })
+	h.quiet()
+}
+
+// sentTexts are the texts of the messages of the n-th chat request, in
+// order, each as role: text.
+func sentTexts(t *testing.T, srv *apitest.Server, n int) []string {
+	t.Helper()
+	var chats []apitest.Request
+	for _, r := range srv.Requests() {
+		if r.Chat != nil {
+			chats = append(chats, r)
+		}
+	}
+	if n >= len(chats) {
+		t.Fatalf("chat request %d of %d", n, len(chats))
+	}
+	var out []string
+	for _, msg := range chats[n].Chat.Messages {
+		text := msg.Content.Text
+		for _, p := range msg.Content.Parts {
+			text += p.Text
+		}
+		out = append(out, msg.Role+": "+text)
+	}
+	return out
+}
+
+// pathTexts are the texts of the active path.
+func pathTexts(conv *conversation.Conversation) []string {
+	var out []string
+	for _, msg := range conv.Messages() {
+		out = append(out, msg.Text)
+	}
+	return out
+}
+
+func TestEscInEmptyComposerSelectsTheLastMessageAndKeysMoveIt(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("first question", "first answer")
+	h.ask("second question", "second answer")
+	h.key("esc")
+	last, _ := h.m.conv.LastReply()
+	if h.m.focus.on != focusMessages || h.m.focus.msg != last.ID {
+		t.Fatalf("focus %+v, want the last reply %d", h.m.focus, last.ID)
+	}
+	scr := h.screen()
+	if !strings.Contains(scr, "◀ selected") || !strings.Contains(scr, "regenerate") {
+		t.Fatalf("the selection or its keys are not shown:\n%s", scr)
+	}
+	h.key("up")
+	h.key("k")
+	h.key("k")
+	msgs := h.m.conv.Messages()
+	if h.m.focus.msg != msgs[0].ID {
+		t.Fatalf("after three steps up the cursor is on %d, want the first message %d", h.m.focus.msg, msgs[0].ID)
+	}
+	h.key("up") // clamped at the first
+	if h.m.focus.msg != msgs[0].ID {
+		t.Fatalf("up on the first message moved to %d", h.m.focus.msg)
+	}
+	h.key("G")
+	if h.m.focus.msg != msgs[3].ID {
+		t.Fatalf("G went to %d, want %d", h.m.focus.msg, msgs[3].ID)
+	}
+	// A key the cursor does not bind goes back to the composer, typed there.
+	h.key("x")
+	if h.m.focus.on != focusComposer || h.m.comp.value() != "x" {
+		t.Fatalf("focus %+v, composer %q", h.m.focus, h.m.comp.value())
+	}
+	if strings.Contains(h.screen(), "◀ selected") {
+		t.Fatal("the selection mark stays after the cursor left")
+	}
+	// With text in the composer, esc does not select.
+	h.key("esc")
+	if h.m.focus.on == focusMessages {
+		t.Fatal("esc in a composer with text selected a message")
+	}
+}
+
+func TestEscWhileStreamingStopsAndDoesNotSelect(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.srv.Enqueue(apitest.Reply{Text: strings.Repeat("slow ", 200), DeltaRunes: 1, Interval: 5e6})
+	h.typeText("go")
+	h.key("enter")
+	h.key("esc")
+	if h.m.focus.on == focusMessages {
+		t.Fatal("esc during a stream selected a message instead of stopping it")
+	}
+	h.wait("stopped", func() bool { return !h.streaming() })
+}
+
+func TestEditAnEarlierQuestionSendsOnlyTheNewBranch(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("first question", "first answer")
+	h.ask("second question", "second answer")
+	first := h.m.conv.Messages()[0]
+	h.key("esc")
+	h.key("g")
+	if h.m.focus.msg != first.ID {
+		t.Fatalf("g went to %d", h.m.focus.msg)
+	}
+	h.key("e")
+	if h.m.comp.value() != "first question" || h.m.focus.on != focusComposer {
+		t.Fatalf("composer %q focus %+v", h.m.comp.value(), h.m.focus)
+	}
+	h.key("ctrl+u")
+	h.srv.Enqueue(apitest.Reply{Text: "edited answer"})
+	h.typeText("edited question")
+	h.key("enter")
+	h.wait("the edited reply", func() bool { return !h.streaming() })
+	h.quiet()
+	if got := sentTexts(t, h.srv, 2); !slices.Equal(got, []string{"user: edited question"}) {
+		t.Fatalf("the edit sent %q, want only the edited question", got)
+	}
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"edited question", "edited answer"}) {
+		t.Fatalf("path %q", got)
+	}
+	if !strings.Contains(h.screen(), "‹ 2/2 ›") {
+		t.Fatalf("the edited question does not say it is the second alternative:\n%s", h.screen())
+	}
+	// ← on it brings back the earlier branch, to its end.
+	h.key("esc")
+	h.key("g")
+	h.key("left")
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"first question", "first answer", "second question", "second answer"}) {
+		t.Fatalf("after ← the path is %q", got)
+	}
+	if !strings.Contains(h.screen(), "second answer") || !strings.Contains(h.screen(), "‹ 1/2 ›") {
+		t.Fatalf("the earlier branch is not shown:\n%s", h.screen())
+	}
+}
+
+func TestRegenerateKeepsTheEarlierReplyAndChoosingItSendsIt(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("question", "answer one")
+	h.srv.Enqueue(apitest.Reply{Text: "answer two"})
+	h.key("ctrl+r")
+	h.wait("the regenerated reply", func() bool { return !h.streaming() })
+	h.quiet()
+	last, _ := h.m.conv.LastReply()
+	if last.Text != "answer two" || last.AltIndex != 1 || last.AltCount != 2 {
+		t.Fatalf("after ctrl+r the last reply is %q %d/%d", last.Text, last.AltIndex+1, last.AltCount)
+	}
+	h.key("esc")
+	h.key("left")
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"question", "answer one"}) {
+		t.Fatalf("after ← the path is %q", got)
+	}
+	if !strings.Contains(h.screen(), "‹ 1/2 ›") {
+		t.Fatalf("no 1/2 on the first reply:\n%s", h.screen())
+	}
+	// r on the selected reply makes a third.
+	h.srv.Enqueue(apitest.Reply{Text: "answer three"})
+	h.key("r")
+	h.wait("the third reply", func() bool { return !h.streaming() })
+	h.quiet()
+	if last, _ := h.m.conv.LastReply(); last.Text != "answer three" || last.AltCount != 3 {
+		t.Fatalf("r made %q %d/%d", last.Text, last.AltIndex+1, last.AltCount)
+	}
+	h.key("esc")
+	h.key("home")
+	h.key("end")
+	h.key("left")
+	h.key("left")
+	h.key("esc")
+	h.ask("follow-up", "ok")
+	got := sentTexts(t, h.srv, 3)
+	want := []string{"user: question", "assistant: answer one", "user: follow-up"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the request after choosing the first reply carried %q, want %q", got, want)
+	}
+}
+
+func TestCopyAnEarlierReplyAndItsCodeBlock(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("q1", "the **first** reply\n\n```go\nfmt.Println(1)\n```\n")
+	h.ask("q2", "second")
+	h.key("esc")
+	h.key("up")
+	h.key("up")
+	h.key("y")
+	h.wait("copied", func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.clipboard) == 1 })
+	h.key("up")
+	h.key("down")
+	h.key("1")
+	h.wait("copied", func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.clipboard) == 2 })
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.clipboard) != 2 || !strings.HasPrefix(h.clipboard[0], "the **first** reply") || h.clipboard[1] != "fmt.Println(1)\n" {
+		t.Fatalf("clipboard writes %q", h.clipboard)
+	}
+}
+
+func TestLeaveATurnOutAndBringItBack(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("secret question", "secret answer")
+	h.ask("second", "two")
+	h.key("esc")
+	h.key("g")
+	h.key("d")
+	if !strings.Contains(h.screen(), "left out of what the model sees") {
+		t.Fatalf("the left-out turn is not marked:\n%s", h.screen())
+	}
+	h.key("esc")
+	h.ask("third", "three")
+	for _, s := range sentTexts(t, h.srv, 2) {
+		if strings.Contains(s, "secret") {
+			t.Fatalf("the left-out turn was sent: %q", sentTexts(t, h.srv, 2))
+		}
+	}
+	h.key("esc")
+	h.key("g")
+	h.key("d")
+	h.key("esc")
+	h.ask("fourth", "four")
+	if got := sentTexts(t, h.srv, 3); got[0] != "user: secret question" {
+		t.Fatalf("the turn brought back is not sent: %q", got)
+	}
+}
+
+func TestForkWithoutHistoryKeepsTheConversationUpToTheMessage(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("q1", "a1")
+	h.ask("q2", "a2")
+	before := h.m.conv.ID()
+	h.key("esc")
+	h.key("up")
+	h.key("up")
+	h.key("f")
+	if h.m.conv.ID() == before {
+		t.Fatal("f did not start a new conversation")
+	}
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"q1", "a1"}) {
+		t.Fatalf("the fork holds %q", got)
+	}
+	if !strings.Contains(h.screen(), "forked") {
+		t.Fatalf("the fork is not said:\n%s", h.screen())
+	}
+}
+
+func TestBranchesCommandListsAndSwitches(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	h.ask("question", "answer one")
+	h.srv.Enqueue(apitest.Reply{Text: "answer two"})
+	h.key("ctrl+r")
+	h.wait("the regenerated reply", func() bool { return !h.streaming() })
+	h.quiet()
+	h.typeText("/branches")
+	h.key("enter")
+	if h.m.layerName() != "branches" {
+		t.Fatalf("layer %q", h.m.layerName())
+	}
+	scr := h.screen()
+	if !strings.Contains(scr, "Branches (2)") || !strings.Contains(scr, "1. reply: answer one") || !strings.Contains(scr, "reply: answer two") {
+		t.Fatalf("the branch list:\n%s", scr)
+	}
+	h.key("up")
+	h.key("enter")
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"question", "answer one"}) {
+		t.Fatalf("choosing the first branch shows %q", got)
+	}
+}
+
+func TestSlashForkAndBranchesOnAnEmptyConversation(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	for _, c := range []string{"/fork", "/branches"} {
+		h.typeText(c)
+		h.key("enter")
+		if h.m.layerName() != "" {
+			t.Fatalf("%s opened %q on an empty conversation", c, h.m.layerName())
+		}
+	}
+	if !strings.Contains(h.screen(), "no messages yet") {
+		t.Fatalf("the refusal is not said:\n%s", h.screen())
+	}
+}
+
+func TestClickSelectsAMessage(t *testing.T) {
+	h := newHarness(t, 80, 30, func(o *Options) { o.Mouse = true })
+	h.ask("click me", "answer")
+	scr := strings.Split(h.screen(), "\n")
+	row := slices.IndexFunc(scr, func(l string) bool { return strings.Contains(l, "click me") })
+	if row < 0 {
+		t.Fatalf("question not on screen:\n%s", h.screen())
+	}
+	h.send(tea.MouseClickMsg{X: 5, Y: row, Button: tea.MouseLeft})
+	first := h.m.conv.Messages()[0]
+	if h.m.focus.on != focusMessages || h.m.focus.msg != first.ID {
+		t.Fatalf("click on row %d: focus %+v, want message %d", row, h.m.focus, first.ID)
+	}
+}

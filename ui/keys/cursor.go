@@ -1,0 +1,32 @@
+package keys
+
+import "charm.land/bubbles/v2/key"
+
+// GroupMessages is the help group of the message cursor's keys.
+const GroupMessages = "Selected message (esc in an empty composer)"
+
+// cursorHelp are the message cursor's keys. They are fixed, not in
+// [keys]: they act only while a message is selected, where no composer
+// key competes for them, and single letters there are what people expect
+// from a list.
+var cursorHelp = [][2]string{
+	{"↑/↓", "previous / next message (also k/j)"},
+	{"home/end", "first / last message (also g/G)"},
+	{"y", "copy it as Markdown"},
+	{"1…9", "copy its code block N"},
+	{"e/enter", "edit your message as a new branch"},
+	{"r", "regenerate the reply, keeping the old one"},
+	{"←/→", "switch between its alternatives, ‹ 2/3 › (also h/l)"},
+	{"f", "fork a new session up to it"},
+	{"d", "leave its turn out of what the model sees; again brings it back"},
+	{"esc", "back to the composer; any other key is typed there"},
+}
+
+// messageGroup is the help group of the message cursor.
+func messageGroup() Group {
+	g := Group{Title: GroupMessages}
+	for _, h := range cursorHelp {
+		g.Bindings = append(g.Bindings, key.NewBinding(key.WithKeys(h[0]), key.WithHelp(h[0], h[1])))
+	}
+	return g
+}

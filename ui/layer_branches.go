@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/ui/cells"
+	"parley/ui/keys"
+	"parley/ui/overlay"
+	"parley/ui/uictx"
+)
+
+// branchLayer lists the branches of the conversation (every path from the
+// first message to a last one); choosing one shows it and makes it what
+// the model sees.
+type branchLayer struct {
+	p  overlay.Picker
+	km *keys.Map
+}
+
+// branchChosen closes the branch list and switches to the branch ending at
+// leaf.
+type branchChosen struct{ leaf int }
+
+func (l *branchLayer) name() string             { return "branches" }
+func (l *branchLayer) full() bool               { return false }
+func (l *branchLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *branchLayer) draw() (string, int, int) { return l.p.Box() }
+func (l *branchLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+
+func (l *branchLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	var res overlay.PickerResult
+	l.p, res = l.p.Update(msg)
+	switch res.Action {
+	case overlay.PickerCancel:
+		return nil, closeLayer{}
+	case overlay.PickerChoose:
+		leaf, err := strconv.Atoi(res.Item.Value)
+		if err != nil {
+			return nil, closeLayer{}
+		}
+		return nil, branchChosen{leaf: leaf}
+	}
+	return nil, nil
+}
+
+// branchSnippet bounds the text a branch row carries: the row shows one
+// line of it, and a filter over a whole pasted essay helps nobody.
+const branchSnippet = 200
+
+// branchItems describes each branch by where it starts to differ from the
+// others: the edited question, or the regenerated reply.
+func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
+	bs := conv.Branches()
+	items := make([]overlay.PickerItem, 0, len(bs))
+	for i, b := range bs {
+		path := conv.PathTo(b.Leaf)
+		// In the tree's order a branch shares the longest start with a
+		// neighbour: the message after that is what it alone holds.
+		shared := b.Shared
+		if i+1 < len(bs) {
+			shared = max(shared, bs[i+1].Shared)
+		}
+		from := min(shared, len(path)-1)
+		items = append(items, overlay.PickerItem{
+			Value:   strconv.Itoa(b.Leaf),
+			Title:   fmt.Sprintf("%d. %s", i+1, branchTitle(path[from])),
+			Detail:  fmt.Sprintf("at message %d of %d", from+1, b.Len),
+			Current: b.Active,
+		})
+	}
+	return items
+}
+
+// branchTitle is one line naming a message: a question as written, a
+// reply or an image turn by what it says.
+func branchTitle(msg conversation.Message) string {
+	text := []rune(cells.OneLine(msg.Text))
+	if len(text) > branchSnippet {
+		text = append(text[:branchSnippet], '…')
+	}
+	switch {
+	case msg.IsImages():
+		return "images: " + string(text)
+	case msg.Role == api.RoleAssistant:
+		return "reply: " + string(text)
+	}
+	return string(text)
+}
+
+// openBranches opens the branch list.
+func (m *Model) openBranches() tea.Cmd {
+	if m.conv.Len() == 0 {
+		return m.notify("this conversation has no messages yet, so no branches", toastInfo)
+	}
+	items := branchItems(m.conv)
+	m.layers.push(&branchLayer{
+		p:  overlay.NewPicker(m.ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
+		km: &m.ctx.Keys,
+	})
+	return nil
+}
+
+// switchBranch shows the branch ending at leaf.
+func (m *Model) switchBranch(leaf int) tea.Cmd {
+	if err := m.conv.SwitchTo(leaf); err != nil {
+		return m.notify(treeRefusal(err))
+	}
+	m.focus = focus{}
+	m.tr.Bottom()
+	return m.tickIfNeeded()
+}
