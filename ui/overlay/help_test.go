@@ -144,16 +144,16 @@ func TestHelpScrolls(t *testing.T) {
 	if !strings.Contains(v, "ctrl+u/ctrl+k") || !strings.Contains(v, "/"+strconv.Itoa(total)) {
 		t.Fatalf("the end does not show the last lines:\n%s", v)
 	}
-	// Growing the area clamps the offset; everything fits at 120x70.
-	h.SetSize(120, 70)
+	// Growing the area clamps the offset; everything fits at 120x90.
+	h.SetSize(120, 90)
 	if h.offset != 0 {
 		t.Fatalf("offset %d after growing", h.offset)
 	}
 	v = plain(h.View())
 	if strings.Contains(v, "scroll") || !strings.Contains(v, "Composer") || !strings.Contains(v, "Lists and text fields") {
-		t.Fatalf("120x70 does not show everything:\n%s", v)
+		t.Fatalf("120x90 does not show everything:\n%s", v)
 	}
-	requireArea(t, h.View(), 120, 70)
+	requireArea(t, h.View(), 120, 90)
 }
 
 func TestHelpFollowsTheme(t *testing.T) {
