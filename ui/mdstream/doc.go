@@ -46,7 +46,9 @@
 package mdstream
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/yuin/goldmark/parser"
@@ -77,6 +79,10 @@ type Doc struct {
 	src      []byte
 	finished bool
 	dirty    bool
+	// over is the text past MaxMarkdownBytes (from the start of a line):
+	// once there is any, src takes no more text and over is shown plain.
+	over     []byte
+	overView plainTail
 
 	sc      scanner
 	cands   []int // proposed cuts on complete lines, ascending, > stable
@@ -116,6 +122,9 @@ type Doc struct {
 	epoch    int  // counts Invalidate calls: a Job from before one is dropped
 	jobSeq   int  // Jobs made
 	jobOut   int  // the Job in flight (its seq), 0 for none
+
+	// tailLimit's answer for the tail starting at limitAt-1.
+	limitAt, limit int
 }
 
 // chunk is a finished run of top-level blocks: src[start:end].
@@ -140,7 +149,7 @@ type tailState struct {
 	defs     []parser.Reference
 	fence    fenceCache
 	// A large unfinished tail is rendered again only when it has grown
-	// by a quarter (see bigTail): rendered is where its last rendering
+	// by a quarter (see tailLimit): rendered is where its last rendering
 	// ends, and the text after it, up to end, shows plain (extra).
 	rendered int
 	extra    []piece
@@ -159,14 +168,40 @@ func (d *Doc) Append(delta string) {
 	if delta == "" {
 		return
 	}
+	d.finished = false
+	d.dirty = true
+	if len(d.over) > 0 || len(d.src)+len(delta) > MaxMarkdownBytes {
+		d.appendOver(delta)
+		return
+	}
 	if len(d.src)+len(delta) > cap(d.src) {
 		// Double: append's own growth for large slices (1.25x) copies
 		// each byte of a long message about four times.
 		d.src = slices.Grow(d.src, max(len(delta), cap(d.src), minSourceCap))
 	}
 	d.src = append(d.src, delta...)
-	d.finished = false
-	d.dirty = true
+}
+
+// appendOver appends text that takes the message past MaxMarkdownBytes.
+// The first time, the Markdown part ends at the start of the last line
+// that starts within the limit, as markdownEnd has it for the whole text:
+// the text after it moves to over. Everything scanned, cut or rendered so
+// far ends at a complete line, so at or before that point; only the tail's
+// rendering changes, and Lines renders it again.
+func (d *Doc) appendOver(delta string) {
+	if len(d.over) == 0 {
+		room := MaxMarkdownBytes - len(d.src)
+		if nl := strings.LastIndexByte(delta[:min(room, len(delta))], '\n'); nl >= 0 {
+			d.src = append(d.src, delta[:nl+1]...)
+			delta = delta[nl+1:]
+		} else {
+			end := bytes.LastIndexByte(d.src, '\n') + 1
+			d.over = append(d.over, d.src[end:]...)
+			// A new slice: a Job's copy may still read the old one.
+			d.src = slices.Clip(d.src[:end])
+		}
+	}
+	d.over = append(d.over, delta...)
 }
 
 // Finish marks the message complete: the tail is rendered as the finished
@@ -182,10 +217,10 @@ func (d *Doc) Finish() {
 func (d *Doc) Finished() bool { return d.finished }
 
 // Source returns the Markdown appended so far.
-func (d *Doc) Source() string { return string(d.src) }
+func (d *Doc) Source() string { return string(d.src) + string(d.over) }
 
 // Len is the length of the Markdown source in bytes.
-func (d *Doc) Len() int { return len(d.src) }
+func (d *Doc) Len() int { return len(d.src) + len(d.over) }
 
 // Stats returns the work counters.
 func (d *Doc) Stats() Stats { return d.stats }
@@ -239,7 +274,7 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 			// render of the whole text costs about half of rendering its
 			// blocks one by one, and is glamour's output by definition.
 			// The blocks are rendered again only if it is appended to.
-			out, err := r.renderWhole(string(d.src))
+			out, err := r.renderSplit(d.src, d.over)
 			d.stats.WholeRenders++
 			d.out, d.outKey = out, r.key
 			if err != nil && !d.failed(r, err) {

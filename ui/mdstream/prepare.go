@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -26,7 +27,7 @@ import (
 //     dropped: the padding shows the gap.
 //
 // It stops with the guard's error when the render's time is up.
-func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo, error) {
+func (r *Renderer) prepare(doc gast.Node, src []byte, plain []int) (prepared, error) {
 	var emptied []gast.Node
 	flatten(doc, 0, depthFor(r.width), &emptied)
 	for _, n := range emptied {
@@ -36,13 +37,23 @@ func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo, error
 			n.Parent().RemoveChild(n.Parent(), n)
 		}
 	}
-	p := preparer{r: r, src: src, ext: src[:len(src):len(src)]}
+	p := preparer{r: r, src: src, ext: src[:len(src):len(src)], plain: plain}
 	p.urls = r.opts.WholeURLs && !bytes.Contains(src, []byte(nbHyphen))
 	if err := gast.Walk(doc, p.visit); err != nil {
-		return nil, nil, err
+		return prepared{}, err
 	}
 	p.apply()
-	return p.ext, p.codes, nil
+	return prepared{ext: p.ext, codes: p.codes, tables: p.tables, nbHyphens: p.nb}, nil
+}
+
+// prepared is what prepare returns: the source to render with, the code
+// blocks and tables in render order, and whether non-breaking hyphens were
+// put in (to be turned back into "-" after rendering).
+type prepared struct {
+	ext       []byte
+	codes     []codeInfo
+	tables    []tableInfo
+	nbHyphens bool
 }
 
 // nbHyphen is U+2011 NON-BREAKING HYPHEN: one cell, and not a break point
@@ -60,7 +71,11 @@ type preparer struct {
 	r        *Renderer
 	src, ext []byte
 	urls     bool
+	nb       bool // a non-breaking hyphen was put in
 	codes    []codeInfo
+	tables   []tableInfo
+	plain    []int // escaped delimiter rows: their paragraphs show line by line
+	lined    []gast.Node
 	// Replacements are done after the walk: a node replaced while it is
 	// visited would end the walk of its siblings.
 	swaps []swap
@@ -96,6 +111,14 @@ func (p *preparer) visit(n gast.Node, entering bool) (gast.WalkStatus, error) {
 			trimBeside(v, p.src)
 		}
 		return gast.WalkSkipChildren, nil
+	case *east.Table:
+		if p.r.opts.WholeTables {
+			p.table(v)
+		}
+	case *gast.Paragraph:
+		if p.holdsPlain(v) {
+			p.lined = append(p.lined, v)
+		}
 	}
 	return gast.WalkContinue, nil
 }
@@ -156,6 +179,7 @@ func (p *preparer) autoLink(n *gast.AutoLink) {
 	if u, err := url.Parse(string(full)); err != nil || !u.IsAbs() && n.Protocol == nil && !bytes.HasPrefix(nb, []byte("www.")) {
 		return // glamour would not show it as a link
 	}
+	p.nb = true
 	al := gast.NewAutoLink(n.AutoLinkType, p.text(string(nb)))
 	al.Protocol = n.Protocol
 	p.swaps = append(p.swaps, swap{n, al})
@@ -172,6 +196,7 @@ func (p *preparer) unbreakable(dest []byte) []byte {
 	if u, err := url.Parse(string(nb)); err != nil || !u.IsAbs() {
 		return dest
 	}
+	p.nb = true
 	return nb
 }
 
@@ -180,6 +205,9 @@ func (p *preparer) apply() {
 		if parent := s.old.Parent(); parent != nil {
 			parent.ReplaceChild(parent, s.old, s.new)
 		}
+	}
+	for _, n := range p.lined {
+		p.textLines(n)
 	}
 }
 

@@ -42,7 +42,7 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	if d.frameOver() {
 		// This frame's time is up: plain text until the next one.
 		c.pieces = make([]piece, 1)
-		c.pieces[0].set(fallbackRaw(d.src[c.start:c.end]), r.width)
+		c.pieces[0].setPlain(d.src[c.start:c.end], r.width)
 		c.rendered = false
 		d.deferred = true
 		if i < d.baseN {
@@ -64,7 +64,6 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	final := true
 	if err != nil {
 		final = d.failed(r, err)
-		res.raw = fallbackRaw(d.src[c.start:c.end])
 	}
 	c.nodes = res.nodes
 	c.codes = res.codes
@@ -77,7 +76,11 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	c.lookups = slices.Clone(ctx.lookups)
 	c.refSig = d.refs.signature(c.lookups, c.start, c.defs)
 	c.pieces = make([]piece, 1)
-	c.pieces[0].set(res.raw, r.width)
+	if err != nil {
+		c.pieces[0].setPlain(d.src[c.start:c.end], r.width)
+	} else {
+		c.pieces[0].set(res.raw, r.width)
+	}
 	c.rendered = final
 	if i < d.baseN {
 		d.baseN = 0 // an earlier piece changed: rebuild the joined base
@@ -118,12 +121,12 @@ func (d *Doc) renderTail(r *Renderer) {
 		t.fence = fenceCache{}
 	}
 	if !fenceMode && !d.finished && t.valid && t.start == d.stable && !t.finished &&
-		end > t.rendered && end-d.stable > bigTail && (end-d.stable)*4 < (t.rendered-d.stable)*5 {
+		end > t.rendered && end-d.stable > d.tailLimit() && (end-d.stable)*4 < (t.rendered-d.stable)*5 {
 		// A large tail that grew by less than a quarter: its rendering
 		// stays, the new text shows plain.
 		t.end = end
 		var p piece
-		p.set(fallbackRaw(d.src[t.rendered:end]), r.width)
+		p.setPlain(d.src[t.rendered:end], r.width)
 		t.extra = []piece{p}
 		return
 	}
@@ -135,7 +138,7 @@ func (d *Doc) renderTail(r *Renderer) {
 		t.valid = false
 		t.fence = fenceCache{}
 		var p piece
-		p.set(fallbackRaw(d.src[d.stable:end]), r.width)
+		p.setPlain(d.src[d.stable:end], r.width)
 		t.pieces = []piece{p}
 		d.deferred = true
 		return
@@ -153,12 +156,9 @@ func (d *Doc) renderTail(r *Renderer) {
 	ctx := &refContext{table: &d.refs, start: d.stable}
 	res, err := r.renderRaw(d.src[d.stable:end], md, first, ctx, d.codesBefore(len(d.chunks)))
 	d.stats.TailRenders++
-	if err != nil {
-		if !d.failed(r, err) {
-			t.valid = false
-			d.slowAt = d.stable + 1
-		}
-		res.raw = fallbackRaw(d.src[d.stable:end])
+	if err != nil && !d.failed(r, err) {
+		t.valid = false
+		d.slowAt = d.stable + 1
 	}
 	t.defs = ctx.Context.References()
 	if len(t.defs) > 0 {
@@ -166,7 +166,11 @@ func (d *Doc) renderTail(r *Renderer) {
 	}
 	// A new slice every time: see renderChunk.
 	t.pieces = make([]piece, 1)
-	t.pieces[0].set(res.raw, r.width)
+	if err != nil {
+		t.pieces[0].setPlain(d.src[d.stable:end], r.width)
+	} else {
+		t.pieces[0].set(res.raw, r.width)
+	}
 }
 
 // refreshRefs rebuilds the link reference table and renders again the runs
@@ -210,6 +214,9 @@ func (d *Doc) compose(r *Renderer) {
 	}
 	for i := range d.tail.extra {
 		j.add(&d.tail.extra[i])
+	}
+	if len(d.over) > 0 {
+		j.addLines(d.overView.render(d.over, r.width))
 	}
 	var f piece
 	f.set(r.foot, r.width)

@@ -88,6 +88,9 @@ type Options struct {
 	// WholeURLs keeps a URL that fits a line on one line: glamour's word
 	// wrap breaks at every hyphen.
 	WholeURLs bool
+	// WholeTables shows a table whose header glamour would cut short
+	// ("Descr…": lipgloss does not wrap headers) as its lines of text.
+	WholeTables bool
 	// PadCode pads code spans with non-breaking spaces where the style pads
 	// them with spaces, and drops the space beside a padded span: the
 	// padding then survives a line start, and a span between words does
@@ -142,7 +145,7 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 	if opts.CodeNumbers {
 		r.label = labelSGR(style)
 	}
-	if opts.FitTables {
+	if opts.FitTables || opts.WholeTables {
 		bodyStyle.Table.BlockPrefix = tableMark + bodyStyle.Table.BlockPrefix
 		bodyStyle.Table.BlockSuffix += tableEndMark
 	}
@@ -267,12 +270,20 @@ func (r *Renderer) RenderChecked(md string) ([]string, bool) {
 }
 
 // renderWhole renders a whole document, or shows it plain and returns why
-// it could not.
+// it could not. Past MaxMarkdownBytes it is shown plain (markdownEnd).
 func (r *Renderer) renderWhole(md string) ([]string, error) {
-	res, err := r.renderRaw([]byte(md), r.first, true, nil, 0)
+	src := []byte(md)
+	end := markdownEnd(src)
+	return r.renderSplit(src[:end], src[end:])
+}
+
+// renderSplit renders src as a whole document followed by over shown
+// plain, or shows both plain and returns why src could not be rendered.
+func (r *Renderer) renderSplit(src, over []byte) ([]string, error) {
+	res, err := r.renderRaw(src, r.first, true, nil, 0)
 	if err != nil {
 		r.rebuild()
-		return fallbackLines(md, r.width), err
+		return append(fallbackLines(string(src), r.width), plainLines(over, r.width)...), err
 	}
 	p := piece{}
 	p.set(r.head, r.width)
@@ -284,6 +295,7 @@ func (r *Renderer) renderWhole(md string) ([]string, error) {
 	j.init(r)
 	j.add(&p)
 	j.add(&b)
+	j.addLines(plainLines(over, r.width))
 	j.add(&f)
 	return j.finish(), nil
 }
@@ -303,6 +315,25 @@ type rendered struct {
 // the message (for their labels). The parsed blocks go through prepare;
 // the render is bounded by the guard and maxOutput.
 func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs *refContext, codeBase int) (rendered, error) {
+	src, plain := plainTables(unmarkSource(src))
+	r.guard.arm()
+	res, cut, err := r.renderParsed(src, plain, md, first, refs, codeBase)
+	if err == nil && len(cut) > 0 {
+		// Tables glamour would show cut short: shown as text instead, in
+		// a second render (within the same budget).
+		src, more := escapeAt(src, cut)
+		plain = mergeEscaped(plain, cut, more)
+		res, _, err = r.renderParsed(src, plain, md, first, refs, codeBase)
+	}
+	return res, err
+}
+
+// renderParsed is renderRaw after the source is prepared and the guard
+// armed; plain are the escaped delimiter rows of tables shown as text
+// (ascending offsets in src). With Options.WholeTables it also returns
+// where to escape the delimiter rows of tables whose header glamour cut
+// short (their rows are then left as they are).
+func (r *Renderer) renderParsed(src []byte, plain []int, md goldmark.Markdown, first bool, refs *refContext, codeBase int) (rendered, []int, error) {
 	var ctx parser.Context
 	if refs != nil {
 		refs.reset()
@@ -310,40 +341,45 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	} else {
 		ctx = parser.NewContext()
 	}
-	src = unmarkSource(src)
-	r.guard.arm()
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	res := rendered{nodes: doc.HasChildren()}
 	if !first && res.nodes {
 		doc.InsertBefore(doc, doc.FirstChild(), gast.NewTextBlock())
 	}
-	ext, codes, err := r.prepare(doc, src)
+	prep, err := r.prepare(doc, src, plain)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
-	res.codes = len(codes)
+	res.codes = len(prep.codes)
 	var buf bytes.Buffer
 	r.renders++
-	if err := renderSafely(md, &buf, ext, doc); err != nil {
-		return res, err
+	if err := renderSafely(md, &buf, prep.ext, doc); err != nil {
+		return res, nil, err
 	}
 	limit := maxOutput(len(src), r.width)
 	if r.outLimit > 0 {
 		limit = r.outLimit
 	}
 	if buf.Len() > limit {
-		return res, errTooBig
+		return res, nil, errTooBig
 	}
 	out := buf.String()
-	if len(ext) > len(src) && strings.Contains(out, nbHyphen) && !bytes.Contains(src, []byte(nbHyphen)) {
+	if prep.nbHyphens {
 		out = strings.ReplaceAll(out, nbHyphen, "-")
 	}
-	out = r.fixCode(out, codes, codeBase)
+	if r.opts.WholeTables && len(prep.tables) > 0 {
+		if cut := cutTables(out, prep.tables); len(cut) > 0 {
+			return res, cut, nil
+		}
+	}
+	out = r.fixCode(out, prep.codes, codeBase)
 	if r.opts.FitTables {
 		out = fitTables(out)
+	} else if r.opts.WholeTables {
+		out = unmarkTables(out)
 	}
 	res.raw = out
-	return res, nil
+	return res, nil, nil
 }
 
 // errRenderPanic reports a panic inside glamour or chroma.
@@ -366,9 +402,5 @@ func renderSafely(md goldmark.Markdown, buf *bytes.Buffer, src []byte, doc gast.
 // fallbackLines shows Markdown as plain wrapped text when rendering failed,
 // so that no text is ever lost.
 func fallbackLines(md string, width int) []string {
-	var out []string
-	for _, l := range strings.Split(md, "\n") {
-		out = append(out, cleanLine(l, width)...)
-	}
-	return out
+	return plainLines([]byte(md), width)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // tabSpaces replaces a tab: the terminal would move to its own tab stop,
@@ -34,7 +35,7 @@ func fitLine(dst []string, prefix string, prefixW int, line string, w int) []str
 	if strings.IndexByte(line, '\t') >= 0 {
 		line = strings.ReplaceAll(line, "\t", tabSpaces)
 	}
-	lw := ansi.StringWidth(line)
+	lw := cells.Width(line)
 	if lw <= room {
 		return append(dst, finishLine(prefix, line, room-lw))
 	}

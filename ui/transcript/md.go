@@ -14,7 +14,7 @@ import (
 // glamour's layout: numbered code blocks (the numbers /copy and alt+1…9
 // use), tables as wide as their content, URLs kept on one line, code
 // spans whose padding survives a line break.
-var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeURLs: true, PadCode: true}
+var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true}
 
 // syncRenderBytes is the largest finished message rendered on the Update
 // goroutine; a larger one shows as plain text until a background render
