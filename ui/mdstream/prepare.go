@@ -110,6 +110,19 @@ func (p *preparer) visit(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if p.r.padCode {
 			trimBeside(v, p.src)
 		}
+		if p.r.opts.Literal {
+			p.codeAmps(v)
+		}
+		return gast.WalkSkipChildren, nil
+	case *gast.RawHTML:
+		if p.r.opts.Literal {
+			p.rawHTML(v)
+		}
+		return gast.WalkSkipChildren, nil
+	case *gast.HTMLBlock:
+		if p.r.opts.Literal {
+			p.htmlBlock(v)
+		}
 		return gast.WalkSkipChildren, nil
 	case *east.Table:
 		if p.r.opts.WholeTables {

@@ -88,6 +88,10 @@ type Options struct {
 	// WholeURLs keeps a URL that fits a line on one line: glamour's word
 	// wrap breaks at every hyphen.
 	WholeURLs bool
+	// Literal shows text that looks like HTML as it is written: "Vec<u8>",
+	// "a<b>c", "<div>" and whole HTML blocks are text, never tags that
+	// glamour strips; entity references in code spans stay as written.
+	Literal bool
 	// WholeTables shows a table whose header glamour would cut short
 	// ("Descr…": lipgloss does not wrap headers) as its lines of text.
 	WholeTables bool

@@ -37,8 +37,7 @@ func shortCell(r, c int) string { return fmt.Sprintf("r%dc%d", r, c) }
 // dark theme.
 func chatRenderer(t testing.TB, width int) *Renderer {
 	t.Helper()
-	r, err := NewRendererWith(width, themes.Builtins()[0].Glamour(false),
-		Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true})
+	r, err := NewRendererWith(width, themes.Builtins()[0].Glamour(false), chat)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,10 @@ import (
 
 // chatLayout is what the transcript asks of the Markdown renderer beyond
 // glamour's layout: numbered code blocks (the numbers /copy and alt+1…9
-// use), tables as wide as their content, URLs kept on one line, code
-// spans whose padding survives a line break.
-var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true}
+// use), tables as wide as their content (or as text when glamour would
+// cut their headers), URLs kept on one line, code spans whose padding
+// survives a line break, text that looks like HTML shown as written.
+var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true}
 
 // syncRenderBytes is the largest finished message rendered on the Update
 // goroutine; a larger one shows as plain text until a background render

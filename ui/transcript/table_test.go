@@ -218,3 +218,46 @@ func missingFromBag(want, got []string) string {
 	}
 	return ""
 }
+
+// TestTagLikeTextShown: text that looks like HTML reaches the screen as it
+// was written (issue 15 §1), in a streamed reply and a reopened one.
+func TestTagLikeTextShown(t *testing.T) {
+	const md = "Use List<String> or Vec<u8> here; <T extends Comparable<T>> and a<b>c.\n\n<div>\nA block.\n</div>\n"
+	want := strings.Fields("Use List<String> or Vec<u8> here; <T extends Comparable<T>> and a<b>c. <div> A block. </div>")
+	tr := newTest(t, 80, 24)
+	tr.Append(userMsg(1, "show me"))
+	tr.Append(streamingMsg(2))
+	for i := 0; i < len(md); i += 4 {
+		tr.AppendDelta(2, md[i:min(i+4, len(md))])
+		tickRun(tr)
+	}
+	done := streamingMsg(2)
+	done.Text, done.State, done.FinishReason = md, conversation.StateDone, "stop"
+	tr.Update(done)
+	settle(t, tr)
+	if missing := inOrderWords(want, strings.Fields(strings.Join(plainItem(tr, 1), "\n"))); missing != "" {
+		t.Fatalf("streamed: not shown: %s\n%s", missing, strings.Join(plainItem(tr, 1), "\n"))
+	}
+	again := newTest(t, 80, 24)
+	again.Reset([]conversation.Message{userMsg(1, "show me"), replyMsg(2, md)})
+	settle(t, again)
+	if missing := inOrderWords(want, strings.Fields(strings.Join(plainItem(again, 1), "\n"))); missing != "" {
+		t.Fatalf("reopened: not shown: %s", missing)
+	}
+}
+
+// inOrderWords reports the first word of want not found in got after the
+// one before it ("" when all are).
+func inOrderWords(want, got []string) string {
+	j := 0
+	for i, w := range want {
+		for j < len(got) && got[j] != w {
+			j++
+		}
+		if j == len(got) {
+			return fmt.Sprintf("word %d of %d, %q", i+1, len(want), w)
+		}
+		j++
+	}
+	return ""
+}
