@@ -13,7 +13,7 @@ import (
 )
 
 // chat is the layout the transcript uses (ui/transcript chatLayout).
-var chat = Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true}
+var chat = Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true, WholeWords: true}
 
 // themeRenderer is a renderer with a parley theme's style and the chat's
 // layout options.

@@ -39,21 +39,24 @@ func (r *Renderer) prepare(doc gast.Node, src []byte, plain []int) (prepared, er
 	}
 	p := preparer{r: r, src: src, ext: src[:len(src):len(src)], plain: plain}
 	p.urls = r.opts.WholeURLs && !bytes.Contains(src, []byte(nbHyphen))
+	p.words = r.opts.WholeWords && !hasLookalike(src)
 	if err := gast.Walk(doc, p.visit); err != nil {
 		return prepared{}, err
 	}
 	p.apply()
-	return prepared{ext: p.ext, codes: p.codes, tables: p.tables, nbHyphens: p.nb}, nil
+	return prepared{ext: p.ext, codes: p.codes, tables: p.tables, nbHyphens: p.nb, lookalikes: p.lookalikes}, nil
 }
 
 // prepared is what prepare returns: the source to render with, the code
-// blocks and tables in render order, and whether non-breaking hyphens were
-// put in (to be turned back into "-" after rendering).
+// blocks and tables in render order, and whether non-breaking hyphens
+// (in URLs) or stand-ins for break characters (in words) were put in, to
+// be written back after rendering.
 type prepared struct {
-	ext       []byte
-	codes     []codeInfo
-	tables    []tableInfo
-	nbHyphens bool
+	ext        []byte
+	codes      []codeInfo
+	tables     []tableInfo
+	nbHyphens  bool
+	lookalikes bool
 }
 
 // nbHyphen is U+2011 NON-BREAKING HYPHEN: one cell, and not a break point
@@ -71,11 +74,14 @@ type preparer struct {
 	r        *Renderer
 	src, ext []byte
 	urls     bool
-	nb       bool // a non-breaking hyphen was put in
-	codes    []codeInfo
-	tables   []tableInfo
-	plain    []int // escaped delimiter rows: their paragraphs show line by line
-	lined    []gast.Node
+	nb       bool // a non-breaking hyphen was put in a URL
+	words    bool // Options.WholeWords, for this source
+	// lookalikes: stand-ins for break characters were put in words
+	lookalikes bool
+	codes      []codeInfo
+	tables     []tableInfo
+	plain      []int // escaped delimiter rows: their paragraphs show line by line
+	lined      []gast.Node
 	// Replacements are done after the walk: a node replaced while it is
 	// visited would end the walk of its siblings.
 	swaps []swap
@@ -107,13 +113,20 @@ func (p *preparer) visit(n gast.Node, entering bool) (gast.WalkStatus, error) {
 			v.Destination = p.unbreakable(v.Destination)
 		}
 	case *gast.CodeSpan:
-		if p.r.padCode {
-			trimBeside(v, p.src)
-		}
 		if p.r.opts.Literal {
 			p.codeAmps(v)
 		}
+		if p.words {
+			p.codeWords(v)
+		}
+		if p.r.padCode {
+			p.padCodeSpan(v)
+		}
 		return gast.WalkSkipChildren, nil
+	case *gast.Text:
+		if p.words {
+			p.wholeWords(v)
+		}
 	case *gast.RawHTML:
 		if p.r.opts.Literal {
 			p.rawHTML(v)
@@ -224,22 +237,37 @@ func (p *preparer) apply() {
 	}
 }
 
-// trimBeside drops the spaces right before and after a code span, in the
-// text nodes next to it.
-func trimBeside(n *gast.CodeSpan, src []byte) {
+// padCodeSpan pads a code span on each side where the text beside it has
+// spaces, which it drops: the padding, in the code's colours, shows the
+// gap. At the start or end of a paragraph, or before punctuation, there is
+// no space and no padding.
+func (p *preparer) padCodeSpan(n *gast.CodeSpan) {
+	left, right := false, false
 	if t, ok := n.PreviousSibling().(*gast.Text); ok && !t.SoftLineBreak() && !t.HardLineBreak() {
 		s := t.Segment
-		for s.Stop > s.Start && src[s.Stop-1] == ' ' {
+		for s.Stop > s.Start && p.ext[s.Stop-1] == ' ' {
 			s.Stop--
+			left = true
 		}
 		t.Segment = s
 	}
 	if t, ok := n.NextSibling().(*gast.Text); ok {
 		s := t.Segment
-		for s.Start < s.Stop && src[s.Start] == ' ' {
+		for s.Start < s.Stop && p.ext[s.Start] == ' ' {
 			s.Start++
+			right = true
 		}
 		t.Segment = s
+	}
+	if left && p.r.codePadL != "" {
+		if first := n.FirstChild(); first != nil {
+			n.InsertBefore(n, first, p.text(p.r.codePadL))
+		} else {
+			n.AppendChild(n, p.text(p.r.codePadL))
+		}
+	}
+	if right && p.r.codePadR != "" {
+		n.AppendChild(n, p.text(p.r.codePadR))
 	}
 }
 

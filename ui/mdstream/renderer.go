@@ -61,10 +61,13 @@ type Renderer struct {
 	codeIndent int    // a code block's indent (its style's indent and margin)
 
 	opts    Options
-	padCode bool   // code spans are padded (Options.PadCode and a style with padding)
-	label   string // SGR that opens a code label's style ("" for none)
-	guard   *guard
-	lexers  *lexerTable
+	padCode bool // code spans are padded (Options.PadCode and a style with padding)
+	// codePadL and codePadR are the style's padding of code spans, with
+	// non-breaking spaces.
+	codePadL, codePadR string
+	label              string // SGR that opens a code label's style ("" for none)
+	guard              *guard
+	lexers             *lexerTable
 	// fenceLang, when set, is the label language of the one code block
 	// being rendered (an open fence is rendered as "text" while it streams).
 	fenceLang    string
@@ -96,10 +99,16 @@ type Options struct {
 	// ("Descr…": lipgloss does not wrap headers) as its lines of text.
 	WholeTables bool
 	// PadCode pads code spans with non-breaking spaces where the style pads
-	// them with spaces, and drops the space beside a padded span: the
-	// padding then survives a line start, and a span between words does
-	// not show two spaces on each side.
+	// them with spaces, on each side where the text has a space, which the
+	// padding replaces: the padding then survives a line start, a span
+	// between words shows one space on each side, and none is put before
+	// the punctuation after it.
 	PadCode bool
+	// WholeWords keeps a word that fits a line on one line: glamour's
+	// word wrap breaks after every hyphen, and in lists and quotes after
+	// every ".", ",", ";", "+" and "|" ("wl-" / "clipboard", "docs." /
+	// "example.com", a "." alone on a line).
+	WholeWords bool
 }
 
 // NewRenderer returns a renderer that wraps text at width cells (glamour's
@@ -154,10 +163,13 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 		bodyStyle.Table.BlockSuffix += tableEndMark
 	}
 	if opts.PadCode {
-		bodyStyle.Code.Prefix, r.padCode = nonBreaking(bodyStyle.Code.Prefix)
-		var pad bool
-		bodyStyle.Code.Suffix, pad = nonBreaking(bodyStyle.Code.Suffix)
-		r.padCode = r.padCode || pad
+		// The padding goes where the text had a space (see padCodeSpan).
+		var padL, padR bool
+		r.codePadL, padL = nonBreaking(bodyStyle.Code.Prefix)
+		r.codePadR, padR = nonBreaking(bodyStyle.Code.Suffix)
+		if r.padCode = padL || padR; r.padCode {
+			bodyStyle.Code.Prefix, bodyStyle.Code.Suffix = "", ""
+		}
 	}
 	r.bodyStyle = bodyStyle
 	if docStyle.Prefix != "" {
@@ -368,7 +380,9 @@ func (r *Renderer) renderParsed(src []byte, plain []int, md goldmark.Markdown, f
 		return res, nil, errTooBig
 	}
 	out := buf.String()
-	if prep.nbHyphens {
+	if prep.lookalikes {
+		out = restoreBreaks(out)
+	} else if prep.nbHyphens {
 		out = strings.ReplaceAll(out, nbHyphen, "-")
 	}
 	if r.opts.WholeTables && len(prep.tables) > 0 {

@@ -87,7 +87,9 @@ func blankLine(w int) string {
 
 // wrapPlain word-wraps trusted-clean plain text (already sanitised) to room
 // cells, keeping the user's line breaks and blank lines, and styles each
-// resulting line with style (nil for none).
+// resulting line with style (nil for none). Lines break at spaces only
+// (cells.Wrap): names with hyphens and paths stay whole unless longer than
+// a line.
 func wrapPlain(text string, room int, style func(...string) string) []string {
 	if room < 1 {
 		room = 1
@@ -101,11 +103,7 @@ func wrapPlain(text string, room int, style func(...string) string) []string {
 			out = append(out, "")
 			continue
 		}
-		wrapped := para
-		if ansi.StringWidth(para) > room {
-			wrapped = ansi.Wrap(para, room, "")
-		}
-		for l := range strings.SplitSeq(wrapped, "\n") {
+		for _, l := range cells.Wrap(para, room) {
 			if style != nil && l != "" {
 				l = style(l)
 			}

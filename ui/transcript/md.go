@@ -15,7 +15,7 @@ import (
 // use), tables as wide as their content (or as text when glamour would
 // cut their headers), URLs kept on one line, code spans whose padding
 // survives a line break, text that looks like HTML shown as written.
-var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true}
+var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true, WholeWords: true}
 
 // syncRenderBytes is the largest finished message rendered on the Update
 // goroutine; a larger one shows as plain text until a background render
