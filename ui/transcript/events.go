@@ -37,9 +37,7 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 			it.live.doc = &mdstream.Doc{}
 		}
 		if msg.Text != "" {
-			if s := it.live.write(msg.Text); s != "" && it.live.doc != nil {
-				it.live.doc.Append(s)
-			}
+			t.feed(it.live, it.live.write(msg.Text))
 		}
 		it.live.dirty = true
 		it.text = ""
@@ -80,9 +78,7 @@ func (t *Transcript) AppendDelta(id int, text string) {
 		return
 	}
 	if s := l.write(text); s != "" {
-		if l.doc != nil {
-			l.doc.Append(s)
-		}
+		t.feed(l, s)
 		l.dirty = true
 	}
 }
@@ -152,9 +148,7 @@ func (t *Transcript) Update(msg conversation.Message) {
 		if prevLive.raw.String() == msg.Text && prevLive.doc != nil && t.fresh(it) && shownText(msg, text) == text {
 			// The usual end of a stream: finish the document (the tail is
 			// rendered as final, code highlighted), nothing else again.
-			if tail != "" {
-				prevLive.doc.Append(tail)
-			}
+			t.feed(prevLive, tail)
 			prevLive.doc.Finish()
 			it.text = text
 			it.ver++

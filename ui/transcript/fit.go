@@ -31,7 +31,7 @@ func fitLine(dst []string, prefix string, prefixW int, line string, w int) []str
 		// Narrower than the prefix: drop it rather than break the width.
 		prefix, prefixW, room = "", 0, max(w, 1)
 	}
-	line = termsafe.KeepSGR(line)
+	line = cells.Detach(termsafe.KeepSGR(line))
 	if strings.IndexByte(line, '\t') >= 0 {
 		line = strings.ReplaceAll(line, "\t", tabSpaces)
 	}
@@ -40,6 +40,7 @@ func fitLine(dst []string, prefix string, prefixW int, line string, w int) []str
 		return append(dst, finishLine(prefix, line, room-lw))
 	}
 	for part := range strings.SplitSeq(ansi.Hardwrap(line, room, true), "\n") {
+		part = cells.Detach(part)
 		pw := ansi.StringWidth(part)
 		if pw > room { // a single grapheme wider than the room (w = 1, wide char)
 			part = ansi.Truncate(part, room, "")
@@ -83,6 +84,11 @@ func blankLine(w int) string {
 	b.Grow(w)
 	writeSpaces(&b, w)
 	return b.String()
+}
+
+// wrap is wrapPlain for text as the terminal measures it (see lay).
+func (t *Transcript) wrap(text string, room int, style func(...string) string) []string {
+	return wrapPlain(t.lay(text), room, style)
 }
 
 // wrapPlain word-wraps trusted-clean plain text (already sanitised) to room

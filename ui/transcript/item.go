@@ -8,6 +8,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // item is one message as the transcript shows it. Its lines come in three
@@ -67,8 +68,11 @@ type live struct {
 	raw strings.Builder // the text as received, to compare with the final message
 	// safe is the sanitised text so far: what the document holds, kept to
 	// start a new document when the width or style changes mid-stream.
-	safe  strings.Builder
-	doc   *mdstream.Doc
+	safe strings.Builder
+	doc  *mdstream.Doc
+	// parts lays the text out for a wcwidth terminal on its way into doc
+	// (see Transcript.lay).
+	parts cells.PartsStream
 	dirty bool
 	// wantJob: the document has more to render than a frame allows (see
 	// mdstream.Doc.Frame); the next job renders it.

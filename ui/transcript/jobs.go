@@ -246,5 +246,5 @@ func (t *Transcript) nextJobToRun() *job {
 		return nil
 	}
 	it := t.items[pick]
-	return &job{id: it.id(), text: it.text, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
+	return &job{id: it.id(), text: t.lay(it.text), r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
 }

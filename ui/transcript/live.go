@@ -23,7 +23,7 @@ func (t *Transcript) refitLive(it *item) {
 		if s := l.safe.String(); s != "" {
 			r := t.engine().r
 			r.SetBudget(0, nil)
-			md = trimBlank(r.Render(s))
+			md = trimBlank(r.Render(t.lay(s)))
 			r.SetBudget(t.syncBudget, nil)
 		}
 	default:

@@ -65,11 +65,11 @@ func (t *Transcript) renderReply(it *item, sameWidth bool) {
 	if !t.naive && len(it.text) > syncRenderBytes {
 		t.setPending(it, true)
 		if !sameWidth {
-			it.body = t.fitReply(it.body[:0], wrapPlain(it.text, t.mdWidth(), nil), it.done())
+			it.body = t.fitReply(it.body[:0], t.wrap(it.text, t.mdWidth(), nil), it.done())
 		}
 		return
 	}
-	md, ok := t.engine().render(it.text)
+	md, ok := t.engine().render(t.lay(it.text))
 	t.setPending(it, !ok && !t.naive)
 	it.body = t.fitReply(it.body[:0], md, it.done())
 }
@@ -88,7 +88,7 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 			label += lk.streaming.Render(makingMark)
 		}
 	default:
-		name := oneLine(termsafe.Sanitize(it.msg.Model))
+		name := t.lay(oneLine(termsafe.Sanitize(it.msg.Model)))
 		if name == "" {
 			name = replyFallback
 		}
@@ -112,7 +112,7 @@ func (t *Transcript) userBar() string {
 // renderUserBody wraps the user's text as typed (no Markdown).
 func (t *Transcript) renderUserBody(it *item, dst []string) []string {
 	bar := t.userBar()
-	for _, l := range wrapPlain(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
+	for _, l := range t.wrap(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
 		dst = fitLine(dst, bar, userBarW, l, t.w)
 	}
 	return dst
@@ -140,7 +140,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		bar := t.userBar()
 		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
 		for _, a := range it.msg.Attachments {
-			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(chip(a), max(room, 1), "…")), w)
+			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(t.lay(chip(a)), max(room, 1), "…")), w)
 			for _, l := range t.pictureLines(a) {
 				dst = append(dst, pictureLine(bar, l, w))
 			}
@@ -164,7 +164,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		if strings.TrimSpace(msg) == "" {
 			msg = "The reply failed without a reason from the gateway."
 		}
-		for k, l := range wrapPlain(msg, room-errorMarkW, lk.errText.Render) {
+		for k, l := range t.wrap(msg, room-errorMarkW, lk.errText.Render) {
 			mark := lk.errMark.Render(errorMark)
 			if k > 0 {
 				mark = errorMarkPad
@@ -172,7 +172,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
 		}
 		if t.retryKey != "" {
-			for _, l := range wrapPlain(t.retryKey+" to retry", room, lk.hint.Render) {
+			for _, l := range t.wrap(t.retryKey+" to retry", room, lk.hint.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}
 		}
@@ -185,7 +185,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		note = filterNote
 	}
 	if note != "" {
-		for _, l := range wrapPlain(noteMark+note, room, lk.note.Render) {
+		for _, l := range t.wrap(noteMark+note, room, lk.note.Render) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 		}
 	}

@@ -57,6 +57,7 @@ type Transcript struct {
 	maxProse         int           // the widest lines of text (0: the full width)
 	syncBudget       time.Duration // a render's budget on the Update goroutine
 	naive            bool          // re-render the whole reply every frame (benchmark baseline)
+	graphemes        bool          // the terminal measures by grapheme cluster (graphemes.go)
 	now              func() time.Time
 	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
 	lazy             bool // some item may be stale
