@@ -16,12 +16,57 @@ import (
 // Options.CodeNumbers labels "[n]", so a user can name any block to copy
 // it (the order differs only past the nesting a renderer flattens, see
 // maxDepth). Pass the text as the renderer got it (termsafe.Markdown of
-// the reply): sanitising can change where lines end.
+// the reply): sanitising can change where lines end. Only the Markdown part
+// of a long message counts (MarkdownPart): the rest is shown plain,
+// without labels.
 func CodeBlocks(md string) []string {
-	p := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
-	src := []byte(md)
-	doc := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	var blocks []string
+	walkCode(md, func(b string) { blocks = append(blocks, b) })
+	return blocks
+}
+
+// CountCodeBlocks is len(CodeBlocks(md)), without parsing text that cannot
+// hold a code block (no fence and no indented line): the count of every
+// message of a long conversation is needed to number the blocks.
+func CountCodeBlocks(md string) int {
+	md = MarkdownPart(md)
+	if !strings.Contains(md, "```") && !strings.Contains(md, "~~~") &&
+		!strings.HasPrefix(md, "    ") && !strings.HasPrefix(md, "\t") &&
+		!strings.Contains(md, "\n    ") && !strings.Contains(md, "\n\t") {
+		return 0
+	}
+	n := 0
+	walkCode(md, func(string) { n++ })
+	return n
+}
+
+// EstimateCodeBlocks counts the fenced code blocks of md's Markdown part by
+// its lines, without parsing: a quick estimate of CountCodeBlocks (it
+// misses indented code blocks and can be wrong about fences in lists,
+// quotes and HTML), for messages too long to parse on the UI's goroutine;
+// their rendering gives the exact number.
+func EstimateCodeBlocks(md string) int {
+	src := []byte(MarkdownPart(md))
+	var f fenceState
+	n := 0
+	for pos := 0; pos < len(src); {
+		line, next := lineAt(src, pos)
+		body, _ := tableLineBody(line)
+		if !f.open && f.skip(body) {
+			n++
+		} else if f.open {
+			f.skip(body)
+		}
+		pos = next
+	}
+	return n
+}
+
+// walkCode calls f with the code of each code block of md's Markdown part.
+func walkCode(md string, f func(string)) {
+	p := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+	src, _ := plainTables([]byte(MarkdownPart(md)))
+	doc := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if !entering {
 			return gast.WalkContinue, nil
@@ -38,12 +83,11 @@ func CodeBlocks(md string) []string {
 					b.WriteByte('\n')
 				}
 			}
-			blocks = append(blocks, b.String())
+			f(b.String())
 			return gast.WalkSkipChildren, nil
 		case gast.KindParagraph, gast.KindHeading, gast.KindTextBlock:
 			return gast.WalkSkipChildren, nil // inline content: no code blocks
 		}
 		return gast.WalkContinue, nil
 	})
-	return blocks
 }

@@ -125,6 +125,11 @@ type Doc struct {
 
 	// tailLimit's answer for the tail starting at limitAt-1.
 	limitAt, limit int
+
+	// codeBase is the number of code blocks before this message: its
+	// blocks are labelled from codeBase+1 (SetCodeBase). shownCodes is how
+	// many the last lines label.
+	codeBase, shownCodes int
 }
 
 // chunk is a finished run of top-level blocks: src[start:end].
@@ -147,6 +152,7 @@ type tailState struct {
 	finished bool
 	pieces   []piece
 	defs     []parser.Reference
+	codes    int // code blocks in it
 	fence    fenceCache
 	// A large unfinished tail is rendered again only when it has grown
 	// by a quarter (see tailLimit): rendered is where its last rendering
@@ -225,6 +231,22 @@ func (d *Doc) Len() int { return len(d.src) + len(d.over) }
 // Stats returns the work counters.
 func (d *Doc) Stats() Stats { return d.stats }
 
+// SetCodeBase numbers the message's code blocks from n+1 (Options.
+// CodeNumbers): n is the number of code blocks before it in a conversation.
+// A change renders the message again.
+func (d *Doc) SetCodeBase(n int) {
+	if n != d.codeBase {
+		d.codeBase = n
+		d.Invalidate()
+		d.dirty = true
+	}
+}
+
+// CodeBlocks is the number of code blocks in the message as last rendered
+// (Lines or Frame): the blocks labelled from SetCodeBase's n+1. It is
+// current once the lines are.
+func (d *Doc) CodeBlocks() int { return d.shownCodes }
+
 // Invalidate drops every cached rendering (the block structure, which does
 // not depend on the renderer, is kept). The next Lines renders everything.
 func (d *Doc) Invalidate() {
@@ -274,7 +296,8 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 			// render of the whole text costs about half of rendering its
 			// blocks one by one, and is glamour's output by definition.
 			// The blocks are rendered again only if it is appended to.
-			out, err := r.renderSplit(d.src, d.over)
+			out, codes, err := r.renderSplit(d.src, d.over, d.codeBase)
+			d.shownCodes = codes
 			d.stats.WholeRenders++
 			d.out, d.outKey = out, r.key
 			if err != nil && !d.failed(r, err) {
@@ -292,6 +315,10 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 		d.refreshRefs(r)
 	}
 	d.compose(r)
+	d.shownCodes = d.codesBefore(len(d.chunks)) - d.codeBase
+	if d.tail.valid {
+		d.shownCodes += d.tail.codes
+	}
 	d.outKey = r.key
 	// Proposals left unchecked (see advance) are checked next time; what
 	// overran its budget is rendered again (by a Job, see Frame).

@@ -18,7 +18,7 @@ func (d *Doc) firstAt(i int) bool {
 }
 
 func (d *Doc) renderChunks(r *Renderer) {
-	base := 0
+	base := d.codeBase
 	for i := range d.chunks {
 		if !d.chunks[i].rendered {
 			d.renderChunk(r, i, base)
@@ -27,9 +27,10 @@ func (d *Doc) renderChunks(r *Renderer) {
 	}
 }
 
-// codesBefore counts the code blocks of the chunks before i.
+// codesBefore is the number of the last code block before chunk i: the
+// code blocks before the message (SetCodeBase) and of the chunks before i.
 func (d *Doc) codesBefore(i int) int {
-	n := 0
+	n := d.codeBase
 	for _, c := range d.chunks[:i] {
 		n += c.codes
 	}
@@ -146,6 +147,7 @@ func (d *Doc) renderTail(r *Renderer) {
 	first := d.firstAt(len(d.chunks))
 	if fenceMode {
 		t.pieces = d.renderOpenFence(r, first, end, d.codesBefore(len(d.chunks)))
+		t.codes = 1
 		return
 	}
 	t.fence = fenceCache{}
@@ -155,6 +157,7 @@ func (d *Doc) renderTail(r *Renderer) {
 	}
 	ctx := &refContext{table: &d.refs, start: d.stable}
 	res, err := r.renderRaw(d.src[d.stable:end], md, first, ctx, d.codesBefore(len(d.chunks)))
+	t.codes = res.codes
 	d.stats.TailRenders++
 	if err != nil && !d.failed(r, err) {
 		t.valid = false

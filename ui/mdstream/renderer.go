@@ -281,25 +281,30 @@ func (r *Renderer) Render(md string) []string {
 // text: false when the render was stopped by its budget or context, or
 // failed, and the lines are the plain text.
 func (r *Renderer) RenderChecked(md string) ([]string, bool) {
-	lines, err := r.renderWhole(md)
-	return lines, err == nil
+	lines, _, ok := r.RenderFrom(md, 0)
+	return lines, ok
 }
 
-// renderWhole renders a whole document, or shows it plain and returns why
-// it could not. Past MaxMarkdownBytes it is shown plain (markdownEnd).
-func (r *Renderer) renderWhole(md string) ([]string, error) {
+// RenderFrom is RenderChecked for a message whose code blocks are
+// numbered from base+1 (Options.CodeNumbers): base blocks come before it
+// in the conversation. It also returns how many code blocks it numbered
+// (0 when it shows the text plain).
+func (r *Renderer) RenderFrom(md string, base int) ([]string, int, bool) {
 	src := []byte(md)
 	end := markdownEnd(src)
-	return r.renderSplit(src[:end], src[end:])
+	lines, codes, err := r.renderSplit(src[:end], src[end:], base)
+	return lines, codes, err == nil
 }
 
-// renderSplit renders src as a whole document followed by over shown
-// plain, or shows both plain and returns why src could not be rendered.
-func (r *Renderer) renderSplit(src, over []byte) ([]string, error) {
-	res, err := r.renderRaw(src, r.first, true, nil, 0)
+// renderSplit renders src as a whole document (its code blocks numbered
+// from base+1) followed by over shown plain, or shows both plain and
+// returns why src could not be rendered. Past MaxMarkdownBytes a message
+// is split so (markdownEnd).
+func (r *Renderer) renderSplit(src, over []byte, base int) ([]string, int, error) {
+	res, err := r.renderRaw(src, r.first, true, nil, base)
 	if err != nil {
 		r.rebuild()
-		return append(fallbackLines(string(src), r.width), plainLines(over, r.width)...), err
+		return append(fallbackLines(string(src), r.width), plainLines(over, r.width)...), 0, err
 	}
 	p := piece{}
 	p.set(r.head, r.width)
@@ -313,7 +318,7 @@ func (r *Renderer) renderSplit(src, over []byte) ([]string, error) {
 	j.add(&b)
 	j.addLines(plainLines(over, r.width))
 	j.add(&f)
-	return j.finish(), nil
+	return j.finish(), res.codes, nil
 }
 
 // rendered is the output of renderRaw.

@@ -45,9 +45,16 @@ func plainTables(src []byte) ([]byte, []int) {
 	}
 	var at []int // offsets to put a backslash before
 	prevPipe := false
+	var fence fenceState
 	for pos := 0; pos < len(src); {
 		line, next := lineAt(src, pos)
 		body, off := tableLineBody(line)
+		if fence.skip(body) {
+			// Code is never a table, and gets no backslash.
+			prevPipe = false
+			pos = next
+			continue
+		}
 		if prevPipe {
 			if cols, ok := delimiterCols(body); ok {
 				at = capTable(src, pos+off, next, cols, at)
@@ -65,6 +72,30 @@ func plainTables(src []byte) ([]byte, []int) {
 	return escapeAt(src, at)
 }
 
+// fenceState follows the fenced code blocks of a text line by line (after
+// the lines' quote markers and indentation).
+type fenceState struct {
+	open bool
+	ch   byte
+	n    int
+}
+
+// skip reports whether body is a line of a fenced code block (its fences
+// included).
+func (f *fenceState) skip(body []byte) bool {
+	if f.open {
+		if isClosingFence(body, f.ch, f.n) {
+			f.open = false
+		}
+		return true
+	}
+	if ch, n, ok := fenceOpener(body); ok {
+		f.open, f.ch, f.n = true, ch, n
+		return true
+	}
+	return false
+}
+
 // capTable counts the table whose delimiter row starts (after its prefix)
 // at delim and whose rows start at rows, and, when it is over the caps,
 // adds the offsets plainTables puts a backslash before.
@@ -73,7 +104,7 @@ func capTable(src []byte, delim, rows, cols int, at []int) []int {
 	for pos := rows; pos < len(src); {
 		line, next := lineAt(src, pos)
 		body, _ := tableLineBody(line)
-		if isBlank(body) {
+		if endsTable(body) {
 			break
 		}
 		n++
@@ -86,7 +117,7 @@ func capTable(src []byte, delim, rows, cols int, at []int) []int {
 	for pos := rows; pos < len(src); {
 		line, next := lineAt(src, pos)
 		body, off := tableLineBody(line)
-		if isBlank(body) {
+		if endsTable(body) {
 			break
 		}
 		if _, ok := delimiterCols(body); ok {
@@ -97,12 +128,19 @@ func capTable(src []byte, delim, rows, cols int, at []int) []int {
 	return at
 }
 
-// skipTable returns the start of the first blank line at or after pos (the
-// end of a table's rows), or len(src).
+// endsTable reports whether a line (without its prefix) ends a table's
+// rows: a blank line or a code fence.
+func endsTable(body []byte) bool {
+	_, _, fence := fenceOpener(body)
+	return fence || isBlank(body)
+}
+
+// skipTable returns the start of the line that ends a table's rows (see
+// endsTable) at or after pos, or len(src).
 func skipTable(src []byte, pos int) int {
 	for pos < len(src) {
 		line, next := lineAt(src, pos)
-		if body, _ := tableLineBody(line); isBlank(body) {
+		if body, _ := tableLineBody(line); endsTable(body) {
 			return pos
 		}
 		pos = next

@@ -339,3 +339,21 @@ func TestSoftwrap(t *testing.T) {
 		}
 	}
 }
+
+// TestTableCapSparesCode: a table over the caps inside a code block is
+// code: shown and copied as written, without a backslash.
+func TestTableCapSparesCode(t *testing.T) {
+	big := table("", maxTableCols+1, 2, shortCell)
+	md := "Here:\n\n```markdown\n" + big + "```\n\nand after it a real one:\n\n" + big
+	if got := CodeBlocks(md); len(got) != 1 || got[0] != big {
+		t.Fatalf("the code block changed: %q", got)
+	}
+	r := chatRenderer(t, 400)
+	text := strings.Join(plain(r.Render(md)), "\n")
+	if strings.Contains(text, "\\") {
+		t.Fatalf("a backslash is shown:\n%s", text)
+	}
+	if n := strings.Count(text, "| h0 | h1 |"); n != 2 {
+		t.Fatalf("the table shows %d times as text, want 2 (the code and the capped table):\n%s", n, text)
+	}
+}

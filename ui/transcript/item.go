@@ -33,6 +33,9 @@ type item struct {
 	// so that a job for an older text is dropped.
 	pending bool
 	ver     int
+	// codes is how many code blocks it shows, base the number of those
+	// before it that its rendering labels from (codes.go).
+	codes, base int
 
 	live *live // the reply in flight, nil otherwise
 }

@@ -28,6 +28,7 @@ func (t *Transcript) refitLive(it *item) {
 		}
 	default:
 		var next mdstream.Next
+		l.doc.SetCodeBase(it.base)
 		md, next = l.doc.Frame(t.engine().r)
 		md = trimBlank(md)
 		switch next {

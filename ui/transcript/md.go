@@ -40,11 +40,12 @@ func newEngine(width int, style ansi.StyleConfig, budget time.Duration) *engine 
 	return &engine{r: r}
 }
 
-// render renders a whole text now. It reports false when the render did
+// render renders a whole text now, its code blocks numbered from base+1,
+// and returns how many it numbered. It reports false when the render did
 // not finish in its budget and the lines are the plain text.
-func (e *engine) render(text string) ([]string, bool) {
-	lines, ok := e.r.RenderChecked(text)
-	return trimBlank(lines), ok
+func (e *engine) render(text string, base int) ([]string, int, bool) {
+	lines, codes, ok := e.r.RenderFrom(text, base)
+	return trimBlank(lines), codes, ok
 }
 
 // trimBlank drops the blank lines glamour's document margin puts above

@@ -37,6 +37,7 @@ func (t *Transcript) renderItem(it *item) {
 	w := t.w
 	sameWidth := it.rendered && !it.pending && it.w == w
 	it.w, it.gen, it.rendered = w, t.gen, true
+	it.base = t.baseOf(it)
 	it.head = t.renderHead(it, it.head[:0])
 	it.foot = t.renderFoot(it, it.foot[:0])
 	switch {
@@ -69,8 +70,11 @@ func (t *Transcript) renderReply(it *item, sameWidth bool) {
 		}
 		return
 	}
-	md, ok := t.engine().render(t.lay(it.text))
+	md, codes, ok := t.engine().render(t.lay(it.text), it.base)
 	t.setPending(it, !ok && !t.naive)
+	if ok {
+		t.exactCodes(it, codes)
+	}
 	it.body = t.fitReply(it.body[:0], md, it.done())
 }
 

@@ -65,6 +65,7 @@ type Transcript struct {
 	items   []*item
 	index   map[int]int // message id -> position in items
 	hs      heights
+	codes   heights // code blocks per item (codes.go)
 	streams []*item // the items with a reply in flight (usually one)
 
 	// Scrolling. While follow is set the window shows the bottom. Otherwise
