@@ -60,3 +60,41 @@ func TestCountCodeBlocks(t *testing.T) {
 		t.Fatalf("a block past the Markdown part counted: %d", n)
 	}
 }
+
+// TestFenceCount: where the lines alone tell the code blocks, their count
+// is the parser's; where they cannot (fences in lists and quotes, indented
+// code, HTML), the parser is asked.
+func TestFenceCount(t *testing.T) {
+	cases := map[string]bool{ // text: whether the lines alone tell
+		"Text.\n\n```go\nx\n```\n\nMore.\n\n~~~\ny\n~~~\n":           true,
+		"````md\n```\nnot a fence inside\n```\n````\n":               true,
+		"```\nunclosed to the end\n":                                 true,
+		"No code at all.\n\n- a list\n- with items\n":                true,
+		"Inline ```not a fence``` in text.\n":                        true,
+		"- item\n\n  ```sh\n  in a list\n  ```\n":                    false,
+		"> ```\n> quoted\n> ```\n":                                   false,
+		"Para.\n\n    indented code\n":                               false,
+		"<details>\n```\ninside html\n```\n</details>\n":             false,
+		"1. step\n   ```bash\n   run\n   ```\n2. next\n":             false,
+		"\tcode with a tab\n":                                        false,
+		"Text\n```\nfence right after a paragraph line\n```\nText\n": true,
+	}
+	for md, tells := range cases {
+		n, ok := fenceCount([]byte(md))
+		if ok != tells {
+			t.Errorf("%q: fenceCount sure = %v, want %v", md, ok, tells)
+		}
+		want := len(CodeBlocks(md))
+		if ok && n != want {
+			t.Errorf("%q: fenceCount = %d, the parser finds %d", md, n, want)
+		}
+		if got := CountCodeBlocks(md); got != want {
+			t.Errorf("%q: CountCodeBlocks = %d, want %d", md, got, want)
+		}
+	}
+	for name, md := range corpus(t) {
+		if n, ok := fenceCount([]byte(md)); ok && n != len(CodeBlocks(md)) {
+			t.Errorf("%s: fenceCount = %d, the parser finds %d", name, n, len(CodeBlocks(md)))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package mdstream
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -25,19 +26,106 @@ func CodeBlocks(md string) []string {
 	return blocks
 }
 
-// CountCodeBlocks is len(CodeBlocks(md)), without parsing text that cannot
-// hold a code block (no fence and no indented line): the count of every
-// message of a long conversation is needed to number the blocks.
+// CountCodeBlocks is len(CodeBlocks(md)), without parsing a text whose
+// code blocks its lines tell (see fenceCount): the count of every message
+// of a long conversation is needed to number the blocks.
 func CountCodeBlocks(md string) int {
 	md = MarkdownPart(md)
-	if !strings.Contains(md, "```") && !strings.Contains(md, "~~~") &&
-		!strings.HasPrefix(md, "    ") && !strings.HasPrefix(md, "\t") &&
-		!strings.Contains(md, "\n    ") && !strings.Contains(md, "\n\t") {
-		return 0
+	if n, ok := fenceCount([]byte(md)); ok {
+		return n
 	}
 	n := 0
 	walkCode(md, func(string) { n++ })
 	return n
+}
+
+// fenceCount counts the code blocks of a text from its lines alone, when
+// that is certain: every code block is fenced with its fence at the start
+// of a line (so not inside a list item or a quote, where an unclosed fence
+// ends with its container), and nothing else can hold or make one (no line
+// indented four spaces or a tab, which may be indented code or a list's
+// content, and no HTML block, which may hold a fence) outside the fences.
+// It reports false when it cannot be sure.
+func fenceCount(src []byte) (int, bool) {
+	n := 0
+	var f fenceState
+	for pos := 0; pos < len(src); {
+		line, next := lineAt(src, pos)
+		pos = next
+		if f.open {
+			f.skip(line)
+			continue
+		}
+		if isBlank(line) {
+			continue
+		}
+		if indentCols(line) >= 4 {
+			return 0, false
+		}
+		body := bytes.TrimLeft(line, " ")
+		if body[0] == '<' {
+			return 0, false
+		}
+		if _, _, ok := fenceOpener(body); ok {
+			if len(body) != len(line) {
+				return 0, false
+			}
+			f.skip(line)
+			n++
+			continue
+		}
+		if nestedCode(body) {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// indentCols is how many columns of blank a line starts with (a tab goes
+// to the next multiple of four, as CommonMark counts it).
+func indentCols(line []byte) int {
+	col := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return col
+		}
+	}
+	return col
+}
+
+// nestedCode reports whether a line may begin a code block after block
+// quote markers or list markers: a fence ("> ```", "* ```", "1. ~~~") or
+// indented code (a marker, then five spaces or more).
+func nestedCode(line []byte) bool {
+	for nested := false; ; nested = true {
+		if nested && indentCols(line) >= 5 {
+			return true
+		}
+		line = bytes.TrimLeft(line, " \t")
+		switch {
+		case len(line) > 0 && line[0] == '>':
+			line = line[1:]
+			continue
+		case len(line) > 0 && bytes.IndexByte([]byte("-*+"), line[0]) >= 0 && (len(line) == 1 || line[1] == ' ' || line[1] == '\t'):
+			line = line[1:]
+			continue
+		}
+		i := 0
+		for i < len(line) && i < 9 && line[i] >= '0' && line[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')') && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+			line = line[i+1:]
+			continue
+		}
+		_, _, ok := fenceOpener(line)
+		return nested && ok
+	}
 }
 
 // EstimateCodeBlocks counts the fenced code blocks of md's Markdown part by

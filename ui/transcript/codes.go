@@ -90,7 +90,7 @@ func (t *Transcript) renumber(from int) {
 	if stale {
 		// The caller makes the window fresh again (every entry point
 		// ends with ensureWindow); the rest is rendered lazily.
-		t.lazy = true
+		t.startLazy()
 	}
 }
 
