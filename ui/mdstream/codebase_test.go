@@ -80,7 +80,7 @@ func TestFenceCount(t *testing.T) {
 		"Text\n```\nfence right after a paragraph line\n```\nText\n": true,
 	}
 	for md, tells := range cases {
-		n, ok := fenceCount([]byte(md))
+		n, ok := fenceCount(md)
 		if ok != tells {
 			t.Errorf("%q: fenceCount sure = %v, want %v", md, ok, tells)
 		}
@@ -93,7 +93,7 @@ func TestFenceCount(t *testing.T) {
 		}
 	}
 	for name, md := range corpus(t) {
-		if n, ok := fenceCount([]byte(md)); ok && n != len(CodeBlocks(md)) {
+		if n, ok := fenceCount(md); ok && n != len(CodeBlocks(md)) {
 			t.Errorf("%s: fenceCount = %d, the parser finds %d", name, n, len(CodeBlocks(md)))
 		}
 	}

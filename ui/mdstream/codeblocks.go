@@ -1,7 +1,6 @@
 package mdstream
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -31,7 +30,7 @@ func CodeBlocks(md string) []string {
 // of a long conversation is needed to number the blocks.
 func CountCodeBlocks(md string) int {
 	md = MarkdownPart(md)
-	if n, ok := fenceCount([]byte(md)); ok {
+	if n, ok := fenceCount(md); ok {
 		return n
 	}
 	n := 0
@@ -45,36 +44,49 @@ func CountCodeBlocks(md string) int {
 // ends with its container), and nothing else can hold or make one (no line
 // indented four spaces or a tab, which may be indented code or a list's
 // content, and no HTML block, which may hold a fence) outside the fences.
-// It reports false when it cannot be sure.
-func fenceCount(src []byte) (int, bool) {
+// It reports false when it cannot be sure. It copies only lines that may
+// be fences: it runs over every message of a conversation.
+func fenceCount(md string) (int, bool) {
 	n := 0
-	var f fenceState
-	for pos := 0; pos < len(src); {
-		line, next := lineAt(src, pos)
-		pos = next
-		if f.open {
-			f.skip(line)
+	var open bool
+	var fch byte
+	var flen int
+	for pos := 0; pos < len(md); {
+		line := md[pos:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+			pos += nl + 1
+		} else {
+			pos = len(md)
+		}
+		line = strings.TrimSuffix(line, "\r")
+		body := strings.TrimLeft(line, " ")
+		if open {
+			if len(line)-len(body) <= 3 && body != "" && body[0] == fch && isClosingFence([]byte(line), fch, flen) {
+				open = false
+			}
 			continue
 		}
-		if isBlank(line) {
+		if strings.Trim(line, " \t") == "" {
 			continue
 		}
 		if indentCols(line) >= 4 {
 			return 0, false
 		}
-		body := bytes.TrimLeft(line, " ")
-		if body[0] == '<' {
+		switch {
+		case body[0] == '<':
 			return 0, false
-		}
-		if _, _, ok := fenceOpener(body); ok {
-			if len(body) != len(line) {
-				return 0, false
+		case body[0] == '`' || body[0] == '~':
+			if ch, l, ok := fenceOpener([]byte(body)); ok {
+				if len(body) != len(line) {
+					return 0, false
+				}
+				open, fch, flen = true, ch, l
+				n++
+				continue
 			}
-			f.skip(line)
-			n++
-			continue
 		}
-		if nestedCode(body) {
+		if strings.IndexByte(">-*+0123456789", body[0]) >= 0 && nestedCode(body) {
 			return 0, false
 		}
 	}
@@ -83,10 +95,10 @@ func fenceCount(src []byte) (int, bool) {
 
 // indentCols is how many columns of blank a line starts with (a tab goes
 // to the next multiple of four, as CommonMark counts it).
-func indentCols(line []byte) int {
+func indentCols[T ~string | ~[]byte](line T) int {
 	col := 0
-	for _, c := range line {
-		switch c {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
 		case ' ':
 			col++
 		case '\t':
@@ -100,18 +112,21 @@ func indentCols(line []byte) int {
 
 // nestedCode reports whether a line may begin a code block after block
 // quote markers or list markers: a fence ("> ```", "* ```", "1. ~~~") or
-// indented code (a marker, then five spaces or more).
-func nestedCode(line []byte) bool {
+// indented code (a marker, then five spaces or more, or a tab).
+func nestedCode(line string) bool {
 	for nested := false; ; nested = true {
-		if nested && indentCols(line) >= 5 {
+		ws := len(line) - len(strings.TrimLeft(line, " \t"))
+		if nested && (indentCols(line) >= 5 || strings.IndexByte(line[:ws], '\t') >= 0) {
+			// Indented code, or a tab whose width depends on the column
+			// the container put it at: the parser decides.
 			return true
 		}
-		line = bytes.TrimLeft(line, " \t")
+		line = line[ws:]
 		switch {
 		case len(line) > 0 && line[0] == '>':
 			line = line[1:]
 			continue
-		case len(line) > 0 && bytes.IndexByte([]byte("-*+"), line[0]) >= 0 && (len(line) == 1 || line[1] == ' ' || line[1] == '\t'):
+		case len(line) > 0 && strings.IndexByte("-*+", line[0]) >= 0 && (len(line) == 1 || line[1] == ' ' || line[1] == '\t'):
 			line = line[1:]
 			continue
 		}
@@ -123,8 +138,11 @@ func nestedCode(line []byte) bool {
 			line = line[i+1:]
 			continue
 		}
-		_, _, ok := fenceOpener(line)
-		return nested && ok
+		if !nested || line == "" || line[0] != '`' && line[0] != '~' {
+			return false
+		}
+		_, _, ok := fenceOpener([]byte(line))
+		return ok
 	}
 }
 

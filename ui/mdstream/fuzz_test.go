@@ -96,7 +96,7 @@ func FuzzFenceCount(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
-		if n, ok := fenceCount([]byte(md)); ok && n != len(CodeBlocks(md)) {
+		if n, ok := fenceCount(md); ok && n != len(CodeBlocks(md)) {
 			t.Fatalf("fenceCount(%q) = %d, the parser finds %d", md, n, len(CodeBlocks(md)))
 		}
 	})
