@@ -120,7 +120,15 @@ func (p *PartsStream) Write(s string) string {
 	}
 	b.WriteString(Parts(s))
 	out := b.String()
-	p.tail = lastCluster(p.tail + out)
+	switch {
+	case out == "":
+	case out[len(out)-1] < utf8.RuneSelf:
+		// An ASCII character ends a cluster of its own (or a CR LF,
+		// which nothing joins).
+		p.tail = out[len(out)-1:]
+	default:
+		p.tail = lastCluster(p.tail + out)
+	}
 	return out
 }
 

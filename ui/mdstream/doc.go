@@ -34,15 +34,23 @@
 // autolinks, and those are removed, as is anything else that could reach
 // the terminal as a control sequence. Nor may its cost run away: nesting
 // is flattened past a depth, every render has a deadline, a context and an
-// output cap (limits.go), and Frame does at most a frame's work on the
-// caller's goroutine, leaving the rest to a Job that runs elsewhere
-// (async.go).
+// output cap (limits.go), a table of more than 64 columns or 8,192 cells
+// reaches the parser as its lines of text (tablecap.go), a message past
+// MaxMarkdownBytes shows the rest plain (plain.go), an unfinished table is
+// rendered again only as it grows, and Frame does at most a frame's work on
+// the caller's goroutine, leaving the rest to a Job that runs elsewhere
+// (async.go). Nothing is lost on the way: what cannot be rendered is shown
+// as plain text, every character, word-wrapped.
 //
 // Options change glamour's layout where a chat needs it: numbered code
-// blocks (the numbers of CodeBlocks), tables as wide as their content, URLs
-// not broken at hyphens, padded code spans (labels.go, tables.go,
-// prepare.go). The zero Options render as glamour does, which the
-// equivalence tests check byte for byte.
+// blocks (the numbers of CodeBlocks, from a base a conversation gives,
+// SetCodeBase), tables as wide as their content or as text when glamour
+// would cut their headers, URLs and words not broken at hyphens or dots,
+// padded code spans, text that looks like HTML shown as written (labels.go,
+// tables.go, tablecap.go, words.go, literal.go, prepare.go). The zero
+// Options render as glamour does, which the equivalence tests check byte
+// for byte; a line glamour's word wrap leaves too wide is wrapped again at
+// spaces (softwrap.go).
 package mdstream
 
 import (

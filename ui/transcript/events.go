@@ -275,7 +275,8 @@ func (t *Transcript) reindex() {
 
 // Reset replaces everything with msgs (a new or a loaded conversation) and
 // shows the bottom. Only the messages on screen are rendered now; the
-// others get estimated heights and are rendered a few per Tick.
+// others get estimated heights; those near the window are rendered a few
+// per Tick, the rest when they come near.
 func (t *Transcript) Reset(msgs []conversation.Message) {
 	t.dropInflight()
 	t.pics, t.wantPics = nil, nil

@@ -38,7 +38,8 @@ func (t *Transcript) feed(l *live, s string) {
 // SetGraphemes tells the transcript whether the terminal measures text by
 // grapheme cluster (mode 2027), as the layout does; the default is false,
 // text laid out by the parts a wcwidth terminal draws. A change renders
-// everything again (the window at once, the rest a few messages per Tick).
+// everything again (the window at once, what is near it a few messages per
+// Tick, the rest when it comes near).
 func (t *Transcript) SetGraphemes(on bool) {
 	if on == t.graphemes {
 		return
