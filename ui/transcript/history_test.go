@@ -60,13 +60,14 @@ func TestLongHistoryRendersNearTheWindow(t *testing.T) {
 // blank line where text is, keeps the geometry, ends on the first message
 // and keeps only the renderings near the window.
 func TestPageUpThroughHistory(t *testing.T) {
-	msgs := longSession(1_000)
+	n, perPage := 1_000, 30*time.Millisecond
+	if raceOn {
+		// Ten times slower: fewer pages, the same paths.
+		n, perPage = 300, 300*time.Millisecond
+	}
+	msgs := longSession(n)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	perPage := 30 * time.Millisecond
-	if raceOn {
-		perPage = 300 * time.Millisecond
-	}
 	tr := newTest(t, 120, 40)
 	tr.Reset(msgs)
 	settle(t, tr)
@@ -89,7 +90,7 @@ func TestPageUpThroughHistory(t *testing.T) {
 		}
 	}
 	checkGeometry(t, tr)
-	t.Logf("%d pages up through 1,000 messages, the slowest %v of CPU, %d messages rendered at the top", pages, worst.Round(time.Microsecond), rendered(tr))
+	t.Logf("%d pages up through %d messages, the slowest %v of CPU, %d messages rendered at the top", pages, n, worst.Round(time.Microsecond), rendered(tr))
 	if worst > perPage {
 		t.Errorf("a PageUp cost %v of CPU (budget %v)", worst, perPage)
 	}
