@@ -256,7 +256,7 @@ func TestCopyReply(t *testing.T) {
 	}
 
 	tm.keys("M-1")
-	tm.waitText("code block 1")
+	tm.waitText("code block [1]")
 	if got := newestBuffer(t, tm, 2); strings.TrimRight(got, "\n") != `fmt.Println("hi")` {
 		t.Errorf("alt+1 copied %q, want the code block", got)
 	}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,10 +21,10 @@ func TestMessageCursorBranches(t *testing.T) {
 	tm.waitText(composerReady)
 	gw.Enqueue(apitest.Reply{Text: "answer one"})
 	tm.send("first question")
-	tm.waitText("answer one")
+	waitReply(tm, "answer one")
 	gw.Enqueue(apitest.Reply{Text: "answer two"})
 	tm.send("second question")
-	tm.waitText("answer two")
+	waitReply(tm, "answer two")
 
 	tm.keys("Escape")
 	tm.waitText("◀ selected", "regenerate")
@@ -32,7 +33,7 @@ func TestMessageCursorBranches(t *testing.T) {
 	tm.keys("C-u")
 	gw.Enqueue(apitest.Reply{Text: "edited answer"})
 	tm.send("edited question")
-	s := tm.waitText("edited answer", "‹ 2/2 ›")
+	s := waitReply(tm, "edited answer", "‹ 2/2 ›")
 	if strings.Contains(s, "answer two") {
 		t.Fatalf("the earlier branch is still on screen:\n%s", frame(s))
 	}
@@ -54,7 +55,7 @@ func TestMessageCursorBranches(t *testing.T) {
 
 	gw.Enqueue(apitest.Reply{Text: "regenerated reply"})
 	tm.keys("C-r")
-	s = tm.waitText("regenerated reply")
+	s = waitReply(tm, "regenerated reply")
 	if n := strings.Count(s, "‹ 2/2 ›"); n != 2 {
 		t.Fatalf("the edited question and the regenerated reply should both say 2/2 (%d do):\n%s", n, frame(s))
 	}
@@ -66,7 +67,7 @@ func TestMessageCursorBranches(t *testing.T) {
 	tm.waitGone("◀ selected")
 	gw.Enqueue(apitest.Reply{Text: "follow-up answer"})
 	tm.send("follow-up")
-	tm.waitText("follow-up answer")
+	waitReply(tm, "follow-up answer")
 	var sent []string
 	for _, msg := range chatRequests(gw)[4].Chat.Messages {
 		sent = append(sent, msg.Role+": "+msg.Content.Text)
@@ -97,4 +98,14 @@ func selectMessages(tm *term) {
 	tm.t.Helper()
 	tm.keys("Escape")
 	tm.waitText("◀ selected")
+}
+
+// waitReply waits for texts on screen and the reply finished: the hint
+// line is back to "enter send" (an esc sent while it streams would stop
+// it).
+func waitReply(tm *term, texts ...string) string {
+	tm.t.Helper()
+	return tm.waitFor(fmt.Sprintf("%q and the reply finished", texts), func(s string) bool {
+		return containsAll(s, texts...) && strings.Contains(s, "enter send")
+	})
 }

@@ -31,7 +31,11 @@ func TestSidePaneTwoSizes(t *testing.T) {
 			}
 		}
 	}
-	tm.keys("Escape") // dismisses the notice; the pane stays
+	// esc dismisses the notice and selects the last message (the pane
+	// stays); esc again gives the keys back to the composer.
+	tm.keys("Escape")
+	tm.waitText("◀ selected")
+	tm.keys("Escape")
 	tm.waitCheck("the layout at 100x30 with the pane", func(s string) error {
 		if !strings.Contains(s, "Notices") {
 			return fmt.Errorf("the pane closed")

@@ -48,9 +48,15 @@ func (t Theme) Glamour(noColor bool) ansi.StyleConfig {
 	str := func(s string) *string { return &s }
 
 	cfg := ansi.StyleConfig{
-		Document:   ansi.StyleBlock{Margin: uintp(0)},
-		Paragraph:  ansi.StyleBlock{},
-		BlockQuote: ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Color: c(t.Quote), Italic: yes()}, Indent: uintp(1), IndentToken: str("│ ")},
+		Document:  ansi.StyleBlock{Margin: uintp(0)},
+		Paragraph: ansi.StyleBlock{},
+		// A margin, not an indent, of one "│ ": glamour writes indent plus
+		// margin tokens but takes indent plus twice the margin cells off
+		// the width, so this is the one setting where a two-cell bar
+		// leaves the quoted text exactly the room it has (with an indent
+		// of 1 every quoted line was one cell too wide, and the last word
+		// was wrapped again onto a line of its own, without the bar).
+		BlockQuote: ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Color: c(t.Quote), Italic: yes()}, Margin: uintp(1), IndentToken: str("│ ")},
 		List:       ansi.StyleList{LevelIndent: 2},
 		Heading: ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{
 			BlockSuffix: "\n", Color: c(t.Heading), Bold: yes(),

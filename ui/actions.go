@@ -8,16 +8,15 @@ import (
 
 	"parley/api"
 	"parley/conversation"
-	"parley/termsafe"
-	"parley/ui/mdstream"
+	"parley/ui/transcript"
 )
 
 // copyFromReply copies the last reply's Markdown source (n = 0) or its
-// n-th fenced code block, numbered as the transcript's labels show them.
-// What is copied is the reply as the model wrote it (the Markdown, not the
-// rendering), with terminal control sequences made inert (see copyText).
-// Nothing to copy returns the sentence that says so instead.
-func copyFromReply(conv *conversation.Conversation, write func(string) error, n int) (tea.Cmd, string) {
+// n-th fenced code block. What is copied is the reply as the model wrote
+// it (the Markdown, not the rendering), with terminal control sequences
+// made inert (see copyText). Nothing to copy returns the sentence that
+// says so instead.
+func copyFromReply(conv *conversation.Conversation, tr *transcript.Transcript, write func(string) error, n int) (tea.Cmd, string) {
 	r, ok := lastReplyWithText(conv)
 	if !ok {
 		return nil, "there is no reply to copy yet"
@@ -25,19 +24,34 @@ func copyFromReply(conv *conversation.Conversation, write func(string) error, n 
 	if n == 0 {
 		return copyText(write, "reply", r.Text), ""
 	}
-	return copyBlock(write, r.Text, n, "the last reply")
+	return copyBlock(tr, write, r.ID, n, "the last reply")
 }
 
-// copyBlock copies code block n of text (a message, called whose).
-func copyBlock(write func(string) error, text string, n int, whose string) (tea.Cmd, string) {
-	blocks := mdstream.CodeBlocks(termsafe.Markdown(text))
+// copyBlock copies code block n of message id (called whose), and says
+// which label it has on screen.
+func copyBlock(tr *transcript.Transcript, write func(string) error, id, n int, whose string) (tea.Cmd, string) {
+	code, label, count := tr.MessageCodeBlock(id, n)
 	switch {
-	case len(blocks) == 0:
+	case count == 0:
 		return nil, whose + " has no code block"
-	case n > len(blocks):
-		return nil, fmt.Sprintf("%s has only %d code %s", whose, len(blocks), plural(len(blocks), "block", "blocks"))
+	case label == 0:
+		return nil, fmt.Sprintf("%s has only %d code %s", whose, count, plural(count, "block", "blocks"))
 	}
-	return copyText(write, fmt.Sprintf("code block %d", n), blocks[n-1]), ""
+	return copyText(write, fmt.Sprintf("code block [%d]", label), code), ""
+}
+
+// copyLabelled copies the code block labelled [n] anywhere in the
+// transcript (/copy N).
+func copyLabelled(tr *transcript.Transcript, write func(string) error, n int) (tea.Cmd, string) {
+	code, ok := tr.CodeBlock(n)
+	if !ok {
+		total := tr.CodeBlocks()
+		if total == 0 {
+			return nil, "there is no code block in this conversation yet"
+		}
+		return nil, fmt.Sprintf("there is no code block [%d]; the labels here go from [1] to [%d]", n, total)
+	}
+	return copyText(write, fmt.Sprintf("code block [%d]", n), code), ""
 }
 
 // copied is the command of a copy, or the notice saying why there was

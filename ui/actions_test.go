@@ -73,9 +73,9 @@ func TestCopyCodeBlocks(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	replyWith(t, h, codeReply)
 	h.key("alt+2")
-	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block 2 copied") })
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [2] copied") })
 	h.key("alt+1")
-	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block 1 copied") })
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [1] copied") })
 	h.key("alt+5")
 	if !strings.Contains(h.screen(), "only 2 code blocks") {
 		t.Errorf("toast:\n%s", h.screen())
@@ -101,7 +101,7 @@ func TestCopyCodePrefixKey(t *testing.T) {
 		t.Fatalf("prefix not armed:\n%s", h.screen())
 	}
 	h.key("2")
-	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block 2 copied") })
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [2] copied") })
 	if h.m.comp.value() != "" {
 		t.Errorf("digit typed into composer: %q", h.m.comp.value())
 	}
@@ -277,4 +277,31 @@ func TestBackspaceRemovesAttachment(t *testing.T) {
 		t.Fatal("backspace did not remove the attachment")
 	}
 	checkFrame(t, h.m, 80, 24)
+}
+
+// Code block labels run through the transcript: /copy N copies the block
+// labelled [N] wherever it is, alt+N the last reply's N-th, named by its
+// label.
+func TestCopyLabelledCodeBlock(t *testing.T) {
+	h := newHarness(t, 80, 40)
+	replyWith(t, h, "```sh\necho first\n```\n")
+	replyWith(t, h, "```sh\necho second\n```\n")
+	if !strings.Contains(h.screen(), "[2] sh") {
+		t.Fatalf("the second reply's block is not labelled [2]:\n%s", h.screen())
+	}
+	h.typeText("/copy 1")
+	h.key("enter")
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [1] copied") })
+	h.key("alt+1")
+	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [2] copied") })
+	h.typeText("/copy 7")
+	h.key("enter")
+	if !strings.Contains(h.screen(), "no code block [7]; the labels here go from [1] to [2]") {
+		t.Errorf("toast:\n%s", h.screen())
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.clipboard) != 2 || h.clipboard[0] != "echo first\n" || h.clipboard[1] != "echo second\n" {
+		t.Errorf("clipboard %q", h.clipboard)
+	}
 }

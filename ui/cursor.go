@@ -86,7 +86,7 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s == "y":
 		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.Text)
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
-		return m.copied(copyBlock(m.opts.clipboardWrite(m.desktop, m.base), sel.Text, int(s[0]-'0'), "this message"))
+		return m.copied(copyBlock(m.tr, m.opts.clipboardWrite(m.desktop, m.base), sel.ID, int(s[0]-'0'), "this message"))
 	case s == "e" || k == "enter":
 		return m.editAsBranch(sel)
 	case s == "r":

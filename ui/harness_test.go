@@ -174,14 +174,19 @@ func (h *harness) deliver(msg tea.Msg) {
 	h.send(msg)
 }
 
-// wait feeds messages to the model until cond holds.
+// wait feeds messages to the model until cond holds. cond is also checked
+// every few milliseconds without a message: what it looks at may change
+// in the background (a decode holding the budget) while no message comes.
 func (h *harness) wait(what string, cond func() bool) {
 	h.t.Helper()
 	deadline := time.After(10 * time.Second)
+	poll := time.NewTicker(2 * time.Millisecond)
+	defer poll.Stop()
 	for !cond() {
 		select {
 		case msg := <-h.msgs:
 			h.deliver(msg)
+		case <-poll.C:
 		case <-deadline:
 			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.screen())
 		}

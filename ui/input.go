@@ -73,7 +73,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
-			return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
+			return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
 		}
 		if keys.Matches(msg, m.ctx.Keys.Cancel) {
 			return nil

@@ -67,7 +67,7 @@ func chatActions() []action {
 		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
 			run: do((*Model).forkLast)},
 		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
-		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or its code block n"}, run: copyAction},
+		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or the code block labelled [n]"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},
 			run: func(m *Model, c call) tea.Cmd {
 				if !c.byKey() && (m.stream.active != nil || m.conv.Len() == 0) {
@@ -98,7 +98,7 @@ func chatActions() []action {
 		{key: keys.Send, run: do((*Model).send)},
 		{key: keys.CopyCode, run: func(m *Model, c call) tea.Cmd {
 			if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
-				return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), n))
+				return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 			}
 			m.armed.codePrefix = true
 			return nil
@@ -128,9 +128,9 @@ func copyAction(m *Model, c call) tea.Cmd {
 	case err != nil:
 		return m.notify(err.Error(), toastErr)
 	case n > 0:
-		return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), n))
+		return m.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 	}
-	return m.copied(copyFromReply(m.conv, m.opts.clipboardWrite(m.desktop, m.base), 0))
+	return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
 }
 
 func modelAction(m *Model, c call) tea.Cmd {

@@ -24,14 +24,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.tr.SetSelected(shownCursor(m.focus, m.conv, m.layers.top() != nil))
 	m.relayout()
+	// Pictures the transcript now waits for (a message with images
+	// arrived, the width changed) are asked for before the frame is
+	// composed: one already made is put in place at once, and this frame
+	// shows it. The image pane says what it waits for when it is drawn.
+	opts := m.pics.options(m.ctx, m.term.profile)
+	pics := m.pics.ask(m.work.ctx, m.tr, opts)
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
 	// A new layout or theme may leave off-screen messages to render
-	// lazily; an edited composer is kept as the session's draft. Pictures
-	// the transcript and the image pane now wait for (a message with
-	// images arrived, the width or the selection changed) are asked for.
-	return m, tea.Batch(cmd, m.tickIfNeeded(), m.hist.draftChanged(&m.comp), m.pics.ask(m.work.ctx, m.tr, m.pics.options(m.ctx, m.term.profile)), m.pics.askPane(m.work.ctx, m.pane, m.pics.options(m.ctx, m.term.profile)))
+	// lazily; an edited composer is kept as the session's draft.
+	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp))
 }
 
 // update hands a message to the part that owns it: the terminal's
@@ -123,6 +127,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 			// The terminal measures by grapheme cluster, as the layout
 			// does (Bubble Tea switches its renderer to match).
 			m.term.graphemes = true
+			m.tr.SetGraphemes(true)
 		}
 		return nil, true
 

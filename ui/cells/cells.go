@@ -17,15 +17,30 @@ import (
 const Ellipsis = "…"
 
 // Width is the display width of one line of (possibly styled) text. Plain
-// printable ASCII, the common case, is measured without grapheme
-// segmentation.
+// printable ASCII with CSI sequences (colours), the common case, is
+// measured without grapheme segmentation.
 func Width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++ // parameters and intermediates
+			}
+			if j == len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j + 1
+		default:
 			return ansi.StringWidth(s)
 		}
 	}
-	return len(s)
+	return n
 }
 
 // Truncate cuts s (which may be styled) to at most w cells, ending with an

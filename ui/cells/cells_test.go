@@ -125,3 +125,16 @@ func TestFitMiddleKeepsTheEnd(t *testing.T) {
 		t.Errorf("names that differ at the end look alike: %q %q", a, b)
 	}
 }
+
+// TestWidthAgreesWithAnsi: the fast path of Width measures what
+// ansi.StringWidth measures.
+func TestWidthAgreesWithAnsi(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", "\x1b[1;38;2;1;2;3mbold\x1b[m tail", "\x1b[m", "\x1b[", "\x1b[12", "a\x1b]8;;x\x07b",
+		"日本", "e\u0301", "\x1b[31m日本\x1b[m", "tab\there", "\x1b[?25h", "x\x1b[1 qy",
+	} {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, ansi.StringWidth = %d", s, got, want)
+		}
+	}
+}

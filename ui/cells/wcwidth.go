@@ -15,8 +15,11 @@ import (
 // the line overflows and its end is clipped. Every cluster whose two widths
 // differ becomes its first code point, padded to the cluster's width, so
 // both measures agree and nothing is clipped or pushed off the screen.
-// Escape sequences pass unchanged. Text without multi-code-point clusters
-// is returned as is, without copying.
+// That loses parts of the cluster (👨‍👩‍👧 becomes 👨), so text that can be
+// laid out for such a terminal is (the transcript, see Parts): its
+// clusters agree and pass here unchanged; this is the last resort for the
+// rest of the frame. Escape sequences pass unchanged. Text without
+// multi-code-point clusters is returned as is, without copying.
 func ForWcWidth(s string) string {
 	if !mayDisagree(s) {
 		return s

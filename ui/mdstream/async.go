@@ -69,7 +69,7 @@ func (d *Doc) work(r *Renderer) int {
 	case d.sc.fenceOpen && d.sc.fenceStart == d.stable && t.fence.end > d.stable:
 		// An open fence renders its new lines in chunks.
 		n = len(d.src) - t.fence.end
-	case !d.finished && t.valid && t.start == d.stable && !t.finished && n > bigTail && n*4 < (t.rendered-d.stable)*5:
+	case !d.finished && t.valid && t.start == d.stable && !t.finished && n > d.tailLimit() && n*4 < (t.rendered-d.stable)*5:
 		// A large tail shows its new text plain (see renderTail).
 		n = len(d.src) - t.rendered
 	}
@@ -87,9 +87,9 @@ func (d *Doc) shown(r *Renderer) []string {
 	if d.out != nil && d.outKey == r.key {
 		return d.out
 	}
-	if d.prov == nil || d.provKey != r.key || d.provLen != len(d.src) {
-		d.prov = fallbackLines(string(d.src), r.width)
-		d.provKey, d.provLen = r.key, len(d.src)
+	if d.prov == nil || d.provKey != r.key || d.provLen != d.Len() {
+		d.prov = append(fallbackLines(string(d.src), r.width), d.overView.render(d.over, r.width)...)
+		d.provKey, d.provLen = r.key, d.Len()
 	}
 	return d.prov
 }
@@ -128,6 +128,8 @@ func (d *Doc) Job(r *Renderer) *Job {
 func (d *Doc) snapshot() *Doc {
 	c := *d
 	c.src = slices.Clip(d.src)
+	c.over = slices.Clip(d.over)
+	c.overView.lines = slices.Clip(d.overView.lines)
 	c.cands = slices.Clone(d.cands)
 	c.chunks = slices.Clone(d.chunks)
 	c.tail.pieces = slices.Clip(d.tail.pieces)
@@ -169,14 +171,14 @@ func (d *Doc) Apply(j *Job) bool {
 		return false
 	}
 	c := j.doc
-	src, finished := d.src, d.finished
+	src, over, finished := d.src, d.over, d.finished
 	seq, epoch, slowAt := d.jobSeq, d.epoch, d.slowAt
 	*d = *c
-	d.src, d.finished = src, finished
+	d.src, d.over, d.finished = src, over, finished
 	d.jobSeq, d.jobOut, d.epoch, d.slowAt = seq, 0, epoch, slowAt
 	d.sync, d.slow, d.prov = false, false, nil
 	// Text that came while the Job ran is rendered by the next Frame.
-	d.dirty = c.dirty || len(src) != len(c.src) || finished != c.finished
+	d.dirty = c.dirty || len(src) != len(c.src) || len(over) != len(c.over) || finished != c.finished
 	return true
 }
 

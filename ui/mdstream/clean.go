@@ -26,56 +26,16 @@ const sgrReset = "\x1b[m"
 //     trimmed: they are invisible without a document background and multiply
 //     the bytes every frame carries;
 //   - a line still wider than width (a code line: glamour does not wrap code
-//     blocks; a tab expansion; a cell glamour measured differently) is
-//     hard-wrapped so no line exceeds width cells, see hardwrap.
+//     blocks; a tab expansion; a line glamour's word wrap left too long)
+//     is wrapped at spaces so no line exceeds width cells, see softwrap.
 //
 // It returns one line, or more when it had to wrap.
 func cleanLine(line string, width int) []string {
 	s := filterLine(line)
 	if ansi.StringWidth(s) > width {
-		return hardwrap(s, width)
+		return softwrap(s, width)
 	}
 	return []string{s}
-}
-
-// hardwrap cuts s into lines of at most width cells. The continuation lines
-// start with as many spaces as s does, so a wrapped code line stays inside
-// its code block's margin instead of jumping to the left edge. An indent of
-// more than half the width is not repeated: the text would get too narrow.
-func hardwrap(s string, width int) []string {
-	lines := strings.Split(ansi.Hardwrap(s, width, true), "\n")
-	indent := leadingSpaces(s)
-	if len(lines) < 2 || indent == 0 || indent > width/2 {
-		return lines
-	}
-	// Hardwrap only inserted the newlines: the rest joins back into the
-	// text after the first line, to be wrapped again in the narrower room.
-	rest := strings.Join(lines[1:], "")
-	pad := strings.Repeat(" ", indent)
-	out := lines[:1]
-	for l := range strings.SplitSeq(ansi.Hardwrap(rest, width-indent, true), "\n") {
-		out = append(out, pad+l)
-	}
-	return out
-}
-
-// leadingSpaces counts the blank cells s starts with, skipping the escape
-// sequences (styles) among them.
-func leadingSpaces(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		switch s[i] {
-		case ' ':
-			n++
-			i++
-		case 0x1b:
-			k, _ := escapeLen(s[i:])
-			i += max(k, 1)
-		default:
-			return n
-		}
-	}
-	return n
 }
 
 // filterLine does the escape, control, tab and trailing-space work of

@@ -1,6 +1,7 @@
 package mdstream
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -43,6 +44,24 @@ func (p *piece) set(raw string, width int) {
 		}
 		p.lines = append(p.lines, c...)
 	}
+}
+
+// setPlain makes the piece the source text src shown plain (see
+// plainLines): what a run of blocks shows when it could not be rendered.
+func (p *piece) setPlain(src []byte, width int) {
+	*p = piece{}
+	if len(src) == 0 {
+		p.empty = true
+		return
+	}
+	first, _, _ := bytes.Cut(src, []byte("\n"))
+	p.firstRaw = string(first)
+	p.firstLines = len(plainLines(first, width))
+	if len(first) == 0 {
+		p.firstLines = 1
+	}
+	p.lines = plainLines(src, width)
+	p.closed = len(p.lines)
 }
 
 // closeBlank drops an open last line that holds nothing visible. Chroma
@@ -96,6 +115,18 @@ func (j *joiner) add(p *piece) {
 	if p.open {
 		j.pending, j.hasPend = p.openRaw, true
 	}
+}
+
+// addLines adds finished lines (plain text) after what was added.
+func (j *joiner) addLines(lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	if j.hasPend {
+		j.out = append(j.out, cleanLine(j.pending, j.width)...)
+		j.hasPend = false
+	}
+	j.out = append(j.out, lines...)
 }
 
 func (j *joiner) finish() []string {

@@ -29,6 +29,9 @@ import (
 // Only A and B's first line are parsed, so checking every proposal of a
 // long message costs one parse of it in total.
 func acceptCut(p parser.Parser, a, rest []byte) bool {
+	// Parsed as the renderer parses them: tables over the caps are
+	// paragraphs (and cost no more than their size to parse).
+	a, _ = plainTables(a)
 	aCtx := parser.NewContext()
 	aDoc := p.Parse(text.NewReader(a), parser.WithContext(aCtx))
 	if endsWithHTML(aDoc) {
@@ -56,7 +59,7 @@ func acceptCut(p parser.Parser, a, rest []byte) bool {
 		line = []byte("x\n")
 	}
 	joined := make([]byte, 0, len(a)+len(line))
-	joined = append(append(joined, a...), line...)
+	joined, _ = plainTables(append(append(joined, a...), line...))
 	var want, got bytes.Buffer
 	signature(&want, aDoc, a)
 	// Definitions in A apply to the line as they do in the joined text.

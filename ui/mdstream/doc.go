@@ -34,19 +34,29 @@
 // autolinks, and those are removed, as is anything else that could reach
 // the terminal as a control sequence. Nor may its cost run away: nesting
 // is flattened past a depth, every render has a deadline, a context and an
-// output cap (limits.go), and Frame does at most a frame's work on the
-// caller's goroutine, leaving the rest to a Job that runs elsewhere
-// (async.go).
+// output cap (limits.go), a table of more than 64 columns or 8,192 cells
+// reaches the parser as its lines of text (tablecap.go), a message past
+// MaxMarkdownBytes shows the rest plain (plain.go), an unfinished table is
+// rendered again only as it grows, and Frame does at most a frame's work on
+// the caller's goroutine, leaving the rest to a Job that runs elsewhere
+// (async.go). Nothing is lost on the way: what cannot be rendered is shown
+// as plain text, every character, word-wrapped.
 //
 // Options change glamour's layout where a chat needs it: numbered code
-// blocks (the numbers of CodeBlocks), tables as wide as their content, URLs
-// not broken at hyphens, padded code spans (labels.go, tables.go,
-// prepare.go). The zero Options render as glamour does, which the
-// equivalence tests check byte for byte.
+// blocks (the numbers of CodeBlocks, from a base a conversation gives,
+// SetCodeBase), tables as wide as their content or as text when glamour
+// would cut their headers, URLs and words not broken at hyphens or dots,
+// padded code spans, text that looks like HTML shown as written (labels.go,
+// tables.go, tablecap.go, words.go, literal.go, prepare.go). The zero
+// Options render as glamour does, which the equivalence tests check byte
+// for byte; a line glamour's word wrap leaves too wide is wrapped again at
+// spaces (softwrap.go).
 package mdstream
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/yuin/goldmark/parser"
@@ -77,6 +87,10 @@ type Doc struct {
 	src      []byte
 	finished bool
 	dirty    bool
+	// over is the text past MaxMarkdownBytes (from the start of a line):
+	// once there is any, src takes no more text and over is shown plain.
+	over     []byte
+	overView plainTail
 
 	sc      scanner
 	cands   []int // proposed cuts on complete lines, ascending, > stable
@@ -116,6 +130,14 @@ type Doc struct {
 	epoch    int  // counts Invalidate calls: a Job from before one is dropped
 	jobSeq   int  // Jobs made
 	jobOut   int  // the Job in flight (its seq), 0 for none
+
+	// tailLimit's answer for the tail starting at limitAt-1.
+	limitAt, limit int
+
+	// codeBase is the number of code blocks before this message: its
+	// blocks are labelled from codeBase+1 (SetCodeBase). shownCodes is how
+	// many the last lines label.
+	codeBase, shownCodes int
 }
 
 // chunk is a finished run of top-level blocks: src[start:end].
@@ -138,9 +160,10 @@ type tailState struct {
 	finished bool
 	pieces   []piece
 	defs     []parser.Reference
+	codes    int // code blocks in it
 	fence    fenceCache
 	// A large unfinished tail is rendered again only when it has grown
-	// by a quarter (see bigTail): rendered is where its last rendering
+	// by a quarter (see tailLimit): rendered is where its last rendering
 	// ends, and the text after it, up to end, shows plain (extra).
 	rendered int
 	extra    []piece
@@ -159,14 +182,40 @@ func (d *Doc) Append(delta string) {
 	if delta == "" {
 		return
 	}
+	d.finished = false
+	d.dirty = true
+	if len(d.over) > 0 || len(d.src)+len(delta) > MaxMarkdownBytes {
+		d.appendOver(delta)
+		return
+	}
 	if len(d.src)+len(delta) > cap(d.src) {
 		// Double: append's own growth for large slices (1.25x) copies
 		// each byte of a long message about four times.
 		d.src = slices.Grow(d.src, max(len(delta), cap(d.src), minSourceCap))
 	}
 	d.src = append(d.src, delta...)
-	d.finished = false
-	d.dirty = true
+}
+
+// appendOver appends text that takes the message past MaxMarkdownBytes.
+// The first time, the Markdown part ends at the start of the last line
+// that starts within the limit, as markdownEnd has it for the whole text:
+// the text after it moves to over. Everything scanned, cut or rendered so
+// far ends at a complete line, so at or before that point; only the tail's
+// rendering changes, and Lines renders it again.
+func (d *Doc) appendOver(delta string) {
+	if len(d.over) == 0 {
+		room := MaxMarkdownBytes - len(d.src)
+		if nl := strings.LastIndexByte(delta[:min(room, len(delta))], '\n'); nl >= 0 {
+			d.src = append(d.src, delta[:nl+1]...)
+			delta = delta[nl+1:]
+		} else {
+			end := bytes.LastIndexByte(d.src, '\n') + 1
+			d.over = append(d.over, d.src[end:]...)
+			// A new slice: a Job's copy may still read the old one.
+			d.src = slices.Clip(d.src[:end])
+		}
+	}
+	d.over = append(d.over, delta...)
 }
 
 // Finish marks the message complete: the tail is rendered as the finished
@@ -182,13 +231,29 @@ func (d *Doc) Finish() {
 func (d *Doc) Finished() bool { return d.finished }
 
 // Source returns the Markdown appended so far.
-func (d *Doc) Source() string { return string(d.src) }
+func (d *Doc) Source() string { return string(d.src) + string(d.over) }
 
 // Len is the length of the Markdown source in bytes.
-func (d *Doc) Len() int { return len(d.src) }
+func (d *Doc) Len() int { return len(d.src) + len(d.over) }
 
 // Stats returns the work counters.
 func (d *Doc) Stats() Stats { return d.stats }
+
+// SetCodeBase numbers the message's code blocks from n+1 (Options.
+// CodeNumbers): n is the number of code blocks before it in a conversation.
+// A change renders the message again.
+func (d *Doc) SetCodeBase(n int) {
+	if n != d.codeBase {
+		d.codeBase = n
+		d.Invalidate()
+		d.dirty = true
+	}
+}
+
+// CodeBlocks is the number of code blocks in the message as last rendered
+// (Lines or Frame): the blocks labelled from SetCodeBase's n+1. It is
+// current once the lines are.
+func (d *Doc) CodeBlocks() int { return d.shownCodes }
 
 // Invalidate drops every cached rendering (the block structure, which does
 // not depend on the renderer, is kept). The next Lines renders everything.
@@ -239,7 +304,8 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 			// render of the whole text costs about half of rendering its
 			// blocks one by one, and is glamour's output by definition.
 			// The blocks are rendered again only if it is appended to.
-			out, err := r.renderWhole(string(d.src))
+			out, codes, err := r.renderSplit(d.src, d.over, d.codeBase)
+			d.shownCodes = codes
 			d.stats.WholeRenders++
 			d.out, d.outKey = out, r.key
 			if err != nil && !d.failed(r, err) {
@@ -257,6 +323,10 @@ func (d *Doc) lines(r *Renderer, tries int) []string {
 		d.refreshRefs(r)
 	}
 	d.compose(r)
+	d.shownCodes = d.codesBefore(len(d.chunks)) - d.codeBase
+	if d.tail.valid {
+		d.shownCodes += d.tail.codes
+	}
 	d.outKey = r.key
 	// Proposals left unchecked (see advance) are checked next time; what
 	// overran its budget is rendered again (by a Job, see Frame).

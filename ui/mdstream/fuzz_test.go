@@ -84,3 +84,20 @@ func FuzzHoldBack(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFenceCount: whenever fenceCount is sure of a text's code blocks, it
+// counts what the parser finds; the code labels and /copy rest on it.
+func FuzzFenceCount(f *testing.F) {
+	for _, s := range []string{
+		"Text.\n\n```go\nx\n```\n", "````\n```\n````\n", "```\nopen\n", "- a\n  ```\n  b\n",
+		"> ```\n> c\n", "    code\n", "<div>\n```\n</div>\n", "a\n```\nb\n```\nc\n~~~\n",
+		"```\n\n    indented in a fence\n```\n", "~~~~\n~~~\n~~~~ x\n", "``` a`b\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		if n, ok := fenceCount(md); ok && n != len(CodeBlocks(md)) {
+			t.Fatalf("fenceCount(%q) = %d, the parser finds %d", md, n, len(CodeBlocks(md)))
+		}
+	})
+}

@@ -20,7 +20,7 @@ import "bytes"
 //
 // Nothing before d.stable is held back: those blocks are already final.
 func (d *Doc) tailEnd() int {
-	if d.finished {
+	if d.finished || len(d.over) > 0 {
 		return len(d.src)
 	}
 	return holdBack(d.src, d.sc.pos, d.stable)

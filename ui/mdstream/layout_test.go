@@ -12,7 +12,8 @@ import (
 	"parley/themes"
 )
 
-var chat = Options{CodeNumbers: true, FitTables: true, WholeURLs: true, PadCode: true}
+// chat is the layout the transcript uses (ui/transcript chatLayout).
+var chat = Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true, WholeWords: true}
 
 // themeRenderer is a renderer with a parley theme's style and the chat's
 // layout options.

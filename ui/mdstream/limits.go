@@ -1,6 +1,7 @@
 package mdstream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -63,6 +64,50 @@ const syncBytes = 4 << 10
 // 800 times); growing by a quarter each time costs at most five times one
 // rendering of the final block.
 const bigTail = 16 << 10
+
+// bigTableTail is bigTail for an unfinished tail that is a table: every
+// render lays out all its cells again (about 1 KB of parse tree and
+// lipgloss work per cell), so a table is not parsed again on every frame
+// once it passes a few KB.
+const bigTableTail = 4 << 10
+
+// tailLimit is bigTail or, when the unfinished tail is a table (it starts
+// with a header and its delimiter row), bigTableTail. The answer is kept
+// for the tail's start.
+func (d *Doc) tailLimit() int {
+	if d.limitAt != d.stable+1 {
+		d.limitAt = d.stable + 1
+		d.limit = bigTail
+		if startsTable(d.src[d.stable:]) {
+			d.limit = bigTableTail
+		}
+	}
+	return d.limit
+}
+
+// startsTable reports whether src starts (after blank lines) with a
+// table's header line and delimiter row.
+func startsTable(src []byte) bool {
+	pos := 0
+	for pos < len(src) {
+		line, next := lineAt(src, pos)
+		if !isBlank(line) {
+			break
+		}
+		pos = next
+	}
+	if pos >= len(src) {
+		return false
+	}
+	head, next := lineAt(src, pos)
+	if body, _ := tableLineBody(head); bytes.IndexByte(body, '|') < 0 || next >= len(src) {
+		return false
+	}
+	delim, _ := lineAt(src, next)
+	body, _ := tableLineBody(delim)
+	_, ok := delimiterCols(body)
+	return ok
+}
 
 // syncTries bounds the cuts Frame checks in one call, and it checks at
 // least minTries before it stops for the frame's time; the rest wait for

@@ -81,7 +81,7 @@ func TestHostileRendersBounded(t *testing.T) {
 func preparedDepth(r *Renderer, md string) int {
 	src := []byte(md)
 	doc := r.body.Parser().Parse(text.NewReader(src))
-	if _, _, err := r.prepare(doc, src); err != nil {
+	if _, err := r.prepare(doc, src, nil); err != nil {
 		panic(err)
 	}
 	deepest := 0

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	gast "github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -26,7 +27,7 @@ import (
 //     dropped: the padding shows the gap.
 //
 // It stops with the guard's error when the render's time is up.
-func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo, error) {
+func (r *Renderer) prepare(doc gast.Node, src []byte, plain []int) (prepared, error) {
 	var emptied []gast.Node
 	flatten(doc, 0, depthFor(r.width), &emptied)
 	for _, n := range emptied {
@@ -36,13 +37,26 @@ func (r *Renderer) prepare(doc gast.Node, src []byte) ([]byte, []codeInfo, error
 			n.Parent().RemoveChild(n.Parent(), n)
 		}
 	}
-	p := preparer{r: r, src: src, ext: src[:len(src):len(src)]}
+	p := preparer{r: r, src: src, ext: src[:len(src):len(src)], plain: plain}
 	p.urls = r.opts.WholeURLs && !bytes.Contains(src, []byte(nbHyphen))
+	p.words = r.opts.WholeWords && !hasLookalike(src)
 	if err := gast.Walk(doc, p.visit); err != nil {
-		return nil, nil, err
+		return prepared{}, err
 	}
 	p.apply()
-	return p.ext, p.codes, nil
+	return prepared{ext: p.ext, codes: p.codes, tables: p.tables, nbHyphens: p.nb, lookalikes: p.lookalikes}, nil
+}
+
+// prepared is what prepare returns: the source to render with, the code
+// blocks and tables in render order, and whether non-breaking hyphens
+// (in URLs) or stand-ins for break characters (in words) were put in, to
+// be written back after rendering.
+type prepared struct {
+	ext        []byte
+	codes      []codeInfo
+	tables     []tableInfo
+	nbHyphens  bool
+	lookalikes bool
 }
 
 // nbHyphen is U+2011 NON-BREAKING HYPHEN: one cell, and not a break point
@@ -60,7 +74,14 @@ type preparer struct {
 	r        *Renderer
 	src, ext []byte
 	urls     bool
-	codes    []codeInfo
+	nb       bool // a non-breaking hyphen was put in a URL
+	words    bool // Options.WholeWords, for this source
+	// lookalikes: stand-ins for break characters were put in words
+	lookalikes bool
+	codes      []codeInfo
+	tables     []tableInfo
+	plain      []int // escaped delimiter rows: their paragraphs show line by line
+	lined      []gast.Node
 	// Replacements are done after the walk: a node replaced while it is
 	// visited would end the walk of its siblings.
 	swaps []swap
@@ -92,10 +113,38 @@ func (p *preparer) visit(n gast.Node, entering bool) (gast.WalkStatus, error) {
 			v.Destination = p.unbreakable(v.Destination)
 		}
 	case *gast.CodeSpan:
+		if p.r.opts.Literal {
+			p.codeAmps(v)
+		}
+		if p.words {
+			p.codeWords(v)
+		}
 		if p.r.padCode {
-			trimBeside(v, p.src)
+			p.padCodeSpan(v)
 		}
 		return gast.WalkSkipChildren, nil
+	case *gast.Text:
+		if p.words {
+			p.wholeWords(v)
+		}
+	case *gast.RawHTML:
+		if p.r.opts.Literal {
+			p.rawHTML(v)
+		}
+		return gast.WalkSkipChildren, nil
+	case *gast.HTMLBlock:
+		if p.r.opts.Literal {
+			p.htmlBlock(v)
+		}
+		return gast.WalkSkipChildren, nil
+	case *east.Table:
+		if p.r.opts.WholeTables {
+			p.table(v)
+		}
+	case *gast.Paragraph:
+		if p.holdsPlain(v) {
+			p.lined = append(p.lined, v)
+		}
 	}
 	return gast.WalkContinue, nil
 }
@@ -156,6 +205,7 @@ func (p *preparer) autoLink(n *gast.AutoLink) {
 	if u, err := url.Parse(string(full)); err != nil || !u.IsAbs() && n.Protocol == nil && !bytes.HasPrefix(nb, []byte("www.")) {
 		return // glamour would not show it as a link
 	}
+	p.nb = true
 	al := gast.NewAutoLink(n.AutoLinkType, p.text(string(nb)))
 	al.Protocol = n.Protocol
 	p.swaps = append(p.swaps, swap{n, al})
@@ -172,6 +222,7 @@ func (p *preparer) unbreakable(dest []byte) []byte {
 	if u, err := url.Parse(string(nb)); err != nil || !u.IsAbs() {
 		return dest
 	}
+	p.nb = true
 	return nb
 }
 
@@ -181,24 +232,42 @@ func (p *preparer) apply() {
 			parent.ReplaceChild(parent, s.old, s.new)
 		}
 	}
+	for _, n := range p.lined {
+		p.textLines(n)
+	}
 }
 
-// trimBeside drops the spaces right before and after a code span, in the
-// text nodes next to it.
-func trimBeside(n *gast.CodeSpan, src []byte) {
+// padCodeSpan pads a code span on each side where the text beside it has
+// spaces, which it drops: the padding, in the code's colours, shows the
+// gap. At the start or end of a paragraph, or before punctuation, there is
+// no space and no padding.
+func (p *preparer) padCodeSpan(n *gast.CodeSpan) {
+	left, right := false, false
 	if t, ok := n.PreviousSibling().(*gast.Text); ok && !t.SoftLineBreak() && !t.HardLineBreak() {
 		s := t.Segment
-		for s.Stop > s.Start && src[s.Stop-1] == ' ' {
+		for s.Stop > s.Start && p.ext[s.Stop-1] == ' ' {
 			s.Stop--
+			left = true
 		}
 		t.Segment = s
 	}
 	if t, ok := n.NextSibling().(*gast.Text); ok {
 		s := t.Segment
-		for s.Start < s.Stop && src[s.Start] == ' ' {
+		for s.Start < s.Stop && p.ext[s.Start] == ' ' {
 			s.Start++
+			right = true
 		}
 		t.Segment = s
+	}
+	if left && p.r.codePadL != "" {
+		if first := n.FirstChild(); first != nil {
+			n.InsertBefore(n, first, p.text(p.r.codePadL))
+		} else {
+			n.AppendChild(n, p.text(p.r.codePadL))
+		}
+	}
+	if right && p.r.codePadR != "" {
+		n.AppendChild(n, p.text(p.r.codePadR))
 	}
 }
 

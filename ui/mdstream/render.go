@@ -18,7 +18,7 @@ func (d *Doc) firstAt(i int) bool {
 }
 
 func (d *Doc) renderChunks(r *Renderer) {
-	base := 0
+	base := d.codeBase
 	for i := range d.chunks {
 		if !d.chunks[i].rendered {
 			d.renderChunk(r, i, base)
@@ -27,9 +27,10 @@ func (d *Doc) renderChunks(r *Renderer) {
 	}
 }
 
-// codesBefore counts the code blocks of the chunks before i.
+// codesBefore is the number of the last code block before chunk i: the
+// code blocks before the message (SetCodeBase) and of the chunks before i.
 func (d *Doc) codesBefore(i int) int {
-	n := 0
+	n := d.codeBase
 	for _, c := range d.chunks[:i] {
 		n += c.codes
 	}
@@ -42,7 +43,7 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	if d.frameOver() {
 		// This frame's time is up: plain text until the next one.
 		c.pieces = make([]piece, 1)
-		c.pieces[0].set(fallbackRaw(d.src[c.start:c.end]), r.width)
+		c.pieces[0].setPlain(d.src[c.start:c.end], r.width)
 		c.rendered = false
 		d.deferred = true
 		if i < d.baseN {
@@ -64,7 +65,6 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	final := true
 	if err != nil {
 		final = d.failed(r, err)
-		res.raw = fallbackRaw(d.src[c.start:c.end])
 	}
 	c.nodes = res.nodes
 	c.codes = res.codes
@@ -77,7 +77,11 @@ func (d *Doc) renderChunk(r *Renderer, i, base int) {
 	c.lookups = slices.Clone(ctx.lookups)
 	c.refSig = d.refs.signature(c.lookups, c.start, c.defs)
 	c.pieces = make([]piece, 1)
-	c.pieces[0].set(res.raw, r.width)
+	if err != nil {
+		c.pieces[0].setPlain(d.src[c.start:c.end], r.width)
+	} else {
+		c.pieces[0].set(res.raw, r.width)
+	}
 	c.rendered = final
 	if i < d.baseN {
 		d.baseN = 0 // an earlier piece changed: rebuild the joined base
@@ -118,12 +122,12 @@ func (d *Doc) renderTail(r *Renderer) {
 		t.fence = fenceCache{}
 	}
 	if !fenceMode && !d.finished && t.valid && t.start == d.stable && !t.finished &&
-		end > t.rendered && end-d.stable > bigTail && (end-d.stable)*4 < (t.rendered-d.stable)*5 {
+		end > t.rendered && end-d.stable > d.tailLimit() && (end-d.stable)*4 < (t.rendered-d.stable)*5 {
 		// A large tail that grew by less than a quarter: its rendering
 		// stays, the new text shows plain.
 		t.end = end
 		var p piece
-		p.set(fallbackRaw(d.src[t.rendered:end]), r.width)
+		p.setPlain(d.src[t.rendered:end], r.width)
 		t.extra = []piece{p}
 		return
 	}
@@ -135,7 +139,7 @@ func (d *Doc) renderTail(r *Renderer) {
 		t.valid = false
 		t.fence = fenceCache{}
 		var p piece
-		p.set(fallbackRaw(d.src[d.stable:end]), r.width)
+		p.setPlain(d.src[d.stable:end], r.width)
 		t.pieces = []piece{p}
 		d.deferred = true
 		return
@@ -143,6 +147,7 @@ func (d *Doc) renderTail(r *Renderer) {
 	first := d.firstAt(len(d.chunks))
 	if fenceMode {
 		t.pieces = d.renderOpenFence(r, first, end, d.codesBefore(len(d.chunks)))
+		t.codes = 1
 		return
 	}
 	t.fence = fenceCache{}
@@ -152,13 +157,11 @@ func (d *Doc) renderTail(r *Renderer) {
 	}
 	ctx := &refContext{table: &d.refs, start: d.stable}
 	res, err := r.renderRaw(d.src[d.stable:end], md, first, ctx, d.codesBefore(len(d.chunks)))
+	t.codes = res.codes
 	d.stats.TailRenders++
-	if err != nil {
-		if !d.failed(r, err) {
-			t.valid = false
-			d.slowAt = d.stable + 1
-		}
-		res.raw = fallbackRaw(d.src[d.stable:end])
+	if err != nil && !d.failed(r, err) {
+		t.valid = false
+		d.slowAt = d.stable + 1
 	}
 	t.defs = ctx.Context.References()
 	if len(t.defs) > 0 {
@@ -166,7 +169,11 @@ func (d *Doc) renderTail(r *Renderer) {
 	}
 	// A new slice every time: see renderChunk.
 	t.pieces = make([]piece, 1)
-	t.pieces[0].set(res.raw, r.width)
+	if err != nil {
+		t.pieces[0].setPlain(d.src[d.stable:end], r.width)
+	} else {
+		t.pieces[0].set(res.raw, r.width)
+	}
 }
 
 // refreshRefs rebuilds the link reference table and renders again the runs
@@ -210,6 +217,9 @@ func (d *Doc) compose(r *Renderer) {
 	}
 	for i := range d.tail.extra {
 		j.add(&d.tail.extra[i])
+	}
+	if len(d.over) > 0 {
+		j.addLines(d.overView.render(d.over, r.width))
 	}
 	var f piece
 	f.set(r.foot, r.width)

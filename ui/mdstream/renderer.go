@@ -61,10 +61,13 @@ type Renderer struct {
 	codeIndent int    // a code block's indent (its style's indent and margin)
 
 	opts    Options
-	padCode bool   // code spans are padded (Options.PadCode and a style with padding)
-	label   string // SGR that opens a code label's style ("" for none)
-	guard   *guard
-	lexers  *lexerTable
+	padCode bool // code spans are padded (Options.PadCode and a style with padding)
+	// codePadL and codePadR are the style's padding of code spans, with
+	// non-breaking spaces.
+	codePadL, codePadR string
+	label              string // SGR that opens a code label's style ("" for none)
+	guard              *guard
+	lexers             *lexerTable
 	// fenceLang, when set, is the label language of the one code block
 	// being rendered (an open fence is rendered as "text" while it streams).
 	fenceLang    string
@@ -88,11 +91,24 @@ type Options struct {
 	// WholeURLs keeps a URL that fits a line on one line: glamour's word
 	// wrap breaks at every hyphen.
 	WholeURLs bool
+	// Literal shows text that looks like HTML as it is written: "Vec<u8>",
+	// "a<b>c", "<div>" and whole HTML blocks are text, never tags that
+	// glamour strips; entity references in code spans stay as written.
+	Literal bool
+	// WholeTables shows a table whose header glamour would cut short
+	// ("Descr…": lipgloss does not wrap headers) as its lines of text.
+	WholeTables bool
 	// PadCode pads code spans with non-breaking spaces where the style pads
-	// them with spaces, and drops the space beside a padded span: the
-	// padding then survives a line start, and a span between words does
-	// not show two spaces on each side.
+	// them with spaces, on each side where the text has a space, which the
+	// padding replaces: the padding then survives a line start, a span
+	// between words shows one space on each side, and none is put before
+	// the punctuation after it.
 	PadCode bool
+	// WholeWords keeps a word that fits a line on one line: glamour's
+	// word wrap breaks after every hyphen, and in lists and quotes after
+	// every ".", ",", ";", "+" and "|" ("wl-" / "clipboard", "docs." /
+	// "example.com", a "." alone on a line).
+	WholeWords bool
 }
 
 // NewRenderer returns a renderer that wraps text at width cells (glamour's
@@ -142,15 +158,18 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 	if opts.CodeNumbers {
 		r.label = labelSGR(style)
 	}
-	if opts.FitTables {
+	if opts.FitTables || opts.WholeTables {
 		bodyStyle.Table.BlockPrefix = tableMark + bodyStyle.Table.BlockPrefix
 		bodyStyle.Table.BlockSuffix += tableEndMark
 	}
 	if opts.PadCode {
-		bodyStyle.Code.Prefix, r.padCode = nonBreaking(bodyStyle.Code.Prefix)
-		var pad bool
-		bodyStyle.Code.Suffix, pad = nonBreaking(bodyStyle.Code.Suffix)
-		r.padCode = r.padCode || pad
+		// The padding goes where the text had a space (see padCodeSpan).
+		var padL, padR bool
+		r.codePadL, padL = nonBreaking(bodyStyle.Code.Prefix)
+		r.codePadR, padR = nonBreaking(bodyStyle.Code.Suffix)
+		if r.padCode = padL || padR; r.padCode {
+			bodyStyle.Code.Prefix, bodyStyle.Code.Suffix = "", ""
+		}
 	}
 	r.bodyStyle = bodyStyle
 	if docStyle.Prefix != "" {
@@ -262,17 +281,30 @@ func (r *Renderer) Render(md string) []string {
 // text: false when the render was stopped by its budget or context, or
 // failed, and the lines are the plain text.
 func (r *Renderer) RenderChecked(md string) ([]string, bool) {
-	lines, err := r.renderWhole(md)
-	return lines, err == nil
+	lines, _, ok := r.RenderFrom(md, 0)
+	return lines, ok
 }
 
-// renderWhole renders a whole document, or shows it plain and returns why
-// it could not.
-func (r *Renderer) renderWhole(md string) ([]string, error) {
-	res, err := r.renderRaw([]byte(md), r.first, true, nil, 0)
+// RenderFrom is RenderChecked for a message whose code blocks are
+// numbered from base+1 (Options.CodeNumbers): base blocks come before it
+// in the conversation. It also returns how many code blocks it numbered
+// (0 when it shows the text plain).
+func (r *Renderer) RenderFrom(md string, base int) ([]string, int, bool) {
+	src := []byte(md)
+	end := markdownEnd(src)
+	lines, codes, err := r.renderSplit(src[:end], src[end:], base)
+	return lines, codes, err == nil
+}
+
+// renderSplit renders src as a whole document (its code blocks numbered
+// from base+1) followed by over shown plain, or shows both plain and
+// returns why src could not be rendered. Past MaxMarkdownBytes a message
+// is split so (markdownEnd).
+func (r *Renderer) renderSplit(src, over []byte, base int) ([]string, int, error) {
+	res, err := r.renderRaw(src, r.first, true, nil, base)
 	if err != nil {
 		r.rebuild()
-		return fallbackLines(md, r.width), err
+		return append(fallbackLines(string(src), r.width), plainLines(over, r.width)...), 0, err
 	}
 	p := piece{}
 	p.set(r.head, r.width)
@@ -284,8 +316,9 @@ func (r *Renderer) renderWhole(md string) ([]string, error) {
 	j.init(r)
 	j.add(&p)
 	j.add(&b)
+	j.addLines(plainLines(over, r.width))
 	j.add(&f)
-	return j.finish(), nil
+	return j.finish(), res.codes, nil
 }
 
 // rendered is the output of renderRaw.
@@ -303,6 +336,25 @@ type rendered struct {
 // the message (for their labels). The parsed blocks go through prepare;
 // the render is bounded by the guard and maxOutput.
 func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs *refContext, codeBase int) (rendered, error) {
+	src, plain := plainTables(unmarkSource(src))
+	r.guard.arm()
+	res, cut, err := r.renderParsed(src, plain, md, first, refs, codeBase)
+	if err == nil && len(cut) > 0 {
+		// Tables glamour would show cut short: shown as text instead, in
+		// a second render (within the same budget).
+		src, more := escapeAt(src, cut)
+		plain = mergeEscaped(plain, cut, more)
+		res, _, err = r.renderParsed(src, plain, md, first, refs, codeBase)
+	}
+	return res, err
+}
+
+// renderParsed is renderRaw after the source is prepared and the guard
+// armed; plain are the escaped delimiter rows of tables shown as text
+// (ascending offsets in src). With Options.WholeTables it also returns
+// where to escape the delimiter rows of tables whose header glamour cut
+// short (their rows are then left as they are).
+func (r *Renderer) renderParsed(src []byte, plain []int, md goldmark.Markdown, first bool, refs *refContext, codeBase int) (rendered, []int, error) {
 	var ctx parser.Context
 	if refs != nil {
 		refs.reset()
@@ -310,40 +362,47 @@ func (r *Renderer) renderRaw(src []byte, md goldmark.Markdown, first bool, refs 
 	} else {
 		ctx = parser.NewContext()
 	}
-	src = unmarkSource(src)
-	r.guard.arm()
 	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	res := rendered{nodes: doc.HasChildren()}
 	if !first && res.nodes {
 		doc.InsertBefore(doc, doc.FirstChild(), gast.NewTextBlock())
 	}
-	ext, codes, err := r.prepare(doc, src)
+	prep, err := r.prepare(doc, src, plain)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
-	res.codes = len(codes)
+	res.codes = len(prep.codes)
 	var buf bytes.Buffer
 	r.renders++
-	if err := renderSafely(md, &buf, ext, doc); err != nil {
-		return res, err
+	if err := renderSafely(md, &buf, prep.ext, doc); err != nil {
+		return res, nil, err
 	}
 	limit := maxOutput(len(src), r.width)
 	if r.outLimit > 0 {
 		limit = r.outLimit
 	}
 	if buf.Len() > limit {
-		return res, errTooBig
+		return res, nil, errTooBig
 	}
 	out := buf.String()
-	if len(ext) > len(src) && strings.Contains(out, nbHyphen) && !bytes.Contains(src, []byte(nbHyphen)) {
+	if prep.lookalikes {
+		out = restoreBreaks(out)
+	} else if prep.nbHyphens {
 		out = strings.ReplaceAll(out, nbHyphen, "-")
 	}
-	out = r.fixCode(out, codes, codeBase)
+	if r.opts.WholeTables && len(prep.tables) > 0 {
+		if cut := cutTables(out, prep.tables); len(cut) > 0 {
+			return res, cut, nil
+		}
+	}
+	out = r.fixCode(out, prep.codes, codeBase)
 	if r.opts.FitTables {
 		out = fitTables(out)
+	} else if r.opts.WholeTables {
+		out = unmarkTables(out)
 	}
 	res.raw = out
-	return res, nil
+	return res, nil, nil
 }
 
 // errRenderPanic reports a panic inside glamour or chroma.
@@ -366,9 +425,5 @@ func renderSafely(md goldmark.Markdown, buf *bytes.Buffer, src []byte, doc gast.
 // fallbackLines shows Markdown as plain wrapped text when rendering failed,
 // so that no text is ever lost.
 func fallbackLines(md string, width int) []string {
-	var out []string
-	for _, l := range strings.Split(md, "\n") {
-		out = append(out, cleanLine(l, width)...)
-	}
-	return out
+	return plainLines([]byte(md), width)
 }

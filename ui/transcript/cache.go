@@ -99,18 +99,43 @@ func (t *Transcript) ensureWindow() {
 	}
 }
 
-// startLazy points the lazy renderer at the window: it works outward from
-// there, upward first (people scroll back far more often than forward).
-func (t *Transcript) startLazy() {
-	if !t.lazy {
-		return
-	}
-	i, _ := t.hs.find(t.top())
-	t.lazyFrom, t.lazyTo = i, i
+// nearScreens is how far from the window, in screens, messages are
+// rendered before they are needed (lazily, a few per Tick): a page or two of
+// scrolling finds them ready. The rest of a long conversation keeps
+// estimated heights, corrected when they are drawn: rendering all of it to
+// learn its height cost a 10,000-message session 3 s of CPU and 50 MB
+// (issue 14).
+const nearScreens = 2
+
+// nearRange is the range of items the lazy renderer keeps fresh: those
+// within nearScreens screens of the window.
+func (t *Transcript) nearRange() (lo, hi int) {
+	top := t.top()
+	near := nearScreens * t.h
+	lo, _ = t.hs.find(max(top-near, 0))
+	hi, _ = t.hs.find(top + t.h + near)
+	return lo, min(hi+1, len(t.items))
 }
 
-// lazyStep renders stale messages outside the window until the deadline
-// (at least one per call, so the work always progresses).
+// startLazy points the lazy renderer at the window: it works outward from
+// there, upward first (people scroll back far more often than forward),
+// as far as nearRange.
+func (t *Transcript) startLazy() {
+	i, _ := t.hs.find(t.top())
+	t.lazyFrom, t.lazyTo = i, i
+	lo, hi := t.nearRange()
+	t.lazy = false
+	for j := lo; j < hi; j++ {
+		if !t.fresh(t.items[j]) {
+			t.lazy = true
+			return
+		}
+	}
+}
+
+// lazyStep renders stale messages near the window until the deadline (at
+// least one per call, so the work always progresses); with none left, the
+// lazy renderer stops until the window moves or the layout changes.
 func (t *Transcript) lazyStep(deadline time.Time) {
 	t.lazyFrom = min(t.lazyFrom, len(t.items))
 	t.lazyTo = min(t.lazyTo, len(t.items))
@@ -118,15 +143,17 @@ func (t *Transcript) lazyStep(deadline time.Time) {
 		if !first && !t.now().Before(deadline) {
 			return
 		}
+		// Rendering replaces estimates: the range moves with it.
+		lo, hi := t.nearRange()
 		i := -1
-		for t.lazyFrom > 0 {
+		for t.lazyFrom > lo {
 			t.lazyFrom--
 			if !t.fresh(t.items[t.lazyFrom]) {
 				i = t.lazyFrom
 				break
 			}
 		}
-		for i < 0 && t.lazyTo < len(t.items) {
+		for i < 0 && t.lazyTo < hi {
 			if !t.fresh(t.items[t.lazyTo]) {
 				i = t.lazyTo
 			}
@@ -134,8 +161,35 @@ func (t *Transcript) lazyStep(deadline time.Time) {
 		}
 		if i < 0 {
 			t.lazy = false
+			t.evictFar()
 			return
 		}
 		t.render(i)
 	}
+}
+
+// keepScreens is how far from the window, in screens, renderings are kept
+// once made: farther ones are dropped (their height stays, so nothing
+// moves; they are rendered again when they come near), so scrolling
+// through a long history does not keep all of it rendered (about 4.5 KB a
+// message: 45 MB for 10,000).
+const keepScreens = 10
+
+// evictFar drops the renderings of the messages more than keepScreens
+// screens from the window (not a reply in flight, nor one a job renders).
+func (t *Transcript) evictFar() {
+	top := t.top()
+	far := keepScreens * t.h
+	lo, _ := t.hs.find(max(top-far, 0))
+	hi, _ := t.hs.find(top + t.h + far)
+	evict := func(from, to int) {
+		for _, it := range t.items[from:to] {
+			if it.rendered && it.live == nil && !it.pending {
+				it.head, it.body, it.foot = nil, nil, nil
+				it.rendered = false
+			}
+		}
+	}
+	evict(0, min(lo, len(t.items)))
+	evict(min(hi+1, len(t.items)), len(t.items))
 }

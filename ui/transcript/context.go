@@ -20,7 +20,8 @@ func New(ctx *uictx.Context) *Transcript {
 
 // Restyle is called by the root after the theme, the colour setting or the
 // key map in the context changed (StyleGen grew). The window is rendered
-// again at once in the new style, the rest a few messages per Tick.
+// again at once in the new style, those near it a few per Tick, the rest
+// when they come near.
 func (t *Transcript) Restyle() {
 	if t.ctx == nil {
 		return

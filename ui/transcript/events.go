@@ -20,6 +20,8 @@ func (t *Transcript) Append(msg conversation.Message) {
 	it := t.newItem(msg)
 	t.items = append(t.items, it)
 	t.index[msg.ID] = len(t.items) - 1
+	it.codes = t.countCodes(it)
+	t.codes.push(it.codes)
 	t.renderItem(it)
 	t.hs.push(it.height())
 	if msg.Role == api.RoleUser {
@@ -37,9 +39,7 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 			it.live.doc = &mdstream.Doc{}
 		}
 		if msg.Text != "" {
-			if s := it.live.write(msg.Text); s != "" && it.live.doc != nil {
-				it.live.doc.Append(s)
-			}
+			t.feed(it.live, it.live.write(msg.Text))
 		}
 		it.live.dirty = true
 		it.text = ""
@@ -80,9 +80,7 @@ func (t *Transcript) AppendDelta(id int, text string) {
 		return
 	}
 	if s := l.write(text); s != "" {
-		if l.doc != nil {
-			l.doc.Append(s)
-		}
+		t.feed(l, s)
 		l.dirty = true
 	}
 }
@@ -98,6 +96,8 @@ func (t *Transcript) tick() bool {
 	}
 	if t.lazy {
 		t.lazyStep(t.now().Add(lazyBudget))
+		// Renumbered code labels may have made the window stale.
+		t.ensureWindow()
 	}
 	return changed
 }
@@ -113,6 +113,9 @@ func (t *Transcript) refreshLive(it *item) bool {
 		t.refitLive(it)
 	}
 	t.setHeight(i, old, false)
+	if it.live != nil {
+		t.setCodes(i, t.countCodes(it))
+	}
 	changed := t.visible(i)
 	if it.height() > old {
 		before := t.newBelow
@@ -152,24 +155,28 @@ func (t *Transcript) Update(msg conversation.Message) {
 		if prevLive.raw.String() == msg.Text && prevLive.doc != nil && t.fresh(it) && shownText(msg, text) == text {
 			// The usual end of a stream: finish the document (the tail is
 			// rendered as final, code highlighted), nothing else again.
-			if tail != "" {
-				prevLive.doc.Append(tail)
-			}
+			t.feed(prevLive, tail)
 			prevLive.doc.Finish()
 			it.text = text
 			it.ver++
 			it.msg = msg
 			prevLive.dirty = true
 			t.refitLive(it)
+			codes := prevLive.doc.CodeBlocks()
 			if prevLive.wantJob || prevLive.dirty || prevLive.doc.JobOut() {
 				// The final render is too much for a frame: the lines stay
-				// as they are until a job renders the whole text.
+				// as they are until a job renders the whole text (and
+				// counts its code blocks).
 				t.setPending(it, true)
 			}
 			t.endStream(it)
+			if it.pending {
+				codes = t.countCodes(it)
+			}
 			it.head = t.renderHead(it, it.head[:0])
 			it.foot = t.renderFoot(it, it.foot[:0])
 			t.setHeight(i, old, false)
+			t.setCodes(i, codes)
 			if it.height() > old {
 				t.grew(i)
 			}
@@ -185,6 +192,7 @@ func (t *Transcript) Update(msg conversation.Message) {
 		it.text = safeText(msg)
 		it.ver++
 	}
+	t.setCodes(i, t.countCodes(it))
 	t.renderItem(it)
 	t.setHeight(i, old, false)
 	if it.height() > old {
@@ -245,6 +253,7 @@ func (t *Transcript) Remove(ids []int) {
 	t.streams = slices.DeleteFunc(t.streams, func(s *item) bool { return drop[s.id()] })
 	t.reindex()
 	t.hs.reset(hs)
+	t.resetCodes()
 	switch {
 	case t.follow:
 	case newAnchor < 0:
@@ -266,7 +275,8 @@ func (t *Transcript) reindex() {
 
 // Reset replaces everything with msgs (a new or a loaded conversation) and
 // shows the bottom. Only the messages on screen are rendered now; the
-// others get estimated heights and are rendered a few per Tick.
+// others get estimated heights; those near the window are rendered a few
+// per Tick, the rest when they come near.
 func (t *Transcript) Reset(msgs []conversation.Message) {
 	t.dropInflight()
 	t.pics, t.wantPics = nil, nil
@@ -279,9 +289,11 @@ func (t *Transcript) Reset(msgs []conversation.Message) {
 		it := t.newItem(m)
 		t.items = append(t.items, it)
 		hs[i] = t.estimate(it)
+		it.codes = t.countCodes(it)
 	}
 	t.reindex()
 	t.hs.reset(hs)
+	t.resetCodes()
 	t.follow, t.newBelow, t.anchorID, t.anchorOff = true, false, 0, 0
 	t.lazy = len(msgs) > 0
 	t.ensureWindow()

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // tabSpaces replaces a tab: the terminal would move to its own tab stop,
@@ -30,15 +31,16 @@ func fitLine(dst []string, prefix string, prefixW int, line string, w int) []str
 		// Narrower than the prefix: drop it rather than break the width.
 		prefix, prefixW, room = "", 0, max(w, 1)
 	}
-	line = termsafe.KeepSGR(line)
+	line = cells.Detach(termsafe.KeepSGR(line))
 	if strings.IndexByte(line, '\t') >= 0 {
 		line = strings.ReplaceAll(line, "\t", tabSpaces)
 	}
-	lw := ansi.StringWidth(line)
+	lw := cells.Width(line)
 	if lw <= room {
 		return append(dst, finishLine(prefix, line, room-lw))
 	}
 	for part := range strings.SplitSeq(ansi.Hardwrap(line, room, true), "\n") {
+		part = cells.Detach(part)
 		pw := ansi.StringWidth(part)
 		if pw > room { // a single grapheme wider than the room (w = 1, wide char)
 			part = ansi.Truncate(part, room, "")
@@ -84,9 +86,16 @@ func blankLine(w int) string {
 	return b.String()
 }
 
+// wrap is wrapPlain for text as the terminal measures it (see lay).
+func (t *Transcript) wrap(text string, room int, style func(...string) string) []string {
+	return wrapPlain(t.lay(text), room, style)
+}
+
 // wrapPlain word-wraps trusted-clean plain text (already sanitised) to room
 // cells, keeping the user's line breaks and blank lines, and styles each
-// resulting line with style (nil for none).
+// resulting line with style (nil for none). Lines break at spaces only
+// (cells.Wrap): names with hyphens and paths stay whole unless longer than
+// a line.
 func wrapPlain(text string, room int, style func(...string) string) []string {
 	if room < 1 {
 		room = 1
@@ -100,11 +109,7 @@ func wrapPlain(text string, room int, style func(...string) string) []string {
 			out = append(out, "")
 			continue
 		}
-		wrapped := para
-		if ansi.StringWidth(para) > room {
-			wrapped = ansi.Wrap(para, room, "")
-		}
-		for l := range strings.SplitSeq(wrapped, "\n") {
+		for _, l := range cells.Wrap(para, room) {
 			if style != nil && l != "" {
 				l = style(l)
 			}

@@ -111,3 +111,27 @@ func tickRun(tr *Transcript) {
 		tr.HandleMsg(cmd())
 	}
 }
+
+// renderAll renders every message (and runs the background renders that
+// leaves): the lazy renderer keeps only the messages near the window fresh,
+// and drops renderings far from it, and tests that compare whole
+// transcripts want all of them.
+func renderAll(tb testing.TB, tr *Transcript) {
+	tb.Helper()
+	settle(tb, tr)
+	for i, it := range tr.items {
+		if !tr.fresh(it) {
+			tr.render(i)
+		}
+	}
+	for n := 0; tr.pendingN > 0 || tr.inflight != nil; n++ {
+		if n > 100000 {
+			tb.Fatal("the background renders never end")
+		}
+		tr.lazy = false // no eviction: everything stays rendered
+		tr.nextJob = time.Time{}
+		if cmd := tr.Tick(); cmd != nil {
+			tr.HandleMsg(cmd())
+		}
+	}
+}

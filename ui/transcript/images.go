@@ -35,7 +35,7 @@ func imagesLabel(m conversation.Message) string {
 // renderImagesBody is the prompt, as typed, with what was asked for.
 func (t *Transcript) renderImagesBody(it *item, dst []string) []string {
 	room := t.proseRoom(t.w - len(replyIndent))
-	for _, l := range wrapPlain(it.text, room, t.look.userText.Render) {
+	for _, l := range t.wrap(it.text, room, t.look.userText.Render) {
 		dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
 	}
 	var asked []string
@@ -51,7 +51,7 @@ func (t *Transcript) renderImagesBody(it *item, dst []string) []string {
 		}
 	}
 	if len(asked) > 0 {
-		for _, l := range wrapPlain(strings.Join(asked, " · "), room, t.look.meta.Render) {
+		for _, l := range t.wrap(strings.Join(asked, " · "), room, t.look.meta.Render) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
 		}
 	}
@@ -76,13 +76,13 @@ func (t *Transcript) renderImagesFoot(it *item, dst []string) []string {
 		for _, l := range t.pictureLines(a) {
 			dst = append(dst, pictureLine(replyIndent, l, w))
 		}
-		for _, l := range wrapPlain(pathMark+chipText(a), room, lk.meta.Render) {
+		for _, l := range t.wrap(pathMark+chipText(a), room, lk.meta.Render) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 		}
 	}
 	if m.Image != nil {
 		for _, n := range m.Image.Notes {
-			for _, l := range wrapPlain(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
+			for _, l := range t.wrap(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}
 		}

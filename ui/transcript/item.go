@@ -8,6 +8,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // item is one message as the transcript shows it. Its lines come in three
@@ -32,6 +33,9 @@ type item struct {
 	// so that a job for an older text is dropped.
 	pending bool
 	ver     int
+	// codes is how many code blocks it shows, base the number of those
+	// before it that its rendering labels from (codes.go).
+	codes, base int
 
 	live *live // the reply in flight, nil otherwise
 }
@@ -67,8 +71,11 @@ type live struct {
 	raw strings.Builder // the text as received, to compare with the final message
 	// safe is the sanitised text so far: what the document holds, kept to
 	// start a new document when the width or style changes mid-stream.
-	safe  strings.Builder
-	doc   *mdstream.Doc
+	safe strings.Builder
+	doc  *mdstream.Doc
+	// parts lays the text out for a wcwidth terminal on its way into doc
+	// (see Transcript.lay).
+	parts cells.PartsStream
 	dirty bool
 	// wantJob: the document has more to render than a frame allows (see
 	// mdstream.Doc.Frame); the next job renders it.

@@ -45,9 +45,12 @@ type job struct {
 	doc *mdstream.Job
 
 	text        string
+	base        int // code blocks before the message
 	r           *mdstream.Renderer
 	w, gen, ver int // what the item was when the job was made
 	lines       []string
+	codes       int  // code blocks the render numbered
+	rendered    bool // it rendered as Markdown (not plain text)
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -81,8 +84,9 @@ func (j *job) run() tea.Msg {
 		j.doc.Run(j.ctx)
 	} else {
 		j.r.SetBudget(mdstream.JobBudget, j.ctx)
-		lines, _ := j.r.RenderChecked(j.text) // past its budget: plain text, final
+		lines, codes, ok := j.r.RenderFrom(j.text, j.base) // past its budget: plain text, final
 		j.lines = trimBlank(lines)
+		j.codes, j.rendered = codes, ok
 	}
 	j.elapsed = time.Since(start)
 	j.err = j.ctx.Err()
@@ -124,6 +128,7 @@ func (t *Transcript) HandleMsg(msg tea.Msg) bool {
 			it.live.doc.Apply(j.doc)
 			it.live.dirty = true
 			t.refreshLive(it)
+			t.ensureWindow()
 		}
 		return true
 	}
@@ -133,6 +138,9 @@ func (t *Transcript) HandleMsg(msg tea.Msg) bool {
 	old := t.hs.get(i)
 	it.body = t.fitReply(it.body[:0], j.lines, it.done())
 	t.setPending(it, false)
+	if j.rendered {
+		t.exactCodes(it, j.codes)
+	}
 	t.setHeight(i, old, true)
 	if it.height() > old {
 		t.grew(i)
@@ -246,5 +254,5 @@ func (t *Transcript) nextJobToRun() *job {
 		return nil
 	}
 	it := t.items[pick]
-	return &job{id: it.id(), text: it.text, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
+	return &job{id: it.id(), text: t.lay(it.text), base: it.base, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
 }

@@ -12,9 +12,10 @@ import (
 
 // chatLayout is what the transcript asks of the Markdown renderer beyond
 // glamour's layout: numbered code blocks (the numbers /copy and alt+1…9
-// use), tables as wide as their content, URLs kept on one line, code
-// spans whose padding survives a line break.
-var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeURLs: true, PadCode: true}
+// use), tables as wide as their content (or as text when glamour would
+// cut their headers), URLs kept on one line, code spans whose padding
+// survives a line break, text that looks like HTML shown as written.
+var chatLayout = mdstream.Options{CodeNumbers: true, FitTables: true, WholeTables: true, WholeURLs: true, PadCode: true, Literal: true, WholeWords: true}
 
 // syncRenderBytes is the largest finished message rendered on the Update
 // goroutine; a larger one shows as plain text until a background render
@@ -39,11 +40,12 @@ func newEngine(width int, style ansi.StyleConfig, budget time.Duration) *engine 
 	return &engine{r: r}
 }
 
-// render renders a whole text now. It reports false when the render did
+// render renders a whole text now, its code blocks numbered from base+1,
+// and returns how many it numbered. It reports false when the render did
 // not finish in its budget and the lines are the plain text.
-func (e *engine) render(text string) ([]string, bool) {
-	lines, ok := e.r.RenderChecked(text)
-	return trimBlank(lines), ok
+func (e *engine) render(text string, base int) ([]string, int, bool) {
+	lines, codes, ok := e.r.RenderFrom(text, base)
+	return trimBlank(lines), codes, ok
 }
 
 // trimBlank drops the blank lines glamour's document margin puts above

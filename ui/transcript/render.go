@@ -37,6 +37,7 @@ func (t *Transcript) renderItem(it *item) {
 	w := t.w
 	sameWidth := it.rendered && !it.pending && it.w == w
 	it.w, it.gen, it.rendered = w, t.gen, true
+	it.base = t.baseOf(it)
 	it.head = t.renderHead(it, it.head[:0])
 	it.foot = t.renderFoot(it, it.foot[:0])
 	switch {
@@ -65,12 +66,15 @@ func (t *Transcript) renderReply(it *item, sameWidth bool) {
 	if !t.naive && len(it.text) > syncRenderBytes {
 		t.setPending(it, true)
 		if !sameWidth {
-			it.body = t.fitReply(it.body[:0], wrapPlain(it.text, t.mdWidth(), nil), it.done())
+			it.body = t.fitReply(it.body[:0], t.wrap(it.text, t.mdWidth(), nil), it.done())
 		}
 		return
 	}
-	md, ok := t.engine().render(it.text)
+	md, codes, ok := t.engine().render(t.lay(it.text), it.base)
 	t.setPending(it, !ok && !t.naive)
+	if ok {
+		t.exactCodes(it, codes)
+	}
 	it.body = t.fitReply(it.body[:0], md, it.done())
 }
 
@@ -88,7 +92,7 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 			label += lk.streaming.Render(makingMark)
 		}
 	default:
-		name := oneLine(termsafe.Sanitize(it.msg.Model))
+		name := t.lay(oneLine(termsafe.Sanitize(it.msg.Model)))
 		if name == "" {
 			name = replyFallback
 		}
@@ -113,7 +117,7 @@ func (t *Transcript) userBar() string {
 // renderUserBody wraps the user's text as typed (no Markdown).
 func (t *Transcript) renderUserBody(it *item, dst []string) []string {
 	bar := t.userBar()
-	for _, l := range wrapPlain(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
+	for _, l := range t.wrap(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
 		dst = fitLine(dst, bar, userBarW, l, t.w)
 	}
 	return dst
@@ -141,7 +145,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		bar := t.userBar()
 		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
 		for _, a := range it.msg.Attachments {
-			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(chip(a), max(room, 1), "…")), w)
+			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(t.lay(chip(a)), max(room, 1), "…")), w)
 			for _, l := range t.pictureLines(a) {
 				dst = append(dst, pictureLine(bar, l, w))
 			}
@@ -165,7 +169,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		if strings.TrimSpace(msg) == "" {
 			msg = "The reply failed without a reason from the gateway."
 		}
-		for k, l := range wrapPlain(msg, room-errorMarkW, lk.errText.Render) {
+		for k, l := range t.wrap(msg, room-errorMarkW, lk.errText.Render) {
 			mark := lk.errMark.Render(errorMark)
 			if k > 0 {
 				mark = errorMarkPad
@@ -173,7 +177,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
 		}
 		if t.retryKey != "" {
-			for _, l := range wrapPlain(t.retryKey+" to retry", room, lk.hint.Render) {
+			for _, l := range t.wrap(t.retryKey+" to retry", room, lk.hint.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}
 		}
@@ -186,7 +190,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 		note = filterNote
 	}
 	if note != "" {
-		for _, l := range wrapPlain(noteMark+note, room, lk.note.Render) {
+		for _, l := range t.wrap(noteMark+note, room, lk.note.Render) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 		}
 	}

@@ -56,7 +56,7 @@ func TestResizeReflowConverges(t *testing.T) {
 		}
 		fresh := newT(w)
 		fresh.Reset(msgs)
-		settle(t, fresh)
+		renderAll(t, fresh)
 		// The window is complete on the first frame: every line shown
 		// comes from a rendering at the new width, equal to a fresh one.
 		first := plainView(tr)
@@ -69,7 +69,7 @@ func TestResizeReflowConverges(t *testing.T) {
 		if !slices.Equal(first[:len(want)], want) {
 			t.Fatalf("width %d: first frame\n%s\nwant\n%s", w, strings.Join(first, "\n"), strings.Join(want, "\n"))
 		}
-		if !tr.NeedsTick() {
+		if stale(tr) == 0 {
 			t.Fatalf("width %d: everything rendered on resize (should be lazy)", w)
 		}
 		for tr.NeedsTick() {
@@ -79,6 +79,9 @@ func TestResizeReflowConverges(t *testing.T) {
 					w, strings.Join(got, "\n"), strings.Join(first, "\n"))
 			}
 		}
+		// Only the messages near the window were rendered; the others
+		// are when they are scrolled to, as a fresh render would be.
+		renderAll(t, tr)
 		sameLines(t, tr, fresh)
 		if tr.hs.total() != fresh.hs.total() {
 			t.Fatalf("width %d: total height %d, fresh %d", w, tr.hs.total(), fresh.hs.total())
@@ -114,6 +117,8 @@ func TestResizeWhileFollowingAndStreaming(t *testing.T) {
 	if got, want := plainView(tr), plainView(fresh); !slices.Equal(got, want) {
 		t.Fatalf("after the stream:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	renderAll(t, tr)
+	renderAll(t, fresh)
 	sameLines(t, tr, fresh)
 	// Height only: nothing to re-render.
 	tr.SetSize(45, 30)
@@ -139,15 +144,33 @@ func TestRestyleRendersAgain(t *testing.T) {
 	if !slices.Equal(plainView(tr), strings.Split(stripTrim(before), "\n")) {
 		t.Fatal("text changed with the theme")
 	}
-	if !tr.NeedsTick() {
+	if stale(tr) == 0 {
 		t.Fatal("restyle rendered everything at once")
 	}
 	settle(t, tr)
-	for _, it := range tr.items {
-		if !tr.fresh(it) {
-			t.Fatal("a message was not rendered in the new style")
+	lo, hi := tr.nearRange()
+	for i := lo; i < hi; i++ {
+		if !tr.fresh(tr.items[i]) {
+			t.Fatalf("message %d, near the window, was not rendered in the new style", i)
 		}
 	}
+	// The others are when they come near.
+	tr.Top()
+	settle(t, tr)
+	if !tr.fresh(tr.items[0]) {
+		t.Fatal("the first message was not rendered in the new style at the top")
+	}
+}
+
+// stale counts the messages not rendered at the current width and style.
+func stale(tr *Transcript) int {
+	n := 0
+	for _, it := range tr.items {
+		if !tr.fresh(it) {
+			n++
+		}
+	}
+	return n
 }
 
 // sameLines fails unless both transcripts hold the same lines, colours

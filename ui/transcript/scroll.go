@@ -31,7 +31,9 @@ func (t *Transcript) setTop(y int) {
 	t.ensureWindow()
 	if t.top() >= t.maxTop() {
 		t.Bottom()
+		return
 	}
+	t.startLazy()
 }
 
 // clampAnchor keeps the anchor offset inside its message.
@@ -106,6 +108,7 @@ func (t *Transcript) Top() {
 func (t *Transcript) Bottom() {
 	t.follow, t.newBelow = true, false
 	t.ensureWindow()
+	t.startLazy()
 }
 
 // AtBottom reports whether the window shows the last line (new text is

@@ -1,8 +1,11 @@
-// Package transcript is the scrollable transcript of the chat screen: every
-// message rendered once per (width, style generation) into cached lines, the
-// reply in flight re-rendered at most once per frame and only from its
-// unfinished tail, and a window of exactly the screen's height joined from
-// the cached lines on View.
+// Package transcript is the scrollable transcript of the chat screen: the
+// messages in and near the window rendered once per (width, style
+// generation) into cached lines (the others keep estimated heights until
+// they come near, see cache.go), the reply in flight re-rendered at most
+// once per frame and only from its unfinished tail, and a window of exactly
+// the screen's height joined from the cached lines on View. Code blocks are
+// numbered through the whole transcript (CodeBlock, codes.go), and text is
+// laid out as the terminal measures it (SetGraphemes, graphemes.go).
 //
 // It is a plain struct that the root model owns and drives from Update:
 // the event methods (Append, AppendDelta, Update, Remove, Reset) mirror the
@@ -32,8 +35,9 @@ import (
 	"parley/ui/uictx"
 )
 
-// lazyBudget bounds the rendering Tick does for messages that are not on
-// screen after a resize or theme change, so a frame stays short.
+// lazyBudget bounds the rendering Tick does for messages near the window
+// but not on screen (after a resize, a theme change or a scroll), so a
+// frame stays short.
 const lazyBudget = 4 * time.Millisecond
 
 // Transcript is the transcript component. The zero value is not usable;
@@ -59,6 +63,7 @@ type Transcript struct {
 	maxProse         int           // the widest lines of text (0: the full width)
 	syncBudget       time.Duration // a render's budget on the Update goroutine
 	naive            bool          // re-render the whole reply every frame (benchmark baseline)
+	graphemes        bool          // the terminal measures by grapheme cluster (graphemes.go)
 	now              func() time.Time
 	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
 	lazy             bool // some item may be stale
@@ -66,6 +71,7 @@ type Transcript struct {
 	items   []*item
 	index   map[int]int // message id -> position in items
 	hs      heights
+	codes   heights // code blocks per item (codes.go)
 	streams []*item // the items with a reply in flight (usually one)
 
 	// Scrolling. While follow is set the window shows the bottom. Otherwise
@@ -152,7 +158,8 @@ func (t *Transcript) proseRoom(room int) int {
 // SetMaxProseWidth sets the widest a line of text (a reply's Markdown, a
 // user's message) gets, in columns; 0 or less means the full width. The
 // default is DefaultMaxProseWidth. Messages are laid out again (the
-// window at once, the rest a few per Tick).
+// window at once, what is near it a few per Tick, the rest when it comes
+// near).
 func (t *Transcript) SetMaxProseWidth(cols int) {
 	cols = max(cols, 0)
 	if cols == t.maxProse {
@@ -200,8 +207,8 @@ func (t *Transcript) NeedsTick() bool {
 // cached rendering stale: the messages on screen are rendered at once,
 // starting from the anchor (usually the bottom), so the first frame at the
 // new width is complete; the others keep an estimated height and are
-// rendered a few per Tick. The anchor keeps the text the user was reading
-// on screen.
+// rendered a few per Tick when near the window. The anchor keeps the text
+// the user was reading on screen.
 func (t *Transcript) SetSize(w, h int) {
 	w, h = max(w, 1), max(h, 1)
 	if w == t.w && h == t.h {

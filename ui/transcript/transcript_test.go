@@ -91,7 +91,7 @@ func TestUserAndReplyAreDistinct(t *testing.T) {
 	tr.Append(userMsg(1, "How do I reverse a slice?"))
 	tr.Append(replyMsg(2, "Use `slices.Reverse`:\n\n```go\nslices.Reverse(s)\n```"))
 	got := strings.Join(plainView(tr), "\n")
-	for _, want := range []string{"┃ You", "┃ How do I reverse a slice?", "gpt-4o", "  Use slices.Reverse :", "[1] go", "slices.Reverse(s)"} {
+	for _, want := range []string{"┃ You", "┃ How do I reverse a slice?", "gpt-4o", "  Use slices.Reverse:", "[1] go", "slices.Reverse(s)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("view lacks %q:\n%s", want, got)
 		}

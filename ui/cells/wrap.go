@@ -1,0 +1,119 @@
+package cells
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Wrap word-wraps one line of plain text (no escape sequences, no line
+// breaks) to lines of at most w cells. It breaks only at spaces: a name
+// with a hyphen ("wl-clipboard") or a path stays whole, and punctuation
+// stays with its word. A word longer than a whole line is the only thing
+// cut, after its last hyphen or slash that fits, or else at the width.
+// Leading spaces (an indent) stay on the first line; the spaces at a break
+// are dropped. Every other character is kept, in order.
+func Wrap(s string, w int) []string {
+	w = max(w, 1)
+	if Width(s) <= w {
+		return []string{s}
+	}
+	body := strings.TrimLeft(s, " ")
+	lw := &lineWrap{w: w}
+	if indent := len(s) - len(body); indent < w {
+		lw.b.WriteString(s[:indent])
+		lw.cells = indent
+	}
+	gap := ""
+	for body != "" {
+		word := body
+		if i := strings.IndexByte(body, ' '); i >= 0 {
+			word = body[:i]
+		}
+		rest := strings.TrimLeft(body[len(word):], " ")
+		lw.word(gap, word)
+		gap = body[len(word) : len(body)-len(rest)]
+		body = rest
+	}
+	if lw.words > 0 {
+		lw.flush()
+	}
+	return lw.out
+}
+
+// lineWrap is the state of Wrap: the lines so far and the one being
+// filled.
+type lineWrap struct {
+	w     int
+	out   []string
+	b     strings.Builder
+	cells int // width of b
+	words int // words in b
+}
+
+func (l *lineWrap) flush() {
+	l.out = append(l.out, l.b.String())
+	l.b.Reset()
+	l.cells, l.words = 0, 0
+}
+
+// word adds a word and the gap before it.
+func (l *lineWrap) word(gap, word string) {
+	ww := Width(word)
+	if l.words == 0 {
+		gap = "" // nothing to separate from (an indent stays)
+	}
+	switch {
+	case l.cells+len(gap)+ww <= l.w:
+	case ww <= l.w:
+		if l.words > 0 {
+			l.flush()
+		} else {
+			l.b.Reset() // an indent that leaves no room for the word
+			l.cells = 0
+		}
+		gap = ""
+	default:
+		// Longer than a line: it starts on this line when a third of
+		// the line is left, and is cut where the lines end.
+		if l.words > 0 && (l.w-l.cells-len(gap))*3 < l.w {
+			l.flush()
+			gap = ""
+		}
+		l.b.WriteString(gap)
+		l.cells += len(gap)
+		for Width(word) > l.w-l.cells {
+			head, tail := cutWord(word, l.w-l.cells)
+			l.b.WriteString(head)
+			l.words++
+			l.flush()
+			word = tail
+		}
+		if word == "" {
+			return
+		}
+		gap = ""
+		ww = Width(word)
+	}
+	l.b.WriteString(gap)
+	l.b.WriteString(word)
+	l.cells += len(gap) + ww
+	l.words++
+}
+
+// cutWord splits a word wider than room cells: after its last hyphen or
+// slash within room when that keeps at least half the room, else at room
+// (whole graphemes; at least one, so the cutting always progresses).
+func cutWord(word string, room int) (string, string) {
+	room = max(room, 1)
+	head := ansi.Truncate(word, room, "")
+	if head == "" {
+		// A grapheme wider than the room (a wide character in one cell).
+		g, _ := ansi.FirstGraphemeCluster(word, ansi.GraphemeWidth)
+		head = g
+	}
+	if i := strings.LastIndexAny(head, "-/"); i >= 0 && Width(head[:i+1]) >= room/2 {
+		head = head[:i+1]
+	}
+	return head, word[len(head):]
+}
