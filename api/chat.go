@@ -66,13 +66,17 @@ func (c *Client) chatRequest(req ChatRequest) (*apiRequest, error) {
 		accept = "text/event-stream"
 	}
 	return &apiRequest{
-		method:      "POST",
-		url:         c.endpoint("/chat/completions"),
-		body:        body,
-		contentType: "application/json",
-		accept:      accept,
-		credentials: true,
-		model:       req.Model,
-		stream:      req.Stream,
+		method:       "POST",
+		url:          c.endpoint("/chat/completions"),
+		body:         body,
+		contentType:  "application/json",
+		accept:       accept,
+		credentials:  true,
+		model:        req.Model,
+		stream:       req.Stream,
+		params:       req.Params,
+		paramSources: req.ParamSources,
+		// max_tokens goes under this name (see ChatRequest.MarshalJSON).
+		maxTokensField: req.MaxTokensField,
 	}, nil
 }

@@ -125,6 +125,7 @@ func (s *Stream) streamError(eb errorBody) *APIError {
 		e.Message = "no message"
 	}
 	s.c.annotate(e, s.req.model)
+	e.aboutParam(s.req)
 	return e
 }
 

@@ -25,6 +25,32 @@ type ChatRequest struct {
 	Messages      []Message      `json:"messages"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+	// Params are sent beside the messages; only what is set is sent.
+	Params
+	// MaxTokensField is the name MaxTokens is sent under: "" or
+	// "max_tokens", or MaxCompletionTokens for the models that take that
+	// (Capabilities.MaxTokensField).
+	MaxTokensField string `json:"-"`
+	// ParamSources says where each parameter came from and how to clear
+	// it (MergeParams), so a gateway's refusal of one can say so. Never
+	// sent.
+	ParamSources []ParamSetting `json:"-"`
+}
+
+// MarshalJSON writes the request with max_tokens under MaxTokensField.
+func (r ChatRequest) MarshalJSON() ([]byte, error) {
+	type plain ChatRequest // without this method
+	w := struct {
+		plain
+		MaxTokens           *int `json:"max_tokens,omitempty"`
+		MaxCompletionTokens *int `json:"max_completion_tokens,omitempty"`
+	}{plain: plain(r)}
+	if r.MaxTokensField == MaxCompletionTokens {
+		w.MaxCompletionTokens = r.MaxTokens
+	} else {
+		w.MaxTokens = r.MaxTokens
+	}
+	return json.Marshal(w)
 }
 
 // StreamOptions asks a streaming reply to report token usage in its final chunk.

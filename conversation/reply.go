@@ -32,6 +32,12 @@ type TurnOptions struct {
 	// WithoutImages sends earlier turns without their images (the user
 	// agreed to that for a model without vision).
 	WithoutImages bool
+	// Params are sent with the request (api.MergeParams of the config's,
+	// the role's, /set and --param), and ParamSources say where each came
+	// from, for the hint of a gateway that refuses one. max_tokens goes
+	// under the name the catalog gives the model (MaxTokensField).
+	Params       api.Params
+	ParamSources []api.ParamSetting
 }
 
 // Turn is one reply on its way: the request to send and what closes it.
@@ -107,9 +113,10 @@ func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages}}
+	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages, Params: o.Params, ParamSources: o.ParamSources}}
 	if o.Catalog != nil {
 		t.Chat.StreamOptions = o.Catalog.StreamOptionsFor(o.Model)
+		t.Chat.MaxTokensField = o.Catalog.Lookup(o.Model).Caps.MaxTokensField
 	}
 	return t, nil
 }
