@@ -127,8 +127,8 @@ func (c *Conversation) checkVision(user *UserInput, o TurnOptions, ropts Request
 	if o.Catalog == nil {
 		return nil
 	}
-	own := user != nil && len(user.Attachments) > 0
-	if !own && !c.hasAttachments() {
+	own := user != nil && hasImages(user.Attachments)
+	if !own && !c.hasImages() {
 		return nil
 	}
 	cause := o.Catalog.Require(o.Model, api.CapVision)
@@ -158,9 +158,11 @@ func (c *Conversation) checkVision(user *UserInput, o TurnOptions, ropts Request
 	return nil
 }
 
-func (c *Conversation) hasAttachments() bool {
+// hasImages reports whether a message holds an image (a text file is no
+// image; an image turn's pictures are never sent).
+func (c *Conversation) hasImages() bool {
 	for i := range c.messages {
-		if len(c.messages[i].Attachments) > 0 {
+		if c.messages[i].Role != RoleImages && hasImages(c.messages[i].Attachments) {
 			return true
 		}
 	}
@@ -169,7 +171,7 @@ func (c *Conversation) hasAttachments() bool {
 
 func (c *Conversation) lastHasImages() bool {
 	i := c.lastIndex(api.RoleUser)
-	return i >= 0 && len(c.messages[i].Attachments) > 0
+	return i >= 0 && hasImages(c.messages[i].Attachments)
 }
 
 // Receive applies one batch of what the gateway streamed: text, usage, the
