@@ -312,7 +312,7 @@ func AttachBytesContext(ctx context.Context, name string, data []byte, lim Attac
 	info, err := media.Inspect(data)
 	var se *media.ScansError
 	switch {
-	case errors.Is(err, media.ErrNotImage) && LooksLikeText(data):
+	case errors.Is(err, media.ErrNotImage) && media.IsText(data):
 		return attachText(name, data, lim)
 	case errors.Is(err, media.ErrNotImage):
 		return Attachment{}, notAttachable(name, data)

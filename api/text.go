@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"parley/internal/bytesize"
 )
@@ -39,15 +38,6 @@ func (a Attachment) IsText() bool { return a.Kind == KindText }
 // utf8BOM is the byte order mark some editors put before UTF-8 text.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// LooksLikeText reports whether data is text parley can send as it is:
-// valid UTF-8 (after an optional byte order mark) without a NUL byte.
-// The bytes decide, never the file's name: a .log may be binary, and a
-// file without an extension may be a script.
-func LooksLikeText(data []byte) bool {
-	data = bytes.TrimPrefix(data, utf8BOM)
-	return len(data) > 0 && bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
-}
-
 // utf16BOM reports text in UTF-16, which has NULs in every ASCII
 // character and so is not taken for text; the refusal says how to fix it.
 func utf16BOM(data []byte) bool {
@@ -68,7 +58,7 @@ func CountLines(data []byte) int {
 	return n
 }
 
-// attachText makes a text attachment of data, which LooksLikeText.
+// attachText makes a text attachment of data, which media.IsText.
 func attachText(name string, data []byte, lim AttachLimits) (Attachment, error) {
 	if int64(len(data)) > lim.MaxTextBytes {
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is a text file of %s, more than parley sends of one (%s, attach_max_text_bytes in the config); attach a part of it or raise the limit",

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"parley/api/apitest"
+	"parley/media"
 )
 
 // Text files are recognised from their bytes, whatever their names say.
@@ -167,7 +168,7 @@ func FuzzTextBlock(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, content string) {
 		a, err := AttachBytes("f.txt", []byte(content), AttachLimits{})
-		if !LooksLikeText([]byte(content)) || media0(content) {
+		if !media.IsText([]byte(content)) || media0(content) {
 			return
 		}
 		if err != nil {
