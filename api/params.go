@@ -478,3 +478,13 @@ func MergeParams(layers ...ParamLayer) (Params, []ParamSetting) {
 	}
 	return merged, settings
 }
+
+// ChatParamLayer is the chat's own layer: what /set set in this chat.
+func ChatParamLayer(p Params) ParamLayer {
+	return ParamLayer{Source: "/set in this chat", Clear: "/set %s --clear", Params: p}
+}
+
+// RunParamLayer is the layer of `parley ask --param`.
+func RunParamLayer(p Params) ParamLayer {
+	return ParamLayer{Source: "--param", Clear: "drop --param %s", Params: p}
+}

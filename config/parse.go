@@ -29,13 +29,14 @@ var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes", "attach_max_count", "reading_width", "images",
+		"attach_max_text_bytes", "attach_max_text_total", "screenshot_cmd", "screenshots_dir", "roles",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
-		"response_format", "sizes", "max_n", "edit_path",
+		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params",
 	}
 )
 
@@ -139,6 +140,15 @@ func (l *loader) load(doc map[string]any) error {
 		}
 		c.imageDir = expanded
 	}
+	str("screenshots_dir", &c.screenshotsDir)
+	if err == nil && c.screenshotsDir != "" {
+		var expanded string
+		if expanded, err = c.ExpandPath(c.screenshotsDir); err != nil {
+			err = l.errAt("screenshots_dir", "screenshots_dir = %q: %v", c.screenshotsDir, err)
+		}
+		c.screenshotsDir = expanded
+	}
+	str("screenshot_cmd", &c.ScreenshotCmd)
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
 	str("images", &c.Images)
@@ -169,6 +179,12 @@ func (l *loader) load(doc map[string]any) error {
 		c.AttachMaxSide = *v
 	}
 	if c.AttachMaxBytes, err = l.byteSize(doc, "attach_max_bytes"); err != nil {
+		return err
+	}
+	if c.AttachMaxTextBytes, err = l.byteSize(doc, "attach_max_text_bytes"); err != nil {
+		return err
+	}
+	if c.AttachMaxTextTotal, err = l.byteSize(doc, "attach_max_text_total"); err != nil {
 		return err
 	}
 	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {
@@ -205,7 +221,10 @@ func (l *loader) load(doc map[string]any) error {
 	if err := l.providers(doc); err != nil {
 		return err
 	}
-	return l.models(doc)
+	if err := l.models(doc); err != nil {
+		return err
+	}
+	return l.roles(doc)
 }
 
 // typeName names a TOML value's type for messages.
@@ -535,6 +554,12 @@ func (l *loader) models(doc map[string]any) error {
 		}
 		if m.EditPath != "" && !strings.HasPrefix(m.EditPath, "/") {
 			return l.errAt(base+".edit_path", `edit_path %q of model %q must start with "/" (it is relative to the base URL, like "/images/edits")`, m.EditPath, m.Name)
+		}
+		if m.MaxTokensField, err = l.maxTokensField(e, base, m.Name); err != nil {
+			return err
+		}
+		if m.Params, err = l.params(e, base, "model "+m.Name); err != nil {
+			return err
 		}
 		c.Models = append(c.Models, m)
 	}
