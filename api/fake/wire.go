@@ -140,6 +140,21 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CompletionTokensDetails is sent when the reply had reasoning.
+	CompletionTokensDetails *TokensDetails `json:"completion_tokens_details,omitempty"`
+}
+
+// TokensDetails breaks completion tokens down, as OpenAI does.
+type TokensDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
+}
+
+func (u Usage) clone() Usage {
+	if u.CompletionTokensDetails != nil {
+		d := *u.CompletionTokensDetails
+		u.CompletionTokensDetails = &d
+	}
+	return u
 }
 
 // ImageRequest is the typed decode of a POST /v1/images/generations body.
