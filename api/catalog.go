@@ -31,6 +31,9 @@ type Catalog struct {
 	// listed are the ids the gateway offers (once asked): refusals name
 	// those among them that have the capability, by built-in knowledge.
 	listed []string
+	// fixed names where the models come from when no config file line
+	// changes them (Fixed); "" for the config's models.
+	fixed string
 }
 
 // NewCatalog builds a catalog from configured models, whose Caps are taken as
@@ -52,7 +55,7 @@ func NewCatalog(configured []Model) *Catalog {
 func (c *Catalog) WithConfigPath(path string) *Catalog {
 	n := &Catalog{configPath: path}
 	if c != nil {
-		n.configured, n.listed = c.configured, c.listed
+		n.configured, n.listed, n.fixed = c.configured, c.listed, c.fixed
 	}
 	return n
 }
@@ -62,9 +65,18 @@ func (c *Catalog) WithConfigPath(path string) *Catalog {
 func (c *Catalog) WithListed(ids []string) *Catalog {
 	n := &Catalog{listed: append([]string(nil), ids...)}
 	if c != nil {
-		n.configured, n.configPath = c.configured, c.configPath
+		n.configured, n.configPath, n.fixed = c.configured, c.configPath, c.fixed
 	}
 	return n
+}
+
+// Fixed returns a copy whose models' capabilities no config file changes
+// (the built-in demo, named by label): refusals then give no config
+// advice.
+func (c *Catalog) Fixed(label string) *Catalog {
+	n := *c
+	n.fixed = label
+	return &n
 }
 
 // ConfigPath is the config file named in refusals ("" = not known).
@@ -156,6 +168,7 @@ func (c *Catalog) Require(model string, cap Capability) error {
 		Capability: cap,
 		Models:     c.ModelsWith(cap),
 		ConfigPath: c.ConfigPath(),
+		Fixed:      c.fixed,
 	}
 }
 
@@ -243,6 +256,11 @@ type CapabilityError struct {
 
 	ConfigPath string // config file to point at ("" = unknown)
 
+	// Fixed names where the models come from when no config line changes
+	// what they can do (the built-in demo): the refusal gives no config
+	// advice then.
+	Fixed string
+
 	// ListedBy says where every model with the capability is listed, for
 	// a refusal that names only the first few ("" = "`parley models`";
 	// the chat says "/model").
@@ -290,6 +308,9 @@ func (e *CapabilityError) Error() string {
 		}
 		return fmt.Sprintf("model %q makes at most %s %s per request, not %s; ask for at most %s, or if it can make more, set max_n = %s %s.",
 			e.Model, max, noun, e.Value, max, e.Value, e.under())
+	}
+	if e.Fixed != "" {
+		return fmt.Sprintf("model %q of %s %s; %s.", e.Model, e.Fixed, e.Capability.lacks(), strings.TrimPrefix(e.others(), "otherwise "))
 	}
 	return fmt.Sprintf("model %q %s. If it can, add %s = true %s; %s.",
 		e.Model, e.Capability.lacks(), e.Capability.ConfigKey(), e.under(), e.others())

@@ -331,3 +331,15 @@ func TestCatalogNamesStayOnOneLine(t *testing.T) {
 		t.Fatalf("the refused name spans lines: %q", err)
 	}
 }
+
+// The demo's models are fixed: a refusal gives no config advice, since no
+// config line changes them.
+func TestFixedCatalogGivesNoConfigAdvice(t *testing.T) {
+	cat := NewCatalog([]Model{{Name: "demo-chat"}, {Name: "demo-vision", Caps: Capabilities{Vision: true}}}).
+		WithConfigPath("/home/u/.config/parley/config.toml").Fixed("the built-in demo")
+	err := cat.WithListed(nil).Require("demo-chat", CapVision)
+	want := `model "demo-chat" of the built-in demo cannot see images; use one of the models with vision: demo-vision.`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}

@@ -8,7 +8,10 @@ import (
 )
 
 // Chat sends a non-streamed chat completion and returns the whole reply.
-// Stream and StreamOptions are cleared: they only apply to ChatStream.
+// Stream and StreamOptions are cleared: they only apply to ChatStream. A
+// reply whose text passes MaxReplyBytes comes back cut to it together
+// with a *ReplyTooLargeError (the response is nil only when nothing of
+// the text could be read).
 func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
 	req.Stream = false
 	req.StreamOptions = nil
@@ -18,28 +21,40 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 	}
 	rctx, cancel := c.withReplyDeadline(ctx)
 	defer cancel(nil)
-	data, err := c.roundTrip(rctx, r, maxChatReply)
+	data, over, err := c.roundTripBody(rctx, r, replyBodyLimit(c.maxReply))
 	if err != nil {
 		return nil, c.replyTimedOut(rctx, err)
 	}
-	var reply ChatResponse
-	if err := json.Unmarshal(data, &reply); err != nil || len(reply.Choices) == 0 {
-		// Some gateways send an error object with status 200.
-		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok && len(reply.Choices) == 0 {
-			e := &APIError{StatusCode: 200, Status: "200 OK"}
-			c.fill(e, eb)
-			c.annotate(e, req.Model)
-			return nil, e
-		}
-		if err != nil {
-			return nil, fmt.Errorf("the gateway's chat reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
-		}
-		return nil, fmt.Errorf("the gateway's chat reply has no choices: check the base URL %s and the model %q", c.baseStr, req.Model)
+	reply, tooLarge, ok := capReply(data, over, c.maxReply)
+	switch {
+	case tooLarge != nil && !tooLarge.Kept:
+		return nil, tooLarge
+	case !ok:
+		return nil, c.notAChatReply(data, req.Model)
 	}
 	for i := range reply.Choices {
 		maskContent(&reply.Choices[i].Message.Content, c.key)
 	}
+	if tooLarge != nil {
+		return &reply, tooLarge
+	}
 	return &reply, nil
+}
+
+// notAChatReply explains a 2xx body that holds no chat reply: an error
+// object (some gateways send one with status 200) or something else.
+func (c *Client) notAChatReply(data []byte, model string) error {
+	if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok {
+		e := &APIError{StatusCode: 200, Status: "200 OK"}
+		c.fill(e, eb)
+		c.annotate(e, model)
+		return e
+	}
+	var reply ChatResponse
+	if err := json.Unmarshal(data, &reply); err != nil {
+		return fmt.Errorf("the gateway's chat reply is not valid JSON (%w): check the base URL %s", err, c.baseStr)
+	}
+	return fmt.Errorf("the gateway's chat reply has no choices: check the base URL %s and the model %q", c.baseStr, model)
 }
 
 // maskContent masks the key in a whole reply's text, should it echo it.

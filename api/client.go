@@ -36,6 +36,10 @@ type ClientConfig struct {
 	// KeySource names where the key came from ("OPENAI_API_KEY",
 	// "api_key_cmd of provider openai"); error hints for 401 point there.
 	KeySource string
+	// MaxReplyBytes caps the text of one chat reply, streamed or not
+	// (max_reply_bytes); 0 means DefaultMaxReplyBytes. Past it reading
+	// stops with a *ReplyTooLargeError and the text so far is kept.
+	MaxReplyBytes int64
 }
 
 // String masks the key so that printing a config never shows it.
@@ -65,6 +69,7 @@ type Client struct {
 	ua        string
 	timeouts  Timeouts
 	retry     RetryPolicy
+	maxReply  int64
 	clock     retryClock
 	warnings  []string
 
@@ -104,9 +109,13 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 		ua:        cfg.UserAgent,
 		timeouts:  cfg.Timeouts.withDefaults(),
 		retry:     cfg.Retry.withDefaults(),
+		maxReply:  cfg.MaxReplyBytes,
 		clock:     realClock(),
 		verbose:   cfg.Verbose,
 		sanitize:  cfg.Sanitize,
+	}
+	if c.maxReply <= 0 {
+		c.maxReply = DefaultMaxReplyBytes
 	}
 	if c.verbose != nil && c.sanitize == nil {
 		return nil, errors.New("a verbose trace needs a sanitiser (api.ClientConfig.Sanitize): the trace carries the gateway's bytes to a terminal")

@@ -17,7 +17,7 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 		url:         c.endpoint("/models"),
 		accept:      "application/json",
 		credentials: true,
-	}, maxChatReply)
+	}, maxModelsReply)
 	if err != nil {
 		return nil, err
 	}

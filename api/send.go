@@ -11,11 +11,12 @@ import (
 	"parley/internal/bytesize"
 )
 
-// Body size limits: an error body is only read for its message; replies
-// are bounded so a broken gateway cannot exhaust memory.
+// Body size limits: an error body is only read for its message; other
+// replies are bounded so a broken gateway cannot exhaust memory (a chat
+// reply by the client's text cap, see replyBodyLimit).
 const (
-	maxErrorBody = 1 << 20
-	maxChatReply = 64 << 20
+	maxErrorBody   = 1 << 20
+	maxModelsReply = 64 << 20
 )
 
 // response is a successful reply whose body is still to be read. close
@@ -115,27 +116,40 @@ func (c *Client) errorReply(resp *response, r *apiRequest) *APIError {
 // limit bytes. Reading is guarded by the idle timeout: a body that stops
 // arriving fails instead of hanging.
 func (c *Client) roundTrip(ctx context.Context, r *apiRequest, limit int64) ([]byte, error) {
-	resp, err := c.send(ctx, r, 0)
+	data, over, err := c.roundTripBody(ctx, r, limit)
 	if err != nil {
 		return nil, err
+	}
+	if over {
+		return nil, fmt.Errorf("the reply from %s is larger than %s: check the base URL", r.host(), bytesize.Format(limit))
+	}
+	return data, nil
+}
+
+// roundTripBody is roundTrip that returns the first limit bytes of a body
+// that is longer, with over set, for callers that can use part of it.
+func (c *Client) roundTripBody(ctx context.Context, r *apiRequest, limit int64) (data []byte, over bool, err error) {
+	resp, err := c.send(ctx, r, 0)
+	if err != nil {
+		return nil, false, err
 	}
 	defer resp.close()
 	idleLimit := c.timeouts.StreamIdle
 	idle := time.AfterFunc(idleLimit, func() { resp.cancel(errIdleTimeout) })
 	defer idle.Stop()
 	body := &activityReader{r: io.LimitReader(resp.Body, limit+1), t: idle, d: idleLimit}
-	data, err := io.ReadAll(body)
+	data, err = io.ReadAll(body)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return nil, false, ctx.Err()
 		case errors.Is(context.Cause(resp.ctx), errIdleTimeout):
-			return nil, &TimeoutError{Phase: PhaseStreamIdle, Limit: idleLimit, Host: r.host()}
+			return nil, false, &TimeoutError{Phase: PhaseStreamIdle, Limit: idleLimit, Host: r.host()}
 		}
-		return nil, fmt.Errorf("reading the reply from %s failed (%s): try again", r.host(), netReason(err))
+		return nil, false, fmt.Errorf("reading the reply from %s failed (%s): try again", r.host(), netReason(err))
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("the reply from %s is larger than %s: check the base URL", r.host(), bytesize.Format(limit))
+		return data[:limit], true, nil
 	}
-	return data, nil
+	return data, false, nil
 }

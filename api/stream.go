@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"parley/internal/bytesize"
 )
 
 // StreamEvent is one step of a streamed reply. Events that would carry
@@ -60,7 +62,8 @@ type Stream struct {
 	pendingErr error         // returned after the pending events
 	gotText    bool
 	gotRole    bool
-	finished   bool // a finish reason arrived
+	textBytes  int64 // text delivered, against the client's maxReply
+	finished   bool  // a finish reason arrived
 	err        error
 	events     int
 	closed     atomic.Bool
@@ -155,12 +158,14 @@ func (s *Stream) Recv() (StreamEvent, error) {
 	for {
 		if s.err != nil {
 			if held := s.mask.flush(); held != "" {
-				return s.deliver(StreamEvent{Text: held}), nil
+				if ev := s.deliver(s.capped(StreamEvent{Text: held})); ev != (StreamEvent{}) {
+					return ev, nil
+				}
 			}
 			return StreamEvent{}, s.err
 		}
 		if len(s.pending) > 0 {
-			ev := s.deliver(s.masked(s.pending[0]))
+			ev := s.deliver(s.capped(s.masked(s.pending[0])))
 			s.pending = s.pending[1:]
 			if ev != (StreamEvent{}) {
 				return ev, nil
@@ -188,7 +193,7 @@ func (s *Stream) Recv() (StreamEvent, error) {
 		}
 		// An event can be empty from the start (a keep-alive chunk) or
 		// once a repeated role is dropped.
-		if out = s.deliver(s.masked(out)); out != (StreamEvent{}) {
+		if out = s.deliver(s.capped(s.masked(out))); out != (StreamEvent{}) {
 			return out, nil
 		}
 	}
@@ -202,6 +207,34 @@ func (s *Stream) masked(ev StreamEvent) StreamEvent {
 	if ev.FinishReason != "" {
 		ev.Text += s.mask.flush()
 	}
+	return ev
+}
+
+// capped holds the reply to the client's text cap: the event's text is
+// cut where the cap is reached, and the stream then ends with a
+// *ReplyTooLargeError at once (the connection is closed, nothing more is
+// read), after the cut text is returned. An event cut by the cap no longer
+// finishes the reply.
+func (s *Stream) capped(ev StreamEvent) StreamEvent {
+	if ev.Text == "" {
+		return ev
+	}
+	limit := s.c.maxReply
+	if room := limit - s.textBytes; int64(len(ev.Text)) > room {
+		ev.Text = cutText(ev.Text, room)
+		ev.FinishReason, ev.Usage = "", nil
+		s.mask.reset() // what it holds comes after the cut
+		s.pending, s.pendingErr = nil, nil
+		switch s.err {
+		case nil:
+			s.err = &ReplyTooLargeError{Limit: limit, Kept: true}
+			s.c.tracef("! the reply passed max_reply_bytes (%s); reading stopped\n", bytesize.Format(limit))
+			s.release(s.err)
+		case io.EOF:
+			s.err = &ReplyTooLargeError{Limit: limit, Kept: true}
+		}
+	}
+	s.textBytes += int64(len(ev.Text))
 	return ev
 }
 

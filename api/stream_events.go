@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,13 +11,22 @@ import (
 
 // fromJSON reads a whole JSON reply and queues its content as events.
 func (s *Stream) fromJSON(body io.Reader) {
-	data, err := io.ReadAll(io.LimitReader(body, maxChatReply))
+	limit := replyBodyLimit(s.c.maxReply)
+	data, err := io.ReadAll(io.LimitReader(body, limit+1))
 	if err != nil {
 		s.pendingErr = s.readErr(err)
 		return
 	}
-	var reply ChatResponse
-	if json.Unmarshal(data, &reply) != nil || len(reply.Choices) == 0 {
+	over := int64(len(data)) > limit
+	if over {
+		data = data[:limit]
+	}
+	reply, tooLarge, ok := capReply(data, over, s.c.maxReply)
+	switch {
+	case tooLarge != nil && !tooLarge.Kept:
+		s.pendingErr = tooLarge
+		return
+	case !ok:
 		if eb, ok := parseJSONError(bytes.TrimSpace(data)); ok {
 			s.pendingErr = s.streamError(eb)
 			return
@@ -30,6 +38,12 @@ func (s *Stream) fromJSON(body io.Reader) {
 	finish := ch.FinishReason
 	if finish == "" {
 		finish = "stop"
+	}
+	if tooLarge != nil {
+		// The text is delivered, then the error ends the stream.
+		s.pending = append(s.pending, StreamEvent{Text: ch.Message.Content.PlainText(), Role: ch.Message.Role})
+		s.pendingErr = tooLarge
+		return
 	}
 	s.pending = append(s.pending, StreamEvent{Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
 	s.pendingErr = io.EOF

@@ -73,7 +73,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.loadGatewayConfig("ask")
 	if err != nil {
 		return err
 	}
@@ -110,29 +110,13 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		// -s on a continued session applies to this question only.
 		topts.SystemPrompt = strings.TrimSpace(f.system)
 	}
-	user := &conversation.UserInput{Text: text, Attachments: atts}
-	turn, err := conv.Begin(user, topts)
-	var ve *conversation.VisionError
-	if errors.As(err, &ve) && ve.Earlier {
-		// Earlier turns' images would be refused by a model without
-		// vision: their text goes, the images stay behind.
-		topts.WithoutImages = true
-		turn, err = conv.Begin(user, topts)
-		if err == nil {
-			a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", model))
-		}
-	}
+	turn, err := a.beginTurn(conv, &conversation.UserInput{Text: text, Attachments: atts}, topts)
 	if err != nil {
 		return usage(err)
 	}
 	// The question is on disk before it goes out.
 	h.flush(ctx)
-	switch n := len(turn.Built.Dropped); {
-	case n == 1:
-		a.warn("an earlier message of this session whose reply failed is not sent again")
-	case n > 1:
-		a.warn(fmt.Sprintf("%d earlier messages of this session whose replies failed are not sent again", n))
-	}
+	a.warnDropped(turn)
 	req := turn.Chat
 	out := newReplyWriter(a.env.Stdout, f.raw)
 	onText := func(t string) {
@@ -176,6 +160,31 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		fmt.Fprintln(a.env.Stderr, usageLine(res.usage))
 	}
 	return nil
+}
+
+// beginTurn starts the turn. Earlier turns' images would be refused by a
+// model without vision: then their text goes, the images stay behind.
+func (a *app) beginTurn(conv *conversation.Conversation, user *conversation.UserInput, topts conversation.TurnOptions) (*conversation.Turn, error) {
+	turn, err := conv.Begin(user, topts)
+	var ve *conversation.VisionError
+	if errors.As(err, &ve) && ve.Earlier {
+		topts.WithoutImages = true
+		turn, err = conv.Begin(user, topts)
+		if err == nil {
+			a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", topts.Model))
+		}
+	}
+	return turn, err
+}
+
+// warnDropped says which earlier messages the request leaves out.
+func (a *app) warnDropped(turn *conversation.Turn) {
+	switch n := len(turn.Built.Dropped); {
+	case n == 1:
+		a.warn("an earlier message of this session whose reply failed is not sent again")
+	case n > 1:
+		a.warn(fmt.Sprintf("%d earlier messages of this session whose replies failed are not sent again", n))
+	}
 }
 
 // askText joins piped stdin and the prompt argument.
@@ -236,10 +245,15 @@ type askResult struct {
 
 func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
 	resp, err := c.Chat(ctx, req)
+	if resp == nil {
+		return askResult{}, err
+	}
+	// A reply over max_reply_bytes comes with its text so far: shown and
+	// kept like a stream's.
+	onText(resp.Text())
 	if err != nil {
 		return askResult{}, err
 	}
-	onText(resp.Text())
 	var res askResult
 	if len(resp.Choices) > 0 {
 		res.finishReason = resp.Choices[0].FinishReason

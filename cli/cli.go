@@ -69,6 +69,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
+	checkCompletionCommand(root)
 	_, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
@@ -114,8 +115,7 @@ func (a *app) warn(msg string) {
 // Keys shorter than 8 characters (test setups) are left alone rather than
 // blanking ordinary words.
 func (a *app) mask(s string) string {
-	keys := append([]string{strings.TrimSpace(a.env.Getenv("OPENAI_API_KEY"))}, a.secrets...)
-	for _, k := range keys {
+	for _, k := range a.knownSecrets() {
 		if len(k) >= 8 {
 			s = strings.ReplaceAll(s, k, "[redacted]")
 		}
@@ -180,7 +180,7 @@ type app struct {
 	env     Env
 	verbose bool
 	cfgPath string
-	secrets []string // resolved API keys, masked in anything printed
+	secrets secretSet // API keys seen: masked in anything printed, redacted in the history
 
 	demo    bool          // --demo: use the built-in demo gateway
 	demoDPS float64       // --demo-dps: its streaming pace

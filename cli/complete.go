@@ -12,6 +12,8 @@ import (
 
 	"parley/config"
 	"parley/internal/demo"
+	"parley/session"
+	"parley/termsafe"
 	"parley/themes"
 )
 
@@ -37,6 +39,30 @@ const (
 	chatModels modelKind = iota
 	imageModels
 )
+
+// completionShells are the shells cobra writes completion scripts for.
+func completionShells() []string { return []string{"bash", "zsh", "fish", "powershell"} }
+
+// checkCompletionCommand makes "parley completion SHELL" with a shell
+// parley has no script for a usage error (cobra shows the help and exits
+// 0). Without a shell the help is shown, as before. It runs once the
+// root's output is set: cobra's completion commands keep the writer they
+// find when they are made.
+func checkCompletionCommand(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Args = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			return usagef("there is no completion script for %q; the shells are %s (e.g. parley completion bash)", args[0], strings.Join(completionShells(), ", "))
+		}
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+}
 
 // registerCompletions attaches completion functions to the flags and
 // arguments of every command.
@@ -67,6 +93,9 @@ func (a *app) registerCompletions(root *cobra.Command) {
 		register("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
 		register("system", cobra.NoFileCompletions)
 		register("n", cobra.NoFileCompletions)
+		register("session", func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return a.completeSessionIDs(true)(cmd, nil, toComplete)
+		})
 	}
 }
 
@@ -167,6 +196,34 @@ func (a *app) completeSizes(cmd *cobra.Command, _ []string, toComplete string) (
 		}
 	}
 	return filterPrefix(slices.Clone(sizes), toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeSessionIDs offers the ids of saved sessions (newest first, the
+// title as the description) for commands that take session ids: the
+// first argument, or every argument when many is set.
+func (a *app) completeSessionIDs(many bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 && !many {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		dir := session.DefaultDir(a.env.Getenv, a.env.HomeDir)
+		choices, err := session.CompleteIDs(cmd.Context(), dir, toComplete, maxCompletions)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, c := range choices {
+			if slices.Contains(args, c.ID) || !validModelID(c.ID) {
+				continue
+			}
+			title := strings.Join(strings.Fields(termsafe.Sanitize(c.Title)), " ")
+			if title == "" {
+				title = "(untitled)"
+			}
+			out = append(out, cobra.CompletionWithDesc(c.ID, title))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // filterPrefix keeps the completions whose value starts with prefix.

@@ -229,3 +229,55 @@ func TestCompleteFilesAndArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteSessionIDs: session ids complete for show, export, rm and
+// --session, newest first with their titles, without creating a history
+// when there is none; completion for a shell parley has no script for is a
+// usage error.
+func TestCompleteSessionIDs(t *testing.T) {
+	h := newHarness(t)
+	data := filepath.Join(h.env["XDG_DATA_HOME"], "parley")
+	if vals, _, dir := complete(t, h, "sessions", "show", ""); len(vals) != 0 || dir != noFileComp {
+		t.Fatalf("no history: %q %s", vals, dir)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Fatalf("completion made the history (%v)", err)
+	}
+	h.gw.Enqueue(apitest.Reply{Text: "Lima."})
+	h.run(nil, "ask", "-m", "gpt-4o", "capital of Peru?").mustCode(t, 0)
+	h.now = h.now.Add(time.Minute)
+	h.gw.Enqueue(apitest.Reply{Text: "Santiago."})
+	h.run(nil, "ask", "-m", "gpt-4o", "capital of\tChile?").mustCode(t, 0)
+	list := h.sessions()
+	both, older := []string{list[0].ID, list[1].ID}, []string{list[1].ID}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"sessions", "show", ""}, both},
+		{[]string{"sessions", "export", ""}, both},
+		{[]string{"sessions", "rm", list[0].ID, ""}, older}, // not offered twice
+		{[]string{"ask", "--session", ""}, both},
+		{[]string{"--session", ""}, both},
+	} {
+		args := c.args
+		vals, desc, dir := complete(t, h, args...)
+		if !slices.Equal(vals, c.want) || dir != noFileComp || desc[list[1].ID] != "capital of Peru?" {
+			t.Errorf("%q: %q %q %s", args, vals, desc, dir)
+		}
+	}
+	if _, desc, _ := complete(t, h, "sessions", "show", ""); desc[list[0].ID] != "capital of Chile?" {
+		t.Errorf("a tab in a title must not split the completion: %q", desc)
+	}
+	if vals, _, _ := complete(t, h, "sessions", "show", list[1].ID[:30]); !slices.Equal(vals, []string{list[1].ID}) {
+		t.Errorf("by prefix: %q", vals)
+	}
+	if vals, _, _ := complete(t, h, "sessions", "show", list[0].ID, ""); len(vals) != 0 {
+		t.Errorf("show takes one id: %q", vals)
+	}
+	r := h.run(nil, "completion", "tcsh")
+	r.mustCode(t, 2)
+	if !strings.Contains(r.stderr, `no completion script for "tcsh"; the shells are bash, zsh, fish, powershell`) {
+		t.Fatalf("completion tcsh: %+v", r)
+	}
+}

@@ -91,15 +91,27 @@ func TestAskDemo(t *testing.T) {
 func TestImageDemoWritesPNGOfTheAskedSize(t *testing.T) {
 	h := newHarness(t)
 	h.writeConfig(demoUserConfig(h))
+	tmp := t.TempDir()
+	h.env["TMPDIR"] = tmp
 	r := h.run(nil, "image", "--demo", "-n", "2", "--size", "320x200", "a red kite")
 	r.mustCode(t, 0)
 	paths := strings.Fields(r.stdout)
 	if len(paths) != 2 {
 		t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
 	}
+	// The demo keeps nothing: a temporary folder, named on stderr, not
+	// the config's image_dir.
+	demoDir := filepath.Dir(paths[0])
+	if filepath.Dir(demoDir) != tmp || !strings.HasPrefix(filepath.Base(demoDir), "parley-demo-images-") ||
+		r.stderr != "parley: The demo keeps nothing: its images go to the temporary folder "+demoDir+" (copy the ones you want to keep).\n" {
+		t.Fatalf("demo folder %s, stderr %q", demoDir, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(h.home, "pictures")); !os.IsNotExist(err) {
+		t.Errorf("the demo wrote into image_dir (%v)", err)
+	}
 	for _, p := range paths {
-		if filepath.Dir(p) != filepath.Join(h.home, "pictures") {
-			t.Errorf("%s is not in the config's image_dir", p)
+		if filepath.Dir(p) != demoDir {
+			t.Errorf("%s is not in the demo's folder", p)
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -26,6 +26,7 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   mouse = false                       # mouse-wheel scrolling in the chat
   system_prompt = "Answer briefly."
   max_history_messages = 0            # 0 sends the whole conversation
+  max_reply_bytes = "8MiB"            # longer replies stop there; the text so far is kept
   history = true                      # keep sessions in $XDG_DATA_HOME/parley (see parley sessions)
   auto_title = false                  # ask the model for a short session title
 
@@ -71,7 +72,7 @@ The demo models:
   parley --demo                          chat with demo-chat
   parley --demo -m demo-vision           paste an image path, then ask
   parley ask --demo "hello"              one reply on stdout
-  parley image --demo -n 2 "red kite"    PNGs saved to image_dir
+  parley image --demo -n 2 "red kite"    PNGs saved to a temporary folder
   parley image --demo --edit in.png "make it blue"
   parley models --demo                   the models and what they can do`,
 	}

@@ -45,7 +45,7 @@ func (f historyFlags) resumes() bool { return f.cont || f.session != "" }
 
 // openStore opens the history database in parley's data directory.
 func (a *app) openStore(ctx context.Context) (*session.Store, error) {
-	return session.Open(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), session.Options{Now: a.env.Now})
+	return session.Open(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), session.Options{Now: a.env.Now, Secrets: a.knownSecrets})
 }
 
 // askHistory records one `parley ask` turn: nowhere (history off), in a
@@ -151,28 +151,33 @@ func (h *askHistory) conversation(now func() time.Time, systemPrompt string) *co
 	return conversation.New(opts)
 }
 
-// flush waits (briefly) until what was recorded is on disk.
+// flush waits (briefly) until what was recorded is on disk. A failure is
+// not said yet: the recorder tries again until close, which says whether
+// anything was lost.
 func (h *askHistory) flush(ctx context.Context) {
 	if h.rec == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
 	defer cancel()
-	if err := h.rec.Flush(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		h.report(err)
-	}
+	_ = h.rec.Flush(ctx)
 }
 
-// close writes what is left and closes the history; a failure not yet
-// reported is reported now, once.
+// close writes what is left and closes the history. What could not be
+// written in the end, or a session deleted meanwhile, is said once.
 func (h *askHistory) close() {
 	if h == nil || h.closed {
 		return
 	}
 	h.closed = true
 	if h.rec != nil {
-		h.rec.Close()
-		if err, ok := <-h.rec.Errors(); ok && err != nil {
+		err := h.rec.Close()
+		for e := range h.rec.Errors() {
+			if err == nil && errors.Is(e, session.ErrSessionDeleted) {
+				err = e
+			}
+		}
+		if err != nil {
 			h.report(err)
 		}
 	}

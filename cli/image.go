@@ -39,7 +39,8 @@ func (a *app) imageCommand() *cobra.Command {
 		Long: `Generate images from a prompt, or edit existing images with --edit, and save
 them as PNG files named <yyyymmdd-hhmmss>-<prompt>-<i>.png. Existing files are
 never overwritten. Each saved file's path is printed on its own line and
-nothing else goes to stdout.`,
+nothing else goes to stdout. With --demo (and no -o) the images go to a new
+temporary folder, which stderr names: the demo keeps nothing.`,
 		Example: `  parley image "a lighthouse at dusk, watercolour"
   parley image -n 2 --size 1536x1024 -o ./art "isometric city block"
   parley image --edit room.png --mask window.png "put a cat on the windowsill"`,
@@ -71,14 +72,21 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if f.n < 0 {
 		return usagef("-n must be 1 or more, not %d", f.n)
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.loadGatewayConfig("image")
 	if err != nil {
 		return err
 	}
 	model := cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(cfg.ImageModel), defaultImageModel)
 	dir := cfg.ImageDir()
-	if f.out != "" {
+	switch {
+	case f.out != "":
 		dir = config.ExpandHome(f.out, a.env.HomeDir)
+	case a.demo:
+		// The demo keeps nothing of the user's: its pictures go to a
+		// temporary folder, not to image_dir.
+		if dir, err = a.demoImageDir(); err != nil {
+			return err
+		}
 	}
 	req := imagegen.Request{Prompt: prompt, Model: model, N: f.n, Size: f.size, Dir: dir}
 	for _, p := range f.edit {
@@ -125,6 +133,21 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		fmt.Fprintln(a.env.Stdout, s.Path)
 	}
 	return nil
+}
+
+// demoImageDir makes the temporary folder the demo's images go to and
+// says where it is (stdout keeps the paths only).
+func (a *app) demoImageDir() (string, error) {
+	base := a.env.Getenv("TMPDIR")
+	if base == "" {
+		base = os.TempDir()
+	}
+	dir, err := os.MkdirTemp(base, "parley-demo-images-")
+	if err != nil {
+		return "", fmt.Errorf("cannot make a temporary folder for the demo's images in %s (%w); give one with -o", base, fserr.Cause(err))
+	}
+	a.say("the demo keeps nothing: its images go to the temporary folder " + dir + " (copy the ones you want to keep)")
+	return dir, nil
 }
 
 // writableDir creates dir if needed and checks that a file can be made in it.

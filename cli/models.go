@@ -35,7 +35,7 @@ the capabilities parley assumes for them.`,
 const listTimeout = 15 * time.Second
 
 func (a *app) models(ctx context.Context) error {
-	cfg, err := a.loadConfig()
+	cfg, err := a.loadGatewayConfig("models")
 	if err != nil {
 		return err
 	}

@@ -29,15 +29,17 @@ func (a *app) sessionsCommand() *cobra.Command {
 		Long: `Every chat and every "parley ask" is kept as a session in
 $XDG_DATA_HOME/parley (~/.local/share/parley) unless history = false is set in
 the config or --no-save is given. A session id may be given by any unique
-prefix. Without a command, "parley sessions" lists them.
+prefix (twelve characters are nearly always enough; a prefix several
+sessions share lists them; the shell completes ids). Without a command,
+"parley sessions" lists them.
 
 Listings are plain text, one item per line and stable for scripts; --json gives
 every field.`,
 		Example: `  parley sessions
   parley sessions search "lighthouse keeper"
-  parley sessions show 0190f0a1
-  parley sessions export 0190f0a1 --format md -o chat.md
-  parley sessions rm 0190f0a1 0190f0b7`,
+  parley sessions show 0190f0a1b2c3
+  parley sessions export 0190f0a1b2c3 --format md -o chat.md
+  parley sessions rm 0190f0a1b2c3 0190f0b7d4e5`,
 		Args: sessionsArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.sessionsList(cmd.Context(), lf)
@@ -107,7 +109,7 @@ func (a *app) sessionsListCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List sessions, newest first: id, last change, message count, title",
+		Short: "List sessions, newest first: id, last change, message count, title (labelled on a terminal)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.sessionsList(cmd.Context(), f)
@@ -146,7 +148,13 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 			}
 			return session.WriteJSON(a.env.Stdout, out)
 		}
+		if len(list) == 0 {
+			return errNoHistory
+		}
 		tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
+		if a.env.StdoutIsTerminal {
+			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
+		}
 		for _, m := range list {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, shortTime(m.Updated), m.Messages, listTitle(m))
 		}
@@ -155,7 +163,8 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 	return a.emptyListing(err, f.json)
 }
 
-// emptyListing turns "no history yet" into an empty listing.
+// emptyListing turns "no history yet" into an empty listing: [] in JSON,
+// a sentence on stderr otherwise (stdout stays empty for scripts).
 func (a *app) emptyListing(err error, asJSON bool) error {
 	if !errors.Is(err, errNoHistory) {
 		return err
@@ -164,6 +173,7 @@ func (a *app) emptyListing(err error, asJSON bool) error {
 		_, err = io.WriteString(a.env.Stdout, "[]\n")
 		return err
 	}
+	a.say(errNoHistory.Error())
 	return nil
 }
 
@@ -179,10 +189,7 @@ func noSession(err error, prefix string) error {
 // listTitle is a session's title for a one-line listing.
 func listTitle(m session.Meta) string {
 	t := strings.Join(strings.Fields(termsafe.Sanitize(m.Title)), " ")
-	switch {
-	case t == "" && m.HasDraft:
-		return "(draft)"
-	case t == "":
+	if t == "" {
 		return "(untitled)"
 	}
 	return t
@@ -210,7 +217,8 @@ func (a *app) sessionsShowCommand() *cobra.Command {
 		Long: `Print a session's transcript as plain text, or with --json its full structure
 (the same as "parley sessions export --format json", images referred to where
 parley keeps them).`,
-		Args: exactlyOneID,
+		Args:              exactlyOneID,
+		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.sessionsShow(cmd.Context(), args[0], asJSON)
 		},
@@ -289,9 +297,10 @@ func (a *app) sessionsSearchCommand() *cobra.Command {
 		Use:   "search QUERY",
 		Short: "Find messages in every session: session id, message number, snippet",
 		Long: `Find the messages that contain every word of QUERY, newest first, in every
-session. Words match whole words regardless of case and accents; end a word
-with * to match every word it starts; "put words in quotes" to match them in a
-row. Each line shows the session id, the message number and a snippet.`,
+session. Each word matches the words it starts, regardless of case and
+accents ("wombat" finds "wombats"); "put words in quotes" to match them in a
+row. Each line shows the session id, the message number and a snippet, with a
+header line on a terminal. No match is an error (exit status 1), as for grep.`,
 		Example: `  parley sessions search lighthouse
   parley sessions search 'light* keeper' --json`,
 		Args: cobra.ArbitraryArgs,
@@ -323,10 +332,19 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 	if f.limit <= 0 {
 		return usagef("--limit must be 1 or more, not %d", f.limit)
 	}
+	noMatch := fmt.Errorf("no messages match %q", strings.Join(strings.Fields(query), " "))
 	err := a.withStore(ctx, func(s *session.Store) error {
-		hits, err := s.Search(ctx, query, f.limit)
+		// Every word is a prefix, as in the browser: "wombat" finds
+		// "wombats".
+		hits, err := s.Search(ctx, session.PrefixQuery(query), f.limit)
 		if err != nil {
 			return err
+		}
+		if len(hits) == 0 {
+			if f.json {
+				io.WriteString(a.env.Stdout, "[]\n")
+			}
+			return noMatch
 		}
 		if f.json {
 			out := make([]jsonHit, 0, len(hits))
@@ -345,11 +363,18 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		}
 		style := a.env.StdoutIsTerminal && a.env.Getenv("NO_COLOR") == ""
 		var b strings.Builder
+		if a.env.StdoutIsTerminal {
+			fmt.Fprintf(&b, "%-32s  %s  %s\n", "SESSION", "MESSAGE", "SNIPPET")
+		}
 		for _, h := range hits {
-			fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
-			// One line: whitespace runs (newlines included) become one space.
-			snippet := strings.Join(strings.Fields(h.Snippet), " ")
-			for _, sp := range session.SplitSnippet(snippet) {
+			if a.env.StdoutIsTerminal {
+				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.MessageID)
+			} else {
+				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
+			}
+			// Snippets come on one line, the spaces around the matches
+			// kept.
+			for _, sp := range session.SplitSnippet(h.Snippet) {
 				text := termsafe.Sanitize(sp.Text)
 				if sp.Hit && style {
 					text = "\x1b[1m" + text + "\x1b[22m"
@@ -361,11 +386,18 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		_, err = io.WriteString(a.env.Stdout, b.String())
 		return err
 	})
-	return a.emptyListing(err, f.json)
+	if errors.Is(err, errNoHistory) {
+		if f.json {
+			io.WriteString(a.env.Stdout, "[]\n")
+		}
+		return fmt.Errorf("%w: %w", noMatch, errNoHistory)
+	}
+	return err
 }
 
 func (a *app) sessionsExportCommand() *cobra.Command {
 	var format, out string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a session as Markdown or JSON",
@@ -374,20 +406,28 @@ func (a *app) sessionsExportCommand() *cobra.Command {
 With -o PATH the export is written to PATH and its images are copied into a
 folder next to it (for chat.md: chat-images/) and referred to by relative
 paths, so the files can be moved or shared together. Without -o it goes to
-stdout and images are referred to where parley keeps them.`,
-		Example: `  parley sessions export 0190f0a1 -o chat.md
-  parley sessions export 0190f0a1 --format json > chat.json`,
-		Args: exactlyOneID,
+stdout and images are referred to where parley keeps them.
+
+An existing file (or link) at PATH is never replaced unless --force is given,
+and a link there is never followed: --force replaces the link itself. The files
+are readable by you only, like the history. Terminal control characters in
+replies are written as visible placeholders in Markdown.`,
+		Example: `  parley sessions export 0190f0a1b2c3 -o chat.md
+  parley sessions export 0190f0a1b2c3 -o chat.md --force
+  parley sessions export 0190f0a1b2c3 --format json > chat.json`,
+		Args:              exactlyOneID,
+		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsExport(cmd.Context(), args[0], format, out)
+			return a.sessionsExport(cmd.Context(), args[0], format, out, force)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file, images next to it (default: stdout)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace the file at the -o path (and images of an earlier export beside it)")
 	return cmd
 }
 
-func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) error {
+func (a *app) sessionsExport(ctx context.Context, prefix, format, out string, force bool) error {
 	format = strings.ToLower(strings.TrimSpace(format))
 	if format != session.FormatMarkdown && format != session.FormatJSON {
 		return usagef("--format must be md or json, not %q", format)
@@ -397,9 +437,14 @@ func (a *app) sessionsExport(ctx context.Context, prefix, format, out string) er
 		if err != nil {
 			return err
 		}
-		opts := session.ExportOptions{Format: format}
+		opts := session.ExportOptions{Format: format, Force: force}
 		if out != "" {
-			return s.ExportFile(ctx, id, out, opts)
+			err := s.ExportFile(ctx, id, out, opts)
+			var pe *fs.PathError
+			if errors.Is(err, fs.ErrExist) && errors.As(err, &pe) {
+				return usagef("%s exists already and was left alone; give another path, or add --force to replace it", pe.Path)
+			}
+			return err
 		}
 		if !a.env.StdoutIsTerminal || format == session.FormatJSON {
 			// JSON is written with every terminal control escaped.

@@ -27,9 +27,10 @@ func (a *app) sessionsRmCommand() *cobra.Command {
 		Long: `Delete sessions with their messages and drafts, and the stored images no other
 session uses. On a terminal parley asks first; elsewhere --yes is required.
 --all deletes every session.`,
-		Example: `  parley sessions rm 0190f0a1
+		Example: `  parley sessions rm 0190f0a1b2c3
   parley sessions rm --all --yes`,
-		Args: cobra.ArbitraryArgs,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: a.completeSessionIDs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.sessionsRm(cmd.Context(), args, f)
 		},

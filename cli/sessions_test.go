@@ -132,10 +132,11 @@ func TestNoSaveAndHistoryOffKeepNothing(t *testing.T) {
 	h.writeConfig("history = false\n")
 	h.run(nil, "ask", "-m", "gpt-4o", "q").mustCode(t, 0)
 	// Looking at an empty history does not make one either.
-	if r := h.run(nil, "sessions", "list"); r.code != 0 || r.stdout != "" {
+	if r := h.run(nil, "sessions", "list"); r.code != 0 || r.stdout != "" || r.stderr != "parley: There are no saved sessions yet.\n" {
 		t.Fatalf("sessions list without a history: %+v", r)
 	}
-	if r := h.run(nil, "sessions", "search", "--json", "q"); r.code != 0 || r.stdout != "[]\n" {
+	if r := h.run(nil, "sessions", "search", "--json", "q"); r.code != 1 || r.stdout != "[]\n" ||
+		r.stderr != "parley: No messages match \"q\": there are no saved sessions yet.\n" {
 		t.Fatalf("sessions search without a history: %+v", r)
 	}
 	if r := h.run(nil, "sessions", "show", "0190"); r.code != 2 || !strings.Contains(r.stderr, "there are no saved sessions yet") {
@@ -343,8 +344,12 @@ func TestSessionsListShowSearch(t *testing.T) {
 	if got := hits[0].Snippet[hl[0]:hl[1]]; got != "café" || hits[0].MessageID != 1 || hits[0].SessionID != list[0].ID {
 		t.Fatalf("highlight %q in %+v", got, hits[0])
 	}
-	if r = h.run(nil, "sessions", "search", "zebra"); r.code != 0 || r.stdout != "" {
+	if r = h.run(nil, "sessions", "search", "zebra", "  crossing"); r.code != 1 || r.stdout != "" || r.stderr != "parley: No messages match \"zebra crossing\".\n" {
 		t.Fatalf("no match: %+v", r)
+	}
+	// Every word is a prefix, as in the browser.
+	if r = h.run(nil, "sessions", "search", "keep", "lamp"); r.code != 0 || !strings.HasPrefix(r.stdout, list[1].ID+"  2  The keeper lit the lamp.") {
+		t.Fatalf("prefix search: %+v", r)
 	}
 	h.run(nil, "sessions", "search").mustCode(t, 2)
 	h.run(nil, "sessions", "show").mustCode(t, 2)
@@ -378,6 +383,27 @@ func TestSessionsExport(t *testing.T) {
 	}
 	if r = h.run(nil, "sessions", "export", id, "--format", "pdf"); r.code != 2 || !strings.Contains(r.stderr, "md or json") {
 		t.Fatalf("bad format: %+v", r)
+	}
+	// Again to the same path: refused and untouched; --force replaces.
+	os.WriteFile(out, []byte("my notes"), 0o600)
+	r = h.run(nil, "sessions", "export", id, "-o", out)
+	if r.code != 2 || r.stderr != "parley: "+out+" exists already and was left alone; give another path, or add --force to replace it.\n" {
+		t.Fatalf("over a file: %+v", r)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "my notes" {
+		t.Fatalf("the file changed: %q", b)
+	}
+	h.run(nil, "sessions", "export", id, "-o", out, "--force").mustCode(t, 0)
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	// A dangling link is not followed: its target is not created.
+	link := filepath.Join(filepath.Dir(out), "link.md")
+	target := filepath.Join(t.TempDir(), "target.md")
+	os.Symlink(target, link)
+	h.run(nil, "sessions", "export", id, "-o", link).mustCode(t, 2)
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Fatalf("the link's target was created: %v", err)
 	}
 }
 
@@ -449,4 +475,41 @@ func TestChatHistoryRequest(t *testing.T) {
 		t.Fatalf("history = false: %+v", h.tui.History)
 	}
 	h.run(nil, "--continue").mustCode(t, 2)
+}
+
+// TestSessionsListingsAreLabelled: on a terminal the listings have a
+// header line (scripts, reading a pipe, get the lines only); an untitled
+// session is "(untitled)", whether or not it holds a draft; previews are
+// plain text; snippets keep the spaces around the match.
+func TestSessionsListingsAreLabelled(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Text: "## Tea\n\nA cup of **tea**. Tea rewards patience."})
+	h.run(nil, "ask", "-m", "gpt-4o", "which drink?").mustCode(t, 0)
+	s := h.store()
+	if err := s.SaveDraft(context.Background(), "0badc0ffee0badc0ffee0badc0ffee00", "half typed", nil); err != nil {
+		t.Fatal(err)
+	}
+	h.stdoutTTY = true
+	h.env["NO_COLOR"] = "1"
+	r := h.run(nil, "sessions", "list")
+	r.mustCode(t, 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "ID UPDATED MESSAGES TITLE" ||
+		!strings.HasSuffix(strings.Join(strings.Fields(lines[1]), " "), " 0 (untitled)") || !strings.HasSuffix(strings.Join(strings.Fields(lines[2]), " "), " 2 which drink?") ||
+		strings.Index(lines[0], "TITLE") != strings.Index(lines[1], "(untitled)") {
+		t.Fatalf("list on a terminal:\n%s", r.stdout)
+	}
+	r = h.run(nil, "sessions", "search", "tea")
+	r.mustCode(t, 0)
+	lines = strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "SESSION ") || !strings.HasSuffix(lines[0], "  MESSAGE  SNIPPET") ||
+		!strings.HasSuffix(lines[1], "  2  Tea A cup of tea. Tea rewards patience.") {
+		t.Fatalf("search on a terminal:\n%s", r.stdout)
+	}
+	h.stdoutTTY = false
+	r = h.run(nil, "sessions", "list", "--json")
+	var metas []jsonMeta
+	if err := json.Unmarshal([]byte(r.stdout), &metas); err != nil || metas[1].Preview != "Tea A cup of tea. Tea rewards patience." {
+		t.Fatalf("previews: %v %+v", err, metas)
+	}
 }

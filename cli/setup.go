@@ -28,6 +28,7 @@ func (a *app) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
+	a.secrets.add(cfg.KnownKeys()...)
 	if a.demo {
 		if err := a.useDemo(cfg); err != nil {
 			return nil, err
@@ -35,6 +36,22 @@ func (a *app) loadConfig() (*config.Config, error) {
 	}
 	for _, w := range a.startupWarnings(cfg) {
 		a.warn(w)
+	}
+	return cfg, nil
+}
+
+// loadGatewayConfig is loadConfig for the commands that talk to a
+// gateway (ask, image, models): with nothing configured at all (no config
+// file, neither OPENAI_BASE_URL nor OPENAI_API_KEY) they say so and point
+// at the setup screen and the demo, instead of sending a request without
+// a key to the default gateway.
+func (a *app) loadGatewayConfig(command string) (*config.Config, error) {
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	if config.NothingConfigured(cfg, a.env.Getenv) {
+		return nil, usagef("nothing is configured yet: there is no config file (%s) and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set; run parley to set up a gateway on its first screen, or try parley %s --demo", a.displayPath(cfg.Path), command)
 	}
 	return cfg, nil
 }
@@ -87,9 +104,7 @@ func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Write
 	if err != nil {
 		return nil, err
 	}
-	if cc.APIKey != "" {
-		a.secrets = append(a.secrets, cc.APIKey)
-	}
+	a.secrets.add(cc.APIKey)
 	if trace != nil {
 		cc.Verbose, cc.Sanitize = trace, termsafe.Sanitize
 	}

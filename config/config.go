@@ -42,12 +42,6 @@ type Env struct {
 	Path string
 }
 
-// OSEnv is the real environment of the process.
-func OSEnv() Env {
-	home, _ := os.UserHomeDir()
-	return Env{Getenv: os.Getenv, HomeDir: home}
-}
-
 func (e Env) get(k string) string {
 	if e.Getenv == nil {
 		return ""
@@ -110,6 +104,10 @@ type Config struct {
 	// write, and without {file} the command writes PNG to its stdout.
 	// Default "" = the desktop's tools (grim and slurp, maim, ...).
 	ScreenshotCmd string
+	// max_reply_bytes: the most text one chat reply may carry, streamed or
+	// not; past it reading stops and the text so far is kept. Same forms as
+	// attach_max_bytes. Default 0 = api.DefaultMaxReplyBytes (8 MiB).
+	MaxReplyBytes int64
 	// connect_timeout: dialing and the TLS handshake, as "10s". Default 0 =
 	// api.DefaultConnectTimeout (10s).
 	ConnectTimeout time.Duration
@@ -362,7 +360,13 @@ func (c *Config) Catalog() *api.Catalog {
 	for i, m := range c.Models {
 		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig}
 	}
-	return api.NewCatalog(models).WithConfigPath(c.Path)
+	cat := api.NewCatalog(models).WithConfigPath(c.Path)
+	if c.overridden != "" {
+		// The models are the override's (the demo's): no line of the
+		// config file changes what they can do.
+		cat = cat.Fixed(c.overridden)
+	}
+	return cat
 }
 
 // Provider returns the provider with the given name, or nil.

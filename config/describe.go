@@ -59,7 +59,11 @@ func (c *Config) Describe() string {
 		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", line(c.Path))
 	}
 	for _, p := range c.Providers {
-		fmt.Fprintf(&b, "provider %s: %s (key from %s", line(p.Name), line(p.BaseURL), line(p.KeySource()))
+		if p.keyFromUnsetVariable() {
+			fmt.Fprintf(&b, "provider %s: %s (no key: %s is not set", line(p.Name), line(p.BaseURL), line(p.keyEnv()))
+		} else {
+			fmt.Fprintf(&b, "provider %s: %s (key from %s", line(p.Name), line(p.BaseURL), line(p.KeySource()))
+		}
 		if p.Proxy != "" {
 			fmt.Fprintf(&b, "; proxy %s", line(redactURL(p.Proxy)))
 		}

@@ -122,3 +122,61 @@ func TestConfigPathVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxReplyBytes: max_reply_bytes reaches every provider's client
+// config; unset leaves the client's default; a size too small or not a
+// size is refused at its line.
+func TestMaxReplyBytes(t *testing.T) {
+	env, _ := testEnv(t, map[string]string{"OPENAI_API_KEY": "sk-test"})
+	writeConfig(t, env, "max_reply_bytes = \"2MiB\"\n", 0o600)
+	cc, err := mustLoad(t, env).Providers[0].ClientConfig("parley/test")
+	if err != nil || cc.MaxReplyBytes != 2<<20 {
+		t.Fatalf("MaxReplyBytes %d, err %v", cc.MaxReplyBytes, err)
+	}
+	writeConfig(t, env, "theme = \"dark\"\n", 0o600)
+	if cc, _ := mustLoad(t, env).Providers[0].ClientConfig("parley/test"); cc.MaxReplyBytes != 0 {
+		t.Fatalf("unset: MaxReplyBytes %d, want 0 (the client's default)", cc.MaxReplyBytes)
+	}
+	for body, want := range map[string]string{
+		"max_reply_bytes = 10\n":       "use at least 1KB",
+		"max_reply_bytes = \"huge\"\n": "is not a size",
+	} {
+		writeConfig(t, env, body, 0o600)
+		if _, err := Load(env); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), ":1:") {
+			t.Errorf("%q: err %v, want %q at line 1", body, err, want)
+		}
+	}
+}
+
+// TestKnownKeys: every key the config gives without running a command is
+// known (a literal api_key, api_key_env, OPENAI_API_KEY by default); a key
+// from api_key_cmd only once resolved.
+func TestKnownKeys(t *testing.T) {
+	env, _ := testEnv(t, map[string]string{"OPENAI_API_KEY": "sk-env-default", "TEAM_KEY": "sk-team"})
+	writeConfig(t, env, `[[providers]]
+name = "a"
+base_url = "http://127.0.0.1:1/v1"
+[[providers]]
+name = "b"
+base_url = "http://127.0.0.1:2/v1"
+api_key_env = "TEAM_KEY"
+[[providers]]
+name = "c"
+base_url = "http://127.0.0.1:3/v1"
+api_key = "sk-literal"
+[[providers]]
+name = "d"
+base_url = "http://127.0.0.1:4/v1"
+api_key_cmd = "echo sk-from-cmd"
+`, 0o600)
+	c := mustLoad(t, env)
+	if got := strings.Join(c.KnownKeys(), " "); got != "sk-env-default sk-team sk-literal" {
+		t.Fatalf("before api_key_cmd ran: %q", got)
+	}
+	if _, err := c.Provider("d").APIKey(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.KnownKeys(), " "); got != "sk-env-default sk-team sk-literal sk-from-cmd" {
+		t.Fatalf("after: %q", got)
+	}
+}

@@ -30,6 +30,7 @@ var (
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes", "attach_max_count", "reading_width", "images",
 		"attach_max_text_bytes", "attach_max_text_total", "screenshot_cmd", "screenshots_dir", "roles",
+		"max_reply_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
 	}
@@ -185,6 +186,9 @@ func (l *loader) load(doc map[string]any) error {
 		return err
 	}
 	if c.AttachMaxTextTotal, err = l.byteSize(doc, "attach_max_text_total"); err != nil {
+		return err
+	}
+	if c.MaxReplyBytes, err = l.byteSize(doc, "max_reply_bytes"); err != nil {
 		return err
 	}
 	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {

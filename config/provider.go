@@ -80,6 +80,12 @@ func (p *Provider) KeySource() string {
 	return p.keyEnv()
 }
 
+// keyFromUnsetVariable reports a provider whose key would come from an
+// environment variable that is not set (so it has none).
+func (p *Provider) keyFromUnsetVariable() bool {
+	return p.keyLabel == "" && p.apiKey == "" && p.APIKeyCmd == "" && strings.TrimSpace(p.getenv(p.keyEnv())) == ""
+}
+
 func (p *Provider) keyEnv() string {
 	if p.APIKeyEnv != "" {
 		return p.APIKeyEnv
@@ -137,6 +143,27 @@ func (p *Provider) APIKey() (string, error) {
 	}
 	p.key = &key
 	return key, nil
+}
+
+// KnownKeys returns the keys the config gives without running anything
+// (api_key values, the variables api_key_env names or OPENAI_API_KEY) and
+// those resolved so far, so they can be masked and kept out of the
+// history. A key api_key_cmd prints is known once it was resolved.
+func (c *Config) KnownKeys() []string {
+	var keys []string
+	for _, p := range c.Providers {
+		p.mu.Lock()
+		switch {
+		case p.key != nil:
+			keys = append(keys, *p.key)
+		case p.apiKey != "":
+			keys = append(keys, p.apiKey)
+		case p.APIKeyCmd == "":
+			keys = append(keys, strings.TrimSpace(p.getenv(p.keyEnv())))
+		}
+		p.mu.Unlock()
+	}
+	return keys
 }
 
 // runKeyCmd runs api_key_cmd. Its output is never put into an error: a
@@ -220,6 +247,7 @@ func (p *Provider) ClientConfig(userAgent string) (api.ClientConfig, error) {
 	}
 	if p.cfg != nil {
 		cc.Timeouts, cc.Retry = p.cfg.Timeouts(), p.cfg.Retry()
+		cc.MaxReplyBytes = p.cfg.MaxReplyBytes
 	}
 	return cc, nil
 }

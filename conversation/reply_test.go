@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parley/api"
+	"parley/api/apitest"
 )
 
 func pngAttachment() api.Attachment {
@@ -138,5 +139,41 @@ func TestFlushProgressAfterSilence(t *testing.T) {
 	c.FlushProgress()
 	if len(progress) != 1 || progress[0] != "early text" {
 		t.Fatalf("progress after the silence: %q", progress)
+	}
+}
+
+// TestTurnOverReplyCap: the turn path the chat and ask share keeps a reply
+// stopped at max_reply_bytes as a failed reply with its text so far, the
+// cap's sentence as its error.
+func TestTurnOverReplyCap(t *testing.T) {
+	gw := apitest.New(t)
+	text := strings.Repeat("a long reply ", 1000)
+	gw.Enqueue(apitest.Reply{Text: text, DeltaRunes: 100})
+	client, err := api.NewClient(api.ClientConfig{BaseURL: gw.URL(), APIKey: apitest.DefaultAPIKey, MaxReplyBytes: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.CloseIdleConnections()
+	c := New(Options{})
+	turn, err := c.Begin(&UserInput{Text: "q"}, TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := client.ChatStream(context.Background(), turn.Chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for {
+		ev, err := s.Recv()
+		if err != nil {
+			c.Close(turn, err)
+			break
+		}
+		c.Receive(turn, ev.Text, ev.Usage, ev.FinishReason)
+	}
+	r, _ := c.LastReply()
+	if r.State != StateFailed || r.Text != text[:4000] || r.Err != "the reply is larger than 4.0 KB (max_reply_bytes); the text so far is kept" {
+		t.Fatalf("reply %v, %d bytes, %q", r.State, len(r.Text), r.Err)
 	}
 }

@@ -222,7 +222,8 @@ func BenchmarkList(b *testing.B) {
 // deltas a second (1 KB of text) goes through the conversation and the
 // recorder, which writes the one progress change of that second; Flush
 // waits for it. A reply runs for 20 seconds (20 KB, a long answer), then
-// the next starts, so the text rewritten each second is realistic.
+// the next starts. Each second's write adds that second's text (see
+// writeProgress).
 func BenchmarkFlushOneSecondOfDeltas(b *testing.B) {
 	s := benchStore(b)
 	var now time.Time
@@ -252,7 +253,7 @@ func BenchmarkFlushOneSecondOfDeltas(b *testing.B) {
 		}
 	}
 	var text string
-	s.db.QueryRow("SELECT text FROM messages WHERE seq = ?", id).Scan(&text)
+	s.db.QueryRow("SELECT "+textSoFar+" FROM messages WHERE seq = ?", id).Scan(&text)
 	if text == "" {
 		b.Fatal("no progress was written")
 	}
@@ -272,5 +273,69 @@ func BenchmarkOnChangeDelta(b *testing.B) {
 	cpu := meterCPU(b)
 	for cpu.loop() {
 		conv.AppendDelta(id, "word ")
+	}
+}
+
+// BenchmarkSearchHugeMessage: one 100 MiB message (a log piped into ask)
+// among ordinary ones; a word at its start, a word only at its end, a
+// word it does not hold. FTS5's snippet() took 15 s for a 1 MiB message.
+func BenchmarkSearchHugeMessage(b *testing.B) {
+	s := benchStore(b)
+	fill(b, s, 100, 10, 500, newTextGen(4, 5000))
+	var log strings.Builder
+	log.WriteString("Started the build.\n")
+	for log.Len() < 100<<20 {
+		log.WriteString("INFO compile step ok, nothing to report\n")
+	}
+	log.WriteString("FATAL the wombats ate the cables\n")
+	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('f00d', 1, 1);
+		INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES ('f00d', 1, 'user', ?, 'done', 1, 1)`, log.String()); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for name, q := range map[string]string{"start": "started", "end": "cables", "elsewhere": "zzzzqq"} {
+		b.Run(name, func(b *testing.B) {
+			cpu := meterCPU(b)
+			for cpu.loop() {
+				if _, err := s.Search(ctx, q, 50); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkProgressOfALongReply: the progress saves of a reply that grows
+// by 128 KiB a second up to 8 MiB (64 saves) and its final write; the
+// bytes the process wrote are reported per reply (wchar of /proc/self/io).
+func BenchmarkProgressOfALongReply(b *testing.B) {
+	s := benchStore(b)
+	var now time.Time
+	r := s.NewRecorder(context.Background())
+	b.Cleanup(func() { r.Close() })
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: func() time.Time { return now }})
+	ctx := context.Background()
+	piece := strings.Repeat("log line x\n", 128<<10/11)
+	start, _ := bytesWritten()
+	cpu := meterCPU(b)
+	n := 0
+	for cpu.loop() {
+		n++
+		conv.AddUser("print the log", nil)
+		id, _ := conv.StartReply("gpt-4o")
+		for range 64 {
+			now = now.Add(time.Second)
+			conv.AppendDelta(id, piece)
+			if err := r.Flush(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		conv.Finish(id, "stop", nil)
+		if err := r.Flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if end, ok := bytesWritten(); ok {
+		b.ReportMetric(float64(end-start)/float64(n)/(1<<20), "MiB-written/op")
 	}
 }

@@ -3,6 +3,9 @@
 package session
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -16,4 +19,22 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// bytesWritten returns the bytes this process handed to write system
+// calls so far (wchar of /proc/self/io), files and pipes alike: what the
+// database wrote, WAL and checkpoints included. ok is false where the
+// kernel does not say.
+func bytesWritten() (n int64, ok bool) {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, found := strings.CutPrefix(line, "wchar: "); found {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }

@@ -31,11 +31,14 @@ func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []ap
 			_, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ? AND message_count = 0", sessionID)
 			return err
 		}
+		if err := refuseDeleted(ctx, tx, sessionID); err != nil {
+			return err
+		}
 		// A draft does not reorder the list: updated moves only for a
 		// session made for it.
 		now := millis(s.now())
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, created, updated, draft, has_draft) VALUES (?1, ?2, ?2, ?3, 1)
-			ON CONFLICT (id) DO UPDATE SET draft = excluded.draft, has_draft = 1`, sessionID, now, text); err != nil {
+			ON CONFLICT (id) DO UPDATE SET draft = excluded.draft, has_draft = 1`, sessionID, now, s.redact(text)); err != nil {
 			return err
 		}
 		return insertParts(ctx, tx, "draft_of", sessionID, atts)

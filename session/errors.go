@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"modernc.org/sqlite"
@@ -30,6 +31,10 @@ const (
 	KindTooNew
 	// KindForeign: the file is an SQLite database of another program.
 	KindForeign
+	// KindNotRegular: the file (or its -wal or -shm companion) is not a
+	// regular file: a named pipe, a device, a directory, a socket. It was
+	// not opened (opening a pipe waits for a writer forever).
+	KindNotRegular
 )
 
 // Error is a problem with the history database. Its message names the file
@@ -43,6 +48,8 @@ type Error struct {
 	Err error
 	// found and known are the schema versions of a KindTooNew error.
 	found, known int
+	// what the file is instead, for KindNotRegular ("a named pipe (FIFO)").
+	what string
 }
 
 func (e *Error) Error() string {
@@ -60,6 +67,13 @@ func (e *Error) Error() string {
 	case KindTooNew:
 		return fmt.Sprintf("the history database %s was written by a newer parley (schema %d; this one knows up to %d) and was left untouched; update parley, or move the file aside to start a new history",
 			e.Path, e.found, e.known)
+	case KindNotRegular:
+		what := "the history database " + e.Path
+		if strings.HasSuffix(e.Path, "-wal") || strings.HasSuffix(e.Path, "-shm") {
+			what = e.Path + ", a journal of the history database,"
+		}
+		return fmt.Sprintf("%s is %s, not a regular file, so parley did not open it; move it aside (mv %s %s.broken) and parley makes a new one, or set history = false in the config",
+			what, e.what, e.Path, e.Path)
 	case KindForeign:
 		return fmt.Sprintf("%s is not a parley history database (it belongs to another program) and was left untouched; move it aside or set XDG_DATA_HOME to another folder",
 			e.Path)

@@ -28,19 +28,31 @@ type ExportOptions struct {
 	Format string
 	// Location is the time zone of the times written; nil means Local.
 	Location *time.Location
+	// Force lets ExportFile replace a file (or link) at the path, and
+	// images of another export in its images folder.
+	Force bool
 }
 
 // ExportFile writes a session to path, with its images copied into a
 // folder next to it (for "chat.md": "chat-images/") and referred to by
-// relative paths, so the export can be moved or shared as it is.
+// relative paths, so the export can be moved or shared as it is. Without
+// opts.Force anything at path is left alone and the error matches
+// fs.ErrExist; a symbolic link at path is never followed (see
+// exportfile.go). The files are readable by the user only.
 func (s *Store) ExportFile(ctx context.Context, id, path string, opts ExportOptions) error {
+	if err := checkTarget(path, opts.Force); err != nil {
+		return err
+	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-images"
-	sink := &copySink{s: s, dir: filepath.Join(filepath.Dir(path), base), link: base, names: map[string]string{}}
+	sink := &copySink{s: s, dir: filepath.Join(filepath.Dir(path), base), link: base, names: map[string]string{}, force: opts.Force}
 	var buf bytes.Buffer
 	if err := s.export(ctx, id, &buf, sink, opts); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := writeExport(path, buf.Bytes(), opts.Force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
 		return fmt.Errorf("write the export: %w", err)
 	}
 	return nil
@@ -80,6 +92,8 @@ type copySink struct {
 	dir   string
 	link  string
 	names map[string]string // hash -> file name
+	force bool
+	made  bool // dir was checked (or made)
 }
 
 func (c *copySink) ref(hash, name, mime string) (string, error) {
@@ -95,10 +109,16 @@ func (c *copySink) ref(hash, name, mime string) (string, error) {
 		return "", err
 	}
 	file := exportName(name, hash, mime)
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
-		return "", fmt.Errorf("make the images folder: %w", err)
+	if !c.made {
+		if err := imagesFolder(c.dir); err != nil {
+			return "", fmt.Errorf("make the images folder: %w", err)
+		}
+		c.made = true
 	}
-	if err := os.WriteFile(filepath.Join(c.dir, file), data, 0o644); err != nil {
+	if err := writeImage(filepath.Join(c.dir, file), data, c.force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
 		return "", fmt.Errorf("copy an image: %w", err)
 	}
 	ref := c.link + "/" + file

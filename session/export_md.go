@@ -9,17 +9,22 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/termsafe"
 )
 
 // writeMarkdown writes a session as a Markdown document: a header with
 // what the session is, the system prompt, then each message under a
-// heading naming who wrote it and when. Message text is written as it
-// is (replies are Markdown already).
+// heading naming who wrote it and when. Message text is written as it is
+// (replies are Markdown already), except that terminal control characters
+// and escape sequences become visible placeholders, as on screen
+// (termsafe.Markdown): a reply's raw escapes must not act when the file
+// is printed with cat or shown by a pager.
 func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) error {
-	b := bufio.NewWriter(w)
+	safe := &markdownSafe{w: w}
+	b := bufio.NewWriter(safe)
 	title := e.Title
 	if title == "" {
-		title = "Untitled session"
+		title = "(untitled)"
 	}
 	fmt.Fprintf(b, "# %s\n\n", oneLine(title, 200))
 	fmt.Fprintf(b, "- Session: `%s`\n", e.ID)
@@ -75,7 +80,30 @@ func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) 
 			b.WriteString(imageLine(g.Prompt, ref))
 		}
 	}
-	return b.Flush()
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	return safe.close()
+}
+
+// markdownSafe makes what passes through it inert for a terminal
+// (termsafe.MarkdownStream: a character reference cut between two writes
+// is still caught).
+type markdownSafe struct {
+	w io.Writer
+	s termsafe.MarkdownStream
+}
+
+func (m *markdownSafe) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(m.w, m.s.Write(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (m *markdownSafe) close() error {
+	_, err := io.WriteString(m.w, m.s.Flush())
+	return err
 }
 
 func attachmentRef(sink imageSink, a api.Attachment, hash string) (string, error) {

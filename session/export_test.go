@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,5 +139,108 @@ func TestWriteJSONEscapesTerminalControls(t *testing.T) {
 	json.Unmarshal(b.Bytes(), &back)
 	if back["t"] != "a\x1b[2J\u009b\u202e\x7fé" {
 		t.Fatalf("the value changed: %q", back["t"])
+	}
+}
+
+// TestExportFileNeverReplacesNorFollowsLinks: an export over an existing
+// file, a link to a file, or a dangling link is refused (fs.ErrExist, and
+// os.IsExist for the chat's /export) and changes nothing: the link's
+// target is neither written nor created. With Force the file or the link
+// itself is replaced, never its target. Files are 0600, the images
+// folder 0700, and an images folder that is a link is refused.
+func TestExportFileNeverReplacesNorFollowsLinks(t *testing.T) {
+	s, id, _ := exportSession(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	md := ExportOptions{Format: FormatMarkdown}
+	path := filepath.Join(dir, "chat.md")
+	if err := s.ExportFile(ctx, id, path, md); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, filepath.Join(dir, "chat-images")} {
+		st, _ := os.Stat(p)
+		entries, _ := os.ReadDir(filepath.Join(dir, "chat-images"))
+		if p == path && st.Mode().Perm() != 0o600 || p != path && st.Mode().Perm() != 0o700 || len(entries) != 2 {
+			t.Fatalf("%s: mode %v", p, st.Mode())
+		}
+		for _, e := range entries {
+			if info, _ := e.Info(); info.Mode().Perm() != 0o600 {
+				t.Fatalf("image %s: mode %v", e.Name(), info.Mode())
+			}
+		}
+	}
+	// The same path again: refused, the file untouched.
+	os.WriteFile(path, []byte("my notes"), 0o600)
+	err := s.ExportFile(ctx, id, path, md)
+	if !errors.Is(err, fs.ErrExist) || !os.IsExist(err) {
+		t.Fatalf("over a file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "my notes" {
+		t.Fatalf("the file was changed: %q", b)
+	}
+	// A dangling link: refused, its target not created.
+	target := filepath.Join(dir, "elsewhere", "target.md")
+	os.Mkdir(filepath.Dir(target), 0o700)
+	link := filepath.Join(dir, "link.md")
+	os.Symlink(target, link)
+	if err := s.ExportFile(ctx, id, link, md); !os.IsExist(err) {
+		t.Fatalf("over a dangling link: %v", err)
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
+	// Force: the link itself is replaced by the export, the target stays
+	// absent; a file is replaced.
+	force := ExportOptions{Format: FormatMarkdown, Force: true}
+	if err := s.ExportFile(ctx, id, link, force); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o600 {
+		t.Fatalf("after --force the link is %v, %v", st.Mode(), err)
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("the link's target was created by --force")
+	}
+	if err := s.ExportFile(ctx, id, path, force); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.HasPrefix(string(b), "# Chart questions") {
+		t.Fatalf("not replaced: %q", b[:20])
+	}
+	// An images folder that is a link elsewhere is refused.
+	os.Symlink(filepath.Dir(target), filepath.Join(dir, "other-images"))
+	if err := s.ExportFile(ctx, id, filepath.Join(dir, "other.md"), md); err == nil || !strings.Contains(err.Error(), "not a folder") {
+		t.Fatalf("images folder as a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(target)); len(entries) != 0 {
+		t.Fatalf("images were written through the link: %v", entries)
+	}
+	if err := s.ExportFile(ctx, id, dir, force); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Fatalf("export to a folder: %v", err)
+	}
+}
+
+// TestMarkdownExportIsInertInATerminal: escape sequences and control
+// characters of a reply (and numeric references to them) are visible
+// placeholders in the Markdown export, as on screen.
+func TestMarkdownExportIsInertInATerminal(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := chat(t, r, c, "", "hi \x1b]0;title\x07", "ok \x1b[2J\x1b]52;c;cGF3bmVk\x07 and &#27;[31m red \u009b1m \u202egnp.exe")
+	flush(t, r)
+	out := filepath.Join(t.TempDir(), "chat.md")
+	if err := s.ExportFile(context.Background(), conv.ID(), out, ExportOptions{Format: FormatMarkdown}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	got := string(b)
+	if strings.ContainsAny(got, "\x1b\x07\u009b\u202e") || strings.Contains(got, "&#27;") {
+		t.Fatalf("raw control characters in the export: %q", got)
+	}
+	for _, want := range []string{"ok ␛[2J␛]52;c;cGF3bmVk␇ and", "hi ␛]0;title␇", "⟨U+202E⟩gnp.exe"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("export lacks %q:\n%s", want, got)
+		}
 	}
 }

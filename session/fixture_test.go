@@ -83,6 +83,18 @@ func writeFixture(t *testing.T, dir string, version int) {
 				[]any{hash, len(img)}},
 		}...)
 	}
+	if version >= 3 {
+		// The reply cut short was saved in two pieces: "cut" with its row,
+		// " sh" by a progress write. A deleted session is remembered.
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE messages SET text = 'cut' WHERE seq = 3`, nil},
+			{`INSERT INTO message_pieces (message_id, start, "end", text) VALUES (3, 3, 6, ' sh')`, nil},
+			{`INSERT INTO deleted_sessions (id, deleted) VALUES ('0190f0a1b2c3d4e5f60718293a4b5c6f', ?)`, []any{t0 + 6000}},
+		}...)
+	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
 			t.Fatalf("%s: %v", s.q, err)

@@ -51,6 +51,12 @@ func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int6
 	var id int64
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		var session any
+		if err := refuseDeleted(ctx, tx, img.SessionID); errors.Is(err, ErrSessionDeleted) {
+			// The image stays in the gallery, outside any session.
+			img.SessionID = ""
+		} else if err != nil {
+			return err
+		}
 		if img.SessionID != "" {
 			session = img.SessionID
 			// An image made before the session's first message makes the

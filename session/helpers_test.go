@@ -69,7 +69,13 @@ func record(t testing.TB, s *Store) *Recorder {
 
 func flush(t testing.TB, r *Recorder) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	flushWithin(t, r, 10*time.Second)
+}
+
+// flushWithin is flush for tests that write megabytes.
+func flushWithin(t testing.TB, r *Recorder, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	if err := r.Flush(ctx); err != nil {
 		t.Fatalf("Flush: %v", err)

@@ -25,14 +25,21 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 
 // Delete removes sessions with their messages, drafts and generated-image
 // records, then the stored images nothing refers to any more. It returns
-// how many sessions were removed; unknown ids are not an error.
+// how many sessions were removed; unknown ids are not an error. A deleted
+// session's id is remembered for a while (keepDeleted): a chat still
+// recording it in another process cannot bring it back (ErrSessionDeleted).
 func (s *Store) Delete(ctx context.Context, ids ...string) (int, error) {
+	return s.deleteSessions(ctx, "delete sessions", true, ids...)
+}
+
+// deleteSessions removes sessions; tombstone remembers their ids.
+func (s *Store) deleteSessions(ctx context.Context, op string, tombstone bool, ids ...string) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
 	var candidates []string
 	var removed int64
-	err := s.write(ctx, "delete sessions", func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		for _, id := range ids {
 			hashes, err := strings1(ctx, tx, `
 				SELECT p.sha256 FROM parts p JOIN messages m ON m.id = p.message_id WHERE m.session_id = ?1 AND p.sha256 <> ''
@@ -48,6 +55,11 @@ func (s *Store) Delete(ctx context.Context, ids ...string) (int, error) {
 			}
 			n, _ := res.RowsAffected()
 			removed += n
+			if n > 0 && tombstone {
+				if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO deleted_sessions (id, deleted) VALUES (?, ?)", id, millis(s.now())); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -29,7 +29,7 @@ type Meta struct {
 	// Messages is how many messages the session holds.
 	Messages int
 	// Preview is the beginning of the latest message with text, on one
-	// line.
+	// line, as plain text (no Markdown syntax).
 	Preview string
 	// HasDraft: a composer draft is kept with the session.
 	HasDraft bool
@@ -58,7 +58,7 @@ func scanMeta(sc interface{ Scan(...any) error }) (Meta, error) {
 	var preview string
 	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview)
 	m.Created, m.Updated = fromMillis(created), fromMillis(updated)
-	m.Preview = oneLine(preview, previewRunes)
+	m.Preview = oneLine(plainPreview(preview), previewRunes)
 	return m, err
 }
 
@@ -120,21 +120,78 @@ func (s *Store) Resolve(ctx context.Context, prefix string) (string, error) {
 	}
 	// Ids are lower-case hex, so every id starting with p sorts in
 	// [p, p+"g").
-	ids, err := strings1(ctx, s.db, `SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT 4`, p, p+"g")
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`, p, p+"g", maxCandidates+1)
 	if err != nil {
+		return "", classify(s.path, "find a session", err)
+	}
+	var ids, titles []string
+	for rows.Next() {
+		var id, title string
+		if err := rows.Scan(&id, &title); err != nil {
+			rows.Close()
+			return "", classify(s.path, "find a session", err)
+		}
+		ids, titles = append(ids, id), append(titles, title)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return "", classify(s.path, "find a session", err)
 	}
 	switch {
 	case len(ids) == 0:
 		return "", notFound("no session id starts with %q; see \"parley sessions list\"", p)
 	case len(ids) > 1 && ids[0] != p:
-		more := ""
-		if len(ids) > 3 {
-			ids, more = ids[:3], ", …"
-		}
-		return "", &lookupError{msg: fmt.Sprintf("%q matches several sessions (%s%s); give more of the id", p, strings.Join(ids, ", "), more), kind: ErrAmbiguous}
+		return "", s.ambiguous(ctx, p, ids, titles)
 	}
 	return ids[0], nil
+}
+
+// maxCandidates is how many sessions an ambiguous prefix names.
+const maxCandidates = 8
+
+// ambiguous lists the sessions a prefix matches, each by as much of its
+// id as tells it from the others and its title, so the user can pick one.
+func (s *Store) ambiguous(ctx context.Context, p string, ids, titles []string) error {
+	more := ""
+	if len(ids) > maxCandidates {
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE id >= ? AND id < ?`, p, p+"g").Scan(&n); err == nil {
+			more = fmt.Sprintf(" and %d more", n-maxCandidates)
+		}
+		ids, titles = ids[:maxCandidates], titles[:maxCandidates]
+	}
+	n := distinctPrefix(ids)
+	list := make([]string, len(ids))
+	for i, id := range ids {
+		t := oneLine(titles[i], 40)
+		if t == "" {
+			t = "(untitled)"
+		}
+		list[i] = fmt.Sprintf("%s (%s)", id[:min(n, len(id))], t)
+	}
+	return &lookupError{msg: fmt.Sprintf("%q matches several sessions: %s%s; give more of the id", p, strings.Join(list, ", "), more), kind: ErrAmbiguous}
+}
+
+// distinctPrefix is the shortest length (at least 12) at which the ids
+// all differ.
+func distinctPrefix(ids []string) int {
+	n := 12
+	for {
+		seen := map[string]bool{}
+		unique := true
+		for _, id := range ids {
+			k := id[:min(n, len(id))]
+			if seen[k] {
+				unique = false
+				break
+			}
+			seen[k] = true
+		}
+		if unique || n >= 32 {
+			return n
+		}
+		n++
+	}
 }
 
 // Load returns a session with all its messages. A reply stored while it
@@ -183,7 +240,9 @@ func (s *Store) load(ctx context.Context, id, query string, args ...any) (Sessio
 	}}, nil
 }
 
-const messageColumns = `id, seq, role, text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
+// messageColumns are read from messages (unaliased); a streaming reply's
+// text comes with its pieces.
+const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.

@@ -87,7 +87,7 @@ func TestResolvePrefixes(t *testing.T) {
 		{"0190aa1", "0190aa11", nil, ""},
 		{"  0190AA22 ", "0190aa22", nil, ""},
 		{"0190bb3", "0190bb3", nil, ""}, // a whole id wins over longer ones
-		{"0190a", "", ErrAmbiguous, "0190aa11, 0190aa22"},
+		{"0190a", "", ErrAmbiguous, `"0190a" matches several sessions: 0190aa11 (q), 0190aa22 (q); give more of the id`},
 		{"0190c", "", ErrNotFound, "parley sessions list"},
 		{"xyz", "", ErrNotFound, "not a session id"},
 		{"", "", ErrNotFound, "not a session id"},
@@ -97,6 +97,26 @@ func TestResolvePrefixes(t *testing.T) {
 		if got != tc.want || !errors.Is(err, tc.err) || (tc.says != "" && !strings.Contains(fmt.Sprint(err), tc.says)) {
 			t.Errorf("Resolve(%q) = %q, %v; want %q, %v saying %q", tc.prefix, got, err, tc.want, tc.err, tc.says)
 		}
+	}
+}
+
+// TestAmbiguousPrefixListsTheCandidates: a prefix many sessions share
+// names them (as much of each id as tells them apart, and the title), the
+// first few of them and how many more.
+func TestAmbiguousPrefixListsTheCandidates(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	for i := range 10 {
+		chat(t, r, c, fmt.Sprintf("01a217c32e957%03x00000000000000000", i), fmt.Sprintf("question %d", i), "a")
+	}
+	flush(t, r)
+	_, err := s.Resolve(context.Background(), "01a2")
+	want := `"01a2" matches several sessions: 01a217c32e957000 (question 0), 01a217c32e957001 (question 1), 01a217c32e957002 (question 2), ` +
+		`01a217c32e957003 (question 3), 01a217c32e957004 (question 4), 01a217c32e957005 (question 5), 01a217c32e957006 (question 6), ` +
+		`01a217c32e957007 (question 7) and 2 more; give more of the id`
+	if !errors.Is(err, ErrAmbiguous) || err.Error() != want {
+		t.Fatalf("Resolve = %v", err)
 	}
 }
 
@@ -245,5 +265,23 @@ func TestPreviewFollowsTheLatestText(t *testing.T) {
 	flush(t, r)
 	if p := preview(); p != "second question" {
 		t.Fatalf("preview after the reply was dropped: %q", p)
+	}
+}
+
+// TestPreviewIsPlainText: a preview shows what a reader of the rendered
+// message sees, not its Markdown.
+func TestPreviewIsPlainText(t *testing.T) {
+	for md, want := range map[string]string{
+		"## Heading\n\nSome **bold** and *em* and `code`.": "Heading Some bold and em and code.",
+		"- [x] done\n- item two\n1. first":                 "done item two first",
+		"> quoted [a link](https://x.y) ![pic](p.png)":     "quoted a link pic",
+		"```go\nfunc main() {}\n```\nafter":                "func main() {} after",
+		"| a | b |\n|---|---|\n| 1 | 2 |":                  "a b 1 2",
+		"snake_case_name and 2*3*4 stay; ~~gone~~ marks":   "snake_case_name and 2*3*4 stay; gone marks",
+		"---\nplain": "plain",
+	} {
+		if got := oneLine(plainPreview(md), previewRunes); got != want {
+			t.Errorf("preview of %q = %q, want %q", md, got, want)
+		}
 	}
 }

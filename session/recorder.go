@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"sync"
+	"time"
 
 	"parley/api"
 	"parley/conversation"
@@ -12,11 +13,20 @@ import (
 // goroutine of its own, so the UI never waits on the disk. Its OnChange
 // only enqueues. Messages are written as they are appended (a user message
 // is committed within moments, and Flush waits for it), a streaming reply
-// at each ChangeProgress (about once a second) and at its end. Deltas are
-// not written one by one: progress carries the text so far.
+// at each ChangeProgress (about once a second, only the text that came
+// since) and at its end. Deltas are not written one by one.
 //
-// A failed write is delivered once on Errors; the next failure is reported
-// again only after a write has succeeded in between.
+// A write that fails (a full disk, a database locked for too long) is
+// kept, with everything after it, and tried again in order: at the next
+// change and after a pause that doubles up to retryMax, so turns made
+// while the disk was full are written once there is room again. A failure
+// is delivered once on Errors; the next failure is reported again only
+// after a write has succeeded in between.
+//
+// A session deleted on purpose elsewhere (ErrSessionDeleted) stays
+// deleted: what its conversation does next is dropped, and a new message
+// in it is reported once. A conversation whose replies all failed before
+// any text is not kept as a session (see unreached.go).
 type Recorder struct {
 	s    *Store
 	ctx  context.Context
@@ -28,9 +38,23 @@ type Recorder struct {
 	queue  []item
 	closed bool
 
-	// failing is touched only by the writer goroutine.
-	failing bool
+	// Touched only by the writer goroutine (and read by Close after it
+	// ended).
+	failing  bool
+	pending  []item        // failed writes and those after them, in order
+	pause    time.Duration // before the next try of pending
+	lastErr  error
+	held     map[string]*heldSession
+	fresh    map[string]bool // conversations met: whose session this recorder made
+	deleted  map[string]error
+	closeErr error
 }
+
+// Pauses between tries of failed writes.
+const (
+	retryMin = 500 * time.Millisecond
+	retryMax = 30 * time.Second
+)
 
 // item is a queued change, a draft to save, or a flush waiting for
 // everything before it.
@@ -43,6 +67,13 @@ type item struct {
 type draft struct {
 	sessionID, text string
 	atts            []api.Attachment
+}
+
+func (it item) sessionID() string {
+	if it.draft != nil {
+		return it.draft.sessionID
+	}
+	return it.change.ConversationID
 }
 
 // NewRecorder starts a recorder whose writer goroutine lives until Close,
@@ -123,8 +154,10 @@ func (r *Recorder) Flush(ctx context.Context) error {
 	}
 }
 
-// Close writes what is queued, stops the writer and waits for it. Changes
-// after Close are dropped.
+// Close writes what is queued, tries once more what failed, stops the
+// writer and waits for it. It returns the last failure when something
+// could still not be written (it is then lost). Changes after Close are
+// dropped.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	if r.closed {
@@ -136,7 +169,7 @@ func (r *Recorder) Close() error {
 	r.mu.Unlock()
 	r.poke()
 	<-r.done
-	return nil
+	return r.closeErr
 }
 
 func (r *Recorder) poke() {
@@ -149,12 +182,20 @@ func (r *Recorder) poke() {
 func (r *Recorder) run() {
 	defer close(r.done)
 	defer close(r.errs)
+	retry := time.NewTimer(retryMax)
+	retry.Stop()
+	defer retry.Stop()
 	for {
+		if len(r.pending) > 0 {
+			retry.Reset(r.pause)
+		}
 		select {
 		case <-r.ctx.Done():
 			return
 		case <-r.wake:
+		case <-retry.C:
 		}
+		retry.Stop()
 		r.mu.Lock()
 		batch := r.queue
 		r.queue = nil
@@ -167,73 +208,10 @@ func (r *Recorder) run() {
 			r.queue = nil
 			r.mu.Unlock()
 			r.write(rest)
+			if len(r.pending) > 0 {
+				r.closeErr = r.lastErr
+			}
 			return
 		}
 	}
-}
-
-// write applies a batch in order. A progress change is skipped when a
-// later change of the batch rewrites the same message anyway, so a writer
-// that fell behind catches up with one write per message.
-func (r *Recorder) write(batch []item) {
-	var firstErr error
-	for i, it := range batch {
-		if it.flush != nil {
-			it.flush <- firstErr
-			firstErr = nil
-			continue
-		}
-		var err error
-		switch {
-		case it.draft != nil:
-			if draftSuperseded(batch[i+1:], it.draft) {
-				continue
-			}
-			err = r.s.SaveDraft(r.ctx, it.draft.sessionID, it.draft.text, it.draft.atts)
-		case superseded(batch[i+1:], it.change):
-			continue
-		default:
-			err = r.s.apply(r.ctx, it.change)
-		}
-		if err == nil {
-			r.failing = false
-			continue
-		}
-		if r.ctx.Err() != nil {
-			return
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-		if !r.failing {
-			r.failing = true
-			select {
-			case r.errs <- err:
-			default: // the previous failure is still unread
-			}
-		}
-	}
-}
-
-func draftSuperseded(later []item, d *draft) bool {
-	for _, it := range later {
-		if it.draft != nil && it.draft.sessionID == d.sessionID {
-			return true
-		}
-	}
-	return false
-}
-
-func superseded(later []item, ch conversation.Change) bool {
-	if ch.Kind != conversation.ChangeProgress {
-		return false
-	}
-	for _, it := range later {
-		c := it.change
-		if it.flush == nil && it.draft == nil && c.ConversationID == ch.ConversationID && c.Message != nil && c.Message.ID == ch.Message.ID &&
-			(c.Kind == conversation.ChangeProgress || c.Kind == conversation.ChangeUpdate) {
-			return true
-		}
-	}
-	return false
 }

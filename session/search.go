@@ -2,9 +2,12 @@ package session
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Markers around the matched words of a Hit's Snippet. They are control
@@ -23,8 +26,10 @@ type Hit struct {
 	MessageID int
 	Role      string
 	// Snippet is the matching part of the message with the matched words
-	// between HitStart and HitEnd, cut with "…" (untrusted text: sanitise
-	// it before a terminal).
+	// between HitStart and HitEnd, cut with "…": one line (white space runs
+	// are single spaces, those around a match kept, so a consumer need not
+	// fold it), plain text (no Markdown syntax). Untrusted text: sanitise
+	// it before a terminal.
 	Snippet string
 	Created time.Time
 }
@@ -60,19 +65,24 @@ func SplitSnippet(s string) []Span {
 	return out
 }
 
-// PlainSnippet is a snippet without its markers.
-func PlainSnippet(s string) string {
-	return strings.NewReplacer(HitStart, "", HitEnd, "").Replace(s)
-}
-
 // Search finds messages of every session that contain all the words of
 // query, newest first, at most limit (limit <= 0: 50). Words match whole
 // words, regardless of case and accents; a word ending in * matches every
-// word it starts (the browser adds * to the word being typed); "a phrase
-// in quotes" matches those words in a row. Nothing else in query has a
-// meaning, so any text is a valid query. An empty query finds nothing.
+// word it starts (the browser adds * to the word being typed, and
+// PrefixQuery to every word); "a phrase in quotes" matches those words in
+// a row. Nothing else in query has a meaning, so any text is a valid
+// query. An empty query finds nothing.
+//
+// Its cost does not grow with the square of the size of the matching
+// messages, as FTS5's snippet() does: each snippet is made from the first
+// snippetChars characters of its message, or, when no word matches there,
+// from as much around the first place the query's first word appears
+// (found by a linear scan, within searchScanBudget bytes of such messages
+// per search, beyond which a snippet shows the message's beginning). A
+// cancelled ctx stops the database at once (the driver interrupts SQLite).
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
-	match := ftsQuery(query)
+	terms := parseQuery(query)
+	match := ftsString(terms)
 	if match == "" {
 		return nil, nil
 	}
@@ -81,54 +91,157 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 	}
 	const op = "search the history"
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT m.session_id, s.title, m.seq, m.role, m.created,
-			snippet(messages_fts, 0, ?2, ?3, '…', 12)
+		SELECT m.id, m.session_id, s.title, m.seq, m.role, m.created, octet_length(m.text), substr(m.text, 1, ?2)
 		FROM messages_fts
 		JOIN messages m ON m.id = messages_fts.rowid
 		JOIN sessions s ON s.id = m.session_id
 		WHERE messages_fts MATCH ?1
 		ORDER BY messages_fts.rowid DESC
-		LIMIT ?4`, match, HitStart, HitEnd, limit)
+		LIMIT ?3`, match, snippetChars+1, limit)
 	if err != nil {
 		return nil, classify(s.path, op, err)
 	}
-	defer rows.Close()
-	var hits []Hit
+	type found struct {
+		Hit
+		rowID int64
+		size  int64
+		head  string
+	}
+	var all []found
 	for rows.Next() {
-		var h Hit
+		var f found
 		var created int64
-		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Role, &created, &h.Snippet); err != nil {
+		if err := rows.Scan(&f.rowID, &f.SessionID, &f.SessionTitle, &f.MessageID, &f.Role, &created, &f.size, &f.head); err != nil {
+			rows.Close()
 			return nil, classify(s.path, op, err)
 		}
-		h.Created = fromMillis(created)
-		hits = append(hits, h)
+		f.Created = fromMillis(created)
+		all = append(all, f)
 	}
-	return hits, classify(s.path, op, rows.Err())
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, classify(s.path, op, err)
+	}
+	terms = foldTerms(terms)
+	budget := int64(searchScanBudget)
+	hits := make([]Hit, 0, len(all))
+	for _, f := range all {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		w := window{text: f.head}
+		if utf8.RuneCountInString(f.head) > snippetChars {
+			w.text, w.more = dropLastRune(f.head), true
+		}
+		snip, ok := snippet(w, terms)
+		if !ok && w.more && budget >= f.size {
+			budget -= f.size
+			if later, found, err := s.snippetAround(ctx, f.rowID, terms); err != nil {
+				return nil, classify(s.path, op, err)
+			} else if found {
+				snip = later
+			}
+		}
+		f.Snippet = snip
+		hits = append(hits, f.Hit)
+	}
+	return hits, nil
 }
 
-// ftsQuery turns what a user typed into an FTS5 query: every word or
-// quoted phrase becomes a quoted string (so FTS5 operators and column
-// filters are only words), all of them required; a trailing * makes a
-// word a prefix.
-func ftsQuery(q string) string {
-	var terms []string
-	add := func(words []string, prefix bool) {
-		if len(words) == 0 {
-			return
+// Bounds of the work one search does for its snippets (see Search).
+const (
+	snippetChars     = 32 << 10
+	snippetBefore    = 256
+	searchScanBudget = 256 << 20
+)
+
+// snippetAround makes the snippet of a long message from a window around
+// the first place where the query's first word appears in it (as written,
+// in lower case, capitalised or in capitals; ASCII words only). The text
+// is read whole and searched in Go, which is several times faster than
+// SQLite's instr. found is false when there is no such place, or it holds
+// no match after all (the word inside another one).
+func (s *Store) snippetAround(ctx context.Context, rowID int64, terms []term) (snip string, found bool, err error) {
+	needle := ""
+	if len(terms) > 0 && len(terms[0].words) > 0 {
+		needle = terms[0].words[0]
+	}
+	for i := 0; i < len(needle); i++ {
+		if needle[i] >= utf8.RuneSelf {
+			return "", false, nil
 		}
-		t := `"` + strings.Join(words, " ") + `"`
-		if prefix {
-			t += "*"
+	}
+	var text string
+	err = s.db.QueryRowContext(ctx, "SELECT text FROM messages WHERE id = ?", rowID).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil || needle == "" {
+		return "", false, err
+	}
+	at := -1
+	for _, v := range []string{needle, strings.ToUpper(needle[:1]) + needle[1:], strings.ToUpper(needle)} {
+		if i := strings.Index(text, v); i >= 0 && (at < 0 || i < at) {
+			at = i
 		}
-		terms = append(terms, t)
+	}
+	if at < 0 {
+		return "", false, nil
+	}
+	from := max(at-snippetBefore, 0)
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	end := min(from+snippetChars, len(text))
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	w := window{text: text[from:end], offset: from > 0, more: end < len(text)}
+	// The window may start inside a word: that word is not shown.
+	if toks := tokenize(w.text); w.offset && len(toks) > 0 && toks[0].start == 0 {
+		w.text = w.text[toks[0].end:]
+	}
+	snip, found = snippet(w, terms)
+	return snip, found, nil
+}
+
+func dropLastRune(s string) string {
+	_, size := utf8.DecodeLastRuneInString(s)
+	return s[:len(s)-size]
+}
+
+// PrefixQuery makes every word of a query a prefix (a quoted phrase: its
+// last word), so "wombat" finds "wombats" too, as the browser's search
+// does for the word being typed.
+func PrefixQuery(q string) string {
+	terms := parseQuery(q)
+	var parts []string
+	for _, t := range terms {
+		p := `"` + strings.Join(t.words, " ") + `"*`
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+// parseQuery splits what a user typed into terms: every word or quoted
+// phrase is one (so FTS5 operators and column filters are only words), all
+// of them required; a trailing * makes a word a prefix. A word with inner
+// punctuation ("foo-bar", "v1.2") is several tokens to the index: they
+// must follow one another.
+func parseQuery(q string) []term {
+	var terms []term
+	add := func(ws []string, prefix bool) {
+		if len(ws) > 0 {
+			terms = append(terms, term{words: ws, prefix: prefix})
+		}
 	}
 	for q != "" {
 		q = strings.TrimLeftFunc(q, unicode.IsSpace)
 		if q == "" {
 			break
 		}
-		var chunk string
 		if q[0] == '"' {
+			var chunk string
 			end := strings.IndexByte(q[1:], '"')
 			if end < 0 {
 				chunk, q = q[1:], ""
@@ -144,18 +257,41 @@ func ftsQuery(q string) string {
 		if end < 0 {
 			end = len(q)
 		}
-		chunk, q = q[:end], q[end:]
-		// A word with inner punctuation ("foo-bar", "v1.2") is several
-		// tokens to the index: they must follow one another.
+		chunk := q[:end]
+		q = q[end:]
 		add(words(chunk), strings.HasSuffix(chunk, "*"))
 	}
-	return strings.Join(terms, " AND ")
+	return terms
+}
+
+// ftsString is the FTS5 query for terms: each a quoted string, all of
+// them required.
+func ftsString(terms []term) string {
+	parts := make([]string, 0, len(terms))
+	for _, t := range terms {
+		p := `"` + strings.Join(t.words, " ") + `"`
+		if t.prefix {
+			p += "*"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// foldTerms folds the words of terms as the index compares them.
+func foldTerms(terms []term) []term {
+	out := make([]term, len(terms))
+	for i, t := range terms {
+		out[i] = term{prefix: t.prefix, words: make([]string, len(t.words))}
+		for j, w := range t.words {
+			out[i].words[j] = fold(w)
+		}
+	}
+	return out
 }
 
 // words splits text into the tokens the index uses: runs of letters and
 // digits.
 func words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Mn, r)
-	})
+	return strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) })
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,3 +183,11 @@ func TestSplitSnippetUnbalanced(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// PlainSnippet is a snippet without its markers.
+func PlainSnippet(s string) string {
+	return strings.NewReplacer(HitStart, "", HitEnd, "").Replace(s)
+}
+
+// ftsQuery turns what a user typed into an FTS5 query.
+func ftsQuery(q string) string { return ftsString(parseQuery(q)) }

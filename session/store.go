@@ -23,6 +23,11 @@ const busyTimeout = 5 * time.Second
 type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Secrets returns the API keys known so far (the configured ones and
+	// those resolved since); they are replaced by "[redacted]" in every
+	// text the store writes. It is called for each write, from any
+	// goroutine, so keys resolved later (api_key_cmd) count from then on.
+	Secrets func() []string
 }
 
 // Store is the history database of one data directory.
@@ -32,6 +37,7 @@ type Store struct {
 	path    string
 	blobDir string
 	now     func() time.Time
+	secrets func() []string
 }
 
 // Open opens (creating it when missing) the history database in dir and
@@ -43,7 +49,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
 	}
 	path := filepath.Join(dir, DBName)
-	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now}
+	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now, secrets: opts.Secrets}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -56,6 +62,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 func (s *Store) open(ctx context.Context) error {
 	if err := os.MkdirAll(s.blobDir, 0o700); err != nil {
 		return classify(s.path, "open", err)
+	}
+	// Stat before opening: SQLite would wait forever reading a named pipe
+	// put in the database's place (or in its journal's).
+	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
+		if err := regularOrMissing(p); err != nil {
+			return err
+		}
 	}
 	if err := createFile(s.path); err != nil {
 		return classify(s.path, "open", err)
@@ -98,6 +111,10 @@ func (s *Store) open(ctx context.Context) error {
 	return nil
 }
 
+// keepDeleted is how long a deleted session's id is remembered, so that
+// a chat still open on it elsewhere does not bring it back.
+const keepDeleted = 30 * 24 * time.Hour
+
 // staleAfter is how long a reply may go without a progress write before
 // it counts as abandoned: far longer than any stream waits for data.
 const staleAfter = 10 * time.Minute
@@ -108,8 +125,16 @@ const staleAfter = 10 * time.Minute
 // all, its next write sets the state back.
 func (s *Store) recoverStale(ctx context.Context) error {
 	return s.write(ctx, "open", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "UPDATE messages SET state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
-			millis(s.now().Add(-staleAfter)))
+		// The pieces of its text become its text (textSoFar is read before
+		// the state changes).
+		if _, err := tx.ExecContext(ctx, "UPDATE messages SET text = "+textSoFar+", state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
+			millis(s.now().Add(-staleAfter))); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id NOT IN (SELECT id FROM messages WHERE state = 'streaming')"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM deleted_sessions WHERE deleted < ?", millis(s.now().Add(-keepDeleted)))
 		return err
 	})
 }
@@ -179,6 +204,36 @@ func (s *Store) check(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// regularOrMissing refuses a path that exists and is not a regular file
+// (symbolic links are followed: a database may live elsewhere).
+func regularOrMissing(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return classify(path, "open", err)
+	case st.Mode().IsRegular():
+		return nil
+	}
+	return &Error{Kind: KindNotRegular, Path: path, Op: "open", Err: fmt.Errorf("not a regular file (%v)", st.Mode().Type()), what: fileKind(st.Mode())}
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // createFile makes the database file private to the user before SQLite

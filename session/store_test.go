@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"parley/conversation"
 )
 
 var updateFixtures = flag.Bool("update", false, "rewrite the schema fixtures in testdata")
@@ -102,6 +104,10 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 			}
 			if r := msgs[1]; r.Usage == nil || r.Usage.TotalTokens != 42 || r.Model != "gpt-4o" {
 				t.Fatalf("reply %+v", r)
+			}
+			// Left streaming long ago: interrupted, with all its text.
+			if r := msgs[2]; r.Text != "cut sh" || r.State != conversation.StateInterrupted {
+				t.Fatalf("abandoned reply %q %v", r.Text, r.State)
 			}
 			if wantN == 4 {
 				im := msgs[3]

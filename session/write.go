@@ -16,7 +16,12 @@ import (
 // Image bytes are stored before the rows that refer to them.
 func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 	switch ch.Kind {
-	case conversation.ChangeAppend, conversation.ChangeProgress, conversation.ChangeUpdate:
+	case conversation.ChangeProgress:
+		if ch.Message == nil {
+			return nil
+		}
+		return s.writeProgress(ctx, ch)
+	case conversation.ChangeAppend, conversation.ChangeUpdate:
 		if ch.Message == nil {
 			return nil
 		}
@@ -65,6 +70,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 		if err != nil {
 			return err
 		}
+		if err := dropPieces(ctx, tx, id); err != nil {
+			return err
+		}
 		if !withParts {
 			return nil
 		}
@@ -86,6 +94,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 // and keeps its title, system prompt, model, preview (when not "") and
 // time current.
 func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
+	if err := refuseDeleted(ctx, tx, ch.ConversationID); err != nil {
+		return err
+	}
 	now := millis(s.now())
 	created := now
 	if ch.Message != nil && !ch.Message.Created.IsZero() {
@@ -96,7 +107,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		titled = 1
 	}
 	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, ch.Title, titled, model, ch.SystemPrompt, created, now, preview)
+		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview))
 	return err
 }
 
@@ -164,8 +175,8 @@ func (st *statements) close() {
 	}
 }
 
-// upsertMessage writes the whole message (a progress change or the final
-// state rewrite the row in place) and returns its row id.
+// upsertMessage writes the whole message (the final state rewrites the
+// row in place) and returns its row id.
 func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string, m *conversation.Message) (int64, error) {
 	var pt, ct, tt sql.NullInt64
 	if u := m.Usage; u != nil {
@@ -188,7 +199,7 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	}
 	var id int64
 	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
-		sessionID, m.ID, m.Role, m.Text, m.State.String(), m.Err, m.Model, m.FinishReason,
+		sessionID, m.ID, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now, image).Scan(&id)
 	return id, err
 }

@@ -10,16 +10,6 @@ func Sanitize(s string) string {
 	return out
 }
 
-// Mark is Sanitize with each placeholder passed through mark, so that the
-// caller can style it (mark might be a lipgloss Style's Render). Text that
-// needed no placeholder is not passed to mark. A nil mark makes Mark equal to
-// Sanitize. mark's result is inserted as it is, so it must come from a
-// trusted source (a lipgloss style adding SGR is fine).
-func Mark(s string, mark func(placeholder string) string) string {
-	out, _ := sanitize(s, true, mark)
-	return out
-}
-
 // IsClean reports whether Sanitize(s) == s.
 func IsClean(s string) bool {
 	return cleanPrefix(s) == len(s)

@@ -187,18 +187,4 @@ func TestPlaceholdersAreOneCellWide(t *testing.T) {
 	}
 }
 
-func TestMark(t *testing.T) {
-	mark := func(p string) string { return "[" + p + "]" }
-	got := Mark("a\x1b[2Jb\u202ec\r\nd", mark)
-	if want := "a[␛][2Jb[⟨U+202E⟩]c\nd"; got != want {
-		t.Fatalf("Mark = %q, want %q", got, want)
-	}
-	if got := Mark("clean", mark); got != "clean" {
-		t.Fatalf("Mark changed clean text: %q", got)
-	}
-	if got := Mark("\x07", nil); got != "␇" {
-		t.Fatalf("Mark with nil func = %q", got)
-	}
-}
-
 func unsafeData(s string) *byte { return unsafe.StringData(s) }

@@ -1,10 +1,5 @@
 package termsafe
 
-import (
-	"fmt"
-	"io"
-)
-
 // Stream sanitises text that arrives in pieces (stream deltas). A "\r" or an
 // incomplete UTF-8 sequence at the end of a delta is held back (at most three
 // bytes) until the next Write or Flush, so that for every way of splitting a
@@ -43,44 +38,3 @@ func (st *Stream) Flush() string {
 
 // Pending reports whether bytes are held back waiting for the next delta.
 func (st *Stream) Pending() bool { return st.n > 0 }
-
-// Writer is an io.Writer that sanitises everything written through it (for
-// `parley ask`, which prints a reply as it streams). Call Flush at the end.
-type Writer struct {
-	w  io.Writer
-	st Stream
-}
-
-// NewWriter returns a Writer that writes the sanitised text to w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
-
-// Write sanitises p and writes the final part of it to the underlying
-// writer. It reports len(p) on success, as the io.Writer contract expects
-// for input that was consumed, even when a tail is held back.
-func (w *Writer) Write(p []byte) (int, error) {
-	return w.WriteString(string(p))
-}
-
-// WriteString is Write for a string.
-func (w *Writer) WriteString(s string) (int, error) {
-	out := w.st.Write(s)
-	if out == "" {
-		return len(s), nil
-	}
-	if _, err := io.WriteString(w.w, out); err != nil {
-		return 0, fmt.Errorf("writing sanitised output: %w", err)
-	}
-	return len(s), nil
-}
-
-// Flush writes whatever is held back.
-func (w *Writer) Flush() error {
-	out := w.st.Flush()
-	if out == "" {
-		return nil
-	}
-	if _, err := io.WriteString(w.w, out); err != nil {
-		return fmt.Errorf("writing sanitised output: %w", err)
-	}
-	return nil
-}

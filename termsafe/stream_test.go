@@ -1,8 +1,6 @@
 package termsafe
 
 import (
-	"bytes"
-	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -145,37 +143,5 @@ func TestStreamCleanDeltaNotCopied(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("Write of a clean delta allocated %.0f times", allocs)
-	}
-}
-
-func TestWriter(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	for _, p := range []string{"hi \x1b", "[31mred\r", "\n\xe2", "\x82\xac\r"} {
-		n, err := w.Write([]byte(p))
-		if err != nil || n != len(p) {
-			t.Fatalf("Write(%q) = %d, %v", p, n, err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := buf.String(), "hi ␛[31mred\n€␍"; got != want {
-		t.Fatalf("got %q want %q", got, want)
-	}
-}
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
-
-func TestWriterReportsErrors(t *testing.T) {
-	w := NewWriter(failWriter{})
-	if _, err := w.WriteString("text"); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Fatalf("want wrapped write error, got %v", err)
-	}
-	_, _ = w.WriteString("\r")
-	if err := w.Flush(); err == nil {
-		t.Fatal("Flush: want error")
 	}
 }

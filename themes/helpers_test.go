@@ -45,12 +45,26 @@ func colourSGR(s string) string {
 }
 
 // hasBackground reports whether s contains an SGR that sets a background.
+// The red, green and blue of an extended colour (38;2;107;…) are values,
+// not parameters of their own.
 func hasBackground(s string) bool {
 	for _, ps := range sgrParams(s) {
-		for _, p := range ps {
-			head, _, _ := strings.Cut(p, ":")
-			if n, err := strconv.Atoi(head); err == nil && ((n >= 40 && n <= 48) || (n >= 100 && n <= 107)) {
+		for i := 0; i < len(ps); i++ {
+			head, _, _ := strings.Cut(ps[i], ":")
+			n, err := strconv.Atoi(head)
+			if err != nil {
+				continue
+			}
+			if (n >= 40 && n <= 48) || (n >= 100 && n <= 107) {
 				return true
+			}
+			if (n == 38 || n == 58) && head == ps[i] && i+1 < len(ps) {
+				switch ps[i+1] {
+				case "5":
+					i += 2
+				case "2":
+					i += 4
+				}
 			}
 		}
 	}

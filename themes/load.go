@@ -131,6 +131,22 @@ func LoadFile(path string) (Theme, []*FileError) {
 
 // parseTheme does the work of LoadFile on the file's text.
 func parseTheme(path, text string) (Theme, []*FileError) {
+	raw, fe := decodeTheme(path, text)
+	if fe != nil {
+		return Theme{}, []*FileError{fe}
+	}
+	p := &themeParser{path: path, text: text, raw: raw}
+	name := p.name()
+	t := p.base()
+	t.Name, t.Source = name, path
+	p.colours(&t)
+	// Report in file order.
+	slices.SortStableFunc(p.errs, func(a, b *FileError) int { return a.Line - b.Line })
+	return t, p.errs
+}
+
+// decodeTheme decodes the file's TOML, or says where it is not valid.
+func decodeTheme(path, text string) (map[string]any, *FileError) {
 	var raw map[string]any
 	if _, err := toml.Decode(text, &raw); err != nil {
 		fe := &FileError{Path: path, Msg: "is not valid TOML: " + err.Error(), Skipped: true, Err: err}
@@ -139,46 +155,69 @@ func parseTheme(path, text string) (Theme, []*FileError) {
 			fe.Line = pe.Position.Line
 			fe.Msg = "is not valid TOML: " + pe.Message
 		}
-		return Theme{}, []*FileError{fe}
+		return nil, fe
 	}
+	return raw, nil
+}
 
-	var errs []*FileError
-	fail := func(key, format string, args ...any) {
-		errs = append(errs, &FileError{Path: path, Line: lineOf(text, key), Msg: fmt.Sprintf(format, args...), Skipped: true})
-	}
-	warn := func(key, format string, args ...any) {
-		errs = append(errs, &FileError{Path: path, Line: lineOf(text, key), Msg: fmt.Sprintf(format, args...)})
-	}
-	str := func(key string) (string, bool) {
-		v, ok := raw[key]
-		if !ok {
-			return "", false
-		}
-		s, isStr := v.(string)
-		if !isStr {
-			fail(key, "%s must be a string", key)
-		}
-		return s, isStr
-	}
+// themeParser reads the decoded keys of one theme file and gathers its
+// problems.
+type themeParser struct {
+	path, text string
+	raw        map[string]any
+	errs       []*FileError
+}
 
-	name := strings.TrimSuffix(filepath.Base(path), ".toml")
-	if s, ok := str("name"); ok {
+// fail records a problem that makes the theme unusable.
+func (p *themeParser) fail(key, format string, args ...any) {
+	p.errs = append(p.errs, &FileError{Path: p.path, Line: lineOf(p.text, key), Msg: fmt.Sprintf(format, args...), Skipped: true})
+}
+
+// warn records a problem the theme loads despite.
+func (p *themeParser) warn(key, format string, args ...any) {
+	p.errs = append(p.errs, &FileError{Path: p.path, Line: lineOf(p.text, key), Msg: fmt.Sprintf(format, args...)})
+}
+
+// str returns the string value of a top-level key; ok is false when the
+// key is absent or (reported) not a string.
+func (p *themeParser) str(key string) (string, bool) {
+	v, ok := p.raw[key]
+	if !ok {
+		return "", false
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		p.fail(key, "%s must be a string", key)
+	}
+	return s, isStr
+}
+
+// name is the theme's name: the name key, else the file name without
+// ".toml".
+func (p *themeParser) name() string {
+	name := strings.TrimSuffix(filepath.Base(p.path), ".toml")
+	if s, ok := p.str("name"); ok {
 		name = strings.TrimSpace(s)
 	}
 	if err := validName(name); err != nil {
-		fail("name", "%v", err)
+		p.fail("name", "%v", err)
 	}
+	return name
+}
 
+// base returns the built-in the theme starts from (the base key, else dark,
+// or light when dark = false), with the dark key applied.
+func (p *themeParser) base() Theme {
 	baseName := ""
-	if s, ok := str("base"); ok {
+	if s, ok := p.str("base"); ok {
 		baseName = s
 	}
 	var dark *bool
-	if v, ok := raw["dark"]; ok {
+	if v, ok := p.raw["dark"]; ok {
 		if b, isBool := v.(bool); isBool {
 			dark = &b
 		} else {
-			fail("dark", "dark must be true or false")
+			p.fail("dark", "dark must be true or false")
 		}
 	}
 	if baseName == "" {
@@ -187,63 +226,65 @@ func parseTheme(path, text string) (Theme, []*FileError) {
 			baseName = Light
 		}
 	}
-	base, ok := builtin(baseName)
+	t, ok := builtin(baseName)
 	if !ok {
-		fail("base", "base %q is not a built-in theme; use one of %s", baseName, strings.Join(builtinNames(), ", "))
+		p.fail("base", "base %q is not a built-in theme; use one of %s", baseName, strings.Join(builtinNames(), ", "))
 	}
-
-	t := base
-	t.Name, t.Source = name, path
 	if dark != nil {
 		t.Dark = *dark
 	}
-	set := func(key string, v any) {
-		r, known := roleByKey(key)
-		if !known {
-			if near := suggest.Closest(key, Roles()); near != "" {
-				warn(key, "unknown key %q ignored; did you mean %q?", key, near)
-			} else {
-				warn(key, "unknown key %q ignored; it is not a colour role", key)
-			}
-			return
-		}
-		var s string
-		switch v := v.(type) {
-		case string:
-			s = v
-		case int64:
-			s = fmt.Sprint(v)
-		default:
-			fail(key, "%s must be a colour: \"#rrggbb\" or an ANSI colour number 0-255", key)
-			return
-		}
-		c, err := ParseColor(s)
-		if err != nil {
-			fail(key, "%s: %v", key, err)
-			return
-		}
-		*r.field(&t) = c
-	}
-	for _, k := range sortedKeys(raw) {
+	return t
+}
+
+// colours applies every colour key of the file, top-level and in the
+// [syntax] table, to t.
+func (p *themeParser) colours(t *Theme) {
+	for _, k := range sortedKeys(p.raw) {
 		switch k {
 		case "name", "base", "dark":
 			continue
 		case "syntax":
-			tbl, isTable := raw[k].(map[string]any)
+			tbl, isTable := p.raw[k].(map[string]any)
 			if !isTable {
-				fail(k, "syntax must be a table: [syntax]")
+				p.fail(k, "syntax must be a table: [syntax]")
 				continue
 			}
 			for _, sk := range sortedKeys(tbl) {
-				set("syntax."+sk, tbl[sk])
+				p.colour(t, "syntax."+sk, tbl[sk])
 			}
 		default:
-			set(k, raw[k])
+			p.colour(t, k, p.raw[k])
 		}
 	}
-	// Report in file order.
-	slices.SortStableFunc(errs, func(a, b *FileError) int { return a.Line - b.Line })
-	return t, errs
+}
+
+// colour sets the role with the given key to v, or reports why it cannot.
+func (p *themeParser) colour(t *Theme, key string, v any) {
+	r, known := roleByKey(key)
+	if !known {
+		if near := suggest.Closest(key, Roles()); near != "" {
+			p.warn(key, "unknown key %q ignored; did you mean %q?", key, near)
+		} else {
+			p.warn(key, "unknown key %q ignored; it is not a colour role", key)
+		}
+		return
+	}
+	var s string
+	switch v := v.(type) {
+	case string:
+		s = v
+	case int64:
+		s = fmt.Sprint(v)
+	default:
+		p.fail(key, "%s must be a colour: \"#rrggbb\" or an ANSI colour number 0-255", key)
+		return
+	}
+	c, err := ParseColor(s)
+	if err != nil {
+		p.fail(key, "%s: %v", key, err)
+		return
+	}
+	*r.field(t) = c
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -87,9 +87,20 @@ func (p painter) border(s lipgloss.Style, c Color) lipgloss.Style {
 // reads the environment).
 func (t Theme) Styles(noColor bool) Styles {
 	p := painter{noColor}
-	n := lipgloss.NewStyle
 	s := Styles{Theme: t.Name, NoColor: noColor}
+	t.plainStyles(p, &s)
+	t.transcriptStyles(p, &s)
+	t.statusStyles(p, &s)
+	t.composerStyles(p, &s)
+	t.overlayStyles(p, &s)
+	t.toastStyles(p, &s)
+	return s
+}
 
+// plainStyles sets the plain text roles and the placeholder for
+// neutralised control characters.
+func (t Theme) plainStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	s.Text = p.fg(n(), t.Text)
 	s.Muted = p.fg(n(), t.Muted)
 	s.Subtle = p.fg(n(), t.Subtle)
@@ -100,7 +111,7 @@ func (t Theme) Styles(noColor bool) Styles {
 	s.Info = p.fg(n(), t.Info)
 	s.Bold = n().Bold(true)
 	s.Italic = n().Italic(true)
-	if noColor {
+	if p.noColor {
 		s.Muted = s.Muted.Faint(true)
 		s.Subtle = s.Subtle.Faint(true)
 		s.Error = s.Error.Bold(true)
@@ -108,10 +119,15 @@ func (t Theme) Styles(noColor bool) Styles {
 	}
 	// Placeholders must stand out from model text in every mode.
 	s.Placeholder = p.fg(n(), t.Control).Bold(true)
-	if noColor {
+	if p.noColor {
 		s.Placeholder = n().Reverse(true)
 	}
+}
 
+// transcriptStyles sets the styles of turns: labels, text, the user bar,
+// meta lines, state badges and the new-text-below marker.
+func (t Theme) transcriptStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	s.UserLabel = p.fg(n().Bold(true), t.UserLabel)
 	s.UserText = p.fg(n(), t.UserText)
 	s.AssistantLabel = p.fg(n().Bold(true), t.AssistantLabel)
@@ -124,16 +140,21 @@ func (t Theme) Styles(noColor bool) Styles {
 	s.ErrorText = p.fg(n(), t.Error)
 	s.ErrorHint = p.fg(n().Italic(true), t.Muted)
 	s.NewBelow = p.bg(p.fg(n().Bold(true).Padding(0, 1), t.onAccent()), t.Accent)
-	if noColor {
+	if p.noColor {
 		s.TurnMeta = s.TurnMeta.Faint(true)
 		s.Streaming = s.Streaming.Bold(false).Italic(true)
 		s.Interrupted = s.Interrupted.Underline(true)
 		s.Failed = s.Failed.Reverse(true)
 		s.NewBelow = s.NewBelow.Reverse(true)
 	}
+}
 
+// statusStyles sets the status bar, whose pieces share its background,
+// and the one-line key hint.
+func (t Theme) statusStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	bar := p.bg(p.fg(n(), t.Text), t.Surface)
-	if noColor {
+	if p.noColor {
 		bar = n().Reverse(true)
 	}
 	s.StatusBar = bar
@@ -142,41 +163,55 @@ func (t Theme) Styles(noColor bool) Styles {
 	s.StatusState = p.fg(bar.Bold(true), t.Info)
 	s.StatusInfo = p.fg(bar, t.Muted)
 	s.StatusWarn = p.fg(bar.Bold(true), t.Warning)
-	s.StatusSep = p.fg(bar, t.Subtle)
+	// The muted colour is the dimmest that is readable on the bar: the
+	// subtle one is made for the terminal's background.
+	s.StatusSep = p.fg(bar, t.Muted)
 	s.Spinner = p.fg(n(), t.Info)
 	s.KeyHint = p.fg(n(), t.Subtle)
 	s.KeyHintKey = p.fg(n().Bold(true), t.Muted)
-	s.KeyHintSep = p.fg(n(), t.Border)
-	if noColor {
+	// Separators are text and take the dimmest text colour; the border
+	// colour is made for lines (1.5-2:1 on the background).
+	s.KeyHintSep = p.fg(n(), t.Subtle)
+	if p.noColor {
 		s.KeyHint = s.KeyHint.Faint(true)
 		s.KeyHintSep = s.KeyHintSep.Faint(true)
 	}
+}
 
+// composerStyles sets the composer's box, its attachment chips and its
+// textarea.
+func (t Theme) composerStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	box := n().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 	s.ComposerFocused = p.border(box, t.BorderFocus)
 	s.ComposerBlurred = p.border(box, t.Border)
-	if noColor {
+	if p.noColor {
 		// Without colour the border shape carries focus; both borders are one
 		// cell wide, so the layout does not move.
 		s.ComposerFocused = box.Border(lipgloss.ThickBorder())
 	}
 	s.Attachment = p.fg(n().Padding(0, 1), t.Info)
 	s.Attachment = p.bg(s.Attachment, t.Surface)
-	if noColor {
+	if p.noColor {
 		s.Attachment = n().Padding(0, 1).Underline(true)
 	}
 	s.Textarea = t.textareaStyles(p)
+}
 
+// overlayStyles sets the overlays' box and title, the help view and the
+// pickers.
+func (t Theme) overlayStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	s.Overlay = p.border(n().Border(lipgloss.RoundedBorder()).Padding(0, 1), t.BorderFocus)
 	s.OverlayTitle = p.fg(n().Bold(true), t.Accent)
 	s.Help = help.Styles{
 		Ellipsis:       p.fg(n(), t.Subtle),
 		ShortKey:       p.fg(n().Bold(true), t.Muted),
 		ShortDesc:      p.fg(n(), t.Subtle),
-		ShortSeparator: p.fg(n(), t.Border),
+		ShortSeparator: p.fg(n(), t.Subtle),
 		FullKey:        p.fg(n().Bold(true), t.Accent),
 		FullDesc:       p.fg(n(), t.Text),
-		FullSeparator:  p.fg(n(), t.Border),
+		FullSeparator:  p.fg(n(), t.Subtle),
 	}
 	s.PickerItem = p.fg(n().PaddingLeft(2), t.Text)
 	s.PickerSelected = p.bg(p.fg(n().PaddingLeft(2).Bold(true), t.SelectionText), t.Selection)
@@ -185,20 +220,23 @@ func (t Theme) Styles(noColor bool) Styles {
 	s.PickerDesc = p.fg(n(), t.Muted)
 	s.Badge = p.fg(n(), t.Info)
 	s.BadgeSelected = p.bg(p.fg(n(), t.SelectionText), t.Selection)
-	if noColor {
+	if p.noColor {
 		s.PickerSelected = n().PaddingLeft(2).Bold(true).Reverse(true)
 		s.PickerDesc = s.PickerDesc.Faint(true)
 		s.Badge = n().Italic(true)
 		s.BadgeSelected = n().Italic(true).Reverse(true)
 	}
+}
 
+// toastStyles sets the toasts: short notices such as "copied".
+func (t Theme) toastStyles(p painter, s *Styles) {
+	n := lipgloss.NewStyle
 	s.Toast = p.bg(p.fg(n().Padding(0, 1), t.Success), t.Surface)
 	s.ToastError = p.bg(p.fg(n().Padding(0, 1).Bold(true), t.Error), t.Surface)
-	if noColor {
+	if p.noColor {
 		s.Toast = n().Padding(0, 1).Reverse(true)
 		s.ToastError = n().Padding(0, 1).Reverse(true).Bold(true)
 	}
-	return s
 }
 
 // onAccent is the text colour for a marker on the accent: the selection

@@ -10,6 +10,7 @@ import (
 
 	"parley/api"
 	"parley/internal/bytesize"
+	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/uictx"
 )
@@ -23,6 +24,10 @@ const maxChipLines = 3
 // kept too, with a word about it: the user may switch models before
 // sending.
 func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
+	atts, twice := newOnly(m.comp.attachments, atts)
+	if len(atts) == 0 && len(twice) > 0 {
+		return m.notify(strings.Join(twice, ", ")+" "+plural(len(twice), "is", "are")+" attached already", toastInfo)
+	}
 	room := m.opts.maxAttachments() - len(m.comp.attachments)
 	var refused int
 	if len(atts) > room {
@@ -44,7 +49,37 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	for i, a := range atts {
 		names[i] = a.Describe()
 	}
-	return m.notify("attached "+strings.Join(names, "; "), toastOK)
+	text := "attached " + strings.Join(names, "; ")
+	if len(twice) > 0 {
+		text += "; " + strings.Join(twice, ", ") + " " + plural(len(twice), "was", "were") + " attached already"
+	}
+	return m.notify(text, toastOK)
+}
+
+// newOnly keeps the attachments not on the message yet (the same name and
+// bytes: the same file or screenshot again; or the same link); twice
+// names the others.
+func newOnly(have, add []api.Attachment) (fresh []api.Attachment, twice []string) {
+	seen := map[string]bool{}
+	key := func(a api.Attachment) string {
+		if a.IsRemote() {
+			return "url:" + a.URL
+		}
+		return a.Name + "\x00" + a.SHA256
+	}
+	for _, a := range have {
+		seen[key(a)] = true
+	}
+	for _, a := range add {
+		if k := key(a); seen[k] {
+			twice = append(twice, cells.OneLine(a.Name))
+			continue
+		} else {
+			seen[k] = true
+		}
+		fresh = append(fresh, a)
+	}
+	return fresh, twice
 }
 
 // removeAttachment drops attachment i (the last when i < 0).
@@ -73,25 +108,26 @@ func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey, sh
 	style := ctx.Styles.Attachment
 	inner := max(w-style.GetHorizontalFrameSize(), 1)
 	st := chipStyle{style, inner, w}
+	// More than fit: the earlier ones are counted on the first row, so the
+	// newest, the one just attached, is always in view.
+	first := 0
 	lines := make([]string, 0, attachLines(len(atts)))
-	for i, a := range atts {
-		if len(lines) == maxChipLines-1 && len(atts) > maxChipLines {
-			lines = append(lines, st.render(fmt.Sprintf(" ▣ … and %d more", len(atts)-i)))
-			break
+	if len(atts) > maxChipLines {
+		first = len(atts) - (maxChipLines - 1)
+		more := " ▣ 1–" + itoa(first) + " and earlier: " + itoa(first) + " more"
+		if showKey != "" {
+			more += " (" + showKey + " shows them)"
 		}
-		lines = append(lines, st.render(" "+chip(a, i+1)))
+		lines = append(lines, st.render(more))
+	}
+	for i := first; i < len(atts); i++ {
+		lines = append(lines, st.render(" "+chip(atts[i], i+1)))
 	}
 	// The way to remove one, on the last row when it fits.
-	last := len(lines) - 1
-	hint := "  " + removeKey + " removes the last"
-	if showKey != "" {
-		hint += " · " + showKey + " shows them"
-	}
-	if cells.Width(chip(atts[min(last, len(atts)-1)], last+1))+cells.Width(hint)+2 <= inner {
-		lines[last] = st.render(" " + chip(atts[min(last, len(atts)-1)], last+1) + hint)
-		if len(atts) > maxChipLines {
-			lines[last] = st.render(fmt.Sprintf(" ▣ … and %d more%s", len(atts)-last, hint))
-		}
+	last := len(atts) - 1
+	hint := "  " + removeKey + " removes it"
+	if cells.Width(chip(atts[last], last+1))+cells.Width(hint)+2 <= inner {
+		lines[len(lines)-1] = st.render(" " + chip(atts[last], last+1) + hint)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -101,10 +137,13 @@ func chip(a api.Attachment, n int) string {
 	if a.IsRemote() {
 		return fmt.Sprintf("%d 🔗 %s (a link, sent as is)", n, cells.OneLine(a.URL))
 	}
-	s := fmt.Sprintf("%d ▣ %s · %d×%d · %s", n, cells.OneLine(a.Name), a.Width, a.Height, bytesize.Format(int64(a.Bytes)))
+	// What is sent: its pixels, format and size; and, when parley scaled
+	// or re-encoded it, what it was.
+	s := fmt.Sprintf("%d ▣ %s · %d×%d %s · %s", n, cells.OneLine(a.Name), a.Width, a.Height,
+		media.FormatFromMIME(a.MIME).Name(), bytesize.Format(int64(a.Bytes)))
 	if a.Resized {
-		s += fmt.Sprintf(" · scaled %d×%d → %d×%d, %s → %s", a.OrigWidth, a.OrigHeight, a.Width, a.Height,
-			bytesize.Format(int64(a.OrigBytes)), bytesize.Format(int64(a.Bytes)))
+		s += fmt.Sprintf(" · sent for %d×%d %s, %s", a.OrigWidth, a.OrigHeight,
+			media.FormatFromMIME(a.OrigMIME).Name(), bytesize.Format(int64(a.OrigBytes)))
 	}
 	return s
 }

@@ -2,12 +2,15 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/internal/homepath"
 	"parley/session"
 	"parley/ui/cells"
 	"parley/ui/slash"
@@ -21,33 +24,41 @@ type exportedMsg struct {
 
 // exportCommand writes the conversation on screen as Markdown (or JSON for
 // a .json path), with its images copied next to the file. Without a path
-// it goes to the working directory, named after the title.
+// it goes to the export folder (exportDir), named after the title. A chat
+// that keeps no history (the demo, --no-save) exports what it holds.
 func (m *Model) exportCommand(arg string) tea.Cmd {
-	if m.hist.Store == nil {
-		return m.notify("cannot export: "+m.hist.off().Error()+"; copy the replies with ctrl+y instead", toastInfo)
-	}
 	if m.conv.Len() == 0 {
 		return m.notify("there is nothing to export yet", toastInfo)
 	}
+	home := m.opts.Getenv("HOME")
 	path := strings.TrimSpace(arg)
 	if path == "" {
 		name := "parley-" + m.conv.ID()[:8]
 		if slug := fileSlug(m.conv.Title()); slug != "" {
 			name = slug
 		}
-		path = name + ".md"
+		path = filepath.Join(exportDir(m.opts.Getenv), name+".md")
 	}
-	path = slash.ExpandHome(path, m.opts.Getenv("HOME"))
+	path = slash.ExpandHome(path, home)
 	if !filepath.IsAbs(path) {
 		if wd, err := os.Getwd(); err == nil {
 			path = filepath.Join(wd, path)
 		}
 	}
-	format := session.FormatMarkdown
+	opts := session.ExportOptions{Format: session.FormatMarkdown}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
-		format = session.FormatJSON
+		opts.Format = session.FormatJSON
 	}
 	store, rec, id := m.hist.Store, m.hist.rec, m.conv.ID()
+	if store == nil {
+		snap, created := m.conv.Snapshot(), m.term.started
+		return func() tea.Msg {
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return exportedMsg{path: path, err: err}
+			}
+			return exportedMsg{path: path, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
+		}
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
@@ -57,21 +68,41 @@ func (m *Model) exportCommand(arg string) tea.Cmd {
 				return exportedMsg{path: path, err: err}
 			}
 		}
-		if _, err := os.Stat(path); err == nil {
-			return exportedMsg{path: path, err: os.ErrExist}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return exportedMsg{path: path, err: err}
 		}
-		return exportedMsg{path: path, err: store.ExportFile(ctx, id, path, session.ExportOptions{Format: format})}
+		return exportedMsg{path: path, err: store.ExportFile(ctx, id, path, opts)}
 	}
 }
 
-func (m *Model) exported(msg exportedMsg) tea.Cmd {
-	switch {
-	case os.IsExist(msg.err):
-		return m.notify(cells.OneLine(msg.path)+" exists already and was left alone; give another path: /export PATH", toastWarn)
-	case msg.err != nil:
-		return m.notify("could not export to "+cells.OneLine(msg.path)+": "+msg.err.Error(), toastErr)
+// exportDir is where /export writes without a path: $XDG_DOCUMENTS_DIR
+// (else ~/Documents) /parley, or, with neither, parley's data folder's
+// "exports".
+func exportDir(getenv func(string) string) string {
+	home := getenv("HOME")
+	docs := getenv("XDG_DOCUMENTS_DIR")
+	if docs == "" && home != "" {
+		docs = filepath.Join(home, "Documents")
 	}
-	return m.notify("exported to "+cells.OneLine(msg.path), toastOK)
+	if docs != "" && isDir(docs) {
+		return filepath.Join(docs, "parley")
+	}
+	data := getenv("XDG_DATA_HOME")
+	if data == "" {
+		data = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(data, "parley", "exports")
+}
+
+func (m *Model) exported(msg exportedMsg) tea.Cmd {
+	shown := cells.OneLine(homepath.Short(msg.path, m.opts.Getenv("HOME")))
+	switch {
+	case errors.Is(msg.err, fs.ErrExist):
+		return m.notify(shown+" exists already and was left alone; give another path: /export PATH", toastWarn)
+	case msg.err != nil:
+		return m.notify("could not export to "+shown+": "+msg.err.Error(), toastErr)
+	}
+	return m.notify("exported to "+shown, toastOK)
 }
 
 // fileSlug makes a file name stem from a title: lower-case letters and

@@ -65,11 +65,6 @@ func (f *frame) String() string {
 	return sb.String()
 }
 
-// lines is the screen as lines (for compositing a layer over it).
-func (f *frame) lines() []string {
-	return strings.Split(f.String(), "\n")
-}
-
 func (b band) write(sb *strings.Builder, w int) {
 	if len(b.parts) == 1 && b.parts[0].r.X == 0 {
 		sb.WriteString(b.parts[0].text)

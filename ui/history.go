@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -206,17 +207,21 @@ func (h *history) draftSaved(msg draftSavedMsg) string {
 }
 
 // close runs when the program has stopped: the draft is written and the
-// recorder flushes what is queued.
-func (h *history) close(convID string, c *composer) {
+// recorder flushes what is queued. Its error says what could not be saved
+// after all (the screen is gone: the caller prints it).
+func (h *history) close(convID string, c *composer) error {
 	if h.Store == nil || h.rec == nil {
-		return
+		return nil
 	}
 	if !c.editing && h.loading == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		_ = h.Store.SaveDraft(ctx, convID, c.value(), c.attachments)
 		cancel()
 	}
-	_ = h.rec.Close()
+	if err := h.rec.Close(); err != nil {
+		return fmt.Errorf("some of the conversation could not be saved (%w); what was saved before is kept", err)
+	}
+	return nil
 }
 
 // status is the status bar's word on history ("" when it is on).

@@ -60,6 +60,9 @@ type imagesMadeMsg struct {
 // imageTickMsg moves the elapsed time in the status while images are made.
 type imageTickMsg struct{ id int }
 
+// maxImagesAsked bounds --n for a model whose own maximum is not known.
+const maxImagesAsked = 10
+
 // imageTick is how often the elapsed time of an image turn is redrawn.
 const imageTick = time.Second
 
@@ -97,8 +100,21 @@ func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.C
 	if ask.prompt == "" {
 		return ask, fmt.Errorf("%s needs a prompt: describe the image, e.g. %s", inv.Usage, exampleFor(cap))
 	}
-	n, err := inv.Flags.Int("n", 0, 1, 10)
+	ask.model = inv.Flags.String("model")
+	if ask.model == "" {
+		ask.model = r.model(cat, cfg, cap)
+	}
+	// --n is bounded by what the model makes per request, when it is
+	// known; 10 otherwise (the gateway's own limit then decides).
+	most := maxImagesAsked
+	if ask.model != "" && cat.Lookup(ask.model).Caps.MaxN > 0 {
+		most = cat.Lookup(ask.model).Caps.MaxImages()
+	}
+	n, err := inv.Flags.Int("n", 0, 1, most)
 	if err != nil {
+		if ask.model != "" && most != maxImagesAsked {
+			err = fmt.Errorf("%w (what %s makes per request)", err, cells.OneLine(ask.model))
+		}
 		return ask, err
 	}
 	ask.n = n
@@ -107,10 +123,6 @@ func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.C
 			return ask, err
 		}
 		ask.size = strings.ToLower(inv.Flags.String("size"))
-	}
-	ask.model = inv.Flags.String("model")
-	if ask.model == "" {
-		ask.model = r.model(cat, cfg, cap)
 	}
 	return ask, nil
 }

@@ -221,7 +221,8 @@ func TestImagePaneActions(t *testing.T) {
 	}
 	h.typeText(dst)
 	h.key("enter")
-	h.wait("the copy", func() bool { _, err := os.Stat(dst); return err == nil })
+	// Done when the pane says so: the file exists from its first byte.
+	h.wait("the copy", func() bool { return strings.Contains(h.screen(), "saved a copy") })
 	if a, b := readFile(t, dst), readFile(t, sel.Path); a != b {
 		t.Fatal("the copy differs from the image")
 	}

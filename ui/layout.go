@@ -83,6 +83,10 @@ const (
 	// maxNoticeLines bounds a notice under the composer; the notices pane
 	// shows the whole text.
 	maxNoticeLines = 3
+	// minAboveRows: a command list with fewer rows than this beside the
+	// transcript takes the transcript's place instead (its box, its title
+	// and a few commands).
+	minAboveRows = 6
 )
 
 // computeLayout is the one function that places every part of the screen.
@@ -129,7 +133,12 @@ func computeLayout(in layoutInput) layout {
 
 	above := 0
 	if in.AboveLines > 0 {
-		above = min(in.AboveLines, max(rest-minTranscript, min(rest, 2)))
+		above = min(in.AboveLines, max(rest-minTranscript, 0))
+		if above < min(in.AboveLines, minAboveRows) {
+			// Too little room for a list of use beside the transcript
+			// (a short terminal): the list takes the transcript's place.
+			above = min(in.AboveLines, rest)
+		}
 		rest -= above
 	}
 

@@ -85,8 +85,10 @@ func TestLayoutSidePane(t *testing.T) {
 	}
 }
 
-// A pane above the composer takes rows from the transcript, never all of
-// them; a long notice takes up to maxNoticeLines rows in the hint's place.
+// A pane above the composer takes rows from the transcript, leaving it
+// minTranscript rows; on a short terminal, where that would leave the list
+// too few rows to be of use, the list takes the transcript's place. A long
+// notice takes up to maxNoticeLines rows in the hint's place.
 func TestLayoutAbovePaneAndNotice(t *testing.T) {
 	l := computeLayout(layoutInput{Width: 80, Height: 24, ComposerLines: 1, ComposerFrame: 2, AboveLines: 8, NoticeLines: 5})
 	if l.Above.H != 8 || l.Hint.H != maxNoticeLines || l.Transcript.H < minTranscript {
@@ -96,7 +98,7 @@ func TestLayoutAbovePaneAndNotice(t *testing.T) {
 		t.Fatalf("the pane is not right above the status bar: %+v %+v", l.Above, l.Status)
 	}
 	tiny := computeLayout(layoutInput{Width: 40, Height: 12, ComposerLines: 1, ComposerFrame: 2, AboveLines: 20})
-	if tiny.Transcript.H < 1 || tiny.Above.H < 2 {
+	if tiny.Transcript.H != 0 || tiny.Above.H < minAboveRows || tiny.Above.Y != 0 {
 		t.Fatalf("40x12: above %+v transcript %+v", tiny.Above, tiny.Transcript)
 	}
 }

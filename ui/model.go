@@ -91,6 +91,9 @@ type turnState struct {
 	// messages, once the user was told; the next send to it leaves them
 	// out.
 	withoutImages string
+	// droppedSaid is the conversation whose failed messages left out of
+	// the request were said; it is said once a conversation.
+	droppedSaid string
 }
 
 // gatewayList is the gateway's model list (for completion and the vision

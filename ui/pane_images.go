@@ -96,6 +96,8 @@ func (p *imagesPane) update(msg tea.Msg) (tea.Cmd, result) {
 		return cmd, nil
 	case imagepane.Close:
 		return cmd, focusComposerResult{}
+	case imagepane.Say:
+		return cmd, noticeResult{text: p.p.Said(), kind: toastInfo}
 	}
 	it, ok := p.p.Selected()
 	if !ok {

@@ -154,16 +154,6 @@ func (p *pictures) tmuxProbed(msg tmuxProbedMsg, getenv func(string) string, tr 
 	tr.ForgetPictures()
 }
 
-// transmitted reports whether r can be shown now: it is no kitty picture,
-// or the terminal has it.
-func (p *pictures) transmitted(r preview.Rendered) bool {
-	if r.ID == 0 {
-		return true
-	}
-	_, ok := p.sent[r.ID]
-	return ok
-}
-
 // pictureRequest is a picture a pane waits for: src drawn into w×h cells,
 // named key.
 type pictureRequest struct {

@@ -55,6 +55,12 @@ type (
 	sessionDeleted struct{ id, title string }
 	// newConversationAsked closes the layer and starts a new conversation.
 	newConversationAsked struct{}
+	// noticeResult is something a component has to tell the user: it goes
+	// to the notices like every other message.
+	noticeResult struct {
+		text string
+		kind toastKind
+	}
 	// filesChosen closes the file picker and attaches paths; dir is the
 	// folder to open the next time.
 	filesChosen struct {
@@ -123,6 +129,8 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case newConversationAsked:
 		m.layers.pop()
 		return m.startNewConversation()
+	case noticeResult:
+		return m.notify(r.text, r.kind)
 	case focusComposerResult:
 		m.focus = focusComposer
 		return nil

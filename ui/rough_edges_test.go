@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api/apitest"
+	"parley/config"
 )
 
 // The rough edges a new user hit (issue 15), each held by a test.
@@ -140,3 +143,129 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		}
 	}
 }
+
+// The chips show the format that is sent (a PNG sent as a JPEG says so),
+// the newest chip is always in view however many there are, and the same
+// file attached twice is said, not attached again.
+func TestChipsShowTheNewestAndRefuseTheSameFileTwice(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	var paths []string
+	for i := range 5 {
+		dir := t.TempDir()
+		paths = append(paths, pngFile(t, dir, 20+i, 20))
+	}
+	for i, p := range paths {
+		h.typeText("/attach " + p)
+		h.key("enter")
+		h.wait("the attachment", func() bool { return len(h.m.comp.attachments) == i+1 })
+		if scr := h.screen(); !strings.Contains(scr, itoa(i+1)+" ▣ shot.png · "+itoa(20+i)+"×20 PNG") {
+			t.Fatalf("the newest chip (%d) is not in view:\n%s", i+1, scr)
+		}
+	}
+	if !strings.Contains(h.screen(), "earlier: 3 more") {
+		t.Fatalf("the earlier chips are not counted:\n%s", h.screen())
+	}
+	h.typeText("/attach " + paths[4])
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "shot.png is attached already") })
+	if len(h.m.comp.attachments) != 5 {
+		t.Fatalf("%d attachments", len(h.m.comp.attachments))
+	}
+}
+
+// Messages whose reply failed are left out of later requests; the chat
+// says so once a conversation, not at every send.
+func TestDroppedMessagesAreSaidOnce(t *testing.T) {
+	h := newHarness(t, 140, 30)
+	h.srv.Enqueue(apitest.Reply{Status: 400, ErrorMessage: "nope"})
+	h.typeText("first")
+	h.key("enter")
+	h.wait("the failure", func() bool { return !h.streaming() })
+	said := 0
+	for _, q := range []string{"second", "third"} {
+		h.srv.Enqueue(apitest.Reply{Text: "ok"})
+		h.typeText(q)
+		h.key("enter")
+		h.wait("the reply", func() bool { return !h.streaming() })
+		for _, n := range h.m.notes.log {
+			if strings.Contains(n.text, "not sent again") {
+				said++
+			}
+		}
+		h.m.notes.log = nil
+	}
+	if said != 1 {
+		t.Fatalf("the dropped message was said %d times", said)
+	}
+	reqs := h.srv.RequestsTo("/chat/completions")
+	if last := reqs[len(reqs)-1].Chat.Messages; len(last) != 3 || last[0].Content.PlainText() != "second" {
+		t.Fatalf("the last request carries %d messages: %+v", len(last), last)
+	}
+}
+
+// On a short terminal the command list takes the transcript's place (one
+// row beside it would be of no use) and shows how many commands there are.
+func TestCommandListOnAShortTerminal(t *testing.T) {
+	h := newHarness(t, 40, 12)
+	h.typeText("/")
+	scr := h.screen()
+	if !strings.Contains(scr, "Commands · ") || !strings.Contains(scr, "/model") || !strings.Contains(scr, "/theme") {
+		t.Fatalf("the command list at 40x12:\n%s", scr)
+	}
+	checkFrame(t, h.m, 40, 12)
+	h.key("esc")
+	if strings.Contains(h.screen(), "Commands") {
+		t.Fatalf("esc left the list open:\n%s", h.screen())
+	}
+}
+
+// /export works in every mode: a chat that keeps no history (the demo,
+// --no-save) exports what it holds; without a path the file goes to the
+// export folder (Documents/parley) and the notice says where.
+func TestExportWithoutHistoryAndWithoutAPath(t *testing.T) {
+	home := t.TempDir()
+	docs := filepath.Join(home, "Documents")
+	if err := os.MkdirAll(docs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": t.TempDir()}
+	h := newHarness(t, 120, 30, withHistory(History{Off: "--no-save"}), func(o *Options) {
+		o.Getenv = func(k string) string { return env[k] }
+	})
+	replyWith(t, h, "an answer only in memory")
+	h.typeText("/export")
+	h.key("enter")
+	h.wait("the export", func() bool { return strings.Contains(h.screen(), "exported to ~/Documents/parley/") })
+	files, _ := filepath.Glob(filepath.Join(docs, "parley", "*.md"))
+	if len(files) != 1 {
+		t.Fatalf("exported files %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil || !strings.Contains(string(b), "an answer only in memory") {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+	if st, _ := os.Stat(files[0]); st.Mode().Perm() != 0o600 {
+		t.Fatalf("the export is %v", st.Mode().Perm())
+	}
+	// The same again is refused: an export never replaces a file.
+	h.key("esc")
+	h.typeText("/export " + files[0])
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "exists already and was left alone") })
+}
+
+// /image --n is bounded by what the model makes per request: "from 1 to
+// 4" for a model that makes at most 4, and the line stays in the composer.
+func TestImageCountBoundedByTheModel(t *testing.T) {
+	four := 4
+	cfg := &config.Config{Models: []config.ModelConfig{{Name: "four-at-most", ImageGeneration: boolPtr(true), MaxN: &four}}}
+	h := newHarness(t, 120, 40, func(o *Options) { o.Config = cfg })
+	h.typeText("/image a fox --n 9 --model four-at-most")
+	h.key("enter")
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "--n must be from 1 to 4, not 9") })
+	if h.m.comp.value() != "/image a fox --n 9 --model four-at-most" {
+		t.Fatalf("the line was lost: %q", h.m.comp.value())
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }

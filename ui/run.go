@@ -177,7 +177,9 @@ func Run(ctx context.Context, opts Options) (err error) {
 	// A reply still in flight (killed, interrupted) keeps its text as
 	// interrupted, so the recorder stores it.
 	m.interruptStream()
-	m.hist.close(m.conv.ID(), &m.comp)
+	if cerr := m.hist.close(m.conv.ID(), &m.comp); cerr != nil {
+		defer func() { err = errors.Join(err, cerr) }()
+	}
 	switch {
 	case err == nil && ctx.Err() != nil:
 		resetCursorShape(opts.Output)

@@ -145,7 +145,10 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 // owned by a cancellable context.
 func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
 	var note tea.Cmd
-	if n := len(t.Built.Dropped); n > 0 {
+	if n := len(t.Built.Dropped); n > 0 && m.turn.droppedSaid != m.conv.ID() {
+		// Said once a conversation: every later request leaves them out
+		// too, and the transcript marks them.
+		m.turn.droppedSaid = m.conv.ID()
 		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.keyMap().Retry, "ctrl+r")), toastInfo)
 	}
 	return tea.Batch(m.stream.start(m.base, client, t, m.model, m.now(), m.hist.rec), note)

@@ -360,7 +360,7 @@ func TestAttachCommandChipsAndLimits(t *testing.T) {
 	h.key("enter")
 	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 2 })
 	scr := h.screen()
-	if !strings.Contains(scr, "scaled 400×300 → 64×48") || !strings.Contains(scr, "🔗 https://example.com/cat.png") {
+	if !strings.Contains(scr, "64×48 PNG") || !strings.Contains(scr, "sent for 400×300 PNG") || !strings.Contains(scr, "🔗 https://example.com/cat.png") {
 		t.Fatalf("chips:\n%s", scr)
 	}
 	checkFrame(t, h.m, 120, 30)

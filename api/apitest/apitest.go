@@ -51,9 +51,6 @@ const (
 	DefaultMaxImageBytes = fake.DefaultMaxImageBytes
 )
 
-// DefaultModels is the catalog of a server without WithModels.
-func DefaultModels() []ModelSpec { return fake.DefaultModels() }
-
 // WithAPIKey sets the bearer key every /v1 request must carry (default
 // DefaultAPIKey). "" turns the check off.
 func WithAPIKey(key string) Option { return fake.WithAPIKey(key) }

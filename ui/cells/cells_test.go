@@ -105,3 +105,23 @@ func TestInput(t *testing.T) {
 		}
 	}
 }
+
+func TestFitMiddleKeepsTheEnd(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"20261126-121821-a-lighthouse-at-dusk-1.png", 24, "20261126-12…t-dusk-1.png"},
+		{"short.png", 12, "short.png   "},
+	} {
+		got := FitMiddle(c.in, c.w)
+		if Width(got) != c.w || got != c.want {
+			t.Errorf("FitMiddle(%q, %d) = %q", c.in, c.w, got)
+		}
+	}
+	a, b := FitMiddle("20261126-121821-a-lighthouse-at-dusk-1.png", 24), FitMiddle("20261126-121821-a-lighthouse-at-dusk-2.png", 24)
+	if a == b || !strings.HasSuffix(a, "dusk-1.png") || !strings.HasSuffix(b, "dusk-2.png") || !strings.Contains(a, Ellipsis) {
+		t.Errorf("names that differ at the end look alike: %q %q", a, b)
+	}
+}

@@ -35,10 +35,6 @@ func (p *Pane) drawBottom(lines []string, l layout) {
 	if l.hint < 0 {
 		return
 	}
-	if p.note != "" {
-		lines[l.hint] = st.Warning.Render(cells.Fit(" "+p.note, w))
-		return
-	}
 	k := hintKey{w, p.ctx.StyleGen, len(p.items) == 0}
 	if k != p.cache.hintKey || p.cache.hint == "" {
 		items := [][3]string{{"a", "attach", "attach"}, {"o", "open", "open"}, {"c", "copy path", "path"}, {"y", "copy image", "image"}, {"s", "save", "save"}, {"e", "edit", "edit"}, {"esc", "back", "back"}}

@@ -96,6 +96,9 @@ const (
 	Save
 	// Edit the selected image (start an /edit).
 	Edit
+	// Say: the pane has something to tell the user (Said); the chat shows
+	// it with its other notices.
+	Say
 )
 
 // String names the action (for tests and logs).
@@ -115,6 +118,8 @@ func (a Action) String() string {
 		return "save"
 	case Edit:
 		return "edit"
+	case Say:
+		return "say"
 	}
 	return "none"
 }

@@ -16,7 +16,6 @@ func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	if p.prompt != nil {
 		return p.promptKey(msg)
 	}
-	p.note = ""
 	km := &p.ctx.Keys
 	// Named keys by keystroke, letters by the text they type, so "G"
 	// matches however the terminal reports shift.
@@ -45,7 +44,8 @@ func (p *Pane) actionKey(k string) (Action, tea.Cmd) {
 	if !ok {
 		switch k {
 		case "a", "o", "c", "y", "s", "e":
-			p.note = "There are no images yet."
+			p.said = "there are no images yet: make one with /image, or attach one (ctrl+v, /attach)"
+			return Say, nil
 		}
 		return None, nil
 	}
@@ -56,8 +56,8 @@ func (p *Pane) actionKey(k string) (Action, tea.Cmd) {
 		if it.Path == "" {
 			// A pasted image lives only in memory: there is nothing to
 			// open or point to until it is saved.
-			p.note = "This image was pasted and has no file yet: s saves a copy first."
-			return None, nil
+			p.said = "this image was pasted and has no file yet; s saves a copy first"
+			return Say, nil
 		}
 		if k == "o" {
 			return Open, nil
@@ -66,10 +66,12 @@ func (p *Pane) actionKey(k string) (Action, tea.Cmd) {
 	case "y":
 		return CopyImage, nil
 	case "s":
-		p.openPrompt(it)
-		return None, nil
+		return None, p.openPrompt(it)
 	case "e":
 		return Edit, nil
 	}
 	return None, nil
 }
+
+// Said is what the pane has to tell the user when HandleKey returned Say.
+func (p *Pane) Said() string { return p.said }

@@ -24,9 +24,9 @@ type Pane struct {
 	// items) and the scroll; Draw gives it its size.
 	list list.Model[row]
 
-	// note is a one-line message for the user about the last key
-	// ("this image has no file yet"), cleared by the next key.
-	note string
+	// said is what the pane has to tell the user about the last key
+	// (HandleKey returned Say); the chat shows it with its other notices.
+	said string
 
 	errKey, errText string // SetPreviewError
 
@@ -103,7 +103,7 @@ func (p *Pane) SetItems(items []Item) {
 		p.rows[i] = makeRow(it)
 	}
 	p.gen++
-	p.note = ""
+	p.said = ""
 	// The list keeps the selection on the same key, else on the same row.
 	p.list.SetItems(p.rows)
 	if hadPrev {

@@ -2,7 +2,11 @@ package imagepane
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -58,7 +62,7 @@ func (sp *savePrompt) stop() {
 
 // openPrompt opens the prompt for it, prefilled with the suggested folder
 // and the image's name.
-func (p *Pane) openPrompt(it Item) {
+func (p *Pane) openPrompt(it Item) tea.Cmd {
 	name := fileName(it)
 	v := name
 	if p.dirs.Save != "" {
@@ -67,6 +71,39 @@ func (p *Pane) openPrompt(it Item) {
 	ed := lineedit.New(p.ctx, lineedit.Options{Limit: maxPromptRunes})
 	ed.SetValue(v)
 	p.prompt = &savePrompt{key: it.Key, name: name, edit: ed, candIdx: -1}
+	if p.dirs.Save == "" {
+		return nil
+	}
+	// The proposal must be a file that does not exist yet (the image's
+	// own file is usually in that very folder): the folder is looked at
+	// in a command, and the name replaced unless the user typed since.
+	dir, home, key, shown := p.dirs.Save, p.dirs.Home, it.Key, v
+	return func() tea.Msg {
+		return proposedMsg{key: key, shown: shown, value: homepath.Short(freeName(dir, name), home)}
+	}
+}
+
+// proposedMsg brings a save path that does not exist yet.
+type proposedMsg struct{ key, shown, value string }
+
+// maxProposals bounds the names tried ("name-2.png" … "name-99.png").
+const maxProposals = 99
+
+// freeName is dir/name, or dir/name-2.ext, -3 … when that exists.
+func freeName(dir, name string) string {
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 1; i <= maxProposals; i++ {
+		n := name
+		if i > 1 {
+			n = stem + "-" + strconv.Itoa(i) + ext
+		}
+		p := filepath.Join(dir, n)
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+	}
+	return filepath.Join(dir, name)
 }
 
 // SavePath is the absolute (when the folders are known), cleaned path the
@@ -144,6 +181,10 @@ func (p *Pane) HandleMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case completedMsg:
 		p.completed(msg)
+	case proposedMsg:
+		if sp := p.prompt; sp != nil && sp.key == msg.key && sp.edit.Value() == msg.shown {
+			sp.edit.SetValue(msg.value)
+		}
 	case tea.PasteMsg:
 		if p.prompt != nil {
 			p.prompt.update(msg)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -308,5 +309,27 @@ func TestDefaultFileName(t *testing.T) {
 		if got := fileName(c.it); got != c.want {
 			t.Errorf("fileName(%+v) = %q, want %q", c.it, got, c.want)
 		}
+	}
+}
+
+// s proposes a file that does not exist yet: the image's own file is
+// usually in the save folder, so the proposal gets "-2" (then "-3" …).
+func TestSaveProposesAFreeName(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"fox.png", "fox-2.png"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPane(t, "/home/u")
+	p.SetDirs(Dirs{Save: dir, Work: dir})
+	p.SetItems([]Item{{Key: "k", Origin: Generated, Path: filepath.Join(dir, "fox.png"), MIME: "image/png", Created: time.Now()}})
+	_, cmd := p.HandleKey(press("s"))
+	if cmd == nil {
+		t.Fatal("no proposal asked for")
+	}
+	p.HandleMsg(cmd())
+	if got := p.prompt.edit.Value(); got != filepath.Join(dir, "fox-3.png") {
+		t.Fatalf("proposed %q", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"parley/api"
-	"parley/ui/uictx"
 )
 
 // ModelsLoading is the status line while the gateway's model list is on its
@@ -21,14 +20,6 @@ func ModelPickerOptions() PickerOptions {
 		CustomDetail: "use this model name",
 		Empty:        "no models configured: type a model name",
 	}
-}
-
-// NewModelPicker opens the model picker on the catalog's configured models
-// with current selected. When the root has listed the gateway's models, it
-// calls p.SetItems(ModelItems(cat, current, defaultModel, ids)) (or
-// p.SetError(err)); meanwhile p.SetLoading(ModelsLoading).
-func NewModelPicker(ctx *uictx.Context, cat *api.Catalog, current, defaultModel string) Picker {
-	return NewPicker(ctx, ModelItems(cat, current, defaultModel, nil), ModelPickerOptions())
 }
 
 // ModelItems builds the model picker's rows: the configured models in config

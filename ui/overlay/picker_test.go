@@ -558,7 +558,8 @@ func TestPickerHighlightsMatches(t *testing.T) {
 		p.SetSize(80, 24)
 		p = typed(p, "4O")
 		lk := lookFor(ctx)
-		want := lk.match.Inherit(lk.selected).Render("4o")
+		// On the selected row the match is the selection underlined.
+		want := lk.selected.Underline(true).Render("4o")
 		if !strings.Contains(p.View(), want) {
 			t.Fatalf("noColor=%v: the match is not highlighted (want %q in):\n%q", noColor, want, p.View())
 		}

@@ -200,11 +200,18 @@ func (p Picker) hints(lk look, w int) string {
 // right.
 func pickerRowView(lk look, r pickerRow, hits []bool, selected bool, w int) string {
 	it := r.item
+	// On the selected row every piece takes the selection's colours (the
+	// matches are underlined): an accent or muted colour on the selection
+	// background is unreadable in several themes.
 	st := func(s lipgloss.Style) lipgloss.Style {
 		if selected {
-			return s.Inherit(lk.selected)
+			return lk.selected
 		}
 		return s
+	}
+	match := lk.match
+	if selected {
+		match = lk.selected.Underline(true)
 	}
 	marker := "  "
 	if selected {
@@ -239,7 +246,7 @@ func pickerRowView(lk look, r pickerRow, hits []bool, selected bool, w int) stri
 	case it.Custom:
 		titleStyle = lk.accent
 	}
-	title := list.Highlight(it.Title, hits, st(titleStyle), st(lk.match))
+	title := list.Highlight(it.Title, hits, st(titleStyle), match)
 	title = cells.Truncate(title, tw)
 	used := cells.Width(title)
 

@@ -32,16 +32,6 @@ const (
 	URL
 )
 
-func (k Kind) String() string {
-	switch k {
-	case Paths:
-		return "paths"
-	case URL:
-		return "url"
-	}
-	return "text"
-}
-
 // Result is what Parse found.
 type Result struct {
 	Kind Kind

@@ -45,16 +45,6 @@ const (
 	SettingOff    = "off"
 )
 
-// CheckSetting returns an error naming the accepted values when s is not
-// one of them ("" counts as auto).
-func CheckSetting(s string) error {
-	switch s {
-	case "", SettingAuto, SettingBlocks, SettingKitty, SettingOff:
-		return nil
-	}
-	return fmt.Errorf("images = %q is not a choice parley knows; use \"auto\", \"blocks\", \"kitty\" or \"off\"", s)
-}
-
 // Select picks the mode for the images setting in the environment getenv
 // reads. It is SelectProbed without a tmux probe, so inside tmux "auto"
 // means half blocks.

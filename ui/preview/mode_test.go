@@ -1,7 +1,6 @@
 package preview
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -81,17 +80,5 @@ func TestSelectProbed(t *testing.T) {
 	}
 	if got := SelectProbed("blocks", env, Tmux{ClientTerm: "xterm-kitty", Passthrough: true}); got != Blocks {
 		t.Errorf("blocks setting with a probe: %v", got)
-	}
-}
-
-func TestCheckSetting(t *testing.T) {
-	for _, s := range []string{"", "auto", "blocks", "kitty", "off"} {
-		if err := CheckSetting(s); err != nil {
-			t.Errorf("%q: %v", s, err)
-		}
-	}
-	err := CheckSetting("sixel")
-	if err == nil || !strings.Contains(err.Error(), `"sixel"`) || !strings.Contains(err.Error(), `"blocks"`) {
-		t.Errorf("sixel: %v", err)
 	}
 }

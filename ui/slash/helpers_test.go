@@ -188,3 +188,11 @@ func requireArea(t testing.TB, view string, w, h int) {
 		}
 	}
 }
+
+// cursor is the highlighted row of the list shown.
+func (l List[E]) cursor() int {
+	if l.mode == modeArgs {
+		return l.candList.Cursor()
+	}
+	return l.names.Cursor()
+}

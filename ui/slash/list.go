@@ -129,14 +129,6 @@ func (l *List[E]) setCands(cs []Completion) {
 	l.candList.SetCursor(0)
 }
 
-// cursor is the highlighted row of the list shown.
-func (l List[E]) cursor() int {
-	if l.mode == modeArgs {
-		return l.candList.Cursor()
-	}
-	return l.names.Cursor()
-}
-
 // SetEnv sets the value handed to Complete (model names, themes, the
 // working directory). Pass a fresh value rather than modifying the one
 // given before: a running Complete call may still read it. When the list

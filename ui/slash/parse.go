@@ -50,12 +50,6 @@ func (e *UnknownError) Error() string {
 // errBareSlash is the error for a line that is only "/".
 var errBareSlash = errors.New("a slash alone is not a command; type a command name after it, or start with // to send text that begins with /")
 
-// IsCommand reports whether the composer's text is a command line (starts
-// with one slash), as opposed to a message or a literal "//text".
-func IsCommand(text string) bool {
-	return strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//")
-}
-
 // Parse reads what the user sent from the composer.
 //
 //   - Text that does not start with "/" is a message: send is the text.

@@ -234,11 +234,3 @@ func TestLookupAndOrder(t *testing.T) {
 		t.Errorf("order = %q", names)
 	}
 }
-
-func TestIsCommand(t *testing.T) {
-	for in, want := range map[string]bool{"/new": true, "/": true, "//x": false, "x/": false, "": false} {
-		if got := IsCommand(in); got != want {
-			t.Errorf("IsCommand(%q) = %v", in, got)
-		}
-	}
-}

@@ -2,7 +2,8 @@
 // address, so parley can be tried from a shell without a real gateway.
 //
 // It prints the base URL (ending in /v1) on stdout, alone on its line, and
-// serves until interrupted:
+// serves in the foreground until interrupted (Ctrl-C), so run it in a
+// terminal of its own or in the background with &:
 //
 //	go run ./api/fake/fakegateway -addr 127.0.0.1:8089 -mode markdown -dps 30 &
 //	OPENAI_BASE_URL=http://127.0.0.1:8089/v1 OPENAI_API_KEY=test-key parley ask -m gpt-4o "hi"
@@ -81,6 +82,16 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	mode := fs.String("mode", "echo", `chat replies: "echo" or "markdown"`)
 	dps := fs.Float64("dps", 20, "content deltas per second when streaming (0 = no pause)")
 	runes := fs.Int("runes", 4, "runes per content delta")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: fakegateway [-addr ADDR] [-key KEY] [-mode echo|markdown] [-dps N] [-runes N]
+
+Serves parley's fake gateway, prints its base URL on stdout and stays in the
+foreground until interrupted (Ctrl-C): run it in a terminal of its own, or in
+the background with & and stop it with kill %1.
+
+`)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -114,7 +125,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	srv.SetDefault(def)
 
 	fmt.Fprintln(stdout, srv.URL())
-	fmt.Fprintf(stderr, "fakegateway: serving on %s (key %q, mode %s); Ctrl-C stops it\n", srv.URL(), *key, *mode)
+	fmt.Fprintf(stderr, "fakegateway: serving on %s (key %q, mode %s) in the foreground; Ctrl-C stops it\n", srv.URL(), *key, *mode)
 	<-stop
 	return 0
 }

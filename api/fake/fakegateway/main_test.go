@@ -61,3 +61,17 @@ func TestRefusesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysItStaysInTheForeground: -h says what the command does and
+// that it does not return until interrupted.
+func TestHelpSaysItStaysInTheForeground(t *testing.T) {
+	var help strings.Builder
+	if code := run([]string{"-h"}, io.Discard, &help, nil); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"prints its base URL", "stays in the\nforeground until interrupted (Ctrl-C)", "-dps", "-mode"} {
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, help.String())
+		}
+	}
+}

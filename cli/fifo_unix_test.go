@@ -1,0 +1,49 @@
+//go:build unix
+
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"parley/api/apitest"
+)
+
+// TestNamedPipeForTheHistory: a named pipe where the history database
+// belongs hangs nothing: ask answers (and says the history is off),
+// sessions list fails with the sentence naming the file, the chat starts
+// with history off and says why.
+func TestNamedPipeForTheHistory(t *testing.T) {
+	h := newHarness(t)
+	dir := filepath.Join(h.env["XDG_DATA_HOME"], "parley")
+	os.MkdirAll(dir, 0o700)
+	fifo := filepath.Join(dir, "parley.db")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes: %v", err)
+	}
+	start := time.Now()
+	h.gw.Enqueue(apitest.Reply{Text: "Lima."})
+	r := h.run(nil, "ask", "-m", "gpt-4o", "capital of Peru?")
+	r.mustCode(t, 0)
+	if r.stdout != "Lima.\n" || !strings.Contains(r.stderr, "is a named pipe (FIFO), not a regular file") || !strings.Contains(r.stderr, "not kept") {
+		t.Fatalf("ask: %q / %q", r.stdout, r.stderr)
+	}
+	r = h.run(nil, "sessions", "list")
+	r.mustCode(t, 1)
+	if !strings.Contains(r.stderr, fifo+" is a named pipe (FIFO)") || !strings.Contains(r.stderr, "mv "+fifo) {
+		t.Fatalf("sessions list: %q", r.stderr)
+	}
+	h.runChat(func(req TUIRequest) error {
+		if req.History.Store != nil || !strings.Contains(req.History.Off, "named pipe") {
+			t.Errorf("chat history %+v", req.History)
+		}
+		return nil
+	}).mustCode(t, 0)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("took %v", took)
+	}
+}
