@@ -39,8 +39,13 @@ type Conversation struct {
 	unsaved bool
 	// reply accumulates the text of the reply in flight; appending to it is
 	// amortised O(len(delta)) and its String does not copy, which keeps a
-	// delta cheap even when the reply is long.
-	reply strings.Builder
+	// delta cheap even when the reply is long. reasoning does the same for
+	// its reasoning.
+	reply     strings.Builder
+	reasoning strings.Builder
+	// role and params are the conversation's settings (SetRole, SetParams).
+	role   string
+	params api.Params
 }
 
 // DefaultProgressEvery is how often a streaming reply is reported with
@@ -123,6 +128,16 @@ func (c *Conversation) Title() string { return c.title }
 
 // SystemPrompt returns the conversation's own system prompt ("" for none).
 func (c *Conversation) SystemPrompt() string { return c.system }
+
+// Role returns the name of the conversation's role ("" for none): kept
+// with the conversation so a reopened session has it again. What a role
+// does (its system prompt, model and params) is the config's; the
+// conversation only remembers which one was chosen.
+func (c *Conversation) Role() string { return c.role }
+
+// Params returns the conversation's own parameters, those /set set (the
+// layer api.ChatParamLayer takes), kept with it like the role.
+func (c *Conversation) Params() api.Params { return c.params.With(api.Params{}) }
 
 // Len returns the number of messages.
 func (c *Conversation) Len() int { return len(c.messages) }

@@ -175,18 +175,34 @@ func (c *Conversation) lastHasImages() bool {
 }
 
 // Receive applies one batch of what the gateway streamed: text, usage, the
-// finish reason.
+// finish reason. A batch with reasoning goes through ReceiveReasoning
+// first (or ReceiveEvent, which does both).
 func (c *Conversation) Receive(t *Turn, text string, usage *api.Usage, finish string) {
 	if text != "" {
 		c.AppendDelta(t.ReplyID, text)
 	}
 	if usage != nil {
-		u := *usage
-		t.usage = &u
+		t.usage = usage.Clone()
 	}
 	if finish != "" {
 		t.finish = finish
 	}
+}
+
+// ReceiveReasoning applies reasoning the gateway streamed
+// (api.StreamEvent.Reasoning): it grows the reply's Reasoning, never its
+// Text.
+func (c *Conversation) ReceiveReasoning(t *Turn, reasoning string) {
+	if reasoning != "" {
+		c.AppendReasoning(t.ReplyID, reasoning)
+	}
+}
+
+// ReceiveEvent applies one stream event: its reasoning, then its text,
+// usage and finish reason.
+func (c *Conversation) ReceiveEvent(t *Turn, ev api.StreamEvent) {
+	c.ReceiveReasoning(t, ev.Reasoning)
+	c.Receive(t, ev.Text, ev.Usage, ev.FinishReason)
 }
 
 // Close ends the turn: done when err is nil, interrupted when the caller

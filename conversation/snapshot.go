@@ -10,17 +10,21 @@ type Snapshot struct {
 	// message.
 	Titled       bool
 	SystemPrompt string
-	Messages     []Message
+	// Role and Params are the conversation's settings (Conversation.Role,
+	// Conversation.Params).
+	Role     string
+	Params   api.Params
+	Messages []Message
 }
 
 // Snapshot returns copies of the conversation's title, system prompt and
 // messages.
 func (c *Conversation) Snapshot() Snapshot {
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Messages: c.Messages()}
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: c.Messages()}
 }
 
 // Restore rebuilds a conversation from stored messages. The title, system
-// prompt and messages come from snap (opts.SystemPrompt is not used); the
+// prompt, role, params and messages come from snap (opts.SystemPrompt is not used); the
 // id, listeners, clock and progress interval from opts. Message ids are
 // kept, and new messages continue after the largest. A reply stored while
 // it was streaming (the process ended mid-reply) comes back interrupted,
@@ -30,6 +34,8 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 	c := New(opts)
 	c.title = snap.Title
 	c.titled = snap.Titled
+	c.role = snap.Role
+	c.params = snap.Params.With(api.Params{})
 	c.messages = make([]Message, len(snap.Messages))
 	for i, m := range snap.Messages {
 		m = m.clone()
