@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode"
 
-	"parley/conversation"
+	"parley/api"
 )
 
 // Export formats.
@@ -143,11 +143,29 @@ func exportName(name, hash, mime string) string {
 	}
 	if stem == "" {
 		stem = "image"
+		if mime == api.TextMIME {
+			stem = "file"
+		}
 	}
-	return stem + "-" + hash[:8] + extFor(mime)
+	return stem + "-" + hash[:8] + extFor(name, mime)
 }
 
-func extFor(mime string) string {
+// extFor is the extension of an exported file: the image type's, or a
+// text file's own (reduced to safe characters; .txt without one).
+func extFor(name, mime string) string {
+	if mime == api.TextMIME {
+		ext := strings.TrimPrefix(filepath.Ext(name), ".")
+		ext = strings.Map(func(r rune) rune {
+			if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return r
+			}
+			return -1
+		}, ext)
+		if ext == "" || len(ext) > 10 {
+			return ".txt"
+		}
+		return "." + ext
+	}
 	switch mime {
 	case "image/png":
 		return ".png"
@@ -183,7 +201,7 @@ func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSi
 		return err
 	}
 	e := exported{
-		Session: Session{Meta: meta, Snapshot: conversation.Snapshot{Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs}},
+		Session: Session{Meta: meta, Snapshot: meta.snapshot(msgs)},
 		hashes:  hashes, generated: gen,
 	}
 	loc := opts.Location

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"parley/api"
 )
 
 // The JSON export. Field names are part of parley's interface: add,
@@ -20,6 +22,8 @@ type (
 		Titled          bool            `json:"titled"`
 		Model           string          `json:"model,omitempty"`
 		SystemPrompt    string          `json:"system_prompt,omitempty"`
+		Role            string          `json:"role,omitempty"`
+		Params          *api.Params     `json:"params,omitempty"`
 		Created         string          `json:"created"`
 		Updated         string          `json:"updated"`
 		Messages        []jsonMessage   `json:"messages"`
@@ -29,6 +33,8 @@ type (
 		ID           int              `json:"id"`
 		Role         string           `json:"role"`
 		Text         string           `json:"text"`
+		Reasoning    string           `json:"reasoning,omitempty"`
+		ReasoningMS  int64            `json:"reasoning_ms,omitempty"` // from the first reasoning delta to the last
 		State        string           `json:"state"`
 		Model        string           `json:"model,omitempty"`
 		Error        string           `json:"error,omitempty"`
@@ -41,9 +47,11 @@ type (
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 		TotalTokens      int `json:"total_tokens"`
+		ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
 	}
-	// jsonAttachment: Type "image" has File (empty when the stored copy is
-	// missing) and SHA256; type "link" has URL.
+	// jsonAttachment: Types "image" and "text" (a text file) have File
+	// (empty when the stored copy is missing) and SHA256; type "link" has
+	// URL.
 	jsonAttachment struct {
 		Type   string `json:"type"`
 		File   string `json:"file,omitempty"`
@@ -85,7 +93,10 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 	}
 	out := jsonSession{
 		Format: jsonFormat, Version: jsonVersion, ID: e.ID, Title: e.Title, Titled: e.Titled, Model: e.Model,
-		SystemPrompt: e.SystemPrompt, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
+		SystemPrompt: e.SystemPrompt, Role: e.Role, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
+	}
+	if !e.Params.IsZero() {
+		out.Params = &e.Params
 	}
 	for i, m := range e.Snapshot.Messages {
 		jm := jsonMessage{
@@ -93,8 +104,9 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 			FinishReason: m.FinishReason, Created: ts(m.Created),
 		}
 		if u := m.Usage; u != nil {
-			jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
+			jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens, u.ReasoningTokens()}
 		}
+		jm.Reasoning, jm.ReasoningMS = m.Reasoning, m.ThoughtFor().Milliseconds()
 		for j, a := range m.Attachments {
 			hash := e.hashes[i][j]
 			if hash == "" {
@@ -105,7 +117,11 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 			if err != nil {
 				return err
 			}
-			jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "image", File: ref, SHA256: hash, Name: a.Name,
+			typ := "image"
+			if a.IsText() {
+				typ = "text"
+			}
+			jm.Attachments = append(jm.Attachments, jsonAttachment{Type: typ, File: ref, SHA256: hash, Name: a.Name,
 				MIME: a.MIME, Width: a.Width, Height: a.Height, Bytes: a.Bytes})
 		}
 		out.Messages = append(out.Messages, jm)

@@ -95,6 +95,20 @@ func writeFixture(t *testing.T, dir string, version int) {
 			{`INSERT INTO deleted_sessions (id, deleted) VALUES ('0190f0a1b2c3d4e5f60718293a4b5c6f', ?)`, []any{t0 + 6000}},
 		}...)
 	}
+	if version >= 4 {
+		// A reply that thought first, a text file beside the image, and
+		// the session's role and /set parameters.
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE messages SET reasoning = 'A chart with a lighthouse: say so.', reasoning_start = ?, reasoning_end = ?, reasoning_tokens = 7 WHERE seq = 2`,
+				[]any{t0 + 1000, t0 + 1800}},
+			{`INSERT INTO parts (message_id, idx, kind, sha256, mime, bytes, name) VALUES (1, 2, 'image', ?, 'text/plain; charset=utf-8', ?, 'notes.md')`,
+				[]any{HashBytes(fixtureText), len(fixtureText)}},
+			{`UPDATE sessions SET role = 'pilot', params = '{"temperature":0.2,"stop":["###"]}' WHERE id = ?`, []any{fixtureSession}},
+		}...)
+	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
 			t.Fatalf("%s: %v", s.q, err)
@@ -107,4 +121,15 @@ func writeFixture(t *testing.T, dir string, version int) {
 	if err := os.WriteFile(blob, img, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if version >= 4 {
+		th := HashBytes(fixtureText)
+		blob := filepath.Join(dir, BlobDir, th[:2], th)
+		os.MkdirAll(filepath.Dir(blob), 0o755)
+		if err := os.WriteFile(blob, fixtureText, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
+
+// fixtureText is the text file stored in the fixtures from version 4.
+var fixtureText = []byte("# Notes\n\nThe lighthouse is on the chart.\n")

@@ -68,8 +68,8 @@ func (r *Recorder) apply(it item) error {
 				delete(r.held, ch.ConversationID)
 			}
 			return nil
-		case conversation.ChangeTitle, conversation.ChangeSystem:
-			h.title, h.system = ch.Title, ch.SystemPrompt
+		case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSettings:
+			h.title, h.system, h.role, h.params = ch.Title, ch.SystemPrompt, ch.Role, ch.Params
 			h.titled = h.titled || ch.Kind == conversation.ChangeTitle
 			return nil
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/conversation"
 )
@@ -98,9 +99,27 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 				t.Fatalf("loaded %+v", got.Meta)
 			}
 			u := msgs[0]
-			if len(u.Attachments) != 2 || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
+			v4 := filepath.Base(fx) >= "schema-v4"
+			wantAtts := 2
+			if v4 {
+				wantAtts = 3 // and a text file
+			}
+			if len(u.Attachments) != wantAtts || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
 				u.Attachments[1].URL != "https://example.com/cat.png" {
 				t.Fatalf("attachments %+v", u.Attachments)
+			}
+			if v4 {
+				txt := u.Attachments[2]
+				if !txt.IsText() || !bytes.Equal(txt.Data, fixtureText) || txt.Lines != 3 || txt.Name != "notes.md" || txt.URL != "" {
+					t.Fatalf("text file %+v", txt)
+				}
+				r := msgs[1]
+				if r.Reasoning != "A chart with a lighthouse: say so." || r.ThoughtFor() != 800*time.Millisecond || r.Usage.ReasoningTokens() != 7 {
+					t.Fatalf("reasoning %q, %v, %+v", r.Reasoning, r.ThoughtFor(), r.Usage)
+				}
+				if got.Snapshot.Role != "pilot" || *got.Snapshot.Params.Temperature != 0.2 || got.Snapshot.Params.Stop[0] != "###" {
+					t.Fatalf("settings %q %+v", got.Snapshot.Role, got.Snapshot.Params)
+				}
 			}
 			if r := msgs[1]; r.Usage == nil || r.Usage.TotalTokens != 42 || r.Model != "gpt-4o" {
 				t.Fatalf("reply %+v", r)
