@@ -61,8 +61,9 @@ func CountLines(data []byte) int {
 // attachText makes a text attachment of data, which media.IsText.
 func attachText(name string, data []byte, lim AttachLimits) (Attachment, error) {
 	if int64(len(data)) > lim.MaxTextBytes {
+		size, limit := sizes(int64(len(data)), lim.MaxTextBytes)
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is a text file of %s, more than parley sends of one (%s, attach_max_text_bytes in the config); attach a part of it or raise the limit",
-			name, bytesize.Format(int64(len(data))), bytesize.Format(lim.MaxTextBytes))
+			name, size, limit)
 	}
 	return Attachment{
 		Name:      name,
@@ -93,8 +94,19 @@ func (l AttachLimits) CheckTextTotal(atts []Attachment) error {
 	if total <= l.MaxTextTotal {
 		return nil
 	}
+	size, limit := sizes(total, l.MaxTextTotal)
 	return fmt.Errorf("the %d text files of this message come to %s, more than one message sends (%s, attach_max_text_total in the config); send some of them in another message",
-		n, bytesize.Format(total), bytesize.Format(l.MaxTextTotal))
+		n, size, limit)
+}
+
+// sizes writes a size and the limit it passed; when the two would read
+// the same ("1.0 MB" and "1.0 MB"), both are written in bytes.
+func sizes(size, limit int64) (string, string) {
+	s, l := bytesize.Format(size), bytesize.Format(limit)
+	if s == l {
+		return fmt.Sprintf("%d bytes", size), fmt.Sprintf("%d bytes", limit)
+	}
+	return s, l
 }
 
 // TextBlock is how a text attachment reaches the model: its name, then

@@ -210,7 +210,9 @@ func TestCompleteFilesAndArguments(t *testing.T) {
 	}{
 		{[]string{"ask", ""}, nil, noFileComp},
 		{[]string{"image", "a red"}, nil, noFileComp},
-		{[]string{"ask", "--attach", ""}, []string{"png", "jpg", "jpeg", "webp", "gif"}, filterFileExt},
+		{[]string{"ask", "--attach", ""}, nil, ":0"}, // images and text files: any file
+		{[]string{"ask", "--param", "te"}, []string{"temperature="}, ":6"},
+		{[]string{"ask", "--param", "temperature=0"}, nil, noFileComp},
 		{[]string{"image", "--edit", ""}, []string{"png", "jpg", "jpeg", "webp", "gif"}, filterFileExt},
 		{[]string{"image", "--mask", ""}, []string{"png"}, filterFileExt},
 		{[]string{"image", "-o", ""}, nil, filterDirs},
