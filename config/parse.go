@@ -133,22 +133,18 @@ func (l *loader) load(doc map[string]any) error {
 	}
 	str("default_model", &c.DefaultModel)
 	str("image_model", &c.ImageModel)
-	str("image_dir", &c.imageDir)
-	if err == nil && c.imageDir != "" {
-		var expanded string
-		if expanded, err = c.ExpandPath(c.imageDir); err != nil {
-			err = l.errAt("image_dir", "image_dir = %q: %v", c.imageDir, err)
+	path := func(key string, dst *string) {
+		str(key, dst)
+		if err == nil && *dst != "" {
+			var expanded string
+			if expanded, err = c.ExpandPath(*dst); err != nil {
+				err = l.errAt(key, "%s = %q: %v", key, *dst, err)
+			}
+			*dst = expanded
 		}
-		c.imageDir = expanded
 	}
-	str("screenshots_dir", &c.screenshotsDir)
-	if err == nil && c.screenshotsDir != "" {
-		var expanded string
-		if expanded, err = c.ExpandPath(c.screenshotsDir); err != nil {
-			err = l.errAt("screenshots_dir", "screenshots_dir = %q: %v", c.screenshotsDir, err)
-		}
-		c.screenshotsDir = expanded
-	}
+	path("image_dir", &c.imageDir)
+	path("screenshots_dir", &c.screenshotsDir)
 	str("screenshot_cmd", &c.ScreenshotCmd)
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
@@ -179,17 +175,16 @@ func (l *loader) load(doc map[string]any) error {
 	} else if v != nil {
 		c.AttachMaxSide = *v
 	}
-	if c.AttachMaxBytes, err = l.byteSize(doc, "attach_max_bytes"); err != nil {
-		return err
-	}
-	if c.AttachMaxTextBytes, err = l.byteSize(doc, "attach_max_text_bytes"); err != nil {
-		return err
-	}
-	if c.AttachMaxTextTotal, err = l.byteSize(doc, "attach_max_text_total"); err != nil {
-		return err
-	}
-	if c.MaxReplyBytes, err = l.byteSize(doc, "max_reply_bytes"); err != nil {
-		return err
+	for _, b := range []struct {
+		key string
+		dst *int64
+	}{
+		{"attach_max_bytes", &c.AttachMaxBytes}, {"attach_max_text_bytes", &c.AttachMaxTextBytes},
+		{"attach_max_text_total", &c.AttachMaxTextTotal}, {"max_reply_bytes", &c.MaxReplyBytes},
+	} {
+		if *b.dst, err = l.byteSize(doc, b.key); err != nil {
+			return err
+		}
 	}
 	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {
 		return err
@@ -216,19 +211,18 @@ func (l *loader) load(doc map[string]any) error {
 	if c.MaxRetries, err = l.intIn(doc, "", "max_retries", 0, 10); err != nil {
 		return err
 	}
-	if err := l.history(doc); err != nil {
-		return err
+	return l.sections(doc)
+}
+
+// sections reads the tables: [history], [keys], [[providers]], then the
+// [[models]] and [[roles]] that may name them.
+func (l *loader) sections(doc map[string]any) error {
+	for _, read := range []func(map[string]any) error{l.history, l.keys, l.providers, l.models, l.roles} {
+		if err := read(doc); err != nil {
+			return err
+		}
 	}
-	if err := l.keys(doc); err != nil {
-		return err
-	}
-	if err := l.providers(doc); err != nil {
-		return err
-	}
-	if err := l.models(doc); err != nil {
-		return err
-	}
-	return l.roles(doc)
+	return nil
 }
 
 // typeName names a TOML value's type for messages.
