@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -104,7 +106,7 @@ func imageAttachment(t testing.TB, name string, w, h int, seed uint8) api.Attach
 	data := pngBytes(t, w, h, seed)
 	return api.Attachment{
 		Name: name, MIME: "image/png", Width: w, Height: h, Bytes: len(data), Data: data,
-		URL: dataURI("image/png", data), OrigWidth: w * 2, OrigHeight: h * 2, OrigBytes: len(data) * 3,
+		SHA256: fmt.Sprintf("%x", sha256.Sum256(data)), OrigWidth: w * 2, OrigHeight: h * 2, OrigBytes: len(data) * 3,
 		OrigMIME: "image/jpeg", Resized: true,
 	}
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -396,8 +395,13 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 			&a.OrigWidth, &a.OrigHeight, &a.OrigBytes, &a.OrigMIME, &a.Resized); err != nil {
 			return classify(s.path, op, err)
 		}
-		if kind == "image" && a.MIME == api.TextMIME {
-			a.Kind = api.KindText // a text file's bytes are stored like an image's
+		if kind == "image" {
+			// The attachment's identity, as when it was attached: the chat
+			// finds its picture and its bytes by it.
+			a.SHA256 = hash
+			if a.MIME == api.TextMIME {
+				a.Kind = api.KindText // a text file's bytes are stored like an image's
+			}
 		}
 		if kind == "image" && data {
 			b, err := s.readBlob(hash)
@@ -406,7 +410,6 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 				a.Data, a.Lines = b, api.CountLines(b)
 			case err == nil:
 				a.Data = b
-				a.URL = dataURI(a.MIME, b)
 			case errors.Is(err, fs.ErrNotExist):
 			default:
 				return classify(s.path, op, err)
@@ -415,11 +418,6 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 		each(owner, storedPart{att: a, hash: hash})
 	}
 	return classify(s.path, op, rows.Err())
-}
-
-// dataURI is how the gateway client sends an image's bytes today.
-func dataURI(mime string, data []byte) string {
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)
 }
 
 func parseState(s string) conversation.State {

@@ -176,10 +176,14 @@ func renderNotice(ctx *uictx.Context, n notice, w, h int) string {
 	case toastErr:
 		st = lk.toastErr
 	}
-	lines := wrapNotice(n, w-st.GetHorizontalFrameSize())
+	inner := w - st.GetHorizontalFrameSize()
+	lines := wrapNotice(n, inner)
 	if len(lines) > h {
+		// The rest is in the notices pane: the last line says so, in
+		// full, after as much of the text as fits.
+		more := " " + noticesHow(ctx) + " shows all"
 		lines = lines[:h]
-		lines[h-1] = cells.Truncate(lines[h-1], max(w-st.GetHorizontalFrameSize()-22, 4)) + " " + noticesHow(ctx) + " shows all"
+		lines[h-1] = cells.Truncate(lines[h-1], max(inner-2-cells.Width(more), 4)) + more
 	}
 	out := make([]string, h)
 	for i := range out {

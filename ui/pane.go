@@ -52,11 +52,18 @@ type paneInput struct {
 	pending []api.Attachment
 	notes   *notices
 	now     time.Time
+	// stored is where the history keeps an image's bytes, by its hash
+	// (nil without history): a file to open or point to.
+	stored func(hash string) string
 }
 
 // paneInput gathers what the panes read, in one place.
 func (m *Model) paneInput() paneInput {
-	return paneInput{conv: m.conv, pending: m.comp.attachments, notes: &m.notes, now: m.now()}
+	in := paneInput{conv: m.conv, pending: m.comp.attachments, notes: &m.notes, now: m.now()}
+	if m.hist.Store != nil {
+		in.stored = m.hist.Store.BlobPath
+	}
+	return in
 }
 
 // togglePane opens p, or closes the side pane when a pane of that name is

@@ -122,7 +122,7 @@ func (p *imagesPane) refresh(in paneInput) {
 		return
 	}
 	p.itemsKey = key
-	p.p.SetItems(imageItems(in.conv, in.pending, in.now))
+	p.p.SetItems(imageItems(in.conv, in.pending, in.now, in.stored))
 }
 
 // imagesKey changes whenever an image may have come or gone.
@@ -140,14 +140,19 @@ func imagesKey(conv *conversation.Conversation, pending []api.Attachment) string
 }
 
 // imageItems lists every image of the conversation and of the composer.
-func imageItems(conv *conversation.Conversation, pending []api.Attachment, now time.Time) []imagepane.Item {
+func imageItems(conv *conversation.Conversation, pending []api.Attachment, now time.Time, stored func(string) string) []imagepane.Item {
 	var out []imagepane.Item
 	for _, msg := range conv.Messages() {
 		for _, a := range msg.Attachments {
 			if len(a.Data) == 0 {
 				continue
 			}
-			out = append(out, itemFor(msg, a))
+			it := itemFor(msg, a)
+			if it.Path == "" && stored != nil && a.SHA256 != "" {
+				// A sent image's file is the one the history keeps.
+				it.Path = stored(a.SHA256)
+			}
+			out = append(out, it)
 		}
 	}
 	for _, a := range pending {

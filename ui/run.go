@@ -16,6 +16,7 @@ import (
 	"parley/config"
 	"parley/conversation"
 	"parley/internal/desktop"
+	"parley/internal/homepath"
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -239,6 +240,8 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.NoImages {
 		images = "off"
 	}
+	// Refusals name the config file the way people write it (~/…).
+	m.catalog = m.catalog.WithConfigPath(homepath.Short(m.catalog.ConfigPath(), opts.Getenv("HOME")))
 	m.pics = newPictures(images, opts.Getenv)
 	m.work.renew(ctx, &m.pics)
 	if opts.Desktop != nil {

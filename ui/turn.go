@@ -44,6 +44,7 @@ func (m *Model) conversationOptions() conversation.Options {
 func (m *Model) newConversation() {
 	m.images.stop(m.conv)
 	m.work.renew(m.base, &m.pics)
+	m.tr.ForgetPending()
 	m.conv = conversation.New(m.conversationOptions())
 	m.tr.Reset(nil)
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
@@ -53,6 +54,7 @@ func (m *Model) newConversation() {
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	m.images.stop(m.conv)
 	m.work.renew(m.base, &m.pics)
+	m.tr.ForgetPending()
 	opts := m.conversationOptions()
 	opts.ID = id
 	if m.opts.SystemPrompt != "" {

@@ -3,6 +3,8 @@ package imagepane
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parley/themes"
 	"parley/ui/cells"
 )
@@ -26,6 +28,11 @@ func (p *Pane) drawBottom(lines []string, l layout) {
 			msg = st.Error.Render(cells.Fit(" "+sp.err, w))
 		case len(sp.cands) > 0:
 			msg = p.candLine(w)
+		case cells.Width(sp.label)+cells.Width(sp.edit.Value())+1 > w:
+			// The path does not fit on the prompt's line: it is shown
+			// whole above it, wrapped, so what enter saves is in view.
+			p.wholePath(lines, l, msgRow)
+			return
 		default:
 			msg = hintLine(st, w, [][3]string{{"tab", "complete", "complete"}, {"enter", "save", "save"}, {"esc", "cancel", "cancel"}})
 		}
@@ -95,6 +102,25 @@ func (p *Pane) promptLine(w int) string {
 	}
 	sp.edit.SetWidth(w)
 	return sp.edit.View()
+}
+
+// maxPathRows bounds the rows the whole save path takes above the prompt.
+const maxPathRows = 3
+
+// wholePath writes the save prompt's path, wrapped, on the rows that end
+// at last (never the title's).
+func (p *Pane) wholePath(lines []string, l layout, last int) {
+	st := p.ctx.Styles
+	w := max(l.w-2, 8)
+	wrapped := strings.Split(ansi.Hardwrap(cells.OneLine(p.prompt.edit.Value()), w, true), "\n")
+	n := min(len(wrapped), maxPathRows, last-l.title)
+	if n < len(wrapped) {
+		// Too long for the rows there are: its end, where the name is.
+		wrapped = wrapped[len(wrapped)-n:]
+	}
+	for i, part := range wrapped {
+		lines[last-n+1+i] = st.Muted.Render(cells.Fit("  "+part, l.w))
+	}
 }
 
 // candLine lists the completion's candidates, the chosen one highlighted.

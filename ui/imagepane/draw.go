@@ -214,8 +214,8 @@ func listRow(ctx *uictx.Context, r list.Row[row]) string {
 	if r.Selected {
 		lead = "▸"
 	}
-	nameW := max(w-3-cells.Width(info)-1, 1)
-	text := cells.Fit(lead+r.Item.marker+" "+cells.FitMiddle(r.Item.name, nameW)+info+" ", w)
+	nameW := max(w-3-cells.Width(info)-2, 1)
+	text := cells.Fit(lead+r.Item.marker+" "+cells.FitMiddle(r.Item.name, nameW)+" "+info+" ", w)
 	switch {
 	case r.Selected && r.Focused:
 		return st.PickerSelected.UnsetPaddingLeft().Render(text)

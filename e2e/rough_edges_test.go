@@ -1,0 +1,170 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"parley/api/apitest"
+)
+
+// The rough edges a new user hit (issue 15), in the real binary.
+
+// TestQuestionMarkTypesItself (§9): "?" in an empty composer is the start
+// of a question, not the help.
+func TestQuestionMarkTypesItself(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	tm := startChat(t, gw)
+	tm.typeText("?why does this happen")
+	s := tm.waitText("?why does this happen")
+	if strings.Contains(s, "retry / regenerate") {
+		t.Fatalf("? opened the help:\n%s", frame(s))
+	}
+}
+
+// TestSystemPromptClear (§10): /system sets one, the status says so,
+// /system --clear removes it.
+func TestSystemPromptClear(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 120, Height: 30})
+	tm.waitText(composerReady)
+	tm.send("/system answer in French")
+	tm.waitText("⚙ system prompt")
+	tm.send("/system --clear")
+	tm.waitText("system prompt removed")
+	tm.waitGone("⚙ system prompt")
+	tm.send("bonjour")
+	tm.waitText("You said: bonjour")
+	if msgs := chatRequests(gw)[0].Chat.Messages; len(msgs) != 1 || msgs[0].Role != "user" {
+		t.Fatalf("the request carries %+v", msgs)
+	}
+}
+
+// TestExportWithoutHistory (§11): with --no-save, /export writes what the
+// chat holds into Documents/parley and says where.
+func TestExportWithoutHistory(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, "Documents"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 120, Height: 30, home: home, args: []string{"--no-save"}})
+	tm.waitText(composerReady)
+	tm.send("keep this only in memory")
+	tm.waitText("You said: keep this only in memory")
+	tm.send("/export")
+	tm.waitText("exported to ~/Documents/parley/")
+	files, _ := filepath.Glob(filepath.Join(home, "Documents", "parley", "*.md"))
+	if len(files) != 1 {
+		t.Fatalf("exports: %v", files)
+	}
+	if b, _ := os.ReadFile(files[0]); !strings.Contains(string(b), "You said: keep this only in memory") {
+		t.Fatalf("the export lacks the reply:\n%s", b)
+	}
+}
+
+// TestReopenedSessionKeepsItsModelAndPictures (§5, §6): a session chatted
+// with another model than default_model, with an image sent, comes back
+// with --continue on its own model and with the image's picture.
+func TestReopenedSessionKeepsItsModelAndPictures(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	home := t.TempDir()
+	img, _ := writeTestPNG(t, t.TempDir(), "gradient.png", 64, 48)
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, home: home, Width: 120, Height: 40})
+	tm.waitText(composerReady)
+	tm.send("/model gpt-4o-mini")
+	tm.waitText("Message gpt-4o-mini")
+	tm.send("/attach " + img)
+	tm.waitText("1 ▣ gradient.png")
+	tm.send("what is this?")
+	tm.waitText("You said: what is this?")
+	live := tm.waitFor("the picture", func(s string) bool { return pictureRows(s) > 0 })
+	quitChat(t, tm)
+
+	again := startParley(t, launch{Gateway: gw, Config: chatConfig, home: home, Width: 120, Height: 40, args: []string{"--continue"}})
+	s := again.waitText("You said: what is this?", "Message gpt-4o-mini")
+	if strings.Contains(s, "● gpt-4o ") {
+		t.Fatalf("the reopened session switched to default_model:\n%s", frame(s))
+	}
+	again.waitFor("the same picture", func(s string) bool { return pictureRows(s) == pictureRows(live) })
+}
+
+// TestLongRefusalGivesTheAdviceFirst (§2): attaching an image to a model
+// without vision, with many models that have it, shows the advice that
+// fixes it, not a list pushing it out; the notices pane has it whole.
+func TestLongRefusalGivesTheAdviceFirst(t *testing.T) {
+	t.Parallel()
+	var models []apitest.ModelSpec
+	for _, id := range []string{"llava:7b", "llava:13b", "llava:34b", "qwen2.5-vl:3b", "qwen2.5-vl:7b", "qwen2.5-vl:32b", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gemma3:4b", "gemma3:12b", "gemma3:27b"} {
+		models = append(models, apitest.ModelSpec{ID: id})
+	}
+	gw := apitest.New(t, apitest.WithModels(models...))
+	img, _ := writeTestPNG(t, t.TempDir(), "shot.png", 20, 10)
+	tm := startParley(t, launch{Gateway: gw, Config: "default_model = \"text-only\"\n[[models]]\nname = \"text-only\"\nvision = false\n", Width: 100, Height: 30})
+	tm.waitText("Message text-only")
+	tm.send("/model")
+	tm.waitText("llava:7b")
+	tm.keys("Escape")
+	tm.waitGone("llava:7b")
+	tm.send("/attach " + img)
+	s := tm.waitText("cannot see images")
+	flat := strings.Join(strings.Fields(s), " ")
+	if !strings.Contains(flat, "If it can, add vision = true") || !strings.Contains(flat, "~/.config/parley/config.toml") || !strings.Contains(flat, "and 9 more (/model lists them)") {
+		t.Fatalf("the advice is not on screen:\n%s", frame(s))
+	}
+	tm.keys("F4")
+	s = tm.waitText("Notices ·")
+	// The pane's column: what follows its border on each row.
+	var pane []string
+	for _, l := range lines(s) {
+		if i := strings.Index(l, "│ "); i >= 0 {
+			pane = append(pane, l[i+len("│ "):])
+		}
+	}
+	flat = strings.Join(strings.Fields(strings.Join(pane, " ")), " ")
+	if !strings.Contains(flat, "more (/model lists them)") || strings.Contains(strings.Join(pane[:len(pane)-2], " "), "…") {
+		t.Fatalf("the notices pane does not show the refusal whole (%q):\n%s", flat, frame(s))
+	}
+}
+
+// TestImagePaneSaveProposesANewFile (§17): s in the image pane proposes a
+// file that does not exist yet beside the image, and enter saves it.
+func TestImagePaneSaveProposesANewFile(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	dir := filepath.Join(t.TempDir(), "made")
+	tm := startParley(t, launch{Gateway: gw, Config: imageConfig(dir), Width: 150, Height: 45})
+	tm.waitText(composerReady)
+	tm.send("/image a lighthouse at dusk")
+	tm.waitText("saved 1 image")
+	files := savedPNGs(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
+	tm.keys("M-i")
+	tm.waitText("▸ Images")
+	tm.keys("s")
+	want := strings.TrimSuffix(filepath.Base(files[0]), ".png") + "-2.png"
+	tm.waitText("Save a copy to:", "-2.png")
+	tm.keys("Enter")
+	tm.waitText("saved a copy as")
+	if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
+		t.Fatalf("no copy: %v", err)
+	}
+}
+
+// pictureRows counts the screen's rows of half blocks (a picture).
+func pictureRows(screen string) int {
+	n := 0
+	for _, l := range lines(screen) {
+		if strings.Count(l, "▀") > 8 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,14 @@
+package transcript
+
+// ForgetPending forgets the pictures asked for and not made yet: their
+// work was stopped (the conversation was left, or a session is opened
+// again in full), and they are asked for again by the next rendering that
+// shows them.
+func (t *Transcript) ForgetPending() {
+	for k, st := range t.pics {
+		if !st.done {
+			delete(t.pics, k)
+		}
+	}
+	t.wantPics = nil
+}
