@@ -20,7 +20,9 @@ import "strings"
 //
 // However the content is cut into deltas, the reasoning and the answer
 // come out the same (think_test.go checks every cut of a corpus, and the
-// fuzz test any cut).
+// fuzz test any cut), as long as no run of white space next to a tag is
+// longer than maxThinkHeld: what is held back is bounded by it, so a
+// gateway streaming white space a byte at a time costs linear time.
 type thinkSplitter struct {
 	state thinkState
 	held  string // text not yet given out: a possible tag, or white space
@@ -41,6 +43,11 @@ const (
 	thinkClose = "</think>"
 )
 
+// maxThinkHeld bounds what the splitter holds back: past it leading white
+// space is the answer's, and white space inside the reasoning is given
+// out (keeping the end that may start the closing tag).
+const maxThinkHeld = 256
+
 // write takes the next content delta and returns the reasoning and the
 // answer it makes certain.
 func (t *thinkSplitter) write(s string) (reasoning, answer string) {
@@ -54,7 +61,7 @@ func (t *thinkSplitter) write(s string) (reasoning, answer string) {
 		case thinkStart:
 			rest := strings.TrimLeft(t.held, " \t\r\n")
 			switch {
-			case rest == "" || strings.HasPrefix(thinkOpen, rest):
+			case (rest == "" || strings.HasPrefix(thinkOpen, rest)) && len(t.held) <= maxThinkHeld:
 				return r.String(), a.String() // undecided: all white space, or "<thi"
 			case strings.HasPrefix(rest, thinkOpen):
 				t.held = rest[len(thinkOpen):]
@@ -81,7 +88,7 @@ func (t *thinkSplitter) write(s string) (reasoning, answer string) {
 			// Give out all but what may start the closing tag and the
 			// white space before it, which may be the reasoning's end.
 			keep := partialSuffix(t.held, thinkClose)
-			keep += trailingSpace(t.held[:len(t.held)-keep])
+			keep = min(keep+trailingSpace(t.held[:len(t.held)-keep]), maxThinkHeld)
 			r.WriteString(t.held[:len(t.held)-keep])
 			t.held = t.held[len(t.held)-keep:]
 			return r.String(), a.String()

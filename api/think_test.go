@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -112,4 +113,29 @@ func isThinkOnly(in string) bool {
 		return len(in)-i >= len(thinkOpen) && in[i:i+len(thinkOpen)] == thinkOpen
 	}
 	return false
+}
+
+// TestThinkSplitterHoldsLittle: white space streamed a byte at a time,
+// before a <think> or inside one, is not held without bound: each delta
+// costs at most maxThinkHeld, and the text comes out whole.
+func TestThinkSplitterHoldsLittle(t *testing.T) {
+	spaces := strings.Repeat(" ", 200_000)
+	for _, in := range []string{spaces + "answer", "<think>a" + spaces + "b</think>c"} {
+		var s thinkSplitter
+		var r, a strings.Builder
+		for i := 0; i < len(in); i++ {
+			rr, aa := s.write(in[i : i+1])
+			r.WriteString(rr)
+			a.WriteString(aa)
+			if len(s.held) > maxThinkHeld+1 {
+				t.Fatalf("%d bytes held after %d", len(s.held), i)
+			}
+		}
+		rr, aa := s.flush()
+		r.WriteString(rr)
+		a.WriteString(aa)
+		if r.Len()+a.Len() != len(in)-strings.Count(in, "<think>")*len(thinkOpen)-strings.Count(in, "</think>")*len(thinkClose) {
+			t.Fatalf("%d + %d bytes out of %d", r.Len(), a.Len(), len(in))
+		}
+	}
 }
