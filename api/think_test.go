@@ -139,3 +139,42 @@ func TestThinkSplitterHoldsLittle(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkThinkSplitter measures the splitter per delta: an answer
+// without tags (it passes through), reasoning in <think> tags, and white
+// space a byte at a time (the worst case the bound is for).
+func BenchmarkThinkSplitter(b *testing.B) {
+	word := "token "
+	cases := []struct {
+		name   string
+		deltas []string
+	}{
+		{"answer", repeatDeltas(word, 4096)},
+		{"think", append(append([]string{"<think>"}, repeatDeltas(word, 4094)...), "</think>")},
+		{"spaces_bytewise", repeatDeltas(" ", 4096)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var bytes int
+			for _, d := range c.deltas {
+				bytes += len(d)
+			}
+			b.SetBytes(int64(bytes))
+			for range b.N {
+				var s thinkSplitter
+				for _, d := range c.deltas {
+					s.write(d)
+				}
+				s.flush()
+			}
+		})
+	}
+}
+
+func repeatDeltas(d string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d
+	}
+	return out
+}
