@@ -41,23 +41,26 @@ type APIError struct {
 // what the gateway said and what to do about it.
 func (e *APIError) Error() string {
 	var b strings.Builder
-	switch {
-	case e.InStream:
-		b.WriteString("the gateway reported an error during the reply")
-	case e.Status != "":
-		b.WriteString("the gateway answered " + e.Status)
-	default:
-		fmt.Fprintf(&b, "the gateway answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	status := e.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	if msg := oneLine(e.Message, 400); msg != "" {
+	if e.InStream {
+		b.WriteString("the gateway reported an error during the reply")
+	} else {
+		b.WriteString("the gateway answered " + status)
+	}
+	// What happened, then what the gateway said (unless it only repeats
+	// the status): one sentence, the advice after the semicolon.
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	if msg := strings.TrimRight(oneLine(e.Message, 400), ". "); msg != "" && !strings.EqualFold(msg, status) {
 		b.WriteString(": ")
-		b.WriteString(strings.TrimRight(msg, ". "))
+		b.WriteString(msg)
 	}
 	if tag := e.tag(); tag != "" && !strings.Contains(e.Message, tag) {
 		b.WriteString(" (" + tag + ")")
-	}
-	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
 	}
 	if h := e.hint(); h != "" {
 		b.WriteString("; ")
@@ -114,11 +117,11 @@ func (e *APIError) hint() string {
 		return "check that the base URL " + e.baseOrDefault() + " points to an OpenAI-compatible API"
 	case status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable && !e.RetryAt.IsZero():
 		if !e.RetryAt.IsZero() {
-			wait := "the gateway asks to wait " + e.RetryAfter.Round(time.Second).String()
+			h := "try again after " + clock(e.RetryAt)
 			if e.waitLimit > 0 {
-				wait += ", longer than parley waits by itself (" + e.waitLimit.String() + ")"
+				h += " (the gateway asks to wait " + e.RetryAfter.Round(time.Second).String() + ", longer than parley waits by itself)"
 			}
-			return wait + ", so try again after " + clock(e.RetryAt)
+			return h
 		}
 		return "the rate limit was hit: wait a moment and try again"
 	case status == http.StatusRequestTimeout || status == http.StatusConflict:

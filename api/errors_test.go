@@ -74,7 +74,7 @@ func TestErrorSentences(t *testing.T) {
 		{500, `{"error":{"message":"The server had an error","type":"server_error"}}`, nil,
 			[]string{"500 Internal Server Error", "server had an error", "after 3 attempts", "try again later"}, nil},
 		{502, "<html><head><title>502 Bad Gateway</title></head></html>", map[string]string{"Content-Type": "text/html"},
-			[]string{"502 Bad Gateway: 502 Bad Gateway", "try again later"}, nil},
+			[]string{"502 Bad Gateway after 3 attempts; the gateway or the model is having trouble: try again later"}, nil},
 		{413, "", nil, []string{"413 Request Entity Too Large", "smaller images"}, nil},
 	}
 	for _, tc := range cases {
@@ -116,5 +116,17 @@ func TestClockFormat(t *testing.T) {
 	}
 	if got := clock(now.Add(72 * time.Hour)); !strings.Contains(got, "-") {
 		t.Fatalf("another day should carry the date, got %q", got)
+	}
+}
+
+// A rate limit with Retry-After reads as one sentence: what happened,
+// what the gateway said, when to try again (not "Retry after 1 second
+// (...) after 3 attempts; the gateway asks to wait 1s, so try again after").
+func TestRateLimitIsOneSentence(t *testing.T) {
+	at := time.Date(2026, 11, 26, 9, 28, 7, 0, time.Local)
+	e := &APIError{StatusCode: 429, Message: "Retry after 1 second.", Type: "rate_limit", RetryAfter: time.Second, RetryAt: at, Attempts: 3}
+	want := "the gateway answered 429 Too Many Requests after 3 attempts: Retry after 1 second (rate_limit); try again after "
+	if got := e.Error(); !strings.HasPrefix(got, want) || strings.Count(got, "wait") > 0 {
+		t.Fatalf("got  %q\nwant %q…", got, want)
 	}
 }

@@ -138,7 +138,7 @@ func TestVerboseTraceIsInert(t *testing.T) {
 		"503 service unavailable): the gateway answered 503 Busy ␛]0;owned␇", // ... quoting the error
 		"! stream failed before any text (",
 		"try later ␛]0;owned␇",
-		"< stream failed (the gateway reported an error during the reply: gone ␛]0;owned␇",
+		"< stream failed (the gateway reported an error during the reply after 3 attempts: gone ␛]0;owned␇",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the trace lacks %q:\n%s", want, out)
