@@ -21,10 +21,11 @@ import (
 // heldSession is a session taken out of the database because no reply of
 // it reached a model, as it was.
 type heldSession struct {
-	title, system string
-	titled        bool
-	leaf          int
-	msgs          []conversation.Message
+	title, system, role string
+	titled              bool
+	leaf                int
+	params              api.Params
+	msgs                []conversation.Message
 }
 
 // unreached reports whether m is a reply that failed before any text.
@@ -44,7 +45,7 @@ func (s *Store) takeUnreached(ctx context.Context, id string) (*heldSession, err
 	if err != nil {
 		return nil, err
 	}
-	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, leaf: sess.Snapshot.Leaf, msgs: sess.Snapshot.Messages}
+	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, role: sess.Role, params: sess.Params, leaf: sess.Snapshot.Leaf, msgs: sess.Snapshot.Messages}
 	var candidates []string
 	err = s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		// Checked again under the write lock: another process may have
@@ -108,7 +109,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 		if h.titled {
 			kind = conversation.ChangeTitle
 		}
-		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Leaf: h.leaf}
+		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Role: h.role, Params: h.params, Leaf: h.leaf}
 		for _, m := range h.msgs {
 			meta.Message = &m
 			model := ""
