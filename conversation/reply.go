@@ -85,11 +85,11 @@ var ErrNoModel = errors.New("no model is chosen: pass --model or set default_mod
 // added first (at the end of the active path, or as an alternative of the
 // message it edits); without, the last user message of the active path is
 // answered again, the new reply an alternative of the one after it. An
-// earlier reply that failed or was interrupted before any text is
-// replaced (it is noise); any other is kept as an alternative. Nothing
-// changes when Begin refuses: a reply in flight, no model, images for a
-// model without vision, a partial conversation, an edit of a message that
-// is not the user's, a retry of a turn left out.
+// earlier reply that failed or was interrupted before any text or
+// reasoning is replaced (it is noise); any other is kept as an
+// alternative. Nothing changes when Begin refuses: a reply in flight, no
+// model, images for a model without vision, a partial conversation, an
+// edit of a message that is not the user's, a retry of a turn left out.
 func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 	if err := c.canTurn(o); err != nil {
 		return nil, err
@@ -111,7 +111,8 @@ func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 // id answers (anywhere in the tree): the new reply is an alternative of
 // the old one, and the active path switches to it (what followed the old
 // reply stays in the old branch). The old reply is replaced instead when
-// it failed or was interrupted before any text and nothing follows it.
+// it failed or was interrupted before any text or reasoning and nothing
+// follows it.
 func (c *Conversation) Regenerate(replyID int, o TurnOptions) (*Turn, error) {
 	if err := c.canTurn(o); err != nil {
 		return nil, err

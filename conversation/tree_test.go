@@ -145,8 +145,9 @@ func TestRegenerateAReplyInTheMiddle(t *testing.T) {
 }
 
 // TestEndedRepliesWithAndWithoutText: making a reply again replaces one
-// that failed or was interrupted before any text (noise) and keeps one
-// with text, and one anything follows, as an alternative.
+// that failed or was interrupted before any text or reasoning (noise) and
+// keeps one with text or reasoning, and one anything follows, as an
+// alternative.
 func TestEndedRepliesWithAndWithoutText(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -158,6 +159,8 @@ func TestEndedRepliesWithAndWithoutText(t *testing.T) {
 		{"interrupted without text", func(c *Conversation, tn *Turn) { c.Interrupt(tn.ReplyID) }, 1, nil},
 		{"failed with text", func(c *Conversation, tn *Turn) { c.Receive(tn, "half", nil, ""); c.Close(tn, errors.New("500")) }, 2, nil},
 		{"interrupted with text", func(c *Conversation, tn *Turn) { c.Receive(tn, "half", nil, ""); c.Interrupt(tn.ReplyID) }, 2, nil},
+		{"interrupted while thinking", func(c *Conversation, tn *Turn) { c.ReceiveReasoning(tn, "hm"); c.Interrupt(tn.ReplyID) }, 2, nil},
+		{"failed while thinking", func(c *Conversation, tn *Turn) { c.ReceiveReasoning(tn, "hm"); c.Close(tn, errors.New("500")) }, 2, nil},
 		{"done", func(c *Conversation, tn *Turn) { reply(t, c, tn, "whole") }, 2, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
