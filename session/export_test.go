@@ -277,6 +277,9 @@ func treeExport(t *testing.T) (*Store, *conversation.Conversation) {
 	r := record(t, s)
 	conv := branchy(t, r, newClock(), "0190f0a1b2c3d4e5f60718293a4b5c70")
 	conv.SetExcluded(1, true)
+	conv.SetRole("zoologist")
+	temp, _ := api.ParseParam("temperature", "0.5")
+	conv.SetParams(temp)
 	flush(t, r)
 	return s, conv
 }

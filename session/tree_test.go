@@ -13,7 +13,8 @@ import (
 )
 
 // branchy records a conversation with branches: q1/a1, q2/a2; a2
-// regenerated (a2'), q2 edited (q2'/b2), which is the active path.
+// regenerated (a2'), q2 edited (q2'/b2), which is the active path. a2'
+// and b2 think first, each its own reasoning.
 //
 //	1 q1 ─ 2 a1 ┬ 3 q2 ┬ 4 a2
 //	            │      └ 5 a2'
@@ -26,12 +27,16 @@ func branchy(t *testing.T, r *Recorder, c *clock, id string) *conversation.Conve
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each alternative thinks on its own.
+	conv.ReceiveReasoning(tn, "Beavers again,")
+	conv.ReceiveReasoning(tn, " from the other side.")
 	conv.Receive(tn, "a2' beavers gnaw wood, like a capybara would not", nil, "stop")
 	conv.Close(tn, nil)
 	tn, err = conv.Begin(&conversation.UserInput{Text: "q2' about badgers", EditOf: 3}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conv.ReceiveReasoning(tn, "Badgers: setts.")
 	conv.Receive(tn, "b2 badgers dig setts", nil, "stop")
 	conv.Close(tn, nil)
 	return conv
