@@ -325,7 +325,8 @@ func TestExportTreeGolden(t *testing.T) {
 }
 
 // TestExportSnapshotWithBranches: a conversation held in memory exports
-// its active path, or every branch, as the store's export does.
+// its active path, or every branch, with its role and params, as the
+// store's export does.
 func TestExportSnapshotWithBranches(t *testing.T) {
 	s, conv := treeExport(t)
 	ctx := context.Background()
@@ -344,6 +345,10 @@ func TestExportSnapshotWithBranches(t *testing.T) {
 		body := func(s string) string { return s[strings.Index(s, "\n---\n"):] }
 		if body(string(fromMemory)) != body(stored.String()) {
 			t.Fatalf("all branches %v: from memory\n%s\nstored\n%s", all, fromMemory, stored.String())
+		}
+		// The settings are in its header too.
+		if !strings.Contains(string(fromMemory), "\n- Role: zoologist\n- Parameters: temperature = 0.5\n") {
+			t.Fatalf("all branches %v: the header from memory lacks the settings:\n%s", all, fromMemory)
 		}
 	}
 }
