@@ -326,9 +326,13 @@ func TestExcludedTurnsAreLeftOutOfTheRequest(t *testing.T) {
 }
 
 // TestForkIsThePathToAMessage: a fork holds the path up to and including
-// the message, with its ids and marks, and that message as the leaf.
+// the message, with its ids and marks, and that message as the leaf, and
+// the conversation's role and params.
 func TestForkIsThePathToAMessage(t *testing.T) {
 	c := New(Options{SystemPrompt: "sys"})
+	temp, _ := api.ParseParam("temperature", "0.2")
+	c.SetRole("pilot")
+	c.SetParams(temp)
 	ask(t, c, "q1", "a1")
 	ask(t, c, "q2", "a2")
 	c.Regenerate(2, TurnOptions{Model: "m"})
@@ -341,6 +345,9 @@ func TestForkIsThePathToAMessage(t *testing.T) {
 	if snap.Leaf != 2 || !reflect.DeepEqual(ids(snap.Messages), []int{1, 2}) || snap.SystemPrompt != "sys" || snap.Title != "q1" ||
 		!snap.Messages[0].Excluded || snap.Messages[1].AltCount != 1 {
 		t.Fatalf("fork %+v", snap)
+	}
+	if snap.Role != "pilot" || snap.Params.Temperature == nil || *snap.Params.Temperature != 0.2 {
+		t.Fatalf("the fork's settings: %q %+v", snap.Role, snap.Params)
 	}
 	f := Restore(Options{}, snap)
 	if got := texts(f.Messages()); !reflect.DeepEqual(got, []string{"q1", "a1"}) || f.Leaf() != 2 || len(f.Branches()) != 1 {

@@ -149,20 +149,29 @@ func ids(ms []conversation.Message) []int {
 }
 
 // TestForkMakesANewSession: a fork holds the path up to the message, its
-// images and left-out turns, under the original's title marked as a
-// fork; the original is unchanged.
+// images, reasoning and left-out turns, under the original's title marked
+// as a fork, with its role and params; the original is unchanged.
 func TestForkMakesANewSession(t *testing.T) {
 	c := newClock()
 	s, dir := openStore(t, c)
 	r := record(t, s)
 	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now, SystemPrompt: "be brief"})
 	img := imageAttachment(t, "chart.png", 10, 8, 5)
+	temp, _ := api.ParseParam("temperature", "0.2")
+	conv.SetRole("analyst")
+	conv.SetParams(temp)
 	answer(t, conv, c, "what is this chart?", "a rising line", img)
-	answer(t, conv, c, "and the next?", "a falling one")
+	tn, err := conv.Begin(&conversation.UserInput{Text: "and the next?"}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.ReceiveEvent(tn, api.StreamEvent{Reasoning: "It goes down."})
+	conv.ReceiveEvent(tn, api.StreamEvent{Text: "a falling one", FinishReason: "stop"})
+	conv.Close(tn, nil)
 	conv.SetExcluded(2, true)
 	flush(t, r)
 	ctx := context.Background()
-	snap, err := conv.Fork(3)
+	snap, err := conv.Fork(4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +184,14 @@ func TestForkMakesANewSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Title != "what is this chart? (fork)" || !got.Titled || got.SystemPrompt != "be brief" || got.Model != "gpt-4o" ||
-		got.Snapshot.Leaf != 3 || !reflect.DeepEqual(ids(got.Snapshot.Messages), []int{1, 2, 3}) {
+		got.Snapshot.Leaf != 4 || !reflect.DeepEqual(ids(got.Snapshot.Messages), []int{1, 2, 3, 4}) {
 		t.Fatalf("fork %+v / %v", got.Meta, ids(got.Snapshot.Messages))
+	}
+	if got.Role != "analyst" || got.Params.Temperature == nil || *got.Params.Temperature != 0.2 {
+		t.Fatalf("the fork's settings: %q %+v", got.Role, got.Params)
+	}
+	if r := got.Snapshot.Messages[3]; r.Reasoning != "It goes down." || r.Text != "a falling one" {
+		t.Fatalf("the fork's last reply %q / %q", r.Reasoning, r.Text)
 	}
 	m := got.Snapshot.Messages[0]
 	if !m.Excluded || len(m.Attachments) != 1 || m.Attachments[0].SHA256 != HashBytes(img.Data) || len(m.Attachments[0].Data) != len(img.Data) {
