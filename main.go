@@ -27,6 +27,7 @@ func main() {
 		Stderr:           os.Stderr,
 		StdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
 		StdoutIsTerminal: term.IsTerminal(os.Stdout.Fd()),
+		StderrIsTerminal: term.IsTerminal(os.Stderr.Fd()),
 		Getenv:           os.Getenv,
 		HomeDir:          home,
 		Now:              time.Now,

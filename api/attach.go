@@ -24,10 +24,16 @@ const (
 	DefaultAttachMaxBytes = 20_000_000
 )
 
-// AttachLimits bounds the images parley sends. Zero fields take the defaults.
+// AttachLimits bounds the images and text files parley sends. Zero
+// fields take the defaults.
 type AttachLimits struct {
 	MaxSide  int   // longest side in pixels; default 2048
 	MaxBytes int64 // size of the encoded image file (not of its Base64); default 20 MB
+	// MaxTextBytes bounds one text file (default 256 KB) and MaxTextTotal
+	// the text files of one message together (default 1 MB): past them a
+	// file is refused, never cut.
+	MaxTextBytes int64
+	MaxTextTotal int64
 	// Budget is the decode budget an image that must be scaled draws on,
 	// shared with the other images the program decodes at once; nil is
 	// one of media.DecodeBudget for this image alone.
@@ -41,14 +47,24 @@ func (l AttachLimits) withDefaults() AttachLimits {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultAttachMaxBytes
 	}
+	if l.MaxTextBytes <= 0 {
+		l.MaxTextBytes = DefaultAttachMaxTextBytes
+	}
+	if l.MaxTextTotal <= 0 {
+		l.MaxTextTotal = DefaultAttachMaxTextTotal
+	}
 	return l
 }
 
-// Attachment is an image ready to be sent as an image part. A local image
-// holds its bytes once, in Data; the data URI the gateway receives is built
-// from them by Part when the request is encoded. A link holds only URL.
+// Attachment is an image ready to be sent as an image part, or a text
+// file (Kind KindText) sent as a text part. A local image holds its bytes
+// once, in Data; the data URI the gateway receives is built from them by
+// Part when the request is encoded. A link holds only URL. A text file
+// holds its bytes as read in Data, and its name, size (Bytes) and line
+// count (Lines) for the chip; its image fields are zero.
 type Attachment struct {
 	Name string // base name of the file, the URL, or the name given to AttachBytes
+	Kind AttachKind
 	URL  string // the http(s) URL as given, for a link the gateway fetches itself; "" for local images
 	MIME string // media type of Data, sniffed from its bytes ("" for links)
 	// SHA256 is the hex SHA-256 of Data ("" for links): the image's identity
@@ -63,17 +79,23 @@ type Attachment struct {
 	OrigMIME              string // media type of the source
 	Resized               bool   // the source was scaled down and/or re-encoded
 
-	Data []byte // the encoded bytes sent (nil for links)
+	// Lines is a text file's line count (CountLines); 0 for images.
+	Lines int
+
+	Data []byte // the encoded bytes sent (nil for links); a text file's bytes as read
 }
 
 // IsRemote reports whether the attachment is a link the gateway fetches itself.
 func (a Attachment) IsRemote() bool { return a.Data == nil && a.URL != "" }
 
-// Part returns the image part that carries the attachment: the link as
-// given, or a data URI built now from Data, whose media type is sniffed
-// from the bytes themselves (MIME is the fallback for bytes no sniffer
-// knows).
+// Part returns the part that carries the attachment: for a text file a
+// text part (TextBlock); for an image the link as given, or a data URI
+// built now from Data, whose media type is sniffed from the bytes
+// themselves (MIME is the fallback for bytes no sniffer knows).
 func (a Attachment) Part() Part {
+	if a.IsText() {
+		return TextPart(a.TextBlock())
+	}
 	if a.Data == nil {
 		return ImagePart(a.URL)
 	}
@@ -105,7 +127,15 @@ func (a Attachment) DataURI() string {
 //	photo.png: 4000x3000 PNG, 18.4 MB → 2048x1536 JPEG, 1.2 MB (scaled down)
 //	shot.png: 1280x800 PNG, 245 KB
 //	https://example.com/cat.png (link, sent as is)
+//	main.go: text, 42 lines, 1.2 KB
 func (a Attachment) Describe() string {
+	if a.IsText() {
+		lines := fmt.Sprintf("%d lines", a.Lines)
+		if a.Lines == 1 {
+			lines = "1 line"
+		}
+		return fmt.Sprintf("%s: text, %s, %s", a.Name, lines, bytesize.Format(int64(a.Bytes)))
+	}
 	if a.IsRemote() {
 		return a.URL + " (link, sent as is)"
 	}
@@ -166,7 +196,7 @@ func AttachContext(ctx context.Context, ref string, lim AttachLimits) (Attachmen
 			path = raw
 		}
 	}
-	data, err := media.ReadImageFile(path, media.MaxFileBytes)
+	data, err := media.ReadUserFile(path, media.MaxFileBytes, "give an image (PNG, JPEG, WEBP or GIF) or a text file")
 	if err != nil {
 		return Attachment{}, fmt.Errorf("cannot attach %q: %w", path, err)
 	}
@@ -258,10 +288,13 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 	return AttachBytesContext(context.Background(), name, data, lim)
 }
 
-// AttachBytesContext turns image bytes (a file's contents, a clipboard
-// image) into an attachment. The media type comes from the bytes.
-// Non-images, animated GIFs, damaged images and JPEGs of more scans than
-// media.MaxJPEGScans are refused. An image within lim is sent byte for
+// AttachBytesContext turns a file's bytes (or a clipboard image) into an
+// attachment: an image, or a text file. What it is comes from the bytes,
+// never the name: valid UTF-8 without a NUL byte (a UTF-8 byte order mark
+// allowed) is a text file, refused when it passes lim.MaxTextBytes; other
+// bytes that are not a PNG, JPEG, WEBP or GIF image are refused, as are
+// animated GIFs, damaged images and JPEGs of more scans than
+// media.MaxJPEGScans. An image within lim is sent byte for
 // byte without being decoded; a larger one is decoded within lim.Budget (a
 // header that claims more is refused before any pixel is allocated),
 // scaled down with a Catmull-Rom filter and re-encoded (see
@@ -274,16 +307,15 @@ func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error)
 func AttachBytesContext(ctx context.Context, name string, data []byte, lim AttachLimits) (Attachment, error) {
 	lim = lim.withDefaults()
 	if len(data) == 0 {
-		return Attachment{}, fmt.Errorf("cannot attach %q: it is empty; attach an image (PNG, JPEG, WEBP or GIF)", name)
+		return Attachment{}, fmt.Errorf("cannot attach %q: it is empty; attach an image (PNG, JPEG, WEBP or GIF) or a text file", name)
 	}
 	info, err := media.Inspect(data)
 	var se *media.ScansError
 	switch {
+	case errors.Is(err, media.ErrNotImage) && media.IsText(data):
+		return attachText(name, data, lim)
 	case errors.Is(err, media.ErrNotImage):
-		if what := media.DescribeContent(data); what != "" {
-			return Attachment{}, fmt.Errorf("cannot attach %q: it is %s, not a PNG, JPEG, WEBP or GIF image; convert it or attach an image", name, what)
-		}
-		return Attachment{}, fmt.Errorf("cannot attach %q: it is not a PNG, JPEG, WEBP or GIF image; attach an image file", name)
+		return Attachment{}, notAttachable(name, data)
 	case errors.As(err, &se):
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is %s; save it again as a baseline JPEG or as PNG", name, se.Detail())
 	case err != nil:
@@ -317,7 +349,24 @@ func AttachBytesContext(ctx context.Context, name string, data []byte, lim Attac
 			return Attachment{}, err
 		}
 	}
-	sum := sha256.Sum256(a.Data)
-	a.SHA256 = hex.EncodeToString(sum[:])
+	a.SHA256 = HashBytes(a.Data)
 	return a, nil
+}
+
+// HashBytes is the hex SHA-256 of data, an attachment's identity.
+func HashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// notAttachable refuses bytes that are neither an image parley sends nor
+// text.
+func notAttachable(name string, data []byte) error {
+	if utf16BOM(data) {
+		return fmt.Errorf("cannot attach %q: it is text in UTF-16, which parley does not send; save it as UTF-8 and attach it again", name)
+	}
+	if what := media.DescribeContent(data); what != "" {
+		return fmt.Errorf("cannot attach %q: it is %s, neither a PNG, JPEG, WEBP or GIF image nor a text file; convert it or attach another file", name, what)
+	}
+	return fmt.Errorf("cannot attach %q: it holds binary data, neither a PNG, JPEG, WEBP or GIF image nor a text file; attach an image or a text file", name)
 }

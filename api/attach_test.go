@@ -251,10 +251,10 @@ func TestAttachRefusals(t *testing.T) {
 		want []string
 	}{
 		{"animated gif", writeTestFile(t, dir, "anim.gif", mediatest.GIF(t, 3, 20, 20)), []string{"anim.gif", "animated GIF"}},
-		{"pdf", writeTestFile(t, dir, "doc.png", []byte("%PDF-1.7\n%âãÏÓ\n1 0 obj\n")), []string{"doc.png", "a PDF document", "not a PNG, JPEG, WEBP or GIF"}},
-		{"text", writeTestFile(t, dir, "notes.jpg", []byte("just some notes\n")), []string{"notes.jpg", "it is text"}},
+		// A real PDF's second line holds bytes that are not UTF-8.
+		{"pdf", writeTestFile(t, dir, "doc.png", []byte("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")), []string{"doc.png", "a PDF document", "neither a PNG, JPEG, WEBP or GIF image nor a text file"}},
 		{"heic", writeTestFile(t, dir, "IMG_1.heic", append([]byte{0, 0, 0, 0x18}, []byte("ftypheic\x00\x00\x00\x00")...)), []string{"a HEIC image"}},
-		{"unknown binary", writeTestFile(t, dir, "blob.png", []byte{0x00, 0x01, 0x02, 0xfe, 0xff}), []string{"blob.png", "not a PNG, JPEG, WEBP or GIF"}},
+		{"unknown binary", writeTestFile(t, dir, "blob.png", []byte{0x00, 0x01, 0x02, 0xfe, 0xff}), []string{"blob.png", "binary data, neither a PNG, JPEG, WEBP or GIF image nor a text file"}},
 		{"truncated png", writeTestFile(t, dir, "cut.png", png[:30]), []string{"cut.png", "damaged or cut short"}},
 		{"missing", filepath.Join(dir, "nope.png"), []string{"nope.png", "no such file", "check the path"}},
 		{"directory", dir, []string{"is a directory"}},

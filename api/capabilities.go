@@ -87,6 +87,11 @@ type Capabilities struct {
 	Sizes    []string // sizes the model accepts ("1024x1024", "auto"); empty = not known, any is sent
 	MaxN     int      // most images per request; 0 means unknown and is treated as 1
 	EditPath string   // edit endpoint relative to the /v1 base; "" = DefaultEditPath (images.go)
+	// MaxTokensField is the name max_tokens is sent under: "" for
+	// max_tokens, MaxCompletionTokens for the models that refuse
+	// max_tokens (OpenAI's o-series and gpt-5; max_tokens_field in a
+	// [[models]] entry).
+	MaxTokensField string
 }
 
 // Has reports whether the capability is present.
@@ -199,6 +204,9 @@ var (
 	chatVisionUsage = Capabilities{Vision: true, StreamUsage: true}
 	chatUsage       = Capabilities{StreamUsage: true}
 	visionOnly      = Capabilities{Vision: true}
+	// OpenAI's reasoning models refuse max_tokens.
+	reasoningVisionUsage = Capabilities{Vision: true, StreamUsage: true, MaxTokensField: MaxCompletionTokens}
+	reasoningUsage       = Capabilities{StreamUsage: true, MaxTokensField: MaxCompletionTokens}
 )
 
 // builtinFamilies is searched in order; the first match wins, so narrower
@@ -217,16 +225,18 @@ var builtinFamilies = []family{
 		Sizes: []string{"1024x1024", "1536x1024", "1024x1536", "auto"}, MaxN: 10,
 	}},
 	// OpenAI chat models without image input.
-	{[]string{"o1-mini*", "o1-preview*", "o3-mini*", "gpt-3.5*", "gpt-4", "gpt-4-0*", "gpt-4-1106*", "gpt-4-32k*",
+	{[]string{"o1-mini*", "o1-preview*", "o3-mini*"}, "", reasoningUsage},
+	{[]string{"gpt-3.5*", "gpt-4", "gpt-4-0*", "gpt-4-1106*", "gpt-4-32k*",
 		"gpt-4o*-audio*", "gpt-4o*-realtime*", "gpt-4o*-transcribe*", "gpt-4o*-tts*"}, "", chatUsage},
 	// OpenAI chat models with image input.
 	{[]string{"gpt-4o*", "chatgpt-4o*"}, "gpt-4o", chatVisionUsage},
 	{[]string{"gpt-4.1*"}, "gpt-4.1", chatVisionUsage},
 	{[]string{"gpt-4.5*", "gpt-4-turbo*", "gpt-4-vision*"}, "", chatVisionUsage},
-	{[]string{"gpt-5*"}, "gpt-5", chatVisionUsage},
-	{[]string{"o1*"}, "o1", chatVisionUsage},
-	{[]string{"o3*"}, "o3", chatVisionUsage},
-	{[]string{"o4*"}, "o4-mini", chatVisionUsage},
+	{[]string{"gpt-5-chat*"}, "", chatVisionUsage},
+	{[]string{"gpt-5*"}, "gpt-5", reasoningVisionUsage},
+	{[]string{"o1*"}, "o1", reasoningVisionUsage},
+	{[]string{"o3*"}, "o3", reasoningVisionUsage},
+	{[]string{"o4*"}, "o4-mini", reasoningVisionUsage},
 	// Open and third-party models known to see images.
 	{[]string{"llava*", "bakllava*"}, "llava", visionOnly},
 	{[]string{"qwen2.5-vl*"}, "qwen2.5-vl", visionOnly},

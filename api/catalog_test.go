@@ -15,6 +15,9 @@ func TestCatalogBuiltinFamilies(t *testing.T) {
 	vu := caps{Vision: true, StreamUsage: true}
 	v := caps{Vision: true}
 	u := caps{StreamUsage: true}
+	// OpenAI's reasoning models take max_completion_tokens, not max_tokens.
+	rvu := caps{Vision: true, StreamUsage: true, MaxTokensField: MaxCompletionTokens}
+	ru := caps{StreamUsage: true, MaxTokensField: MaxCompletionTokens}
 	gptImage := caps{ImageGeneration: true, ImageEdit: true, Sizes: []string{"1024x1024", "1536x1024", "1024x1536", "auto"}, MaxN: 10}
 	dalle2 := caps{ImageGeneration: true, ImageEdit: true, ResponseFormat: true, Sizes: []string{"256x256", "512x512", "1024x1024"}, MaxN: 10}
 	dalle3 := caps{ImageGeneration: true, ResponseFormat: true, Sizes: []string{"1024x1024", "1792x1024", "1024x1792"}, MaxN: 1}
@@ -32,14 +35,14 @@ func TestCatalogBuiltinFamilies(t *testing.T) {
 		{"gpt-4.1", true, vu},
 		{"gpt-4.1-nano", true, vu},
 		{"gpt-4-turbo", true, vu},
-		{"gpt-5", true, vu},
-		{"gpt-5-mini", true, vu},
+		{"gpt-5", true, rvu},
+		{"gpt-5-mini", true, rvu},
 		{"gpt-5-chat-latest", true, vu},
-		{"o1", true, vu},
-		{"o1-mini", true, u},
-		{"o3", true, vu},
-		{"o3-mini", true, u},
-		{"o4-mini", true, vu},
+		{"o1", true, rvu},
+		{"o1-mini", true, ru},
+		{"o3", true, rvu},
+		{"o3-mini", true, ru},
+		{"o4-mini", true, rvu},
 		{"gpt-3.5-turbo", true, u},
 		{"gpt-4", true, u},
 		{"gpt-4o-audio-preview", true, u},

@@ -7,7 +7,8 @@ import (
 	"fmt"
 )
 
-// Chat sends a non-streamed chat completion and returns the whole reply.
+// Chat sends a non-streamed chat completion and returns the whole reply,
+// the model's reasoning apart from the answer (ChatChoice.Reasoning).
 // Stream and StreamOptions are cleared: they only apply to ChatStream. A
 // reply whose text passes MaxReplyBytes comes back cut to it together
 // with a *ReplyTooLargeError (the response is nil only when nothing of
@@ -34,6 +35,9 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 	}
 	for i := range reply.Choices {
 		maskContent(&reply.Choices[i].Message.Content, c.key)
+		reasoning := Content{Text: reply.Choices[i].Reasoning}
+		maskContent(&reasoning, c.key)
+		reply.Choices[i].Reasoning = reasoning.Text
 	}
 	if tooLarge != nil {
 		return &reply, tooLarge
@@ -81,13 +85,17 @@ func (c *Client) chatRequest(req ChatRequest) (*apiRequest, error) {
 		accept = "text/event-stream"
 	}
 	return &apiRequest{
-		method:      "POST",
-		url:         c.endpoint("/chat/completions"),
-		body:        body,
-		contentType: "application/json",
-		accept:      accept,
-		credentials: true,
-		model:       req.Model,
-		stream:      req.Stream,
+		method:       "POST",
+		url:          c.endpoint("/chat/completions"),
+		body:         body,
+		contentType:  "application/json",
+		accept:       accept,
+		credentials:  true,
+		model:        req.Model,
+		stream:       req.Stream,
+		params:       req.Params,
+		paramSources: req.ParamSources,
+		// max_tokens goes under this name (see ChatRequest.MarshalJSON).
+		maxTokensField: req.MaxTokensField,
 	}, nil
 }

@@ -204,6 +204,11 @@ type apiRequest struct {
 	header      time.Duration // response header timeout for this request
 	model       string        // for error hints
 	stream      bool
+	// params and paramSources are the chat request's parameters and where
+	// they came from, for the hint of an error about one of them.
+	params         Params
+	paramSources   []ParamSetting
+	maxTokensField string
 }
 
 // host is the scheme://host the request goes to, for error messages.

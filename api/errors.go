@@ -34,6 +34,7 @@ type APIError struct {
 	noKey     bool
 	download  bool          // the failed request fetched a generated image
 	waitLimit time.Duration // RetryPolicy.MaxWait when the wait was too long to retry
+	param     *paramRefusal // the request's parameter the error is about
 }
 
 // Error is one sentence (without a final period, like every Go error):
@@ -104,6 +105,8 @@ func (e *APIError) hint() string {
 		return "check the API key in " + e.keyWhere()
 	case status == http.StatusForbidden:
 		return "the key is not allowed to use this model or endpoint: check its permissions, project and region with the provider"
+	case e.param != nil:
+		return e.param.hint()
 	case status == http.StatusBadRequest && strings.Contains(e.Message, "HTTP request to an HTTPS server"):
 		return "write the base URL with https://"
 	case status == http.StatusBadRequest:

@@ -81,20 +81,23 @@ func (f *fakeClock) recorded() []time.Duration {
 
 // streamResult is everything Recv handed out until it returned an error.
 type streamResult struct {
-	text    string
-	deltas  []string
-	role    string
-	finish  string
-	finishN int // events that carried a finish reason
-	usage   *Usage
-	events  int
-	err     error // io.EOF for a proper end
+	text      string
+	reasoning string
+	// textFirst: text came before the last of the reasoning.
+	textFirst bool
+	deltas    []string
+	role      string
+	finish    string
+	finishN   int // events that carried a finish reason
+	usage     *Usage
+	events    int
+	err       error // io.EOF for a proper end
 }
 
 func drain(t testing.TB, s *Stream) streamResult {
 	t.Helper()
 	var r streamResult
-	var b strings.Builder
+	var b, rb strings.Builder
 	for i := 0; ; i++ {
 		if i > 10_000_000 {
 			t.Fatal("the stream never ended")
@@ -108,6 +111,10 @@ func drain(t testing.TB, s *Stream) streamResult {
 		if ev == (StreamEvent{}) {
 			t.Fatalf("Recv returned an empty event")
 		}
+		if ev.Reasoning != "" && b.Len() > 0 {
+			r.textFirst = true
+		}
+		rb.WriteString(ev.Reasoning)
 		b.WriteString(ev.Text)
 		if ev.Text != "" {
 			r.deltas = append(r.deltas, ev.Text)
@@ -127,6 +134,7 @@ func drain(t testing.TB, s *Stream) streamResult {
 		}
 	}
 	r.text = b.String()
+	r.reasoning = rb.String()
 	// Once ended, a stream keeps returning the same error.
 	if _, err := s.Recv(); err != r.err && !errors.Is(err, r.err) {
 		t.Fatalf("Recv after the end returned %v, first %v", err, r.err)

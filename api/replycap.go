@@ -72,11 +72,17 @@ func capReply(data []byte, over bool, limit int64) (reply ChatResponse, tooLarge
 	if json.Unmarshal(data, &reply) != nil || len(reply.Choices) == 0 {
 		return ChatResponse{}, nil, false
 	}
-	c := &reply.Choices[0].Message.Content
-	if int64(len(c.PlainText())) <= limit {
+	for i := range reply.Choices {
+		reply.Choices[i].separateThinking()
+	}
+	// The reasoning counts too, and comes first.
+	ch := &reply.Choices[0]
+	c := &ch.Message.Content
+	if int64(len(ch.Reasoning)+len(c.PlainText())) <= limit {
 		return reply, nil, true
 	}
-	*c = Content{Text: cutText(c.PlainText(), limit)}
+	ch.Reasoning = cutText(ch.Reasoning, limit)
+	*c = Content{Text: cutText(c.PlainText(), limit-int64(len(ch.Reasoning)))}
 	return reply, &ReplyTooLargeError{Limit: limit, Kept: true}, true
 }
 

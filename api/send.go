@@ -108,6 +108,7 @@ func (c *Client) errorReply(resp *response, r *apiRequest) *APIError {
 	resp.close()
 	e := c.newAPIError(resp.Response, body, r.model)
 	e.download = r.download
+	e.aboutParam(r)
 	return e
 }
 

@@ -16,8 +16,15 @@ import (
 // StreamEvent is one step of a streamed reply. Events that would carry
 // nothing (a keep-alive, a chunk with only prompt_filter_results) are not
 // returned.
+//
+// Reasoning is the model's thinking, apart from the answer in Text,
+// whichever way the gateway sent it: delta.reasoning_content,
+// delta.reasoning, or <think>...</think> opening the content (taken out of
+// Text, however its tags were cut between chunks). An event may carry
+// both; the reasoning comes before the text.
 type StreamEvent struct {
-	Text         string // text delta (may be empty)
+	Reasoning    string // reasoning delta (may be empty)
+	Text         string // answer text delta (may be empty)
 	Role         string // set once, on the first event that names it
 	FinishReason string // non-empty on the event that finished choice 0 ("stop", "length", ...)
 	Usage        *Usage // non-nil on the usage chunk
@@ -55,14 +62,16 @@ type Stream struct {
 	idle     *time.Timer
 	sse      *sseReader
 	dec      chunkDecoder
-	mask     replyMask // the key, should the reply echo it
+	mask     replyMask     // the key, should the reply echo it
+	rmask    replyMask     // the same for the reasoning
+	think    thinkSplitter // <think> at the start of the content
 	attempts int
 
 	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
 	pendingErr error         // returned after the pending events
 	gotText    bool
 	gotRole    bool
-	textBytes  int64 // text delivered, against the client's maxReply
+	textBytes  int64 // text and reasoning delivered, against the client's maxReply
 	finished   bool  // a finish reason arrived
 	err        error
 	events     int
@@ -87,7 +96,7 @@ func (c *Client) ChatStream(ctx context.Context, req ChatRequest) (*Stream, erro
 		cancel(nil)
 		return nil, err
 	}
-	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r, mask: newReplyMask(c.key)}
+	s := &Stream{c: c, ctx: sctx, cancel: cancel, caller: ctx, req: r, mask: newReplyMask(c.key), rmask: newReplyMask(c.key)}
 	s.attach(resp)
 	return s, nil
 }
@@ -108,7 +117,10 @@ func (s *Stream) attach(resp *response) {
 	}
 	body := &activityReader{r: resp.Body, t: idle, d: limit}
 	s.dec = chunkDecoder{}
-	s.mask.reset() // text held back from a failed attempt was never shown
+	// Text held back from a failed attempt was never shown.
+	s.mask.reset()
+	s.rmask.reset()
+	s.think = thinkSplitter{}
 	s.sse = newSSEReader(body)
 	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
 	case "application/json":
@@ -157,10 +169,8 @@ func (a *activityReader) Read(p []byte) (int, error) {
 func (s *Stream) Recv() (StreamEvent, error) {
 	for {
 		if s.err != nil {
-			if held := s.mask.flush(); held != "" {
-				if ev := s.deliver(s.capped(StreamEvent{Text: held})); ev != (StreamEvent{}) {
-					return ev, nil
-				}
+			if ev := s.deliver(s.capped(s.held())); ev != (StreamEvent{}) {
+				return ev, nil
 			}
 			return StreamEvent{}, s.err
 		}
@@ -199,31 +209,53 @@ func (s *Stream) Recv() (StreamEvent, error) {
 	}
 }
 
-// masked masks the key in the event's text. Text that may be the start of
-// the key is held back until the next event shows more; an event that
+// masked takes a <think> opening the content out into the reasoning and
+// masks the key in both. Text that may be the start of a tag or of the
+// key is held back until the next event shows more; an event that
 // finishes the reply takes along whatever is held.
 func (s *Stream) masked(ev StreamEvent) StreamEvent {
-	ev.Text = s.mask.write(ev.Text)
+	r, a := s.think.write(ev.Text)
 	if ev.FinishReason != "" {
+		r2, a2 := s.think.flush()
+		r, a = r+r2, a+a2
+	}
+	ev.Reasoning = s.rmask.write(ev.Reasoning + r)
+	ev.Text = s.mask.write(a)
+	if ev.FinishReason != "" {
+		ev.Reasoning += s.rmask.flush()
 		ev.Text += s.mask.flush()
 	}
 	return ev
 }
 
-// capped holds the reply to the client's text cap: the event's text is
-// cut where the cap is reached, and the stream then ends with a
-// *ReplyTooLargeError at once (the connection is closed, nothing more is
-// read), after the cut text is returned. An event cut by the cap no longer
-// finishes the reply.
+// held is what is still held back when the stream ends: an undecided
+// tag, an unclosed <think> (reasoning), the start of a key.
+func (s *Stream) held() StreamEvent {
+	r, a := s.think.flush()
+	return StreamEvent{
+		Reasoning: s.rmask.write(r) + s.rmask.flush(),
+		Text:      s.mask.write(a) + s.mask.flush(),
+	}
+}
+
+// capped holds the reply to the client's text cap, reasoning and answer
+// together: the event's reasoning, then its text, is cut where the cap is
+// reached, and the stream then ends with a *ReplyTooLargeError at once
+// (the connection is closed, nothing more is read), after the cut text is
+// returned. An event cut by the cap no longer finishes the reply.
 func (s *Stream) capped(ev StreamEvent) StreamEvent {
-	if ev.Text == "" {
+	if ev.Text == "" && ev.Reasoning == "" {
 		return ev
 	}
 	limit := s.c.maxReply
-	if room := limit - s.textBytes; int64(len(ev.Text)) > room {
-		ev.Text = cutText(ev.Text, room)
+	if room := limit - s.textBytes; int64(len(ev.Reasoning)+len(ev.Text)) > room {
+		ev.Reasoning = cutText(ev.Reasoning, room)
+		ev.Text = cutText(ev.Text, room-int64(len(ev.Reasoning)))
 		ev.FinishReason, ev.Usage = "", nil
-		s.mask.reset() // what it holds comes after the cut
+		// What they hold comes after the cut.
+		s.mask.reset()
+		s.rmask.reset()
+		s.think = thinkSplitter{}
 		s.pending, s.pendingErr = nil, nil
 		switch s.err {
 		case nil:
@@ -234,7 +266,7 @@ func (s *Stream) capped(ev StreamEvent) StreamEvent {
 			s.err = &ReplyTooLargeError{Limit: limit, Kept: true}
 		}
 	}
-	s.textBytes += int64(len(ev.Text))
+	s.textBytes += int64(len(ev.Reasoning) + len(ev.Text))
 	return ev
 }
 

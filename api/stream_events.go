@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,11 +42,11 @@ func (s *Stream) fromJSON(body io.Reader) {
 	}
 	if tooLarge != nil {
 		// The text is delivered, then the error ends the stream.
-		s.pending = append(s.pending, StreamEvent{Text: ch.Message.Content.PlainText(), Role: ch.Message.Role})
+		s.pending = append(s.pending, StreamEvent{Reasoning: ch.Reasoning, Text: ch.Message.Content.PlainText(), Role: ch.Message.Role})
 		s.pendingErr = tooLarge
 		return
 	}
-	s.pending = append(s.pending, StreamEvent{Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
+	s.pending = append(s.pending, StreamEvent{Reasoning: ch.Reasoning, Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
 	s.pendingErr = io.EOF
 }
 
@@ -60,7 +61,8 @@ func (s *Stream) deliver(ev StreamEvent) StreamEvent {
 	if ev == (StreamEvent{}) {
 		return ev
 	}
-	if ev.Text != "" {
+	if ev.Text != "" || ev.Reasoning != "" {
+		// A retry would start the reasoning over as well.
 		s.gotText = true
 	}
 	if ev.FinishReason != "" {
@@ -108,6 +110,8 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 		if ch.Delta != nil {
 			out.Text = ch.Delta.Content
 			out.Role = ch.Delta.Role
+			// A gateway moving from one name to the other may send both.
+			out.Reasoning = cmp.Or(ch.Delta.ReasoningContent, ch.Delta.Reasoning)
 		}
 		if ch.FinishReason != nil {
 			out.FinishReason = *ch.FinishReason
@@ -115,8 +119,7 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 		break
 	}
 	if chunk.Usage != nil {
-		u := *chunk.Usage
-		out.Usage = &u
+		out.Usage = chunk.Usage.Clone()
 	}
 	if out.FinishReason == "error" {
 		// OpenRouter marks a failed generation this way; the error object
@@ -139,6 +142,7 @@ func (s *Stream) streamError(eb errorBody) *APIError {
 		e.Message = "no message"
 	}
 	s.c.annotate(e, s.req.model)
+	e.aboutParam(s.req)
 	return e
 }
 

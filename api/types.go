@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -25,6 +26,32 @@ type ChatRequest struct {
 	Messages      []Message      `json:"messages"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+	// Params are sent beside the messages; only what is set is sent.
+	Params
+	// MaxTokensField is the name MaxTokens is sent under: "" or
+	// "max_tokens", or MaxCompletionTokens for the models that take that
+	// (Capabilities.MaxTokensField).
+	MaxTokensField string `json:"-"`
+	// ParamSources says where each parameter came from and how to clear
+	// it (MergeParams), so a gateway's refusal of one can say so. Never
+	// sent.
+	ParamSources []ParamSetting `json:"-"`
+}
+
+// MarshalJSON writes the request with max_tokens under MaxTokensField.
+func (r ChatRequest) MarshalJSON() ([]byte, error) {
+	type plain ChatRequest // without this method
+	w := struct {
+		plain
+		MaxTokens           *int `json:"max_tokens,omitempty"`
+		MaxCompletionTokens *int `json:"max_completion_tokens,omitempty"`
+	}{plain: plain(r)}
+	if r.MaxTokensField == MaxCompletionTokens {
+		w.MaxCompletionTokens = r.MaxTokens
+	} else {
+		w.MaxTokens = r.MaxTokens
+	}
+	return json.Marshal(w)
 }
 
 // StreamOptions asks a streaming reply to report token usage in its final chunk.
@@ -153,6 +180,36 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CompletionTokensDetails breaks the completion down; reasoning models
+	// report their thinking's tokens in it (nil: not reported).
+	CompletionTokensDetails *TokensDetails `json:"completion_tokens_details,omitempty"`
+}
+
+// TokensDetails is usage.completion_tokens_details.
+type TokensDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
+}
+
+// ReasoningTokens is completion_tokens_details.reasoning_tokens, 0 when
+// the gateway did not report it.
+func (u *Usage) ReasoningTokens() int {
+	if u == nil || u.CompletionTokensDetails == nil {
+		return 0
+	}
+	return u.CompletionTokensDetails.ReasoningTokens
+}
+
+// Clone copies u with its details (nil for nil).
+func (u *Usage) Clone() *Usage {
+	if u == nil {
+		return nil
+	}
+	c := *u
+	if u.CompletionTokensDetails != nil {
+		d := *u.CompletionTokensDetails
+		c.CompletionTokensDetails = &d
+	}
+	return &c
 }
 
 // ChatResponse is the non-streaming reply. Only choices[0].message.content is
@@ -170,6 +227,51 @@ type ChatChoice struct {
 	Index        int     `json:"index"`
 	Message      Message `json:"message"`
 	FinishReason string  `json:"finish_reason,omitempty"`
+	// Reasoning is the model's thinking, apart from the answer in
+	// Message: message.reasoning_content (DeepSeek, vLLM, llama.cpp),
+	// message.reasoning (OpenRouter), or a <think>...</think> that opened
+	// the content (which Chat takes out of Message). Never sent.
+	Reasoning string `json:"-"`
+}
+
+// UnmarshalJSON reads the choice with the reasoning gateways put beside
+// the message's content.
+func (c *ChatChoice) UnmarshalJSON(b []byte) error {
+	type plain ChatChoice // without this method
+	var w struct {
+		plain
+		Message struct {
+			Message
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*c = ChatChoice(w.plain)
+	c.Message = w.Message.Message
+	// A gateway moving from one name to the other may send both.
+	c.Reasoning = cmp.Or(w.Message.ReasoningContent, w.Message.Reasoning)
+	return nil
+}
+
+// separateThinking takes a <think>...</think> that opens a plain-text
+// content out into Reasoning, after the reasoning the fields carried.
+func (c *ChatChoice) separateThinking() {
+	if c.Message.Content.Parts != nil {
+		return
+	}
+	var t thinkSplitter
+	r1, a1 := t.write(c.Message.Content.Text)
+	r2, a2 := t.flush()
+	if r := r1 + r2; r != "" {
+		if c.Reasoning != "" {
+			c.Reasoning += "\n\n"
+		}
+		c.Reasoning += r
+	}
+	c.Message.Content.Text = a1 + a2
 }
 
 // Text returns choices[0].message.content as text ("" when there is no choice).
@@ -178,6 +280,14 @@ func (r *ChatResponse) Text() string {
 		return ""
 	}
 	return r.Choices[0].Message.Content.PlainText()
+}
+
+// Reasoning returns the reasoning of choices[0] ("" when there is none).
+func (r *ChatResponse) Reasoning() string {
+	if r == nil || len(r.Choices) == 0 {
+		return ""
+	}
+	return r.Choices[0].Reasoning
 }
 
 // ChatChunk is one server-sent event of a streamed reply.
@@ -197,10 +307,14 @@ type ChunkChoice struct {
 	FinishReason *string `json:"finish_reason"`
 }
 
-// Delta is the incremental part of a chunk choice.
+// Delta is the incremental part of a chunk choice. Reasoning models send
+// their thinking in reasoning_content (DeepSeek, vLLM, llama.cpp) or
+// reasoning (OpenRouter, recent vLLM), apart from the content.
 type Delta struct {
-	Role    string `json:"role,omitempty"`
-	Content string `json:"content,omitempty"`
+	Role             string `json:"role,omitempty"`
+	Content          string `json:"content,omitempty"`
+	ReasoningContent string `json:"reasoning_content,omitempty"`
+	Reasoning        string `json:"reasoning,omitempty"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations. Zero values are

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,13 +19,16 @@ import (
 const maxStdin = 32 << 20
 
 type askFlags struct {
-	model    string
-	attach   []string
-	noStream bool
-	usage    bool
-	raw      bool
-	system   string
-	history  historyFlags
+	model     string
+	attach    []string
+	noStream  bool
+	usage     bool
+	raw       bool
+	system    string
+	params    []string
+	role      string
+	reasoning bool
+	history   historyFlags
 }
 
 func (a *app) askCommand() *cobra.Command {
@@ -41,13 +43,31 @@ both are given, so "git diff | parley ask 'review this'" works. The reply ends
 with one newline and carries no styling. Terminal control characters in the
 reply are shown as visible placeholders unless --raw is given.
 
+-a attaches images and text files (code, Markdown, logs, CSV, JSON: UTF-8 text,
+recognised from the bytes), each text file sent with its name in a fenced block.
+A text file over attach_max_text_bytes (256 KB), or text files over
+attach_max_text_total (1 MB) together, are refused, never cut.
+
+A reasoning model's thinking is not part of the answer: stdout gets the answer
+alone, and the reasoning goes to stderr, dim, when stderr is a terminal, and
+nowhere otherwise unless --reasoning is given.
+
+--param NAME=VALUE sets a parameter for this question, over the model's and the
+role's params in the config and a continued session's /set: temperature (0-2),
+top_p (0-1), max_tokens, seed, stop, presence_penalty and frequency_penalty
+(-2-2), reasoning_effort (minimal, low, medium, high). --role NAME asks with a
+[[roles]] entry of the config: its system prompt, model and params.
+
 Each question and its answer are kept as a new session in the history (see
 "parley sessions"), unless --no-save is given or the config says history = false.
 --continue adds the turn to the most recent session, --session ID to a given one;
-the session's model and system prompt carry on unless -m or -s say otherwise.`,
+the session's model, system prompt, role and /set parameters carry on unless
+-m, -s, --role or --param say otherwise.`,
 		Example: `  parley ask "What is the capital of Peru?"
   parley ask --continue "And of Chile?"
   parley ask -a screenshot.png "What does this error mean?"
+  parley ask -a main.go -a go.mod "Why does this not build?"
+  parley ask --role reviewer --param temperature=0.2 -a app.log "What failed?"
   cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,12 +75,15 @@ the session's model and system prompt carry on unless -m or -s say otherwise.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.model, "model", "m", "", "model to ask (default: default_model from the config)")
-	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image file or http(s) URL (repeatable)")
+	fl.StringVarP(&f.model, "model", "m", "", "model to ask (default: the role's, the session's, or default_model from the config)")
+	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image, a text file or an http(s) image URL (repeatable)")
 	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
 	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")
 	fl.BoolVar(&f.raw, "raw", false, "write the reply exactly as received, control characters included")
-	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: the session's, or system_prompt from the config)")
+	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: the role's, the session's, or system_prompt from the config)")
+	fl.StringArrayVar(&f.params, "param", nil, "set a parameter, NAME=VALUE, such as temperature=0.2 (repeatable)")
+	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
+	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
 	f.history.register(fl)
 	return cmd
 }
@@ -82,55 +105,29 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	defer h.close()
-	model, err := a.chatModel(ctx, cfg, cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(h.model())))
+	plan, err := a.planAsk(ctx, cfg, f, h)
 	if err != nil {
 		return err
 	}
-	catalog := cfg.Catalog().WithListed(a.knownModels(cfg))
-	// A model without vision is refused before any file is read: that is
-	// the first thing the user has to change.
-	if len(f.attach) > 0 {
-		if err := catalog.Require(model, api.CapVision); err != nil {
-			return usage(err)
-		}
-	}
-	atts, err := a.attachAll(f.attach, cfg.AttachLimits())
+	client, err := a.client(cfg, plan.model)
 	if err != nil {
 		return err
 	}
-	client, err := a.client(cfg, model)
-	if err != nil {
-		return err
+	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
+	if plan.role != nil {
+		conv.SetRole(plan.role.Name) // kept with the session
 	}
-	conv := h.conversation(a.env.Now, cmp.Or(strings.TrimSpace(f.system), strings.TrimSpace(cfg.SystemPrompt)))
 	// The same turn path as the chat: Begin checks and starts the turn,
 	// Receive takes what streams, Close ends it.
-	topts := conversation.TurnOptions{Model: model, Catalog: catalog, MaxHistory: cfg.MaxHistoryMessages}
-	if h.continued() {
-		// -s on a continued session applies to this question only.
-		topts.SystemPrompt = strings.TrimSpace(f.system)
-	}
-	turn, err := a.beginTurn(conv, &conversation.UserInput{Text: text, Attachments: atts}, topts)
+	turn, err := a.beginTurn(conv, &conversation.UserInput{Text: text, Attachments: plan.atts}, plan.turnOptions(f.system, cfg, h.continued()))
 	if err != nil {
 		return usage(err)
 	}
 	// The question is on disk before it goes out.
 	h.flush(ctx)
 	a.warnDropped(turn)
-	req := turn.Chat
 	out := newReplyWriter(a.env.Stdout, f.raw)
-	onText := func(t string) {
-		out.Write(t)
-		conv.Receive(turn, t, nil, "")
-	}
-	var res askResult
-	if f.noStream {
-		req.StreamOptions = nil
-		res, err = askOnce(ctx, client, req, onText)
-	} else {
-		res, err = askStream(ctx, client, req, onText)
-	}
-	conv.Receive(turn, "", res.usage, res.finishReason)
+	res, err := a.receive(ctx, client, f, conv, turn, out)
 	closeErr := err
 	switch {
 	case err == nil:
@@ -160,6 +157,43 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		fmt.Fprintln(a.env.Stderr, usageLine(res.usage))
 	}
 	return nil
+}
+
+// receive sends the request and takes the reply: the answer to out (and
+// the conversation), the reasoning to stderr as ask's help says (and the
+// conversation, which stores it apart).
+func (a *app) receive(ctx context.Context, client *api.Client, f askFlags, conv *conversation.Conversation, turn *conversation.Turn, out *replyWriter) (askResult, error) {
+	think := newReasoningWriter(a.env.Stderr, f.raw, a.env.StderrIsTerminal)
+	showThinking := f.reasoning || a.env.StderrIsTerminal
+	on := replyHandlers{
+		text: func(t string) {
+			if t != "" {
+				think.Close() // the answer begins: the reasoning's lines end
+			}
+			out.Write(t)
+			conv.Receive(turn, t, nil, "")
+		},
+		reasoning: func(r string) {
+			if showThinking {
+				think.Write(r)
+			}
+			conv.ReceiveReasoning(turn, r)
+		},
+	}
+	req := turn.Chat
+	var (
+		res askResult
+		err error
+	)
+	if f.noStream {
+		req.StreamOptions = nil
+		res, err = askOnce(ctx, client, req, on)
+	} else {
+		res, err = askStream(ctx, client, req, on)
+	}
+	think.Close()
+	conv.Receive(turn, "", res.usage, res.finishReason)
+	return res, err
 }
 
 // beginTurn starts the turn. Earlier turns' images would be refused by a
@@ -243,14 +277,21 @@ type askResult struct {
 	usage        *api.Usage
 }
 
-func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
+// replyHandlers take what a reply brings: its answer text and its
+// reasoning.
+type replyHandlers struct {
+	text, reasoning func(string)
+}
+
+func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, on replyHandlers) (askResult, error) {
 	resp, err := c.Chat(ctx, req)
 	if resp == nil {
 		return askResult{}, err
 	}
 	// A reply over max_reply_bytes comes with its text so far: shown and
 	// kept like a stream's.
-	onText(resp.Text())
+	on.reasoning(resp.Reasoning())
+	on.text(resp.Text())
 	if err != nil {
 		return askResult{}, err
 	}
@@ -262,7 +303,7 @@ func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, onText fun
 	return res, nil
 }
 
-func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, onText func(string)) (askResult, error) {
+func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, on replyHandlers) (askResult, error) {
 	s, err := c.ChatStream(ctx, req)
 	if err != nil {
 		return askResult{}, err
@@ -277,7 +318,10 @@ func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, onText f
 		if err != nil {
 			return res, err
 		}
-		onText(ev.Text)
+		if ev.Reasoning != "" {
+			on.reasoning(ev.Reasoning)
+		}
+		on.text(ev.Text)
 		if ev.FinishReason != "" {
 			res.finishReason = ev.FinishReason
 		}

@@ -181,7 +181,8 @@ func TestAskRefusesANonImageAttachment(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
 	path := dir + "/notes.png"
-	if err := writeFile(path, "%PDF-1.7 not really an image"); err != nil {
+	// A real PDF's second line holds bytes that are not UTF-8.
+	if err := writeFile(path, "%PDF-1.7\n%\xe2\xe3\xcf\xd3\nnot really an image"); err != nil {
 		t.Fatal(err)
 	}
 	r := h.run(nil, "ask", "-m", "gpt-4o", "-a", path, "q")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"parley/api"
 	"parley/api/apitest"
 	"parley/conversation"
 )
@@ -101,5 +102,63 @@ func TestSessionsWithBranches(t *testing.T) {
 	// Every branch is searched.
 	if r = h.run(nil, "sessions", "search", "blue"); r.code != 0 || r.stdout != id+"  3  Blue.\n" {
 		t.Fatalf("search into another branch: %+v", r)
+	}
+}
+
+// TestSessionsShowTreeWithReasoning: "sessions show" prints the active
+// branch with its alternatives marked, and on it each reply's reasoning,
+// the text files and the session's role and params; the reasoning of the
+// alternative not chosen stays out.
+func TestSessionsShowTreeWithReasoning(t *testing.T) {
+	h := newHarness(t)
+	notes := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(notes, []byte("# Notes\n\nwarm colours\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.gw.Enqueue(apitest.Reply{Reasoning: "FIRST-THOUGHT", Text: "Red.", ReasoningAs: apitest.ReasoningContent})
+	h.run(nil, "ask", "-m", "gpt-4o", "-a", notes, "Name a colour").mustCode(t, 0)
+	id := h.sessions()[0].ID
+
+	// The chat sets a role and a parameter, regenerates the reply (which
+	// thinks otherwise), then goes back to the first one.
+	s := h.store()
+	ctx := context.Background()
+	sess, err := s.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := s.NewRecorder(ctx)
+	conv := conversation.Restore(conversation.Options{ID: id, Listeners: []conversation.Listener{rec}}, sess.Snapshot)
+	temp, _ := api.ParseParam("temperature", "0.2")
+	conv.SetRole("painter")
+	conv.SetParams(temp)
+	tn, err := conv.Begin(nil, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.ReceiveEvent(tn, api.StreamEvent{Reasoning: "SECOND-THOUGHT"})
+	conv.ReceiveEvent(tn, api.StreamEvent{Text: "Blue.", FinishReason: "stop"})
+	conv.Close(tn, nil)
+	if _, err := conv.SwitchAlternative(tn.ReplyID, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	r := h.run(nil, "sessions", "show", id)
+	r.mustCode(t, 0)
+	for _, want := range []string{
+		"2 messages (3 in all branches)", "2 branches, this is the active one; alternatives at message 2 (1 of 2)",
+		"role: painter\nparameters: temperature=0.2\n",
+		"Name a colour\n[file notes.md: 3 lines, 22 B]\n",
+		" · message 2, alternative 1 of 2\n[thinking]\n│ FIRST-THOUGHT\nRed.\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "SECOND-THOUGHT") || strings.Contains(r.stdout, "Blue.") {
+		t.Fatalf("show printed the other branch:\n%s", r.stdout)
 	}
 }

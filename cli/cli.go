@@ -38,12 +38,13 @@ const (
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// StdinIsTerminal and StdoutIsTerminal say whether the streams are
-	// terminals (stdin is read as input only when it is not one).
-	StdinIsTerminal, StdoutIsTerminal bool
-	Getenv                            func(string) string
-	HomeDir                           string
-	Now                               func() time.Time
+	// StdinIsTerminal, StdoutIsTerminal and StderrIsTerminal say whether
+	// the streams are terminals (stdin is read as input only when it is
+	// not one; ask shows reasoning on stderr when it is one).
+	StdinIsTerminal, StdoutIsTerminal, StderrIsTerminal bool
+	Getenv                                              func(string) string
+	HomeDir                                             string
+	Now                                                 func() time.Time
 	// RunTUI opens the full-screen chat; nil means it is not available.
 	RunTUI func(ctx context.Context, req TUIRequest) error
 }
@@ -222,6 +223,7 @@ file (see "parley help config"). To try it without a gateway, run
 	root.PersistentPreRunE = a.checkDemoFlags
 	root.Flags().StringVarP(&tui.model, "model", "m", "", "model to chat with (default: a reopened session's own, else default_model from the config)")
 	root.Flags().StringVarP(&tui.system, "system", "s", "", "system prompt for this run's conversations (default: a reopened session's own, else system_prompt)")
+	root.Flags().StringVar(&tui.role, "role", "", "start with a role of the config ([[roles]]): its system prompt, model and params")
 	root.Flags().StringVar(&tui.theme, "theme", "", `colour theme: auto, dark, light, high-contrast, … (default "auto")`)
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
 	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"parley/api"
 	"parley/config"
 	"parley/internal/demo"
 	"parley/session"
@@ -87,7 +88,16 @@ func (a *app) registerCompletions(root *cobra.Command) {
 		register("model", a.completeModels(kind))
 		register("theme", a.completeThemes)
 		register("size", a.completeSizes)
-		register("attach", imageFiles)
+		if cmd.Name() == "ask" {
+			// Images and text files of any name: every file.
+			register("attach", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return nil, cobra.ShellCompDirectiveDefault
+			})
+		} else {
+			register("attach", imageFiles)
+		}
+		register("role", a.completeRoles)
+		register("param", completeParams)
 		register("edit", imageFiles)
 		register("mask", cobra.FixedCompletions([]string{"png"}, cobra.ShellCompDirectiveFilterFileExt))
 		register("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
@@ -97,6 +107,41 @@ func (a *app) registerCompletions(root *cobra.Command) {
 			return a.completeSessionIDs(true)(cmd, nil, toComplete)
 		})
 	}
+}
+
+// completeRoles offers the config's roles, each with the start of its
+// system prompt.
+func (a *app) completeRoles(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cfg := a.completionConfig()
+	if cfg == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, r := range cfg.Roles {
+		if strings.HasPrefix(r.Name, toComplete) && validModelID(r.Name) {
+			desc := []rune(strings.Join(strings.Fields(termsafe.Sanitize(r.SystemPrompt)), " "))
+			if len(desc) > 60 {
+				desc = append(desc[:59], '…')
+			}
+			out = append(out, cobra.CompletionWithDesc(r.Name, string(desc)))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeParams offers NAME= for --param, with what each takes; once the
+// name is typed, nothing (the value is the user's).
+func completeParams(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if strings.Contains(toComplete, "=") {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, n := range api.ParamNames() {
+		if strings.HasPrefix(n, toComplete) {
+			out = append(out, cobra.CompletionWithDesc(n+"=", api.ParamHelp(n)))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // completionConfig loads the configuration quietly (completion output must

@@ -188,7 +188,7 @@ func TestCompleteDemoModels(t *testing.T) {
 	h.writeConfig("[[models]]\nname = \"llava\"\nvision = true\n")
 	h.run(nil, "models").mustCode(t, 0) // a cache of the user's gateway, not offered with --demo
 	vals, desc, _ := complete(t, h, "--demo", "--model", "")
-	want := []string{"demo-chat", "demo-echo", "demo-vision", "demo-slow", "demo-long", "demo-fail"}
+	want := []string{"demo-chat", "demo-echo", "demo-vision", "demo-think", "demo-files", "demo-slow", "demo-long", "demo-fail"}
 	if !slices.Equal(vals, want) {
 		t.Errorf("demo chat models %q, want %q", vals, want)
 	}
@@ -210,7 +210,9 @@ func TestCompleteFilesAndArguments(t *testing.T) {
 	}{
 		{[]string{"ask", ""}, nil, noFileComp},
 		{[]string{"image", "a red"}, nil, noFileComp},
-		{[]string{"ask", "--attach", ""}, []string{"png", "jpg", "jpeg", "webp", "gif"}, filterFileExt},
+		{[]string{"ask", "--attach", ""}, nil, ":0"}, // images and text files: any file
+		{[]string{"ask", "--param", "te"}, []string{"temperature="}, ":6"},
+		{[]string{"ask", "--param", "temperature=0"}, nil, noFileComp},
 		{[]string{"image", "--edit", ""}, []string{"png", "jpg", "jpeg", "webp", "gif"}, filterFileExt},
 		{[]string{"image", "--mask", ""}, []string{"png"}, filterFileExt},
 		{[]string{"image", "-o", ""}, nil, filterDirs},

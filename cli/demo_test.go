@@ -80,6 +80,29 @@ func TestAskDemo(t *testing.T) {
 		t.Errorf("vision reply %q", r.stdout)
 	}
 
+	// demo-think: the answer alone on stdout; its reasoning on stderr only
+	// where asked for (stderr is no terminal here).
+	r = h.run(nil, "ask", "--demo", "--demo-dps", "-1", "-m", "demo-think", "why?")
+	r.mustCode(t, 0)
+	if !strings.Contains(r.stdout, "apart from this answer") || strings.Contains(r.stdout, "The user asks") || r.stderr != "" {
+		t.Errorf("demo-think: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	r = h.run(nil, "ask", "--demo", "--demo-dps", "-1", "-m", "demo-think", "--reasoning", "why?")
+	if !strings.HasPrefix(r.stderr, `The user asks: "why?"`) {
+		t.Errorf("demo-think --reasoning: stderr %q", r.stderr)
+	}
+
+	// demo-files through --attach: a text file, to a model without vision.
+	notes := filepath.Join(t.TempDir(), "notes.md")
+	if err := writeFile(notes, "# Plan\nship it\n"); err != nil {
+		t.Fatal(err)
+	}
+	r = h.run(nil, "ask", "--demo", "--demo-dps", "-1", "-m", "demo-files", "-a", notes, "what is in it?")
+	r.mustCode(t, 0)
+	if !strings.Contains(r.stdout, "| `notes.md` | 2 | 4 |") || !strings.Contains(r.stdout, "begins: \"# Plan\"") {
+		t.Errorf("demo-files reply %q", r.stdout)
+	}
+
 	// The failing model fails with exit status 1 and one sentence.
 	r = h.run(nil, "ask", "--demo", "--demo-dps", "-1", "-m", "demo-fail", "hi")
 	r.mustCode(t, 1)
@@ -157,7 +180,7 @@ func TestModelsDemo(t *testing.T) {
 		"model demo-chat [demo, config]: chat, usage (default)",
 		"model demo-vision [demo, config]: chat, vision, usage",
 		"model demo-image [demo, config]: image generation, image editing, n ≤ 4 (image default)",
-		"* demo-fail", "(provider \"demo\"): 7",
+		"* demo-fail", "(provider \"demo\"): 9",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("parley models --demo lacks %q:\n%s", want, r.stdout)

@@ -29,9 +29,10 @@ type harness struct {
 	home string
 	env  map[string]string
 	now  time.Time
-	// stdoutTTY pretends stdout is a terminal; tui records the chat request.
-	stdoutTTY bool
-	tui       *TUIRequest
+	// stdoutTTY and stderrTTY pretend stdout or stderr is a terminal; tui
+	// records the chat request.
+	stdoutTTY, stderrTTY bool
+	tui                  *TUIRequest
 }
 
 func newHarness(t *testing.T) *harness {
@@ -74,6 +75,7 @@ func (h *harness) run(stdin *string, args ...string) result {
 		Stderr:           &errb,
 		StdinIsTerminal:  stdin == nil,
 		StdoutIsTerminal: h.stdoutTTY,
+		StderrIsTerminal: h.stderrTTY,
 		RunTUI: func(_ context.Context, req TUIRequest) error {
 			h.tui = &req
 			return nil

@@ -29,6 +29,10 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   max_reply_bytes = "8MiB"            # longer replies stop there; the text so far is kept
   history = true                      # keep sessions in $XDG_DATA_HOME/parley (see parley sessions)
   auto_title = false                  # ask the model for a short session title
+  attach_max_text_bytes = "256KB"     # the largest text file attached (larger is refused, never cut)
+  attach_max_text_total = "1MB"       # the text files of one message together
+  screenshot_cmd = "grim -g \"$(slurp)\" {file}"   # region screenshot; without {file}: PNG on stdout
+  screenshots_dir = "~/Pictures/Screenshots"     # where /attach latest looks
 
   [[providers]]
   name = "openai"
@@ -40,6 +44,19 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   [[models]]
   name = "llava"
   vision = true                       # declares what a model can do
+  params = { temperature = 0.7, max_tokens = 500, top_p = 0.9 }
+  # also: reasoning_effort = "low", seed = 1, stop = ["###"],
+  # presence_penalty = 0.0, frequency_penalty = 0.0
+
+  [[models]]
+  name = "my-reasoner"
+  max_tokens_field = "max_completion_tokens"   # a model that refuses max_tokens
+
+  [[roles]]                           # /role NAME in the chat, --role NAME
+  name = "reviewer"
+  system_prompt = "Review code tersely."
+  model = "gpt-4o"                    # optional
+  params = { temperature = 0.2 }      # optional, over the model's params
 
   [keys]
   send = ["enter"]
@@ -71,7 +88,9 @@ The demo models:
 ` + models.String() + `
   parley --demo                          chat with demo-chat
   parley --demo -m demo-vision           paste an image path, then ask
+  parley --demo -m demo-think            reasoning shown apart, then folded
   parley ask --demo "hello"              one reply on stdout
+  parley ask --demo -m demo-files -a notes.md "what is in it?"
   parley image --demo -n 2 "red kite"    PNGs saved to a temporary folder
   parley image --demo --edit in.png "make it blue"
   parley models --demo                   the models and what they can do`,

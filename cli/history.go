@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"parley/api"
 	"parley/config"
 	"parley/conversation"
 	"parley/session"
@@ -132,6 +133,22 @@ func (h *askHistory) model() string {
 }
 
 func (h *askHistory) continued() bool { return h.resume != nil }
+
+// role and params are the continued session's role and /set parameters
+// (none for a new session).
+func (h *askHistory) role() string {
+	if h.resume == nil {
+		return ""
+	}
+	return h.resume.Snapshot.Role
+}
+
+func (h *askHistory) params() api.Params {
+	if h.resume == nil {
+		return api.Params{}
+	}
+	return h.resume.Snapshot.Params
+}
 
 // conversation returns the conversation the turn goes into, recorded
 // when the history is on. A new one gets systemPrompt; a continued one

@@ -17,6 +17,7 @@ import (
 
 	"parley/api"
 	"parley/conversation"
+	"parley/internal/bytesize"
 	"parley/session"
 	"parley/termsafe"
 )
@@ -274,6 +275,17 @@ func writeTranscript(w io.Writer, s session.Session) error {
 	if p := strings.TrimSpace(s.SystemPrompt); p != "" {
 		b.WriteString("system prompt: " + p + "\n")
 	}
+	if s.Role != "" {
+		b.WriteString("role: " + s.Role + "\n")
+	}
+	if names := s.Params.Names(); len(names) > 0 {
+		set := make([]string, len(names))
+		for i, n := range names {
+			v, _ := s.Params.Value(n)
+			set[i] = n + "=" + v
+		}
+		b.WriteString("parameters: " + strings.Join(set, " ") + "\n")
+	}
 	for _, m := range msgs {
 		writeTranscriptMessage(&b, m)
 	}
@@ -304,6 +316,13 @@ func writeTranscriptMessage(b *strings.Builder, m conversation.Message) {
 		head += fmt.Sprintf(" · message %d, alternative %d of %d", m.ID, m.AltIndex+1, m.AltCount)
 	}
 	fmt.Fprintf(b, "\n── %s\n", head)
+	if r := strings.TrimSpace(m.Reasoning); r != "" {
+		// Apart from the answer, each line marked as thinking.
+		b.WriteString("[thinking]\n")
+		for _, l := range strings.Split(r, "\n") {
+			b.WriteString("│ " + l + "\n")
+		}
+	}
 	if t := strings.TrimRight(m.Text, "\n"); t != "" {
 		b.WriteString(t + "\n")
 	}
@@ -323,6 +342,12 @@ func writeTranscriptMessage(b *strings.Builder, m conversation.Message) {
 
 func describeAttachment(at api.Attachment) string {
 	switch {
+	case at.IsText():
+		lines := fmt.Sprintf("%d lines", at.Lines)
+		if at.Data == nil {
+			return fmt.Sprintf("[file %s: its stored copy is missing]", at.Name)
+		}
+		return fmt.Sprintf("[file %s: %s, %s]", at.Name, lines, bytesize.Format(int64(at.Bytes)))
 	case at.Data == nil && at.URL != "":
 		return "[image link: " + at.URL + "]"
 	case at.Data == nil:

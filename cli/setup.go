@@ -227,10 +227,15 @@ type TUIRequest struct {
 	// VerboseLog is the file the clients' --verbose trace goes to ("" when
 	// --verbose is off); stderr is the chat's screen.
 	VerboseLog string
+	// Role is --role: the [[roles]] entry new conversations start with
+	// (Config.Role has it; checked to exist). "" keeps a reopened
+	// session's role, and none for new ones.
+	Role string
 }
 
 type tuiFlags struct {
 	model    string
+	role     string
 	system   string
 	theme    string
 	mouse    bool
@@ -253,6 +258,12 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	a.collecting = false
 	if err != nil {
 		return err
+	}
+	role := strings.TrimSpace(f.role)
+	if role != "" {
+		if _, err := cfg.FindRole(role); err != nil {
+			return usage(fmt.Errorf("--role: %w", err))
+		}
 	}
 	hist, err := a.tuiHistory(ctx, cfg, f.history)
 	if err != nil {
@@ -297,5 +308,6 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	req.Demo, req.Warnings = a.demo, a.collected
 	req.KnownModels = a.knownModels(cfg)
 	req.NoImages = f.noImages
+	req.Role = role
 	return a.env.RunTUI(ctx, req)
 }

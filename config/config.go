@@ -92,6 +92,18 @@ type Config struct {
 	// are powers of 1000, KiB/MiB/GiB powers of 1024). Default 0 =
 	// api.DefaultAttachMaxBytes (20 MB).
 	AttachMaxBytes int64
+	// attach_max_text_bytes: the largest text file one attachment may be;
+	// a larger one is refused, never cut. Same forms as attach_max_bytes.
+	// Default 0 = api.DefaultAttachMaxTextBytes (256 KB).
+	AttachMaxTextBytes int64
+	// attach_max_text_total: the most text the text files of one message
+	// may carry together. Default 0 = api.DefaultAttachMaxTextTotal (1 MB).
+	AttachMaxTextTotal int64
+	// screenshot_cmd: the command that takes a region screenshot, run by
+	// sh (PowerShell on Windows); {file} in it stands for the PNG file to
+	// write, and without {file} the command writes PNG to its stdout.
+	// Default "" = the desktop's tools (grim and slurp, maim, ...).
+	ScreenshotCmd string
 	// max_reply_bytes: the most text one chat reply may carry, streamed or
 	// not; past it reading stops and the text so far is kept. Same forms as
 	// attach_max_bytes. Default 0 = api.DefaultMaxReplyBytes (8 MiB).
@@ -135,13 +147,16 @@ type Config struct {
 	Providers []*Provider
 	// Models declared under [[models]], in file order.
 	Models []ModelConfig
+	// Roles declared under [[roles]], in file order.
+	Roles []Role
 
 	// Warnings are problems that do not stop parley: unknown keys, a key
 	// readable by other users. Each is one line, "<file>:<line>:<col>: ...".
 	Warnings []string
 
-	imageDir string // image_dir, expanded
-	env      Env
+	imageDir       string // image_dir, expanded
+	screenshotsDir string // screenshots_dir, expanded
+	env            Env
 
 	overridden string // Label of the Override applied (override.go)
 }
@@ -159,7 +174,17 @@ type ModelConfig struct {
 	Sizes           []string // sizes: accepted image sizes ("1024x1024", "auto"); nil = not set
 	MaxN            *int     // max_n: most images per request
 	EditPath        string   // edit_path: edit endpoint relative to the /v1 base ("/images/edits")
-	Line            int      // line of the entry's [[models]] header (0 if unknown)
+	// MaxTokensField is max_tokens_field: "max_completion_tokens" for a
+	// model that refuses max_tokens (parley then sends max_tokens under
+	// that name); "" = the built-in guess (max_completion_tokens for
+	// OpenAI's o-series and gpt-5, else max_tokens).
+	MaxTokensField string
+	// Params is params: the model's parameters (temperature, max_tokens,
+	// top_p, reasoning_effort, seed, stop, presence_penalty,
+	// frequency_penalty), the lowest layer under a role's, /set and
+	// --param.
+	Params api.Params
+	Line   int // line of the entry's [[models]] header (0 if unknown)
 }
 
 // Capabilities merges the entry over the built-in capabilities of its name,
@@ -184,6 +209,9 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 	}
 	if m.EditPath != "" {
 		c.EditPath = m.EditPath
+	}
+	if m.MaxTokensField != "" {
+		c.MaxTokensField = m.MaxTokensField
 	}
 	return c
 }
@@ -392,8 +420,14 @@ func (c *Config) MaxAttachments() int {
 
 // AttachLimits are the attachment limits (zero fields take api's defaults).
 func (c *Config) AttachLimits() api.AttachLimits {
-	return api.AttachLimits{MaxSide: c.AttachMaxSide, MaxBytes: c.AttachMaxBytes}
+	return api.AttachLimits{MaxSide: c.AttachMaxSide, MaxBytes: c.AttachMaxBytes, MaxTextBytes: c.AttachMaxTextBytes, MaxTextTotal: c.AttachMaxTextTotal}
 }
+
+// ScreenshotsDir is screenshots_dir (with ~ and $VARIABLES expanded), the
+// folder /attach latest takes the newest image of; "" when the config does
+// not set it, and the desktop's own folder is looked for
+// (desktop.System.ScreenshotsDir).
+func (c *Config) ScreenshotsDir() string { return c.screenshotsDir }
 
 // Timeouts are the network timeouts (zero fields take api's defaults).
 func (c *Config) Timeouts() api.Timeouts {

@@ -29,6 +29,7 @@ var (
 	topKeys = []string{
 		"default_model", "image_model", "image_dir", "theme", "mouse", "system_prompt",
 		"max_history_messages", "attach_max_side", "attach_max_bytes", "attach_max_count", "reading_width", "images",
+		"attach_max_text_bytes", "attach_max_text_total", "screenshot_cmd", "screenshots_dir", "roles",
 		"max_reply_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
@@ -36,7 +37,7 @@ var (
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
-		"response_format", "sizes", "max_n", "edit_path",
+		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params",
 	}
 )
 
@@ -132,14 +133,19 @@ func (l *loader) load(doc map[string]any) error {
 	}
 	str("default_model", &c.DefaultModel)
 	str("image_model", &c.ImageModel)
-	str("image_dir", &c.imageDir)
-	if err == nil && c.imageDir != "" {
-		var expanded string
-		if expanded, err = c.ExpandPath(c.imageDir); err != nil {
-			err = l.errAt("image_dir", "image_dir = %q: %v", c.imageDir, err)
+	path := func(key string, dst *string) {
+		str(key, dst)
+		if err == nil && *dst != "" {
+			var expanded string
+			if expanded, err = c.ExpandPath(*dst); err != nil {
+				err = l.errAt(key, "%s = %q: %v", key, *dst, err)
+			}
+			*dst = expanded
 		}
-		c.imageDir = expanded
 	}
+	path("image_dir", &c.imageDir)
+	path("screenshots_dir", &c.screenshotsDir)
+	str("screenshot_cmd", &c.ScreenshotCmd)
 	str("theme", &c.Theme)
 	str("system_prompt", &c.SystemPrompt)
 	str("images", &c.Images)
@@ -169,11 +175,16 @@ func (l *loader) load(doc map[string]any) error {
 	} else if v != nil {
 		c.AttachMaxSide = *v
 	}
-	if c.AttachMaxBytes, err = l.byteSize(doc, "attach_max_bytes"); err != nil {
-		return err
-	}
-	if c.MaxReplyBytes, err = l.byteSize(doc, "max_reply_bytes"); err != nil {
-		return err
+	for _, b := range []struct {
+		key string
+		dst *int64
+	}{
+		{"attach_max_bytes", &c.AttachMaxBytes}, {"attach_max_text_bytes", &c.AttachMaxTextBytes},
+		{"attach_max_text_total", &c.AttachMaxTextTotal}, {"max_reply_bytes", &c.MaxReplyBytes},
+	} {
+		if *b.dst, err = l.byteSize(doc, b.key); err != nil {
+			return err
+		}
 	}
 	if v, err := l.intIn(doc, "", "attach_max_count", 1, 100); err != nil {
 		return err
@@ -200,16 +211,18 @@ func (l *loader) load(doc map[string]any) error {
 	if c.MaxRetries, err = l.intIn(doc, "", "max_retries", 0, 10); err != nil {
 		return err
 	}
-	if err := l.history(doc); err != nil {
-		return err
+	return l.sections(doc)
+}
+
+// sections reads the tables: [history], [keys], [[providers]], then the
+// [[models]] and [[roles]] that may name them.
+func (l *loader) sections(doc map[string]any) error {
+	for _, read := range []func(map[string]any) error{l.history, l.keys, l.providers, l.models, l.roles} {
+		if err := read(doc); err != nil {
+			return err
+		}
 	}
-	if err := l.keys(doc); err != nil {
-		return err
-	}
-	if err := l.providers(doc); err != nil {
-		return err
-	}
-	return l.models(doc)
+	return nil
 }
 
 // typeName names a TOML value's type for messages.
@@ -539,6 +552,12 @@ func (l *loader) models(doc map[string]any) error {
 		}
 		if m.EditPath != "" && !strings.HasPrefix(m.EditPath, "/") {
 			return l.errAt(base+".edit_path", `edit_path %q of model %q must start with "/" (it is relative to the base URL, like "/images/edits")`, m.EditPath, m.Name)
+		}
+		if m.MaxTokensField, err = l.maxTokensField(e, base, m.Name); err != nil {
+			return err
+		}
+		if m.Params, err = l.params(e, base, "model "+m.Name); err != nil {
+			return err
 		}
 		c.Models = append(c.Models, m)
 	}

@@ -205,9 +205,9 @@ func bumpTurn(h *node) {
 
 // Fork returns the conversation up to and including the message with the
 // given id (the path to it) as a snapshot for a new session: title,
-// system prompt, the messages with their ids, parents and left-out turns,
-// and that message as the leaf. A reply still streaming cannot be forked
-// from (ErrBusy).
+// system prompt, role, params, the messages with their ids, parents,
+// reasoning and left-out turns, and that message as the leaf. A reply
+// still streaming cannot be forked from (ErrBusy).
 func (c *Conversation) Fork(id int) (Snapshot, error) {
 	if c.partial {
 		return Snapshot{}, ErrPartial
@@ -224,7 +224,7 @@ func (c *Conversation) Fork(id int) (Snapshot, error) {
 		// Alternatives stay behind: in the fork each message is alone.
 		msgs[i].AltIndex, msgs[i].AltCount = 0, 1
 	}
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Messages: msgs, Leaf: id}, nil
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: id}, nil
 }
 
 // Branch is one path of the tree, from a first message to a leaf.

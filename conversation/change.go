@@ -1,5 +1,7 @@
 package conversation
 
+import "parley/api"
+
 // ChangeKind says what happened to a conversation.
 type ChangeKind int
 
@@ -43,6 +45,14 @@ const (
 	// messages on the active path (the user message first, empty when it
 	// is not on the path), whose Excluded and Version changed.
 	ChangeExclude
+	// ChangeReasoning: Delta was appended to the reasoning of the reply in
+	// flight (not to its Text). Message carries the reply's ID, Version
+	// and whole Reasoning so far (shared, not copied), as ChangeDelta
+	// does for the text.
+	ChangeReasoning
+	// ChangeSettings: the conversation's role or parameters changed
+	// (SetRole, SetParams); Role and Params hold the new values.
+	ChangeSettings
 )
 
 // String names the kind for logs and test failures.
@@ -66,21 +76,25 @@ func (k ChangeKind) String() string {
 		return "switch"
 	case ChangeExclude:
 		return "exclude"
+	case ChangeReasoning:
+		return "reasoning"
+	case ChangeSettings:
+		return "settings"
 	}
 	return "unknown"
 }
 
 // Change is one change of a conversation, with copies of what changed.
-// Title, SystemPrompt and Leaf always hold the conversation's current
-// values, so a listener that meets a conversation for the first time
-// learns them with its first change.
+// Title, SystemPrompt, Role, Params and Leaf always hold the
+// conversation's current values, so a listener that meets a conversation
+// for the first time learns them with its first change.
 type Change struct {
 	Kind           ChangeKind
 	ConversationID string
-	// Message is a copy of the message concerned (Append, Delta, Progress,
-	// Update, Exclude); nil otherwise.
+	// Message is a copy of the message concerned (Append, Delta,
+	// Reasoning, Progress, Update, Exclude); nil otherwise.
 	Message *Message
-	// Delta is the text appended (Delta only).
+	// Delta is the text appended (Delta), or the reasoning (Reasoning).
 	Delta string
 	// Removed lists the ids dropped (Remove only).
 	Removed []int
@@ -93,6 +107,10 @@ type Change struct {
 	// Leaf is the id of the active path's last message after the change
 	// (0: the conversation is empty).
 	Leaf int
+	// Role and Params are the conversation's current role and /set
+	// parameters, on every change like Title (see Conversation.Role).
+	Role   string
+	Params api.Params
 }
 
 // Listener hears every change of a conversation, in order, synchronously

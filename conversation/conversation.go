@@ -1,11 +1,11 @@
 // Package conversation holds the state of one chat: its messages as a tree
 // (edits and regenerated replies kept as alternatives, one active path from
 // the first message to a leaf), their life cycle (sent, streaming, done,
-// interrupted, failed), its title and its system prompt. It is the one
-// source of truth: every change goes through the methods of Conversation
-// and is reported to listeners as a Change, so the transcript on screen and
-// the durable store follow the same events without knowing about each
-// other.
+// interrupted, failed), its title, its system prompt, its role and its
+// parameters. It is the one source of truth: every change goes through the
+// methods of Conversation and is reported to listeners as a Change, so the
+// transcript on screen and the durable store follow the same events
+// without knowing about each other.
 package conversation
 
 import (
@@ -51,8 +51,13 @@ type Conversation struct {
 	unsaved bool
 	// reply accumulates the text of the reply in flight; appending to it is
 	// amortised O(len(delta)) and its String does not copy, which keeps a
-	// delta cheap even when the reply is long.
-	reply strings.Builder
+	// delta cheap even when the reply is long. reasoning does the same for
+	// its reasoning.
+	reply     strings.Builder
+	reasoning strings.Builder
+	// role and params are the conversation's settings (SetRole, SetParams).
+	role   string
+	params api.Params
 }
 
 // DefaultProgressEvery is how often a streaming reply is reported with
@@ -138,6 +143,16 @@ func (c *Conversation) Title() string { return c.title }
 
 // SystemPrompt returns the conversation's own system prompt ("" for none).
 func (c *Conversation) SystemPrompt() string { return c.system }
+
+// Role returns the name of the conversation's role ("" for none): kept
+// with the conversation so a reopened session has it again. What a role
+// does (its system prompt, model and params) is the config's; the
+// conversation only remembers which one was chosen.
+func (c *Conversation) Role() string { return c.role }
+
+// Params returns the conversation's own parameters, those /set set (the
+// layer api.ChatParamLayer takes), kept with it like the role.
+func (c *Conversation) Params() api.Params { return c.params.With(api.Params{}) }
 
 // Len returns the number of messages on the active path.
 func (c *Conversation) Len() int { return len(c.path) }

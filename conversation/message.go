@@ -42,10 +42,21 @@ type Message struct {
 	// reply), oldest first.
 	Parent int
 	Role   string
-	// Text is the message as typed or as received so far. Reply text is
-	// untrusted: sanitise it before it reaches a terminal.
-	Text        string
-	Attachments []api.Attachment
+	// Text is the message as typed or as received so far: a reply's answer
+	// alone, without its reasoning, and what copying the reply (ctrl+y)
+	// copies. Reply text is untrusted: sanitise it before it reaches a
+	// terminal.
+	Text string
+	// Reasoning is a reply's thinking as received so far, apart from its
+	// answer (api.StreamEvent.Reasoning): shown folded, stored and
+	// exported, never copied with the reply and never sent back to the
+	// model (BuildRequest leaves it out). Each alternative keeps its own.
+	// Untrusted like Text.
+	Reasoning string
+	// ReasoningStart and ReasoningEnd are when the first and the last
+	// reasoning delta arrived (zero without reasoning); see ThoughtFor.
+	ReasoningStart, ReasoningEnd time.Time
+	Attachments                  []api.Attachment
 	// Model is the model that answered (assistant messages).
 	Model        string
 	State        State
@@ -72,14 +83,22 @@ type Message struct {
 	Version int
 }
 
+// ThoughtFor is how long the reasoning took to arrive: from its first
+// delta to its last (0 without reasoning, or when it came in one piece).
+// With the reasoning tokens (Usage.ReasoningTokens) it makes the folded
+// line "Thought for 4.2 s · 380 tokens".
+func (m Message) ThoughtFor() time.Duration {
+	if m.ReasoningStart.IsZero() || m.ReasoningEnd.Before(m.ReasoningStart) {
+		return 0
+	}
+	return m.ReasoningEnd.Sub(m.ReasoningStart)
+}
+
 func (m Message) clone() Message {
 	if m.Attachments != nil {
 		m.Attachments = append([]api.Attachment(nil), m.Attachments...)
 	}
-	if m.Usage != nil {
-		u := *m.Usage
-		m.Usage = &u
-	}
+	m.Usage = m.Usage.Clone()
 	if m.Image != nil {
 		t := *m.Image
 		t.Notes = append([]string(nil), t.Notes...)

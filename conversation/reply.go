@@ -38,6 +38,12 @@ type TurnOptions struct {
 	// WithoutImages sends earlier turns without their images (the user
 	// agreed to that for a model without vision).
 	WithoutImages bool
+	// Params are sent with the request (api.MergeParams of the config's,
+	// the role's, /set and --param), and ParamSources say where each came
+	// from, for the hint of a gateway that refuses one. max_tokens goes
+	// under the name the catalog gives the model (MaxTokensField).
+	Params       api.Params
+	ParamSources []api.ParamSetting
 }
 
 // Turn is one reply on its way: the request to send and what closes it.
@@ -79,11 +85,11 @@ var ErrNoModel = errors.New("no model is chosen: pass --model or set default_mod
 // added first (at the end of the active path, or as an alternative of the
 // message it edits); without, the last user message of the active path is
 // answered again, the new reply an alternative of the one after it. An
-// earlier reply that failed or was interrupted before any text is
-// replaced (it is noise); any other is kept as an alternative. Nothing
-// changes when Begin refuses: a reply in flight, no model, images for a
-// model without vision, a partial conversation, an edit of a message that
-// is not the user's, a retry of a turn left out.
+// earlier reply that failed or was interrupted before any text or
+// reasoning is replaced (it is noise); any other is kept as an
+// alternative. Nothing changes when Begin refuses: a reply in flight, no
+// model, images for a model without vision, a partial conversation, an
+// edit of a message that is not the user's, a retry of a turn left out.
 func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 	if err := c.canTurn(o); err != nil {
 		return nil, err
@@ -105,7 +111,8 @@ func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 // id answers (anywhere in the tree): the new reply is an alternative of
 // the old one, and the active path switches to it (what followed the old
 // reply stays in the old branch). The old reply is replaced instead when
-// it failed or was interrupted before any text and nothing follows it.
+// it failed or was interrupted before any text or reasoning and nothing
+// follows it.
 func (c *Conversation) Regenerate(replyID int, o TurnOptions) (*Turn, error) {
 	if err := c.canTurn(o); err != nil {
 		return nil, err
@@ -201,9 +208,10 @@ func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) 
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages}}
+	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages, Params: o.Params, ParamSources: o.ParamSources}}
 	if o.Catalog != nil {
 		t.Chat.StreamOptions = o.Catalog.StreamOptionsFor(o.Model)
+		t.Chat.MaxTokensField = o.Catalog.Lookup(o.Model).Caps.MaxTokensField
 	}
 	return t, nil
 }
@@ -214,9 +222,9 @@ func (c *Conversation) checkVision(p turnPlan, user *UserInput, o TurnOptions, r
 	if o.Catalog == nil {
 		return nil
 	}
-	own := user != nil && len(user.Attachments) > 0
+	own := user != nil && hasImages(user.Attachments)
 	probe := pathTo(p.base)
-	if !own && !hasAttachments(probe) {
+	if !own && !pathHasImages(probe) {
 		return nil
 	}
 	cause := o.Catalog.Require(o.Model, api.CapVision)
@@ -237,9 +245,11 @@ func (c *Conversation) checkVision(p turnPlan, user *UserInput, o TurnOptions, r
 	return nil
 }
 
-func hasAttachments(p []*node) bool {
+// pathHasImages reports whether a message of p holds an image (a text
+// file is no image; an image turn's pictures are never sent).
+func pathHasImages(p []*node) bool {
 	for _, n := range p {
-		if len(n.msg.Attachments) > 0 {
+		if n.msg.Role != RoleImages && hasImages(n.msg.Attachments) {
 			return true
 		}
 	}
@@ -249,25 +259,41 @@ func hasAttachments(p []*node) bool {
 func lastHasImages(p []*node) bool {
 	for i := len(p) - 1; i >= 0; i-- {
 		if p[i].msg.Role == api.RoleUser {
-			return len(p[i].msg.Attachments) > 0
+			return hasImages(p[i].msg.Attachments)
 		}
 	}
 	return false
 }
 
 // Receive applies one batch of what the gateway streamed: text, usage, the
-// finish reason.
+// finish reason. A batch with reasoning goes through ReceiveReasoning
+// first (or ReceiveEvent, which does both).
 func (c *Conversation) Receive(t *Turn, text string, usage *api.Usage, finish string) {
 	if text != "" {
 		c.AppendDelta(t.ReplyID, text)
 	}
 	if usage != nil {
-		u := *usage
-		t.usage = &u
+		t.usage = usage.Clone()
 	}
 	if finish != "" {
 		t.finish = finish
 	}
+}
+
+// ReceiveReasoning applies reasoning the gateway streamed
+// (api.StreamEvent.Reasoning): it grows the reply's Reasoning, never its
+// Text.
+func (c *Conversation) ReceiveReasoning(t *Turn, reasoning string) {
+	if reasoning != "" {
+		c.AppendReasoning(t.ReplyID, reasoning)
+	}
+}
+
+// ReceiveEvent applies one stream event: its reasoning, then its text,
+// usage and finish reason.
+func (c *Conversation) ReceiveEvent(t *Turn, ev api.StreamEvent) {
+	c.ReceiveReasoning(t, ev.Reasoning)
+	c.Receive(t, ev.Text, ev.Usage, ev.FinishReason)
 }
 
 // Close ends the turn: done when err is nil, interrupted when the caller

@@ -12,9 +12,10 @@ type RequestOptions struct {
 	// MaxHistory limits how many conversation messages are sent (0: all).
 	// The oldest go first; the system prompt does not count.
 	MaxHistory int
-	// WithoutImages sends earlier turns as text only: the images of every
-	// user message but the last one stay out of the request (for a model
-	// without vision). The last user message is sent as it is.
+	// WithoutImages sends earlier turns without images: the images of
+	// every user message but the last one stay out of the request (for a
+	// model without vision); text files go all the same. The last user
+	// message is sent as it is.
 	WithoutImages bool
 }
 
@@ -44,13 +45,13 @@ type Request struct {
 const imageOmitted = "[image omitted]"
 
 // BuildRequest returns the active path as chat messages: user turns with
-// their images, assistant replies as far as they got (interrupted replies
-// included when they have text), preceded by the system prompt. Nothing
-// from other branches is sent. The reply in flight and empty replies are
-// left out, and so are turns left out with SetExcluded (listed in
-// Excluded). A failed turn is left out whole and listed in Dropped: what
-// one message on screen says is never merged into another (ctrl+r resends
-// the last message instead).
+// their images and text files, assistant replies as far as they got
+// (interrupted replies included when they have text, never their
+// reasoning), preceded by the system prompt. Nothing from other branches
+// is sent. The reply in flight and empty replies are left out, and so are
+// turns left out with SetExcluded (listed in Excluded). A failed turn is
+// left out whole and listed in Dropped: what one message on screen says is
+// never merged into another (ctrl+r resends the last message instead).
 func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 	return buildRequest(c.path, c.system, opts)
 }
@@ -92,7 +93,7 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 		}
 	}
 	for i, m := range sendable {
-		withImages := len(m.Attachments) > 0 && (!opts.WithoutImages || i == lastUser)
+		withImages := hasImages(m.Attachments) && (!opts.WithoutImages || i == lastUser)
 		if withImages {
 			r.HasImages = true
 			r.ImagesFrom = append(r.ImagesFrom, m.ID)
@@ -172,10 +173,13 @@ func nextUser(path []*node, i int) int {
 	return -1
 }
 
-// apiMessage is m as the gateway sees it: plain text, or text and images
-// as parts.
+// apiMessage is m as the gateway sees it: plain text, or text, text files
+// and images as parts (images only withImages). The reasoning of a reply
+// is never sent: it was the model's, and models are trained without it in
+// the history.
 func apiMessage(m Message, withImages bool) api.Message {
-	if !withImages {
+	files := hasTextFiles(m.Attachments)
+	if !withImages && !files {
 		text := m.Text
 		if text == "" && len(m.Attachments) > 0 {
 			text = imageOmitted
@@ -187,7 +191,28 @@ func apiMessage(m Message, withImages bool) api.Message {
 		parts = append(parts, api.TextPart(m.Text))
 	}
 	for _, a := range m.Attachments {
-		parts = append(parts, a.Part())
+		if a.IsText() || withImages {
+			parts = append(parts, a.Part())
+		}
 	}
 	return api.Message{Role: m.Role, Content: api.Content{Parts: parts}}
+}
+
+// hasImages reports whether atts hold an image (a text file is no image).
+func hasImages(atts []api.Attachment) bool {
+	for _, a := range atts {
+		if !a.IsText() {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTextFiles(atts []api.Attachment) bool {
+	for _, a := range atts {
+		if a.IsText() {
+			return true
+		}
+	}
+	return false
 }

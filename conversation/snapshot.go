@@ -15,6 +15,10 @@ type Snapshot struct {
 	// message.
 	Titled       bool
 	SystemPrompt string
+	// Role and Params are the conversation's settings (Conversation.Role,
+	// Conversation.Params).
+	Role   string
+	Params api.Params
 	// Messages are every message of the tree, in order of id (a parent
 	// before its children), each with its Parent. With Partial, they are
 	// only the last messages of the active path, in order, carrying the
@@ -30,13 +34,13 @@ type Snapshot struct {
 }
 
 // Snapshot returns copies of the conversation's title, system prompt,
-// every message of its tree and its active leaf.
+// role, params, every message of its tree and its active leaf.
 func (c *Conversation) Snapshot() Snapshot {
 	msgs := make([]Message, len(c.all))
 	for i, n := range c.all {
 		msgs[i] = c.copyOf(n, excludedNode(n))
 	}
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Messages: msgs, Leaf: c.Leaf(), Partial: c.partial}
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: c.Leaf(), Partial: c.partial}
 }
 
 // Path returns the snapshot's active path: from the first message (the
@@ -70,20 +74,22 @@ func (s Snapshot) Path() []Message {
 }
 
 // Restore rebuilds a conversation from stored messages. The title, system
-// prompt and messages come from snap (opts.SystemPrompt is not used); the
-// id, listeners, clock and progress interval from opts. Message ids are
-// kept, and new messages continue after the largest. A message whose
-// parent is missing opens the conversation (for a partial snapshot: the
-// window). The active path ends at snap.Leaf; below every message off
-// that path, the child holding the newest message is the one a switch
-// goes on to. A reply stored while it was streaming (the process ended
-// mid-reply) comes back interrupted, since nothing will ever finish it.
-// Restoring emits no change.
+// prompt, role, params and messages come from snap (opts.SystemPrompt is
+// not used); the id, listeners, clock and progress interval from opts.
+// Message ids are kept, and new messages continue after the largest. A
+// message whose parent is missing opens the conversation (for a partial
+// snapshot: the window). The active path ends at snap.Leaf; below every
+// message off that path, the child holding the newest message is the one
+// a switch goes on to. A reply stored while it was streaming (the process
+// ended mid-reply) comes back interrupted, since nothing will ever finish
+// it. Restoring emits no change.
 func Restore(opts Options, snap Snapshot) *Conversation {
 	opts.SystemPrompt = snap.SystemPrompt
 	c := New(opts)
 	c.title = snap.Title
 	c.titled = snap.Titled
+	c.role = snap.Role
+	c.params = snap.Params.With(api.Params{})
 	c.partial = snap.Partial
 	msgs := snap.Messages
 	if !slices.IsSortedFunc(msgs, byID) {

@@ -197,9 +197,10 @@ func (c *Conversation) copies(p []*node) []Message {
 }
 
 // noise reports whether n ended without anything to keep: a reply that
-// failed or was interrupted before any text, an image turn that did so
-// before any image. Making it again replaces it instead of keeping it as
-// an alternative.
+// failed or was interrupted before any text or reasoning, an image turn
+// that did so before any image. Making it again replaces it instead of
+// keeping it as an alternative; a reply stopped while it was thinking
+// keeps its thinking.
 func noise(n *node) bool {
 	m := n.msg
 	if m.State != StateFailed && m.State != StateInterrupted {
@@ -208,5 +209,5 @@ func noise(n *node) bool {
 	if m.Role == RoleImages {
 		return len(m.Attachments) == 0
 	}
-	return m.Role == api.RoleAssistant && m.Text == ""
+	return m.Role == api.RoleAssistant && m.Text == "" && m.Reasoning == ""
 }

@@ -145,8 +145,9 @@ func TestRegenerateAReplyInTheMiddle(t *testing.T) {
 }
 
 // TestEndedRepliesWithAndWithoutText: making a reply again replaces one
-// that failed or was interrupted before any text (noise) and keeps one
-// with text, and one anything follows, as an alternative.
+// that failed or was interrupted before any text or reasoning (noise) and
+// keeps one with text or reasoning, and one anything follows, as an
+// alternative.
 func TestEndedRepliesWithAndWithoutText(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -158,6 +159,8 @@ func TestEndedRepliesWithAndWithoutText(t *testing.T) {
 		{"interrupted without text", func(c *Conversation, tn *Turn) { c.Interrupt(tn.ReplyID) }, 1, nil},
 		{"failed with text", func(c *Conversation, tn *Turn) { c.Receive(tn, "half", nil, ""); c.Close(tn, errors.New("500")) }, 2, nil},
 		{"interrupted with text", func(c *Conversation, tn *Turn) { c.Receive(tn, "half", nil, ""); c.Interrupt(tn.ReplyID) }, 2, nil},
+		{"interrupted while thinking", func(c *Conversation, tn *Turn) { c.ReceiveReasoning(tn, "hm"); c.Interrupt(tn.ReplyID) }, 2, nil},
+		{"failed while thinking", func(c *Conversation, tn *Turn) { c.ReceiveReasoning(tn, "hm"); c.Close(tn, errors.New("500")) }, 2, nil},
 		{"done", func(c *Conversation, tn *Turn) { reply(t, c, tn, "whole") }, 2, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -323,9 +326,13 @@ func TestExcludedTurnsAreLeftOutOfTheRequest(t *testing.T) {
 }
 
 // TestForkIsThePathToAMessage: a fork holds the path up to and including
-// the message, with its ids and marks, and that message as the leaf.
+// the message, with its ids and marks, and that message as the leaf, and
+// the conversation's role and params.
 func TestForkIsThePathToAMessage(t *testing.T) {
 	c := New(Options{SystemPrompt: "sys"})
+	temp, _ := api.ParseParam("temperature", "0.2")
+	c.SetRole("pilot")
+	c.SetParams(temp)
 	ask(t, c, "q1", "a1")
 	ask(t, c, "q2", "a2")
 	c.Regenerate(2, TurnOptions{Model: "m"})
@@ -338,6 +345,9 @@ func TestForkIsThePathToAMessage(t *testing.T) {
 	if snap.Leaf != 2 || !reflect.DeepEqual(ids(snap.Messages), []int{1, 2}) || snap.SystemPrompt != "sys" || snap.Title != "q1" ||
 		!snap.Messages[0].Excluded || snap.Messages[1].AltCount != 1 {
 		t.Fatalf("fork %+v", snap)
+	}
+	if snap.Role != "pilot" || snap.Params.Temperature == nil || *snap.Params.Temperature != 0.2 {
+		t.Fatalf("the fork's settings: %q %+v", snap.Role, snap.Params)
 	}
 	f := Restore(Options{}, snap)
 	if got := texts(f.Messages()); !reflect.DeepEqual(got, []string{"q1", "a1"}) || f.Leaf() != 2 || len(f.Branches()) != 1 {

@@ -41,6 +41,7 @@ func (c *Conversation) StartReply(model string) (int, error) {
 		Created: now,
 	}
 	c.reply = strings.Builder{}
+	c.reasoning = strings.Builder{}
 	c.lastProgress = now
 	c.attach(m)
 	return m.ID, nil
@@ -76,6 +77,41 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	return true
 }
 
+// AppendReasoning adds streamed reasoning to the reply in flight and
+// reports it as a ChangeReasoning (and, once per ProgressEvery, a
+// ChangeProgress, so storage saves the reasoning too). The first and the
+// last reasoning delta set ReasoningStart and ReasoningEnd. Reasoning for
+// any other message (a late delta of a cancelled stream) is ignored and
+// reports false.
+func (c *Conversation) AppendReasoning(id int, text string) bool {
+	n := c.node(id)
+	if n == nil || n.msg.State != StateStreaming {
+		return false
+	}
+	if text == "" {
+		return true
+	}
+	m := &n.msg
+	now := c.now()
+	if m.ReasoningStart.IsZero() {
+		m.ReasoningStart = now
+	}
+	m.ReasoningEnd = now
+	c.reasoning.WriteString(text)
+	m.Reasoning = c.reasoning.String()
+	m.Version++
+	if len(c.listeners) == 0 {
+		return true
+	}
+	cp := *m // shares the strings, as AppendDelta's copy does
+	cp.AltIndex, cp.AltCount = c.alternatives(n)
+	cp.Excluded = excludedNode(n)
+	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text})
+	c.unsaved = true
+	c.FlushProgress()
+	return true
+}
+
 // FlushProgress reports the reply in flight as a ChangeProgress when text
 // arrived since the last one and ProgressEvery has passed. AppendDelta
 // calls it; a caller with a clock of its own (the chat's frame tick) calls
@@ -101,10 +137,7 @@ func (c *Conversation) FlushProgress() {
 func (c *Conversation) Finish(id int, finishReason string, usage *api.Usage) error {
 	return c.end(id, StateDone, func(m *Message) {
 		m.FinishReason = finishReason
-		if usage != nil {
-			u := *usage
-			m.Usage = &u
-		}
+		m.Usage = usage.Clone()
 	})
 }
 
@@ -126,6 +159,24 @@ func (c *Conversation) SetTitle(title string) {
 	c.title = strings.TrimSpace(title)
 	c.titled = true
 	c.emit(Change{Kind: ChangeTitle})
+}
+
+// SetRole records the conversation's role by name ("" for none), so it
+// is stored with it and comes back when it is reopened. The caller applies
+// what the role does (its system prompt, model and params).
+func (c *Conversation) SetRole(name string) {
+	if name == c.role {
+		return
+	}
+	c.role = name
+	c.emit(Change{Kind: ChangeSettings})
+}
+
+// SetParams replaces the conversation's own parameters (what /set set;
+// the zero Params clears them all), stored with it like the role.
+func (c *Conversation) SetParams(p api.Params) {
+	c.params = p.With(api.Params{})
+	c.emit(Change{Kind: ChangeSettings})
 }
 
 // SetSystemPrompt changes the conversation's system prompt ("" for none);
@@ -150,6 +201,7 @@ func (c *Conversation) end(id int, state State, apply func(*Message)) error {
 	m.State = state
 	m.Version++
 	c.reply = strings.Builder{}
+	c.reasoning = strings.Builder{}
 	if apply != nil {
 		apply(m)
 	}
@@ -172,6 +224,8 @@ func (c *Conversation) emit(ch Change) {
 	ch.Title = c.title
 	ch.SystemPrompt = c.system
 	ch.Leaf = c.Leaf()
+	ch.Role = c.role
+	ch.Params = c.params
 	for _, l := range c.listeners {
 		l.OnChange(ch)
 	}

@@ -8,22 +8,28 @@ import (
 )
 
 // DefaultImageDir is where generated images go when the config names no
-// directory: $XDG_PICTURES_DIR/parley, else the XDG_PICTURES_DIR entry of
-// $XDG_CONFIG_HOME/user-dirs.dirs (the xdg-user-dirs file), else
-// ~/Pictures/parley. getenv and home are parameters so callers (and tests)
-// decide where the environment comes from.
+// directory: the pictures folder (see PicturesDir) and in it "parley".
+// getenv and home are parameters so callers (and tests) decide where the
+// environment comes from.
 func DefaultImageDir(getenv func(string) string, home string) string {
+	return filepath.Join(PicturesDir(getenv, home), "parley")
+}
+
+// PicturesDir is the user's pictures folder: $XDG_PICTURES_DIR, else the
+// XDG_PICTURES_DIR entry of $XDG_CONFIG_HOME/user-dirs.dirs (the
+// xdg-user-dirs file), else ~/Pictures.
+func PicturesDir(getenv func(string) string, home string) string {
 	if p := getenv("XDG_PICTURES_DIR"); p != "" && filepath.IsAbs(p) {
-		return filepath.Join(p, "parley")
+		return p
 	}
 	cfgHome := getenv("XDG_CONFIG_HOME")
 	if cfgHome == "" || !filepath.IsAbs(cfgHome) {
 		cfgHome = filepath.Join(home, ".config")
 	}
 	if p := userDirsPictures(filepath.Join(cfgHome, "user-dirs.dirs"), home); p != "" {
-		return filepath.Join(p, "parley")
+		return p
 	}
-	return filepath.Join(home, "Pictures", "parley")
+	return filepath.Join(home, "Pictures")
 }
 
 // maxUserDirsBytes bounds the user-dirs.dirs file, which holds a dozen

@@ -150,6 +150,24 @@ func DescribeContent(data []byte) string {
 	return ""
 }
 
+// utf8BOM is the byte order mark some editors put before UTF-8 text.
+const utf8BOM = "\ufeff"
+
+// IsText reports whether data is a text file parley sends as it is: valid
+// UTF-8 (after an optional byte order mark) without a NUL byte, and not
+// empty. The bytes decide, never a file's name.
+func IsText(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	return len(data) > 0 && bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
+}
+
+// IsTextHead is IsText for the first bytes of a file: a character cut at
+// the end of the sample is allowed.
+func IsTextHead(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte(utf8BOM))
+	return len(head) > 0 && looksLikeText(head)
+}
+
 // looksLikeText reports whether b is valid UTF-8 without NUL bytes, allowing a
 // multi-byte character cut at the end of the sample.
 func looksLikeText(b []byte) bool {

@@ -21,7 +21,13 @@ const MaxFileBytes int64 = 256 << 20
 // "cannot attach "x.png": " and say what to do: "there is no such file;
 // check the path". It does not look at the content; Inspect does.
 func ReadImageFile(path string, limit int64) ([]byte, error) {
-	const want = "give an image file (PNG, JPEG, WEBP or GIF)"
+	return ReadUserFile(path, limit, "give an image file (PNG, JPEG, WEBP or GIF)")
+}
+
+// ReadUserFile is ReadImageFile for a file that may be of other kinds:
+// want ends the sentences that refuse a folder, a special file or an
+// empty file ("give an image or a text file").
+func ReadUserFile(path string, limit int64, want string) ([]byte, error) {
 	data, err := safefile.Read(path, limit)
 	var (
 		notRegular *safefile.NotRegularError

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"parley/api"
 )
 
 // Export formats.
@@ -146,11 +148,29 @@ func exportName(name, hash, mime string) string {
 	}
 	if stem == "" {
 		stem = "image"
+		if mime == api.TextMIME {
+			stem = "file"
+		}
 	}
-	return stem + "-" + hash[:8] + extFor(mime)
+	return stem + "-" + hash[:8] + extFor(name, mime)
 }
 
-func extFor(mime string) string {
+// extFor is the extension of an exported file: the image type's, or a
+// text file's own (reduced to safe characters; .txt without one).
+func extFor(name, mime string) string {
+	if mime == api.TextMIME {
+		ext := strings.TrimPrefix(filepath.Ext(name), ".")
+		ext = strings.Map(func(r rune) rune {
+			if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return r
+			}
+			return -1
+		}, ext)
+		if ext == "" || len(ext) > 10 {
+			return ".txt"
+		}
+		return "." + ext
+	}
 	switch mime {
 	case "image/png":
 		return ".png"

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"parley/api"
 	"parley/conversation"
 )
 
@@ -15,15 +16,17 @@ import (
 // never rename.
 type (
 	jsonSession struct {
-		Format       string `json:"format"`
-		Version      int    `json:"version"`
-		ID           string `json:"id"`
-		Title        string `json:"title"`
-		Titled       bool   `json:"titled"`
-		Model        string `json:"model,omitempty"`
-		SystemPrompt string `json:"system_prompt,omitempty"`
-		Created      string `json:"created"`
-		Updated      string `json:"updated"`
+		Format       string      `json:"format"`
+		Version      int         `json:"version"`
+		ID           string      `json:"id"`
+		Title        string      `json:"title"`
+		Titled       bool        `json:"titled"`
+		Model        string      `json:"model,omitempty"`
+		SystemPrompt string      `json:"system_prompt,omitempty"`
+		Role         string      `json:"role,omitempty"`
+		Params       *api.Params `json:"params,omitempty"`
+		Created      string      `json:"created"`
+		Updated      string      `json:"updated"`
 		// ActiveLeaf is the id of the active path's last message;
 		// Branches how many leaves the tree has. Messages are the active
 		// path, or with AllBranches every message of the tree, each after
@@ -43,6 +46,8 @@ type (
 		Parent       int              `json:"parent"`
 		Role         string           `json:"role"`
 		Text         string           `json:"text"`
+		Reasoning    string           `json:"reasoning,omitempty"`
+		ReasoningMS  int64            `json:"reasoning_ms,omitempty"` // from the first reasoning delta to the last
 		State        string           `json:"state"`
 		Model        string           `json:"model,omitempty"`
 		Error        string           `json:"error,omitempty"`
@@ -58,9 +63,11 @@ type (
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 		TotalTokens      int `json:"total_tokens"`
+		ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
 	}
-	// jsonAttachment: Type "image" has File (empty when the stored copy is
-	// missing) and SHA256; type "link" has URL.
+	// jsonAttachment: Types "image" and "text" (a text file) have File
+	// (empty when the stored copy is missing) and SHA256; type "link" has
+	// URL.
 	jsonAttachment struct {
 		Type   string `json:"type"`
 		File   string `json:"file,omitempty"`
@@ -103,8 +110,11 @@ func writeJSON(w io.Writer, e exported, sink imageSink, loc *time.Location) erro
 	t := e.tree()
 	out := jsonSession{
 		Format: jsonFormat, Version: jsonVersion, ID: e.ID, Title: e.Title, Titled: e.Titled, Model: e.Model,
-		SystemPrompt: e.SystemPrompt, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
+		SystemPrompt: e.SystemPrompt, Role: e.Role, Created: ts(e.Created), Updated: ts(e.Updated), Messages: []jsonMessage{},
 		ActiveLeaf: t.conv.Leaf(), Branches: e.branchCount(), AllBranches: e.all,
+	}
+	if !e.Params.IsZero() {
+		out.Params = &e.Params
 	}
 	v := t.view(t.conv.Messages())
 	if e.all {
@@ -138,8 +148,9 @@ func jsonMessageOf(m conversation.Message, hashes []string, sink imageSink, ts f
 		jm.Alternative, jm.Alternatives = m.AltIndex+1, m.AltCount
 	}
 	if u := m.Usage; u != nil {
-		jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens}
+		jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens, u.ReasoningTokens()}
 	}
+	jm.Reasoning, jm.ReasoningMS = m.Reasoning, m.ThoughtFor().Milliseconds()
 	for j, a := range m.Attachments {
 		hash := ""
 		if j < len(hashes) {
@@ -153,7 +164,11 @@ func jsonMessageOf(m conversation.Message, hashes []string, sink imageSink, ts f
 		if err != nil {
 			return jm, err
 		}
-		jm.Attachments = append(jm.Attachments, jsonAttachment{Type: "image", File: ref, SHA256: hash, Name: a.Name,
+		typ := "image"
+		if a.IsText() {
+			typ = "text"
+		}
+		jm.Attachments = append(jm.Attachments, jsonAttachment{Type: typ, File: ref, SHA256: hash, Name: a.Name,
 			MIME: a.MIME, Width: a.Width, Height: a.Height, Bytes: a.Bytes})
 	}
 	return jm, nil

@@ -66,6 +66,17 @@ func writeMarkdownHeader(b *bufio.Writer, e exported, views []branchView, loc *t
 	default:
 		fmt.Fprintf(b, "- Messages: %d\n", len(views[0].msgs))
 	}
+	if e.Role != "" {
+		fmt.Fprintf(b, "- Role: %s\n", oneLine(e.Role, 100))
+	}
+	if names := e.Params.Names(); len(names) > 0 {
+		set := make([]string, len(names))
+		for i, n := range names {
+			v, _ := e.Params.Value(n)
+			set[i] = n + " = " + oneLine(v, 100)
+		}
+		fmt.Fprintf(b, "- Parameters: %s\n", strings.Join(set, ", "))
+	}
 	if p := e.SystemPrompt; p != "" {
 		b.WriteString("\n## System prompt\n\n")
 		b.WriteString(quote(p))
@@ -107,6 +118,9 @@ func writeMarkdownMessage(b *bufio.Writer, m conversation.Message, hashes []stri
 		b.WriteString("\n")
 		b.WriteString(s)
 	}
+	if strings.TrimSpace(m.Reasoning) != "" {
+		block(thinking(m))
+	}
 	if strings.TrimSpace(m.Text) != "" {
 		block(strings.TrimRight(m.Text, "\n") + "\n")
 	}
@@ -119,7 +133,11 @@ func writeMarkdownMessage(b *bufio.Writer, m conversation.Message, hashes []stri
 		if err != nil {
 			return err
 		}
-		block(imageLine(a.Name, ref))
+		if a.IsText() {
+			block(fileLine(a.Name, ref))
+		} else {
+			block(imageLine(a.Name, ref))
+		}
 	}
 	if note := stateNote(m); note != "" {
 		block(note)
@@ -180,6 +198,35 @@ func attachmentRef(sink imageSink, a api.Attachment, hash string) (string, error
 		return a.URL, nil // a link the gateway fetched itself
 	}
 	return sink.ref(hash, a.Name, a.MIME)
+}
+
+// thinking is a reply's reasoning as a section of its own, quoted so it
+// stands apart from the answer: "**Thinking** (4.2 s · 380 tokens)".
+func thinking(m conversation.Message) string {
+	var about []string
+	if d := m.ThoughtFor(); d > 0 {
+		about = append(about, fmt.Sprintf("%.1f s", d.Seconds()))
+	}
+	if n := m.Usage.ReasoningTokens(); n > 0 {
+		about = append(about, fmt.Sprintf("%d tokens", n))
+	}
+	head := "**Thinking**"
+	if len(about) > 0 {
+		head += " (" + strings.Join(about, " · ") + ")"
+	}
+	return head + "\n\n" + quote(m.Reasoning)
+}
+
+// fileLine links a text file, or notes that its bytes are gone.
+func fileLine(name, ref string) string {
+	name = strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(oneLine(name, 100))
+	if ref == "" {
+		return fmt.Sprintf("*(file %s: its stored copy is missing)*\n", name)
+	}
+	if strings.ContainsAny(ref, " ()<>") {
+		ref = "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(ref) + ">"
+	}
+	return fmt.Sprintf("File: [%s](%s)\n", name, ref)
 }
 
 // imageLine is a Markdown image, or a note when its bytes are gone.

@@ -23,7 +23,8 @@ func ExportSnapshotFile(snap conversation.Snapshot, id string, created time.Time
 		return err
 	}
 	e := exported{Session: Session{
-		Meta:     Meta{ID: id, Title: snap.Title, Titled: snap.Titled, SystemPrompt: snap.SystemPrompt, Created: created, Updated: created, Messages: len(snap.Messages)},
+		Meta: Meta{ID: id, Title: snap.Title, Titled: snap.Titled, SystemPrompt: snap.SystemPrompt, Role: snap.Role, Params: snap.Params,
+			Created: created, Updated: created, Messages: len(snap.Messages)},
 		Snapshot: snap,
 	}, all: opts.AllBranches}
 	sink := &memSink{data: map[string]memImage{}, names: map[string]string{}, force: opts.Force}

@@ -40,6 +40,21 @@ func exportSession(t *testing.T) (*Store, string, []byte) {
 	conv.AddUser("Try once more", nil)
 	id, _ = conv.StartReply("gpt-4o-mini")
 	conv.Fail(id, "the gateway answered 503: overloaded")
+	// A text file, and a reply that thought first, under a role.
+	conv.SetRole("analyst")
+	temp, _ := api.ParseParam("temperature", "0.2")
+	conv.SetParams(temp)
+	notes, err := api.AttachBytes("data notes.csv", []byte("year,value\n2025,3\n"), api.AttachLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.AddUser("And this file?", []api.Attachment{notes})
+	id, _ = conv.StartReply("o3")
+	conv.AppendReasoning(id, "One row: 2025 is 3.\nSay so.")
+	c.advance(4200 * time.Millisecond)
+	conv.AppendReasoning(id, " Briefly.")
+	conv.AppendDelta(id, "One row: **3** in 2025.")
+	conv.Finish(id, "stop", &api.Usage{PromptTokens: 20, CompletionTokens: 400, TotalTokens: 420, CompletionTokensDetails: &api.TokensDetails{ReasoningTokens: 380}})
 	conv.SetTitle("Chart questions")
 	flush(t, r)
 	if _, err := s.AddGeneratedImage(context.Background(), GeneratedImage{SessionID: conv.ID(), Prompt: "a lighthouse at dusk",
@@ -83,8 +98,13 @@ func TestExportMarkdownGolden(t *testing.T) {
 		t.Fatalf("copied image: %v", err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(filepath.Dir(out), "chat-images"))
-	if len(entries) != 2 {
-		t.Fatalf("%d files in the images folder, want 2 (the chart once, the generated image)", len(entries))
+	if len(entries) != 3 {
+		t.Fatalf("%d files in the images folder, want 3 (the chart once, the text file, the generated image)", len(entries))
+	}
+	// The text file is copied under its own extension.
+	csv, err := os.ReadFile(filepath.Join(filepath.Dir(out), "chat-images", "data-notes-a90b82c9.csv"))
+	if err != nil || string(csv) != "year,value\n2025,3\n" {
+		t.Fatalf("copied text file %q, %v", csv, err)
 	}
 	if !strings.Contains(string(got), "](chat-images/My-Chart--final-") {
 		t.Fatal("the image is not linked relatively")
@@ -162,7 +182,7 @@ func TestExportFileNeverReplacesNorFollowsLinks(t *testing.T) {
 	for _, p := range []string{path, filepath.Join(dir, "chat-images")} {
 		st, _ := os.Stat(p)
 		entries, _ := os.ReadDir(filepath.Join(dir, "chat-images"))
-		if p == path && st.Mode().Perm() != 0o600 || p != path && st.Mode().Perm() != 0o700 || len(entries) != 2 {
+		if p == path && st.Mode().Perm() != 0o600 || p != path && st.Mode().Perm() != 0o700 || len(entries) != 3 {
 			t.Fatalf("%s: mode %v", p, st.Mode())
 		}
 		for _, e := range entries {
@@ -257,6 +277,9 @@ func treeExport(t *testing.T) (*Store, *conversation.Conversation) {
 	r := record(t, s)
 	conv := branchy(t, r, newClock(), "0190f0a1b2c3d4e5f60718293a4b5c70")
 	conv.SetExcluded(1, true)
+	conv.SetRole("zoologist")
+	temp, _ := api.ParseParam("temperature", "0.5")
+	conv.SetParams(temp)
 	flush(t, r)
 	return s, conv
 }
@@ -302,7 +325,8 @@ func TestExportTreeGolden(t *testing.T) {
 }
 
 // TestExportSnapshotWithBranches: a conversation held in memory exports
-// its active path, or every branch, as the store's export does.
+// its active path, or every branch, with its role and params, as the
+// store's export does.
 func TestExportSnapshotWithBranches(t *testing.T) {
 	s, conv := treeExport(t)
 	ctx := context.Background()
@@ -321,6 +345,10 @@ func TestExportSnapshotWithBranches(t *testing.T) {
 		body := func(s string) string { return s[strings.Index(s, "\n---\n"):] }
 		if body(string(fromMemory)) != body(stored.String()) {
 			t.Fatalf("all branches %v: from memory\n%s\nstored\n%s", all, fromMemory, stored.String())
+		}
+		// The settings are in its header too.
+		if !strings.Contains(string(fromMemory), "\n- Role: zoologist\n- Parameters: temperature = 0.5\n") {
+			t.Fatalf("all branches %v: the header from memory lacks the settings:\n%s", all, fromMemory)
 		}
 	}
 }

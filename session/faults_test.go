@@ -159,7 +159,7 @@ func TestDeletedSessionStaysDeleted(t *testing.T) {
 // failed before any text (a 401, a host that does not answer) leaves no
 // session, although its question was written before the request; a
 // retry that works writes it back whole; a conversation with a reply that
-// reached the model keeps its failed turns.
+// reached the model (with text, or reasoning) keeps its failed turns.
 func TestUnreachedConversationIsNotKept(t *testing.T) {
 	c := newClock()
 	s, dir := openStore(t, c)
@@ -221,6 +221,16 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 	if got, err := s.Load(ctx, conv2.ID()); err != nil || len(got.Snapshot.Messages) != 4 || len(got.Snapshot.Path()) != 2 ||
 		got.Snapshot.Path()[0].Text != "fixed" || got.Snapshot.Path()[0].AltCount != 2 {
 		t.Fatalf("edited: %+v, %v", got.Snapshot.Messages, err)
+	}
+	// A reply that failed while thinking reached the model: its session
+	// stays, reasoning and all.
+	conv3 := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now})
+	turn, _ = conv3.Begin(&conversation.UserInput{Text: "think hard"}, conversation.TurnOptions{Model: "o3"})
+	conv3.ReceiveReasoning(turn, "Hard, then.")
+	conv3.Close(turn, errors.New("the connection dropped"))
+	flush(t, r)
+	if got, err := s.Load(ctx, conv3.ID()); err != nil || len(got.Snapshot.Messages) != 2 || got.Snapshot.Messages[1].Reasoning != "Hard, then." {
+		t.Fatalf("a reply that failed while thinking: %+v, %v", got.Snapshot.Messages, err)
 	}
 	// A session stored before (here: with only a failed turn, by an older
 	// parley, migrated) and reopened stays when it fails again.

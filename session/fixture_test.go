@@ -112,6 +112,22 @@ func writeFixture(t *testing.T, dir string, version int) {
 			{`UPDATE sessions SET active_leaf = 4 WHERE id = ?`, []any{fixtureSession}},
 		}...)
 	}
+	if version >= 5 {
+		// A reply that thought first (and its alternative, reasoning of
+		// its own without times), a text file beside the image, and the
+		// session's role and /set parameters.
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE messages SET reasoning = 'A chart with a lighthouse: say so.', reasoning_start = ?, reasoning_end = ?, reasoning_tokens = 7 WHERE seq = 2`,
+				[]any{t0 + 1000, t0 + 1800}},
+			{`INSERT INTO parts (message_id, idx, kind, sha256, mime, bytes, name) VALUES (1, 2, 'image', ?, 'text/plain; charset=utf-8', ?, 'notes.md')`,
+				[]any{HashBytes(fixtureText), len(fixtureText)}},
+			{`UPDATE sessions SET role = 'pilot', params = '{"temperature":0.2,"stop":["###"]}' WHERE id = ?`, []any{fixtureSession}},
+			{`UPDATE messages SET reasoning = 'Or a harbour?' WHERE seq = 5`, nil},
+		}...)
+	}
 	for _, s := range stmts {
 		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
 			t.Fatalf("%s: %v", s.q, err)
@@ -124,4 +140,15 @@ func writeFixture(t *testing.T, dir string, version int) {
 	if err := os.WriteFile(blob, img, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if version >= 5 {
+		th := HashBytes(fixtureText)
+		blob := filepath.Join(dir, BlobDir, th[:2], th)
+		os.MkdirAll(filepath.Dir(blob), 0o755)
+		if err := os.WriteFile(blob, fixtureText, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
+
+// fixtureText is the text file stored in the fixtures from version 5.
+var fixtureText = []byte("# Notes\n\nThe lighthouse is on the chart.\n")

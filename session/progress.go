@@ -31,9 +31,9 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change) error
 		if err := s.upsertSession(ctx, tx, ch, model, previewOf(m.Text)); err != nil {
 			return err
 		}
-		var rowID, saved int64
-		err := tx.QueryRowContext(ctx, `SELECT id, coalesce((SELECT max("end") FROM message_pieces WHERE message_id = messages.id), octet_length(text))
-			FROM messages WHERE session_id = ? AND seq = ?`, ch.ConversationID, m.ID).Scan(&rowID, &saved)
+		var rowID, saved, savedReasoning int64
+		err := tx.QueryRowContext(ctx, `SELECT id, coalesce((SELECT max("end") FROM message_pieces WHERE message_id = messages.id), octet_length(text)),
+			octet_length(reasoning) FROM messages WHERE session_id = ? AND seq = ?`, ch.ConversationID, m.ID).Scan(&rowID, &saved, &savedReasoning)
 		switch {
 		case errors.Is(err, sql.ErrNoRows) || err == nil && saved > int64(len(m.Text)):
 			id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
@@ -47,6 +47,14 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change) error
 		if saved < int64(len(m.Text)) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO message_pieces (message_id, start, "end", text) VALUES (?, ?, ?, ?)`,
 				rowID, saved, len(m.Text), s.redact(m.Text[saved:])); err != nil {
+				return err
+			}
+		}
+		if savedReasoning != int64(len(s.redact(m.Reasoning))) {
+			// The reasoning grows before the answer starts; it is written
+			// whole, and no more once the answer comes.
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET reasoning = ?, reasoning_start = ?, reasoning_end = ? WHERE id = ?`,
+				s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rowID); err != nil {
 				return err
 			}
 		}

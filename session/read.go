@@ -33,6 +33,10 @@ type Meta struct {
 	Preview string
 	// HasDraft: a composer draft is kept with the session.
 	HasDraft bool
+	// Role and Params are the conversation's role and /set parameters
+	// (conversation.Snapshot has them too).
+	Role   string
+	Params api.Params
 }
 
 // Session is a stored session: its description and its messages (all of
@@ -45,7 +49,7 @@ type Session struct {
 // previewRunes bounds Meta.Preview.
 const previewRunes = 100
 
-const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview`
+const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview, s.role, s.params`
 
 // listed is the condition for a session to be listed: it has messages or
 // a draft (a conversation that was only named or given a system prompt is
@@ -55,11 +59,31 @@ const listed = `(s.message_count > 0 OR s.has_draft = 1)`
 func scanMeta(sc interface{ Scan(...any) error }) (Meta, error) {
 	var m Meta
 	var created, updated int64
-	var preview string
-	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview)
+	var preview, params string
+	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview, &m.Role, &params)
 	m.Created, m.Updated = fromMillis(created), fromMillis(updated)
 	m.Preview = oneLine(plainPreview(preview), previewRunes)
+	m.Params = parseParams(params)
 	return m, err
+}
+
+// parseParams reads stored /set parameters. Each value is checked again
+// by api.ParamFrom, as the config's are: what a damaged row or a later
+// parley wrote that this one does not take is left out, not sent.
+func parseParams(stored string) api.Params {
+	var raw map[string]any
+	dec := json.NewDecoder(strings.NewReader(stored))
+	dec.UseNumber() // a seed past 2^53 stays exact
+	if stored == "" || dec.Decode(&raw) != nil {
+		return api.Params{}
+	}
+	var p api.Params
+	for name, v := range raw {
+		if one, err := api.ParamFrom(name, v); err == nil {
+			p = p.With(one)
+		}
+	}
+	return p
 }
 
 // List returns sessions newest first (by their last change), skipping
@@ -227,14 +251,22 @@ func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conve
 }
 
 func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) Session {
-	return Session{Meta: meta, Snapshot: conversation.Snapshot{
-		Title: meta.Title, Titled: meta.Titled, SystemPrompt: meta.SystemPrompt, Messages: msgs, Leaf: leaf, Partial: partial,
-	}}
+	snap := meta.snapshot(msgs)
+	snap.Leaf, snap.Partial = leaf, partial
+	return Session{Meta: meta, Snapshot: snap}
+}
+
+// snapshot is the conversation of a session with the given messages.
+func (m Meta) snapshot(msgs []conversation.Message) conversation.Snapshot {
+	return conversation.Snapshot{
+		Title: m.Title, Titled: m.Titled, SystemPrompt: m.SystemPrompt, Role: m.Role, Params: m.Params, Messages: msgs,
+	}
 }
 
 // messageColumns are read from messages (unaliased); a streaming reply's
 // text comes with its pieces.
-const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded`
+const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded,
+	reasoning, reasoning_start, reasoning_end, reasoning_tokens`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes.
@@ -293,10 +325,11 @@ func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool) ([]
 // scanMessage reads one row of messageColumns and returns it with its
 // row id.
 func scanMessage(rows *sql.Rows) (m conversation.Message, rowID int64, err error) {
-	var created int64
+	var created, rstart, rend int64
 	var state, image string
-	var pt, ct, tt sql.NullInt64
-	if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded); err != nil {
+	var pt, ct, tt, rt sql.NullInt64
+	if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded,
+		&m.Reasoning, &rstart, &rend, &rt); err != nil {
 		return m, 0, err
 	}
 	if image != "" {
@@ -314,7 +347,11 @@ func scanMessage(rows *sql.Rows) (m conversation.Message, rowID int64, err error
 	}
 	if tt.Valid {
 		m.Usage = &api.Usage{PromptTokens: int(pt.Int64), CompletionTokens: int(ct.Int64), TotalTokens: int(tt.Int64)}
+		if rt.Valid {
+			m.Usage.CompletionTokensDetails = &api.TokensDetails{ReasoningTokens: int(rt.Int64)}
+		}
 	}
+	m.ReasoningStart, m.ReasoningEnd = fromMillis(rstart), fromMillis(rend)
 	m.Created = fromMillis(created)
 	m.Version = 1
 	return m, rowID, nil
@@ -379,13 +416,18 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 			return classify(s.path, op, err)
 		}
 		if kind == "image" {
-			// The image's identity, as when it was attached: the chat finds
-			// its picture and its bytes by it.
+			// The attachment's identity, as when it was attached: the chat
+			// finds its picture and its bytes by it.
 			a.SHA256 = hash
+			if a.MIME == api.TextMIME {
+				a.Kind = api.KindText // a text file's bytes are stored like an image's
+			}
 		}
 		if kind == "image" && data {
 			b, err := s.readBlob(hash)
 			switch {
+			case err == nil && a.IsText():
+				a.Data, a.Lines = b, api.CountLines(b)
 			case err == nil:
 				a.Data = b
 			case errors.Is(err, fs.ErrNotExist):

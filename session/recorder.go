@@ -93,8 +93,8 @@ func (s *Store) NewRecorder(ctx context.Context) *Recorder {
 
 // OnChange enqueues a change to be written. It never blocks on the disk.
 func (r *Recorder) OnChange(ch conversation.Change) {
-	if ch.Kind == conversation.ChangeDelta {
-		return // ChangeProgress carries the text so far
+	if ch.Kind == conversation.ChangeDelta || ch.Kind == conversation.ChangeReasoning {
+		return // ChangeProgress carries the text and reasoning so far
 	}
 	r.mu.Lock()
 	if r.closed {

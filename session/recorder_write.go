@@ -68,8 +68,9 @@ func (r *Recorder) apply(it item) error {
 				delete(r.held, ch.ConversationID)
 			}
 			return nil
-		case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSwitch:
+		case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSettings, conversation.ChangeSwitch:
 			h.title, h.system, h.leaf = ch.Title, ch.SystemPrompt, ch.Leaf
+			h.role, h.params = ch.Role, ch.Params
 			h.titled = h.titled || ch.Kind == conversation.ChangeTitle
 			return nil
 		case conversation.ChangeExclude:

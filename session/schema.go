@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}}
 }
 
 // SchemaVersion is the schema this build writes.
@@ -29,6 +29,31 @@ func SchemaVersion() int {
 	m := migrations()
 	return m[len(m)-1].version
 }
+
+// schemaV5 adds reasoning and a session's settings.
+//
+// messages.reasoning is a reply's thinking apart from its text (not
+// indexed for search: search finds what was said), with the times of its
+// first and last delta (Unix milliseconds, 0 without reasoning) and
+// usage.completion_tokens_details.reasoning_tokens (NULL: not reported).
+// A streaming reply's reasoning is written whole by its progress writes
+// while it grows (it is short next to what message_pieces is for).
+//
+// sessions.role and sessions.params are the conversation's role and /set
+// parameters (api.Params as JSON, empty for none), so a reopened session
+// has them again.
+//
+// Text files are parts like images: kind 'image' means bytes stored by
+// SHA-256 (as against 'link'), and a text file is told by its mime,
+// api.TextMIME.
+const schemaV5 = `
+ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN reasoning_start INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN reasoning_end INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN reasoning_tokens INTEGER;
+ALTER TABLE sessions ADD COLUMN role TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN params TEXT NOT NULL DEFAULT '';
+`
 
 // schemaTree makes a session's messages a tree (conversation.Message's
 // Parent): messages.parent is the seq of the message a message follows,

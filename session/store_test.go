@@ -12,7 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"parley/api"
 	"parley/conversation"
 )
 
@@ -105,9 +107,27 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 			}
 			checkFixtureTree(t, s, version, got)
 			u := msgs[0]
-			if len(u.Attachments) != 2 || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
+			v5 := version >= 5
+			wantAtts := 2
+			if v5 {
+				wantAtts = 3 // and a text file
+			}
+			if len(u.Attachments) != wantAtts || u.Attachments[0].Width != 8 || !bytes.Equal(u.Attachments[0].Data, fixturePNG(t)) ||
 				u.Attachments[1].URL != "https://example.com/cat.png" {
 				t.Fatalf("attachments %+v", u.Attachments)
+			}
+			if v5 {
+				txt := u.Attachments[2]
+				if !txt.IsText() || !bytes.Equal(txt.Data, fixtureText) || txt.Lines != 3 || txt.Name != "notes.md" || txt.URL != "" {
+					t.Fatalf("text file %+v", txt)
+				}
+				r := msgs[1]
+				if r.Reasoning != "A chart with a lighthouse: say so." || r.ThoughtFor() != 800*time.Millisecond || r.Usage.ReasoningTokens() != 7 {
+					t.Fatalf("reasoning %q, %v, %+v", r.Reasoning, r.ThoughtFor(), r.Usage)
+				}
+				if got.Snapshot.Role != "pilot" || *got.Snapshot.Params.Temperature != 0.2 || got.Snapshot.Params.Stop[0] != "###" {
+					t.Fatalf("settings %q %+v", got.Snapshot.Role, got.Snapshot.Params)
+				}
 			}
 			if r := msgs[1]; r.Usage == nil || r.Usage.TotalTokens != 42 || r.Model != "gpt-4o" {
 				t.Fatalf("reply %+v", r)
@@ -146,6 +166,7 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 			if err := s.Rename(ctx, fixtureSession, "renamed"); err != nil {
 				t.Fatal(err)
 			}
+			checkFixtureTakesV5(t, s, got)
 		})
 	}
 }
@@ -182,6 +203,53 @@ func checkFixtureTree(t *testing.T, s *Store, version int, got Session) {
 	conv := conversation.Restore(conversation.Options{}, got.Snapshot)
 	if req := conv.BuildRequest(conversation.RequestOptions{}); len(req.Excluded) != 1 || req.Excluded[0] != 1 {
 		t.Fatalf("the first turn is not left out: %+v", req)
+	}
+	// Each alternative has its own reasoning (none before version 5).
+	want2, want5 := "", ""
+	if version >= 5 {
+		want2, want5 = "A chart with a lighthouse: say so.", "Or a harbour?"
+	}
+	if path[1].Reasoning != want2 || alt.Reasoning != want5 {
+		t.Fatalf("reasoning of the alternatives %q and %q, want %q and %q", path[1].Reasoning, alt.Reasoning, want2, want5)
+	}
+}
+
+// checkFixtureTakesV5: a fixture brought up to date keeps the tree and
+// takes what schema v5 added: a reply with reasoning on a new branch,
+// the session's role and params, the active leaf moved to the reply.
+func checkFixtureTakesV5(t *testing.T, s *Store, got Session) {
+	t.Helper()
+	ctx := context.Background()
+	temp := 0.7
+	params := api.Params{Temperature: &temp}
+	start := time.UnixMilli(1790000009000)
+	reply := conversation.Message{ID: 9, Parent: 1, Role: api.RoleAssistant, Text: "A buoy.", Model: "gpt-4o", State: conversation.StateDone,
+		Reasoning: "Look again.", ReasoningStart: start, ReasoningEnd: start.Add(1500 * time.Millisecond), Created: start,
+		Usage: &api.Usage{PromptTokens: 5, CompletionTokens: 9, TotalTokens: 14, CompletionTokensDetails: &api.TokensDetails{ReasoningTokens: 4}}}
+	for _, ch := range []conversation.Change{
+		{Kind: conversation.ChangeSettings, Role: "navigator", Params: params, Leaf: got.Snapshot.Leaf},
+		{Kind: conversation.ChangeAppend, Message: &reply, Role: "navigator", Params: params, Leaf: reply.ID},
+	} {
+		ch.ConversationID, ch.Title, ch.SystemPrompt = fixtureSession, "renamed", "be brief"
+		if err := s.apply(ctx, ch); err != nil {
+			t.Fatalf("%v: %v", ch.Kind, err)
+		}
+	}
+	again, err := s.Load(ctx, fixtureSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := again.Snapshot
+	if snap.Role != "navigator" || snap.Params.Temperature == nil || *snap.Params.Temperature != 0.7 || snap.Leaf != 9 {
+		t.Fatalf("settings %q %+v, leaf %d", snap.Role, snap.Params, snap.Leaf)
+	}
+	path := snap.Path()
+	r := path[len(path)-1]
+	if len(path) != 2 || path[0].ID != 1 || r.ID != 9 || r.Parent != 1 || r.AltCount < 2 {
+		t.Fatalf("the new branch: %+v", path)
+	}
+	if r.Reasoning != "Look again." || r.ThoughtFor() != 1500*time.Millisecond || r.Usage.ReasoningTokens() != 4 {
+		t.Fatalf("reasoning %q, %v, %+v", r.Reasoning, r.ThoughtFor(), r.Usage)
 	}
 }
 

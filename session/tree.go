@@ -47,8 +47,9 @@ const forkSuffix = " (fork)"
 
 // Fork stores snap (conversation.Fork: the path up to a message) as a new
 // session and returns its id. Its title is the original's with " (fork)"
-// after it, given by name so that it stays; messages keep their ids,
-// parents, images and left-out turns; the draft is not copied.
+// after it, given by name so that it stays; it keeps the role and params;
+// messages keep their ids, parents, images, reasoning and left-out turns;
+// the draft is not copied.
 func (s *Store) Fork(ctx context.Context, snap conversation.Snapshot) (string, error) {
 	if len(snap.Messages) == 0 {
 		return "", errors.New("there is nothing to fork yet: the conversation has no messages")
@@ -66,7 +67,7 @@ func (s *Store) Fork(ctx context.Context, snap conversation.Snapshot) (string, e
 		title = "untitled"
 	}
 	id := conversation.NewID()
-	h := &heldSession{title: title + forkSuffix, titled: true, system: snap.SystemPrompt, leaf: snap.Leaf, msgs: snap.Messages}
+	h := &heldSession{title: title + forkSuffix, titled: true, system: snap.SystemPrompt, role: snap.Role, params: snap.Params, leaf: snap.Leaf, msgs: snap.Messages}
 	if err := s.restore(ctx, id, h); err != nil {
 		return "", err
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // branchy records a conversation with branches: q1/a1, q2/a2; a2
-// regenerated (a2'), q2 edited (q2'/b2), which is the active path.
+// regenerated (a2'), q2 edited (q2'/b2), which is the active path. a2'
+// and b2 think first, each its own reasoning.
 //
 //	1 q1 ─ 2 a1 ┬ 3 q2 ┬ 4 a2
 //	            │      └ 5 a2'
@@ -26,12 +27,16 @@ func branchy(t *testing.T, r *Recorder, c *clock, id string) *conversation.Conve
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each alternative thinks on its own.
+	conv.ReceiveReasoning(tn, "Beavers again,")
+	conv.ReceiveReasoning(tn, " from the other side.")
 	conv.Receive(tn, "a2' beavers gnaw wood, like a capybara would not", nil, "stop")
 	conv.Close(tn, nil)
 	tn, err = conv.Begin(&conversation.UserInput{Text: "q2' about badgers", EditOf: 3}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conv.ReceiveReasoning(tn, "Badgers: setts.")
 	conv.Receive(tn, "b2 badgers dig setts", nil, "stop")
 	conv.Close(tn, nil)
 	return conv
@@ -144,20 +149,29 @@ func ids(ms []conversation.Message) []int {
 }
 
 // TestForkMakesANewSession: a fork holds the path up to the message, its
-// images and left-out turns, under the original's title marked as a
-// fork; the original is unchanged.
+// images, reasoning and left-out turns, under the original's title marked
+// as a fork, with its role and params; the original is unchanged.
 func TestForkMakesANewSession(t *testing.T) {
 	c := newClock()
 	s, dir := openStore(t, c)
 	r := record(t, s)
 	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now, SystemPrompt: "be brief"})
 	img := imageAttachment(t, "chart.png", 10, 8, 5)
+	temp, _ := api.ParseParam("temperature", "0.2")
+	conv.SetRole("analyst")
+	conv.SetParams(temp)
 	answer(t, conv, c, "what is this chart?", "a rising line", img)
-	answer(t, conv, c, "and the next?", "a falling one")
+	tn, err := conv.Begin(&conversation.UserInput{Text: "and the next?"}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.ReceiveEvent(tn, api.StreamEvent{Reasoning: "It goes down."})
+	conv.ReceiveEvent(tn, api.StreamEvent{Text: "a falling one", FinishReason: "stop"})
+	conv.Close(tn, nil)
 	conv.SetExcluded(2, true)
 	flush(t, r)
 	ctx := context.Background()
-	snap, err := conv.Fork(3)
+	snap, err := conv.Fork(4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,8 +184,14 @@ func TestForkMakesANewSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Title != "what is this chart? (fork)" || !got.Titled || got.SystemPrompt != "be brief" || got.Model != "gpt-4o" ||
-		got.Snapshot.Leaf != 3 || !reflect.DeepEqual(ids(got.Snapshot.Messages), []int{1, 2, 3}) {
+		got.Snapshot.Leaf != 4 || !reflect.DeepEqual(ids(got.Snapshot.Messages), []int{1, 2, 3, 4}) {
 		t.Fatalf("fork %+v / %v", got.Meta, ids(got.Snapshot.Messages))
+	}
+	if got.Role != "analyst" || got.Params.Temperature == nil || *got.Params.Temperature != 0.2 {
+		t.Fatalf("the fork's settings: %q %+v", got.Role, got.Params)
+	}
+	if r := got.Snapshot.Messages[3]; r.Reasoning != "It goes down." || r.Text != "a falling one" {
+		t.Fatalf("the fork's last reply %q / %q", r.Reasoning, r.Text)
 	}
 	m := got.Snapshot.Messages[0]
 	if !m.Excluded || len(m.Attachments) != 1 || m.Attachments[0].SHA256 != HashBytes(img.Data) || len(m.Attachments[0].Data) != len(img.Data) {

@@ -16,20 +16,22 @@ import (
 // that way the session is taken out of the database again and held in
 // memory by the recorder, which writes it back whole as soon as the
 // conversation goes on (a retry, another message). Replies interrupted by
-// the user, or that failed after some text, count as reached.
+// the user, or that failed after some text or reasoning, count as reached.
 
 // heldSession is a session taken out of the database because no reply of
 // it reached a model, as it was.
 type heldSession struct {
-	title, system string
-	titled        bool
-	leaf          int
-	msgs          []conversation.Message
+	title, system, role string
+	titled              bool
+	leaf                int
+	params              api.Params
+	msgs                []conversation.Message
 }
 
-// unreached reports whether m is a reply that failed before any text.
+// unreached reports whether m is a reply that failed before any text or
+// reasoning (a reply that failed while thinking reached the model).
 func unreached(m *conversation.Message) bool {
-	return m != nil && m.Role != api.RoleUser && m.State == conversation.StateFailed && m.Text == "" && len(m.Attachments) == 0
+	return m != nil && m.Role != api.RoleUser && m.State == conversation.StateFailed && m.Text == "" && m.Reasoning == "" && len(m.Attachments) == 0
 }
 
 // takeUnreached removes session id when none of its replies reached a
@@ -44,7 +46,7 @@ func (s *Store) takeUnreached(ctx context.Context, id string) (*heldSession, err
 	if err != nil {
 		return nil, err
 	}
-	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, leaf: sess.Snapshot.Leaf, msgs: sess.Snapshot.Messages}
+	held := &heldSession{title: sess.Title, titled: sess.Titled, system: sess.SystemPrompt, role: sess.Role, params: sess.Params, leaf: sess.Snapshot.Leaf, msgs: sess.Snapshot.Messages}
 	var candidates []string
 	err = s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		// Checked again under the write lock: another process may have
@@ -72,14 +74,15 @@ func (s *Store) takeUnreached(ctx context.Context, id string) (*heldSession, err
 }
 
 // reached reports whether session id has something from a model: a reply
-// with text, one that did not fail, an image, a generated image.
+// with text or reasoning, one that did not fail, an image, a generated
+// image.
 func (s *Store) reached(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, id string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM messages m WHERE m.session_id = ?1 AND m.role <> 'user'
-			AND NOT (m.state = 'failed' AND m.text = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)))
+			AND NOT (m.state = 'failed' AND m.text = '' AND m.reasoning = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)))
 		+ (SELECT count(*) FROM generated_images WHERE session_id = ?1)`, id).Scan(&n)
 	if err != nil {
 		return false, classify(s.path, "save the conversation", err)
@@ -108,7 +111,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 		if h.titled {
 			kind = conversation.ChangeTitle
 		}
-		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Leaf: h.leaf}
+		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Role: h.role, Params: h.params, Leaf: h.leaf}
 		for _, m := range h.msgs {
 			meta.Message = &m
 			model := ""

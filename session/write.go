@@ -28,9 +28,9 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
 		return s.writeMessage(ctx, ch)
 	case conversation.ChangeRemove:
 		return s.removeMessages(ctx, ch)
-	case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSwitch:
-		// Every change carries the active leaf; a switch carries nothing
-		// else.
+	case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSettings, conversation.ChangeSwitch:
+		// Every change carries the active leaf, the role and the params; a
+		// switch carries nothing else.
 		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 			return s.upsertSession(ctx, tx, ch, "", "")
 		})
@@ -106,7 +106,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 
 // upsertSession creates the session row on a conversation's first change
 // and keeps its title, system prompt, model, preview (when not ""), active
-// leaf and time current.
+// leaf, role, params and time current.
 func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
 	if err := refuseDeleted(ctx, tx, ch.ConversationID); err != nil {
 		return err
@@ -120,9 +120,22 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 	if ch.Kind == conversation.ChangeTitle {
 		titled = 1
 	}
-	_, err := tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview), ch.Leaf)
+	params, err := paramsJSON(ch.Params)
+	if err != nil {
+		return err
+	}
+	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
+		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview), ch.Leaf, ch.Role, params)
 	return err
+}
+
+// paramsJSON is a session's /set parameters as stored: JSON, "" for none.
+func paramsJSON(p api.Params) (string, error) {
+	if p.IsZero() {
+		return "", nil
+	}
+	b, err := json.Marshal(p)
+	return string(b), err
 }
 
 // previewBytes bounds the stored preview; a listing shows far less.
@@ -144,10 +157,12 @@ func previewOf(text string) string {
 // sqlUpsertSession: a title made from the first message never replaces
 // one given by name (here or by another process); ChangeTitle always does.
 const sqlUpsertSession = `
-	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview, active_leaf)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview, active_leaf, role, params)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
 	ON CONFLICT (id) DO UPDATE SET
 		active_leaf = excluded.active_leaf,
+		role = excluded.role,
+		params = excluded.params,
 		preview = CASE WHEN excluded.preview <> '' THEN excluded.preview ELSE sessions.preview END,
 		title = CASE WHEN excluded.titled = 1 OR sessions.titled = 0 THEN excluded.title ELSE sessions.title END,
 		titled = max(sessions.titled, excluded.titled),
@@ -159,14 +174,17 @@ const sqlUpsertSession = `
 // shows its turn's); excluded.x is the row that was to be inserted.
 const sqlUpsertMessage = `
 	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
-		prompt_tokens, completion_tokens, total_tokens, created, updated, image, parent, excluded)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+		prompt_tokens, completion_tokens, total_tokens, created, updated, image, parent, excluded,
+		reasoning, reasoning_start, reasoning_end, reasoning_tokens)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
 	ON CONFLICT (session_id, seq) DO UPDATE SET
 		parent = excluded.parent, excluded = excluded.excluded,
 		text = excluded.text, state = excluded.state, error = excluded.error, image = excluded.image,
 		model = excluded.model, finish_reason = excluded.finish_reason,
 		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-		total_tokens = excluded.total_tokens, updated = excluded.updated
+		total_tokens = excluded.total_tokens, updated = excluded.updated,
+		reasoning = excluded.reasoning, reasoning_start = excluded.reasoning_start,
+		reasoning_end = excluded.reasoning_end, reasoning_tokens = excluded.reasoning_tokens
 	RETURNING id`
 
 // statements are prepared once per store: with the search triggers,
@@ -205,11 +223,14 @@ func (st *statements) close() {
 // upsertMessage writes the whole message (the final state rewrites the
 // row in place) and returns its row id.
 func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string, m *conversation.Message) (int64, error) {
-	var pt, ct, tt sql.NullInt64
+	var pt, ct, tt, rt sql.NullInt64
 	if u := m.Usage; u != nil {
 		pt = sql.NullInt64{Int64: int64(u.PromptTokens), Valid: true}
 		ct = sql.NullInt64{Int64: int64(u.CompletionTokens), Valid: true}
 		tt = sql.NullInt64{Int64: int64(u.TotalTokens), Valid: true}
+		if d := u.CompletionTokensDetails; d != nil {
+			rt = sql.NullInt64{Int64: int64(d.ReasoningTokens), Valid: true}
+		}
 	}
 	now := millis(s.now())
 	created := millis(m.Created)
@@ -227,7 +248,8 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	var id int64
 	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
 		sessionID, m.ID, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
-		pt, ct, tt, created, now, image, m.Parent, m.Role == api.RoleUser && m.Excluded).Scan(&id)
+		pt, ct, tt, created, now, image, m.Parent, m.Role == api.RoleUser && m.Excluded,
+		s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt).Scan(&id)
 	return id, err
 }
 

@@ -14,9 +14,10 @@ import (
 	"parley/ui/preview"
 )
 
-// Dropped or pasted image paths are attached, all of them; paths mixed
-// with text, and paths to files that are not images, stay text; a lone link
-// to an image is attached as a link.
+// Dropped or pasted image paths are attached, all of them; a text file
+// behind such a path is attached as text (the bytes decide, not the name);
+// paths mixed with text, and paths to files that are neither images nor
+// text, stay text; a lone link to an image is attached as a link.
 func TestPasteDetection(t *testing.T) {
 	dir := t.TempDir()
 	a := pngFile(t, dir, 10, 10)
@@ -24,28 +25,41 @@ func TestPasteDetection(t *testing.T) {
 	if err := os.Rename(pngFile(t, t.TempDir(), 12, 12), b); err != nil {
 		t.Fatal(err)
 	}
+	// Named like an image, but binary (a NUL): neither an image nor text.
 	notImage := filepath.Join(dir, "notes.png")
-	if err := os.WriteFile(notImage, []byte("just text, named .png"), 0o600); err != nil {
+	if err := os.WriteFile(notImage, []byte("not\x00an image, named .png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Parse takes paths by image extensions; the bytes make it text.
+	textFile := filepath.Join(dir, "notes.gif")
+	if err := os.WriteFile(textFile, []byte("# Notes\n\nthe chart is upside down\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name, paste string
 		atts        int
 		text        string
+		// textFile: the attachment is the text file, attached as text.
+		textFile bool
 	}{
-		{"two dropped paths", "'" + a + "' '" + b + "'", 2, ""},
-		{"escaped space and file URL", strings.ReplaceAll(b, " ", `\ `) + "\nfile://" + strings.ReplaceAll(a, " ", "%20"), 2, ""},
-		{"mixed with text", "look at " + a, 0, "look at " + a},
-		{"not an image", notImage, 0, notImage},
-		{"a link to an image", "https://example.com/cat.png", 1, ""},
-		{"a link to a page", "https://example.com/article", 0, "https://example.com/article"},
+		{"two dropped paths", "'" + a + "' '" + b + "'", 2, "", false},
+		{"escaped space and file URL", strings.ReplaceAll(b, " ", `\ `) + "\nfile://" + strings.ReplaceAll(a, " ", "%20"), 2, "", false},
+		{"mixed with text", "look at " + a, 0, "look at " + a, false},
+		{"not an image", notImage, 0, notImage, false},
+		{"a text file named like an image", textFile, 1, "", true},
+		{"a link to an image", "https://example.com/cat.png", 1, "", false},
+		{"a link to a page", "https://example.com/article", 0, "https://example.com/article", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 100, 30)
 			h.send(tea.PasteMsg{Content: tc.paste})
 			h.settle(300 * time.Millisecond)
-			if len(h.m.comp.attachments) != tc.atts || h.m.comp.value() != tc.text {
-				t.Fatalf("attachments %d, composer %q\n%s", len(h.m.comp.attachments), h.m.comp.value(), h.screen())
+			atts := h.m.comp.attachments
+			if len(atts) != tc.atts || h.m.comp.value() != tc.text {
+				t.Fatalf("attachments %d, composer %q\n%s", len(atts), h.m.comp.value(), h.screen())
+			}
+			if tc.textFile && (!atts[0].IsText() || atts[0].Name != "notes.gif" || atts[0].Lines != 3) {
+				t.Fatalf("the text file attached as %+v", atts[0])
 			}
 		})
 	}

@@ -25,7 +25,16 @@ type (
 	Reply         = fake.Reply
 	Responder     = fake.Responder
 	StreamOptions = fake.StreamOptions
+	StopList      = fake.StopList
+	TokensDetails = fake.TokensDetails
 	Usage         = fake.Usage
+)
+
+// Ways of sending Reply.Reasoning (Reply.ReasoningAs).
+const (
+	ReasoningContent = fake.ReasoningContent
+	ReasoningField   = fake.ReasoningField
+	ReasoningThink   = fake.ReasoningThink
 )
 
 // Error shapes for Reply.ErrorShape: how a mid-stream error is written.

@@ -28,8 +28,10 @@ type replyChoice struct {
 }
 
 type replyMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role             string  `json:"role"`
+	Content          string  `json:"content"`
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	Reasoning        *string `json:"reasoning,omitempty"`
 }
 
 func (ex *exchange) handleChat() {
@@ -46,9 +48,9 @@ func (ex *exchange) handleChat() {
 		return
 	}
 	deltas := ex.rep.deltas(defaultReplyText(call.req.Messages))
-	usage := computeUsage(call, deltas)
+	usage := computeUsage(call, deltas, ex.rep.reasoningDeltas())
 	if ex.rep.Usage != nil {
-		usage = *ex.rep.Usage
+		usage = ex.rep.Usage.clone()
 	}
 	if call.stream {
 		ex.stream(call, deltas, usage)
@@ -62,13 +64,22 @@ func (ex *exchange) completionID() string { return "chatcmpl-apitest-" + strconv
 // complete writes the non-streaming reply. Usage is always included, as
 // OpenAI does.
 func (ex *exchange) complete(call *chatCall, deltas []string, usage Usage) {
+	msg := replyMessage{Role: "assistant", Content: strings.Join(deltas, "")}
+	if r := ex.rep.reasoningDeltas(); r != nil {
+		text := strings.Join(r, "")
+		if ex.rep.reasoningField() == ReasoningField {
+			msg.Reasoning = &text
+		} else {
+			msg.ReasoningContent = &text
+		}
+	}
 	body := marshal(chatCompletion{
 		ID:      ex.completionID(),
 		Object:  "chat.completion",
 		Created: ex.s.now().Unix(),
 		Model:   call.model.ID,
 		Choices: []replyChoice{{
-			Message:      replyMessage{Role: "assistant", Content: strings.Join(deltas, "")},
+			Message:      msg,
 			FinishReason: ex.rep.finishReason(),
 		}},
 		Usage: usage,
@@ -122,11 +133,17 @@ func defaultReplyText(msgs []Message) string {
 }
 
 // computeUsage counts words of the prompt (plus a fixed cost per image) and
-// one token per delta of the reply.
-func computeUsage(call *chatCall, deltas []string) Usage {
+// one token per delta of the reply, its reasoning deltas included (and
+// reported as reasoning_tokens).
+func computeUsage(call *chatCall, deltas, reasoning []string) Usage {
 	prompt := call.images * tokensPerImage
 	for _, m := range call.req.Messages {
 		prompt += len(strings.Fields(m.Content.PlainText()))
 	}
-	return Usage{PromptTokens: prompt, CompletionTokens: len(deltas), TotalTokens: prompt + len(deltas)}
+	completion := len(deltas) + len(reasoning)
+	u := Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	if len(reasoning) > 0 {
+		u.CompletionTokensDetails = &TokensDetails{ReasoningTokens: len(reasoning)}
+	}
+	return u
 }

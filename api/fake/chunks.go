@@ -25,8 +25,10 @@ type chunkChoice struct {
 }
 
 type chunkDelta struct {
-	Role    string  `json:"role,omitempty"`
-	Content *string `json:"content,omitempty"`
+	Role             string  `json:"role,omitempty"`
+	Content          *string `json:"content,omitempty"`
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	Reasoning        *string `json:"reasoning,omitempty"`
 }
 
 type promptFilterResult struct {
@@ -87,6 +89,17 @@ func (c *chunker) content(text string, withRole bool, finish string, usage *Usag
 	ch := c.base(chunkChoice{Delta: d, FinishReason: fr})
 	ch.Usage = usage
 	return marshal(ch)
+}
+
+// reasoning is a chunk of reasoning in the field field, no content.
+func (c *chunker) reasoning(text, field string) []byte {
+	d := &chunkDelta{}
+	if field == ReasoningField {
+		d.Reasoning = &text
+	} else {
+		d.ReasoningContent = &text
+	}
+	return marshal(c.base(chunkChoice{Delta: d, FinishReason: c.unfinished()}))
 }
 
 // final is step 3: an empty delta and the finish reason.

@@ -27,7 +27,10 @@
 // model without vision, data URIs whose media type is not the real format,
 // stream_options for a model that does not report usage, response_format,
 // sizes or counts a model does not take (ModelSpec.MaxSide bounds free
-// sizes, MaxEditSide edit inputs), a mask whose size differs from the image (400).
+// sizes, MaxEditSide edit inputs), a mask whose size differs from the image,
+// sampling parameters of the wrong type or out of OpenAI's ranges, and the
+// parameters a model refuses (ModelSpec.RejectParams; max_tokens for a
+// model with MaxCompletionTokens) (400).
 //
 // # Scripting
 //
@@ -36,7 +39,10 @@
 // used when the queue has none. A Reply scripts the text and how it is cut
 // into deltas, the stream framing quirks real gateways have (Quirks), faults
 // (a cut connection, a stall, an error inside the stream in the OpenAI,
-// OpenRouter or vLLM shape), or an explicit status, headers and body that
+// OpenRouter or vLLM shape), reasoning sent before the answer the three
+// ways gateways send it (Reply.Reasoning and ReasoningAs: delta and
+// message reasoning_content, reasoning, or <think> in the content, with
+// reasoning_tokens in the usage), or an explicit status, headers and body that
 // are written without looking at the request. An Observer hears every
 // request before validation (apitest logs them with it):
 //

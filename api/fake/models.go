@@ -20,6 +20,12 @@ type ModelSpec struct {
 	MaxEditSide     int      // edits: the largest width or height of an input image; 0 = no limit
 	MaxN            int      // images: largest n (0 treated as 1)
 	MaxEditImages   int      // edits: most "image" files in one request; 0 = no limit
+	// MaxCompletionTokens: chat refuses max_tokens and asks for
+	// max_completion_tokens, as OpenAI's reasoning models do.
+	MaxCompletionTokens bool
+	// RejectParams are request members the chat refuses as unsupported
+	// ("temperature" for a model that only samples at its default).
+	RejectParams []string
 }
 
 func (m ModelSpec) isImageModel() bool { return m.ImageGeneration || m.ImageEdit }
@@ -64,6 +70,7 @@ func cloneModels(ms []ModelSpec) []ModelSpec {
 	out := make([]ModelSpec, len(ms))
 	for i, m := range ms {
 		m.Sizes = slices.Clone(m.Sizes)
+		m.RejectParams = slices.Clone(m.RejectParams)
 		out[i] = m
 	}
 	return out

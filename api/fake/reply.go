@@ -15,6 +15,14 @@ const (
 	ErrorShapeVLLM       = "vllm"       // data: {"object":"error","message",...,"code":400}; [DONE] follows
 )
 
+// How Reply.Reasoning is sent (Reply.ReasoningAs), the three ways real
+// gateways send a reasoning model's thinking.
+const (
+	ReasoningContent = "reasoning_content" // delta.reasoning_content (DeepSeek, vLLM, llama.cpp); message.reasoning_content
+	ReasoningField   = "reasoning"         // delta.reasoning (OpenRouter, recent vLLM); message.reasoning
+	ReasoningThink   = "think"             // <think>...</think> before the answer in the content (Ollama, Qwen, R1 distills)
+)
+
 // DefaultDeltaRunes is how many runes each content delta carries when a
 // reply's text is split automatically.
 const DefaultDeltaRunes = 8
@@ -48,9 +56,18 @@ type Reply struct {
 	Text         string
 	Deltas       []string
 	DeltaRunes   int
-	Interval     time.Duration // pause before each content chunk of a stream
+	Interval     time.Duration // pause before each content (and reasoning) chunk of a stream
 	FinishReason string        // default "stop"
 	Usage        *Usage        // replaces the computed usage
+
+	// Reasoning is the model's thinking, sent before the answer the way
+	// ReasoningAs says (default ReasoningContent), cut like Text into
+	// deltas of DeltaRunes runes; with ReasoningThink it goes into the
+	// content as "<think>" + Reasoning + "</think>\n\n" before the text.
+	// The computed usage counts its deltas as reasoning_tokens
+	// (completion_tokens_details). Faults count content deltas only.
+	Reasoning   string
+	ReasoningAs string
 
 	Quirks Quirks // how the stream is framed (streaming only)
 
@@ -134,6 +151,11 @@ func (r Reply) check() error {
 	default:
 		return fmt.Errorf("fake: Quirks.LineEnding %q is not one of \\n, \\r\\n, \\r", r.Quirks.LineEnding)
 	}
+	switch r.ReasoningAs {
+	case "", ReasoningContent, ReasoningField, ReasoningThink:
+	default:
+		return fmt.Errorf("fake: Reply.ReasoningAs %q is not one of %q, %q, %q", r.ReasoningAs, ReasoningContent, ReasoningField, ReasoningThink)
+	}
 	switch r.ErrorShape {
 	case "", ErrorShapeOpenAI, ErrorShapeOpenRouter, ErrorShapeVLLM:
 	default:
@@ -156,7 +178,7 @@ func (r Reply) clone() Reply {
 		r.Deltas = slices.Clone(r.Deltas)
 	}
 	if r.Usage != nil {
-		u := *r.Usage
+		u := r.Usage.clone()
 		r.Usage = &u
 	}
 	if r.Images != nil {
@@ -184,20 +206,54 @@ func (r *Reply) matches(path string) bool {
 }
 
 // deltas returns the content deltas of a chat reply; fallback is the text
-// used when the reply scripts none.
+// used when the reply scripts none. With ReasoningThink the reasoning
+// comes first, in its tags.
 func (r *Reply) deltas(fallback string) []string {
+	think := ""
+	if r.Reasoning != "" && r.ReasoningAs == ReasoningThink {
+		think = thinkOpen + r.Reasoning + thinkClose + "\n\n"
+	}
 	if r.Deltas != nil {
-		return r.Deltas
+		if think == "" {
+			return r.Deltas
+		}
+		return append(splitRunes(think, r.deltaRunes()), r.Deltas...)
 	}
 	text := r.Text
 	if text == "" {
 		text = fallback
 	}
-	n := r.DeltaRunes
-	if n <= 0 {
-		n = DefaultDeltaRunes
+	return splitRunes(think+text, r.deltaRunes())
+}
+
+// Tags of reasoning sent in the content.
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+func (r *Reply) deltaRunes() int {
+	if r.DeltaRunes <= 0 {
+		return DefaultDeltaRunes
 	}
-	return splitRunes(text, n)
+	return r.DeltaRunes
+}
+
+// reasoningDeltas are the deltas of the reasoning sent in fields of its
+// own (none with ReasoningThink: it is in the content).
+func (r *Reply) reasoningDeltas() []string {
+	if r.Reasoning == "" || r.ReasoningAs == ReasoningThink {
+		return nil
+	}
+	return splitRunes(r.Reasoning, r.deltaRunes())
+}
+
+// reasoningField is the JSON member the reasoning goes in.
+func (r *Reply) reasoningField() string {
+	if r.ReasoningAs == ReasoningField {
+		return ReasoningField
+	}
+	return ReasoningContent
 }
 
 func (r *Reply) finishReason() string {

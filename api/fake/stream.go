@@ -37,6 +37,18 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 	if q.ChoiceWithoutDelta {
 		sse.event(c.noDelta())
 	}
+	for _, r := range rep.reasoningDeltas() {
+		if rep.Interval > 0 {
+			out.flush()
+			if !ex.pause(rep.Interval) {
+				return
+			}
+		}
+		sse.event(c.reasoning(r, rep.reasoningField()))
+		if out.err != nil {
+			return
+		}
+	}
 	if !ex.faults(0, n, sse, c) {
 		return
 	}

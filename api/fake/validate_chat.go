@@ -83,6 +83,9 @@ func (ex *exchange) validateChat() (*chatCall, *apiError) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkParams(m, spec); err != nil {
+		return nil, err
+	}
 	if len(images) > 0 && !spec.Vision {
 		return nil, badRequest(images[0].param, "image_input_not_supported",
 			"Invalid content type. image_url is only supported by certain models: %s does not accept images. Models that do: %s.",

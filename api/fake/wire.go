@@ -17,6 +17,44 @@ type ChatRequest struct {
 	Messages      []Message      `json:"messages"`
 	Stream        bool           `json:"stream"`
 	StreamOptions *StreamOptions `json:"stream_options"`
+
+	// The sampling parameters, nil when absent (Stop is a string or a
+	// list on the wire; both decode to a list here).
+	Temperature         *float64 `json:"temperature"`
+	TopP                *float64 `json:"top_p"`
+	MaxTokens           *int     `json:"max_tokens"`
+	MaxCompletionTokens *int     `json:"max_completion_tokens"`
+	Seed                *int64   `json:"seed"`
+	Stop                StopList `json:"stop"`
+	PresencePenalty     *float64 `json:"presence_penalty"`
+	FrequencyPenalty    *float64 `json:"frequency_penalty"`
+	ReasoningEffort     string   `json:"reasoning_effort"`
+}
+
+// StopList is the stop member: one string or a list of them.
+type StopList []string
+
+// UnmarshalJSON accepts a string, a list of strings, or null.
+func (s *StopList) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*s = nil
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*s = StopList{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*s = list
+	return nil
 }
 
 // StreamOptions is the stream_options object of a chat request.
@@ -102,6 +140,21 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CompletionTokensDetails is sent when the reply had reasoning.
+	CompletionTokensDetails *TokensDetails `json:"completion_tokens_details,omitempty"`
+}
+
+// TokensDetails breaks completion tokens down, as OpenAI does.
+type TokensDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
+}
+
+func (u Usage) clone() Usage {
+	if u.CompletionTokensDetails != nil {
+		d := *u.CompletionTokensDetails
+		u.CompletionTokensDetails = &d
+	}
+	return u
 }
 
 // ImageRequest is the typed decode of a POST /v1/images/generations body.

@@ -1,7 +1,9 @@
 // Package demo is parley's built-in demo (parley --demo): the spec-exact
 // fake gateway of api/fake, served in-process on loopback, with models
 // whose replies show every feature — streamed Markdown, echo, image
-// descriptions, generated and edited PNGs, a stall and failures — so the
+// descriptions, reasoning shown apart from the answer, replies about
+// attached text files, generated and edited PNGs, a stall and failures —
+// so the
 // first command a new user runs works without an account or a network.
 package demo
 

@@ -481,3 +481,74 @@ func TestOverride(t *testing.T) {
 		t.Errorf("ListModels = %v, %v", ids, err)
 	}
 }
+
+// TestThinkStreamsReasoningApart: demo-think sends its reasoning as
+// reasoning_content before the answer, with reasoning tokens in the usage.
+func TestThinkStreamsReasoningApart(t *testing.T) {
+	c := client(t, start(t, -1))
+	msg := api.Message{Role: api.RoleUser, Content: api.Content{Text: "Why is the sky blue?"}}
+	s, err := c.ChatStream(ctx(t), api.ChatRequest{Model: ModelThink, Messages: []api.Message{msg}, StreamOptions: &api.StreamOptions{IncludeUsage: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var reasoning, text strings.Builder
+	var usage *api.Usage
+	for {
+		ev, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Reasoning != "" && text.Len() > 0 {
+			t.Fatal("reasoning came after the answer began")
+		}
+		reasoning.WriteString(ev.Reasoning)
+		text.WriteString(ev.Text)
+		if ev.Usage != nil {
+			usage = ev.Usage
+		}
+	}
+	if !strings.Contains(reasoning.String(), `The user asks: "Why is the sky blue?"`) || strings.Contains(text.String(), "The user asks") {
+		t.Fatalf("reasoning %q", reasoning.String())
+	}
+	if !strings.Contains(text.String(), "apart from this answer") || !strings.Contains(text.String(), "ctrl+t") {
+		t.Fatalf("answer %q", text.String())
+	}
+	if usage.ReasoningTokens() == 0 {
+		t.Fatalf("usage %+v", usage)
+	}
+}
+
+// TestFilesDescribesTextFiles: demo-files reads the text files parley
+// attached (real api.Attach parts): lines, words, first line; it needs no
+// vision.
+func TestFilesDescribesTextFiles(t *testing.T) {
+	c := client(t, start(t, -1))
+	notes, err := api.AttachBytes("notes.md", []byte("# Shopping\n\nmilk and bread\n```sh\nls\n```\n"), api.AttachLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := api.AttachBytes("data.csv", []byte("a,b\n1,2"), api.AttachLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := streamChat(t, c, ModelFiles, api.TextPart("what is in these?"), notes.Part(), data.Part())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Your message carries 2 text files", "| `notes.md` | 6 | 8 |", "| `data.csv` | 2 | 2 |",
+		"- `notes.md` begins: \"# Shopping\"", "- `data.csv` begins: \"a,b\"",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, text)
+		}
+	}
+	text, _, err = streamChat(t, c, ModelFiles, api.TextPart("anything?"))
+	if err != nil || !strings.Contains(text, "Your last message has no text file") {
+		t.Fatalf("no file: %v %q", err, text)
+	}
+}

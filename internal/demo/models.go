@@ -10,6 +10,8 @@ const (
 	ModelChat   = "demo-chat"   // a Markdown answer: headings, a table, lists, code
 	ModelEcho   = "demo-echo"   // repeats the message
 	ModelVision = "demo-vision" // describes attached images: format and size
+	ModelThink  = "demo-think"  // reasons first (reasoning_content), then answers
+	ModelFiles  = "demo-files"  // answers about attached text files: lines, words, first line
 	ModelImage  = "demo-image"  // generates PNGs drawn from the prompt, and edits images (tints them)
 	ModelSlow   = "demo-slow"   // stops sending for a while mid-reply
 	ModelLong   = "demo-long"   // a ~20 KB Markdown answer (long streams, scrolling)
@@ -47,6 +49,8 @@ func models() []model {
 		{Model{ModelChat, "a streamed Markdown answer with headings, a table, lists and code"}, fake.ModelSpec{ID: ModelChat, StreamUsage: true}},
 		{Model{ModelEcho, "repeats your message"}, fake.ModelSpec{ID: ModelEcho, StreamUsage: true}},
 		{Model{ModelVision, "describes the images you attach: their format and size"}, fake.ModelSpec{ID: ModelVision, Vision: true, StreamUsage: true}},
+		{Model{ModelThink, "thinks before it answers: its reasoning streams apart from the answer"}, fake.ModelSpec{ID: ModelThink, StreamUsage: true}},
+		{Model{ModelFiles, "reads the text files you attach: their lines, words and first line"}, fake.ModelSpec{ID: ModelFiles, StreamUsage: true}},
 		{Model{ModelImage, "generates PNG images drawn from the prompt (up to 1024x1024, 4 at a time), and edits an image by tinting it"},
 			fake.ModelSpec{ID: ModelImage, ImageGeneration: true, ImageEdit: true, MaxSide: maxImageSide, MaxEditSide: maxEditSide, MaxN: maxImages, MaxEditImages: 1}},
 		{Model{ModelSlow, "stops sending for 20 s in the middle of its reply"}, fake.ModelSpec{ID: ModelSlow, StreamUsage: true}},

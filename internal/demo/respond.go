@@ -29,6 +29,10 @@ func (g *Gateway) respond(c fake.Call) fake.Reply {
 		return g.stream(echoAnswer(c.Chat))
 	case ModelVision:
 		return g.stream(describeImages(c.Chat))
+	case ModelThink:
+		return g.thinkReply(c.Chat)
+	case ModelFiles:
+		return g.stream(describeFiles(c.Chat))
 	case ModelSlow:
 		r := g.stream(slowAnswer)
 		r.StallAfterDeltas, r.Stall = slowStallAfter, slowStall

@@ -24,7 +24,9 @@ func chatAnswer(prompt string) string {
 	b.WriteString("\n### Things to try\n\n" +
 		"1. Switch to `demo-vision` (the model picker, **ctrl+o** by default) and paste the path of an image file.\n" +
 		"2. Press **esc** while a reply streams: the text so far stays.\n" +
-		"3. Ask `demo-fail` something to see how errors look.\n\n" +
+		"3. Ask `demo-think` something: its reasoning streams apart and folds away.\n" +
+		"4. Attach a text file (`/attach notes.md`) and ask `demo-files` about it.\n" +
+		"5. Ask `demo-fail` something to see how errors look.\n\n" +
 		"From a shell:\n\n" +
 		"- `parley ask --demo \"hello\"` prints a reply for scripts\n" +
 		"- `parley image --demo \"a red kite\"` saves a PNG\n\n" +

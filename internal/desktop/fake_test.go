@@ -96,8 +96,6 @@ func lookIn(pathList string) func(string) (string, error) {
 	}
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 func waylandEnv() map[string]string {
 	return map[string]string{"WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": "/run/user/1000"}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"parley/internal/procgroup"
 	"parley/media"
@@ -39,6 +40,17 @@ type tool struct {
 	// pipe held open by that process would keep the run waiting until the
 	// clipboard changes hands.
 	serves bool
+	// wait replaces the System's time limit for a tool that waits for the
+	// user (a screenshot's region selection); 0 keeps it.
+	wait time.Duration
+}
+
+// limitFor is how long the tool may run.
+func (s System) limitFor(t tool) time.Duration {
+	if t.wait > 0 {
+		return t.wait
+	}
+	return s.timeout()
 }
 
 // run runs the tool within the System's time limit and returns its stdout.
@@ -50,7 +62,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.timeout())
+	tctx, cancel := context.WithTimeout(ctx, s.limitFor(t))
 	defer cancel()
 	cmd := exec.CommandContext(tctx, t.path, t.args...)
 	if len(t.env) > 0 {
@@ -104,7 +116,7 @@ func (s System) run(ctx context.Context, t tool) ([]byte, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case tctx.Err() != nil:
-		return nil, newError(ErrTimeout, fmt.Sprintf("%s did not answer within %v, so parley stopped it", t.name, s.timeout()))
+		return nil, newError(ErrTimeout, fmt.Sprintf("%s did not answer within %v, so parley stopped it", t.name, s.limitFor(t)))
 	case errors.Is(err, exec.ErrWaitDelay):
 		// The tool exited successfully, but a process it started still
 		// holds its output. What the tool printed is complete; the

@@ -40,14 +40,26 @@ type System struct {
 	GOOS string
 	// Timeout bounds each tool run; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// MaxImageBytes is the largest clipboard image read; 0 means
-	// media.MaxFileBytes, the limit for image files.
+	// MaxImageBytes is the largest clipboard image or screenshot read; 0
+	// means media.MaxFileBytes, the limit for image files.
 	MaxImageBytes int64
+	// ScreenshotCmd is the config's screenshot_cmd: a command line run by
+	// sh (PowerShell on Windows) that takes a region screenshot, writing
+	// PNG to the file {file} stands for or, without {file}, to its stdout.
+	// "" means the desktop's own tools (see CaptureRegion).
+	ScreenshotCmd string
+	// CaptureTimeout bounds each run of a screenshot tool, which waits for
+	// the user to draw a region; 0 means DefaultCaptureTimeout.
+	CaptureTimeout time.Duration
+	// Home is the home folder, where the screenshots folder is looked for;
+	// "" means $HOME.
+	Home string
 }
 
 // FromOS is the system parley runs on.
 func FromOS() System {
-	return System{Getenv: os.Getenv, LookPath: exec.LookPath, GOOS: runtime.GOOS}
+	home, _ := os.UserHomeDir()
+	return System{Getenv: os.Getenv, LookPath: exec.LookPath, GOOS: runtime.GOOS, Home: home}
 }
 
 func (s System) getenv(k string) string {

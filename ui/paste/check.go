@@ -18,9 +18,10 @@ import (
 // media.Sniff knows and to describe a file that is something else.
 const headBytes = 512
 
-// CheckError says why a pasted path is not an image parley can attach, in
-// the words api.Attach uses: `cannot attach "/tmp/notes.png": it is text,
-// not a PNG, JPEG, WEBP or GIF image; convert it or attach an image`.
+// CheckError says why a pasted path is not a file parley can attach, in
+// the words api.Attach uses: `cannot attach "/tmp/a.zip": it is a ZIP
+// archive (or an office document), neither a PNG, JPEG, WEBP or GIF image
+// nor a text file; convert it or attach another file`.
 type CheckError struct {
 	Path   string
 	Reason string
@@ -34,10 +35,10 @@ func (e *CheckError) Error() string {
 // each one exists, is a regular file (a directory, a FIFO or a device is
 // refused from its mode, and the file is opened without blocking so a FIFO
 // swapped in cannot hang it), is not empty and at most media.MaxFileBytes,
-// and its first bytes sniff as PNG, JPEG, WEBP or GIF. Only headBytes of
-// each file are read, so checking a drop of large photos is instant; the
-// full checks (dimensions, decoding budget, animation) happen when the root
-// attaches them. It returns the first problem as a *CheckError, or the
+// and its first bytes sniff as PNG, JPEG, WEBP or GIF, or as text
+// (media.IsTextHead). Only headBytes of each file are read, so checking a
+// drop of large photos is instant; the full checks (dimensions, decoding
+// budget, animation, the text caps) happen when the root attaches them. It returns the first problem as a *CheckError, or the
 // context's error when ctx ends between files.
 //
 // Run it in a command (it touches the file system); when it fails, the
@@ -54,9 +55,9 @@ func Check(ctx context.Context, paths []string) error {
 	return nil
 }
 
-// checkOne returns why p is not an image file, or "".
+// checkOne returns why p is neither an image nor a text file, or "".
 func checkOne(p string) string {
-	const want = "give an image file (PNG, JPEG, WEBP or GIF)"
+	const want = "give an image (PNG, JPEG, WEBP or GIF) or a text file"
 	st, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -92,11 +93,11 @@ func checkOne(p string) string {
 		return fmt.Sprintf("reading it failed (%v)", fserr.Cause(err))
 	}
 	head = head[:n]
-	if media.Sniff(head) != "" {
+	if media.Sniff(head) != "" || media.IsTextHead(head) {
 		return ""
 	}
 	if what := media.DescribeContent(head); what != "" {
-		return "it is " + what + ", not a PNG, JPEG, WEBP or GIF image; convert it or attach an image"
+		return "it is " + what + ", neither a PNG, JPEG, WEBP or GIF image nor a text file; convert it or attach another file"
 	}
-	return "it is not a PNG, JPEG, WEBP or GIF image; attach an image file"
+	return "it holds binary data, neither a PNG, JPEG, WEBP or GIF image nor a text file; attach an image or a text file"
 }

@@ -67,10 +67,9 @@ func TestCheckRefuses(t *testing.T) {
 		name, path, want string
 	}{
 		{"missing", filepath.Join(dir, "gone.png"), "there is no such file; check the path"},
-		{"text named .png", write(t, dir, "notes.png", []byte("just some notes\n")), "it is text, not a PNG, JPEG, WEBP or GIF image"},
-		{"HTML named .jpg", write(t, dir, "page.jpg", []byte("<!DOCTYPE html><html></html>")), "it is an HTML page"},
 		{"HEIC named .png", write(t, dir, "phone.png", []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")), "it is a HEIC image"},
-		{"unknown binary", write(t, dir, "noise.png", []byte{0, 1, 2, 3, 0xfe, 0xff}), "it is not a PNG, JPEG, WEBP or GIF image"},
+		{"unknown binary", write(t, dir, "noise.png", []byte{0, 1, 2, 3, 0xfe, 0xff}), "it holds binary data, neither a PNG, JPEG, WEBP or GIF image nor a text file"},
+		{"zip", write(t, dir, "a.zip", []byte("PK\x03\x04\x14\x00\x00\x00")), "it is a ZIP archive (or an office document), neither a PNG, JPEG, WEBP or GIF image nor a text file"},
 		{"empty", write(t, dir, "empty.png", nil), "the file is empty"},
 		{"directory", filepath.Join(dir, "folder.png"), "it is a directory"},
 		{"FIFO", fifo, "it is not a regular file"},
@@ -132,5 +131,26 @@ func TestParseThenCheck(t *testing.T) {
 	}
 	if err := Check(context.Background(), r.Paths); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Text files pass too, recognised from their first bytes whatever their
+// names: code, Markdown, a log, HTML, and a text whose first bytes end in
+// the middle of a character.
+func TestCheckAcceptsTextFiles(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a", headBytes-1) + "é and more"
+	paths := []string{
+		write(t, dir, "main.go", []byte("package main\n")),
+		write(t, dir, "notes.png", []byte("just some notes\n")),
+		write(t, dir, "page.jpg", []byte("<!DOCTYPE html><html></html>")),
+		write(t, dir, "bom.md", []byte("\ufeff# Title\n")),
+		write(t, dir, "cut.log", []byte(long)),
+	}
+	if err := Check(context.Background(), paths); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(context.Background(), []string{write(t, dir, "latin1.txt", []byte("caf\xe9\n"))}); err == nil {
+		t.Fatal("Latin-1 text passed for UTF-8")
 	}
 }

@@ -16,6 +16,8 @@
 //	             Markdown answer with headings, a list, a table and a code block)
 //	-dps N       content deltas per second when streaming (default 20; 0 = no pause)
 //	-runes N     runes per delta (default 4)
+//	-reasoning HOW  send reasoning before each answer, the way gateways do:
+//	             "reasoning_content", "reasoning" or "think" (<think> in the content)
 //
 // The models are fake.DefaultModels: gpt-4o, gpt-4o-mini (vision, usage),
 // llama3 (plain chat), llava (vision), dall-e-2, dall-e-3, gpt-image-1.
@@ -67,6 +69,10 @@ const markdownAnswer = "# Brewing a good cup of tea\n\n" +
 	"> A good cup of tea is a small, daily act of patience.\n\n" +
 	"Enjoy! 🍵\n"
 
+// reasoningText is what -reasoning sends before each answer.
+const reasoningText = "The user wrote something; I should answer it.\n\n" +
+	"First I read the message. Then I decide what to say. This thinking is sent apart from the answer."
+
 func main() {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -82,8 +88,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	mode := fs.String("mode", "echo", `chat replies: "echo" or "markdown"`)
 	dps := fs.Float64("dps", 20, "content deltas per second when streaming (0 = no pause)")
 	runes := fs.Int("runes", 4, "runes per content delta")
+	reasoning := fs.String("reasoning", "", `send reasoning before each answer: "reasoning_content", "reasoning" or "think" ("" = none)`)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: fakegateway [-addr ADDR] [-key KEY] [-mode echo|markdown] [-dps N] [-runes N]
+		fmt.Fprint(stderr, `Usage: fakegateway [-addr ADDR] [-key KEY] [-mode echo|markdown] [-dps N] [-runes N] [-reasoning HOW]
 
 Serves parley's fake gateway, prints its base URL on stdout and stays in the
 foreground until interrupted (Ctrl-C): run it in a terminal of its own, or in
@@ -97,6 +104,12 @@ the background with & and stop it with kill %1.
 	}
 	if *mode != "echo" && *mode != "markdown" {
 		fmt.Fprintf(stderr, "fakegateway: -mode must be \"echo\" or \"markdown\", not %q\n", *mode)
+		return 2
+	}
+	switch *reasoning {
+	case "", fake.ReasoningContent, fake.ReasoningField, fake.ReasoningThink:
+	default:
+		fmt.Fprintf(stderr, "fakegateway: -reasoning must be \"reasoning_content\", \"reasoning\" or \"think\", not %q\n", *reasoning)
 		return 2
 	}
 	if *dps < 0 || *runes < 1 {
@@ -121,6 +134,9 @@ the background with & and stop it with kill %1.
 	}
 	if *mode == "markdown" {
 		def.Text = markdownAnswer
+	}
+	if *reasoning != "" {
+		def.Reasoning, def.ReasoningAs = reasoningText, *reasoning
 	}
 	srv.SetDefault(def)
 

@@ -14,7 +14,9 @@ func TestServesMarkdownStream(t *testing.T) {
 	outR, outW := io.Pipe()
 	stop := make(chan os.Signal, 1)
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"-mode", "markdown", "-dps", "0", "-key", "k"}, outW, io.Discard, stop) }()
+	go func() {
+		done <- run([]string{"-mode", "markdown", "-dps", "0", "-key", "k", "-reasoning", "reasoning_content"}, outW, io.Discard, stop)
+	}()
 
 	url, err := bufio.NewReader(outR).ReadString('\n')
 	if err != nil {
@@ -34,7 +36,7 @@ func TestServesMarkdownStream(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, want := range []string{`"content":"# Br"`, `"finish_reason":"stop"`, "data: [DONE]"} {
+	for _, want := range []string{`"reasoning_content":"The "`, `"content":"# Br"`, `"finish_reason":"stop"`, "data: [DONE]"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("stream lacks %q", want)
 		}
@@ -55,7 +57,7 @@ func TestServesMarkdownStream(t *testing.T) {
 }
 
 func TestRefusesBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-mode", "poetry"}, {"-runes", "0"}, {"-nope"}} {
+	for _, args := range [][]string{{"-mode", "poetry"}, {"-runes", "0"}, {"-nope"}, {"-reasoning", "thoughts"}} {
 		if code := run(args, io.Discard, io.Discard, nil); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
