@@ -69,6 +69,7 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		Model:        req.Model,
 		ModelGiven:   req.ModelGiven,
 		SystemPrompt: req.System,
+		Role:         req.Role,
 		Theme:        req.Theme,
 		Version:      req.Version,
 		NewClient:    req.NewClient,

@@ -259,11 +259,13 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if err != nil {
 		return err
 	}
-	role := strings.TrimSpace(f.role)
+	role, roleModel := strings.TrimSpace(f.role), ""
 	if role != "" {
-		if _, err := cfg.FindRole(role); err != nil {
+		r, err := cfg.FindRole(role)
+		if err != nil {
 			return usage(fmt.Errorf("--role: %w", err))
 		}
+		roleModel = strings.TrimSpace(r.Model)
 	}
 	hist, err := a.tuiHistory(ctx, cfg, f.history)
 	if err != nil {
@@ -286,7 +288,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	req := TUIRequest{
 		History:    hist,
 		Config:     cfg,
-		Model:      cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(cfg.DefaultModel)),
+		Model:      cmp.Or(strings.TrimSpace(f.model), roleModel, strings.TrimSpace(cfg.DefaultModel)),
 		ModelGiven: strings.TrimSpace(f.model) != "",
 		System:     f.system,
 		Theme:      cmp.Or(strings.TrimSpace(f.theme), strings.TrimSpace(cfg.Theme)),

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,10 +20,10 @@ import (
 // attachments are counted on the last row.
 const maxChipLines = 3
 
-// addAttachments puts images on the next message, up to attach_max_count
-// (the rest are refused, and said so). Attachments a model cannot see are
-// kept too, with a word about it: the user may switch models before
-// sending.
+// addAttachments puts images and text files on the next message, up to
+// attach_max_count (the rest are refused, and said so) and within the
+// text a message may carry. Images a model cannot see are kept too, with
+// a word about it: the user may switch models before sending.
 func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	atts, twice := newOnly(m.comp.attachments, atts)
 	if len(atts) == 0 && len(twice) > 0 {
@@ -34,16 +35,24 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 		refused = len(atts) - max(room, 0)
 		atts = atts[:max(room, 0)]
 	}
+	if err := attachLimits(m.opts, &m.pics).CheckTextTotal(append(slices.Clone(m.comp.attachments), atts...)); err != nil {
+		// Over the text a message may carry: none of these is attached,
+		// never a part of one.
+		return m.notify(userSentence(err), toastErr)
+	}
 	m.comp.setAttachments(append(m.comp.attachments, atts...))
 	switch {
 	case refused > 0:
-		return m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
+		return m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
 	case len(atts) == 0:
 		return nil
 	}
-	if err := m.catalog.Require(m.model, api.CapVision); err != nil {
-		inChat(err)
-		return m.notify(err.Error(), toastWarn)
+	if slices.ContainsFunc(atts, isImage) {
+		// Text files need no vision; images do.
+		if err := m.catalog.Require(m.model, api.CapVision); err != nil {
+			inChat(err)
+			return m.notify(err.Error(), toastWarn)
+		}
 	}
 	names := make([]string, len(atts))
 	for i, a := range atts {
@@ -132,8 +141,15 @@ func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey, sh
 	return strings.Join(lines, "\n")
 }
 
+// isImage reports an attachment that is an image (a file or a link), not
+// a text file.
+func isImage(a api.Attachment) bool { return !a.IsText() }
+
 // chip is one attachment on one line.
 func chip(a api.Attachment, n int) string {
+	if a.IsText() {
+		return fmt.Sprintf("%d ≡ %s · %d %s · %s", n, cells.OneLine(a.Name), a.Lines, plural(a.Lines, "line", "lines"), bytesize.Format(int64(a.Bytes)))
+	}
 	if a.IsRemote() {
 		return fmt.Sprintf("%d 🔗 %s (a link, sent as is)", n, cells.OneLine(a.URL))
 	}
@@ -166,7 +182,7 @@ func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
 		return attach
 	}
 	refused := len(refs) - keep
-	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d images %s not attached",
+	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
 		m.opts.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
 }
 

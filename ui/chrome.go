@@ -144,8 +144,7 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 func bannerBody(problems []string, w int) []string {
 	var lines []string
 	for _, p := range problems {
-		wrapped := ansi.Wrap(cells.Fold(p), max(w-3, 10), "")
-		for i, l := range strings.Split(wrapped, "\n") {
+		for i, l := range cells.WrapLines(cells.Fold(p), max(w-3, 10)) {
 			prefix := "   "
 			if i == 0 {
 				prefix = " • "

@@ -22,6 +22,7 @@ type commandEnv struct {
 	sizes                   map[string][]string
 	imageModel              string
 	themes                  []string
+	roles                   []string
 	dir, home               string
 }
 
@@ -65,6 +66,7 @@ func (m *Model) commandEnv() commandEnv {
 	}
 	env.dir, _ = os.Getwd()
 	env.home = m.opts.Getenv("HOME")
+	env.roles = m.opts.Config.RoleNames()
 	env.themes = append(env.themes, "auto")
 	for _, t := range m.term.themes.Themes() {
 		env.themes = append(env.themes, t.Name)

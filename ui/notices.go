@@ -5,7 +5,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"parley/ui/cells"
 	"parley/ui/uictx"
@@ -148,7 +147,7 @@ func wrapNotice(n notice, w int) []string {
 	if n.kind.sticky() {
 		text += "  (esc dismisses)"
 	}
-	return strings.Split(ansi.Wrap(text, max(w-1, 8), ""), "\n")
+	return cells.WrapLines(text, max(w-1, 8))
 }
 
 func (k toastKind) icon() string {

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"parley/ui/cells"
 	"parley/ui/uictx"
 )
@@ -82,7 +80,7 @@ func (p *noticesPane) render(log []notice, w, h int) string {
 // the text, the lines after the first indented, every word kept.
 func wrapLogged(n notice, w int) []string {
 	head := n.at.Format("15:04:05") + " " + n.kind.icon()
-	first := strings.Split(ansi.Wrap(head+n.text, w, ""), "\n")
+	first := cells.WrapLines(head+n.text, w)
 	if len(first) == 1 {
 		return first
 	}
@@ -90,7 +88,7 @@ func wrapLogged(n notice, w int) []string {
 	// wrapped two cells narrower.
 	rest := strings.Join(first[1:], " ")
 	out := []string{first[0]}
-	for _, l := range strings.Split(ansi.Wrap(rest, max(w-2, 1), ""), "\n") {
+	for _, l := range cells.WrapLines(rest, max(w-2, 1)) {
 		out = append(out, "  "+l)
 	}
 	return out

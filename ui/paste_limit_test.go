@@ -59,7 +59,7 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	if a := h.m.comp.attachments[0]; !a.Resized || a.Width != 512 {
 		t.Fatalf("the first image was not scaled: %s", a.Describe())
 	}
-	want := fmt.Sprintf("a message carries at most %d images (attach_max_count); %d of the %d images were not attached", limit, n-limit, n)
+	want := fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files were not attached", limit, n-limit, n)
 	if !h.logged(want) {
 		t.Errorf("no notice %q", want)
 	}

@@ -45,6 +45,10 @@ type Options struct {
 	// conversations, reopened ones included; "" keeps a reopened
 	// session's own and gives new ones system_prompt.
 	SystemPrompt string
+	// Role is --role: the [[roles]] entry new conversations start with
+	// (its system prompt unless --system gives one; its parameters). ""
+	// starts them with none; a reopened session keeps its own.
+	Role string
 	// Theme is the theme name (--theme, else config theme; "" means "auto").
 	Theme string
 	// Version is parley's version (User-Agent of clients the UI builds).
@@ -247,6 +251,9 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Desktop != nil {
 		m.desktop = *opts.Desktop
 	}
+	if opts.Config != nil && opts.Config.ScreenshotCmd != "" {
+		m.desktop.ScreenshotCmd = opts.Config.ScreenshotCmd
+	}
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
 	problems = append(problems, m.term.loadThemes(opts.configEnv())...)
@@ -276,7 +283,7 @@ func New(ctx context.Context, opts Options) *Model {
 	if m.hist.rec != nil {
 		m.listen(m.hist.rec)
 	}
-	m.conv = conversation.New(m.conversationOptions())
+	m.conv = m.freshConversation()
 	m.actions = newActionTable(chatActions())
 	m.menu = slash.NewList(m.ctx, m.actions.commands)
 	m.comp = newComposer()

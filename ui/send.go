@@ -82,12 +82,14 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 
 // turnOptions are the options of the next turn.
 func (m *Model) turnOptions() conversation.TurnOptions {
-	return conversation.TurnOptions{
+	o := conversation.TurnOptions{
 		Model:         m.model,
 		Catalog:       m.catalog,
 		MaxHistory:    m.opts.maxHistory(),
 		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
 	}
+	o.Params, o.ParamSources = api.MergeParams(m.paramLayers()...)
+	return o
 }
 
 // refused says why a turn could not start. For images in earlier messages

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	"parley/api"
 	"parley/config"
@@ -56,8 +57,19 @@ func settingsFrom(opts Options) settings {
 // when there is no config (tests, the demo).
 
 // systemPrompt is the system prompt a new conversation starts with:
-// --system, else system_prompt.
+// --system, else the --role's, else system_prompt.
 func (o Options) systemPrompt() string {
+	if o.SystemPrompt == "" && o.Role != "" && o.Config != nil {
+		if r, ok := o.Config.Role(o.Role); ok && strings.TrimSpace(r.SystemPrompt) != "" {
+			return r.SystemPrompt
+		}
+	}
+	return o.ownSystemPrompt()
+}
+
+// ownSystemPrompt is the system prompt without a role: --system, else
+// system_prompt.
+func (o Options) ownSystemPrompt() string {
 	if o.SystemPrompt != "" || o.Config == nil {
 		return o.SystemPrompt
 	}

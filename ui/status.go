@@ -66,7 +66,10 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		left = append(left, statusSeg{text: "demo", role: roleWarn})
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
-	if m.conv.SystemPrompt() != "" {
+	switch {
+	case m.conv.Role() != "":
+		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.conv.Role()), role: roleModel, drop: 2})
+	case m.conv.SystemPrompt() != "":
 		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
 	}
 	if t := m.conv.Title(); t != "" {

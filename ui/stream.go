@@ -51,12 +51,14 @@ const spinnerStep = 100 * time.Millisecond
 // UI. It is shared by the reading command and the model's frame tick; only
 // its own methods touch it, under its lock.
 type pump struct {
-	mu     sync.Mutex
-	text   strings.Builder
-	usage  *api.Usage
-	finish string
-	err    error
-	ended  bool
+	mu   sync.Mutex
+	text strings.Builder
+	// reasoning is the model's thinking, apart from the answer.
+	reasoning strings.Builder
+	usage     *api.Usage
+	finish    string
+	err       error
+	ended     bool
 	// alive: an event arrived since the last take (text or not).
 	alive bool
 	// retry is the client's latest retry notice, nil once data flows.
@@ -74,6 +76,7 @@ func (p *pump) add(ev api.StreamEvent) {
 	p.alive = true
 	p.retry = nil
 	p.text.WriteString(ev.Text)
+	p.reasoning.WriteString(ev.Reasoning)
 	if ev.Usage != nil {
 		u := *ev.Usage
 		p.usage = &u
@@ -109,8 +112,9 @@ func (p *pump) end(err error) {
 func (p *pump) take() streamBatch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := streamBatch{text: p.text.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
+	b := streamBatch{text: p.text.String(), reasoning: p.reasoning.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
 	p.text.Reset()
+	p.reasoning.Reset()
 	p.usage = nil
 	p.alive = false
 	return b
@@ -118,9 +122,10 @@ func (p *pump) take() streamBatch {
 
 // streamBatch is everything that arrived since the previous frame.
 type streamBatch struct {
-	text   string
-	usage  *api.Usage
-	finish string
+	text      string
+	reasoning string
+	usage     *api.Usage
+	finish    string
 	// ended: the stream is over; err says why when it did not end properly.
 	ended bool
 	err   error
@@ -183,14 +188,29 @@ func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *
 	}
 }
 
-// frameTick is the next frame of stream id, or of the transcript's lazy
-// work (id 0).
-func frameTick(id int) tea.Cmd {
-	d := frameInterval
+// frameTick is the next frame of stream id after d, or of the
+// transcript's lazy work (id 0, after lazyInterval).
+func frameTick(id int, d time.Duration) tea.Cmd {
 	if id == 0 {
 		d = lazyInterval
 	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
+}
+
+// streamFrame is the frame interval of a stream on a screen of w×h cells:
+// frameInterval, longer on larger screens. Each frame costs Bubble Tea's
+// renderer a parse and diff of the whole screen, so a frame of 200×60
+// costs three times one of 80×24; spacing them keeps a 20 KB reply within
+// about a second of CPU at every size (BENCHMARKS.md, "Streaming cost by
+// screen size"), and text still shows within a fifth of a second.
+func streamFrame(w, h int) time.Duration {
+	switch area := w * h; {
+	case area <= 2000:
+		return frameInterval + 20*time.Millisecond
+	case area <= 5000:
+		return frameInterval + 50*time.Millisecond
+	}
+	return 2 * frameInterval
 }
 
 // streamer is the reply in flight (nil when idle), the next stream id, and

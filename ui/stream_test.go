@@ -107,9 +107,9 @@ func TestDeltasArriveOnFrameTicks(t *testing.T) {
 	if grew == 0 || grew > deltas/4 {
 		t.Fatalf("the reply grew on %d frames for %d deltas", grew, deltas)
 	}
-	// One tick per frameInterval (plus the first and the last).
+	// One tick per frame interval (plus the first and the last).
 	if limit := int(elapsed/frameInterval) + 2; frames > limit {
-		t.Errorf("%d frame ticks in %v; at most %d expected at one per %v", frames, elapsed, limit, frameInterval)
+		t.Errorf("%d frame ticks in %v; at most %d expected at one per %v or slower", frames, elapsed, limit, frameInterval)
 	}
 }
 

@@ -38,7 +38,7 @@ func (s *streamer) start(base context.Context, client *api.Client, t *conversati
 			return inner()
 		}
 	}
-	return tea.Batch(stream, frameTick(a.id))
+	return tea.Batch(stream, frameTick(a.id, frameInterval))
 }
 
 // drain applies what the reply in flight sent since the previous frame,
@@ -49,16 +49,17 @@ func (s *streamer) drain(conv *conversation.Conversation, now time.Time) bool {
 		return false
 	}
 	b := a.pump.take()
-	if b.text != "" || b.alive {
+	if b.text != "" || b.reasoning != "" || b.alive {
 		a.last = now
 	}
 	a.retry = b.retry
-	if b.text != "" {
+	if b.text != "" || b.reasoning != "" {
 		if a.first.IsZero() {
 			a.first = now
 		}
-		a.chars += utf8.RuneCountInString(b.text)
+		a.chars += utf8.RuneCountInString(b.reasoning) + utf8.RuneCountInString(b.text)
 	}
+	conv.ReceiveReasoning(a.turn, b.reasoning)
 	conv.Receive(a.turn, b.text, b.usage, b.finish)
 	if !b.ended {
 		return false
@@ -80,8 +81,9 @@ func (s *streamer) interrupt(conv *conversation.Conversation, now time.Time) boo
 		return false
 	}
 	a.cancel()
-	if b := a.pump.take(); b.text != "" {
-		a.chars += utf8.RuneCountInString(b.text)
+	if b := a.pump.take(); b.text != "" || b.reasoning != "" {
+		a.chars += utf8.RuneCountInString(b.reasoning) + utf8.RuneCountInString(b.text)
+		conv.ReceiveReasoning(a.turn, b.reasoning)
 		conv.Receive(a.turn, b.text, b.usage, "")
 	}
 	s.end(conv, context.Canceled, now)

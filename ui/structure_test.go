@@ -366,7 +366,7 @@ func TestAttachCommandChipsAndLimits(t *testing.T) {
 	checkFrame(t, h.m, 120, 30)
 	h.typeText("/attach " + pngFile(t, t.TempDir(), 8, 8))
 	h.key("enter")
-	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "at most 2 images") })
+	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "at most 2 attachments") })
 	if len(h.m.comp.attachments) != 2 {
 		t.Fatalf("%d attachments", len(h.m.comp.attachments))
 	}

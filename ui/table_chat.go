@@ -20,13 +20,18 @@ func chatActions() []action {
 			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
 		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
 			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, run: themeAction},
+		{cmd: cmd{Name: "role", Args: "[NAME|--clear]", Summary: "give this conversation a role of the config (its system prompt, model, parameters)",
+			Complete: nameArg(func(env commandEnv) []string { return env.roles })},
+			run: func(m *Model, c call) tea.Cmd { return m.roleCommand(c.inv.Args) }},
+		{cmd: cmd{Name: "set", Args: "[NAME VALUE|NAME --clear]", Summary: "set a parameter (temperature, max_tokens, …) for this conversation; alone: what is in force",
+			Complete: completeSet},
+			run: func(m *Model, c call) tea.Cmd { return m.setCommand(c.inv.Args) }},
 		{cmd: cmd{Name: "system", Args: "[text|--clear]", Summary: "show, set or (--clear) remove this conversation's system prompt"},
 			run: func(m *Model, c call) tea.Cmd { return m.systemCommand(c.inv.Args) }},
 		{key: keys.NewConversation, app: true, cmd: cmd{Name: "new", Summary: "start a new conversation"}, run: newAction},
-		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…]", Summary: "attach images: pick files, or name files or http(s) links",
-			Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
-				return slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home, Keep: isImageName})
-			}}, run: attachAction},
+		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…|latest]", Summary: "attach images or text files: pick files, name files or http(s) links, or the latest screenshot",
+			Complete: completeAttach}, run: attachAction},
+		{key: keys.Screenshot, cmd: cmd{Name: "screenshot", Summary: "draw a region of the screen: the screenshot is attached"}, run: do((*Model).takeScreenshot)},
 		{key: keys.ImageForm, cmd: cmd{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files",
 			Flags: imageFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return completeImage(ctx, a, env, env.imageModels)
@@ -163,8 +168,12 @@ func newAction(m *Model, c call) tea.Cmd {
 }
 
 func attachAction(m *Model, c call) tea.Cmd {
-	if len(c.inv.Positional) == 0 {
+	switch {
+	case len(c.inv.Positional) == 0:
 		return m.openFilePicker()
+	case len(c.inv.Positional) == 1 && c.inv.Positional[0] == "latest":
+		// The newest screenshot; a file named so is ./latest.
+		return m.attachLatest()
 	}
 	refs := make([]string, len(c.inv.Positional))
 	for i, r := range c.inv.Positional {
@@ -179,4 +188,14 @@ func detachAction(m *Model, c call) tea.Cmd {
 		return m.notify(err.Error(), toastErr)
 	}
 	return m.removeAttachment(n - 1)
+}
+
+// completeAttach completes /attach: files (images and text files alike:
+// the bytes decide), and "latest" for the newest screenshot.
+func completeAttach(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+	out := slash.CompletePath(ctx, a.Word, slash.PathOptions{Dir: env.dir, Home: env.home})
+	if a.Index == 0 && a.Flag == "" {
+		out = append(out, slash.FilterCompletions(a.Word, []slash.Completion{{Value: "latest", Detail: "the newest screenshot"}})...)
+	}
+	return out
 }

@@ -45,12 +45,22 @@ func (m *Model) conversationOptions() conversation.Options {
 	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.opts.systemPrompt()}
 }
 
+// freshConversation is a new, empty conversation with the run's role
+// (--role).
+func (m *Model) freshConversation() *conversation.Conversation {
+	c := conversation.New(m.conversationOptions())
+	if m.opts.Role != "" {
+		c.SetRole(m.opts.Role)
+	}
+	return c
+}
+
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
 	m.images.stop(m.conv)
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
-	m.conv = conversation.New(m.conversationOptions())
+	m.conv = m.freshConversation()
 	m.tr.Reset(nil)
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 }

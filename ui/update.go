@@ -70,7 +70,7 @@ func (m *Model) tickIfNeeded() tea.Cmd {
 		return nil
 	}
 	m.screen.ticking = true
-	return frameTick(0)
+	return frameTick(0, lazyInterval)
 }
 
 // frame is one frame tick: take what the stream sent since the previous
@@ -97,7 +97,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 			s.frame++
 			s.shown = now
 		}
-		return tea.Batch(frameTick(msg.id), render)
+		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render)
 	}
 	return tea.Batch(m.tickIfNeeded(), render, ended)
 }
@@ -204,6 +204,12 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case clipboardReadMsg:
 		return m.clipboardRead(msg), true
+
+	case screenshotMsg:
+		return m.screenshotTaken(msg), true
+
+	case latestMsg:
+		return m.latestAttached(msg), true
 
 	case exportedMsg:
 		return m.exported(msg), true

@@ -117,3 +117,17 @@ func cutWord(word string, room int) (string, string) {
 	}
 	return head, word[len(head):]
 }
+
+// WrapLines is Wrap for plain text that may hold line breaks: each line is
+// wrapped on its own, and an empty line stays.
+func WrapLines(s string, w int) []string {
+	var out []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, Wrap(l, w)...)
+	}
+	return out
+}

@@ -35,3 +35,11 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapLinesKeepsBreaksAndHyphenatedNames(t *testing.T) {
+	got := WrapLines("install wl-clipboard or xclip\n\nthen try again", 14)
+	want := []string{"install", "wl-clipboard", "or xclip", "", "then try again"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("WrapLines = %q, want %q", got, want)
+	}
+}

@@ -70,7 +70,7 @@ func (p *Pane) detailLines(w, h int) []string {
 			room = 1 // the prompt matters more than the last facts
 		}
 		if room > 0 {
-			prompt = strings.Split(ansi.Wrap(cells.Fold(it.Prompt), w, ""), "\n")
+			prompt = cells.WrapLines(cells.Fold(it.Prompt), w)
 			if len(prompt) > room {
 				prompt = prompt[:room]
 				prompt[room-1] = cells.Truncate(prompt[room-1]+" "+cells.Ellipsis, w)

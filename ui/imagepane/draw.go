@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"parley/termsafe"
 	"parley/ui/cells"
 	"parley/ui/list"
@@ -111,11 +109,11 @@ func (p *Pane) drawEmpty(lines []string, l layout) {
 	more := "Attached and generated images of this conversation are listed here, newest first."
 	inner := max(l.w-2, 1)
 	var rows []string
-	for _, t := range strings.Split(ansi.Wrap(text, inner, ""), "\n") {
+	for _, t := range cells.WrapLines(text, inner) {
 		rows = append(rows, st.Text.Render(cells.Fit(" "+t, l.w)))
 	}
 	rows = append(rows, cells.Spaces(l.w))
-	for _, t := range strings.Split(ansi.Wrap(more, inner, ""), "\n") {
+	for _, t := range cells.WrapLines(more, inner) {
 		rows = append(rows, st.Muted.Render(cells.Fit(" "+t, l.w)))
 	}
 	// One blank row under the title when there is room for it.
@@ -266,7 +264,7 @@ func (p *Pane) previewLines(w, h int, preview []string) []string {
 			add(termsafe.KeepSGR(line), nil)
 		}
 	case p.errKey != "" && p.errKey == it.Key:
-		wrapped := strings.Split(ansi.Wrap(cells.Fold(p.errText), max(w-2, 1), ""), "\n")
+		wrapped := cells.WrapLines(cells.Fold(p.errText), max(w-2, 1))
 		for _, line := range wrapped[:min(len(wrapped), h)] {
 			add(line, func(s string) string { return st.Error.Render(s) })
 		}

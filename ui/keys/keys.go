@@ -38,6 +38,8 @@ const (
 	ClearComposer    = "clear_composer"
 	Paste            = "paste"
 	Attach           = "attach"
+	Screenshot       = "screenshot"
+	ToggleThinking   = "toggle_thinking"
 	ImageForm        = "image_form"
 	Images           = "images"
 	CopyReply        = "copy_reply"
@@ -70,6 +72,8 @@ type Map struct {
 	Paste key.Binding
 	// Attach opens the image file picker.
 	Attach key.Binding
+	// Screenshot takes a region screenshot and attaches it.
+	Screenshot key.Binding
 	// ImageForm opens the form that makes images (prompt, model, size, n).
 	ImageForm key.Binding
 	// Images shows or hides the image pane (and gives it the keys).
@@ -89,6 +93,9 @@ type Map struct {
 	ScrollBottom key.Binding // only in an empty composer
 	LineUp       key.Binding
 	LineDown     key.Binding
+	// ToggleThinking folds and unfolds the replies' reasoning (only in an
+	// empty composer: ctrl+t transposes characters in text).
+	ToggleThinking key.Binding
 	// App.
 	ModelPicker     key.Binding
 	ThemePicker     key.Binding

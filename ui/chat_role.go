@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/internal/homepath"
+	"parley/ui/cells"
+)
+
+// roleCommand is /role: alone it says the conversation's role and the
+// roles there are; /role NAME gives the conversation that role (its system
+// prompt, and its model and parameters when it names them); /role --clear
+// removes it.
+func (m *Model) roleCommand(args string) tea.Cmd {
+	name := strings.TrimSpace(args)
+	switch name {
+	case "":
+		return m.notify(m.rolesSaid(), toastInfo)
+	case "--clear":
+		if m.conv.Role() == "" {
+			return m.notify("this conversation has no role to remove", toastInfo)
+		}
+		m.conv.SetRole("")
+		m.conv.SetSystemPrompt(m.opts.ownSystemPrompt())
+		return m.notify("role removed; the next reply is sent with the usual system prompt and parameters", toastOK)
+	}
+	r, err := m.opts.Config.FindRole(name)
+	if err != nil {
+		return m.notify(userSentence(err), toastErr)
+	}
+	m.conv.SetRole(r.Name)
+	said := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
+	if m.opts.SystemPrompt != "" {
+		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; --system keeps this run's system prompt"
+	} else {
+		m.conv.SetSystemPrompt(r.SystemPrompt)
+	}
+	if !r.Params.IsZero() {
+		said += " and parameters (/set shows them)"
+	}
+	var cmd tea.Cmd
+	if model := strings.TrimSpace(r.Model); model != "" && model != m.model {
+		said += "; model " + cells.OneLine(model)
+		cmd = m.useModel(model, false)
+	}
+	return tea.Batch(cmd, m.notify(said, toastOK))
+}
+
+// rolesSaid is what /role alone says.
+func (m *Model) rolesSaid() string {
+	names := m.opts.Config.RoleNames()
+	cur := m.conv.Role()
+	var b strings.Builder
+	switch {
+	case cur != "" && m.chatRole() == nil:
+		fmt.Fprintf(&b, "this conversation's role %s is no longer in the config, so only its system prompt stays", cells.OneLine(cur))
+	case cur != "":
+		fmt.Fprintf(&b, "role: %s", cells.OneLine(cur))
+	default:
+		b.WriteString("this conversation has no role")
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(&b, "; the config defines none: add a [[roles]] entry with name and system_prompt to %s", cells.OneLine(homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))))
+		return b.String()
+	}
+	fmt.Fprintf(&b, " (roles: %s; /role NAME switches, /role --clear removes it)", cells.OneLine(strings.Join(names, ", ")))
+	return b.String()
+}
