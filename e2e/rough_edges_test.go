@@ -168,3 +168,54 @@ func pictureRows(screen string) int {
 	}
 	return n
 }
+
+// TestRepliesKeepAngleBracketsAndWholeWords (§1, §3): text that looks
+// like HTML shows as written, in the chat and in what ask prints; names
+// with hyphens and paths are not broken at a hyphen, and no line holds
+// only punctuation.
+func TestRepliesKeepAngleBracketsAndWholeWords(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	reply := "Use List<String> or Vec<u8> here; wrap it in a <div>, and a<b>c stays. " +
+		"Install wl-clipboard and demo-vision-preview-model from /usr/local/share/parley-tools/bin today."
+	gw.Enqueue(apitest.Reply{Text: reply})
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 44, Height: 30})
+	tm.waitText("Message gpt-4o")
+	tm.send("generics?")
+	s := tm.waitText("today.")
+	flat := strings.Join(strings.Fields(s), " ")
+	for _, want := range []string{"List<String>", "Vec<u8>", "<div>", "a<b>c", "wl-clipboard", "demo-vision-preview-model", "/usr/local/share/parley-tools/bin"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("%q is not on screen whole:\n%s", want, frame(s))
+		}
+	}
+	for _, l := range lines(s) {
+		switch strings.TrimSpace(l) {
+		case ".", ";", ",":
+			t.Errorf("a line holds only punctuation:\n%s", frame(s))
+		}
+	}
+}
+
+// TestCodeLabelsRunThroughTheTranscript (§14): the second reply's block
+// is [2], and /copy 1 copies the first reply's block.
+func TestCodeLabelsRunThroughTheTranscript(t *testing.T) {
+	t.Parallel()
+	gw := apitest.New(t)
+	gw.Enqueue(apitest.Reply{Text: "First:\n\n```sh\necho first\n```\n"})
+	gw.Enqueue(apitest.Reply{Text: "Second:\n\n```sh\necho second\n```\n"})
+	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 100, Height: 30, SetClipboard: true})
+	tm.waitText(composerReady)
+	tm.send("one")
+	tm.waitText("echo first")
+	tm.send("two")
+	s := tm.waitText("echo second")
+	if !strings.Contains(s, "[1] sh") || !strings.Contains(s, "[2] sh") {
+		t.Fatalf("the labels do not run through the transcript:\n%s", frame(s))
+	}
+	tm.send("/copy 1")
+	tm.waitText("code block [1]")
+	if got := newestBuffer(t, tm, 1); strings.TrimSpace(got) != "echo first" {
+		t.Fatalf("/copy 1 copied %q", got)
+	}
+}
