@@ -82,6 +82,12 @@ type Attachment struct {
 	// Lines is a text file's line count (CountLines); 0 for images.
 	Lines int
 
+	// Path is the local file the attachment was read from, made absolute,
+	// for opening it or naming it later; "" for a paste, a link or a data
+	// URI. It is never sent, and not stored: a reopened session's images
+	// are the history's files.
+	Path string
+
 	Data []byte // the encoded bytes sent (nil for links); a text file's bytes as read
 }
 
@@ -205,8 +211,12 @@ func AttachContext(ctx context.Context, ref string, lim AttachLimits) (Attachmen
 		// data is dead past this point (Go's collector sees that), so the
 		// refused file can go back at once.
 		media.Reclaim(int64(len(data)))
+		return a, err
 	}
-	return a, err
+	if abs, err := filepath.Abs(path); err == nil {
+		a.Path = abs
+	}
+	return a, nil
 }
 
 // CleanPath turns a typed or pasted file reference into a path: it trims

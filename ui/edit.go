@@ -101,7 +101,7 @@ func editSource(pane sidePane, pending []api.Attachment, conv *conversation.Conv
 		}
 	}
 	for i := len(pending) - 1; i >= 0; i-- {
-		if a := pending[i]; len(a.Data) > 0 {
+		if a := pending[i]; len(a.Data) > 0 && !a.IsText() {
 			return imageSource{name: a.Name, data: a.Data}, true
 		}
 	}
@@ -109,7 +109,7 @@ func editSource(pane sidePane, pending []api.Attachment, conv *conversation.Conv
 	for i := len(msgs) - 1; i >= 0; i-- {
 		atts := msgs[i].Attachments
 		for j := len(atts) - 1; j >= 0; j-- {
-			if len(atts[j].Data) > 0 {
+			if len(atts[j].Data) > 0 && !atts[j].IsText() {
 				return imageSource{name: atts[j].Name, data: atts[j].Data}, true
 			}
 		}

@@ -139,12 +139,13 @@ func imagesKey(conv *conversation.Conversation, pending []api.Attachment) string
 	return key
 }
 
-// imageItems lists every image of the conversation and of the composer.
+// imageItems lists every image of the conversation and of the composer
+// (not the text files).
 func imageItems(conv *conversation.Conversation, pending []api.Attachment, now time.Time, stored func(string) string) []imagepane.Item {
 	var out []imagepane.Item
 	for _, msg := range conv.Messages() {
 		for _, a := range msg.Attachments {
-			if len(a.Data) == 0 {
+			if len(a.Data) == 0 || a.IsText() {
 				continue
 			}
 			it := itemFor(msg, a)
@@ -156,7 +157,7 @@ func imageItems(conv *conversation.Conversation, pending []api.Attachment, now t
 		}
 	}
 	for _, a := range pending {
-		if len(a.Data) == 0 {
+		if len(a.Data) == 0 || a.IsText() {
 			continue
 		}
 		it := itemFor(conversation.Message{Role: api.RoleUser, Created: now}, a)
@@ -170,6 +171,8 @@ func itemFor(msg conversation.Message, a api.Attachment) imagepane.Item {
 	it := imagepane.Item{
 		Key: a.SHA256, Origin: imagepane.Attached, Name: a.Name,
 		Width: a.Width, Height: a.Height, Bytes: len(a.Data), MIME: a.MIME, Created: msg.Created,
+		// An attached file keeps its own path: o opens it, c copies it.
+		Path: a.Path,
 	}
 	if msg.IsImages() {
 		it.Origin, it.Path, it.Name = imagepane.Generated, a.Name, ""
