@@ -247,6 +247,6 @@ func TestParseBoundsItsStats(t *testing.T) {
 		t.Fatalf("a hung mount: %+v, want the paths left to Check", r)
 	}
 	if n := calls.Load(); n != 1 {
-		t.Fatalf("%d stats started, want the first only (they run one after the other)", calls)
+		t.Fatalf("%d stats started, want the first only (they run one after the other)", n)
 	}
 }
