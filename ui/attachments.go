@@ -167,8 +167,9 @@ func chip(a api.Attachment, n int) string {
 // attachUpTo attaches refs (paths or links) in a command, at most as many
 // as the message has room for (attach_max_count): the rest are refused at
 // once, said so, and never read. With check, the refs are a paste's paths
-// and are all confirmed to be image files first (a few bytes of each), so
-// a paste that is not images stays text whatever its count.
+// and are all confirmed to be images or text files first (a few bytes of
+// each), so a paste that is not files to attach stays text whatever its
+// count.
 func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
 	keep := min(max(m.opts.maxAttachments()-len(m.comp.attachments), 0), len(refs))
 	var attach tea.Cmd

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 
 	tea "charm.land/bubbletea/v2"
@@ -130,6 +131,7 @@ func (m *Model) openFilePicker() tea.Cmd {
 	p, cmd := filepicker.New(m.ctx, filepicker.Options{
 		Dir: pickerStart(m.opts.Getenv), Home: m.opts.Getenv("HOME"),
 		Previews: m.pics.mode != preview.Off, Context: ctx,
+		MaxTextBytes: cmp.Or(attachLimits(m.opts, &m.pics).MaxTextBytes, int64(api.DefaultAttachMaxTextBytes)),
 	})
 	m.layers.push(&pickerLayer{p: p, cancel: cancel, pics: &m.pics, options: m.pics.options(m.ctx, m.term.profile)})
 	return cmd

@@ -257,14 +257,14 @@ func previewKey(sum [32]byte, w, h int) string {
 // hex SHA-256 of its bytes.
 func findImage(conv *conversation.Conversation, pending []api.Attachment, key string) (api.Attachment, bool) {
 	for _, a := range pending {
-		if a.SHA256 == key {
+		if a.SHA256 == key && !a.IsText() {
 			return a, true
 		}
 	}
 	msgs := conv.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		for _, a := range msgs[i].Attachments {
-			if strings.EqualFold(a.SHA256, key) && len(a.Data) > 0 {
+			if strings.EqualFold(a.SHA256, key) && len(a.Data) > 0 && !a.IsText() {
 				return a, true
 			}
 		}

@@ -48,8 +48,8 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	return m.syncMenu()
 }
 
-// checkAndAttach confirms that pasted paths are image files (a few bytes
-// of each) and attaches the first keep of them; otherwise the paste goes
+// checkAndAttach confirms that pasted paths are images or text files (a
+// few bytes of each) and attaches the first keep of them; otherwise the paste goes
 // into the composer as text.
 func checkAndAttach(ctx context.Context, paths []string, keep int, pasted string, lim api.AttachLimits) tea.Cmd {
 	attach := attachRefsContext(ctx, paths[:keep], pasted, lim)

@@ -46,7 +46,8 @@ func pngBytes(t testing.TB, w, h int) []byte {
 }
 
 // mkfiles creates files (and their folders) under dir: a name ending in
-// "/" is an empty folder, a .png a real image, anything else some text.
+// "/" is an empty folder, a .png a real image, a .bin the start of a
+// program (binary), anything else some text.
 func mkfiles(t testing.TB, dir string, names ...string) {
 	t.Helper()
 	for _, n := range names {
@@ -61,8 +62,11 @@ func mkfiles(t testing.TB, dir string, names ...string) {
 			t.Fatal(err)
 		}
 		data := []byte("not an image")
-		if strings.HasSuffix(n, ".png") {
+		switch {
+		case strings.HasSuffix(n, ".png"):
 			data = pngBytes(t, 6, 4)
+		case strings.HasSuffix(n, ".bin"):
+			data = []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00")
 		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -176,4 +180,11 @@ func requireInert(t testing.TB, view string) {
 			t.Fatalf("raw control %U in the view: %q", r, view)
 		}
 	}
+}
+
+// says reports whether the view holds sentence, wrapped over lines or
+// not: the words in order, white space of any kind between them.
+func says(view, sentence string) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	return strings.Contains(norm(plain(view)), norm(sentence))
 }

@@ -27,9 +27,10 @@ type Options struct {
 	Dir string
 	// Home is what "~" stands for ("" leaves "~" alone).
 	Home string
-	// Previews: show a preview of the highlighted image beside the list
-	// (the root renders what the Results ask for). Off, the list takes
-	// the whole width.
+	// Previews: show a preview of the highlighted file beside the list
+	// (an image's is rendered by the root, as the Results ask; a text
+	// file's first lines by the picker). Off, the list takes the whole
+	// width.
 	Previews bool
 	// Context is the parent of every folder read; nil means
 	// context.Background().
@@ -37,6 +38,10 @@ type Options struct {
 	// ReadTimeout and MaxEntries: 0 means the defaults.
 	ReadTimeout time.Duration
 	MaxEntries  int
+	// MaxTextBytes is the largest text file a message takes
+	// (attach_max_text_bytes): a larger one is shown as too large and
+	// refused here, with the attach's sentence. 0 leaves it to the attach.
+	MaxTextBytes int64
 }
 
 // Action is what a Result asks of the root.
@@ -95,10 +100,16 @@ type Picker struct {
 	asked   PreviewRequest // the last request handed to the root
 	preview PreviewMsg     // the last answer
 
-	w, h  int
-	rev   int
-	view  viewCache
-	hints uictx.HintCache
+	sniffAt int     // the list's next item to look at in the background
+	peeking string  // the file whose first bytes are being read for a preview
+	peeked  peekMsg // the last answer
+
+	w, h    int
+	status  []string // the status area's lines, made by layout
+	statusH int
+	rev     int
+	view    viewCache
+	hints   uictx.HintCache
 }
 
 type viewCache struct {
@@ -123,7 +134,7 @@ func New(ctx *uictx.Context, opts Options) (*Picker, tea.Cmd) {
 		Text:   func(e entry) string { return e.name },
 		ID:     func(e entry) string { return e.name },
 		Typing: true,
-		Empty:  "no images or folders here (backspace goes up)",
+		Empty:  "no files or folders here (backspace goes up)",
 		Render: func(r list.Row[entry]) string { return renderEntry(ctx, r) },
 	})
 	p.filter = lineedit.New(ctx, lineedit.Options{Prompt: " filter: ", Placeholder: "type to filter, or a path: / ~/ ./", Limit: 4096})

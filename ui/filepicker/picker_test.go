@@ -14,16 +14,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// A folder lists its folders, then its images by name; hidden files and
-// other files are left out; sizes are in bytesize.Format's one format.
-func TestListsFoldersAndImages(t *testing.T) {
+// A folder lists its folders, then its files by name, each marked with
+// what its bytes are; hidden files are left out; sizes are in
+// bytesize.Format's one format.
+func TestListsFoldersAndFiles(t *testing.T) {
 	dir := t.TempDir()
-	mkfiles(t, dir, "b.png", "A.jpg", "notes.txt", ".hidden.png", "zoo/", "Albums/", ".git/")
+	mkfiles(t, dir, "b.png", "A.jpg", "notes.txt", "tool.bin", ".hidden.png", "zoo/", "Albums/", ".git/")
 	big := filepath.Join(dir, "big.webp")
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, 4_600_000); err != nil {
+	if err := os.Truncate(big, 4_600_000); err != nil { // zeros: binary
 		t.Fatal(err)
 	}
 	p, _ := open(t, dir, "", 80, 20, false)
@@ -31,12 +32,17 @@ func TestListsFoldersAndImages(t *testing.T) {
 	for _, e := range p.list.Items() {
 		names = append(names, e.name)
 	}
-	if want := []string{"Albums", "zoo", "A.jpg", "b.png", "big.webp"}; !slices.Equal(names, want) {
+	if want := []string{"Albums", "zoo", "A.jpg", "b.png", "big.webp", "notes.txt", "tool.bin"}; !slices.Equal(names, want) {
 		t.Fatalf("entries %q, want %q", names, want)
 	}
 	v := plain(p.View())
-	if !strings.Contains(v, "Albums/") || !strings.Contains(v, "4.6 MB") || bytesize.Format(4_600_000) != "4.6 MB" {
-		t.Fatalf("view:\n%s", v)
+	for _, want := range []string{"Albums/", "A.jpg", "text      12 B", "b.png", "image", "big.webp", "binary  4.6 MB", "tool.bin"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in:\n%s", want, v)
+		}
+	}
+	if bytesize.Format(4_600_000) != "4.6 MB" {
+		t.Fatal("bytesize changed its format")
 	}
 }
 
@@ -114,7 +120,7 @@ func TestNavigate(t *testing.T) {
 // enter, or attaches its image; a bad one says why and stays typed.
 func TestTypedPath(t *testing.T) {
 	home := t.TempDir()
-	mkfiles(t, home, "Pictures/shot.png", "docs/readme.txt", "docs/deep/x.png")
+	mkfiles(t, home, "Pictures/shot.png", "docs/readme.txt", "docs/tool.bin", "docs/deep/x.png")
 	start := filepath.Join(home, "docs")
 	p, _ := open(t, start, home, 80, 20, false)
 	typeText(t, p, "~/Pictures")
@@ -139,16 +145,21 @@ func TestTypedPath(t *testing.T) {
 	if res := action(press(t, p, enter)); res.Action != Attach || !slices.Equal(res.Paths, []string{filepath.Join(home, "Pictures", "shot.png")}) {
 		t.Fatalf("a typed image: %+v", res)
 	}
+	press(t, p, ctrlU)
+	typeText(t, p, "~/docs/readme.txt")
+	if res := action(press(t, p, enter)); res.Action != Attach || !slices.Equal(res.Paths, []string{filepath.Join(home, "docs", "readme.txt")}) {
+		t.Fatalf("a typed text file: %+v", res)
+	}
 	for _, c := range []struct{ typed, says string }{
 		{"~/nowhere", "there is no folder ~/nowhere; check the path"},
-		{"~/docs/readme.txt", "~/docs/readme.txt is a file, not a folder or an image"},
+		{"~/docs/tool.bin", "~/docs/tool.bin cannot be attached: it is a program, neither a PNG, JPEG, WEBP or GIF image nor a text file"},
 	} {
 		press(t, p, ctrlU)
 		typeText(t, p, c.typed)
 		if res := action(press(t, p, enter)); res.Action != None {
 			t.Fatalf("%s: %+v", c.typed, res)
 		}
-		if v := plain(p.View()); !strings.Contains(v, c.says) || p.filter.Value() != c.typed {
+		if v := plain(p.View()); !says(v, c.says) || p.filter.Value() != c.typed {
 			t.Fatalf("%s: filter %q, view:\n%s", c.typed, p.filter.Value(), v)
 		}
 	}
@@ -160,13 +171,13 @@ func TestTypedPath(t *testing.T) {
 	}
 }
 
-// "No images or folders here" only for an empty folder; a filter that
-// matches nothing names it.
+// "No files or folders here" only for an empty folder (hidden files do
+// not count); a filter that matches nothing names it.
 func TestEmptyAndNoMatch(t *testing.T) {
 	empty := t.TempDir()
-	mkfiles(t, empty, "only.txt")
+	mkfiles(t, empty, ".only.txt")
 	p, _ := open(t, empty, "", 60, 12, false)
-	if v := plain(p.View()); !strings.Contains(v, "no images or folders here") {
+	if v := plain(p.View()); !strings.Contains(v, "no files or folders here") {
 		t.Fatalf("empty folder:\n%s", v)
 	}
 	full := t.TempDir()
@@ -174,7 +185,7 @@ func TestEmptyAndNoMatch(t *testing.T) {
 	p, _ = open(t, full, "", 60, 12, false)
 	typeText(t, p, "zebra")
 	v := plain(p.View())
-	if !strings.Contains(v, "nothing matches “zebra”") || strings.Contains(v, "no images or folders here") {
+	if !strings.Contains(v, "nothing matches “zebra”") || strings.Contains(v, "no files or folders here") {
 		t.Fatalf("no match:\n%s", v)
 	}
 	// The filter is fuzzy (the one matcher) and the readline keys work.
@@ -327,7 +338,7 @@ func TestTruncatedFolder(t *testing.T) {
 	p, cmd := New(testCtx(t), Options{Dir: dir, MaxEntries: 5})
 	p.SetSize(100, 20)
 	drive(t, p, cmd)
-	if p.list.Total() != 5 || !strings.Contains(plain(p.View()), "more than 5 images and folders") {
+	if p.list.Total() != 5 || !strings.Contains(plain(p.View()), "more than 5 files and folders") {
 		t.Fatalf("%d entries:\n%s", p.list.Total(), plain(p.View()))
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/internal/bytesize"
 	"parley/ui/cells"
 	"parley/ui/keys"
 )
@@ -16,7 +17,7 @@ import (
 // preview, and says what the root should do.
 func (p *Picker) Update(msg tea.Msg) (Result, tea.Cmd) {
 	switch msg.(type) {
-	case listedMsg, PreviewMsg, tea.KeyPressMsg, tea.PasteMsg, tea.MouseWheelMsg:
+	case listedMsg, sniffedMsg, peekMsg, PreviewMsg, tea.KeyPressMsg, tea.PasteMsg, tea.MouseWheelMsg:
 	default:
 		return Result{}, nil // not the picker's: nothing changes, the view stays cached
 	}
@@ -24,6 +25,7 @@ func (p *Picker) Update(msg tea.Msg) (Result, tea.Cmd) {
 	p.layout()
 	if res.Action == None {
 		res.Preview = p.previewRequest()
+		cmd = tea.Batch(cmd, p.peekRequest())
 	}
 	return res, cmd
 }
@@ -33,6 +35,17 @@ func (p *Picker) update(msg tea.Msg) (Result, tea.Cmd) {
 	case listedMsg:
 		if msg.p == p && msg.gen == p.gen {
 			return p.listed(msg)
+		}
+	case sniffedMsg:
+		if msg.p == p && msg.gen == p.gen {
+			p.applyKinds(msg.found)
+			if !msg.stopped {
+				return Result{}, p.sniffRest()
+			}
+		}
+	case peekMsg:
+		if msg.p == p {
+			p.peekAnswered(msg)
 		}
 	case PreviewMsg:
 		if msg.PreviewRequest == p.asked { // a late answer to an older request is dropped
@@ -54,10 +67,14 @@ func (p *Picker) listed(msg listedMsg) (Result, tea.Cmd) {
 	p.loading = false
 	shown := cells.OneLine(p.short(msg.dir))
 	switch {
-	case msg.file && msg.typed && isImageName(msg.dir):
+	case msg.file && msg.typed:
+		if why := p.refusal(entry{name: p.short(msg.dir), kind: msg.kind, why: msg.why, size: msg.size}); why != "" {
+			p.err = why
+			return Result{}, nil
+		}
 		return Result{Action: Attach, Paths: []string{msg.dir}, Dir: filepath.Dir(msg.dir)}, nil
 	case msg.file:
-		p.err = shown + " is a file, not a folder or an image (PNG, JPEG, WEBP, GIF)"
+		p.err = shown + " is a file, not a folder"
 		return Result{}, nil
 	case msg.err != nil:
 		p.err = readError(shown, msg.err)
@@ -68,8 +85,9 @@ func (p *Picker) listed(msg listedMsg) (Result, tea.Cmd) {
 		came = filepath.Base(p.dir) // went up: highlight the folder left
 	}
 	p.dir, p.err, p.note = msg.dir, "", ""
+	p.sniffAt, p.peeking, p.peeked = 0, "", peekMsg{}
 	if msg.truncated {
-		p.note = "this folder has more than " + strconv.Itoa(p.opts.MaxEntries) + " images and folders; filter the first ones, or type a path"
+		p.note = "this folder has more than " + strconv.Itoa(p.opts.MaxEntries) + " files and folders; filter the first ones, or type a path"
 	}
 	if msg.typed {
 		p.filter.Reset()
@@ -83,7 +101,7 @@ func (p *Picker) listed(msg listedMsg) (Result, tea.Cmd) {
 	if came != "" {
 		p.list.Select(came)
 	}
-	return Result{}, nil
+	return Result{}, p.sniffRest()
 }
 
 // key handles one key press.
@@ -107,7 +125,7 @@ func (p *Picker) key(msg tea.KeyPressMsg) (Result, tea.Cmd) {
 		if e, ok := p.list.Selected(); ok && e.dir {
 			return Result{}, p.read(filepath.Join(p.dir, e.name), false)
 		}
-	case p.list.Update(msg):
+	case p.moved(msg):
 	default:
 		p.edit(msg)
 	}
@@ -160,11 +178,22 @@ func (p *Picker) enter() (Result, tea.Cmd) {
 	if ok && e.dir {
 		return Result{}, p.read(filepath.Join(p.dir, e.name), false)
 	}
+	for _, c := range p.list.Items() {
+		// Chosen before its first bytes were read, and not attachable.
+		if why := p.refusal(c); c.chosen && why != "" {
+			p.err = why
+			return Result{}, nil
+		}
+	}
 	var paths []string
 	for path := range p.marked {
 		paths = append(paths, path)
 	}
 	if len(paths) == 0 && ok {
+		if why := p.refusal(e); why != "" {
+			p.err = why
+			return Result{}, nil
+		}
 		paths = []string{filepath.Join(p.dir, e.name)}
 	}
 	if len(paths) == 0 {
@@ -174,13 +203,18 @@ func (p *Picker) enter() (Result, tea.Cmd) {
 	return Result{Action: Attach, Paths: paths, Dir: p.dir}, nil
 }
 
-// toggle marks or unmarks the highlighted image and moves down.
+// toggle marks or unmarks the highlighted file and moves down; a file
+// that cannot be attached is not marked, and the status line says why.
 func (p *Picker) toggle() {
 	e, ok := p.list.Selected()
 	if !ok || e.dir {
 		return
 	}
 	path := filepath.Join(p.dir, e.name)
+	if why := p.refusal(e); why != "" && !p.marked[path] {
+		p.err = why
+		return
+	}
 	e.chosen = !p.marked[path]
 	if e.chosen {
 		p.marked[path] = true
@@ -189,6 +223,35 @@ func (p *Picker) toggle() {
 	}
 	p.list.SetItem(p.list.SelectedIndex(), e)
 	p.list.Move(1)
+}
+
+// moved gives a key to the list; when the cursor leaves the row, what was
+// said about the row is gone too.
+func (p *Picker) moved(msg tea.KeyPressMsg) bool {
+	before := p.list.Cursor()
+	if !p.list.Update(msg) {
+		return false
+	}
+	if p.list.Cursor() != before {
+		p.err = ""
+	}
+	return true
+}
+
+// refusal says in one sentence why e cannot be attached, or "": it is
+// neither an image nor text (from its first bytes), or a text file over
+// Options.MaxTextBytes. A file not looked at yet is left to the attach.
+func (p *Picker) refusal(e entry) string {
+	name := cells.OneLine(e.name)
+	limit := p.opts.MaxTextBytes
+	switch {
+	case !e.kind.attachable():
+		return name + " cannot be attached: " + e.why
+	case e.kind == kindText && limit > 0 && e.size > limit:
+		return name + " cannot be attached: it is a text file of " + bytesize.Format(e.size) +
+			", more than parley sends of one (" + bytesize.Format(limit) + ", attach_max_text_bytes in the config); attach a part of it or raise the limit"
+	}
+	return ""
 }
 
 // short writes a path under home with "~".

@@ -1,13 +1,16 @@
 package filepicker
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/internal/bytesize"
+	"parley/internal/fserr"
 	"parley/termsafe"
 	"parley/ui/cells"
 	"parley/ui/list"
@@ -18,8 +21,12 @@ import (
 const sideMin = 70
 
 // rows is the list's height: the screen less the title, the filter, the
-// status line and the keys.
-func (p *Picker) rows() int { return max(p.h-4, 0) }
+// status lines and the keys.
+func (p *Picker) rows() int { return max(p.h-3-p.statusH, 0) }
+
+// maxStatusLines is how many lines a long sentence in the status area
+// may take from the list.
+const maxStatusLines = 3
 
 // listWidth leaves room for the preview beside the list when there is
 // one and the screen is wide enough.
@@ -41,6 +48,8 @@ func (p *Picker) previewBox() (w, h int) {
 
 // layout hands the parts their sizes after any change.
 func (p *Picker) layout() {
+	p.status = p.statusLines()
+	p.statusH = max(len(p.status), 1)
 	p.list.SetSize(p.listWidth(), p.rows())
 	p.filter.SetWidth(p.w)
 	if p.loading && p.list.Total() == 0 {
@@ -51,12 +60,13 @@ func (p *Picker) layout() {
 	p.rev++
 }
 
-// want is the preview the highlighted row needs now: an image file's, in
-// the preview's box; nothing for a folder or when there is no box.
+// want is the preview the highlighted row needs from the root now: an
+// image file's, in the preview's box; nothing for a folder, a file that
+// is not an image (or not known to be one yet), or when there is no box.
 func (p *Picker) want() PreviewRequest {
 	pw, ph := p.previewBox()
 	e, ok := p.list.Selected()
-	if !ok || e.dir || pw < 4 || ph < 2 || p.loading {
+	if !ok || e.kind != kindImage || pw < 4 || ph < 2 || p.loading {
 		return PreviewRequest{}
 	}
 	return PreviewRequest{Path: filepath.Join(p.dir, e.name), W: pw, H: ph}
@@ -109,7 +119,7 @@ func (p *Picker) render() string {
 		}
 	}
 	if p.h >= 4 {
-		lines = append(lines, p.statusLine())
+		lines = append(lines, p.status...)
 	}
 	if p.h >= 3 {
 		lines = append(lines, p.hints.Line(p.ctx, p.Hints(), w))
@@ -122,7 +132,7 @@ func (p *Picker) render() string {
 // when the rows do not all fit.
 func (p *Picker) titleLine() string {
 	st := p.ctx.Styles
-	t := " Attach images · " + cells.OneLine(p.short(p.dir))
+	t := " Attach files · " + cells.OneLine(p.short(p.dir))
 	pos := p.list.Position()
 	if pos == "" || cells.Width(pos)+12 > p.w {
 		return st.OverlayTitle.Render(cells.Fit(t, p.w))
@@ -130,31 +140,49 @@ func (p *Picker) titleLine() string {
 	return st.OverlayTitle.Render(cells.Fit(t, p.w-cells.Width(pos)-1)) + st.Muted.Render(pos+" ")
 }
 
-// statusLine says what failed, where a typed path leads, or how many
-// files are chosen.
-func (p *Picker) statusLine() string {
+// statusLines say what failed, where a typed path leads, or how many
+// files are chosen: one line, or a sentence wrapped on up to
+// maxStatusLines while the list keeps a row.
+func (p *Picker) statusLines() []string {
 	st := p.ctx.Styles
 	switch {
 	case p.err != "":
-		return st.Error.Render(cells.Fit(" "+p.err, p.w))
+		return p.sentence(p.err, st.Error)
 	case p.note != "":
-		return st.Warning.Render(cells.Fit(" "+p.note, p.w))
+		return p.sentence(p.note, st.Warning)
 	}
 	if path, ok := p.typedPath(); ok {
-		return st.Muted.Render(cells.Fit(" enter opens "+cells.OneLine(p.short(path)), p.w))
+		return []string{st.Muted.Render(cells.Fit(" enter opens "+cells.OneLine(p.short(path)), p.w))}
 	}
 	n := len(p.marked)
 	text := strconv.Itoa(n) + " chosen"
 	if n == 0 {
 		text = "space chooses several"
 	}
-	return st.Muted.Render(cells.Fit(" "+text, p.w))
+	return []string{st.Muted.Render(cells.Fit(" "+text, p.w))}
+}
+
+// sentence wraps s in the status area; a screen too short to hold it
+// shows what fits.
+func (p *Picker) sentence(s string, style lipgloss.Style) []string {
+	room := min(maxStatusLines, max(p.h-5, 1))
+	ls := strings.Split(ansi.Wrap(cells.Fold(s), max(p.w-1, 1), ""), "\n")
+	if len(ls) > room {
+		ls[room-1] = strings.Join(ls[room-1:], " ")
+		ls = ls[:room]
+	}
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = style.Render(cells.Fit(" "+l, p.w))
+	}
+	return out
 }
 
 // previewLines are the preview's rows, each exactly w cells: the answer
-// for what is highlighted now, a word about a folder, the reason there is
-// no preview, or a quiet "…" while it is made. Never a preview of
-// anything else.
+// for what is highlighted now (an image from the root, a text file's
+// first lines), a word about a folder, why a file cannot be attached, the
+// reason there is no preview, or a quiet "…" while it is made. Never a
+// preview of anything else.
 func (p *Picker) previewLines(w, h int) []string {
 	st := p.ctx.Styles
 	want := p.want()
@@ -163,12 +191,22 @@ func (p *Picker) previewLines(w, h int) []string {
 	case !ok:
 	case e.dir:
 		body = []string{st.Muted.Render(cells.Truncate("folder: enter opens it", w))}
+	case !e.kind.attachable():
+		body = wrapped(p.refusal(e), w, st.Muted)
+	case e.kind != kindImage:
+		if pk := p.peeked; pk.path != filepath.Join(p.dir, e.name) {
+			body = []string{st.Muted.Render("…")}
+		} else if pk.err != nil {
+			body = wrapped("cannot preview "+cells.OneLine(e.name)+": "+fserr.Cause(pk.err).Error(), w, st.Error)
+		} else if pk.kind == kindText {
+			return p.textPreview(w, h)
+		} else {
+			body = []string{st.Muted.Render("…")}
+		}
 	case p.preview.PreviewRequest != want:
 		body = []string{st.Muted.Render("…")}
 	case p.preview.Err != nil:
-		for _, l := range strings.Split(ansi.Wrap(cells.Fold(p.preview.Err.Error()), w, ""), "\n") {
-			body = append(body, st.Error.Render(cells.Fit(l, w)))
-		}
+		body = wrapped(p.preview.Err.Error(), w, st.Error)
 	default:
 		out := make([]string, h)
 		for i := range out {
@@ -194,8 +232,50 @@ func (p *Picker) previewLines(w, h int) []string {
 	return out
 }
 
+// wrapped is a sentence in lines of at most w cells, every word kept.
+func wrapped(s string, w int, style lipgloss.Style) []string {
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap(cells.Fold(s), w, ""), "\n") {
+		out = append(out, style.Render(cells.Fit(l, w)))
+	}
+	return out
+}
+
+// textPreview is a text file's first lines under a line that says how
+// long it is (and, over Options.MaxTextBytes, that it is too large).
+func (p *Picker) textPreview(w, h int) []string {
+	st, pk := p.ctx.Styles, p.peeked
+	head := "text · " + bytesize.Format(pk.size) + ", its first lines"
+	if pk.whole {
+		head = "text · " + strconv.Itoa(pk.count) + " " + plural(pk.count, "line", "lines") + " · " + bytesize.Format(pk.size)
+	}
+	out := make([]string, 0, h)
+	out = append(out, st.Muted.Render(cells.Fit(head, w)))
+	if limit := p.opts.MaxTextBytes; limit > 0 && pk.size > limit {
+		out = append(out, st.Warning.Render(cells.Fit("too large to attach (more than "+bytesize.Format(limit)+")", w)))
+	}
+	for _, l := range pk.lines {
+		if len(out) >= h {
+			break
+		}
+		out = append(out, st.Text.Render(cells.Fit(l, w)))
+	}
+	for len(out) < h {
+		out = append(out, cells.Spaces(w))
+	}
+	return out[:h]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // renderEntry draws a row: the chosen mark, the name (a folder with a
-// "/"), and a file's size at the right.
+// "/"), and for a file its kind (once its first bytes are read) and its
+// size at the right. A file that cannot be attached is dim.
 func renderEntry(ctx *uictx.Context, r list.Row[entry]) string {
 	st := ctx.Styles
 	e, w := r.Item, r.Width
@@ -208,11 +288,14 @@ func renderEntry(ctx *uictx.Context, r list.Row[entry]) string {
 	if e.dir {
 		name += "/"
 	} else {
-		info = bytesize.Format(e.size)
+		info = fmt.Sprintf("%-6s %7s", e.kind.label(), bytesize.Format(e.size))
 	}
 	infoW := cells.Width(info)
 	nameW := max(w-3-infoW-2, 1)
 	base, hit := st.Text, st.PickerMatch
+	if !e.dir && !e.kind.attachable() {
+		base = st.Muted
+	}
 	if r.Selected {
 		base = st.PickerSelected.UnsetPaddingLeft()
 		hit = hit.Inherit(base)

@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,8 +39,9 @@ func (e *CheckError) Error() string {
 // and its first bytes sniff as PNG, JPEG, WEBP or GIF, or as text
 // (media.IsTextHead). Only headBytes of each file are read, so checking a
 // drop of large photos is instant; the full checks (dimensions, decoding
-// budget, animation, the text caps) happen when the root attaches them. It returns the first problem as a *CheckError, or the
-// context's error when ctx ends between files.
+// budget, animation, the text caps) happen when the root attaches them.
+// It returns the first problem as a *CheckError, or the context's error
+// when ctx ends between files.
 //
 // Run it in a command (it touches the file system); when it fails, the
 // root pastes the content as text and shows the error.
@@ -95,6 +97,10 @@ func checkOne(p string) string {
 	head = head[:n]
 	if media.Sniff(head) != "" || media.IsTextHead(head) {
 		return ""
+	}
+	if bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}) {
+		// The words api.Attach uses for it.
+		return "it is text in UTF-16, which parley does not send; save it as UTF-8 and attach it again"
 	}
 	if what := media.DescribeContent(head); what != "" {
 		return "it is " + what + ", neither a PNG, JPEG, WEBP or GIF image nor a text file; convert it or attach another file"

@@ -1,12 +1,17 @@
-// Package paste decides what a bracketed paste is: one or more image files
+// Package paste decides what a bracketed paste is: one or more files
 // dropped on the terminal (in any of the ways terminals quote them), a lone
-// http(s) URL, or text. It only reads the pasted string; Check, which the
-// root runs in a command, confirms the files on disk.
+// http(s) URL, or text. Parse reads the pasted string and, for a paste made
+// only of paths, asks the file system whether the paths that are not named
+// like images are files (a stat each, bounded in time); Check, which the
+// root runs in a command, reads the first bytes of each file.
 package paste
 
 import (
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
+	"time"
 )
 
 // Bounds on the work Parse does. A paste longer than MaxLen is text without
@@ -25,8 +30,9 @@ type Kind int
 const (
 	// Text is inserted into the composer as typed.
 	Text Kind = iota
-	// Paths is one or more paths to image files (by their extension; Check
-	// confirms the contents), and nothing else.
+	// Paths is one or more paths to files, and nothing else: image files
+	// by their extension, any other file because it exists (Check then
+	// confirms from the contents that each is an image or text).
 	Paths
 	// URL is a single http(s) URL and nothing else.
 	URL
@@ -50,19 +56,40 @@ type Result struct {
 // Parse says what a bracketed paste is. home is the user's home directory
 // for "~/"; when it is empty, a paste using ~ is text.
 //
-// A paste is Paths when every word of it is a path to an image file, as
-// terminals paste dropped files: single-quoted (GNOME Terminal, Konsole,
-// kitty), with backslash-escaped spaces (iTerm2, WezTerm, Ghostty),
-// double-quoted (Windows Terminal, WezTerm's Windows style), as file:// URLs
-// with percent-encoding, one per line (a text/uri-list), or with ~ for the
-// home directory. Words are separated by ASCII white space only, so the
-// narrow no-break space in macOS screenshot names stays inside the name.
+// A paste is Paths when every word of it is a path to a file, as terminals
+// paste dropped files: single-quoted (GNOME Terminal, Konsole, kitty), with
+// backslash-escaped spaces (iTerm2, WezTerm, Ghostty), double-quoted
+// (Windows Terminal, WezTerm's Windows style), as file:// URLs with
+// percent-encoding, one per line (a text/uri-list), or with ~ for the home
+// directory. Words are separated by ASCII white space only, so the narrow
+// no-break space in macOS screenshot names stays inside the name.
 // Terminals that quote less are read too: WezTerm's default escapes only
 // spaces (an apostrophe stays bare), and some paste names as they are, one
-// per line. Paths mixed with other text, paths to other files and anything
-// that no reading turns wholly into image paths are Text: a paste is never
-// half attached.
+// per line.
+//
+// A path is a word that starts like one (/, ./, ../, ~/, file://, a
+// Windows drive or share); a bare name ("README.md") never is, since no
+// terminal drops one. A path named like an image (.png, .jpg, .jpeg, .gif,
+// .webp) counts as it is, so a dropped screenshot that turns out missing
+// or broken is refused with Check's sentence. Any other path (code,
+// Markdown, a log, a name without an extension) counts only when it names
+// an existing regular file: "/api/v1/users", "// a comment" or "/etc" stay
+// text without a word, while a dropped program reaches Check, which says
+// why it cannot be attached. Those stats (no file is opened) are made only
+// for a paste that is paths and nothing else, and take at most statWait
+// together: a network mount that does not answer leaves the answer to
+// Check, which runs off the UI goroutine.
+//
+// Paths mixed with other text, and anything that no reading turns wholly
+// into paths to files, are Text: a paste is never half attached.
 func Parse(content, home string) Result {
+	return parse(content, home, os.Stat)
+}
+
+// statFunc is os.Stat; tests give one that never answers.
+type statFunc func(string) (fs.FileInfo, error)
+
+func parse(content, home string, stat statFunc) Result {
 	if len(content) > MaxLen {
 		return Result{Kind: Text}
 	}
@@ -73,19 +100,32 @@ func Parse(content, home string) Result {
 	if u, ok := loneURL(s); ok {
 		return Result{Kind: URL, URL: s, ImageURL: urlNamesImage(u)}
 	}
+	var deadline time.Time // of the stats, set by the first reading that needs them
 	for _, read := range readings(s) {
-		var paths []string
+		var paths, unnamed []string
 		whole := read(s, func(w string) bool {
 			p, ok := resolve(w, home)
-			if !ok || !hasImageExt(p) || len(paths) == MaxPaths {
+			if !ok || len(paths) == MaxPaths {
 				return false
+			}
+			if !hasImageExt(p) {
+				unnamed = append(unnamed, p)
 			}
 			paths = append(paths, p)
 			return true
 		})
-		if whole && len(paths) > 0 {
-			return Result{Kind: Paths, Paths: paths}
+		if !whole || len(paths) == 0 {
+			continue
 		}
+		if len(unnamed) > 0 {
+			if deadline.IsZero() {
+				deadline = time.Now().Add(statWait)
+			}
+			if regularFiles(unnamed, deadline, stat) == notFiles {
+				continue // another reading may cut the paste into files
+			}
+		}
+		return Result{Kind: Paths, Paths: paths}
 	}
 	return Result{Kind: Text}
 }

@@ -1,6 +1,8 @@
 package paste
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +64,10 @@ func TestParsePaths(t *testing.T) {
 }
 
 func TestParseText(t *testing.T) {
+	// Paths not named like images count only when they name a file: these
+	// name nothing, or a folder.
+	folder := t.TempDir()
+	gone := filepath.Join(folder, "gone")
 	tests := []struct{ name, in string }{
 		{"empty", ""},
 		{"white space", " \n\t "},
@@ -72,11 +78,12 @@ func TestParseText(t *testing.T) {
 		{"image paths joined by a word", "/tmp/a.png and /tmp/b.png"},
 		{"image paths joined by words, with ~", "/tmp/a.png or maybe ~/b.png"},
 		{"a path and a URL", "/tmp/a.png vs https://example.com/b.png"},
-		{"a path to a non-image", "/tmp/notes.txt"},
-		{"image and non-image paths", "/tmp/a.png /tmp/notes.pdf"},
-		{"no extension", "/tmp/shot"},
-		{"only an extension", "/tmp/.png"},
-		{"a directory", "/tmp/shots/"},
+		{"a path to a missing non-image", gone + "/notes.txt"},
+		{"image and missing non-image paths", "/tmp/a.png " + gone + "/notes.pdf"},
+		{"no extension, missing", gone + "/shot"},
+		{"only an extension, missing", gone + "/.png"},
+		{"a directory", folder + "/"},
+		{"a directory named like a file", folder},
 		{"a bare file name", "shot.png"},
 		{"a command line", "convert /tmp/a.png /tmp/b.png"},
 		{"unterminated single quote", "'/tmp/a.png"},
@@ -165,12 +172,13 @@ func TestKindString(t *testing.T) {
 }
 
 // FuzzParse checks what the root relies on: Parse never panics, only
-// returns paths that have an image extension and no control character, and
-// a URL result is the trimmed paste itself.
+// returns paths without control characters that have an image extension
+// or name a regular file, and a URL result is the trimmed paste itself.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"/tmp/a.png", `'/tmp/a b.png' /tmp/c\ d.jpg`, "file:///tmp/a%20b.png\r\n", `"C:\a b\c.png"`,
 		"https://example.com/a.png", "~/a.gif", `"/tmp/\"x\".png"`, "text /tmp/a.png",
+		"/etc/hostname", "'/etc/passwd' /etc/hosts", "file:///etc/os-release", "/api/v1/users", "// a comment",
 	} {
 		f.Add(s)
 	}
@@ -182,8 +190,11 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse(%q) returned %d paths", s, len(r.Paths))
 			}
 			for _, p := range r.Paths {
-				if !hasImageExt(p) || strings.ContainsFunc(p, isControl) {
+				if strings.ContainsFunc(p, isControl) {
 					t.Fatalf("Parse(%q) returned path %q", s, p)
+				}
+				if st, err := os.Stat(p); !hasImageExt(p) && (err != nil || !st.Mode().IsRegular()) {
+					t.Fatalf("Parse(%q) returned %q, which is not named like an image nor a file", s, p)
 				}
 			}
 		case URL:
