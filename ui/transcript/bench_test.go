@@ -295,7 +295,16 @@ func pct(ds []time.Duration, p int) time.Duration {
 // as the root does: every delta message is AppendDelta then View; every
 // frame is Tick then View. Time is simulated; only the work is measured,
 // on a goroutine locked to its thread so that thread CPU time can be read.
-func simulateStream(b *testing.B, text string, naive bool) streamRun {
+func simulateStream(b testing.TB, text string, naive bool) streamRun {
+	done := streamingMsg(101)
+	done.Text, done.State = text, conversation.StateDone
+	return simulateDeltas(b, text, naive, (*Transcript).AppendDelta, done)
+}
+
+// simulateDeltas is simulateStream with the deltas of text handed to the
+// transcript by send (AppendDelta, AppendReasoning), and done as the
+// reply's end.
+func simulateDeltas(b testing.TB, text string, naive bool, send func(*Transcript, int, string), done conversation.Message) streamRun {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	tr := newTest(b, benchW, benchH)
@@ -322,7 +331,7 @@ func simulateStream(b *testing.B, text string, naive bool) streamRun {
 	for now := time.Duration(0); ; now += frameEvery {
 		for next < len(deltas) && time.Duration(next)*deltaEvery <= now {
 			measure(func() {
-				tr.AppendDelta(101, deltas[next])
+				send(tr, 101, deltas[next])
 				_ = tr.View()
 			})
 			next++
@@ -337,8 +346,6 @@ func simulateStream(b *testing.B, text string, naive bool) streamRun {
 			break
 		}
 	}
-	done := streamingMsg(101)
-	done.Text, done.State = text, conversation.StateDone
 	measure(func() {
 		tr.Update(done)
 		_ = tr.View()

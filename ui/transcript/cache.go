@@ -26,7 +26,7 @@ func (t *Transcript) invalidate() {
 }
 
 func (t *Transcript) fresh(it *item) bool {
-	return it.rendered && it.w == t.w && it.gen == t.gen
+	return it.rendered && it.w == t.w && it.gen == t.gen && (it.thinkGen == t.thinkGen || !it.hasThink())
 }
 
 // estimate returns the height of it at the current width without rendering.
@@ -37,10 +37,10 @@ func (t *Transcript) estimate(it *item) int {
 	if it.rendered && it.w > 0 {
 		// The same text reflows: lines scale with the width ratio.
 		body := (len(it.body)*it.w + t.w - 1) / t.w
-		return len(it.head) + max(body, 1) + len(it.foot)
+		return len(it.head) + t.thinkEstimate(it) + max(body, 1) + len(it.foot)
 	}
 	room := max(t.w-2, 1)
-	n := 2 + 1 + len(it.text)/room + strings.Count(it.text, "\n")
+	n := 2 + 1 + len(it.text)/room + strings.Count(it.text, "\n") + t.thinkEstimate(it)
 	if it.isUser() || it.msg.IsImages() {
 		n += len(it.msg.Attachments)
 		for _, a := range it.msg.Attachments {
@@ -58,6 +58,11 @@ func (t *Transcript) estimate(it *item) int {
 // anchor, the offset into it scales with the height (a reflow keeps the
 // reader at the same place in the text).
 func (t *Transcript) render(i int) {
+	if t.thinkStale(t.items[i]) {
+		// Only the reasoning was folded or unfolded: the rest stays.
+		t.rethink(i)
+		return
+	}
 	it := t.items[i]
 	old := t.hs.get(i)
 	t.renderItem(it)
@@ -185,7 +190,7 @@ func (t *Transcript) evictFar() {
 	evict := func(from, to int) {
 		for _, it := range t.items[from:to] {
 			if it.rendered && it.live == nil && !it.pending {
-				it.head, it.body, it.foot = nil, nil, nil
+				it.head, it.think, it.body, it.foot = nil, nil, nil, nil
 				it.rendered = false
 			}
 		}

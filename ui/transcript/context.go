@@ -56,6 +56,10 @@ func settingsFrom(ctx *uictx.Context) settings {
 			chip:       st.Attachment,
 			indicator:  st.NewBelow,
 			selected:   st.PickerSelected.UnsetPadding(),
+			// The theme's muted text: dim, yet readable on the background
+			// in every theme and in 16 colours (faint under NO_COLOR); the
+			// words and the ┆ gutter say what it is without any colour.
+			thinking: st.Muted,
 		},
 		glamour:   ctx.Glamour,
 		retryKey:  keys.Short(ctx.Keys.Retry),
@@ -75,4 +79,5 @@ type look struct {
 	hint, note, badge lipgloss.Style
 	chip, indicator   lipgloss.Style
 	selected          lipgloss.Style // the message cursor's mark
+	thinking          lipgloss.Style // a reply's reasoning and its folded line
 }

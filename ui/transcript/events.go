@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"slices"
+	"strings"
 
 	"parley/ui/mdstream"
 
@@ -40,6 +41,16 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 		}
 		if msg.Text != "" {
 			t.feed(it.live, it.live.write(msg.Text))
+			it.live.answered = strings.TrimSpace(msg.Text) != ""
+		}
+		if msg.Reasoning != "" {
+			th := &thinkLive{start: msg.ReasoningStart, end: msg.ReasoningEnd}
+			if th.start.IsZero() {
+				th.start, th.end = t.now(), t.now()
+			}
+			th.write(t, msg.Reasoning)
+			th.dirty = true
+			it.live.think = th
 		}
 		it.live.dirty = true
 		it.text = ""
@@ -48,6 +59,7 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 		return it
 	}
 	it.text = safeText(msg)
+	it.setReason(msg)
 	return it
 }
 
@@ -82,6 +94,13 @@ func (t *Transcript) AppendDelta(id int, text string) {
 	if s := l.write(text); s != "" {
 		t.feed(l, s)
 		l.dirty = true
+		if !l.answered && strings.TrimSpace(s) != "" {
+			// The answer begins: the reasoning folds.
+			l.answered = true
+			if l.think != nil {
+				l.think.dirty = true
+			}
+		}
 	}
 }
 
@@ -90,7 +109,7 @@ func (t *Transcript) AppendDelta(id int, text string) {
 func (t *Transcript) tick() bool {
 	changed := false
 	for _, it := range t.streams {
-		if it.live.dirty && t.refreshLive(it) {
+		if it.live.changed() && t.refreshLive(it) {
 			changed = true
 		}
 	}
@@ -107,10 +126,16 @@ func (t *Transcript) tick() bool {
 func (t *Transcript) refreshLive(it *item) bool {
 	i := t.index[it.id()]
 	old := t.hs.get(i)
-	if !t.fresh(it) {
+	switch {
+	case !t.fresh(it):
 		t.renderItem(it)
-	} else {
-		t.refitLive(it)
+	default:
+		if it.live.dirty {
+			t.refitLive(it)
+		}
+		if th := it.live.think; th != nil && th.dirty {
+			it.think = t.renderThink(it, it.think[:0])
+		}
 	}
 	t.setHeight(i, old, false)
 	if it.live != nil {
@@ -173,7 +198,9 @@ func (t *Transcript) Update(msg conversation.Message) {
 			if it.pending {
 				codes = t.countCodes(it)
 			}
+			it.setReason(msg)
 			it.head = t.renderHead(it, it.head[:0])
+			it.think = t.renderThink(it, it.think[:0])
 			it.foot = t.renderFoot(it, it.foot[:0])
 			t.setHeight(i, old, false)
 			t.setCodes(i, codes)
@@ -186,10 +213,12 @@ func (t *Transcript) Update(msg conversation.Message) {
 		t.endStream(it)
 		it.msg = msg
 		it.text = safeText(msg)
+		it.setReason(msg)
 		it.ver++
 	default:
 		it.msg = msg
 		it.text = safeText(msg)
+		it.setReason(msg)
 		it.ver++
 	}
 	t.setCodes(i, t.countCodes(it))

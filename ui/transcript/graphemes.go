@@ -49,6 +49,9 @@ func (t *Transcript) SetGraphemes(on bool) {
 	t.dropInflight()
 	for _, it := range t.streams {
 		l := it.live
+		if l.think != nil {
+			t.relay(l.think)
+		}
 		if l.doc == nil {
 			continue
 		}

@@ -11,17 +11,26 @@ import (
 	"parley/ui/cells"
 )
 
-// item is one message as the transcript shows it. Its lines come in three
+// item is one message as the transcript shows it. Its lines come in four
 // parts so that a streaming reply only replaces its body's tail: head (the
-// blank separator and the label line), body (the text) and foot (chips,
-// badges, notes, the error and its hint).
+// blank separator and the label line), think (the reply's reasoning,
+// thinking.go), body (the text) and foot (chips, badges, notes, the error
+// and its hint).
 type item struct {
 	msg conversation.Message
 	// text is the message text made safe (sanitised; for replies also
 	// stripped of dangerous character references), computed once.
 	text string
+	// reason is a finished reply's reasoning made safe, as shown (see
+	// safeReasoning); reasonNL counts its line breaks, for estimates.
+	reason     string
+	reasonNL   int
+	reasonMore int // bytes of reasoning past maxShownReasoning
 
-	head, body, foot []string
+	head, think, body, foot []string
+	// thinkGen is the transcript's thinkGen the think lines were made for
+	// (the fold and the key named in them).
+	thinkGen int
 	// w and gen say what the lines were rendered for; rendered is false
 	// until the first rendering. A rendering for another width or style
 	// generation is stale: its height serves as an estimate until the item
@@ -47,7 +56,9 @@ func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
 // done reports whether the message is a reply that finished normally.
 func (it *item) done() bool { return it.msg.State == conversation.StateDone }
 
-func (it *item) height() int { return len(it.head) + len(it.body) + len(it.foot) }
+func (it *item) height() int {
+	return len(it.head) + len(it.think) + len(it.body) + len(it.foot)
+}
 
 // line returns the k-th line of the rendering.
 func (it *item) line(k int) string {
@@ -55,6 +66,10 @@ func (it *item) line(k int) string {
 		return it.head[k]
 	}
 	k -= len(it.head)
+	if k < len(it.think) {
+		return it.think[k]
+	}
+	k -= len(it.think)
 	if k < len(it.body) {
 		return it.body[k]
 	}
@@ -77,6 +92,11 @@ type live struct {
 	// (see Transcript.lay).
 	parts cells.PartsStream
 	dirty bool
+	// answered: the answer has begun (a character other than a space),
+	// which folds the reasoning.
+	answered bool
+	// think is the reasoning streamed so far (nil until some arrives).
+	think *thinkLive
 	// wantJob: the document has more to render than a frame allows (see
 	// mdstream.Doc.Frame); the next job renders it.
 	wantJob bool
@@ -86,6 +106,12 @@ type live struct {
 	// first line that changed.
 	md      []string
 	mdStart []int
+}
+
+// changed reports whether the reply's lines are out of date: its text or
+// its reasoning changed since the last frame.
+func (l *live) changed() bool {
+	return l.dirty || l.think != nil && l.think.dirty
 }
 
 // write takes the next raw delta and returns its safe part (possibly empty:

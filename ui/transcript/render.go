@@ -39,6 +39,7 @@ func (t *Transcript) renderItem(it *item) {
 	it.w, it.gen, it.rendered = w, t.gen, true
 	it.base = t.baseOf(it)
 	it.head = t.renderHead(it, it.head[:0])
+	it.think = t.renderThink(it, it.think[:0])
 	it.foot = t.renderFoot(it, it.foot[:0])
 	switch {
 	case it.isUser():

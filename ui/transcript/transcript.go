@@ -8,8 +8,8 @@
 // laid out as the terminal measures it (SetGraphemes, graphemes.go).
 //
 // It is a plain struct that the root model owns and drives from Update:
-// the event methods (Append, AppendDelta, Update, Remove, Reset) mirror the
-// changes of the conversation, Tick runs once per frame while anything is
+// the event methods (Append, AppendDelta, AppendReasoning, Update, Remove,
+// Reset) mirror the changes of the conversation, Tick runs once per frame while anything is
 // pending (see NeedsTick) and returns the command of a background render
 // when one is due (the root runs it and hands its RenderedMsg to
 // HandleMsg: no render on the Update goroutine takes more than a frame,
@@ -18,6 +18,10 @@
 // window follows the bottom until the user scrolls up; then it stays on the
 // text the user is reading, however much arrives below, and shows a "new
 // text below" badge until the user comes back to the bottom.
+//
+// A reply's reasoning shows apart from its answer, as plain text: its last
+// lines while it thinks, then folded to one line, all of it when unfolded
+// (SetThinkingOpen, thinking.go).
 //
 // Everything that came from the gateway (reply text, error messages, model
 // names) and the user's own text pass through termsafe before they reach a
@@ -53,6 +57,14 @@ type Transcript struct {
 	look     look
 	glamour  ansi.StyleConfig
 	retryKey string // "ctrl+r": the hint under a failed reply
+	// Reasoning (thinking.go): unfolded or not, the key named on its
+	// label, a count of changes of either (the items' thinkGen), and the
+	// thinking style's sequences and the gutter made from them.
+	thinkShown  bool
+	thinkKey    string
+	thinkGen    int
+	thinkSGR    [2]string
+	thinkPrefix string
 	// selected is the message the message cursor is on (0: none).
 	selected  int
 	bottomKey string // "end": shown in the new-text badge
@@ -128,6 +140,8 @@ func newTranscript(s settings) *Transcript {
 func (t *Transcript) apply(s settings) {
 	t.look, t.glamour = s.look, s.glamour
 	t.retryKey, t.bottomKey = s.retryKey, s.bottomKey
+	t.thinkSGR[0], t.thinkSGR[1] = styleParts(s.look.thinking.Render)
+	t.thinkPrefix = replyIndent + t.thinkSGR[0] + thinkGutter + t.thinkSGR[1] + " "
 }
 
 // engine returns the Markdown renderer for the current width and style.
@@ -191,7 +205,7 @@ func (t *Transcript) NeedsTick() bool {
 		return true
 	}
 	for _, it := range t.streams {
-		if it.live.dirty {
+		if it.live.changed() {
 			return true
 		}
 	}

@@ -1,0 +1,473 @@
+package transcript
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parley/api"
+	"parley/conversation"
+	"parley/internal/bytesize"
+	"parley/termsafe"
+	"parley/ui/cells"
+)
+
+// A reply's reasoning (issue 17) is shown apart from its answer, between
+// its label and its text, as plain text (never Markdown: it is the model
+// talking to itself, and every character of it stays). While the reply
+// streams and no answer has begun, a "Thinking…" line shows the last
+// thinkTail lines of it; once the answer begins, or the reply ended, it
+// folds to one line: "▸ Thought for 4.2 s · 380 tokens (ctrl+t shows it)".
+// SetThinkingOpen unfolds the reasoning of every reply. Its lines hang on
+// a dim ┆ gutter, so that without colour too they are not taken for the
+// answer.
+const (
+	thinkTail    = 4 // lines a streaming reply shows before its answer
+	thinkGutter  = "┆"
+	thinkPrefixW = len(replyIndent) + 2 // the indent, the gutter and a space
+	foldedMark   = "▸ "
+	unfoldedMark = "▾ "
+	thinkingWord = "Thinking…"
+	// maxShownReasoning bounds the reasoning one reply shows, because an
+	// unfolded reply is laid out whole on the Update goroutine: 256 KB of
+	// prose takes about 3.5 ms, one line of it without a space (which
+	// cells.Wrap cuts slowly) about 70 ms (BENCHMARKS.md). It is more than
+	// models think (64,000 tokens), far less than the reply cap
+	// (api.DefaultMaxReplyBytes). The rest is said, not shown; the store
+	// and /export keep it all.
+	maxShownReasoning = 256 << 10
+)
+
+// thinkLive is the reasoning of a reply in flight. Deltas are made safe
+// (and laid out for the terminal) as they arrive and only then wrapped, in
+// the next Tick, incrementally (thinkWrap): the cost of a frame is that of
+// what arrived, not of the whole reasoning.
+type thinkLive struct {
+	san   termsafe.Stream
+	parts cells.PartsStream
+	safe  strings.Builder // sanitised, leading spaces dropped
+	laid  strings.Builder // safe as laid out (Transcript.lay), tabs as spaces
+	any   bool            // a character other than a space arrived
+	kept  int             // raw bytes taken (at most maxShownReasoning)
+	more  int             // raw bytes past maxShownReasoning, not shown
+
+	start, end time.Time // the first and the last delta, by the transcript's clock
+	dirty      bool      // changed since its lines were made
+
+	wrap thinkWrap
+	// fitted are the lines of wrap.lines[:fittedN] fitted under the
+	// gutter at (fitW, fitGen): an unfolded reasoning fits each final
+	// line once.
+	fitted                []string
+	fittedN               int
+	fitW, fitGen, fitRoom int
+}
+
+// write takes the next raw delta.
+func (th *thinkLive) write(t *Transcript, delta string) {
+	if room := maxShownReasoning - th.kept; len(delta) > room {
+		cut := max(room, 0)
+		for cut > 0 && !utf8.RuneStart(delta[cut]) {
+			cut--
+		}
+		th.more += len(delta) - cut
+		delta = delta[:cut]
+	}
+	th.kept += len(delta)
+	s := th.san.Write(delta)
+	if !th.any {
+		s = strings.TrimLeft(s, " \t\n")
+		if s == "" {
+			return
+		}
+		th.any = true
+	}
+	th.safe.WriteString(s)
+	th.laid.WriteString(t.layThink(th, s))
+}
+
+// layThink lays streamed reasoning out for the terminal (see lay) and
+// turns tabs into spaces, as wrapPlain does.
+func (t *Transcript) layThink(th *thinkLive, s string) string {
+	if !t.graphemes {
+		s = th.parts.Write(s)
+	}
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = strings.ReplaceAll(s, "\t", tabSpaces)
+	}
+	return s
+}
+
+// relay lays the reasoning out again (the terminal's measure changed).
+func (t *Transcript) relay(th *thinkLive) {
+	th.parts = cells.PartsStream{}
+	th.laid.Reset()
+	th.laid.WriteString(t.layThink(th, th.safe.String()))
+	th.wrap.reset(0)
+	th.dirty = true
+}
+
+// AppendReasoning adds streamed reasoning to the reply with the given id,
+// as AppendDelta adds its text: it only sanitises and appends (cheap,
+// called for every batch of deltas); the lines are made in the next Tick.
+// Reasoning for any other message is ignored.
+func (t *Transcript) AppendReasoning(id int, text string) {
+	if text == "" {
+		return
+	}
+	i, ok := t.index[id]
+	if !ok {
+		return
+	}
+	l := t.items[i].live
+	if l == nil {
+		return
+	}
+	if l.think == nil {
+		l.think = &thinkLive{start: t.now()}
+	}
+	th := l.think
+	th.end = t.now()
+	th.write(t, text)
+	th.dirty = true
+}
+
+// SetThinkingOpen unfolds (true) or folds the reasoning of every reply.
+// The replies with reasoning are laid out again (the window at once, what
+// is near it a few per Tick, the rest when it comes near); the line the
+// user reads stays where it is.
+func (t *Transcript) SetThinkingOpen(open bool) {
+	if open == t.thinkShown {
+		return
+	}
+	t.thinkShown = open
+	t.rethinkAll()
+}
+
+// ThinkingOpen reports what SetThinkingOpen set (false at first).
+func (t *Transcript) ThinkingOpen() bool { return t.thinkShown }
+
+// SetThinkingKey names the key that folds and unfolds reasoning
+// ("ctrl+t"), for the hint on the folded line; "" (the default) shows no
+// hint.
+func (t *Transcript) SetThinkingKey(label string) {
+	label = oneLine(termsafe.Sanitize(label))
+	if label == t.thinkKey {
+		return
+	}
+	t.thinkKey = label
+	t.rethinkAll()
+}
+
+// rethinkAll makes the reasoning lines of every reply stale: their heights
+// become estimates, the anchor's reasoning is made again at once (so the
+// reader's line stays put), the window's next, the others lazily.
+func (t *Transcript) rethinkAll() {
+	t.thinkGen++
+	for i, it := range t.items {
+		if it.hasThink() {
+			t.hs.set(i, t.estimate(it))
+		}
+	}
+	if i, ok := t.index[t.anchorID]; ok && !t.follow && t.thinkStale(t.items[i]) {
+		t.rethink(i)
+	}
+	t.ensureWindow()
+	t.startLazy()
+}
+
+// thinkStale reports whether only the reasoning lines of a rendering are
+// stale: they are made again without the rest.
+func (t *Transcript) thinkStale(it *item) bool {
+	return it.rendered && it.w == t.w && it.gen == t.gen && it.thinkGen != t.thinkGen
+}
+
+// rethink makes item i's reasoning lines again. When it is the anchor,
+// the reader's line moves with what changed above it.
+func (t *Transcript) rethink(i int) {
+	it := t.items[i]
+	old, oldThink := t.hs.get(i), len(it.think)
+	it.think = t.renderThink(it, it.think[:0])
+	if !t.follow && it.id() == t.anchorID {
+		if t.anchorOff >= len(it.head)+oldThink {
+			t.anchorOff += len(it.think) - oldThink
+		} else {
+			t.anchorOff = min(t.anchorOff, len(it.head)+max(len(it.think)-1, 0))
+		}
+		t.anchorOff = max(min(t.anchorOff, it.height()-1), 0)
+	}
+	t.setHeight(i, old, false)
+}
+
+// hasThink reports whether the message shows reasoning.
+func (it *item) hasThink() bool {
+	if it.live != nil {
+		return it.live.think != nil && it.live.think.any
+	}
+	return it.reason != ""
+}
+
+// safeReasoning is a finished reply's reasoning as shown: sanitised, at
+// most maxShownReasoning of it (more says how many bytes are not shown),
+// without the blank lines and spaces around it.
+func safeReasoning(m conversation.Message) (shown string, more int) {
+	raw := m.Reasoning
+	if len(raw) > maxShownReasoning {
+		cut := maxShownReasoning
+		for cut > 0 && !utf8.RuneStart(raw[cut]) {
+			cut--
+		}
+		raw, more = raw[:cut], len(raw)-cut
+	}
+	return strings.Trim(termsafe.Sanitize(raw), " \t\n"), more
+}
+
+// setReason takes a finished message's reasoning (a reply's only).
+func (it *item) setReason(m conversation.Message) {
+	if m.Role != api.RoleAssistant {
+		it.reason, it.reasonMore, it.reasonNL = "", 0, 0
+		return
+	}
+	it.reason, it.reasonMore = safeReasoning(m)
+	it.reasonNL = strings.Count(it.reason, "\n")
+}
+
+// thinkRoom is the width reasoning is wrapped to.
+func (t *Transcript) thinkRoom() int {
+	return t.proseRoom(max(t.w-thinkPrefixW, 1))
+}
+
+// thinkEstimate is the number of reasoning lines of it without making
+// them.
+func (t *Transcript) thinkEstimate(it *item) int {
+	if !it.hasThink() {
+		return 0
+	}
+	if l := it.live; l != nil && !t.thinkShown {
+		if l.answered {
+			return 1
+		}
+		return 1 + thinkTail
+	}
+	if !t.thinkShown {
+		return 1
+	}
+	n, nl := len(it.reason), it.reasonNL
+	if l := it.live; l != nil {
+		n, nl = l.think.laid.Len(), 0
+	}
+	n = 1 + n/t.thinkRoom() + nl + 1
+	if it.reasonMore > 0 || it.live != nil && it.live.think.more > 0 {
+		n++
+	}
+	return n
+}
+
+// renderThink appends the reasoning lines of it: none without reasoning;
+// the folded line; or the label and the reasoning (its last lines while
+// the reply thinks, all of it unfolded).
+func (t *Transcript) renderThink(it *item, dst []string) []string {
+	it.thinkGen = t.thinkGen
+	if l := it.live; l != nil {
+		return t.renderLiveThink(it, dst)
+	}
+	if it.reason == "" {
+		return dst
+	}
+	m := &it.msg
+	dst = t.thinkLabel(dst, t.thoughtLine(m.ThoughtFor(), m.Usage.ReasoningTokens()))
+	if !t.thinkShown {
+		return dst
+	}
+	lines := wrapReasoning(t.lay(it.reason), t.thinkRoom())
+	nl, _ := shown(lines, nil)
+	for _, l := range lines[:nl] {
+		dst = t.thinkLine(dst, l)
+	}
+	return t.moreNote(dst, it.reasonMore)
+}
+
+// renderLiveThink is renderThink for a reply in flight.
+func (t *Transcript) renderLiveThink(it *item, dst []string) []string {
+	l := it.live
+	th := l.think
+	if th == nil {
+		return dst
+	}
+	th.dirty = false
+	if !th.any {
+		return dst
+	}
+	if l.answered && !t.thinkShown {
+		return t.thinkLabel(dst, t.thoughtLine(t.liveThought(it), it.msg.Usage.ReasoningTokens()))
+	}
+	label := unfoldedMark + thinkingWord
+	if d := t.now().Sub(t.liveStart(it)); d >= 100*time.Millisecond {
+		label += " " + thinkDuration(d)
+	}
+	if l.answered {
+		label = t.thoughtLine(t.liveThought(it), it.msg.Usage.ReasoningTokens())
+	} else if t.thinkKey != "" {
+		if t.thinkShown {
+			label += " (" + t.thinkKey + " hides it)"
+		} else {
+			label += " (" + t.thinkKey + " shows all of it)"
+		}
+	}
+	dst = t.thinkLabel(dst, label)
+	room := t.thinkRoom()
+	if th.wrap.room != room {
+		th.wrap.reset(room)
+	}
+	if th.fitW != t.w || th.fitGen != t.gen || th.fitRoom != room || th.fittedN > len(th.wrap.lines) {
+		th.fitted, th.fittedN = th.fitted[:0], 0
+		th.fitW, th.fitGen, th.fitRoom = t.w, t.gen, room
+	}
+	th.wrap.grow(th.laid.String())
+	nl, no := shown(th.wrap.lines, th.wrap.open)
+	if !t.thinkShown {
+		// The last lines only: what arrives is what the user watches.
+		from := max(nl+no-thinkTail, 0)
+		for k := from; k < nl+no; k++ {
+			if k < nl {
+				dst = t.thinkLine(dst, th.wrap.lines[k])
+			} else {
+				dst = t.thinkLine(dst, th.wrap.open[k-nl])
+			}
+		}
+		return t.moreNote(dst, th.more)
+	}
+	// Unfolded: the final lines are fitted once; each is one line (blank
+	// ones too, which is how the blank lines at the end are left out).
+	for th.fittedN < len(th.wrap.lines) {
+		th.fitted = t.thinkLine(th.fitted, th.wrap.lines[th.fittedN])
+		th.fittedN++
+	}
+	keep := len(th.fitted) - (len(th.wrap.lines) - nl)
+	dst = append(dst, th.fitted[:keep]...)
+	for _, o := range th.wrap.open[:no] {
+		dst = t.thinkLine(dst, o)
+	}
+	return t.moreNote(dst, th.more)
+}
+
+// liveStart is when the reasoning of a reply in flight began: the
+// conversation's time when an update brought it, else the transcript's.
+func (t *Transcript) liveStart(it *item) time.Time {
+	if !it.msg.ReasoningStart.IsZero() {
+		return it.msg.ReasoningStart
+	}
+	return it.live.think.start
+}
+
+// liveThought is how long a reply in flight thought (ThoughtFor).
+func (t *Transcript) liveThought(it *item) time.Duration {
+	start, end := t.liveStart(it), it.live.think.end
+	if e := it.msg.ReasoningEnd; !e.IsZero() && e.After(end) {
+		end = e
+	}
+	return max(end.Sub(start), 0)
+}
+
+// thoughtLine is the folded (or unfolded) reasoning's label: "▸ Thought
+// for 4.2 s · 380 tokens (ctrl+t shows it)". A reasoning that came in one
+// piece (a reply that was not streamed) has no duration; tokens show when
+// the gateway counted them.
+func (t *Transcript) thoughtLine(d time.Duration, tokens int) string {
+	var b strings.Builder
+	if t.thinkShown {
+		b.WriteString(unfoldedMark)
+	} else {
+		b.WriteString(foldedMark)
+	}
+	if d > 0 {
+		b.WriteString("Thought for " + thinkDuration(d))
+	} else {
+		b.WriteString("Reasoning")
+	}
+	switch {
+	case tokens == 1:
+		b.WriteString(" · 1 token")
+	case tokens > 1:
+		b.WriteString(" · " + strconv.Itoa(tokens) + " tokens")
+	}
+	if t.thinkKey != "" {
+		if t.thinkShown {
+			b.WriteString(" (" + t.thinkKey + " hides it)")
+		} else {
+			b.WriteString(" (" + t.thinkKey + " shows it)")
+		}
+	}
+	return b.String()
+}
+
+// thinkDuration says a duration as briefly as is useful: "0.4 s", "4.2 s",
+// "42 s", "3 min 5 s", "1 h 2 min".
+func thinkDuration(d time.Duration) string {
+	d = max(d, 0)
+	switch {
+	case d.Round(100*time.Millisecond) < 10*time.Second:
+		return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64) + " s"
+	case d.Round(time.Second) < time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + " s"
+	case d.Round(time.Second) < time.Hour:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%d min %d s", d/time.Minute, d%time.Minute/time.Second)
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%d h %d min", d/time.Hour, d%time.Hour/time.Minute)
+}
+
+// thinkLabel appends the reasoning's label line, under the reply indent.
+func (t *Transcript) thinkLabel(dst []string, text string) []string {
+	label := t.look.thinking.Render(text)
+	if room := t.w - len(replyIndent); ansi.StringWidth(label) > room {
+		label = ansi.Truncate(label, max(room, 1), "…")
+	}
+	return fitLine(dst, replyIndent, len(replyIndent), label, t.w)
+}
+
+// thinkLine appends one wrapped line of reasoning (safe, laid out, at
+// most the room wide) under the gutter, in the thinking style. The style's
+// sequences were taken apart once (apply), so a line costs a
+// concatenation, not a lipgloss render.
+func (t *Transcript) thinkLine(dst []string, l string) []string {
+	room := t.w - thinkPrefixW
+	lw := cells.Width(l)
+	if room < 1 || lw > room {
+		return fitLine(dst, t.thinkPrefix, thinkPrefixW, t.thinkSGR[0]+l+t.thinkSGR[1], t.w)
+	}
+	if l == "" {
+		return append(dst, finishLine(t.thinkPrefix, "", room))
+	}
+	return append(dst, finishLine(t.thinkPrefix, t.thinkSGR[0]+cells.Detach(l)+t.thinkSGR[1], room-lw))
+}
+
+// moreNote says how much reasoning is not shown, if any.
+func (t *Transcript) moreNote(dst []string, more int) []string {
+	if more <= 0 {
+		return dst
+	}
+	note := "… " + bytesize.Format(int64(more)) + " more of the reasoning is not shown here; /export writes all of it"
+	for _, l := range wrapPlain(note, t.thinkRoom(), nil) {
+		dst = t.thinkLine(dst, l)
+	}
+	return dst
+}
+
+// styleParts returns the sequences a style puts before and after a text
+// (only colours and attributes: the thinking style has no padding), or
+// none when it puts anything else.
+func styleParts(render func(...string) string) (before, after string) {
+	const probe = "x"
+	r := render(probe)
+	i := strings.Index(r, probe)
+	if i < 0 || strings.Count(r, probe) != 1 || ansi.StringWidth(r) != 1 {
+		return "", ""
+	}
+	return r[:i], r[i+len(probe):]
+}
