@@ -25,6 +25,8 @@ func (t *Transcript) Append(msg conversation.Message) {
 	t.codes.push(it.codes)
 	t.renderItem(it)
 	t.hs.push(it.height())
+	// The message before is no longer the last: no retry hint.
+	t.refoot(len(t.items) - 2)
 	if msg.Role == api.RoleUser {
 		t.Bottom()
 		return
@@ -283,6 +285,8 @@ func (t *Transcript) Remove(ids []int) {
 	t.reindex()
 	t.hs.reset(hs)
 	t.resetCodes()
+	// The new last message may take the retry hint.
+	t.refoot(len(t.items) - 1)
 	switch {
 	case t.follow:
 	case newAnchor < 0:

@@ -161,7 +161,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 	switch m.State {
 	case conversation.StateInterrupted:
 		line := lk.badge.Render(interrupted)
-		if t.retryKey != "" {
+		if t.retryHint(it) {
 			line += lk.hint.Render(" · " + t.retryKey + " to regenerate")
 		}
 		dst = fitLine(dst, replyIndent, len(replyIndent), ansi.Truncate(line, room, "…"), w)
@@ -177,7 +177,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 			}
 			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
 		}
-		if t.retryKey != "" {
+		if t.retryHint(it) {
 			for _, l := range t.wrap(t.retryKey+" to retry", room, lk.hint.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}

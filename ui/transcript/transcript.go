@@ -21,7 +21,8 @@
 //
 // A reply's reasoning shows apart from its answer, as plain text: its last
 // lines while it thinks, then folded to one line, all of it when unfolded
-// (SetThinkingOpen, thinking.go).
+// (SetThinkingOpen, thinking.go). The retry hint shows only under the last
+// message, when a retry can help (RetryHelps, retry.go).
 //
 // Everything that came from the gateway (reply text, error messages, model
 // names) and the user's own text pass through termsafe before they reach a
