@@ -63,6 +63,7 @@ func settingsFrom(ctx *uictx.Context) settings {
 		},
 		glamour:   ctx.Glamour,
 		retryKey:  keys.Short(ctx.Keys.Retry),
+		thinkKey:  keys.Short(ctx.Keys.ToggleThinking),
 		bottomKey: keys.Short(ctx.Keys.ScrollBottom),
 	}
 }

@@ -136,8 +136,8 @@ func (t *Transcript) AppendReasoning(id int, text string) {
 	th.dirty = true
 }
 
-// SetThinkingOpen unfolds (true) or folds the reasoning of every reply.
-// The replies with reasoning are laid out again (the window at once, what
+// SetThinkingOpen unfolds (true) or folds the reasoning of every reply
+// (the key map's toggle_thinking, ctrl+t, and /thinking). The replies with reasoning are laid out again (the window at once, what
 // is near it a few per Tick, the rest when it comes near); the line the
 // user reads stays where it is.
 func (t *Transcript) SetThinkingOpen(open bool) {
@@ -150,18 +150,6 @@ func (t *Transcript) SetThinkingOpen(open bool) {
 
 // ThinkingOpen reports what SetThinkingOpen set (false at first).
 func (t *Transcript) ThinkingOpen() bool { return t.thinkShown }
-
-// SetThinkingKey names the key that folds and unfolds reasoning
-// ("ctrl+t"), for the hint on the folded line; "" (the default) shows no
-// hint.
-func (t *Transcript) SetThinkingKey(label string) {
-	label = oneLine(termsafe.Sanitize(label))
-	if label == t.thinkKey {
-		return
-	}
-	t.thinkKey = label
-	t.rethinkAll()
-}
 
 // rethinkAll makes the reasoning lines of every reply stale: their heights
 // become estimates, the anchor's reasoning is made again at once (so the

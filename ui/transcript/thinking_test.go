@@ -98,7 +98,6 @@ func TestReasoningStreamsItsLastLinesThenFolds(t *testing.T) {
 	const w = 70
 	tr := newTest(t, w, 30)
 	clock := withClock(tr)
-	tr.SetThinkingKey("ctrl+t")
 	tr.Append(userMsg(1, "why?"))
 	tr.Append(streamingMsg(2))
 	text := reasoningText(randFor(3), 3000)
@@ -185,7 +184,6 @@ func TestUnfoldAndFold(t *testing.T) {
 	ctx := noColorContext(72, 24)
 	tr := New(ctx)
 	tr.SetSize(72, 24)
-	tr.SetThinkingKey("ctrl+t")
 	r := randFor(8)
 	var msgs []conversation.Message
 	reasons := map[int]string{}
@@ -291,7 +289,6 @@ func TestUnfoldKeepsTheReaderInPlace(t *testing.T) {
 func TestUnfoldedWhileStreaming(t *testing.T) {
 	tr := newTest(t, 50, 20)
 	clock := withClock(tr)
-	tr.SetThinkingKey("ctrl+t")
 	tr.SetThinkingOpen(true)
 	tr.Append(userMsg(1, "q"))
 	tr.Append(streamingMsg(2))
@@ -340,7 +337,6 @@ func TestUnfoldedWhileStreaming(t *testing.T) {
 // empty or blank shows nothing more.
 func TestReopenedReasoning(t *testing.T) {
 	tr := newTest(t, 80, 30)
-	tr.SetThinkingKey("ctrl+t")
 	tr.Reset([]conversation.Message{
 		userMsg(1, "a"),
 		reasoningReply(2, "One.", "short thought", 4200*time.Millisecond, 380),
@@ -466,7 +462,6 @@ func TestReasoningAtEveryWidth(t *testing.T) {
 		for _, open := range []bool{false, true} {
 			tr := newTest(t, w, 16)
 			withClock(tr)
-			tr.SetThinkingKey("ctrl+t")
 			tr.SetThinkingOpen(open)
 			tr.Append(userMsg(1, "q"))
 			tr.Append(streamingMsg(2))
@@ -499,7 +494,6 @@ func TestReasoningWordsWithoutColour(t *testing.T) {
 		tr := New(mk(60, 20))
 		tr.SetSize(60, 20)
 		withClock(tr)
-		tr.SetThinkingKey("ctrl+t")
 		tr.Append(userMsg(1, "q"))
 		tr.Append(streamingMsg(2))
 		tr.AppendReasoning(2, "Considering the options.")
@@ -527,17 +521,29 @@ func TestReasoningWordsWithoutColour(t *testing.T) {
 	}
 }
 
-// TestNoKeyNoHint: without a key named for it, the folded line says what
-// it is and nothing about a key.
-func TestNoKeyNoHint(t *testing.T) {
-	tr := newTest(t, 60, 10)
+// TestThinkingKeyFollowsKeyMap: the folded line names the key map's
+// toggle_thinking key; with none bound it says what it is and nothing
+// about a key.
+func TestThinkingKeyFollowsKeyMap(t *testing.T) {
+	ctx := testContext(60, 10)
+	tr := New(ctx)
+	tr.SetSize(60, 10)
 	tr.Reset([]conversation.Message{userMsg(1, "q"), reasoningReply(2, "A.", "hmm", time.Second, 0)})
-	if got := plainItem(tr, 1)[2]; got != replyIndent+"▸ Thought for 1.0 s" {
+	if got := plainItem(tr, 1)[2]; got != replyIndent+"▸ Thought for 1.0 s (ctrl+t shows it)" {
 		t.Fatalf("folded line %q", got)
 	}
-	tr.SetThinkingKey("f9")
+	ctx.Keys.ToggleThinking.SetKeys("f9")
+	ctx.Keys.ToggleThinking.SetHelp("f9", "thinking")
+	ctx.StyleGen++
+	tr.Restyle()
 	if got := plainItem(tr, 1)[2]; got != replyIndent+"▸ Thought for 1.0 s (f9 shows it)" {
-		t.Fatalf("after SetThinkingKey: %q", got)
+		t.Fatalf("after a key map change: %q", got)
+	}
+	ctx.Keys.ToggleThinking.SetEnabled(false)
+	ctx.StyleGen++
+	tr.Restyle()
+	if got := plainItem(tr, 1)[2]; got != replyIndent+"▸ Thought for 1.0 s" {
+		t.Fatalf("without a key: %q", got)
 	}
 }
 

@@ -35,6 +35,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
+	"parley/termsafe"
 	"parley/ui/mdstream"
 
 	"parley/ui/uictx"
@@ -58,9 +59,10 @@ type Transcript struct {
 	look     look
 	glamour  ansi.StyleConfig
 	retryKey string // "ctrl+r": the hint under a failed reply
-	// Reasoning (thinking.go): unfolded or not, the key named on its
-	// label, a count of changes of either (the items' thinkGen), and the
-	// thinking style's sequences and the gutter made from them.
+	// Reasoning (thinking.go): unfolded or not (a change counts in
+	// thinkGen, the items' thinkGen says which their lines show), the key
+	// named on its label ("ctrl+t", from the key map), and the thinking
+	// style's sequences and the gutter made from them.
 	thinkShown  bool
 	thinkKey    string
 	thinkGen    int
@@ -119,6 +121,7 @@ type settings struct {
 	look      look
 	glamour   ansi.StyleConfig
 	retryKey  string
+	thinkKey  string
 	bottomKey string
 }
 
@@ -141,6 +144,7 @@ func newTranscript(s settings) *Transcript {
 func (t *Transcript) apply(s settings) {
 	t.look, t.glamour = s.look, s.glamour
 	t.retryKey, t.bottomKey = s.retryKey, s.bottomKey
+	t.thinkKey = oneLine(termsafe.Sanitize(s.thinkKey))
 	t.thinkSGR[0], t.thinkSGR[1] = styleParts(s.look.thinking.Render)
 	t.thinkPrefix = replyIndent + t.thinkSGR[0] + thinkGutter + t.thinkSGR[1] + " "
 }
