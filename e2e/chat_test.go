@@ -207,7 +207,7 @@ func TestGatewayErrorThenKeepWorking(t *testing.T) {
 	tm := startChat(t, gw)
 
 	tm.send("First try")
-	s := tm.waitText("404", "does not exist", "ctrl+r to retry")
+	s := tm.waitText("404", "does not exist")
 	if !strings.Contains(s, "model_not_found") {
 		t.Errorf("the error does not show the gateway's code:\n%s", frame(s))
 	}

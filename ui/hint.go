@@ -7,8 +7,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parley/conversation"
 	"parley/ui/keys"
+	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
 
@@ -128,7 +128,7 @@ func (m *Model) hintItems() []uictx.Hint {
 		return []uictx.Hint{{Key: k(km.Send), Desc: "resend"}, {Key: k(km.Newline), Desc: "new line"}, {Key: k(km.Editor), Desc: "editor"}, {Key: k(km.Cancel), Desc: "leave edit"}}
 	}
 	items := []uictx.Hint{{Key: k(km.Send), Desc: "send"}, {Key: k(km.Newline), Desc: "new line"}}
-	if st, ok := lastReplyState(m.conv); ok && (st == conversation.StateFailed || st == conversation.StateInterrupted) {
+	if r, ok := m.conv.LastReply(); ok && transcript.RetryHelps(r) {
 		items = append([]uictx.Hint{{Key: k(km.Retry), Desc: "retry"}}, items...)
 	}
 	if m.comp.textEmpty() {

@@ -71,6 +71,14 @@ func chatActions() []action {
 			run: do((*Model).openBranches)},
 		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
 			run: do((*Model).forkLast)},
+		{key: keys.ToggleThinking, when: textEmpty, cmd: cmd{Name: "thinking", Summary: "show or fold the replies' thinking (reasoning models)"},
+			run: do(func(m *Model) tea.Cmd {
+				m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
+				if m.tr.ThinkingOpen() {
+					return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
+				}
+				return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
+			})},
 		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
 		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or the code block labelled [n]"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},

@@ -16,6 +16,8 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 		l.tr.Append(*c.Message)
 	case conversation.ChangeDelta:
 		l.tr.AppendDelta(c.Message.ID, c.Delta)
+	case conversation.ChangeReasoning:
+		l.tr.AppendReasoning(c.Message.ID, c.Delta)
 	case conversation.ChangeUpdate:
 		l.tr.Update(*c.Message)
 	case conversation.ChangeRemove:

@@ -138,7 +138,7 @@ func TestTurnStatesOnScreen(t *testing.T) {
 		t.Errorf("reply %v %q", r.State, r.Text)
 	}
 
-	h.srv.Enqueue(apitest.Reply{Status: 400, ErrorMessage: "the upstream model is overloaded"})
+	h.srv.Enqueue(apitest.Reply{Text: "p", DeltaRunes: 1, ErrorAfterDeltas: 1, ErrorMessage: "the upstream model is overloaded"})
 	h.key("ctrl+r")
 	h.wait("failure", func() bool { return !h.streaming() })
 	h.settle(10 * time.Millisecond)

@@ -82,18 +82,18 @@ func (l *lineWrap) word(gap, word string) {
 		}
 		l.b.WriteString(gap)
 		l.cells += len(gap)
-		for Width(word) > l.w-l.cells {
+		for ww > l.w-l.cells {
 			head, tail := cutWord(word, l.w-l.cells)
 			l.b.WriteString(head)
 			l.words++
 			l.flush()
 			word = tail
+			ww -= Width(head)
 		}
 		if word == "" {
 			return
 		}
 		gap = ""
-		ww = Width(word)
 	}
 	l.b.WriteString(gap)
 	l.b.WriteString(word)
@@ -106,12 +106,22 @@ func (l *lineWrap) word(gap, word string) {
 // (whole graphemes; at least one, so the cutting always progresses).
 func cutWord(word string, room int) (string, string) {
 	room = max(room, 1)
-	head := ansi.Truncate(word, room, "")
-	if head == "" {
-		// A grapheme wider than the room (a wide character in one cell).
-		g, _ := ansi.FirstGraphemeCluster(word, ansi.GraphemeWidth)
-		head = g
+	// One forward scan that stops at the room: the cost is the head's,
+	// not the rest of the word's (a 512 KB line without spaces is cut
+	// thousands of times).
+	n, used := 0, 0
+	for n < len(word) {
+		g, gw := ansi.FirstGraphemeCluster(word[n:], ansi.GraphemeWidth)
+		if used+gw > room && n > 0 {
+			break
+		}
+		n += len(g)
+		used += gw
+		if used >= room {
+			break
+		}
 	}
+	head := word[:n]
 	if i := strings.LastIndexAny(head, "-/"); i >= 0 && Width(head[:i+1]) >= room/2 {
 		head = head[:i+1]
 	}

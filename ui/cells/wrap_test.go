@@ -43,3 +43,13 @@ func TestWrapLinesKeepsBreaksAndHyphenatedNames(t *testing.T) {
 		t.Fatalf("WrapLines = %q, want %q", got, want)
 	}
 }
+
+// A huge word without spaces is cut in time proportional to its length.
+func BenchmarkWrapHugeWord(b *testing.B) {
+	word := strings.Repeat("abcdefghij", 50_000) // 500 KB
+	for b.Loop() {
+		if lines := Wrap(word, 80); len(lines) != 6250 {
+			b.Fatalf("%d lines", len(lines))
+		}
+	}
+}
