@@ -143,3 +143,28 @@ func TestDemoImageCommand(t *testing.T) {
 		t.Errorf("%s does not decode: %v", files[0], fmt.Sprint(err))
 	}
 }
+
+// TestDemoThinksAndReadsFiles: the demo's reasoning model shows its
+// thinking apart, and its files model answers about an attached text file.
+func TestDemoThinksAndReadsFiles(t *testing.T) {
+	t.Parallel()
+	notes := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(notes, []byte("# Plan\n\nship it\non friday\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm, _ := startDemo(t, "--model", "demo-think")
+	tm.waitText("Message demo-think")
+	tm.send("why is the sky blue?")
+	tm.waitFor("the thinking folded and the answer", func(s string) bool {
+		return strings.Contains(s, "Thought for") && strings.Contains(s, "enter send")
+	})
+	tm.send("/model demo-files")
+	tm.waitText("Message demo-files")
+	tm.send("/attach " + notes)
+	tm.waitText("1 ≡ notes.md · 4 lines")
+	tm.send("what is in it?")
+	s := tm.waitText("Your message carries 1 text file", "Plan")
+	if !strings.Contains(s, "notes.md") {
+		t.Fatalf("the files model does not name the file:\n%s", frame(s))
+	}
+}
