@@ -173,3 +173,19 @@ func TestSessionKeepsRoleAndParameters(t *testing.T) {
 		t.Fatalf("the reopened session's request carries %v", body)
 	}
 }
+
+// A gateway's refusal of a parameter says which and how to stop sending it.
+func TestRefusedParameterSaysHowToClearIt(t *testing.T) {
+	h := newHarness(t, 120, 30, func(o *Options) { o.Config = configFrom(t, settingsConfig) })
+	h.typeText("/set seed 9")
+	h.key("enter")
+	h.srv.Enqueue(apitest.Reply{Status: 400, ErrorCode: "unsupported_parameter", ErrorMessage: "Unsupported parameter: 'seed' is not supported with this model."})
+	h.typeText("hi")
+	h.key("enter")
+	h.wait("the refusal", func() bool { return !h.streaming() })
+	h.settle(20e6)
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if !strings.Contains(flat, "seed = 9 (from /set in this chat)") || !strings.Contains(flat, "/set seed --clear") {
+		t.Fatalf("the refusal does not say how to clear the parameter:\n%s", h.screen())
+	}
+}
