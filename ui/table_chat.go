@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,19 +16,7 @@ import (
 // matches and whose condition holds.
 func chatActions() []action {
 	type cmd = slash.Command[commandEnv]
-	return append([]action{
-		{key: keys.ModelPicker, app: true, opens: "models", cmd: cmd{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)",
-			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
-		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
-			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, run: themeAction},
-		{cmd: cmd{Name: "role", Args: "[NAME|--clear]", Summary: "give this conversation a role of the config (its system prompt, model, parameters)",
-			Complete: nameArg(func(env commandEnv) []string { return env.roles })},
-			run: func(m *Model, c call) tea.Cmd { return m.roleCommand(c.inv.Args) }},
-		{cmd: cmd{Name: "set", Args: "[NAME VALUE|NAME --clear]", Summary: "set a parameter (temperature, max_tokens, …) for this conversation; alone: what is in force",
-			Complete: completeSet},
-			run: func(m *Model, c call) tea.Cmd { return m.setCommand(c.inv.Args) }},
-		{cmd: cmd{Name: "system", Args: "[text|--clear]", Summary: "show, set or (--clear) remove this conversation's system prompt"},
-			run: func(m *Model, c call) tea.Cmd { return m.systemCommand(c.inv.Args) }},
+	return slices.Concat(conversationActions(), []action{
 		{key: keys.NewConversation, app: true, cmd: cmd{Name: "new", Summary: "start a new conversation"}, run: newAction},
 		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…|latest]", Summary: "attach images or text files: pick files, name files or http(s) links, or the latest screenshot",
 			Complete: completeAttach}, run: attachAction},
@@ -67,18 +56,6 @@ func chatActions() []action {
 			}}, run: func(m *Model, c call) tea.Cmd {
 			return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
 		}},
-		{cmd: cmd{Name: "branches", Summary: "list the branches of this conversation (edits and regenerated replies) and switch"},
-			run: do((*Model).openBranches)},
-		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
-			run: do((*Model).forkLast)},
-		{key: keys.ToggleThinking, when: textEmpty, cmd: cmd{Name: "thinking", Summary: "show or fold the replies' thinking (reasoning models)"},
-			run: do(func(m *Model) tea.Cmd {
-				m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
-				if m.tr.ThinkingOpen() {
-					return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
-				}
-				return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
-			})},
 		{key: keys.Retry, cmd: cmd{Name: "retry", Summary: "answer the last message again"}, run: do((*Model).retry)},
 		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or the code block labelled [n]"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},
@@ -117,7 +94,47 @@ func chatActions() []action {
 			return nil
 		}},
 		{key: keys.Interrupt, app: true, run: do((*Model).interrupt)},
-	}, scrollActions()...)
+	}, treeActions(), scrollActions())
+}
+
+// treeActions go through the conversation's branches, and show its
+// thinking.
+func treeActions() []action {
+	type cmd = slash.Command[commandEnv]
+	return []action{
+		{cmd: cmd{Name: "branches", Summary: "list the branches of this conversation (edits and regenerated replies) and switch"},
+			run: do((*Model).openBranches)},
+		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
+			run: do((*Model).forkLast)},
+		{key: keys.ToggleThinking, when: textEmpty, cmd: cmd{Name: "thinking", Summary: "show or fold the replies' thinking (reasoning models)"},
+			run: do(func(m *Model) tea.Cmd {
+				m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
+				if m.tr.ThinkingOpen() {
+					return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
+				}
+				return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
+			})},
+	}
+}
+
+// conversationActions are the first of the list: the model and the
+// theme, and the conversation's role, parameters and system prompt.
+func conversationActions() []action {
+	type cmd = slash.Command[commandEnv]
+	return []action{
+		{key: keys.ModelPicker, app: true, opens: "models", cmd: cmd{Name: "model", Args: "[name]", Summary: "choose the model (the list, or the one named)",
+			Complete: nameArg(func(env commandEnv) []string { return env.models })}, run: modelAction},
+		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
+			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, run: themeAction},
+		{cmd: cmd{Name: "role", Args: "[NAME|--clear]", Summary: "give this conversation a role of the config (its system prompt, model, parameters)",
+			Complete: nameArg(func(env commandEnv) []string { return env.roles })},
+			run: func(m *Model, c call) tea.Cmd { return m.roleCommand(c.inv.Args) }},
+		{cmd: cmd{Name: "set", Args: "[NAME VALUE|NAME --clear]", Summary: "set a parameter (temperature, max_tokens, …) for this conversation; alone: what is in force",
+			Complete: completeSet},
+			run: func(m *Model, c call) tea.Cmd { return m.setCommand(c.inv.Args) }},
+		{cmd: cmd{Name: "system", Args: "[text|--clear]", Summary: "show, set or (--clear) remove this conversation's system prompt"},
+			run: func(m *Model, c call) tea.Cmd { return m.systemCommand(c.inv.Args) }},
+	}
 }
 
 // scrollActions move the transcript.
