@@ -48,7 +48,7 @@ func TestRoleAndParametersInTheChat(t *testing.T) {
 	tm.send("/set seed 42")
 	tm.waitText("seed = 42 for this conversation")
 	tm.send("look at this")
-	tm.waitText("You said: look at this")
+	waitReply(tm, "You said: look at this")
 	req := chatRequests(gw)[0]
 	if msgs := req.Chat.Messages; len(msgs) != 2 || msgs[0].Role != "system" || msgs[0].Content.Text != "You review code." {
 		t.Fatalf("the role's system prompt is not sent first: %+v", msgs)
