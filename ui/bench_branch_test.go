@@ -177,7 +177,10 @@ func checkSwitched(b *testing.B, m *Model, n, sel int, mark string) {
 // 10,000-message session, which has two alternatives. to-long is → from
 // the short branch (6 messages) to the long one (10,000) and its frame;
 // to-short is ← the other way; the way back of each runs with the timer
-// stopped. round-trip is both, timed (two switches an op). cpu-ms/op is
+// stopped. to-long-unseen is to-long to a branch the transcript has not
+// shown since the session was opened: the way back also opens the
+// session's short branch again (Transcript.Reset), so nothing of the long
+// one is left to reuse. round-trip is both, timed (two switches an op). cpu-ms/op is
 // the CPU time of the benchmark's thread for the timed part, which a
 // shared machine distorts much less than wall time. In a -cpuprofile,
 // -tagfocus bench=timed keeps the timed part alone.
@@ -196,17 +199,27 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 	for _, tc := range []struct {
 		name        string
 		timed, back []step
+		reopen      bool // after the way back, the transcript forgets the other branch
 	}{
-		{"to-long", []step{toLong}, []step{toShort}},
-		{"to-short", []step{toShort}, []step{toLong}},
-		{"round-trip", []step{toShort, toLong}, nil},
+		{"to-long", []step{toLong}, []step{toShort}, false},
+		{"to-long-unseen", []step{toLong}, []step{toShort}, true},
+		{"to-short", []step{toShort}, []step{toLong}, false},
+		{"round-trip", []step{toShort, toLong}, nil, false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			m := branchBenchModel(b, n)
+			reopen := func() {
+				if tc.reopen {
+					m.tr.Reset(m.conv.Messages())
+					m.tr.Reveal(m.focus.msg)
+					settleTranscript(m.tr)
+				}
+			}
 			if tc.timed[0] == toLong {
 				switchFrame(m, keyLeft)
+				reopen()
 				checkSwitched(b, m, toShort.n, toShort.sel, toShort.mark)
 			}
 			var cpu time.Duration
@@ -229,6 +242,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 					for _, s := range tc.back {
 						switchFrame(m, s.key)
 					}
+					reopen()
 					b.StartTimer()
 				}
 			}

@@ -23,8 +23,9 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	case conversation.ChangeRemove:
 		l.tr.Remove(c.Removed)
 	case conversation.ChangeSwitch:
-		// Another branch: the transcript shows its path.
-		l.tr.Reset(c.Path)
+		// Another branch of the same conversation: the transcript shows
+		// its path, reusing what it made for the paths it showed before.
+		l.tr.SwitchPath(c.Path)
 	case conversation.ChangeExclude:
 		l.tr.SetExcluded(c.Turn, c.Message.Excluded)
 	}

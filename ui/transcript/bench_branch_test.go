@@ -74,3 +74,71 @@ func BenchmarkResetLongPath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSwitchLongPath is the transcript's share of a switch in the chat
+// as it is made now: SwitchPath to the long branch of 10,000 messages at
+// 120x40, from a short branch of 6 whose last message is an alternative of
+// the long branch's sixth, then the Reveal of that sixth message (the
+// alternative switched to, where the window lands) and View. seen: the
+// long branch was on screen before the short one (opened, the cursor on
+// the sixth message), so its items are taken back; unseen: the transcript
+// was reset to the short branch before each op (a session opened on it),
+// so every message of the long branch is new to it. +settle also runs the
+// ticks that follow until nothing is left to do.
+func BenchmarkSwitchLongPath(b *testing.B) {
+	timed := pprof.Labels("bench", "timed")
+	long := longSession(10_000)
+	const revealed = 5 // index of the alternative switched to
+	alt := long[revealed]
+	alt.ID, alt.Text = len(long)+1, "Shortbranch "+alt.Text
+	short := append(long[:revealed:revealed], alt)
+	for _, tc := range []struct {
+		name           string
+		unseen, settle bool
+	}{
+		{"seen", false, false},
+		{"seen+settle", false, true},
+		{"unseen", true, false},
+		{"unseen+settle", true, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			tr := newTest(b, 120, 40)
+			tr.Reset(long)
+			tr.Reveal(long[revealed].ID)
+			settle(b, tr)
+			var cpu time.Duration
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				if tc.unseen {
+					tr.Reset(short)
+				} else {
+					tr.SwitchPath(short)
+				}
+				tr.Reveal(alt.ID)
+				settle(b, tr)
+				b.StartTimer()
+				c0 := threadCPU()
+				pprof.Do(ctx, timed, func(context.Context) {
+					tr.SwitchPath(long)
+					tr.Reveal(long[revealed].ID)
+					_ = tr.View()
+					if tc.settle {
+						settle(b, tr)
+					}
+				})
+				cpu += threadCPU() - c0
+			}
+			b.StopTimer()
+			want := firstWords(long[revealed].Text)
+			if view := strings.Join(plainView(tr), "\n"); !strings.Contains(view, want) || tr.Len() != len(long) {
+				b.Fatalf("%d messages; the window does not show %q:\n%s", tr.Len(), want, view)
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+		})
+	}
+}

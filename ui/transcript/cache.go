@@ -39,8 +39,12 @@ func (t *Transcript) estimate(it *item) int {
 		body := (len(it.body)*it.w + t.w - 1) / t.w
 		return len(it.head) + t.thinkEstimate(it) + max(body, 1) + len(it.foot)
 	}
+	// From the text as it came (the safe text is made only when needed):
+	// an estimate of a message depends on nothing else, so it is the same
+	// whatever was done before.
 	room := max(t.w-2, 1)
-	n := 2 + 1 + len(it.text)/room + strings.Count(it.text, "\n") + t.thinkEstimate(it)
+	text := it.msg.Text
+	n := 2 + 1 + len(text)/room + strings.Count(text, "\n") + t.thinkEstimate(it)
 	if it.isUser() || it.msg.IsImages() {
 		n += len(it.msg.Attachments)
 		for _, a := range it.msg.Attachments {

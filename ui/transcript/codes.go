@@ -9,6 +9,17 @@ import "parley/ui/mdstream"
 // Fenwick tree for the numbers before an item) and the number its
 // rendering started from (base); when a count changes, the items after it
 // whose numbers moved are rendered again.
+//
+// Counting reads a message's whole text, and a long conversation opened or
+// switched to need not be read whole: the labels of a message depend only
+// on the messages before it. So the messages are counted in order, as far
+// as needed (countBefore): items[:counted] are all counted, and a message
+// is rendered (labelled), or CodeBlock looks past the numbers known, only
+// after every message before it is counted. A message not counted yet
+// stands for 0 blocks in the tree; one after it that is counted (taken
+// back by a branch switch) holds its count there, and a rendering of it
+// that has labels is stale until the count reaches it, since its labels
+// may start from another number then (resetCodes).
 
 // exactCountBytes is the longest text whose code blocks are counted by
 // parsing it on the Update goroutine (about 36 µs per KB here; deep
@@ -19,9 +30,11 @@ const exactCountBytes = 4 << 10
 // countCodes is how many labelled code blocks an item shows, or for a long
 // reply not rendered yet an estimate.
 func (t *Transcript) countCodes(it *item) int {
-	switch {
-	case it.isUser() || it.msg.IsImages():
+	if it.isUser() || it.msg.IsImages() {
 		return 0
+	}
+	it.prepare()
+	switch {
 	case it.live != nil:
 		if it.live.doc == nil {
 			return mdstream.EstimateCodeBlocks(it.live.safe.String())
@@ -40,13 +53,37 @@ func (t *Transcript) exactCodes(it *item, n int) {
 	}
 }
 
-// codeBase is the number of code blocks before item i.
-func (t *Transcript) codeBase(i int) int { return t.codes.prefix(i) }
+// countBefore counts the code blocks of every message before item i not
+// counted yet.
+func (t *Transcript) countBefore(i int) {
+	for ; t.counted < i; t.counted++ {
+		it := t.items[t.counted]
+		if it.counted {
+			continue
+		}
+		it.codes, it.counted = t.countCodes(it), true
+		// Only items not counted follow: nothing rendered with labels
+		// (resetCodes), so no number shown moves.
+		t.codes.set(t.counted, it.codes)
+	}
+}
 
-// baseOf is codeBase for an item.
+// codeBase is the number of code blocks before item i.
+func (t *Transcript) codeBase(i int) int {
+	t.countBefore(i)
+	return t.codes.prefix(i)
+}
+
+// baseOf is codeBase for an item about to be rendered (0 for a message
+// that has no code blocks, whatever is before it). The item is counted
+// too: a rendering with labels is only made of a counted item.
 func (t *Transcript) baseOf(it *item) int {
+	if it.isUser() || it.msg.IsImages() {
+		return 0
+	}
 	if i, ok := t.index[it.id()]; ok {
-		return t.codeBase(i)
+		t.countBefore(i + 1)
+		return t.codes.prefix(i)
 	}
 	return 0
 }
@@ -55,7 +92,8 @@ func (t *Transcript) baseOf(it *item) int {
 // labels change are rendered again (at once in the window, lazily
 // elsewhere).
 func (t *Transcript) setCodes(i, n int) {
-	t.items[i].codes = n
+	it := t.items[i]
+	it.codes, it.counted = n, true
 	if t.codes.get(i) == n {
 		return
 	}
@@ -63,23 +101,45 @@ func (t *Transcript) setCodes(i, n int) {
 	t.renumber(i + 1)
 }
 
-// resetCodes rebuilds the counts from the items' own and renders again the
-// items from the first one whose labels change.
+// resetCodes rebuilds the numbering from the items' own counts (those not
+// counted stand for 0, from the first of them on nothing is known) and
+// renders again the items whose labels change: those before the first
+// item not counted whose labels start from another number now, and those
+// after it that show labels.
 func (t *Transcript) resetCodes() {
 	ns := make([]int, len(t.items))
+	t.counted = len(t.items)
 	for i, it := range t.items {
-		ns[i] = it.codes
+		if it.counted {
+			ns[i] = it.codes
+		} else if t.counted == len(t.items) {
+			t.counted = i
+		}
 	}
 	t.codes.reset(ns)
+	stale := false
+	for _, it := range t.items[t.counted:] {
+		if it.rendered && it.codes > 0 && it.gen != -1 {
+			it.gen = -1 // labelled before the count reaches it: stale
+			stale = true
+		}
+	}
 	t.renumber(0)
+	if stale {
+		t.startLazy()
+	}
 }
 
 // renumber marks stale the rendered items from from on whose labels start
-// from another number now.
+// from another number now. Only the counted ones can have labels that are
+// fresh (see resetCodes).
 func (t *Transcript) renumber(from int) {
+	if from >= t.counted {
+		return
+	}
 	stale := false
-	base := t.codeBase(min(from, len(t.items)))
-	for j := from; j < len(t.items); j++ {
+	base := t.codes.prefix(from)
+	for j := from; j < t.counted; j++ {
 		it := t.items[j]
 		if it.rendered && it.base != base && it.codes > 0 {
 			it.gen = -1 // its lines serve as an estimate until rendered again
@@ -99,7 +159,14 @@ func (t *Transcript) renumber(from int) {
 // and false when there is no block n. The root's /copy N and its keys use
 // it.
 func (t *Transcript) CodeBlock(n int) (string, bool) {
-	if n < 1 || n > t.codes.total() {
+	if n < 1 {
+		return "", false
+	}
+	// Count as far as block n.
+	for t.counted < len(t.items) && t.codes.prefix(t.counted) < n {
+		t.countBefore(t.counted + 1)
+	}
+	if n > t.codes.prefix(t.counted) {
 		return "", false
 	}
 	i, off := t.codes.find(n - 1)
@@ -115,8 +182,12 @@ func (t *Transcript) CodeBlock(n int) (string, bool) {
 	return blocks[off], true
 }
 
-// CodeBlocks returns how many code blocks the transcript numbers.
-func (t *Transcript) CodeBlocks() int { return t.codes.total() }
+// CodeBlocks returns how many code blocks the transcript numbers (every
+// message is counted for it).
+func (t *Transcript) CodeBlocks() int {
+	t.countBefore(len(t.items))
+	return t.codes.total()
+}
 
 // MessageCodeBlock returns code block n (from 1) of message id, the number
 // its label shows, and how many code blocks the message has (n past them,
@@ -127,6 +198,7 @@ func (t *Transcript) MessageCodeBlock(id, n int) (code string, label, count int)
 		return "", 0, 0
 	}
 	it := t.items[i]
+	it.prepare()
 	text := it.text
 	if it.live != nil {
 		text = it.live.safe.String()

@@ -21,7 +21,8 @@ func (t *Transcript) Append(msg conversation.Message) {
 	it := t.newItem(msg)
 	t.items = append(t.items, it)
 	t.index[msg.ID] = len(t.items) - 1
-	it.codes = t.countCodes(it)
+	it.prepare()
+	it.codes, it.counted = t.countCodes(it), true
 	t.codes.push(it.codes)
 	t.renderItem(it)
 	t.hs.push(it.height())
@@ -57,11 +58,11 @@ func (t *Transcript) newItem(msg conversation.Message) *item {
 		it.live.dirty = true
 		it.text = ""
 		it.msg.Text = ""
+		it.prepared = true
 		t.streams = append(t.streams, it)
 		return it
 	}
-	it.text = safeText(msg)
-	it.setReason(msg)
+	// The text is made safe when first needed (prepare).
 	return it
 }
 
@@ -214,13 +215,11 @@ func (t *Transcript) Update(msg conversation.Message) {
 		}
 		t.endStream(it)
 		it.msg = msg
-		it.text = safeText(msg)
-		it.setReason(msg)
+		it.setText(msg)
 		it.ver++
 	default:
 		it.msg = msg
-		it.text = safeText(msg)
-		it.setReason(msg)
+		it.setText(msg)
 		it.ver++
 	}
 	t.setCodes(i, t.countCodes(it))
@@ -307,13 +306,16 @@ func (t *Transcript) reindex() {
 }
 
 // Reset replaces everything with msgs (a new or a loaded conversation) and
-// shows the bottom. Only the messages on screen are rendered now; the
-// others get estimated heights; those near the window are rendered a few
-// per Tick, the rest when they come near.
+// shows the bottom; what SwitchPath kept of other paths is forgotten. Only
+// the messages on screen are rendered now; the others get estimated
+// heights; those near the window are rendered a few per Tick, the rest
+// when they come near. Every message is read once, for its code blocks:
+// the labels at the bottom count all of them.
 func (t *Transcript) Reset(msgs []conversation.Message) {
 	t.dropInflight()
 	t.pics, t.wantPics = nil, nil
 	t.pendingN = 0
+	t.shelf.clear()
 	clear(t.items)
 	t.items = t.items[:0]
 	t.streams = t.streams[:0]
@@ -321,8 +323,11 @@ func (t *Transcript) Reset(msgs []conversation.Message) {
 	for i, m := range msgs {
 		it := t.newItem(m)
 		t.items = append(t.items, it)
+		// The window is the bottom, whose labels need every count before
+		// it: counting now, while the text is in the cache, saves a
+		// second pass over all of it.
+		it.codes, it.counted = t.countCodes(it), true
 		hs[i] = t.estimate(it)
-		it.codes = t.countCodes(it)
 	}
 	t.reindex()
 	t.hs.reset(hs)

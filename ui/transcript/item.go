@@ -19,13 +19,16 @@ import (
 type item struct {
 	msg conversation.Message
 	// text is the message text made safe (sanitised; for replies also
-	// stripped of dangerous character references), computed once.
+	// stripped of dangerous character references), computed once, when
+	// first needed (prepare): a long conversation's messages far from the
+	// window are never read.
 	text string
 	// reason is a finished reply's reasoning made safe, as shown (see
-	// safeReasoning); reasonNL counts its line breaks, for estimates.
+	// safeReasoning).
 	reason     string
-	reasonNL   int
 	reasonMore int // bytes of reasoning past maxShownReasoning
+	// prepared: text and reason are made (prepare).
+	prepared bool
 
 	head, think, body, foot []string
 	// thinkGen is the transcript's thinkGen the think lines were made for
@@ -43,13 +46,37 @@ type item struct {
 	pending bool
 	ver     int
 	// codes is how many code blocks it shows, base the number of those
-	// before it that its rendering labels from (codes.go).
+	// before it that its rendering labels from (codes.go); counted says
+	// codes is known (until then it is 0 in the transcript's numbering).
 	codes, base int
+	counted     bool
+	// What the head and the foot were drawn with besides the message, so
+	// that an item a branch switch takes back knows whether they must be
+	// drawn again (switch.go): the cursor's mark, the retry hint.
+	selMark, retry bool
+	// seen is the switch that last put it on the path or found its id
+	// there (switch.go).
+	seen int
 
 	live *live // the reply in flight, nil otherwise
 }
 
 func (it *item) id() int { return it.msg.ID }
+
+// prepare makes the safe text and reasoning of it, once.
+func (it *item) prepare() {
+	if it.prepared {
+		return
+	}
+	it.setText(it.msg)
+}
+
+// setText takes the text and reasoning of m, made safe.
+func (it *item) setText(m conversation.Message) {
+	it.text = safeText(m)
+	it.setReason(m)
+	it.prepared = true
+}
 
 func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
 

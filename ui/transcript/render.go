@@ -36,8 +36,9 @@ const (
 func (t *Transcript) renderItem(it *item) {
 	w := t.w
 	sameWidth := it.rendered && !it.pending && it.w == w
-	it.w, it.gen, it.rendered = w, t.gen, true
+	it.prepare()
 	it.base = t.baseOf(it)
+	it.w, it.gen, it.rendered = w, t.gen, true
 	it.head = t.renderHead(it, it.head[:0])
 	it.think = t.renderThink(it, it.think[:0])
 	it.foot = t.renderFoot(it, it.foot[:0])
@@ -102,6 +103,7 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 			label += lk.streaming.Render(streamingMark)
 		}
 	}
+	it.selMark = t.selected != 0 && it.id() == t.selected
 	label += t.treeMarks(it)
 	// A very long model name must not push the line past the width.
 	if ansi.StringWidth(label) > t.w {
@@ -142,6 +144,7 @@ func (t *Transcript) fitReply(dst []string, md []string, done bool) []string {
 func (t *Transcript) renderFoot(it *item, dst []string) []string {
 	lk := &t.look
 	w := t.w
+	it.retry = t.retryHint(it)
 	if it.isUser() {
 		bar := t.userBar()
 		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
@@ -161,7 +164,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 	switch m.State {
 	case conversation.StateInterrupted:
 		line := lk.badge.Render(interrupted)
-		if t.retryHint(it) {
+		if it.retry {
 			line += lk.hint.Render(" · " + t.retryKey + " to regenerate")
 		}
 		dst = fitLine(dst, replyIndent, len(replyIndent), ansi.Truncate(line, room, "…"), w)
@@ -177,7 +180,7 @@ func (t *Transcript) renderFoot(it *item, dst []string) []string {
 			}
 			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
 		}
-		if t.retryHint(it) {
+		if it.retry {
 			for _, l := range t.wrap(t.retryKey+" to retry", room, lk.hint.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}

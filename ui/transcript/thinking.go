@@ -157,7 +157,7 @@ func (t *Transcript) ThinkingOpen() bool { return t.thinkShown }
 func (t *Transcript) rethinkAll() {
 	t.thinkGen++
 	for i, it := range t.items {
-		if it.hasThink() {
+		if it.hasThink() || it.mayThink() {
 			t.hs.set(i, t.estimate(it))
 		}
 	}
@@ -217,11 +217,10 @@ func safeReasoning(m conversation.Message) (shown string, more int) {
 // setReason takes a finished message's reasoning (a reply's only).
 func (it *item) setReason(m conversation.Message) {
 	if m.Role != api.RoleAssistant {
-		it.reason, it.reasonMore, it.reasonNL = "", 0, 0
+		it.reason, it.reasonMore = "", 0
 		return
 	}
 	it.reason, it.reasonMore = safeReasoning(m)
-	it.reasonNL = strings.Count(it.reason, "\n")
 }
 
 // thinkRoom is the width reasoning is wrapped to.
@@ -229,10 +228,20 @@ func (t *Transcript) thinkRoom() int {
 	return t.proseRoom(max(t.w-thinkPrefixW, 1))
 }
 
+// mayThink reports whether the message shows reasoning, as far as its
+// reasoning as it came tells (for estimates: the safe reasoning is made
+// only when needed).
+func (it *item) mayThink() bool {
+	if it.live != nil {
+		return it.hasThink()
+	}
+	return it.msg.Role == api.RoleAssistant && strings.TrimSpace(it.msg.Reasoning) != ""
+}
+
 // thinkEstimate is the number of reasoning lines of it without making
-// them.
+// them, from the reasoning as it came.
 func (t *Transcript) thinkEstimate(it *item) int {
-	if !it.hasThink() {
+	if !it.mayThink() {
 		return 0
 	}
 	if l := it.live; l != nil && !t.thinkShown {
@@ -244,12 +253,18 @@ func (t *Transcript) thinkEstimate(it *item) int {
 	if !t.thinkShown {
 		return 1
 	}
-	n, nl := len(it.reason), it.reasonNL
+	var n, nl int
+	more := false
 	if l := it.live; l != nil {
-		n, nl = l.think.laid.Len(), 0
+		n, more = l.think.laid.Len(), l.think.more > 0
+	} else {
+		raw := it.msg.Reasoning
+		more = len(raw) > maxShownReasoning
+		raw = raw[:min(len(raw), maxShownReasoning)]
+		n, nl = len(raw), strings.Count(raw, "\n")
 	}
 	n = 1 + n/t.thinkRoom() + nl + 1
-	if it.reasonMore > 0 || it.live != nil && it.live.think.more > 0 {
+	if more {
 		n++
 	}
 	return n

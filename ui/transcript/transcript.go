@@ -87,7 +87,13 @@ type Transcript struct {
 	index   map[int]int // message id -> position in items
 	hs      heights
 	codes   heights // code blocks per item (codes.go)
+	counted int     // items[:counted] have their code blocks counted
 	streams []*item // the items with a reply in flight (usually one)
+
+	// The items of the paths branch switches replaced, for a switch back
+	// (switch.go), and the count of switches.
+	shelf    shelf
+	switches int
 
 	// Scrolling. While follow is set the window shows the bottom. Otherwise
 	// its top line is line anchorOff of the message anchorID, so text

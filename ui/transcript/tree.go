@@ -46,7 +46,9 @@ func (t *Transcript) Reveal(id int) {
 	if !ok {
 		return
 	}
-	t.render(i)
+	if !t.fresh(t.items[i]) {
+		t.render(i)
+	}
 	top := t.hs.prefix(i)
 	bottom := top + t.hs.get(i)
 	switch {
