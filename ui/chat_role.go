@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/config"
 	"parley/internal/homepath"
 	"parley/ui/cells"
 )
@@ -18,7 +19,7 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	name := strings.TrimSpace(args)
 	switch name {
 	case "":
-		return m.notify(m.rolesSaid(), toastInfo)
+		return m.notify(rolesSaid(m.opts.Config, m.conv.Role(), homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))), toastInfo)
 	case "--clear":
 		if m.conv.Role() == "" {
 			return m.notify("this conversation has no role to remove", toastInfo)
@@ -49,13 +50,13 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	return tea.Batch(cmd, m.notify(said, toastOK))
 }
 
-// rolesSaid is what /role alone says.
-func (m *Model) rolesSaid() string {
-	names := m.opts.Config.RoleNames()
-	cur := m.conv.Role()
+// rolesSaid is what /role alone says: the conversation's role cur, and
+// the roles the config (at where) defines.
+func rolesSaid(cfg *config.Config, cur, where string) string {
+	names := cfg.RoleNames()
 	var b strings.Builder
 	switch {
-	case cur != "" && m.chatRole() == nil:
+	case cur != "" && roleOf(cfg, cur) == nil:
 		fmt.Fprintf(&b, "this conversation's role %s is no longer in the config, so only its system prompt stays", cells.OneLine(cur))
 	case cur != "":
 		fmt.Fprintf(&b, "role: %s", cells.OneLine(cur))
@@ -63,7 +64,7 @@ func (m *Model) rolesSaid() string {
 		b.WriteString("this conversation has no role")
 	}
 	if len(names) == 0 {
-		fmt.Fprintf(&b, "; the config defines none: add a [[roles]] entry with name and system_prompt to %s", cells.OneLine(homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))))
+		fmt.Fprintf(&b, "; the config defines none: add a [[roles]] entry with name and system_prompt to %s", cells.OneLine(where))
 		return b.String()
 	}
 	fmt.Fprintf(&b, " (roles: %s; /role NAME switches, /role --clear removes it)", cells.OneLine(strings.Join(names, ", ")))

@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/config"
+	"parley/conversation"
 	"parley/ui/slash"
 )
 
@@ -18,28 +19,27 @@ import (
 // session keeps them; the parameters in force are merged at every turn
 // from the model's in the config, the role's and /set's, the later winning.
 
-// chatRole is the conversation's role as the config defines it (nil: none, or
-// a role the config no longer has).
-func (m *Model) chatRole() *config.Role {
-	name := m.conv.Role()
-	if name == "" || m.opts.Config == nil {
+// roleOf is the role the config defines for name (nil: none, or a role
+// the config no longer has).
+func roleOf(cfg *config.Config, name string) *config.Role {
+	if name == "" || cfg == nil {
 		return nil
 	}
-	r, ok := m.opts.Config.Role(name)
+	r, ok := cfg.Role(name)
 	if !ok {
 		return nil
 	}
 	return &r
 }
 
-// paramLayers are the layers of parameters for the next reply, lowest
-// first.
-func (m *Model) paramLayers() []api.ParamLayer {
+// paramLayers are the layers of parameters for conv's next reply from
+// model, lowest first: the model's in the config, its role's, /set's.
+func paramLayers(cfg *config.Config, model string, conv *conversation.Conversation) []api.ParamLayer {
 	var layers []api.ParamLayer
-	if m.opts.Config != nil {
-		layers = m.opts.Config.ParamLayers(m.model, m.chatRole())
+	if cfg != nil {
+		layers = cfg.ParamLayers(model, roleOf(cfg, conv.Role()))
 	}
-	if set := m.conv.Params(); !set.IsZero() {
+	if set := conv.Params(); !set.IsZero() {
 		layers = append(layers, api.ChatParamLayer(set))
 	}
 	return layers
@@ -53,7 +53,7 @@ func (m *Model) setCommand(args string) tea.Cmd {
 	name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 	switch {
 	case name == "":
-		return m.notify(paramsInForce(m.paramLayers()), toastInfo)
+		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.model, m.conv)), toastInfo)
 	case value == "--clear":
 		if !m.conv.Params().Has(name) {
 			if _, err := api.ParseParam(name, "0"); err != nil && api.ParamHelp(name) == "" {

@@ -197,15 +197,6 @@ func (m *Model) fork(sel conversation.Message) tea.Cmd {
 	}
 }
 
-// forkLast forks at the last message on screen (/fork).
-func (m *Model) forkLast() tea.Cmd {
-	msgs := m.conv.Messages()
-	if len(msgs) == 0 {
-		return m.notify("there is nothing to fork yet: ask something first", toastInfo)
-	}
-	return m.fork(msgs[len(msgs)-1])
-}
-
 // forkedMsg brings the new session of a fork.
 type forkedMsg struct {
 	id  string

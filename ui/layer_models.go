@@ -75,8 +75,9 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return nil, nil
 }
 
-// openModelPicker opens the model picker; sendAfter sends the composer's
-// message once a model is chosen.
+// openModelPicker opens the model picker; sendAfter (a message sent with
+// no model given: no --model, no default_model) says so and sends the
+// composer's message, which it keeps, once a model is chosen.
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	m.gateway.gen++
 	items := func(listed []string) []overlay.PickerItem {
@@ -90,11 +91,15 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 		km:        &m.ctx.Keys,
 	}
 	m.layers.push(l)
+	var said tea.Cmd
+	if sendAfter {
+		said = m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
+	}
 	if !m.clients.configured() {
-		return nil
+		return said
 	}
 	l.p.SetLoading(overlay.ModelsLoading)
-	return listModels(m.base, m.clients, m.model, l.gen)
+	return tea.Batch(said, listModels(m.base, m.clients, m.model, l.gen))
 }
 
 // listModels asks the gateway of model's provider for its models. The

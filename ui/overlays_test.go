@@ -76,6 +76,9 @@ func TestNoModelOpensPicker(t *testing.T) {
 	if h.m.layerName() != "models" || h.m.comp.value() != "hello" || h.m.conv.Len() != 0 {
 		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
 	}
+	if cur := h.m.notes.cur.text; !strings.Contains(cur, "choose a model first; the message goes once you do") {
+		t.Fatalf("the picker opened without saying why: %q", cur)
+	}
 	h.typeText("gpt-4o-mini")
 	h.key("enter")
 	h.srv.Enqueue(apitest.Reply{Text: "hi"})

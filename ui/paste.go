@@ -2,14 +2,12 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
 	"parley/internal/desktop"
-	"parley/media"
 	"parley/ui/paste"
 )
 
@@ -61,49 +59,4 @@ func checkAndAttach(ctx context.Context, paths []string, keep int, pasted string
 		}
 		return attach()
 	}
-}
-
-// clipboardReadMsg brings what the clipboard held.
-type clipboardReadMsg struct {
-	att  *api.Attachment
-	text string
-	err  error
-}
-
-// readClipboard reads the system clipboard in the background: an image is
-// prepared for sending (scaled to the limits), text comes back as a paste.
-func (m *Model) readClipboard() tea.Cmd {
-	sys, lim, base := m.desktop, attachLimits(m.opts, &m.pics), m.work.startAttaching()
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(base, clipboardTimeout)
-		clip, err := sys.ReadClipboard(ctx)
-		cancel()
-		if err != nil {
-			return clipboardReadMsg{err: err}
-		}
-		if !clip.IsImage() {
-			return clipboardReadMsg{text: clip.Text}
-		}
-		a, err := api.AttachBytesContext(base, "clipboard"+clip.Info.Format.Ext(), clip.Image, lim)
-		if err != nil {
-			media.Reclaim(int64(len(clip.Image))) // the refused image is dropped here
-			return clipboardReadMsg{err: err}
-		}
-		return clipboardReadMsg{att: &a}
-	}
-}
-
-func (m *Model) clipboardRead(msg clipboardReadMsg) tea.Cmd {
-	m.work.done()
-	switch {
-	case stopped(msg.err):
-		return nil
-	case errors.Is(msg.err, desktop.ErrEmpty):
-		return m.notify(msg.err.Error(), toastInfo)
-	case msg.err != nil:
-		return m.notify(msg.err.Error(), toastWarn)
-	case msg.att != nil:
-		return m.addAttachments([]api.Attachment{*msg.att})
-	}
-	return m.pasteText(msg.text)
 }

@@ -46,7 +46,7 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.model == "" {
-		return m.chooseModelFirst()
+		return m.openModelPicker(true)
 	}
 	if !m.clients.configured() {
 		return m.notify(errNoGateway.Error(), toastErr)
@@ -88,7 +88,7 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 		MaxHistory:    m.opts.maxHistory(),
 		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
 	}
-	o.Params, o.ParamSources = api.MergeParams(m.paramLayers()...)
+	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.model, m.conv)...)
 	return o
 }
 
@@ -111,14 +111,6 @@ func inChat(err error) {
 	if errors.As(err, &ce) && ce.Capability == api.CapVision {
 		ce.ListedBy = "/model"
 	}
-}
-
-// chooseModelFirst opens the model picker when no model was given (no
-// --model, no default_model); the composer keeps its text, and choosing a
-// model sends it.
-func (m *Model) chooseModelFirst() tea.Cmd {
-	cmd := m.openModelPicker(true)
-	return tea.Batch(cmd, m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo))
 }
 
 // clientReady takes a client built ahead and shows its warnings (plain
@@ -183,7 +175,7 @@ func (m *Model) retry() tea.Cmd {
 		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.model == "" {
-		return m.chooseModelFirst()
+		return m.openModelPicker(true)
 	}
 	client, ok := m.clients.ready(m.model)
 	if !ok {

@@ -20,7 +20,7 @@ func chatActions() []action {
 		{key: keys.NewConversation, app: true, cmd: cmd{Name: "new", Summary: "start a new conversation"}, run: newAction},
 		{key: keys.Attach, cmd: cmd{Name: "attach", Args: "[PATH|URL…|latest]", Summary: "attach images or text files: pick files, name files or http(s) links, or the latest screenshot",
 			Complete: completeAttach}, run: attachAction},
-		{key: keys.Screenshot, cmd: cmd{Name: "screenshot", Summary: "draw a region of the screen: the screenshot is attached"}, run: do((*Model).takeScreenshot)},
+		{key: keys.Screenshot, cmd: cmd{Name: "screenshot", Summary: "draw a region of the screen: the screenshot is attached"}, run: screenshotAction},
 		{key: keys.ImageForm, cmd: cmd{Name: "image", Args: "PROMPT", Summary: "make images from a prompt; they are saved as files",
 			Flags: imageFlags(), Complete: func(ctx context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 				return completeImage(ctx, a, env, env.imageModels)
@@ -36,7 +36,7 @@ func chatActions() []action {
 			}}, run: func(m *Model, c call) tea.Cmd { return m.editCommand(c.inv) }},
 		{key: keys.Images, app: true, cmd: cmd{Name: "images", Summary: "show or hide the image pane: every image of this conversation"},
 			run: do((*Model).toggleImagePane)},
-		{key: keys.Paste, cmd: cmd{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted"}, run: do((*Model).readClipboard)},
+		{key: keys.Paste, cmd: cmd{Name: "paste", Summary: "paste the clipboard: a screenshot is attached, text is pasted"}, run: do(func(m *Model) tea.Cmd { return m.grab().clipboard() })},
 		{key: keys.ClearComposer, run: do(func(m *Model) tea.Cmd {
 			switch m.comp.clearAll() {
 			case "cleared":
@@ -105,7 +105,13 @@ func treeActions() []action {
 		{cmd: cmd{Name: "branches", Summary: "list the branches of this conversation (edits and regenerated replies) and switch"},
 			run: do((*Model).openBranches)},
 		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
-			run: do((*Model).forkLast)},
+			run: do(func(m *Model) tea.Cmd {
+				msgs := m.conv.Messages()
+				if len(msgs) == 0 {
+					return m.notify("there is nothing to fork yet: ask something first", toastInfo)
+				}
+				return m.fork(msgs[len(msgs)-1])
+			})},
 		{key: keys.ToggleThinking, when: textEmpty, cmd: cmd{Name: "thinking", Summary: "show or fold the replies' thinking (reasoning models)"},
 			run: do(func(m *Model) tea.Cmd {
 				m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
@@ -192,13 +198,24 @@ func newAction(m *Model, c call) tea.Cmd {
 	return m.newConversationKey()
 }
 
+// screenshotAction runs the region capture; what the user draws is
+// attached.
+func screenshotAction(m *Model, _ call) tea.Cmd {
+	name := "screenshot-" + m.now().Format("20060102-150405")
+	return tea.Batch(m.grab().region(name), m.notify("draw the region to capture; esc here stops the capture", toastInfo))
+}
+
 func attachAction(m *Model, c call) tea.Cmd {
 	switch {
 	case len(c.inv.Positional) == 0:
 		return m.openFilePicker()
 	case len(c.inv.Positional) == 1 && c.inv.Positional[0] == "latest":
 		// The newest screenshot; a file named so is ./latest.
-		return m.attachLatest()
+		dir := ""
+		if m.opts.Config != nil {
+			dir = m.opts.Config.ScreenshotsDir()
+		}
+		return m.grab().latest(dir)
 	}
 	refs := make([]string, len(c.inv.Positional))
 	for i, r := range c.inv.Positional {

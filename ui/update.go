@@ -202,14 +202,8 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case configSavedMsg:
 		return m.configSaved(msg), true
 
-	case clipboardReadMsg:
-		return m.clipboardRead(msg), true
-
-	case screenshotMsg:
-		return m.screenshotTaken(msg), true
-
-	case latestMsg:
-		return m.latestAttached(msg), true
+	case grabbedMsg:
+		return m.grabbed(msg), true
 
 	case exportedMsg:
 		return m.exported(msg), true

@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/internal/desktop"
+	"parley/media"
+	"parley/ui/cells"
+)
+
+// Three sources read the desktop: the clipboard (ctrl+v, /paste), a region
+// capture (/screenshot and its key: the user draws the region) and the
+// newest image of the screenshots folder (/attach latest). Each reads the
+// image with the budgets every image has, in a command that esc stops (a
+// capture tool's process group is killed), and brings a grabbedMsg, which
+// one handler acts on.
+
+// grabber runs one read of the desktop; it holds what the command needs,
+// taken from the model when the read starts.
+type grabber struct {
+	sys  desktop.System
+	lim  api.AttachLimits
+	base context.Context // cancelled by esc and by leaving
+}
+
+// grabbedMsg brings what a read of the desktop found: an image attached,
+// or clipboard text to paste, or why there is neither. taken is set for
+// the newest screenshot of the folder, which says how old it is.
+type grabbedMsg struct {
+	att   *api.Attachment
+	text  string
+	taken time.Time
+	err   error
+}
+
+// grab starts a read of the desktop, counted as attaching work.
+func (m *Model) grab() grabber {
+	return grabber{sys: m.desktop, lim: attachLimits(m.opts, &m.pics), base: m.work.startAttaching()}
+}
+
+// clipboard reads the system clipboard: an image is prepared for sending
+// (scaled to the limits), text comes back as a paste.
+func (g grabber) clipboard() tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(g.base, clipboardTimeout)
+		clip, err := g.sys.ReadClipboard(ctx)
+		cancel()
+		if err != nil {
+			return grabbedMsg{err: err}
+		}
+		if !clip.IsImage() {
+			return grabbedMsg{text: clip.Text}
+		}
+		return g.attachBytes("clipboard"+clip.Info.Format.Ext(), clip.Image)
+	}
+}
+
+// region runs the desktop's region capture; the image is called name.
+func (g grabber) region(name string) tea.Cmd {
+	return func() tea.Msg {
+		shot, err := g.sys.CaptureRegion(g.base)
+		if err != nil {
+			return grabbedMsg{err: err}
+		}
+		return g.attachBytes(name+shot.Info.Format.Ext(), shot.Image)
+	}
+}
+
+// latest finds the newest image of the screenshots folder dir (the
+// desktop's own when empty).
+func (g grabber) latest(dir string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(g.base, clipboardTimeout)
+		shot, err := g.sys.LatestScreenshot(ctx, dir)
+		cancel()
+		if err != nil {
+			return grabbedMsg{err: err}
+		}
+		a, err := api.AttachContext(g.base, shot.Path, g.lim)
+		if err != nil {
+			return grabbedMsg{err: err}
+		}
+		return grabbedMsg{att: &a, taken: shot.ModTime}
+	}
+}
+
+// attachBytes prepares an image read from the desktop for sending.
+func (g grabber) attachBytes(name string, data []byte) grabbedMsg {
+	a, err := api.AttachBytesContext(g.base, name, data, g.lim)
+	if err != nil {
+		media.Reclaim(int64(len(data))) // the refused image is dropped here
+		return grabbedMsg{err: err}
+	}
+	return grabbedMsg{att: &a}
+}
+
+// grabbed acts on what a read of the desktop found: attaches the image
+// (the newest screenshot says which it is and how old, so an old one taken
+// by mistake is noticed), pastes clipboard text, or says why there is
+// nothing.
+func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
+	m.work.done()
+	switch {
+	case stopped(msg.err):
+		return nil
+	case errors.Is(msg.err, desktop.ErrCancelled):
+		return m.notify("screenshot cancelled", toastInfo)
+	case errors.Is(msg.err, desktop.ErrEmpty):
+		return m.notify(userSentence(msg.err), toastInfo)
+	case msg.err != nil:
+		return m.notify(userSentence(msg.err), toastWarn)
+	case msg.att == nil:
+		return m.pasteText(msg.text)
+	}
+	before := len(m.comp.attachments)
+	cmd := m.addAttachments([]api.Attachment{*msg.att})
+	if msg.taken.IsZero() || len(m.comp.attachments) == before {
+		return cmd
+	}
+	said := fmt.Sprintf("attached the newest screenshot, %s, taken %s", cells.OneLine(filepath.Base(msg.att.Name)), age(m.now().Sub(msg.taken)))
+	return tea.Batch(cmd, m.notify(said, toastOK))
+}
+
+// age says how long ago something happened, the way people say it.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "1 minute ago", fmt.Sprintf("%d minutes ago", int(d/time.Minute)))
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "1 hour ago", fmt.Sprintf("%d hours ago", int(d/time.Hour)))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}

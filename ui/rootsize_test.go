@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Limits the structure holds (issue 14): the root model stays small, the
+// parts it delegates to own their state, and no function outside tests
+// grows past what one reading takes in.
+const (
+	maxRootFields  = 29
+	maxRootMethods = 89
+	maxFuncLines   = 100
+)
+
+// TestRootModelStaysSmall counts the fields and methods of Model and the
+// lines of every function of the module outside tests. go test -v -run
+// TestRootModelStaysSmall ./ui/ prints the figures.
+func TestRootModelStaysSmall(t *testing.T) {
+	fields, methods := rootModelSize(t)
+	t.Logf("ui.Model: %d fields, %d methods", fields, methods)
+	if fields > maxRootFields || methods > maxRootMethods {
+		t.Errorf("ui.Model has %d fields and %d methods; keep it at most %d and %d: give the new state an owner of its own",
+			fields, methods, maxRootFields, maxRootMethods)
+	}
+	longest, where := 0, ""
+	for _, f := range moduleFuncs(t) {
+		if f.lines > longest {
+			longest, where = f.lines, f.name
+		}
+		if f.lines > maxFuncLines {
+			t.Errorf("%s is %d lines long; split it (at most %d)", f.name, f.lines, maxFuncLines)
+		}
+	}
+	t.Logf("longest function outside tests: %s, %d lines", where, longest)
+}
+
+// rootModelSize parses the package's own files (not tests).
+func rootModelSize(t *testing.T) (fields, methods int) {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == "Model" {
+						for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+							fields += max(len(fl.Names), 1)
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv != nil && receiverName(d.Recv.List[0].Type) == "Model" {
+					methods++
+				}
+			}
+		}
+	}
+	if fields == 0 || methods == 0 {
+		t.Fatalf("found no Model in the package (%d fields, %d methods)", fields, methods)
+	}
+	return fields, methods
+}
+
+func receiverName(e ast.Expr) string {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+type funcSize struct {
+	name  string
+	lines int
+}
+
+// moduleFuncs lists every function of the module's non-test files with
+// its length in lines, from its func keyword to its closing brace.
+func moduleFuncs(t *testing.T) []funcSize {
+	t.Helper()
+	fset := token.NewFileSet()
+	var out []funcSize
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != ".." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+				out = append(out, funcSize{name: path + ": " + fd.Name.Name, lines: lines})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 100 {
+		t.Fatalf("found only %d functions in the module", len(out))
+	}
+	return out
+}
