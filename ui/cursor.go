@@ -22,7 +22,7 @@ import (
 
 // selectMessage puts the cursor on message id and shows it.
 func (m *Model) selectMessage(id int) {
-	m.focus = focus{on: focusMessages, msg: id}
+	m.focus.toMessage(id)
 	m.tr.Reveal(id)
 }
 
@@ -65,13 +65,13 @@ func cursorHints(msg conversation.Message) []uictx.Hint {
 func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	sel, ok := m.conv.ByID(m.focus.msg)
 	if !ok {
-		m.focus = focus{}
+		m.focus.toComposer()
 		return m.chatKey(msg)
 	}
 	k, s := msg.Keystroke(), msg.String()
 	switch {
 	case k == "esc" || keys.Matches(msg, m.ctx.Keys.Cancel):
-		m.focus = focus{}
+		m.focus.toComposer()
 		return nil
 	case k == "up" || s == "k":
 		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, -1))
@@ -96,7 +96,7 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s == "d":
 		return m.notify(toggleExcluded(m.conv, sel))
 	default:
-		m.focus = focus{}
+		m.focus.toComposer()
 		return m.chatKey(msg)
 	}
 	return m.tickIfNeeded()
@@ -137,7 +137,7 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 	if m.stream.active != nil {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
-	m.focus = focus{}
+	m.focus.toComposer()
 	m.comp.edit(sel.ID, sel.Text, sel.Attachments)
 	return m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo)
 }
@@ -153,7 +153,7 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 				return m.notify("the image this edit started from is not at hand any more; select it in the image pane and press e", toastInfo)
 			}
 		}
-		m.focus = focus{}
+		m.focus.toComposer()
 		return m.startImages(ask)
 	}
 	if sel.Role != api.RoleAssistant {
@@ -170,7 +170,7 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}
-	m.focus = focus{}
+	m.focus.toComposer()
 	m.tr.Bottom()
 	return m.startStream(client, t)
 }
@@ -182,7 +182,7 @@ func (m *Model) fork(sel conversation.Message) tea.Cmd {
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}
-	m.focus = focus{}
+	m.focus.toComposer()
 	if m.hist.Store == nil {
 		m.interruptStream()
 		m.openConversation(snap, conversation.NewID())

@@ -17,7 +17,20 @@ const (
 
 // focus says which part has the keys; the root holds it, components are
 // told whether they have it when they are drawn and never keep it.
+// It changes only through its three moves, each a whole state (the
+// composer's or the pane's focus never keeps a message of the cursor);
+// the textarea and the panes learn it when they are drawn (composer.sync,
+// paneInput), never from a Focus or Blur call at the place that moved it.
 type focus struct {
 	on  focusPart
 	msg int // the message the cursor is on (focusMessages)
 }
+
+// toComposer gives the keys to the composer.
+func (f *focus) toComposer() { *f = focus{} }
+
+// toPane gives the keys to the side pane.
+func (f *focus) toPane() { *f = focus{on: focusPane} }
+
+// toMessage puts the message cursor on message id.
+func (f *focus) toMessage(id int) { *f = focus{on: focusMessages, msg: id} }

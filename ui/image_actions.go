@@ -31,7 +31,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 	}
 	switch r.act {
 	case imagepane.Attach:
-		m.focus.on = focusComposer
+		m.focus.toComposer()
 		name := a.Name
 		if it.Path != "" {
 			name = filepath.Base(it.Path)
@@ -76,7 +76,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		dst, data := r.savePath, a.Data
 		return func() tea.Msg { return saveImageCopy(dst, data) }
 	case imagepane.Edit:
-		m.focus.on = focusComposer
+		m.focus.toComposer()
 		m.comp.setValue("/edit ")
 		return tea.Batch(m.openMenu(), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
 	}

@@ -45,7 +45,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case isApp:
 			return app.run(m, call{key: msg})
 		}
-		m.focus.on = focusComposer
+		m.focus.toComposer()
 	}
 	return m.chatKey(msg)
 }
@@ -136,7 +136,8 @@ func (m *Model) cancelKey() tea.Cmd {
 		}
 		return nil
 	case m.pane != nil && m.screen.lay.SideFull:
-		m.pane, m.focus = nil, focus{}
+		m.pane = nil
+		m.focus.toComposer()
 		return nil
 	case m.turn.pendingSend:
 		m.turn.pendingSend = false

@@ -110,7 +110,7 @@ func (m *Model) switchBranch(leaf int) tea.Cmd {
 	if err := m.conv.SwitchTo(leaf); err != nil {
 		return m.notify(treeRefusal(err))
 	}
-	m.focus = focus{}
+	m.focus.toComposer()
 	m.tr.Bottom()
 	return m.tickIfNeeded()
 }

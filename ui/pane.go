@@ -70,12 +70,13 @@ func (m *Model) paneInput() paneInput {
 // open already. A pane that can take the keys gets them when it opens.
 func (m *Model) togglePane(p sidePane) tea.Cmd {
 	if m.pane != nil && m.pane.name() == p.name() {
-		m.pane, m.focus = nil, focus{}
+		m.pane = nil
+		m.focus.toComposer()
 		return nil
 	}
 	m.pane = p
 	if _, ok := p.(focusablePane); ok {
-		m.focus.on = focusPane
+		m.focus.toPane()
 	}
 	return nil
 }

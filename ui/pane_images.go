@@ -276,7 +276,7 @@ func findImage(conv *conversation.Conversation, pending []api.Attachment, key st
 // it is open without them, and closes it when it has them.
 func (m *Model) toggleImagePane() tea.Cmd {
 	if _, ok := m.pane.(*imagesPane); ok && m.focus.on != focusPane {
-		m.focus.on = focusPane
+		m.focus.toPane()
 		return nil
 	}
 	home := m.opts.Getenv("HOME")

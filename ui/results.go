@@ -132,7 +132,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case noticeResult:
 		return m.notify(r.text, r.kind)
 	case focusComposerResult:
-		m.focus.on = focusComposer
+		m.focus.toComposer()
 		return nil
 	case imageAction:
 		return m.imageAction(r)

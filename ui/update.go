@@ -20,7 +20,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := m.conv.ByID(m.focus.msg); m.focus.on == focusMessages && !ok {
 		// The selected message left the path (a switch, a new
 		// conversation): the composer has the keys again.
-		m.focus = focus{}
+		m.focus.toComposer()
 	}
 	m.tr.SetSelected(shownCursor(m.focus, m.conv, m.layers.top() != nil))
 	m.relayout()
@@ -287,7 +287,7 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 				cmd, res := p.update(msg)
 				return tea.Batch(cmd, m.handleResult(res)), true
 			}
-			m.focus.on = focusComposer
+			m.focus.toComposer()
 		}
 		return m.paste(msg), true
 
