@@ -264,4 +264,24 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 			t.Fatal("no new conversation")
 		}
 	}
+	// An opened session: the listener hears its turns too.
+	h.srv.Enqueue(apitest.Reply{Text: "answer"})
+	h.typeText("three")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	snap := h.m.conv.Snapshot()
+	h.key("ctrl+l")
+	h.key("ctrl+l")
+	h.m.openConversation(snap, "opened")
+	if h.m.conv.Len() != 2 {
+		t.Fatalf("the opened conversation has %d messages", h.m.conv.Len())
+	}
+	before := l.appends()
+	h.srv.Enqueue(apitest.Reply{Text: "answer"})
+	h.typeText("four")
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() })
+	if got := l.appends() - before; got != 2 {
+		t.Fatalf("after opening a session the listener heard %d appends, want 2", got)
+	}
 }
