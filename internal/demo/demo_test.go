@@ -527,11 +527,11 @@ func TestThinkStreamsReasoningApart(t *testing.T) {
 // vision.
 func TestFilesDescribesTextFiles(t *testing.T) {
 	c := client(t, start(t, -1))
-	notes, err := api.AttachBytes("notes.md", []byte("# Shopping\n\nmilk and bread\n```sh\nls\n```\n"), api.AttachLimits{})
+	notes, err := api.AttachBytesContext(context.Background(), "notes.md", []byte("# Shopping\n\nmilk and bread\n```sh\nls\n```\n"), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := api.AttachBytes("data.csv", []byte("a,b\n1,2"), api.AttachLimits{})
+	data, err := api.AttachBytesContext(context.Background(), "data.csv", []byte("a,b\n1,2"), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"image/color"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // composer makes it.
 func sentImage(t *testing.T, id int) conversation.Message {
 	t.Helper()
-	a, err := api.AttachBytes("shot.png", mediatest.PNG(t, mediatest.Screenshot(400, 300)), api.AttachLimits{})
+	a, err := api.AttachBytesContext(context.Background(), "shot.png", mediatest.PNG(t, mediatest.Screenshot(400, 300)), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
