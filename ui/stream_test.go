@@ -495,13 +495,18 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	}
 }
 
+// listenerFunc adapts a function to a conversation.Listener.
+type listenerFunc func(conversation.Change)
+
+func (f listenerFunc) OnChange(c conversation.Change) { f(c) }
+
 // TestListenerSeesEveryChange: a listener of the conversation (where the
 // sessions store plugs in) hears of every change the chat makes, in order,
 // with the final text of each reply.
 func TestListenerSeesEveryChange(t *testing.T) {
 	var mu sync.Mutex
 	var changes []conversation.Change
-	rec := conversation.ListenerFunc(func(c conversation.Change) {
+	rec := listenerFunc(func(c conversation.Change) {
 		mu.Lock()
 		defer mu.Unlock()
 		changes = append(changes, c)
