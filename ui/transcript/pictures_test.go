@@ -45,7 +45,7 @@ func TestPicturesReserveTheirBoxAndArriveWithoutMovingAnything(t *testing.T) {
 	}
 	before := tr.hs.get(0)
 
-	r, err := preview.Render(reqs[0].Data, k.Cols, k.Rows, preview.Options{Mode: preview.Blocks, Profile: colorprofile.TrueColor, Background: color.Black})
+	r, err := preview.NewCache(0, 0).Render(preview.NewSource(reqs[0].Data), k.Cols, k.Rows, preview.Options{Mode: preview.Blocks, Profile: colorprofile.TrueColor, Background: color.Black})
 	if err != nil {
 		t.Fatal(err)
 	}
