@@ -175,12 +175,3 @@ func TestScreenshotAndLatest(t *testing.T) {
 		t.Fatalf("the request has %d parts, want the text and two images", n)
 	}
 }
-
-func mustStat(t *testing.T, path string) os.FileInfo {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi
-}
