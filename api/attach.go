@@ -63,7 +63,7 @@ func (l AttachLimits) withDefaults() AttachLimits {
 // holds its bytes as read in Data, and its name, size (Bytes) and line
 // count (Lines) for the chip; its image fields are zero.
 type Attachment struct {
-	Name string // base name of the file, the URL, or the name given to AttachBytes
+	Name string // base name of the file, the URL, or the name given to AttachBytesContext
 	Kind AttachKind
 	URL  string // the http(s) URL as given, for a link the gateway fetches itself; "" for local images
 	MIME string // media type of Data, sniffed from its bytes ("" for links)
@@ -291,11 +291,6 @@ func parseDataURI(s string) (media.Format, []byte, error) {
 		return "", nil, fmt.Errorf("its Base64 data is invalid: %w", err)
 	}
 	return media.FormatFromMIME(strings.TrimSuffix(meta, ";base64")), data, nil
-}
-
-// AttachBytes is AttachBytesContext without a way to stop it.
-func AttachBytes(name string, data []byte, lim AttachLimits) (Attachment, error) {
-	return AttachBytesContext(context.Background(), name, data, lim)
 }
 
 // AttachBytesContext turns a file's bytes (or a clipboard image) into an

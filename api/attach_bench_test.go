@@ -3,6 +3,7 @@
 package api
 
 import (
+	"context"
 	"testing"
 
 	"parley/media"
@@ -16,7 +17,7 @@ func BenchmarkAttachPhoto12MP(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	start := cpuTime()
 	for b.Loop() {
-		if _, err := AttachBytes("photo.jpg", src, AttachLimits{}); err != nil {
+		if _, err := AttachBytesContext(context.Background(), "photo.jpg", src, AttachLimits{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -38,7 +39,7 @@ func BenchmarkAttachScreenshot12MP(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	start := cpuTime()
 	for b.Loop() {
-		a, err := AttachBytes("screenshot.png", src, AttachLimits{})
+		a, err := AttachBytesContext(context.Background(), "screenshot.png", src, AttachLimits{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func TestAttachScreenshot12MPPeak(t *testing.T) {
 	}
 	var a Attachment
 	m := mediatest.Measure(func() {
-		a, err = AttachBytes("screenshot.png", src, AttachLimits{})
+		a, err = AttachBytesContext(context.Background(), "screenshot.png", src, AttachLimits{})
 		if err == nil {
 			_ = a.Part()
 		}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"image"
@@ -128,7 +129,7 @@ func TestAttachReencodeFormatRule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := AttachBytes(c.name+".png", mediatest.PNG(t, c.img), lim)
+			a, err := AttachBytesContext(context.Background(), c.name+".png", mediatest.PNG(t, c.img), lim)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +168,7 @@ func toNRGBA(src *image.RGBA) *image.NRGBA {
 func TestAttachByteLimit(t *testing.T) {
 	src := mediatest.PNG(t, mediatest.Photo(400, 300))
 	lim := AttachLimits{MaxSide: 4096, MaxBytes: int64(len(src) / 20)}
-	a, err := AttachBytes("noisy.png", src, lim)
+	a, err := AttachBytesContext(context.Background(), "noisy.png", src, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestAttachByteLimit(t *testing.T) {
 
 func TestAttachWEBPScaledBecomesPNG(t *testing.T) {
 	src := mediatest.SolidWEBP(900, 450, color.NRGBA{200, 30, 30, 255})
-	a, err := AttachBytes("wide.webp", src, AttachLimits{MaxSide: 300})
+	a, err := AttachBytesContext(context.Background(), "wide.webp", src, AttachLimits{MaxSide: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
 	if o := media.Orientation(mediatest.JPEG(t, raw, 95)); o != 1 {
 		t.Fatalf("jpegOrientation without EXIF = %d, want 1", o)
 	}
-	a, err := AttachBytes("rotated.jpg", src, AttachLimits{MaxSide: 100})
+	a, err := AttachBytesContext(context.Background(), "rotated.jpg", src, AttachLimits{MaxSide: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestAttachAppliesEXIFOrientationWhenScaling(t *testing.T) {
 		t.Errorf("orientation not applied: top %d/%d, bottom blue %d", top>>8, topB>>8, botB>>8)
 	}
 	// Within the limits the bytes (and their EXIF tag) are sent unchanged.
-	a, err = AttachBytes("rotated.jpg", src, AttachLimits{})
+	a, err = AttachBytesContext(context.Background(), "rotated.jpg", src, AttachLimits{})
 	if err != nil || a.Resized || !bytes.Equal(a.Data, src) {
 		t.Errorf("unchanged attach: err=%v resized=%v", err, a.Resized)
 	}
@@ -277,7 +278,7 @@ func TestAttachRefusals(t *testing.T) {
 		})
 	}
 	// A single-frame GIF is fine.
-	if _, err := AttachBytes("still.gif", mediatest.GIF(t, 1, 20, 20), AttachLimits{}); err != nil {
+	if _, err := AttachBytesContext(context.Background(), "still.gif", mediatest.GIF(t, 1, 20, 20), AttachLimits{}); err != nil {
 		t.Errorf("single-frame GIF refused: %v", err)
 	}
 	if os.Geteuid() != 0 {
@@ -390,7 +391,7 @@ func TestAttachRefusesBombsBeforeDecoding(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			a := mediatest.Measure(func() { _, err = AttachBytes(c.name, c.data, AttachLimits{}) })
+			a := mediatest.Measure(func() { _, err = AttachBytesContext(context.Background(), c.name, c.data, AttachLimits{}) })
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
@@ -411,7 +412,7 @@ func TestAttachBigImageWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	var at Attachment
-	a := mediatest.Measure(func() { at, err = AttachBytes("deep.png", data, AttachLimits{}) })
+	a := mediatest.Measure(func() { at, err = AttachBytesContext(context.Background(), "deep.png", data, AttachLimits{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

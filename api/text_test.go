@@ -71,19 +71,19 @@ func TestAttachTextRefusals(t *testing.T) {
 	}
 	// The cap is the config's when it sets one.
 	small := AttachLimits{MaxTextBytes: 10}
-	if _, err := AttachBytes("a.txt", []byte("eleven char"), small); err == nil || !strings.Contains(err.Error(), "(10 B, attach_max_text_bytes") {
+	if _, err := AttachBytesContext(context.Background(), "a.txt", []byte("eleven char"), small); err == nil || !strings.Contains(err.Error(), "(10 B, attach_max_text_bytes") {
 		t.Fatalf("small cap: %v", err)
 	}
-	if _, err := AttachBytes("a.txt", []byte("ten chars!"), small); err != nil {
+	if _, err := AttachBytesContext(context.Background(), "a.txt", []byte("ten chars!"), small); err != nil {
 		t.Fatalf("at the cap: %v", err)
 	}
 }
 
 func TestCheckTextTotal(t *testing.T) {
 	lim := AttachLimits{MaxTextTotal: 25}
-	a, _ := AttachBytes("a.txt", []byte("0123456789"), lim)
-	b, _ := AttachBytes("b.txt", []byte("0123456789"), lim)
-	c, _ := AttachBytes("c.txt", []byte("0123456789"), lim)
+	a, _ := AttachBytesContext(context.Background(), "a.txt", []byte("0123456789"), lim)
+	b, _ := AttachBytesContext(context.Background(), "b.txt", []byte("0123456789"), lim)
+	c, _ := AttachBytesContext(context.Background(), "c.txt", []byte("0123456789"), lim)
 	img := Attachment{Name: "big.png", Data: make([]byte, 1000), MIME: "image/png"}
 	if err := lim.CheckTextTotal([]Attachment{a, b, img}); err != nil {
 		t.Fatalf("20 bytes of text and an image: %v", err)
@@ -146,7 +146,7 @@ func TestTextBlockKeepsContent(t *testing.T) {
 			if bom {
 				data = append([]byte("\ufeff"), data...)
 			}
-			a, err := AttachBytes("f.md", data, AttachLimits{})
+			a, err := AttachBytesContext(context.Background(), "f.md", data, AttachLimits{})
 			if err != nil {
 				t.Fatalf("%q: %v", content, err)
 			}
@@ -167,7 +167,7 @@ func FuzzTextBlock(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
-		a, err := AttachBytes("f.txt", []byte(content), AttachLimits{})
+		a, err := AttachBytesContext(context.Background(), "f.txt", []byte(content), AttachLimits{})
 		if !media.IsText([]byte(content)) || media0(content) {
 			return
 		}
@@ -201,7 +201,7 @@ func media0(content string) bool {
 func TestTextFileReachesTheGateway(t *testing.T) {
 	gw := apitest.New(t)
 	c := newTestClient(t, gw)
-	a, err := AttachBytes("notes.md", []byte("# Notes\n\nship it\n"), AttachLimits{})
+	a, err := AttachBytesContext(context.Background(), "notes.md", []byte("# Notes\n\nship it\n"), AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,7 +208,7 @@ func TestChatDemoRequest(t *testing.T) {
 		defer c.CloseIdleConnections()
 		base = c.BaseURL()
 		ids, err := c.ListModels(ctx)
-		if err != nil || len(ids) != len(demo.Names()) {
+		if err != nil || len(ids) != len(demo.Models()) {
 			t.Errorf("the demo gateway lists %v, %v", ids, err)
 		}
 		return nil

@@ -122,9 +122,3 @@ type Change struct {
 type Listener interface {
 	OnChange(Change)
 }
-
-// ListenerFunc adapts a function to a Listener.
-type ListenerFunc func(Change)
-
-// OnChange calls f.
-func (f ListenerFunc) OnChange(c Change) { f(c) }

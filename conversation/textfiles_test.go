@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 func textFile(t *testing.T, name, content string) api.Attachment {
 	t.Helper()
-	a, err := api.AttachBytes(name, []byte(content), api.AttachLimits{})
+	a, err := api.AttachBytesContext(context.Background(), name, []byte(content), api.AttachLimits{})
 	if err != nil || !a.IsText() {
 		t.Fatalf("%s: %+v, %v", name, a, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
 )
@@ -137,7 +138,7 @@ func TestTextFileInTheChat(t *testing.T) {
 
 // TestScreenshotAndLatest: /screenshot under Wayland runs slurp then grim
 // (fakes on PATH) and attaches what grim wrote; /attach latest attaches
-// the newest image of the screenshots folder and says its name.
+// the newest image of the screenshots folder and says its name and age.
 func TestScreenshotAndLatest(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
@@ -153,9 +154,12 @@ func TestScreenshotAndLatest(t *testing.T) {
 	shots := t.TempDir()
 	old, _ := writeTestPNG(t, shots, "older.png", 30, 20)
 	newest, _ := writeTestPNG(t, shots, "newest.png", 40, 30)
-	past := mustStat(t, newest).ModTime().Add(-3600e9)
-	if err := os.Chtimes(old, past, past); err != nil {
-		t.Fatal(err)
+	// Known ages: the message says how old the newest one is.
+	now := time.Now()
+	for path, ago := range map[string]time.Duration{old: 5 * time.Hour, newest: 2*time.Hour + 10*time.Minute} {
+		if err := os.Chtimes(path, now.Add(-ago), now.Add(-ago)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg := chatConfig + "screenshots_dir = \"" + shots + "\"\n"
 	tm := startParley(t, launch{Gateway: gw, Config: cfg, Width: 120, Height: 30,
@@ -164,19 +168,10 @@ func TestScreenshotAndLatest(t *testing.T) {
 	tm.send("/screenshot")
 	tm.waitText("1 ▣ screenshot-", "90×60 PNG")
 	tm.send("/attach latest")
-	tm.waitText("2 ▣ newest.png", "attached the newest screenshot, newest.png")
+	tm.waitText("2 ▣ newest.png", "attached the newest screenshot, newest.png, taken 2 hours ago")
 	tm.send("two pictures")
 	tm.waitText("You said: two pictures")
 	if n := len(chatRequests(gw)[0].Chat.Messages[0].Content.Parts); n != 3 {
 		t.Fatalf("the request has %d parts, want the text and two images", n)
 	}
-}
-
-func mustStat(t *testing.T, path string) os.FileInfo {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi
 }

@@ -44,7 +44,7 @@ func exportSession(t *testing.T) (*Store, string, []byte) {
 	conv.SetRole("analyst")
 	temp, _ := api.ParseParam("temperature", "0.2")
 	conv.SetParams(temp)
-	notes, err := api.AttachBytes("data notes.csv", []byte("year,value\n2025,3\n"), api.AttachLimits{})
+	notes, err := api.AttachBytesContext(context.Background(), "data notes.csv", []byte("year,value\n2025,3\n"), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}

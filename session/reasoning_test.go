@@ -23,7 +23,7 @@ func TestReasoningTextFilesAndSettingsRoundTrip(t *testing.T) {
 	p, _ := api.ParseParam("max_tokens", "300")
 	stop, _ := api.ParseParam("stop", `["###","END"]`)
 	conv.SetParams(p.With(stop))
-	file, err := api.AttachBytes("main.go", []byte("package main\n\nfunc main() {}\n"), api.AttachLimits{})
+	file, err := api.AttachBytesContext(context.Background(), "main.go", []byte("package main\n\nfunc main() {}\n"), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestReasoningTextFilesAndSettingsRoundTrip(t *testing.T) {
 func TestDraftWithTextFile(t *testing.T) {
 	s, _ := openStore(t, newClock())
 	ctx := context.Background()
-	file, _ := api.AttachBytes("notes.txt", []byte("one\ntwo"), api.AttachLimits{})
+	file, _ := api.AttachBytesContext(context.Background(), "notes.txt", []byte("one\ntwo"), api.AttachLimits{})
 	img := imageAttachment(t, "a.png", 4, 4, 1)
 	if err := s.SaveDraft(ctx, "0190f0a1b2c3d4e5f60718293a4b5c71", "half", []api.Attachment{file, img}); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image"
 	"image/color"
@@ -261,7 +262,7 @@ func TestPasteOfTextIsText(t *testing.T) {
 
 func TestBackspaceRemovesAttachment(t *testing.T) {
 	h := newHarness(t, 80, 24)
-	a, err := api.AttachBytes("x.png", func() []byte {
+	a, err := api.AttachBytesContext(context.Background(), "x.png", func() []byte {
 		b, _ := os.ReadFile(pngFile(t, t.TempDir(), 4, 4))
 		return b
 	}(), api.AttachLimits{})

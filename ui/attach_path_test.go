@@ -8,7 +8,8 @@ import (
 )
 
 // An attached file keeps its path in the image pane (o and c work on it,
-// without history too); a text file is not an image there.
+// without history too); a text file is not an image there, and its
+// chip says its lines and size.
 func TestAttachedFileKeepsItsPathInThePane(t *testing.T) {
 	h := newHarness(t, 140, 40)
 	img := pngFile(t, t.TempDir(), 40, 30)
@@ -19,7 +20,8 @@ func TestAttachedFileKeepsItsPathInThePane(t *testing.T) {
 	h.typeText("/attach " + img + " " + notes)
 	h.key("enter")
 	h.wait("two chips", func() bool { return len(h.m.comp.attachments) == 2 })
-	if !strings.Contains(h.screen(), "2 ≡ notes.md · 3 lines") {
+	// Name, lines and size: the file is 18 bytes.
+	if !strings.Contains(h.screen(), "2 ≡ notes.md · 3 lines · 18 B") {
 		t.Fatalf("the text file's chip:\n%s", h.screen())
 	}
 	h.key("alt+i")

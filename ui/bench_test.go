@@ -71,7 +71,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 		})
 		b.Run(name+"/naive-rerender", func(b *testing.B) {
 			m, _ := benchModel(b, size)
-			r, err := mdstream.NewRenderer(m.screen.lay.Transcript.W-2, m.ctx.Glamour)
+			r, err := mdstream.NewRendererWith(m.screen.lay.Transcript.W-2, m.ctx.Glamour, mdstream.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

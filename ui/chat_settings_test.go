@@ -189,3 +189,32 @@ func TestRefusedParameterSaysHowToClearIt(t *testing.T) {
 		t.Fatalf("the refusal does not say how to clear the parameter:\n%s", h.screen())
 	}
 }
+
+// /role completes from the roles of the config: the list shows the names
+// that fit what is typed, and tab completes one.
+func TestRoleCompletesTheConfiguredNames(t *testing.T) {
+	cfg := configFrom(t, settingsConfig+`
+[[roles]]
+name = "researcher"
+system_prompt = "You dig."
+
+[[roles]]
+name = "poet"
+system_prompt = "You rhyme."
+`)
+	h := newHarness(t, 120, 30, func(o *Options) { o.Config = cfg })
+	h.typeText("/role re")
+	h.wait("the role names", func() bool {
+		scr := h.screen()
+		return strings.Contains(scr, "reviewer") && strings.Contains(scr, "researcher")
+	})
+	if scr := h.screen(); strings.Contains(scr, "poet") {
+		t.Fatalf("a role that does not fit \"re\" is offered:\n%s", scr)
+	}
+	h.typeText("v")
+	h.wait("one name left", func() bool { return !strings.Contains(h.screen(), "researcher") })
+	h.key("tab")
+	h.wait("the completed name", func() bool { return strings.TrimSpace(h.m.comp.value()) == "/role reviewer" })
+	h.key("enter")
+	h.wait("the role", func() bool { return h.m.conv.Role() == "reviewer" })
+}

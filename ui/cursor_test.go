@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +310,112 @@ func TestClickSelectsAMessage(t *testing.T) {
 	first := h.m.conv.Messages()[0]
 	if h.m.focus.on != focusMessages || h.m.focus.msg != first.ID {
 		t.Fatalf("click on row %d: focus %+v, want message %d", row, h.m.focus, first.ID)
+	}
+}
+
+// The transcript follows the cursor: far up a long conversation, the
+// selected message is on screen and marked.
+func TestCursorScrollsToKeepTheSelectedMessageInView(t *testing.T) {
+	h := newHarness(t, 80, 24)
+	for i := range 20 {
+		h.ask(fmt.Sprintf("question number %02d", i), fmt.Sprintf("answer number %02d", i))
+	}
+	h.key("esc")
+	for range 30 {
+		h.key("k")
+	}
+	h.quiet()
+	msgs := h.m.conv.Messages()
+	sel := msgs[len(msgs)-31]
+	if h.m.focus.on != focusMessages || h.m.focus.msg != sel.ID {
+		t.Fatalf("after 30 steps up the cursor is on %+v, want %d (%q)", h.m.focus, sel.ID, sel.Text)
+	}
+	scr := h.screen()
+	if !strings.Contains(scr, "◀ selected") || !strings.Contains(scr, sel.Text) {
+		t.Fatalf("the selected message %q is not in view:\n%s", sel.Text, scr)
+	}
+	if strings.Contains(scr, "answer number 19") {
+		t.Fatalf("the transcript stayed at the bottom:\n%s", scr)
+	}
+}
+
+// e on a message of the user with an image brings back the text and the
+// image, to be edited and sent as a new branch.
+func TestEditBringsBackTheAttachments(t *testing.T) {
+	h := newHarness(t, 80, 30)
+	p := pngFile(t, t.TempDir(), 16, 12)
+	h.send(tea.PasteMsg{Content: p})
+	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.ask("what is in this picture?", "a gradient")
+	if len(h.m.comp.attachments) != 0 {
+		t.Fatalf("the attachment stayed in the composer after sending")
+	}
+	sent := h.m.conv.Messages()[0].Attachments
+	h.key("esc")
+	h.key("up")
+	h.key("e")
+	if h.m.comp.value() != "what is in this picture?" || len(h.m.comp.attachments) != 1 {
+		t.Fatalf("the edit holds %q and %d attachments, want the question and its image", h.m.comp.value(), len(h.m.comp.attachments))
+	}
+	if got := h.m.comp.attachments[0]; len(sent) != 1 || !bytes.Equal(got.Data, sent[0].Data) || got.MIME != "image/png" {
+		t.Fatalf("the edit's attachment %s (%d bytes) is not the image sent", got.MIME, len(got.Data))
+	}
+	if !strings.Contains(h.screen(), "shot.png") {
+		t.Fatalf("the image's chip is not shown:\n%s", h.screen())
+	}
+}
+
+// On a message with alternatives the hint line says which one is shown
+// and the keys that switch.
+func TestHintLineShowsTheAlternativeKeys(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.ask("question", "answer one")
+	h.key("esc")
+	if strings.Contains(h.screen(), "←/→") {
+		t.Fatalf("switch keys shown on a message without alternatives:\n%s", h.screen())
+	}
+	h.key("esc")
+	h.srv.Enqueue(apitest.Reply{Text: "answer two"})
+	h.key("ctrl+r")
+	h.wait("the regenerated reply", func() bool { return !h.streaming() })
+	h.quiet()
+	h.key("esc")
+	if scr := h.screen(); !strings.Contains(scr, "←/→ alternative 2/2") {
+		t.Fatalf("the hint line does not show the switch keys:\n%s", scr)
+	}
+	h.key("left")
+	if scr := h.screen(); !strings.Contains(scr, "←/→ alternative 1/2") {
+		t.Fatalf("the hint line does not follow the switch:\n%s", scr)
+	}
+}
+
+// /fork with history makes a new stored session holding the whole
+// conversation, and opens it.
+func TestSlashForkCreatesAndOpensASession(t *testing.T) {
+	st := openStore(t)
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	h.ask("q1", "a1")
+	h.ask("q2", "a2")
+	flush(t, h)
+	before := h.m.conv.ID()
+	h.typeText("/fork")
+	h.key("enter")
+	h.wait("the forked session", func() bool {
+		return h.m.conv.ID() != before && h.m.hist.loading == "" && h.m.conv.Len() == 4
+	})
+	h.quiet()
+	if got := pathTexts(h.m.conv); !slices.Equal(got, []string{"q1", "a1", "q2", "a2"}) {
+		t.Fatalf("the fork holds %q", got)
+	}
+	if !strings.Contains(h.screen(), "forked") {
+		t.Fatalf("the fork is not said:\n%s", h.screen())
+	}
+	ctx := context.Background()
+	s, err := st.Load(ctx, h.m.conv.ID())
+	if err != nil || len(s.Snapshot.Messages) != 4 {
+		t.Fatalf("the forked session in the store: %v, %+v", err, s)
+	}
+	if orig, err := st.Load(ctx, before); err != nil || len(orig.Snapshot.Messages) != 4 {
+		t.Fatalf("the original session after the fork: %v", err)
 	}
 }

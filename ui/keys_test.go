@@ -392,3 +392,32 @@ func TestClientWarningsShownOnce(t *testing.T) {
 		t.Error("client built twice")
 	}
 }
+
+// The help names every slash command of the action table, with its
+// arguments: /set, /role, /attach latest, /screenshot and /thinking
+// among them.
+func TestHelpListsEveryCommand(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.key("f1")
+	if h.m.layerName() != "help" {
+		t.Fatal("f1 did not open help")
+	}
+	// Page through the whole help, keeping every screen.
+	var seen strings.Builder
+	for range 40 {
+		seen.WriteString(h.screen())
+		h.key("pgdown")
+	}
+	flat := strings.Join(strings.Fields(seen.String()), " ")
+	for _, c := range h.m.actions.commands.Commands() {
+		if !strings.Contains(flat, "/"+c.Name+" ") {
+			t.Errorf("the help does not name /%s", c.Name)
+		}
+	}
+	for _, want := range []string{"/set [NAME VALUE|NAME --clear]: set a parameter", "/role [NAME|--clear]: give this conversation a role",
+		"/attach [PATH|URL…|latest]: attach", "/screenshot draw a region", "/thinking show or fold"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the help lacks %q", want)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/slash"
 	"parley/ui/uictx"
 )
 
@@ -14,8 +16,16 @@ type helpLayer struct {
 	km *keys.Map
 }
 
-func newHelpLayer(ctx *uictx.Context) *helpLayer {
-	return &helpLayer{h: overlay.NewHelp(ctx, ctx.Keys.Groups()), km: &ctx.Keys}
+// newHelpLayer shows the keys of the key map and every slash command of
+// the action table (cmds, in its order), so the help cannot miss one.
+func newHelpLayer(ctx *uictx.Context, cmds []slash.Command[commandEnv]) *helpLayer {
+	h := overlay.NewHelp(ctx, ctx.Keys.Groups())
+	bs := make([]key.Binding, 0, len(cmds))
+	for _, c := range cmds {
+		bs = append(bs, overlay.CommandBinding(c.Name, c.Args, c.Summary))
+	}
+	h.SetCommands(bs)
+	return &helpLayer{h: h, km: &ctx.Keys}
 }
 
 func (l *helpLayer) name() string             { return "help" }

@@ -495,13 +495,18 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	}
 }
 
+// listenerFunc adapts a function to a conversation.Listener.
+type listenerFunc func(conversation.Change)
+
+func (f listenerFunc) OnChange(c conversation.Change) { f(c) }
+
 // TestListenerSeesEveryChange: a listener of the conversation (where the
 // sessions store plugs in) hears of every change the chat makes, in order,
 // with the final text of each reply.
 func TestListenerSeesEveryChange(t *testing.T) {
 	var mu sync.Mutex
 	var changes []conversation.Change
-	rec := conversation.ListenerFunc(func(c conversation.Change) {
+	rec := listenerFunc(func(c conversation.Change) {
 		mu.Lock()
 		defer mu.Unlock()
 		changes = append(changes, c)
@@ -542,5 +547,46 @@ func TestListenerSeesEveryChange(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("recorded:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A reply past the client's cap (max_reply_bytes) stops at the cap, says
+// so, keeps the text up to it, and the chat goes on.
+func TestReplyCapThroughTheChat(t *testing.T) {
+	const limit = 8 << 10
+	gw := apitest.New(t)
+	h := newHarness(t, 100, 30, func(o *Options) {
+		o.NewClient = func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: gw.URL(), APIKey: apitest.DefaultAPIKey, UserAgent: "parley/test", MaxReplyBytes: limit})
+		}
+	})
+	// 200 times the cap, in deltas of 1 KB.
+	gw.Enqueue(apitest.Reply{Text: strings.Repeat("a long line of reply text. ", 200*limit/27), DeltaRunes: 1 << 10})
+	h.typeText("say a lot")
+	h.key("enter")
+	h.wait("the capped reply", func() bool { return !h.streaming() })
+	h.quiet()
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if !strings.Contains(flat, "the reply is larger than 8.2 KB (max_reply_bytes); the text so far is kept") {
+		t.Fatalf("the cap is not said:\n%s", h.screen())
+	}
+	last, _ := h.m.conv.LastReply()
+	if n := len(last.Text); n > limit || n < limit-(1<<10) {
+		t.Fatalf("the reply kept %d bytes, want about the cap of %d", n, limit)
+	}
+	if !strings.HasPrefix(last.Text, "a long line of reply text. ") {
+		t.Fatalf("the reply kept is not the start of what came: %.40q", last.Text)
+	}
+	// The chat goes on: the next message is sent and answered.
+	gw.Enqueue(apitest.Reply{Text: "a short answer"})
+	h.typeText("and briefly?")
+	h.key("enter")
+	h.wait("the next reply", func() bool { return !h.streaming() })
+	h.quiet()
+	if last, _ := h.m.conv.LastReply(); last.Text != "a short answer" {
+		t.Fatalf("the next reply is %.40q", last.Text)
+	}
+	if !strings.Contains(h.screen(), "a short answer") {
+		t.Fatalf("the next reply is not shown:\n%s", h.screen())
 	}
 }

@@ -59,11 +59,11 @@ func WithAPIKey(key string) Option { return fake.WithAPIKey(key) }
 func WithModels(models ...ModelSpec) Option { return fake.WithModels(models...) }
 
 // WithClock sets the clock behind the "created" timestamps.
-func WithClock(now func() time.Time) Option { return fake.WithClock(now) }
+func WithClock(now func() time.Time) Option { return func(c *fake.Config) { c.Now = now } }
 
 // WithMaxImageBytes sets the largest decoded image accepted in a chat data
 // URI.
-func WithMaxImageBytes(n int64) Option { return fake.WithMaxImageBytes(n) }
+func WithMaxImageBytes(n int64) Option { return func(c *fake.Config) { c.MaxImageBytes = n } }
 
 // WithResponder sets a function that scripts the answer to every request
 // no queued or default reply scripts.
@@ -101,7 +101,7 @@ func NewServer(opts ...Option) *Server {
 
 func start(opts []Option) (*Server, error) {
 	l := &requestLog{}
-	srv, err := fake.Listen(append(opts[:len(opts):len(opts)], fake.WithObserver(l.add))...)
+	srv, err := fake.Listen(append(opts[:len(opts):len(opts)], func(c *fake.Config) { c.Observe = l.add })...)
 	if err != nil {
 		return nil, err
 	}

@@ -48,67 +48,62 @@ type Server struct {
 	pngs   map[pngKey][]byte // rendered gradients, by size and index
 }
 
-type config struct {
-	key      string
-	models   []ModelSpec
-	now      func() time.Time
-	listener net.Listener
-	maxImage int64
-	respond  Responder
-	observe  Observer
+// Config is what Listen starts a server from: the defaults, changed by
+// each Option in turn. The options of this package are what the demo and
+// the fakegateway command set; api/apitest writes its own (a clock, an
+// image limit, its request log) as functions of a Config.
+type Config struct {
+	Key      string           // bearer key every /v1 request must carry; "" turns the check off
+	Models   []ModelSpec      // the catalog; requests naming any other model get 404 model_not_found
+	Now      func() time.Time // the clock behind the "created" timestamps
+	Listener net.Listener     // served instead of a fresh loopback port; the server closes it
+	// MaxImageBytes is the largest decoded image accepted in a chat data
+	// URI; larger ones get 400.
+	MaxImageBytes int64
+	Respond       Responder // see Responder and WithResponder
+	Observe       Observer  // told of every request (see Observer)
 }
 
 // Observer is told of every request as it arrives, before validation, with
 // its sequence number (1 for the first) and its body as read (nil for a
 // download of a served file). It runs on the request's goroutine and must
 // not keep r or body: both are reused once it returns. api/apitest keeps its
-// request log with one.
+// request log with one (Config.Observe).
 type Observer func(seq int, r *http.Request, body []byte)
 
 // Option configures a Server.
-type Option func(*config)
+type Option func(*Config)
 
 // WithAPIKey sets the bearer key every /v1 request must carry (default
 // DefaultAPIKey). "" turns the check off.
-func WithAPIKey(key string) Option { return func(c *config) { c.key = key } }
+func WithAPIKey(key string) Option { return func(c *Config) { c.Key = key } }
 
 // WithModels replaces the default catalog (DefaultModels) with exactly these
 // models; requests naming any other model get 404 model_not_found.
 func WithModels(models ...ModelSpec) Option {
-	return func(c *config) { c.models = cloneModels(models) }
+	return func(c *Config) { c.Models = cloneModels(models) }
 }
-
-// WithClock sets the clock behind the "created" timestamps, for tests that
-// compare whole bodies.
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
 
 // WithListener serves on l instead of a fresh loopback port (the fakegateway
 // command and the demo use it). The server closes l.
-func WithListener(l net.Listener) Option { return func(c *config) { c.listener = l } }
-
-// WithMaxImageBytes sets the largest decoded image accepted in a chat data
-// URI (default DefaultMaxImageBytes); larger ones get 400.
-func WithMaxImageBytes(n int64) Option { return func(c *config) { c.maxImage = n } }
+func WithListener(l net.Listener) Option { return func(c *Config) { c.Listener = l } }
 
 // WithResponder sets a function that scripts the answer to every request
 // that passed validation and that no queued or default reply scripts (see
 // Responder). Validation is the same with or without it.
-func WithResponder(f Responder) Option { return func(c *config) { c.respond = f } }
-
-// WithObserver has obs told of every request (see Observer).
-func WithObserver(obs Observer) Option { return func(c *config) { c.observe = obs } }
+func WithResponder(f Responder) Option { return func(c *Config) { c.Respond = f } }
 
 // Listen starts a server on a free loopback port (or the listener of
 // WithListener); the caller must Close it.
 func Listen(opts ...Option) (*Server, error) {
-	c := config{key: DefaultAPIKey, now: time.Now, maxImage: DefaultMaxImageBytes}
+	c := Config{Key: DefaultAPIKey, Now: time.Now, MaxImageBytes: DefaultMaxImageBytes}
 	for _, o := range opts {
 		o(&c)
 	}
-	if c.models == nil {
-		c.models = DefaultModels()
+	if c.Models == nil {
+		c.Models = DefaultModels()
 	}
-	l := c.listener
+	l := c.Listener
 	if l == nil {
 		var err error
 		if l, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
@@ -118,12 +113,12 @@ func Listen(opts ...Option) (*Server, error) {
 	s := &Server{
 		url:      "http://" + l.Addr().String(),
 		served:   make(chan struct{}),
-		key:      c.key,
-		models:   c.models,
-		now:      c.now,
-		maxImage: c.maxImage,
-		respond:  c.respond,
-		observe:  c.observe,
+		key:      c.Key,
+		models:   c.Models,
+		now:      c.Now,
+		maxImage: c.MaxImageBytes,
+		respond:  c.Respond,
+		observe:  c.Observe,
 		quit:     make(chan struct{}),
 		files:    map[string][]byte{},
 		pngs:     map[pngKey][]byte{},

@@ -31,12 +31,13 @@ func TestObserverHearsEveryRequest(t *testing.T) {
 	var mu sync.Mutex
 	var seqs []int
 	var bodies []string
-	srv, err := fake.Listen(fake.WithObserver(func(seq int, r *http.Request, body []byte) {
+	observe := func(seq int, r *http.Request, body []byte) {
 		mu.Lock()
 		defer mu.Unlock()
 		seqs = append(seqs, seq)
 		bodies = append(bodies, r.URL.Path+" "+string(body))
-	}))
+	}
+	srv, err := fake.Listen(func(c *fake.Config) { c.Observe = observe })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,15 +68,6 @@ func Models() []Model {
 	return out
 }
 
-// Names lists the demo model names.
-func Names() []string {
-	var out []string
-	for _, m := range models() {
-		out = append(out, m.Name)
-	}
-	return out
-}
-
 func specs() []fake.ModelSpec {
 	var out []fake.ModelSpec
 	for _, m := range models() {

@@ -70,7 +70,8 @@ type Options struct {
 	CanStop func() bool
 }
 
-// Owner holds the process's signal handling from Start to Close.
+// Owner holds the process's signal handling from Start until the process
+// exits (tests stop it with Close).
 type Owner struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -78,7 +79,7 @@ type Owner struct {
 
 	sigs    chan os.Signal // termination signals
 	jobs    chan os.Signal // SIGTSTP and SIGCONT while the chat runs
-	done    chan struct{}  // closed by Close
+	done    chan struct{}  // closed by Close (tests)
 	stopped chan struct{}  // closed when the loop has ended
 
 	restoreOnce sync.Once
@@ -136,25 +137,6 @@ func (o *Owner) ExitCode(code int) int {
 		return exitCode(o.first)
 	}
 	return code
-}
-
-// Close stops catching signals and ends the owner's goroutine and timer.
-// main does not need it (it exits); tests do.
-func (o *Owner) Close() {
-	signal.Stop(o.sigs)
-	signal.Stop(o.jobs)
-	o.mu.Lock()
-	if o.watchdog != nil {
-		o.watchdog.Stop()
-	}
-	o.mu.Unlock()
-	select {
-	case <-o.done:
-	default:
-		close(o.done)
-	}
-	<-o.stopped
-	o.cancel(nil)
 }
 
 // SignalError is the cause of the context's cancellation.

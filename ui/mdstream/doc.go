@@ -169,13 +169,6 @@ type tailState struct {
 	extra    []piece
 }
 
-// NewDoc returns a Doc holding md (which may be empty).
-func NewDoc(md string) *Doc {
-	d := &Doc{}
-	d.Append(md)
-	return d
-}
-
 // Append adds streamed text to the message. It only copies the bytes;
 // the work happens in Lines. Appending to a finished Doc reopens it.
 func (d *Doc) Append(delta string) {

@@ -136,3 +136,15 @@ func readFile(p string) (string, error) {
 //
 //	go test -count=1 -run 'TestStreaming' ./ui/mdstream/
 func fullOracle() bool { return !testing.Short() && !raceOn }
+
+// NewRenderer is NewRendererWith without layout options.
+func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
+	return NewRendererWith(width, style, Options{})
+}
+
+// NewDoc returns a Doc holding md (which may be empty).
+func NewDoc(md string) *Doc {
+	d := &Doc{}
+	d.Append(md)
+	return d
+}

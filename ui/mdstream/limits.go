@@ -174,7 +174,7 @@ func (g *guard) check() error {
 func (r *Renderer) SetFrameBudget(d time.Duration) { r.frameBudget = d }
 
 // SetBudget sets how long one render of r may take (0: no limit) and a
-// context that stops it (nil: none). NewRenderer sets JobBudget; the UI
+// context that stops it (nil: none). NewRendererWith sets JobBudget; the UI
 // sets FrameBudget on the renderer it uses on its own goroutine.
 func (r *Renderer) SetBudget(d time.Duration, ctx context.Context) {
 	r.guard.budget, r.guard.ctx = d, ctx

@@ -111,14 +111,10 @@ type Options struct {
 	WholeWords bool
 }
 
-// NewRenderer returns a renderer that wraps text at width cells (glamour's
-// word wrap: every line is at most width cells wide) in the given glamour
-// style. Widths below 8 are raised to 8. Renders are bounded by JobBudget.
-func NewRenderer(width int, style ansi.StyleConfig) (*Renderer, error) {
-	return NewRendererWith(width, style, Options{})
-}
-
-// NewRendererWith is NewRenderer with layout options.
+// NewRendererWith returns a renderer that wraps text at width cells
+// (glamour's word wrap: every line is at most width cells wide) in the
+// given glamour style, laid out as opts says. Widths below 8 are raised to
+// 8. Renders are bounded by JobBudget.
 func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer, error) {
 	if width < minWidth {
 		width = minWidth
@@ -227,7 +223,7 @@ func (r *Renderer) rebuild() {
 // Clone returns a renderer equal to r (same key, so it renders the same
 // lines) with pipelines, guard and lexer memory of its own: glamour's node
 // renderer keeps state while it renders, so a render on another goroutine
-// needs its own. Budget and context start as NewRenderer sets them.
+// needs its own. Budget and context start as NewRendererWith sets them.
 func (r *Renderer) Clone() *Renderer {
 	c := *r
 	c.guard = &guard{budget: JobBudget}

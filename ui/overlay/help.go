@@ -17,8 +17,9 @@ import (
 // user's overrides), grouped by context, in a centred box that scrolls when
 // it does not fit.
 type Help struct {
-	ctx    *uictx.Context
-	groups []keys.Group
+	ctx      *uictx.Context
+	groups   []keys.Group
+	commands []key.Binding // the slash commands, each as its name and what it does
 
 	// Rendered content for (width, gen); rebuilt by SetSize and SetGroups.
 	lines    []string
@@ -46,14 +47,31 @@ func NewHelp(ctx *uictx.Context, groups []keys.Group) Help {
 	return h
 }
 
-// commandsGroup says how to reach the slash commands.
-func commandsGroup() keys.Group {
+// commandsGroup says how to reach the slash commands, then lists them.
+func commandsGroup(commands []key.Binding) keys.Group {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
-	return keys.Group{Title: "Commands", Bindings: []key.Binding{
-		b("/", "command list (in an empty composer); every action above is a command too"),
-		b("tab", "complete a command, model, theme or path"),
+	return keys.Group{Title: "Commands", Bindings: append([]key.Binding{
+		b("/", "command list (in an empty composer)"),
+		b("tab", "complete a command, model, theme, role or path"),
 		b("//text", "send text that starts with /"),
-	}}
+	}, commands...)}
+}
+
+// CommandBinding is a slash command as the help lists it: its name in the
+// key column, its arguments and summary beside it.
+func CommandBinding(name, args, summary string) key.Binding {
+	desc := summary
+	if args != "" {
+		desc = args + ": " + summary
+	}
+	return key.NewBinding(key.WithKeys("/"+name), key.WithHelp("/"+name, desc))
+}
+
+// SetCommands sets the slash commands the Commands group lists (see
+// CommandBinding), in the order given.
+func (h *Help) SetCommands(commands []key.Binding) {
+	h.commands = commands
+	h.render()
 }
 
 // filterGroup documents the keys of every list and one-line input
@@ -74,7 +92,7 @@ func filterGroup() keys.Group {
 
 // SetGroups replaces the groups (after the key map changed).
 func (h *Help) SetGroups(groups []keys.Group) {
-	h.groups = append(append([]keys.Group(nil), groups...), commandsGroup(), filterGroup())
+	h.groups = append([]keys.Group(nil), groups...)
 	h.render()
 }
 
@@ -145,10 +163,16 @@ func (h Help) contentWidth() int {
 	return max(bw-4, 1)
 }
 
+// all is every group the help shows: the key map's, the commands, and the
+// keys of lists and text fields.
+func (h Help) all() []keys.Group {
+	return append(append(h.groups[:len(h.groups):len(h.groups)], commandsGroup(h.commands)), filterGroup())
+}
+
 // render lays the groups out for the current width and theme.
 func (h *Help) render() {
 	cw := h.contentWidth()
-	h.lines = helpLines(h.groups, cw, lookFor(h.ctx))
+	h.lines = helpLines(h.all(), cw, lookFor(h.ctx))
 	h.linesW = cw
 	h.linesGen = h.ctx.StyleGen
 }
@@ -176,7 +200,7 @@ func (h Help) box() []string {
 	if h.linesGen != h.ctx.StyleGen || h.linesW != h.contentWidth() {
 		// The theme changed since SetSize (or SetSize was never called):
 		// render now rather than show stale colours.
-		lines = helpLines(h.groups, h.contentWidth(), lk)
+		lines = helpLines(h.all(), h.contentWidth(), lk)
 	}
 	if bw < 5 || bh < 3 { // too small for a frame and padding
 		return block([]string{"Keys"}, bw, bh)

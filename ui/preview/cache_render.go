@@ -20,7 +20,8 @@ func (c *Cache) Render(src Source, w, h int, opts Options) (Rendered, error) {
 }
 
 // RenderContext returns the preview of src at w×h cells from the cache, or
-// makes it (RenderContext of the package) and keeps it. Kitty previews get
+// makes it and keeps it. Its errors are sentences about the image
+// ("cannot preview the image: …"). Kitty previews get
 // an id no other preview of this cache holds. Call it from a tea.Cmd: a
 // miss decodes the image, within opts.Budget (the cache's own when nil).
 // When ctx ends it stops decoding, or stops waiting for another caller
@@ -81,7 +82,7 @@ func (c *Cache) make(ctx context.Context, k cacheKey, cl *call, src Source, w, h
 		if err != nil {
 			return nil, err
 		}
-		return scalePicture(t.pic, tw, th), nil // as decodeAndScale does
+		return scalePicture(t.pic, tw, th), nil // as Render of the tests does without a cache
 	})
 	return cl.r, cl.err
 }

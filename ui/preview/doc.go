@@ -13,10 +13,9 @@
 // so the Bubble Tea cell renderer lays them out like any other text.
 //
 // Select chooses the way from the images setting and the environment.
-// Render and Cache.Render decode and scale, so they belong in a tea.Cmd,
-// never in Update (their Context forms stop decoding when the context
-// ends, and decode within a media.Budget shared with the screen's other
-// decoders); Cache.Get only looks up, and is cheap enough for Update.
+// Cache.Render decodes and scales, so it belongs in a tea.Cmd, never in
+// Update (Cache.RenderContext stops decoding when the context ends, and
+// decodes within a media.Budget shared with the screen's other decoders); Cache.Get only looks up, and is cheap enough for Update.
 // Cache.Keep takes pixels decoded elsewhere, so an image is not decoded a
 // second time to be shown.
 //

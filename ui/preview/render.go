@@ -3,8 +3,6 @@ package preview
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -16,9 +14,9 @@ import (
 	"parley/media"
 )
 
-// MaxCells is the widest and tallest area Render draws into: far beyond
-// any terminal, small enough that a mistaken size cannot make it build
-// megabytes of lines.
+// MaxCells is the widest and tallest area a preview is drawn into: far
+// beyond any terminal, small enough that a mistaken size cannot make it
+// build megabytes of lines.
 const MaxCells = 1000
 
 // The kitty picture is transmitted at up to this many pixels per cell (a
@@ -43,9 +41,8 @@ type Options struct {
 	// the no-colour fallback whether the screen is dark; nil means black.
 	Background color.Color
 	// Budget is the decode budget renders draw on (media.Decode): nil is
-	// the cache's own for Cache.Render, and one of media.DecodeBudget for
-	// this render alone for Render. A cache keeps refusals, so give all
-	// renders through one cache the same budget.
+	// the cache's own. A cache keeps refusals, so give all renders
+	// through one cache the same budget.
 	Budget *media.Budget
 }
 
@@ -74,45 +71,14 @@ type Rendered struct {
 	Format        media.Format
 }
 
-// Render draws the image in data into w×h cells. It decodes and scales, so
-// call it from a tea.Cmd, never in Update; Cache.Render does the same with
-// a cache in front. Its errors are sentences about the image ("cannot
-// preview the image: …"). It is RenderContext without a way to stop it.
-func Render(data []byte, w, h int, opts Options) (Rendered, error) {
-	return RenderContext(context.Background(), data, w, h, opts)
-}
-
-// RenderContext is Render that stops decoding when ctx ends (and then
-// returns an error wrapping ctx's).
-func RenderContext(ctx context.Context, data []byte, w, h int, opts Options) (Rendered, error) {
-	var seed uint32
-	if opts.Mode.IsKitty() {
-		sum := sha256.Sum256(data)
-		seed = binary.BigEndian.Uint32(sum[:4])
-	}
-	return render(data, w, h, opts, seed, decodeAndScale(ctx, data, opts.Budget))
-}
-
 // picturer gives the picture scaled to tw×th pixels as it is seen; need is
 // the longest side, in pixels, of the source it should be scaled from for
 // full quality. Its errors come from media and are worded by render.
 type picturer func(info media.Info, o, tw, th, need int) (*image.RGBA, error)
 
-// decodeAndScale is the picturer without a cache: decode, then scale the
-// way the cache does from the picture it keeps, so both give the same
-// preview.
-func decodeAndScale(ctx context.Context, data []byte, b *media.Budget) picturer {
-	return func(info media.Info, o, tw, th, need int) (*image.RGBA, error) {
-		t, err := makeThumb(ctx, data, info, o, need, b)
-		if err != nil {
-			return nil, err
-		}
-		return scalePicture(t.pic, tw, th), nil
-	}
-}
-
-// render is Render with the seed of the kitty image id given, and the
-// pictures taken from pics.
+// render draws the image in data into w×h cells (Cache.Render's work),
+// with the seed of the kitty image id given, and the pictures taken from
+// pics.
 func render(data []byte, w, h int, opts Options, seed uint32, pics picturer) (Rendered, error) {
 	if w < 1 || h < 1 || w > MaxCells || h > MaxCells {
 		return Rendered{}, fmt.Errorf("cannot preview an image in %dx%d cells; the area must be 1x1 to %dx%d", w, h, MaxCells, MaxCells)

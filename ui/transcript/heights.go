@@ -29,8 +29,6 @@ func (f *heights) reset(hs []int) {
 	}
 }
 
-func (f *heights) len() int { return len(f.h) }
-
 // get returns the height of item i.
 func (f *heights) get(i int) int { return f.h[i] }
 

@@ -54,3 +54,6 @@ func TestHeightsAgainstPlainSums(t *testing.T) {
 		check(step)
 	}
 }
+
+// len is the number of items.
+func (f *heights) len() int { return len(f.h) }

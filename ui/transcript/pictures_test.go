@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"image/color"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // composer makes it.
 func sentImage(t *testing.T, id int) conversation.Message {
 	t.Helper()
-	a, err := api.AttachBytes("shot.png", mediatest.PNG(t, mediatest.Screenshot(400, 300)), api.AttachLimits{})
+	a, err := api.AttachBytesContext(context.Background(), "shot.png", mediatest.PNG(t, mediatest.Screenshot(400, 300)), api.AttachLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestPicturesReserveTheirBoxAndArriveWithoutMovingAnything(t *testing.T) {
 	}
 	before := tr.hs.get(0)
 
-	r, err := preview.Render(reqs[0].Data, k.Cols, k.Rows, preview.Options{Mode: preview.Blocks, Profile: colorprofile.TrueColor, Background: color.Black})
+	r, err := preview.NewCache(0, 0).Render(preview.NewSource(reqs[0].Data), k.Cols, k.Rows, preview.Options{Mode: preview.Blocks, Profile: colorprofile.TrueColor, Background: color.Black})
 	if err != nil {
 		t.Fatal(err)
 	}
