@@ -11,16 +11,17 @@ import (
 // The composer holds at most composerMaxLines lines and composerMaxBytes
 // bytes of text. The textarea measures, wraps and draws every line of its
 // text on every key, twice (in Update and in View), and wraps the line
-// being edited again: a key costs 1.5 ms of CPU with 25 lines of 80 bytes,
-// 4.5 ms with 200, 9 ms with 400, 5 ms with one line of 12 KB and 6.5 ms
-// with one of 16 KB (BenchmarkKeystrokeComposerSize, 120 columns), and
-// about a second with 1 MB. 200 lines and 12 KB keep a key at about 5 ms
-// or less whatever their shape (BENCHMARKS.md, "Text in the composer
-// (issue 18 §5)"). Text that would pass either goes on the message as a
-// block instead (pasteblock.go).
+// being edited again: a key costs about 1.5 ms of CPU with 25 lines of 80
+// bytes, 4.7 ms with 100, 9 ms with 400, 3.6 ms with 100 short lines and
+// 7 ms with 200, 3.6 ms with one line of 8 KB and 6.2 ms with one of
+// 16 KB (BenchmarkKeystrokeComposerSize, 120 columns), and about 0.7 s
+// with 1 MB. 100 lines and 8 KB keep a key under 5 ms whatever their
+// shape (BENCHMARKS.md, "Text in the composer (issue 18 §5)"). Text that
+// would pass either goes on the message as a block instead
+// (pasteblock.go).
 const (
-	composerMaxLines = 200
-	composerMaxBytes = 12_000
+	composerMaxLines = 100
+	composerMaxBytes = 8000
 )
 
 // withinBound reports whether a text of n bytes in lines lines fits the

@@ -116,9 +116,9 @@ func TestPasteUpToTheBoundIsText(t *testing.T) {
 		t.Fatalf("a paste of %d lines: composer %d bytes, %d attachments", composerMaxLines+1, len(h.m.comp.value()), len(h.m.comp.attachments))
 	}
 
-	// Three pastes of 5 KB: two fit, the third would pass 12 KB.
+	// Three pastes of 3 KB: two fit, the third would pass 8 KB.
 	h = newHarness(t, 100, 30)
-	piece := func(c string) string { return strings.Repeat(c, 5000) }
+	piece := func(c string) string { return strings.Repeat(c, 3000) }
 	h.send(tea.PasteMsg{Content: piece("a")})
 	h.send(tea.PasteMsg{Content: piece("b")})
 	h.send(tea.PasteMsg{Content: piece("c")})
@@ -130,7 +130,7 @@ func TestPasteUpToTheBoundIsText(t *testing.T) {
 	}
 	// The same text again is not a second block.
 	h.send(tea.PasteMsg{Content: piece("c")})
-	if len(h.m.comp.attachments) != 1 || !h.logged("the pasted text (1 line, 5.0 KB) is attached already, as pasted-1.txt") {
+	if len(h.m.comp.attachments) != 1 || !h.logged("the pasted text (1 line, 3.0 KB) is attached already, as pasted-1.txt") {
 		t.Fatalf("the same paste twice: %d attachments", len(h.m.comp.attachments))
 	}
 	// Another is pasted-2.txt; the remove key takes the last one off.
@@ -157,7 +157,7 @@ func TestTypingPastTheBoundIsRefused(t *testing.T) {
 	if h.m.comp.value() != full+"y" {
 		t.Fatalf("a key past the bound was typed")
 	}
-	if want := "the composer holds at most 200 lines and 12 KB; paste longer text (it is attached as a block), write it in the editor (ctrl+x) or attach it as a file"; !h.logged(want) {
+	if want := "the composer holds at most 100 lines and 8.0 KB; paste longer text (it is attached as a block), write it in the editor (ctrl+x) or attach it as a file"; !h.logged(want) {
 		t.Errorf("no notice %q", want)
 	}
 
@@ -212,7 +212,7 @@ esac
 	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 2 || h.m.comp.attachments[1].Name != "editor-1.txt" {
 		t.Fatalf("the editor's text: composer %d bytes, %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
 	}
-	if !h.logged("the editor's text (201 lines, 8.0 KB) is attached as a block; it is sent with your message") {
+	if !h.logged("the editor's text (101 lines, 4.0 KB) is attached as a block; it is sent with your message") {
 		t.Errorf("no notice for the editor's text")
 	}
 	h.send(editorDoneMsg{text: "short"})
