@@ -38,7 +38,8 @@ func takeText(m *Model, text string) tea.Cmd {
 
 // takeEditorText replaces the composer's text with the editor's; a text
 // past the bound goes on the message as a block and the composer empties
-// (the editor had its text).
+// (the editor had its text). When the block is refused the composer stays
+// as it was, and the sentence says so.
 func takeEditorText(m *Model, text string) tea.Cmd {
 	if withinBound(len(text), textLines(text)) {
 		m.comp.setValue(text)
@@ -49,6 +50,50 @@ func takeEditorText(m *Model, text string) tea.Cmd {
 		m.comp.clearText()
 	}
 	return cmd
+}
+
+// editMessage puts a sent message into the composer to be edited as a
+// new branch. A text past the bound (sent before the composer had one, or
+// with ask) comes back as a block.
+func editMessage(m *Model, id int, text string, atts []api.Attachment) tea.Cmd {
+	if withinBound(len(text), textLines(text)) {
+		m.comp.edit(id, text, atts)
+		return nil
+	}
+	m.comp.edit(id, "", atts)
+	if cmd, ok := keepAsBlock(m, text, "message", "the message's text"); ok {
+		return cmd
+	}
+	m.comp.edit(id, text, atts)
+	return nil
+}
+
+// restoreDraft puts a reopened session's draft text into the composer; a
+// draft saved before the composer had its bound may pass it, and comes
+// back as a block.
+func restoreDraft(m *Model, text string) tea.Cmd {
+	if withinBound(len(text), textLines(text)) {
+		m.comp.setValue(text)
+		return nil
+	}
+	if cmd, ok := keepAsBlock(m, text, "draft", "the draft's text"); ok {
+		return cmd
+	}
+	m.comp.setValue(text)
+	return nil
+}
+
+// keepAsBlock puts text that was the composer's (a draft, a sent message)
+// on the message as a block, and reports whether it could; when the
+// message's caps refuse it, the caller puts it back as text, slow to edit
+// but whole, as it was before.
+func keepAsBlock(m *Model, text, prefix, what string) (tea.Cmd, bool) {
+	b := paste.Block(text, prefix, m.comp.attachments)
+	if why, _ := blockRefusal(m, b, what); why != "" {
+		return nil, false
+	}
+	m.comp.setAttachments(append(m.comp.attachments, b))
+	return m.notify(fmt.Sprintf("%s (%s) is longer than the composer holds, so it is attached as a block", what, blockSize(b)), toastInfo), true
 }
 
 // typeKey types a key into the composer, unless it would pass the bound:
@@ -68,19 +113,32 @@ func typeKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 // reports whether the block was attached.
 func attachBlock(m *Model, text, prefix, what string) (tea.Cmd, bool) {
 	b := paste.Block(text, prefix, m.comp.attachments)
-	size := fmt.Sprintf("%s %s, %s", groupDigits(b.Lines), plural(b.Lines, "line", "lines"), bytesize.Format(int64(b.Bytes)))
-	if i := slices.IndexFunc(m.comp.attachments, func(a api.Attachment) bool { return a.IsText() && a.SHA256 == b.SHA256 }); i >= 0 {
-		return m.notify(fmt.Sprintf("%s (%s) is attached already, as %s", what, size, cells.OneLine(m.comp.attachments[i].Name)), toastInfo), false
-	}
-	if n := m.opts.maxAttachments(); len(m.comp.attachments) >= n {
-		return m.notify(fmt.Sprintf("%s (%s) is too long for the composer and the message already carries %d attachments, the most it may (attach_max_count); remove one or send the text in another message",
-			what, size, n), toastErr), false
-	}
-	if err := blockTotal(attachLimits(m.opts, &m.pics), m.comp.attachments, b, what); err != "" {
-		return m.notify(err, toastErr), false
+	if why, kind := blockRefusal(m, b, what); why != "" {
+		return m.notify(why, kind), false
 	}
 	m.comp.setAttachments(append(m.comp.attachments, b))
-	return m.notify(fmt.Sprintf("%s (%s) is attached as a block; it is sent with your message", what, size), toastOK), true
+	return m.notify(fmt.Sprintf("%s (%s) is attached as a block; it is sent with your message", what, blockSize(b)), toastOK), true
+}
+
+// blockSize is a block's lines and bytes: "13,107 lines, 1.0 MB".
+func blockSize(b api.Attachment) string {
+	return fmt.Sprintf("%s %s, %s", groupDigits(b.Lines), plural(b.Lines, "line", "lines"), bytesize.Format(int64(b.Bytes)))
+}
+
+// blockRefusal says why block b cannot go on the message (the same text
+// is there already, no room left, too much text), or "".
+func blockRefusal(m *Model, b api.Attachment, what string) (string, toastKind) {
+	if i := slices.IndexFunc(m.comp.attachments, func(a api.Attachment) bool { return a.IsText() && a.SHA256 == b.SHA256 }); i >= 0 {
+		return fmt.Sprintf("%s (%s) is attached already, as %s", what, blockSize(b), cells.OneLine(m.comp.attachments[i].Name)), toastInfo
+	}
+	if n := m.opts.maxAttachments(); len(m.comp.attachments) >= n {
+		return fmt.Sprintf("%s (%s) is too long for the composer and the message already carries %d attachments, the most it may (attach_max_count); remove one or send the text in another message",
+			what, blockSize(b), n), toastErr
+	}
+	if why := blockTotal(attachLimits(m.opts, &m.pics), m.comp.attachments, b, what); why != "" {
+		return why, toastErr
+	}
+	return "", toastInfo
 }
 
 // blockTotal refuses a block that would bring the message's text

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"runtime"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"parley/api/apitest"
 	"parley/config"
+	"parley/conversation"
 )
 
 // TestMegabytePasteIsABlock: 1 MB pasted into the composer (issue 18 §5:
@@ -218,5 +220,45 @@ esac
 	h.send(editorDoneMsg{text: "short"})
 	if h.m.comp.value() != "short" {
 		t.Fatalf("the editor's short text: composer %q", h.m.comp.value())
+	}
+}
+
+// A session whose message and draft hold more text than the composer
+// does (sent with ask, or saved before the bound): the draft comes back
+// as a block, and e on the message edits it with its text as a block.
+func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	rec := st.NewRecorder(ctx)
+	c := conversation.New(conversation.Options{Listeners: []conversation.Listener{rec}})
+	long := lines(300, 50)
+	turn, err := c.Begin(&conversation.UserInput{Text: long}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Receive(turn, "an answer", nil, "stop")
+	c.Close(turn, nil)
+	if err := rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	draft := lines(150, 20)
+	if err := st.SaveDraft(ctx, c.ID(), draft, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	h.run(h.m.openSession(c.ID(), 0))
+	h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.hist.loading == "" })
+	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Name != "draft-1.txt" || string(h.m.comp.attachments[0].Data) != draft {
+		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	}
+	h.key("alt+x")
+	h.key("esc")
+	h.key("g")
+	h.key("e")
+	if !h.m.comp.editing || h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != long {
+		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	}
+	if !h.logged("the message's text (300 lines, 15 KB) is longer than the composer holds, so it is attached as a block") {
+		t.Errorf("no notice for the message's text")
 	}
 }
