@@ -65,6 +65,14 @@ func attachText(name string, data []byte, lim AttachLimits) (Attachment, error) 
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is a text file of %s, more than parley sends of one (%s, attach_max_text_bytes in the config); attach a part of it or raise the limit",
 			name, size, limit)
 	}
+	return TextAttachment(name, data), nil
+}
+
+// TextAttachment makes a text attachment of data, which must be UTF-8,
+// with no limit of its own: the caller bounds it (a block of pasted text
+// counts against the message's total, CheckTextTotal, but is not a file
+// and so not held to MaxTextBytes).
+func TextAttachment(name string, data []byte) Attachment {
 	return Attachment{
 		Name:      name,
 		Kind:      KindText,
@@ -75,7 +83,7 @@ func attachText(name string, data []byte, lim AttachLimits) (Attachment, error) 
 		Lines:     CountLines(data),
 		Data:      data,
 		SHA256:    HashBytes(data),
-	}, nil
+	}
 }
 
 // CheckTextTotal refuses text attachments that together pass

@@ -100,13 +100,13 @@ func (m *Model) startNewConversation() tea.Cmd {
 	return m.notify("new conversation", toastOK)
 }
 
-// editorDone puts the editor's text into the composer.
+// editorDone puts the editor's text into the composer (or, past its
+// bound, on the message as a block).
 func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.notify(msg.err.Error(), toastErr)
 	}
-	m.comp.setValue(msg.text)
-	return nil
+	return takeEditorText(m, msg.text)
 }
 
 // attachedMsg carries images attached from a pasted or dropped path.
@@ -121,14 +121,12 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
 	if stopped(msg.err) {
 		// esc, or the conversation was left: what was pasted stays.
-		m.comp.insert(msg.text)
-		return nil
+		return takeText(m, msg.text)
 	}
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		m.comp.insert(msg.text)
-		return m.notify(msg.err.Error(), toastWarn)
+		return tea.Batch(takeText(m, msg.text), m.notify(msg.err.Error(), toastWarn))
 	}
 	return m.addAttachments(msg.atts)
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -155,4 +156,91 @@ func BenchmarkKeystroke(b *testing.B) {
 func lastText(m *Model) string {
 	r, _ := m.conv.LastReply()
 	return r.Text
+}
+
+// BenchmarkKeystrokeLargeComposer is typing into the composer after 1 MB
+// of text was pasted into it (a log: 12,500 lines of 80 bytes), one key
+// and a backspace an op (Update + View). The paste is past the composer's
+// bound, so it is a block on the message and the composer holds only the
+// line typed before it; typing costs what it costs in an empty composer.
+// Before the bound the textarea held the text (the first 10,000 lines of
+// it: it cut the rest) and an op cost about 2 s of CPU.
+func BenchmarkKeystrokeLargeComposer(b *testing.B) {
+	m, _ := benchModel(b, 10<<10)
+	m.interruptStream()
+	m.Update(tea.PasteMsg{Content: "what went wrong here? "})
+	m.Update(tea.PasteMsg{Content: megabyteLog()})
+	if len(m.comp.attachments) != 1 || m.comp.value() != "what went wrong here? " {
+		b.Fatalf("the paste is not a block: %d attachments, %d bytes in the composer", len(m.comp.attachments), len(m.comp.value()))
+	}
+	k := tea.KeyPressMsg{Code: 'a', Text: "a"}
+	bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(k)
+		m.Update(bs)
+		_ = m.View()
+	}
+}
+
+// megabyteLog is 1 MB of a log, 12,500 lines of 80 bytes: the most text
+// one message sends by default (attach_max_text_total).
+func megabyteLog() string {
+	line := strings.Repeat("x", 65) + " level=info ok\n"
+	return strings.Repeat(line, api.DefaultAttachMaxTextTotal/len(line))
+}
+
+// BenchmarkKeystrokeComposerSize is what a key costs with the composer
+// holding n lines of a given width (one key and a backspace an op, Update
+// and View, at 120x40), in CPU of the thread a key: the measurement
+// composerMaxLines and composerMaxBytes come from. The cost follows the
+// rows the text makes on screen.
+func BenchmarkKeystrokeComposerSize(b *testing.B) {
+	cases := []struct {
+		name string
+		text string
+	}{
+		{"25x80B", lines(25, 80)},
+		{"50x80B", lines(50, 80)},
+		{"100x80B", lines(100, 80)},
+		{"200x80B", lines(200, 80)},
+		{"400x80B", lines(400, 80)},
+		{"100x1B", lines(100, 1)},
+		{"200x1B", lines(200, 1)},
+		{"1x8KB", strings.Repeat("word ", 1600)},
+		{"1x16KB", strings.Repeat("word ", 3200)},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			m, _ := benchModel(b, 10<<10)
+			m.interruptStream()
+			// Put in directly: past the bound a paste would be a block.
+			m.comp.insert(tc.text)
+			k := tea.KeyPressMsg{Code: 'a', Text: "a"}
+			bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
+			m.Update(k)
+			m.Update(bs)
+			_ = m.View()
+			var cpu time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				c0 := threadCPU()
+				m.Update(k)
+				_ = m.View()
+				m.Update(bs)
+				_ = m.View()
+				cpu += threadCPU() - c0
+			}
+			b.ReportMetric(float64(cpu)/float64(2*b.N)/float64(time.Millisecond), "cpu-ms/key")
+		})
+	}
+}
+
+// lines is n lines of w bytes (the last without its newline, so the cursor
+// ends on text).
+func lines(n, w int) string {
+	return strings.Repeat(strings.Repeat("x", w-1)+"\n", n-1) + strings.Repeat("x", w-1)
 }

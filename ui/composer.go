@@ -50,6 +50,9 @@ type composer struct {
 	// cur is the cached real cursor, relative to the composer's rect.
 	cur *tea.Cursor
 	box boxParts
+	// promptKey is what the prompt was last set for (the edit mode and
+	// the width): setting it re-measures every line of the text.
+	promptKey string
 }
 
 // frameW is the columns the box adds around the text.
@@ -95,7 +98,12 @@ func placeholder(model, pickKey string) string {
 	return "Message " + model + "…"
 }
 
-func (c *composer) setPrompt() {
+func (c *composer) setPrompt(styleGen int) {
+	key := fmt.Sprintf("%v/%d/%d/%d", c.editing, c.width, c.frameW(), styleGen)
+	if key == c.promptKey {
+		return
+	}
+	c.promptKey = key
 	first := "› "
 	if c.editing {
 		first = "✎ "
@@ -134,8 +142,10 @@ func (c *composer) empty() bool {
 	return c.ta.Length() == 0 && len(c.attachments) == 0
 }
 
-// textEmpty reports an empty text (attachments may be there).
-func (c *composer) textEmpty() bool { return c.ta.Length() == 0 }
+// textEmpty reports an empty text (attachments may be there). It runs
+// several times a key (the action table asks it), so it looks at the
+// first line only: Length measures the width of every line.
+func (c *composer) textEmpty() bool { return c.ta.LineCount() <= 1 && c.ta.Length() == 0 }
 
 func (c *composer) setValue(s string) {
 	c.ta.SetValue(s)
@@ -278,7 +288,7 @@ func (c *composer) sync(ctx *uictx.Context, in composerLook) {
 	}
 	c.ta.Placeholder = in.placeholder
 	c.ta.SetStyles(ctx.Styles.Textarea)
-	c.setPrompt()
+	c.setPrompt(ctx.StyleGen)
 	c.render(ctx, in.textH)
 }
 

@@ -138,8 +138,8 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	m.focus.toComposer()
-	m.comp.edit(sel.ID, sel.Text, sel.Attachments)
-	return m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo)
+	block := editMessage(m, sel.ID, sel.Text, sel.Attachments)
+	return tea.Batch(m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
 }
 
 // regenerate answers again in place of sel, a reply or an image turn,

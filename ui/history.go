@@ -132,17 +132,18 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 		// said otherwise.
 		m.model = msg.sess.Model
 	}
+	var draft tea.Cmd
 	if !msg.full {
 		m.comp.reset()
-		m.comp.setValue(msg.text)
 		m.comp.setAttachments(msg.atts)
+		draft = restoreDraft(m, msg.text)
 		m.hist.draft.saved, m.hist.draft.savedAtts = msg.text, len(msg.atts)
 		m.hist.draft.key = itoa(m.comp.gen)
 	}
 	if msg.jump != 0 {
 		m.tr.ScrollTo(msg.jump)
 	}
-	cmds := []tea.Cmd{m.clients.prepare(m.model)}
+	cmds := []tea.Cmd{m.clients.prepare(m.model), draft}
 	if complete {
 		m.hist.loading = ""
 		if m.turn.pendingSend {

@@ -67,8 +67,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
 		}
-		m.comp.update(msg)
-		return m.syncMenu()
+		return tea.Batch(typeKey(m, msg), m.syncMenu())
 	}
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
@@ -103,7 +102,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if a, ok := m.actions.forKey(m, msg); ok {
 		return a.run(m, call{key: msg})
 	}
-	return m.comp.update(msg)
+	return typeKey(m, msg)
 }
 
 // typeAheadWindow is how soon after start a key counts as typed ahead.

@@ -24,9 +24,10 @@ const (
 
 // paste handles a bracketed paste: image paths are attached (after their
 // bytes are checked), a lone link to an image is attached as a link, and
-// anything else is text in the composer.
+// anything else is text in the composer, or a block on the message when
+// the composer would pass its bound.
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	if m.menu.IsOpen() {
+	if m.menu.IsOpen() && m.comp.fits(msg.Content) {
 		m.comp.update(msg)
 		return m.syncMenu()
 	}
@@ -42,8 +43,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
-	m.comp.insert(content)
-	return m.syncMenu()
+	return tea.Batch(takeText(m, content), m.syncMenu())
 }
 
 // checkAndAttach confirms that pasted paths are images or text files (a

@@ -64,7 +64,7 @@ func chatActions() []action {
 					return m.notify("there is no message to edit yet", toastInfo)
 				}
 				if u, ok := m.conv.LastUser(); ok {
-					m.comp.edit(u.ID, u.Text, u.Attachments)
+					return editMessage(m, u.ID, u.Text, u.Attachments)
 				}
 				return nil
 			}},

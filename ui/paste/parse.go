@@ -3,7 +3,8 @@
 // http(s) URL, or text. Parse reads the pasted string and, for a paste made
 // only of paths, asks the file system whether the paths that are not named
 // like images are files (a stat each, bounded in time); Check, which the
-// root runs in a command, reads the first bytes of each file.
+// root runs in a command, reads the first bytes of each file. Block makes
+// a text too long for the composer a text attachment of its own.
 package paste
 
 import (
