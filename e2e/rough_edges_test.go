@@ -186,12 +186,40 @@ func TestImagePaneSaveProposesANewFile(t *testing.T) {
 	tm.waitText("▸ Images")
 	tm.keys("s")
 	want := strings.TrimSuffix(filepath.Base(files[0]), ".png") + "-2.png"
-	tm.waitText("Save a copy to:", "-2.png")
+	s := tm.waitText("Save a copy to:", "-2.png")
+	// The whole path enter saves to is in view (wrapped when long), not
+	// only its end.
+	if whole := filepath.Join(dir, want); !strings.Contains(paneText(s, "▸ Images"), whole) {
+		t.Fatalf("the prompt does not show the whole path %s:\n%s", whole, frame(s))
+	}
 	tm.keys("Enter")
 	tm.waitText("saved a copy as")
 	if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
 		t.Fatalf("no copy: %v", err)
 	}
+}
+
+// paneText is the text of the side pane whose title starts with title:
+// its column of every row, joined without spaces, so a path wrapped over
+// rows reads whole.
+func paneText(screen, title string) string {
+	col := -1
+	for _, l := range lines(screen) {
+		if i := strings.Index(l, title); i >= 0 {
+			col = len([]rune(l[:i]))
+			break
+		}
+	}
+	if col < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines(screen) {
+		if r := []rune(l); len(r) > col {
+			b.WriteString(strings.Join(strings.Fields(string(r[col:])), ""))
+		}
+	}
+	return b.String()
 }
 
 // pictureRows counts the screen's rows of half blocks (a picture).
