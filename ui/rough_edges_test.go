@@ -283,3 +283,32 @@ func TestImageCountBoundedByTheModel(t *testing.T) {
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+// The image pane beside the transcript (140x40) names its keys with
+// words: a line too narrow for all leaves some out and points to f1,
+// whose help lists every key of the pane.
+func TestSidePaneHintsHaveWords(t *testing.T) {
+	h, dir := imageHarness(t, 140, 40)
+	makeTwo(t, h, dir)
+	h.key("alt+i")
+	if _, ok := h.m.imagePaneFocused(); !ok || h.m.screen.lay.SideFull {
+		t.Fatal("no image pane beside the transcript")
+	}
+	side := h.m.screen.lay.Side
+	rows := strings.Split(h.screen(), "\n")
+	hint := strings.TrimSpace(ansi.Cut(rows[side.Y+side.H-1], side.X, side.X+side.W))
+	if strings.Contains(hint, "a o c") || !strings.Contains(hint, "a attach") || !strings.Contains(hint, "esc back") {
+		t.Fatalf("the pane's hint is %q:\n%s", hint, h.screen())
+	}
+	if !strings.Contains(hint, "e edit") && !strings.Contains(hint, "f1 ") {
+		t.Fatalf("the hint %q leaves keys out without pointing to the help", hint)
+	}
+	h.key("f1")
+	h.key("end") // the pane's keys are the help's last group
+	scr := h.screen()
+	for _, want := range []string{"Image pane", "copy the image", "save a copy", "edit it with /edit"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the help lacks %q:\n%s", want, scr)
+		}
+	}
+}
