@@ -109,6 +109,14 @@ func (c Capabilities) Has(cap Capability) bool {
 	return false
 }
 
+// ImageOnly reports whether the model only makes or edits images: it
+// generates or edits, and nothing says it chats (no vision, no streamed
+// usage). Gateways refuse chat requests to such a model, so no chat-model
+// picker offers it.
+func (c Capabilities) ImageOnly() bool {
+	return (c.ImageGeneration || c.ImageEdit) && !c.Vision && !c.StreamUsage
+}
+
 // MaxImages is the largest n the model takes (at least 1).
 func (c Capabilities) MaxImages() int { return max(c.MaxN, 1) }
 

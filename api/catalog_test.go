@@ -299,6 +299,14 @@ func TestCatalogCapabilitiesHelpers(t *testing.T) {
 	if got := (Capabilities{}).Summary(); got != "chat" {
 		t.Errorf("Summary = %q", got)
 	}
+	for name, want := range map[string]bool{"gpt-image-1": true, "dall-e-3": true, "dall-e-2": true, "gpt-4o": false, "llama3.2:latest": false} {
+		if c, _ := BuiltinCapabilities(name); c.ImageOnly() != want {
+			t.Errorf("%s: ImageOnly() = %v", name, !want)
+		}
+	}
+	if (Capabilities{ImageGeneration: true, Vision: true}).ImageOnly() {
+		t.Error("a model that makes images and sees them chats too")
+	}
 	if NormalizeModelName(" Meta-Llama/Llama-3.2-11B-Vision-Instruct:free ") != "llama-3.2-11b-vision-instruct" {
 		t.Error("NormalizeModelName")
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"net/url"
@@ -243,6 +244,50 @@ func TestChatDemoRequest(t *testing.T) {
 	r.mustCode(t, 0)
 	if h.tui.Demo {
 		t.Error("a chat without --demo is marked as a demo")
+	}
+}
+
+// The chat's demo keeps nothing either, as parley image --demo: /image
+// saves into a temporary folder stderr names, never image_dir; the folder
+// goes when the chat ends unless images were made in it.
+func TestChatDemoSavesImagesInATemporaryFolder(t *testing.T) {
+	h := newHarness(t)
+	h.writeConfig(demoUserConfig(h))
+	tmp := t.TempDir()
+	h.env["TMPDIR"] = tmp
+	var dirs []string
+	for _, keep := range []bool{false, true} {
+		r := runChat(t, h, func(_ context.Context, req TUIRequest) error {
+			dir := req.Config.ImageDir()
+			dirs = append(dirs, dir)
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return fmt.Errorf("the demo's folder %s: %v", dir, err)
+			}
+			if keep {
+				return writeFile(filepath.Join(dir, "made.png"), "an image")
+			}
+			return nil
+		}, "--demo")
+		r.mustCode(t, 0)
+		dir := dirs[len(dirs)-1]
+		if filepath.Dir(dir) != tmp || !strings.HasPrefix(filepath.Base(dir), "parley-demo-images-") {
+			t.Fatalf("the chat's demo saves images in %s, not a temporary folder in %s", dir, tmp)
+		}
+		if r.stderr != "parley: The demo keeps nothing: its images go to the temporary folder "+dir+" (copy the ones you want to keep).\n" {
+			t.Fatalf("stderr %q", r.stderr)
+		}
+		if _, err := os.Stat(dir); os.IsNotExist(err) == keep {
+			t.Fatalf("keep %v: after the chat the folder's state is %v", keep, err)
+		}
+		checkUntouched(t, h, r)
+	}
+	if _, err := os.Stat(filepath.Join(h.home, "pictures")); !os.IsNotExist(err) {
+		t.Errorf("the chat's demo made image_dir (%v)", err)
+	}
+	// Without --demo the chat saves in image_dir.
+	runChat(t, h, func(context.Context, TUIRequest) error { return nil }).mustCode(t, 0)
+	if got := h.tui.Config.ImageDir(); got != filepath.Join(h.home, "pictures") {
+		t.Fatalf("without --demo images go to %s", got)
 	}
 }
 

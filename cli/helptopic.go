@@ -81,7 +81,9 @@ and uses it instead of the configured ones: no account is needed and nothing
 leaves this machine. OPENAI_BASE_URL, OPENAI_API_KEY and the config file's
 providers and models are ignored (and no key is read); the rest of the config
 file (theme, keys, timeouts) still applies. The chat says "demo" in its status
-bar and the demo is kept out of your history.
+bar and the demo is kept out of your history. The demo keeps nothing: the
+images it makes (parley image, /image in the chat) go to a temporary folder it
+names, not to image_dir.
 
 The demo models:
 

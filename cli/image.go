@@ -84,7 +84,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	case a.demo:
 		// The demo keeps nothing of the user's: its pictures go to a
 		// temporary folder, not to image_dir.
-		if dir, err = a.demoImageDir(); err != nil {
+		if dir, err = a.demoImageDir("give one with -o"); err != nil {
 			return err
 		}
 	}
@@ -136,15 +136,16 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 }
 
 // demoImageDir makes the temporary folder the demo's images go to and
-// says where it is (stdout keeps the paths only).
-func (a *app) demoImageDir() (string, error) {
+// says where it is (stdout keeps the paths only); fix is what to do when
+// it cannot be made.
+func (a *app) demoImageDir(fix string) (string, error) {
 	base := a.env.Getenv("TMPDIR")
 	if base == "" {
 		base = os.TempDir()
 	}
 	dir, err := os.MkdirTemp(base, "parley-demo-images-")
 	if err != nil {
-		return "", fmt.Errorf("cannot make a temporary folder for the demo's images in %s (%w); give one with -o", base, fserr.Cause(err))
+		return "", fmt.Errorf("cannot make a temporary folder for the demo's images in %s (%w); %s", base, fserr.Cause(err), fix)
 	}
 	a.say("the demo keeps nothing: its images go to the temporary folder " + dir + " (copy the ones you want to keep)")
 	return dir, nil

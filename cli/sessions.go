@@ -225,6 +225,8 @@ active branch (the one the chat opens), says how many branches there are and
 which messages have alternatives ("alternative 2 of 3"); turns left out of what
 the model sees are marked. "parley sessions export --all-branches" writes every
 branch.`,
+		Example: `  parley sessions show 0190f0a1b2c3
+  parley sessions show 0190f0a1b2c3 --json > chat.json`,
 		Args:              exactlyOneID,
 		ValidArgsFunction: a.completeSessionIDs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {

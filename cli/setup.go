@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 
@@ -258,6 +259,17 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	a.collecting = false
 	if err != nil {
 		return err
+	}
+	if a.demo {
+		// As parley image --demo: the demo keeps nothing, so /image saves
+		// into a temporary folder, not image_dir. An empty one is removed
+		// when the chat ends; images made stay there to be copied.
+		dir, err := a.demoImageDir("set TMPDIR to a folder you can write to")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(dir)
+		cfg.UseImageDir(dir)
 	}
 	role, roleModel := strings.TrimSpace(f.role), ""
 	if role != "" {

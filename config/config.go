@@ -406,6 +406,10 @@ func (c *Config) ImageDir() string {
 	return media.DefaultImageDir(c.env.get, c.env.HomeDir)
 }
 
+// UseImageDir makes dir the folder images are saved in, whatever image_dir
+// says: the demo's temporary folder (the demo keeps nothing).
+func (c *Config) UseImageDir(dir string) { c.imageDir = dir }
+
 // DefaultAttachMaxCount is how many images one message may carry when
 // attach_max_count does not say.
 const DefaultAttachMaxCount = 10

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,14 +70,16 @@ func TestExportWithoutHistory(t *testing.T) {
 }
 
 // TestReopenedSessionKeepsItsModelAndPictures (§5, §6): a session chatted
-// with another model than default_model, with an image sent, comes back
-// with --continue on its own model and with the image's picture.
+// with another model than default_model, with an image sent and one made
+// with /image, comes back with --continue on its own model, with both
+// pictures, and the image pane lists both images with their stored files.
 func TestReopenedSessionKeepsItsModelAndPictures(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
 	home := t.TempDir()
-	img, _ := writeTestPNG(t, t.TempDir(), "gradient.png", 64, 48)
-	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, home: home, Width: 120, Height: 40})
+	made := filepath.Join(t.TempDir(), "made")
+	img, data := writeTestPNG(t, t.TempDir(), "gradient.png", 64, 48)
+	tm := startParley(t, launch{Gateway: gw, Config: imageConfig(made), home: home, Width: 120, Height: 40})
 	tm.waitText(composerReady)
 	tm.send("/model gpt-4o-mini")
 	tm.waitText("Message gpt-4o-mini")
@@ -83,15 +87,47 @@ func TestReopenedSessionKeepsItsModelAndPictures(t *testing.T) {
 	tm.waitText("1 ▣ gradient.png")
 	tm.send("what is this?")
 	tm.waitText("You said: what is this?")
+	tm.send("/image a lighthouse at dusk")
+	tm.waitText("saved 1 image")
+	files := savedPNGs(t, made)
+	if len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
 	live := tm.waitFor("the picture", func(s string) bool { return pictureRows(s) > 0 })
 	quitChat(t, tm)
 
-	again := startParley(t, launch{Gateway: gw, Config: chatConfig, home: home, Width: 120, Height: 40, args: []string{"--continue"}})
-	s := again.waitText("You said: what is this?", "Message gpt-4o-mini")
+	again := startParley(t, launch{Gateway: gw, Config: imageConfig(made), home: home, Width: 120, Height: 40, args: []string{"--continue"}})
+	s := again.waitText("a lighthouse at dusk", "Message gpt-4o-mini")
 	if strings.Contains(s, "● gpt-4o ") {
 		t.Fatalf("the reopened session switched to default_model:\n%s", frame(s))
 	}
 	again.waitFor("the same picture", func(s string) bool { return pictureRows(s) == pictureRows(live) })
+
+	// The pane lists both, newest first: the made image with the file it
+	// was saved to, then the sent one by its name, with the file the
+	// history keeps (named by the hash of its bytes).
+	again.keys("M-i")
+	s = again.waitText("▸ Images · 1 of 2", "gradient.png")
+	if shown := panePath(s); len(shown) < 12 || !strings.HasSuffix(files[0], shown) {
+		t.Fatalf("the pane shows the path %q, not the made image's file %s:\n%s", shown, files[0], frame(s))
+	}
+	again.keys("Down")
+	s = again.waitText("▸ Images · 2 of 2")
+	sum := sha256.Sum256(data)
+	if shown := panePath(s); len(shown) < 12 || !strings.HasSuffix(hex.EncodeToString(sum[:]), shown) {
+		t.Fatalf("the pane shows the path %q, not the sent image's stored file:\n%s", shown, frame(s))
+	}
+}
+
+// panePath is the path the image pane's details show, without the "…"
+// that stands for a cut beginning.
+func panePath(screen string) string {
+	for _, l := range lines(screen) {
+		if i := strings.Index(l, " path "); i >= 0 {
+			return strings.TrimPrefix(strings.TrimSpace(l[i+len(" path "):]), "…")
+		}
+	}
+	return ""
 }
 
 // TestLongRefusalGivesTheAdviceFirst (§2): attaching an image to a model
@@ -150,12 +186,40 @@ func TestImagePaneSaveProposesANewFile(t *testing.T) {
 	tm.waitText("▸ Images")
 	tm.keys("s")
 	want := strings.TrimSuffix(filepath.Base(files[0]), ".png") + "-2.png"
-	tm.waitText("Save a copy to:", "-2.png")
+	s := tm.waitText("Save a copy to:", "-2.png")
+	// The whole path enter saves to is in view (wrapped when long), not
+	// only its end.
+	if whole := filepath.Join(dir, want); !strings.Contains(paneText(s, "▸ Images"), whole) {
+		t.Fatalf("the prompt does not show the whole path %s:\n%s", whole, frame(s))
+	}
 	tm.keys("Enter")
 	tm.waitText("saved a copy as")
 	if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
 		t.Fatalf("no copy: %v", err)
 	}
+}
+
+// paneText is the text of the side pane whose title starts with title:
+// its column of every row, joined without spaces, so a path wrapped over
+// rows reads whole.
+func paneText(screen, title string) string {
+	col := -1
+	for _, l := range lines(screen) {
+		if i := strings.Index(l, title); i >= 0 {
+			col = len([]rune(l[:i]))
+			break
+		}
+	}
+	if col < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines(screen) {
+		if r := []rune(l); len(r) > col {
+			b.WriteString(strings.Join(strings.Fields(string(r[col:])), ""))
+		}
+	}
+	return b.String()
 }
 
 // pictureRows counts the screen's rows of half blocks (a picture).

@@ -398,3 +398,23 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 		t.Fatalf("files %v", files)
 	}
 }
+
+// In the demo the notice of images made says their folder is a temporary
+// one, so nobody expects the demo to have kept them.
+func TestDemoImagesSayTheFolderIsTemporary(t *testing.T) {
+	pics := filepath.Join(t.TempDir(), "pics")
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_PICTURES_DIR": pics, "HOME": t.TempDir()}
+	for _, demo := range []bool{false, true} {
+		h := newHarness(t, 140, 40, func(o *Options) {
+			o.Getenv = func(k string) string { return env[k] }
+			o.Demo = demo
+		})
+		h.typeText("/image a fox --model gpt-image-1")
+		h.key("enter")
+		h.wait("the notice", func() bool { return strings.Contains(h.screen(), "saved 1 image in") })
+		flat := strings.Join(strings.Fields(h.screen()), " ")
+		if says := strings.Contains(flat, "a temporary folder: the demo keeps nothing"); says != demo {
+			t.Fatalf("demo %v: the notice says the folder is temporary: %v\n%s", demo, says, h.screen())
+		}
+	}
+}

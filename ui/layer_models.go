@@ -121,8 +121,7 @@ func listModels(ctx context.Context, pool *clientPool, model string, gen int) te
 func chatModels(cat *api.Catalog, items []overlay.PickerItem) []overlay.PickerItem {
 	out := items[:0:0]
 	for _, it := range items {
-		c := cat.Lookup(it.Value).Caps
-		if (c.ImageGeneration || c.ImageEdit) && !c.Vision && !c.StreamUsage && !it.Current {
+		if cat.Lookup(it.Value).Caps.ImageOnly() && !it.Current {
 			continue
 		}
 		out = append(out, it)

@@ -150,8 +150,9 @@ func imageItems(conv *conversation.Conversation, pending []api.Attachment, now t
 			}
 			it := itemFor(msg, a)
 			if it.Path == "" && stored != nil && a.SHA256 != "" {
-				// A sent image's file is the one the history keeps.
-				it.Path = stored(a.SHA256)
+				// A sent image's file is the one the history keeps,
+				// named by its hash; the image keeps its own name.
+				it.Path, it.Kept = stored(a.SHA256), true
 			}
 			out = append(out, it)
 		}

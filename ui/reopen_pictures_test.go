@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +47,25 @@ func pictureRows(screen string) int {
 	return n
 }
 
+// picturesAbove counts, for each caption of a made image (↳ path), the
+// rows of half blocks drawn right above it: its picture.
+func picturesAbove(screen string) []int {
+	var out []int
+	run := 0
+	for _, l := range strings.Split(screen, "\n") {
+		switch {
+		case strings.Count(l, "▀") > 8:
+			run++
+		case strings.Contains(l, "↳ "):
+			out = append(out, run)
+			run = 0
+		default:
+			run = 0
+		}
+	}
+	return out
+}
+
 // The image pane of a reopened session lists its images with their
 // pictures and the file the history keeps each in: o and c work on them.
 func TestReopenedSessionsImagePane(t *testing.T) {
@@ -75,6 +96,62 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 	if sel.Path == "" || sel.Path != st.BlobPath(sel.Key) {
 		t.Fatalf("the image's file is %q", sel.Path)
 	}
+	// The list calls it by the name it was sent with, not its file's hash.
+	if got := sel.DisplayName(); got != "shot.png" {
+		t.Fatalf("the reopened image is called %q, not shot.png", got)
+	}
+	if scr := again.screen(); strings.Contains(scr, sel.Key[:12]) {
+		t.Fatalf("the list names the image by its hash:\n%s", scr)
+	}
 	again.key("c")
 	again.wait("the path copied", func() bool { return strings.Contains(again.screen(), "path copied") })
+}
+
+// A reopened session shows the pictures of the images /image made in it as
+// live, and the image pane lists each with its preview and the file it was
+// saved to, never as a pasted image without a file.
+func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
+	st := openStore(t)
+	pics := filepath.Join(t.TempDir(), "pics")
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_PICTURES_DIR": pics, "HOME": t.TempDir()}
+	getenv := func(o *Options) { o.Getenv = func(k string) string { return env[k] } }
+	h := newHarness(t, 140, 50, withHistory(History{Store: st}), getenv)
+	files := makeTwo(t, h, filepath.Join(pics, "parley"))
+	h.wait("both pictures", func() bool { r := picturesAbove(h.screen()); return len(r) == 2 && r[0] > 0 && r[1] > 0 })
+	live := picturesAbove(h.screen())
+	flush(t, h)
+	id := h.m.conv.ID()
+
+	again := newHarness(t, 140, 50, withHistory(History{Store: st, SessionID: id}), getenv)
+	again.run(again.m.openSession(id, 0))
+	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
+	again.wait("both pictures as live", func() bool { return slices.Equal(picturesAbove(again.screen()), live) })
+	for _, f := range files {
+		if !strings.Contains(again.screen(), filepath.Base(f)) {
+			t.Fatalf("the reopened transcript does not name %s:\n%s", filepath.Base(f), again.screen())
+		}
+	}
+
+	again.key("alt+i")
+	p, ok := again.m.imagePaneFocused()
+	if !ok {
+		t.Fatal("no image pane")
+	}
+	again.wait("both images with a preview", func() bool { return p.p.Len() == 2 && p.shown != nil })
+	want := map[string]bool{files[0]: true, files[1]: true}
+	for range 2 {
+		sel, _ := p.p.Selected()
+		if !want[sel.Path] {
+			t.Fatalf("the image's file is %q, want one of %v", sel.Path, files)
+		}
+		delete(want, sel.Path)
+		scr := again.screen()
+		if strings.Contains(scr, "not saved yet") || !strings.Contains(scr, "path ") || !strings.Contains(scr, filepath.Base(sel.Path)) {
+			t.Fatalf("the details do not show the stored file %s:\n%s", sel.Path, scr)
+		}
+		again.key("down")
+		again.wait("the next preview", func() bool {
+			return p.shown != nil && p.needW > 0 && p.shownKey == previewKey(p.need.Sum, p.needW, p.needH)
+		})
+	}
 }

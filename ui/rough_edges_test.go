@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +97,11 @@ func TestComposerClearsAllAndCountsLines(t *testing.T) {
 // the README says) and the hint line says they scroll, not edit.
 func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 	h := newHarness(t, 80, 16)
-	h.srv.Enqueue(apitest.Reply{Text: strings.Repeat("a line of the answer\n\n", 40)})
+	var reply strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&reply, "line %02d of the answer\n\n", i)
+	}
+	h.srv.Enqueue(apitest.Reply{Text: reply.String()})
 	h.typeText("long please")
 	h.key("enter")
 	h.wait("the reply", func() bool { return !h.streaming() })
@@ -104,15 +110,23 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 	}
 	h.key("pgup")
 	settleTranscript(h.m.tr)
-	top := h.m.tr.ScrollPercent()
 	if strings.Contains(h.screen(), "↑ edit") || !strings.Contains(h.screen(), "↑/↓ scroll") {
 		t.Fatalf("scrolled up, the hint still offers edit:\n%s", h.screen())
 	}
-	before := h.screen()
+	before := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
 	h.key("down")
 	settleTranscript(h.m.tr)
-	if h.m.comp.editing || h.screen() == before || h.m.tr.ScrollPercent() < top {
-		t.Fatalf("down did not scroll (editing %v)", h.m.comp.editing)
+	down := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
+	if h.m.comp.editing || len(down) != len(before) || !slices.Equal(down[:len(down)-1], before[1:]) {
+		t.Fatalf("down did not move the view one line (editing %v):\nbefore\n%s\nafter\n%s",
+			h.m.comp.editing, strings.Join(before, "\n"), strings.Join(down, "\n"))
+	}
+	h.key("up")
+	settleTranscript(h.m.tr)
+	up := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
+	if h.m.comp.editing || !slices.Equal(up[1:], down[:len(down)-1]) || !slices.Equal(up, before) {
+		t.Fatalf("up did not move the view one line back (editing %v):\nbefore\n%s\nafter\n%s",
+			h.m.comp.editing, strings.Join(down, "\n"), strings.Join(up, "\n"))
 	}
 }
 
@@ -269,3 +283,36 @@ func TestImageCountBoundedByTheModel(t *testing.T) {
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+// The image pane beside the transcript (140x40) names its keys with
+// words: a line too narrow for all leaves some out and points to f1,
+// whose help lists every key of the pane.
+func TestSidePaneHintsHaveWords(t *testing.T) {
+	h, dir := imageHarness(t, 140, 40)
+	makeTwo(t, h, dir)
+	h.key("alt+i")
+	if _, ok := h.m.imagePaneFocused(); !ok || h.m.screen.lay.SideFull {
+		t.Fatal("no image pane beside the transcript")
+	}
+	side := h.m.screen.lay.Side
+	rows := strings.Split(h.screen(), "\n")
+	hint := strings.TrimSpace(ansi.Cut(rows[side.Y+side.H-1], side.X, side.X+side.W))
+	if strings.Contains(hint, "a o c") || !strings.Contains(hint, "a attach") || !strings.Contains(hint, "esc back") {
+		t.Fatalf("the pane's hint is %q:\n%s", hint, h.screen())
+	}
+	if !strings.Contains(hint, "e edit") && !strings.Contains(hint, "f1 ") {
+		t.Fatalf("the hint %q leaves keys out without pointing to the help", hint)
+	}
+	h.key("f1")
+	// Page through the whole help, keeping every screen.
+	var seen strings.Builder
+	for range 40 {
+		seen.WriteString(h.screen())
+		h.key("pgdown")
+	}
+	for _, want := range []string{"Image pane", "copy the image", "save a copy", "edit it with /edit"} {
+		if !strings.Contains(seen.String(), want) {
+			t.Fatalf("the help lacks %q:\n%s", want, seen.String())
+		}
+	}
+}

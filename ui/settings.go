@@ -7,8 +7,10 @@ import (
 	"parley/api"
 	"parley/config"
 	"parley/internal/desktop"
+	"parley/internal/homepath"
 	"parley/media"
 	"parley/themes"
+	"parley/ui/cells"
 )
 
 // settings is what the UI takes from Options and the config, in one place.
@@ -111,6 +113,16 @@ func (o Options) imageDir() string {
 		return o.Config.ImageDir()
 	}
 	return media.DefaultImageDir(o.Getenv, o.Getenv("HOME"))
+}
+
+// madeNotice says where the images just made were saved: the demo's
+// folder is a temporary one (the demo keeps nothing), and says so.
+func madeNotice(text string, o Options) string {
+	text += " in " + cells.OneLine(homepath.Short(o.imageDir(), o.Getenv("HOME")))
+	if o.Demo {
+		text += ", a temporary folder: the demo keeps nothing, so copy the ones you want to keep"
+	}
+	return text
 }
 
 // configPath is where a new config file goes: Options.ConfigPath, else the

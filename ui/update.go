@@ -4,8 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parley/internal/homepath"
-	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/slash"
 	"parley/ui/transcript"
@@ -155,7 +153,7 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case imagesMadeMsg:
 		if text := m.images.made(msg, m.conv); text != "" {
-			return m.notify(text+" in "+cells.OneLine(homepath.Short(m.opts.imageDir(), m.opts.Getenv("HOME"))), toastOK), true
+			return m.notify(madeNotice(text, m.opts), toastOK), true
 		}
 		return nil, true
 

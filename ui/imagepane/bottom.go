@@ -1,6 +1,7 @@
 package imagepane
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -34,7 +35,8 @@ func (p *Pane) drawBottom(lines []string, l layout) {
 			p.wholePath(lines, l, msgRow)
 			return
 		default:
-			msg = hintLine(st, w, [][3]string{{"tab", "complete", "complete"}, {"enter", "save", "save"}, {"esc", "cancel", "cancel"}})
+			// Every key types into the prompt, f1 too: no help hint.
+			msg = hintLine(st, w, promptHints, hint{})
 		}
 		lines[msgRow] = msg
 		return
@@ -44,47 +46,109 @@ func (p *Pane) drawBottom(lines []string, l layout) {
 	}
 	k := hintKey{w, p.ctx.StyleGen, len(p.items) == 0}
 	if k != p.cache.hintKey || p.cache.hint == "" {
-		items := [][3]string{{"a", "attach", "attach"}, {"o", "open", "open"}, {"c", "copy path", "path"}, {"y", "copy image", "image"}, {"s", "save", "save"}, {"e", "edit", "edit"}, {"esc", "back", "back"}}
+		items := paneHints
 		if len(p.items) == 0 {
-			items = [][3]string{{"esc", "back", "back"}}
+			items = emptyHints
 		}
-		p.cache.hintKey, p.cache.hint = k, hintLine(st, w, items)
+		p.cache.hintKey, p.cache.hint = k, hintLine(st, w, items, p.helpHint())
 	}
 	lines[l.hint] = p.cache.hint
 }
 
+// hint is one key of a hint line: the key, what it does in words (long
+// and short), and its rank (0 matters most). A line too narrow for every
+// key leaves out the highest ranks, never the words.
+type hint struct {
+	key, long, short string
+	rank             int
+}
+
+// paneHints are the pane's keys in the order shown. Leaving comes first
+// (esc back), then the help once a key is left out (rank 1, helpHint),
+// then what is done with an image most: attach it, save a copy, open it;
+// the copies and edit are left out first.
+var paneHints = []hint{
+	{"a", "attach", "attach", 2}, {"o", "open", "open", 4}, {"c", "copy path", "path", 5},
+	{"y", "copy image", "image", 6}, {"s", "save", "save", 3}, {"e", "edit", "edit", 7},
+	{"esc", "back", "back", 0},
+}
+
+// emptyHints is the hint of a pane without images.
+var emptyHints = []hint{{"esc", "back", "back", 0}}
+
+// promptHints are the save prompt's keys: enter saves, esc cancels; tab
+// completes, which is left out first.
+var promptHints = []hint{{"tab", "complete", "complete", 2}, {"enter", "save", "save", 0}, {"esc", "cancel", "cancel", 1}}
+
+// helpHint is the key of the help, which lists every key of the pane:
+// shown when the hint line leaves a key out. None when help is unbound.
+func (p *Pane) helpHint() hint {
+	if ks := p.ctx.Keys.Help.Keys(); len(ks) > 0 {
+		return hint{ks[0], "all keys", "keys", 1}
+	}
+	return hint{}
+}
+
 // hintLine lists keys with what they do, fitted to w: with the long
 // descriptions when they fit, else the short ones, else the short ones
-// closer together, else the keys alone.
-func hintLine(st themes.Styles, w int, items [][3]string) string {
-	build := func(desc int, sep string) (string, int) {
-		var b strings.Builder
-		n := 1
-		b.WriteString(" ")
-		for i, it := range items {
-			if i > 0 {
-				b.WriteString(st.KeyHintSep.Render(sep))
-				n += cells.Width(sep)
-			}
-			b.WriteString(st.KeyHintKey.Render(it[0]))
-			n += cells.Width(it[0])
-			if desc > 0 {
-				b.WriteString(st.KeyHint.Render(" " + it[desc]))
-				n += 1 + cells.Width(it[desc])
+// closer together. When not even that fits, the highest ranks are left
+// out one at a time, and help (when given) joins the line to say where
+// they are; a key is never shown without its word.
+func hintLine(st themes.Styles, w int, items []hint, help hint) string {
+	forms := []struct {
+		long bool
+		sep  string
+	}{{true, " · "}, {false, " · "}, {false, "  "}}
+	shown, helped := items, help.key == ""
+	for {
+		for _, f := range forms {
+			if s, n := buildHints(st, shown, f.long, f.sep); n <= w {
+				return cells.Fit(s, w)
 			}
 		}
-		return b.String(), n
-	}
-	forms := []struct {
-		desc int
-		sep  string
-	}{{1, " · "}, {2, " · "}, {2, "  "}, {0, " "}}
-	for i, f := range forms {
-		if s, n := build(f.desc, f.sep); n <= w || i == len(forms)-1 {
+		if len(shown) <= 1 {
+			s, _ := buildHints(st, shown, false, "  ")
 			return cells.Fit(s, w)
 		}
+		if !helped {
+			shown, helped = append(slices.Clone(items), help), true
+		}
+		shown = withoutLast(shown)
 	}
-	return cells.Spaces(w)
+}
+
+// withoutLast is items without the one of the highest rank (the last of
+// them when several share it).
+func withoutLast(items []hint) []hint {
+	worst := 0
+	for i, it := range items {
+		if it.rank >= items[worst].rank {
+			worst = i
+		}
+	}
+	return slices.Delete(slices.Clone(items), worst, worst+1)
+}
+
+// buildHints writes items as "key word" pairs joined by sep, and its
+// width in cells.
+func buildHints(st themes.Styles, items []hint, long bool, sep string) (string, int) {
+	var b strings.Builder
+	n := 1
+	b.WriteString(" ")
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(st.KeyHintSep.Render(sep))
+			n += cells.Width(sep)
+		}
+		desc := it.short
+		if long {
+			desc = it.long
+		}
+		b.WriteString(st.KeyHintKey.Render(it.key))
+		b.WriteString(st.KeyHint.Render(" " + desc))
+		n += cells.Width(it.key) + 1 + cells.Width(desc)
+	}
+	return b.String(), n
 }
 
 // promptLine is the save prompt's input line: its label, then the path

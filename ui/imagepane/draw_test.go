@@ -1,8 +1,11 @@
 package imagepane
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"parley/ui/cells"
 )
 
 // hostile is text a gateway or a file name could carry to act on the
@@ -218,11 +221,62 @@ func TestNarrowLayout(t *testing.T) {
 			t.Fatalf("the narrow hint %q lacks %q", hint, k)
 		}
 	}
-	// Narrower still: keys alone.
+	// Narrower still: the keys that matter most, each with its word, and
+	// the help that lists the rest.
 	p2 := newPane(t, "/home/u")
 	p2.SetItems(many(2))
-	if hint := strings.Split(plain(p2.Draw(30, 20, nil, true)), "\n")[19]; !strings.Contains(hint, "a o c y s e esc") {
+	if hint := strings.Split(plain(p2.Draw(30, 20, nil, true)), "\n")[19]; strings.TrimSpace(hint) != "a attach · esc back · f1 keys" {
 		t.Fatalf("the 30-cell hint %q", hint)
+	}
+}
+
+// At every width the hint line shows whole "key word" pairs, never a key
+// alone: the least used keys are left out first, leaving the pane (esc)
+// last, and once one is left out f1 says where they all are.
+func TestHintLineKeepsWordsAtEveryWidth(t *testing.T) {
+	p := newPane(t, "/home/u")
+	p.SetItems(many(2))
+	words := map[string]string{"a": "attach", "o": "open", "c": "path", "y": "image", "s": "save", "e": "edit", "esc": "back", "f1": "keys"}
+	kept := []string{"esc", "a", "s", "o", "c", "y", "e"} // the pane's keys, kept longest first
+	prev := len(kept)
+	for w := 80; w >= 12; w-- {
+		hint := strings.TrimSpace(strings.Split(plain(p.Draw(w, 20, nil, true)), "\n")[19])
+		var keys []string
+		help := false
+		// Each key is followed by its words, the last of them its short one.
+		tokens := strings.Fields(strings.ReplaceAll(hint, "·", " "))
+		for i, tok := range tokens {
+			if _, isKey := words[tok]; !isKey {
+				continue
+			}
+			j := i + 1
+			for j < len(tokens) && words[tokens[j]] == "" {
+				j++
+			}
+			if j == i+1 || tokens[j-1] != words[tok] {
+				t.Fatalf("%d cells: %q has no word in %q", w, tok, hint)
+			}
+			if tok == "f1" {
+				help = true
+				continue
+			}
+			keys = append(keys, tok)
+		}
+		if len(tokens) == 0 || words[tokens[0]] == "" {
+			t.Fatalf("%d cells: the hint %q does not start with a key", w, hint)
+		}
+		n := len(keys)
+		slices.Sort(keys)
+		if want := slices.Sorted(slices.Values(kept[:n])); !slices.Equal(keys, want) {
+			t.Fatalf("%d cells: the hint %q keeps %v, want the %d most used %v", w, hint, keys, n, want)
+		}
+		if n > prev {
+			t.Fatalf("%d cells: a narrower line shows more keys: %q", w, hint)
+		}
+		if help != (n < len(kept) && w >= cells.Width(" esc back  f1 keys")) {
+			t.Fatalf("%d cells: the hint %q leaves out %d keys, with help %v", w, hint, len(kept)-n, help)
+		}
+		prev = n
 	}
 }
 
@@ -373,6 +427,20 @@ func TestDetailsOfAPastedImage(t *testing.T) {
 			if strings.Contains(frame, n) {
 				t.Errorf("%s: %q should not show in\n%s", c.it.Key, n, frame)
 			}
+		}
+	}
+}
+
+// The save prompt's hint leaves out tab first and esc last but one: enter
+// saves is what the prompt is for. It has no help (f1 types into it).
+func TestPromptHintKeepsWords(t *testing.T) {
+	st := newPane(t, "/home/u").ctx.Styles
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{60, "tab complete · enter save · esc cancel"}, {30, "enter save · esc cancel"}, {14, "enter save"}} {
+		if got := strings.TrimSpace(plain(hintLine(st, c.w, promptHints, hint{}))); got != c.want {
+			t.Errorf("%d cells: %q, want %q", c.w, got, c.want)
 		}
 	}
 }

@@ -48,8 +48,11 @@ type Item struct {
 	Origin Origin
 	// Path is the file on disk; "" for a pasted image that was never saved.
 	Path string
-	// Name is what to call the image when Path is "".
+	// Name is what to call the image when Path is "" or Kept.
 	Name string
+	// Kept says Path is the history's copy of the image, a file named by
+	// its hash: the image is called by Name, as it was when it was sent.
+	Kept bool
 	// Prompt, Model and Size are the generation's details ("" when
 	// attached); Size is the requested size ("1024x1024").
 	Prompt, Model, Size string
@@ -62,10 +65,13 @@ type Item struct {
 	Created              time.Time
 }
 
-// DisplayName is the name the pane shows: the base name of Path, else
-// Name, else "image". It is not sanitised; the pane sanitises it before
-// drawing.
+// DisplayName is the name the pane shows: the base name of Path (Name
+// when Path is the history's copy), else Name, else "image". It is not
+// sanitised; the pane sanitises it before drawing.
 func (it Item) DisplayName() string {
+	if it.Kept && it.Name != "" {
+		return it.Name
+	}
 	if it.Path != "" {
 		return filepath.Base(it.Path)
 	}

@@ -102,6 +102,8 @@ func TestItemDisplayName(t *testing.T) {
 		want string
 	}{
 		{Item{Path: "/a/b/fox.png", Name: "ignored"}, "fox.png"},
+		{Item{Path: "/data/blobs/ab/ab12cd", Name: "fox.png", Kept: true}, "fox.png"},
+		{Item{Path: "/data/blobs/ab/ab12cd", Kept: true}, "ab12cd"},
 		{Item{Name: "clipboard 14:02"}, "clipboard 14:02"},
 		{Item{}, "image"},
 	}

@@ -30,3 +30,29 @@ func messageGroup() Group {
 	}
 	return g
 }
+
+// GroupImagePane is the help group of the image pane's keys.
+const GroupImagePane = "Image pane (when it has the keys)"
+
+// imagePaneHelp are the image pane's keys, fixed like the cursor's: the
+// pane's own hint line leaves some out when it is narrow, and the help
+// lists them all.
+var imagePaneHelp = [][2]string{
+	{"↑/↓", "choose an image (also k/j, home/end, g/G)"},
+	{"a", "attach it to the next message"},
+	{"o", "open it in the image viewer"},
+	{"c", "copy its file's path"},
+	{"y", "copy the image"},
+	{"s", "save a copy (proposes a name that does not exist yet)"},
+	{"e", "edit it with /edit"},
+	{"esc", "back to the composer"},
+}
+
+// imagePaneGroup is the help group of the image pane.
+func imagePaneGroup() Group {
+	g := Group{Title: GroupImagePane}
+	for _, h := range imagePaneHelp {
+		g.Bindings = append(g.Bindings, key.NewBinding(key.WithKeys(h[0]), key.WithHelp(h[0], h[1])))
+	}
+	return g
+}

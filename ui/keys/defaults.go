@@ -129,7 +129,8 @@ type Group struct {
 }
 
 // Groups returns the help groups built from the live bindings (unbound
-// actions are left out), and the message cursor's fixed keys last.
+// actions are left out), and the fixed keys of the message cursor and of
+// the image pane last.
 func (m Map) Groups() []Group {
 	var out []Group
 	for _, title := range groupOrder {
@@ -147,7 +148,7 @@ func (m Map) Groups() []Group {
 			out = append(out, g)
 		}
 	}
-	return append(out, messageGroup())
+	return append(out, messageGroup(), imagePaneGroup())
 }
 
 // ForTerminal returns the map with help text adjusted to what the terminal

@@ -54,9 +54,13 @@ const (
 type ProbeResult struct {
 	Candidate
 	Status ProbeStatus
-	// Models are the ids the server listed, in its order, exactly as sent
-	// (they are untrusted: sanitise before display; the setup screen does).
+	// Models are the chat models the server listed, in its order, exactly
+	// as sent (they are untrusted: sanitise before display; the setup
+	// screen does). Image-only models (api.Capabilities.ImageOnly: dall-e-3,
+	// gpt-image-1) are left out: the setup chooses who answers the chat.
 	Models []string
+	// ImageModels counts the image-only models left out of Models.
+	ImageModels int
 	// Reason is a short user-facing phrase for a candidate that is not
 	// usable ("not running", "answered 404 Not Found"); "" when Found.
 	Reason string
@@ -152,6 +156,10 @@ func probeOne(ctx context.Context, c Candidate, timeout time.Duration) ProbeResu
 			continue
 		}
 		seen[id] = true
+		if caps, _ := api.BuiltinCapabilities(id); caps.ImageOnly() {
+			res.ImageModels++
+			continue
+		}
 		res.Models = append(res.Models, id)
 		if len(res.Models) == maxProbeModels {
 			break

@@ -504,3 +504,51 @@ func TestSetupNeverBreaksACommand(t *testing.T) {
 		t.Errorf("no cut line or no widen note:\n%s", text)
 	}
 }
+
+// The setup screen says how to try parley without a gateway (--demo),
+// without scrolling, whatever the probe found.
+func TestSetupMentionsTheDemo(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		states := goldenStates(t, themes.Dark, false, sz[0], sz[1])
+		for _, name := range []string{"setup-probing", "setup-found", "setup-none"} {
+			if v := plain(states[name]); !strings.Contains(v, "parley --demo") {
+				t.Errorf("%s at %v does not mention parley --demo:\n%s", name, sz, v)
+			}
+		}
+	}
+	// On a small screen the advice when nothing answered names it.
+	s := probed(t, newSetup(t, 40, 12, []Candidate{{Name: "Ollama", BaseURL: downURL(t)}}))
+	if v := plain(s.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "parley --demo") {
+		t.Errorf("40x12 with nothing found does not mention parley --demo:\n%s", v)
+	}
+}
+
+// The setup chooses who answers the chat: image-only models a server
+// lists (dall-e-3, gpt-image-1) are neither the default model nor in its
+// picker; a server with only those says so.
+func TestSetupOffersChatModelsOnly(t *testing.T) {
+	list := `{"object":"list","data":[{"id":"dall-e-3"},{"id":"gpt-image-1"},{"id":"llama3.2:latest"},{"id":"dall-e-2"},{"id":"qwen2.5-coder"}]}`
+	images := `{"object":"list","data":[{"id":"dall-e-3"},{"id":"gpt-image-1"}]}`
+	cands := []Candidate{{Name: "Ollama", BaseURL: server(t, 0, "application/json", list)}, {Name: "Images", BaseURL: server(t, 0, "application/json", images)}}
+	s := probed(t, newSetup(t, 80, 24, cands))
+	if got := s.Results()[0].Models; strings.Join(got, ",") != "llama3.2:latest,qwen2.5-coder" {
+		t.Fatalf("the chat models are %v", got)
+	}
+	v := plain(s.View())
+	if !strings.Contains(v, "model llama3.2:latest · m: pick from 2") || !strings.Contains(v, "lists only image models") {
+		t.Fatalf("the servers:\n%s", v)
+	}
+	if _, res, _ := keysSetup(t, s, "enter"); res.Model != "llama3.2:latest" {
+		t.Fatalf("enter uses %q", res.Model)
+	}
+	s, _, _ = keysSetup(t, s, "m")
+	pv := plain(s.View())
+	if !strings.Contains(pv, "qwen2.5-coder") {
+		t.Fatalf("the picker:\n%s", pv)
+	}
+	for _, img := range []string{"dall-e-3", "gpt-image-1", "dall-e-2"} {
+		if strings.Contains(pv, img) {
+			t.Errorf("the picker offers %s:\n%s", img, pv)
+		}
+	}
+}

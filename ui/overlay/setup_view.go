@@ -108,6 +108,7 @@ func (s Setup) explanation(lk look, w int) []string {
 	}
 	code := func(c string) { whole(c, 2, lk.code.Render) }
 	para(lk.text.Render("parley talks to any OpenAI-compatible server; none is configured yet."))
+	para(lk.text.Render("No gateway at hand? Run ") + lk.code.Render("parley --demo") + lk.text.Render(" to try it with a built-in fake one."))
 	out = append(out, "")
 	para(lk.heading.Render("To use a hosted gateway,") + lk.text.Render(" set these variables and start parley again:"))
 	code(`export OPENAI_API_KEY="sk-…"`)
@@ -216,7 +217,11 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 				}
 			case r.Status == ProbeFound:
 				hang("  "+lk.good.Render("✓ ")+name+"  "+url, 4)
-				hang(lk.muted.Render("    lists no models yet: pull or load one, then press r"), 4)
+				what := "lists no models yet: pull or load one, then press r"
+				if r.ImageModels > 0 {
+					what = "lists only image models: pull or load a chat model, then press r"
+				}
+				hang(lk.muted.Render("    "+what), 4)
 			case r.Status == ProbeInvalid:
 				if narrow {
 					hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+cells.OneLine(r.Reason)), 4)
@@ -237,9 +242,9 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 		}
 		if s.probed && found == 0 {
 			if narrow {
-				hang(lk.text.Render("  Start a server (say `ollama serve`) and press r, or set the variables above and restart."), 2)
+				hang(lk.text.Render("  Start a server (say `ollama serve`) and press r, set the variables above and restart, or try `parley --demo`."), 2)
 			} else {
-				hang(lk.text.Render("  No usable server answered. Start one (for example `ollama serve`, then `ollama pull llama3.2`) and press r, or set the variables above and restart parley."), 2)
+				hang(lk.text.Render("  No usable server answered: start one (`ollama serve`, `ollama pull llama3.2`) and press r, or set the variables above and restart parley."), 2)
 			}
 		}
 	}
