@@ -28,7 +28,8 @@ const (
 // opened a session of 10,000 messages (replies shaped like the answer:
 // paragraphs, lists, code, tables). For each it measures parley's CPU
 // during the stream and its peak memory (VmHWM), and for the long session
-// also what opening it cost until parley was idle. About two minutes:
+// also what opening it cost until parley was idle. PARLEY_PERF_ENV="K=v
+// K2=v2" adds to parley's environment in both runs. About two minutes:
 //
 //	PARLEY_PERF=1 go test ./e2e/ -run TestPerfStreamLongHistory -count 1 -v
 func TestPerfStreamLongHistory(t *testing.T) {
@@ -38,7 +39,8 @@ func TestPerfStreamLongHistory(t *testing.T) {
 		gw.Enqueue(apitest.Reply{Text: string(answer), DeltaRunes: perfDeltaRunes, Interval: perfInterval})
 	}
 
-	fresh := startParley(t, launch{Width: 120, Height: 40, Gateway: gw, Config: chatConfig})
+	env := strings.Fields(os.Getenv("PARLEY_PERF_ENV"))
+	fresh := startParley(t, launch{Width: 120, Height: 40, Gateway: gw, Config: chatConfig, Env: env})
 	fresh.waitText(composerReady)
 	f := measureStream(t, fresh, answer)
 	t.Logf("fresh chat: stream CPU %v, %.1f KB written, peak RSS %d MB", f.cpu, float64(f.written)/1024, f.rss>>20)
@@ -48,7 +50,7 @@ func TestPerfStreamLongHistory(t *testing.T) {
 	home := t.TempDir()
 	makeHistory(t, filepath.Join(home, ".local", "share", "parley"), 10_000, answer)
 	start := time.Now()
-	long := startParley(t, launch{Width: 120, Height: 40, Gateway: gw, Config: chatConfig, home: home, args: []string{"--continue"}})
+	long := startParley(t, launch{Width: 120, Height: 40, Gateway: gw, Config: chatConfig, Env: env, home: home, args: []string{"--continue"}})
 	pid := long.parleyPID()
 	long.waitText("reply 9999 ends here")
 	openCPU, quiet := waitIdle(t, pid, time.Minute)
@@ -56,6 +58,11 @@ func TestPerfStreamLongHistory(t *testing.T) {
 	l := measureStream(t, long, answer)
 	t.Logf("10,000 messages: stream CPU %v, %.1f KB written, peak RSS %d MB", l.cpu, float64(l.written)/1024, l.rss>>20)
 	t.Logf("the long session adds %v of CPU and %d MB", l.cpu-f.cpu, (l.rss-f.rss)>>20)
+	// The whole active path goes to the model (max_history_messages = 0):
+	// the 10,000 messages and the new question.
+	if reqs := chatRequests(gw); len(reqs) != 2 || reqs[1].Chat == nil || len(reqs[1].Chat.Messages) != 10_001 {
+		t.Errorf("the long session's request did not carry the whole path and the question (want 10,001 messages)")
+	}
 	if extra := l.cpu - f.cpu; extra > historyMaxExtraCPU {
 		t.Errorf("streaming with the long session open cost %v more CPU than in a fresh chat (budget %v)", extra, historyMaxExtraCPU)
 	}
@@ -122,7 +129,9 @@ func waitIdle(t *testing.T, pid int, limit time.Duration) (time.Duration, time.D
 
 // makeHistory writes a session of n messages (user questions and replies
 // cut from answer) into the history database in dir, as the recorder
-// would have, in one transaction.
+// would have, in one transaction: one path, each message the child of the
+// one before it, so the whole session is the active path that is shown
+// and sent.
 func makeHistory(t *testing.T, dir string, n int, answer []byte) {
 	t.Helper()
 	ctx := context.Background()
@@ -149,7 +158,7 @@ func makeHistory(t *testing.T, dir string, n int, answer []byte) {
 		id, t0, t0+int64(n)*1000); err != nil {
 		t.Fatal(err)
 	}
-	stmt, err := tx.Prepare(`INSERT INTO messages (session_id, seq, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, 'done', ?, ?, ?)`)
+	stmt, err := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +175,7 @@ func makeHistory(t *testing.T, dir string, n int, answer []byte) {
 			role, model, text = "assistant", "gpt-4o", strings.Join(parts, "\n\n")+"\n\nreply "+strconv.Itoa(i)+" ends here."
 		}
 		ts := t0 + int64(i)*1000
-		if _, err := stmt.Exec(id, i+1, role, text, model, ts, ts); err != nil {
+		if _, err := stmt.Exec(id, i+1, i, role, text, model, ts, ts); err != nil {
 			t.Fatal(err)
 		}
 	}
