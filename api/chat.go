@@ -76,7 +76,7 @@ func maskContent(content *Content, key string) {
 // chatRequest is the POST of req to /chat/completions, asking for an event
 // stream when req.Stream is set and for one JSON reply otherwise.
 func (c *Client) chatRequest(req ChatRequest) (*apiRequest, error) {
-	body, err := json.Marshal(req)
+	head, tail, err := chatEnvelope(req)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the chat request: %w", err)
 	}
@@ -87,7 +87,7 @@ func (c *Client) chatRequest(req ChatRequest) (*apiRequest, error) {
 	return &apiRequest{
 		method:       "POST",
 		url:          c.endpoint("/chat/completions"),
-		body:         body,
+		chat:         &chatSource{head: head, tail: tail, msgs: req.Messages, size: chatBodySize(head, tail, req.Messages)},
 		contentType:  "application/json",
 		accept:       accept,
 		credentials:  true,

@@ -194,9 +194,12 @@ func (c *Client) sameOrigin(u *url.URL) bool {
 // apiRequest describes one logical request; each attempt builds a fresh
 // *http.Request from it.
 type apiRequest struct {
-	method      string
-	url         string
-	body        []byte
+	method string
+	url    string
+	body   []byte
+	// chat is the body of a chat request, made as each attempt sends it
+	// (chatBody), in place of body.
+	chat        *chatSource
 	contentType string
 	accept      string
 	credentials bool          // send the key and the extra headers
@@ -222,12 +225,21 @@ func (r *apiRequest) host() string {
 
 func (c *Client) newHTTPRequest(ctx context.Context, r *apiRequest) (*http.Request, error) {
 	var body io.Reader
-	if r.body != nil {
+	switch {
+	case r.chat != nil:
+		body = r.chat.open()
+	case r.body != nil:
 		body = bytes.NewReader(r.body)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
 		return nil, fmt.Errorf("building the request to %s: %w", redactURL(r.url), err)
+	}
+	if r.chat != nil {
+		// The length is known, so the body goes with a Content-Length, as
+		// bytes would; a redirect that keeps the body reads it anew.
+		req.ContentLength = r.chat.size
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(r.chat.open()), nil }
 	}
 	if r.credentials {
 		for name, v := range c.headers {

@@ -38,9 +38,26 @@ type ChatRequest struct {
 	ParamSources []ParamSetting `json:"-"`
 }
 
-// MarshalJSON writes the request with max_tokens under MaxTokensField.
+// MarshalJSON writes the request with max_tokens under MaxTokensField: the
+// bytes a request sends (chatBody), in one buffer of their size.
 func (r ChatRequest) MarshalJSON() ([]byte, error) {
-	type plain ChatRequest // without this method
+	head, tail, err := chatEnvelope(r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, chatBodySize(head, tail, r.Messages))
+	b := newChatBody(head, tail, r.Messages)
+	for b.fill() {
+		out = append(out, b.buf...)
+	}
+	return out, nil
+}
+
+// chatEnvelopeJSON is r encoded by reflection, with max_tokens under
+// MaxTokensField; chatEnvelope takes the fields around the messages from
+// it.
+func chatEnvelopeJSON(r ChatRequest) ([]byte, error) {
+	type plain ChatRequest // without MarshalJSON
 	w := struct {
 		plain
 		MaxTokens           *int `json:"max_tokens,omitempty"`
