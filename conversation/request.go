@@ -64,10 +64,10 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 	if opts.MaxHistory > 0 && len(sendable) > opts.MaxHistory {
 		trimmed := len(sendable) - opts.MaxHistory
 		// A conversation sent to a model should not open with a reply.
-		for trimmed < len(sendable)-1 && sendable[trimmed].Role != api.RoleUser {
+		for trimmed < len(sendable)-1 && sendable[trimmed].msg.Role != api.RoleUser {
 			trimmed++
 		}
-		first := sendable[trimmed].ID
+		first := sendable[trimmed].msg.ID
 		sendable = sendable[trimmed:]
 		r.Trimmed = trimmed
 		for _, id := range dropped {
@@ -82,17 +82,21 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 	if opts.SystemPrompt != "" {
 		system = opts.SystemPrompt
 	}
-	if system != "" {
-		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, system))
-	}
 	lastUser := -1
 	for i := len(sendable) - 1; i >= 0; i-- {
-		if sendable[i].Role == api.RoleUser {
+		if sendable[i].msg.Role == api.RoleUser {
 			lastUser = i
 			break
 		}
 	}
-	for i, m := range sendable {
+	if system != "" {
+		r.Messages = make([]api.Message, 0, 1+len(sendable))
+		r.Messages = append(r.Messages, api.TextMessage(api.RoleSystem, system))
+	} else if len(sendable) > 0 {
+		r.Messages = make([]api.Message, 0, len(sendable))
+	}
+	for i, n := range sendable {
+		m := &n.msg
 		withImages := hasImages(m.Attachments) && (!opts.WithoutImages || i == lastUser)
 		if withImages {
 			r.HasImages = true
@@ -103,14 +107,16 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 	return r
 }
 
-// sendable returns the messages of path a request may carry, in order,
-// the ids of the user messages left out because their turn failed, and
-// those of the user messages whose turns were left out on purpose.
-func sendable(path []*node) (out []Message, dropped, excluded []int) {
-	out = make([]Message, 0, len(path))
+// sendable returns the nodes of path whose messages a request may carry,
+// in order, the ids of the user messages left out because their turn
+// failed, and those of the user messages whose turns were left out on
+// purpose. It returns nodes, not copies of their messages: a long
+// conversation's request is built without a second copy of the path.
+func sendable(path []*node) (out []*node, dropped, excluded []int) {
+	out = make([]*node, 0, len(path))
 	skip := len(path) > 0 && excludedNode(path[0])
 	for i := 0; i < len(path); i++ {
-		m := path[i].msg
+		m := &path[i].msg
 		switch m.Role {
 		case api.RoleUser:
 			skip = path[i].excluded
@@ -127,7 +133,7 @@ func sendable(path []*node) (out []Message, dropped, excluded []int) {
 			continue
 		}
 		if m.Role != api.RoleUser {
-			out = append(out, m)
+			out = append(out, path[i])
 			continue
 		}
 		switch reply := replyTo(path, i); {
@@ -138,7 +144,7 @@ func sendable(path []*node) (out []Message, dropped, excluded []int) {
 		case reply < 0 && nextUser(path, i) >= 0:
 			dropped = append(dropped, m.ID)
 		default:
-			out = append(out, m)
+			out = append(out, path[i])
 		}
 	}
 	return out, dropped, excluded
@@ -177,7 +183,7 @@ func nextUser(path []*node, i int) int {
 // and images as parts (images only withImages). The reasoning of a reply
 // is never sent: it was the model's, and models are trained without it in
 // the history.
-func apiMessage(m Message, withImages bool) api.Message {
+func apiMessage(m *Message, withImages bool) api.Message {
 	files := hasTextFiles(m.Attachments)
 	if !withImages && !files {
 		text := m.Text
