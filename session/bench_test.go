@@ -185,6 +185,33 @@ func BenchmarkLoadWholeLongSession(b *testing.B) {
 	}
 }
 
+// BenchmarkReopenLongSession is what the chat does to open a session of
+// 10,000 messages (--continue): its last 200 messages, the conversation
+// they make, then the whole session and its conversation, whose active
+// path the transcript is given. B/op is what opening allocates.
+func BenchmarkReopenLongSession(b *testing.B) {
+	s := benchStore(b)
+	ids := fill(b, s, 1, 10_000, 600, newTextGen(1, 5000))
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu := meterCPU(b)
+	for cpu.loop() {
+		tail, err := s.LoadTail(ctx, ids[0], 200)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conversation.Restore(conversation.Options{ID: ids[0]}, tail.Snapshot)
+		whole, err := s.Load(ctx, ids[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		conv := conversation.Restore(conversation.Options{ID: ids[0]}, whole.Snapshot)
+		if got := conv.Messages(); len(got) != 10_000 {
+			b.Fatalf("%d messages on the path", len(got))
+		}
+	}
+}
+
 // BenchmarkSearch: 100,000 messages of about 500 bytes (~50 MB of text)
 // in 1,000 sessions; two-word queries, newest 50 hits with snippets.
 func BenchmarkSearch(b *testing.B) {

@@ -203,7 +203,7 @@ func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSi
 	if err != nil {
 		return err
 	}
-	msgs, hashes, err := s.messagesWith(ctx, false, `SELECT `+messageColumns+` FROM messages WHERE session_id = ? ORDER BY seq`, id)
+	msgs, hashes, err := s.messagesWith(ctx, false, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return err
 	}

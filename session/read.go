@@ -233,7 +233,7 @@ func (s *Store) Load(ctx context.Context, id string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	msgs, err := s.messages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq`, id)
+	msgs, err := s.messages(ctx, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq`, id)
 	if err != nil {
 		return Session{}, err
 	}
@@ -247,7 +247,7 @@ func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conve
 	if to <= 0 {
 		to = int(^uint32(0) >> 1)
 	}
-	return s.messages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
+	return s.messages(ctx, 0, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
 }
 
 func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) Session {
@@ -269,40 +269,54 @@ const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, 
 	reasoning, reasoning_start, reasoning_end, reasoning_tokens`
 
 // messages runs a query over messageColumns and attaches each message's
-// parts, images with their bytes.
-func (s *Store) messages(ctx context.Context, query string, args ...any) ([]conversation.Message, error) {
-	msgs, _, err := s.messagesWith(ctx, true, query, args...)
+// parts, images with their bytes. expect is how many rows the query
+// should return (0: not known), so the messages are read into one slice
+// of their size: growing it row by row allocated five times its size
+// (10,000 messages: 13 MB for a slice of 2.6 MB).
+func (s *Store) messages(ctx context.Context, expect int, query string, args ...any) ([]conversation.Message, error) {
+	msgs, _, err := s.messagesWith(ctx, true, expect, query, args...)
 	return msgs, err
 }
 
 // messagesWith is messages, with or without the images' bytes, and with
 // the hash of each image (by message index and part index; "" for links).
-func (s *Store) messagesWith(ctx context.Context, data bool, query string, args ...any) ([]conversation.Message, [][]string, error) {
+func (s *Store) messagesWith(ctx context.Context, data bool, expect int, query string, args ...any) ([]conversation.Message, [][]string, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, classify(s.path, "read the messages", err)
 	}
-	return s.readMessages(ctx, rows, data)
+	return s.readMessages(ctx, rows, data, expect)
 }
 
-// readMessages reads rows of messageColumns and attaches each message's
-// parts, images with their bytes when data is set.
-func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool) ([]conversation.Message, [][]string, error) {
+// maxExpected bounds the rows a query is expected to return: the count
+// comes from the database, and a damaged one must not allocate much.
+const maxExpected = 1 << 16
+
+// readMessages reads rows of messageColumns (about expect of them) and
+// attaches each message's parts, images with their bytes when data is
+// set.
+func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool, expect int) ([]conversation.Message, [][]string, error) {
 	const op = "read the messages"
-	var msgs []conversation.Message
-	var rowIDs []int64
+	expect = min(max(expect, 0), maxExpected)
+	msgs := make([]conversation.Message, 0, expect)
+	rowIDs := make([]int64, 0, expect)
+	var in interner
 	for rows.Next() {
-		m, rowID, err := scanMessage(rows)
+		msgs = append(msgs, conversation.Message{})
+		rowID, err := scanMessage(rows, &msgs[len(msgs)-1], &in)
 		if err != nil {
 			rows.Close()
 			return nil, nil, classify(s.path, op, err)
 		}
-		msgs = append(msgs, m)
 		rowIDs = append(rowIDs, rowID)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, nil, classify(s.path, op, err)
+	}
+	if len(msgs) < cap(msgs)/2 {
+		// Far fewer rows than the count said: keep no unused room.
+		msgs = slices.Clip(slices.Clone(msgs))
 	}
 	if len(rowIDs) == 0 {
 		return msgs, nil, nil
@@ -322,16 +336,19 @@ func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool) ([]
 	return msgs, hashes, nil
 }
 
-// scanMessage reads one row of messageColumns and returns it with its
-// row id.
-func scanMessage(rows *sql.Rows) (m conversation.Message, rowID int64, err error) {
+// scanMessage reads one row of messageColumns into m, which it fills in
+// place (a message returned by value would be allocated for every row),
+// and returns the row's id. The short strings that repeat from row to
+// row (role, model, finish reason) are shared through in.
+func scanMessage(rows *sql.Rows, m *conversation.Message, in *interner) (rowID int64, err error) {
 	var created, rstart, rend int64
 	var state, image string
 	var pt, ct, tt, rt sql.NullInt64
 	if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded,
 		&m.Reasoning, &rstart, &rend, &rt); err != nil {
-		return m, 0, err
+		return 0, err
 	}
+	m.Role, m.Model, m.FinishReason = in.of(m.Role), in.of(m.Model), in.of(m.FinishReason)
 	if image != "" {
 		var turn conversation.ImageTurn
 		if err := json.Unmarshal([]byte(image), &turn); err == nil {
@@ -354,7 +371,36 @@ func scanMessage(rows *sql.Rows) (m conversation.Message, rowID int64, err error
 	m.ReasoningStart, m.ReasoningEnd = fromMillis(rstart), fromMillis(rend)
 	m.Created = fromMillis(created)
 	m.Version = 1
-	return m, rowID, nil
+	return rowID, nil
+}
+
+// interner shares equal short strings: a long session repeats a few
+// roles and model names thousands of times, each row's a string of its
+// own as the driver reads it.
+type interner map[string]string
+
+// Bounds of an interner: only short strings, and a few of them.
+const (
+	internMaxLen   = 64
+	internMaxCount = 64
+)
+
+// of returns the string equal to s that was kept first, keeping s when
+// there is room.
+func (in *interner) of(s string) string {
+	if s == "" || len(s) > internMaxLen {
+		return s
+	}
+	if kept, ok := (*in)[s]; ok {
+		return kept
+	}
+	if *in == nil {
+		*in = interner{}
+	}
+	if len(*in) < internMaxCount {
+		(*in)[s] = s
+	}
+	return s
 }
 
 // partsOf reads the attachments of the messages with the given row ids,

@@ -85,7 +85,7 @@ func (s *Store) pathWindow(ctx context.Context, id string, leaf, n int) ([]conve
 	if err != nil {
 		return nil, classify(s.path, "read the messages", err)
 	}
-	msgs, _, err := s.readMessages(ctx, rows, true)
+	msgs, _, err := s.readMessages(ctx, rows, true, n)
 	if err != nil || len(msgs) == 0 {
 		return msgs, err
 	}
@@ -119,13 +119,27 @@ func (s *Store) activeLeaf(ctx context.Context, id string) (int, error) {
 }
 
 // countAlternatives sets AltIndex and AltCount of every message of a
-// whole tree.
+// whole tree, in order of id: the children of one parent are counted,
+// then numbered in that order. Two counts a parent, not a list of its
+// children (most messages are the only child of theirs).
 func countAlternatives(msgs []conversation.Message) {
-	sibs := map[int][]int{}
+	type place struct{ count, next int }
+	by := make(map[int]*place, len(msgs))
+	all := make([]place, 0, len(msgs))
 	for _, m := range msgs {
-		sibs[m.Parent] = append(sibs[m.Parent], m.ID)
+		p := by[m.Parent]
+		if p == nil {
+			all = append(all, place{})
+			p = &all[len(all)-1]
+			by[m.Parent] = p
+		}
+		p.count++
 	}
-	place(msgs, sibs)
+	for i := range msgs {
+		p := by[msgs[i].Parent]
+		msgs[i].AltIndex, msgs[i].AltCount = p.next, p.count
+		p.next++
+	}
 }
 
 // place sets each message's AltIndex and AltCount from sibs, the ids of
