@@ -96,11 +96,16 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 		msgs = slices.SortedStableFunc(slices.Values(msgs), byID)
 	}
 	c.all = make([]*node, 0, len(msgs))
-	for _, m := range msgs {
+	c.nodes = make(map[int]*node, len(msgs))
+	// The nodes are allocated together: one object instead of one per
+	// message, and no room lost to rounding each up to a size class.
+	slab := make([]node, len(msgs))
+	for i := range msgs {
+		m := &msgs[i]
 		if m.ID <= 0 || c.nodes[m.ID] != nil {
 			continue // not an id the conversation makes; kept once
 		}
-		c.restoreNode(m, snap.Partial)
+		c.restoreNode(&slab[i], m, snap.Partial)
 	}
 	leaf := c.node(snap.Leaf)
 	if leaf == nil && len(c.all) > 0 {
@@ -120,10 +125,10 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 
 func byID(a, b Message) int { return cmp.Compare(a.ID, b.ID) }
 
-// restoreNode adds a stored message under its parent (the root when the
-// parent is not held).
-func (c *Conversation) restoreNode(m Message, partial bool) {
-	m = m.clone()
+// restoreNode makes n of a stored message, under its parent (the root
+// when the parent is not held).
+func (c *Conversation) restoreNode(n *node, stored *Message, partial bool) {
+	m := stored.clone()
 	if m.State == StateStreaming {
 		m.State = StateInterrupted
 		m.Version++
@@ -132,7 +137,7 @@ func (c *Conversation) restoreNode(m Message, partial bool) {
 	if parent == nil {
 		parent = c.root
 	}
-	n := &node{msg: m, parent: parent, depth: parent.depth + 1, excluded: m.Role == api.RoleUser && m.Excluded}
+	*n = node{msg: m, parent: parent, depth: parent.depth + 1, excluded: m.Role == api.RoleUser && m.Excluded}
 	if partial {
 		n.hintIndex, n.hintCount = m.AltIndex, m.AltCount
 	}
@@ -147,15 +152,22 @@ func (c *Conversation) restoreNode(m Message, partial bool) {
 
 // followNewest points every node to the child that holds its newest
 // message, the way into a branch not shown since it was loaded. Children
-// have larger ids than their parents, so one pass from the newest node
-// back carries each subtree's newest id up.
+// have larger ids than their parents and come later in c.all, so one pass
+// from the newest node back carries each subtree's newest id up; a node's
+// newest is kept by its place in c.all (found by id), not in a map.
 func (c *Conversation) followNewest() {
-	newest := make(map[*node]int, len(c.all))
+	newest := make([]int, len(c.all))
+	rootNewest := 0
 	for i := len(c.all) - 1; i >= 0; i-- {
 		n := c.all[i]
-		best := max(newest[n], n.msg.ID)
-		if best > newest[n.parent] {
-			newest[n.parent] = best
+		best := max(newest[i], n.msg.ID)
+		at := &rootNewest
+		if n.parent != c.root {
+			j, _ := slices.BinarySearchFunc(c.all[:i], n.parent.msg.ID, func(x *node, id int) int { return x.msg.ID - id })
+			at = &newest[j]
+		}
+		if best > *at {
+			*at = best
 			n.parent.active = n
 		}
 	}
