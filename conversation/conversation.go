@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"iter"
 	"strings"
 	"time"
 
@@ -165,6 +166,11 @@ func (c *Conversation) At(i int) Message {
 
 // Messages returns copies of the messages of the active path, in order.
 func (c *Conversation) Messages() []Message { return c.copies(c.path) }
+
+// PathMessages yields the copies Messages returns one at a time, so a
+// long path is never held twice (Len says how many). The conversation
+// must not change while it runs.
+func (c *Conversation) PathMessages() iter.Seq[Message] { return c.eachCopy(c.path) }
 
 // ByID returns a copy of the message with the given id, on the active
 // path or not.

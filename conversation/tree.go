@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"iter"
 	"slices"
 
 	"parley/api"
@@ -182,18 +183,30 @@ func (c *Conversation) copyOf(n *node, excluded bool) Message {
 // copies returns copies of the messages of p, their Excluded worked out
 // in one pass.
 func (c *Conversation) copies(p []*node) []Message {
-	out := make([]Message, len(p))
-	ex := len(p) > 0 && excludedNode(p[0])
-	for i, n := range p {
-		switch n.msg.Role {
-		case api.RoleUser:
-			ex = n.excluded
-		case RoleImages:
-			ex = false
-		}
-		out[i] = c.copyOf(n, ex)
+	out := make([]Message, 0, len(p))
+	for m := range c.eachCopy(p) {
+		out = append(out, m)
 	}
 	return out
+}
+
+// eachCopy yields copies of the messages of p one at a time, their
+// Excluded worked out in one pass.
+func (c *Conversation) eachCopy(p []*node) iter.Seq[Message] {
+	return func(yield func(Message) bool) {
+		ex := len(p) > 0 && excludedNode(p[0])
+		for _, n := range p {
+			switch n.msg.Role {
+			case api.RoleUser:
+				ex = n.excluded
+			case RoleImages:
+				ex = false
+			}
+			if !yield(c.copyOf(n, ex)) {
+				return
+			}
+		}
+	}
 }
 
 // noise reports whether n ended without anything to keep: a reply that

@@ -81,7 +81,7 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 		snap.SystemPrompt = m.opts.SystemPrompt
 	}
 	m.conv = conversation.Restore(opts, snap)
-	m.tr.Reset(m.conv.Messages())
+	m.tr.ResetSeq(m.conv.Len(), m.conv.PathMessages())
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 	m.tr.Bottom()
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"iter"
 	"slices"
 	"strings"
 
@@ -312,6 +313,13 @@ func (t *Transcript) reindex() {
 // when they come near. Every message is read once, for its code blocks:
 // the labels at the bottom count all of them.
 func (t *Transcript) Reset(msgs []conversation.Message) {
+	t.ResetSeq(len(msgs), slices.Values(msgs))
+}
+
+// ResetSeq is Reset with the n messages yielded one at a time
+// (conversation.PathMessages), so the path of a long conversation is not
+// copied whole before the transcript copies each message.
+func (t *Transcript) ResetSeq(n int, msgs iter.Seq[conversation.Message]) {
 	t.dropInflight()
 	t.pics, t.wantPics = nil, nil
 	t.pendingN = 0
@@ -319,21 +327,22 @@ func (t *Transcript) Reset(msgs []conversation.Message) {
 	clear(t.items)
 	t.items = t.items[:0]
 	t.streams = t.streams[:0]
-	hs := make([]int, len(msgs))
-	for i, m := range msgs {
+	t.items = slices.Grow(t.items, max(n, 0))
+	hs := make([]int, 0, max(n, 0))
+	for m := range msgs {
 		it := t.newItem(m)
 		t.items = append(t.items, it)
 		// The window is the bottom, whose labels need every count before
 		// it: counting now, while the text is in the cache, saves a
 		// second pass over all of it.
 		it.codes, it.counted = t.countCodes(it), true
-		hs[i] = t.estimate(it)
+		hs = append(hs, t.estimate(it))
 	}
 	t.reindex()
 	t.hs.reset(hs)
 	t.resetCodes()
 	t.follow, t.newBelow, t.anchorID, t.anchorOff = true, false, 0, 0
-	t.lazy = len(msgs) > 0
+	t.lazy = len(t.items) > 0
 	t.ensureWindow()
 	t.startLazy()
 }
