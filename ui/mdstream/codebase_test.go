@@ -1,6 +1,7 @@
 package mdstream
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,33 @@ func TestCountCodeBlocks(t *testing.T) {
 	long := strings.Repeat("word ", MaxMarkdownBytes/5) + "\n\n```\nafter the limit\n```\n"
 	if n := CountCodeBlocks(long); n != 0 {
 		t.Fatalf("a block past the Markdown part counted: %d", n)
+	}
+}
+
+// TestCodeCounterReused: one CodeCounter counting every document in turn,
+// twice over (its parser reused, documents the fences tell between those
+// it parses), gives each the count CodeBlocks gives.
+func TestCodeCounterReused(t *testing.T) {
+	docs := corpus(t)
+	docs["code"] = codeDoc
+	docs["list"] = "- a list\n\n  ```go\n  x := 1\n  ```\n- and\n\n      indented code\n"
+	docs["fenced"] = "Text.\n\n```\nplain\n```\n"
+	names := slices.Sorted(maps.Keys(docs))
+	var c CodeCounter
+	parsed := 0
+	for range 2 {
+		for _, name := range names {
+			md := docs[name]
+			if _, ok := fenceCount(MarkdownPart(md)); !ok {
+				parsed++
+			}
+			if got, want := c.Count(md), len(CodeBlocks(md)); got != want {
+				t.Errorf("%s: Count = %d, CodeBlocks has %d", name, got, want)
+			}
+		}
+	}
+	if parsed < 4 {
+		t.Fatalf("only %d counts parsed: the test does not reuse the parser", parsed)
 	}
 }
 

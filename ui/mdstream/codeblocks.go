@@ -21,7 +21,7 @@ import (
 // without labels.
 func CodeBlocks(md string) []string {
 	var blocks []string
-	walkCode(md, func(b string) { blocks = append(blocks, b) })
+	walkCode(newCodeParser(), md, func(src []byte, lines *text.Segments) { blocks = append(blocks, codeText(src, lines)) })
 	return blocks
 }
 
@@ -29,12 +29,28 @@ func CodeBlocks(md string) []string {
 // code blocks its lines tell (see fenceCount): the count of every message
 // of a long conversation is needed to number the blocks.
 func CountCodeBlocks(md string) int {
+	var c CodeCounter
+	return c.Count(md)
+}
+
+// CodeCounter is CountCodeBlocks with one parser for every text it
+// counts: making goldmark's parser allocates more than parsing a short
+// reply does, and a transcript counts the blocks of every message it is
+// given (10,000 replies: 5 MB of the 12 MB counting them allocated). The
+// zero value is ready to use.
+type CodeCounter struct{ p parser.Parser }
+
+// Count is CountCodeBlocks(md).
+func (c *CodeCounter) Count(md string) int {
 	md = MarkdownPart(md)
 	if n, ok := fenceCount(md); ok {
 		return n
 	}
+	if c.p == nil {
+		c.p = newCodeParser()
+	}
 	n := 0
-	walkCode(md, func(string) { n++ })
+	walkCode(c.p, md, func([]byte, *text.Segments) { n++ })
 	return n
 }
 
@@ -168,9 +184,15 @@ func EstimateCodeBlocks(md string) int {
 	return n
 }
 
-// walkCode calls f with the code of each code block of md's Markdown part.
-func walkCode(md string, f func(string)) {
-	p := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+// newCodeParser is the parser walkCode needs: goldmark's with the
+// extensions the renderer uses.
+func newCodeParser() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+}
+
+// walkCode calls f with the lines of each code block of md's Markdown
+// part, in src.
+func walkCode(p parser.Parser, md string, f func(src []byte, lines *text.Segments)) {
 	src, _ := plainTables([]byte(MarkdownPart(md)))
 	doc := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -179,21 +201,25 @@ func walkCode(md string, f func(string)) {
 		}
 		switch n.Kind() {
 		case gast.KindFencedCodeBlock, gast.KindCodeBlock:
-			var b strings.Builder
-			lines := n.Lines()
-			for i := 0; i < lines.Len(); i++ {
-				s := lines.At(i)
-				v := s.Value(src)
-				b.Write(v)
-				if len(v) == 0 || v[len(v)-1] != '\n' {
-					b.WriteByte('\n')
-				}
-			}
-			f(b.String())
+			f(src, n.Lines())
 			return gast.WalkSkipChildren, nil
 		case gast.KindParagraph, gast.KindHeading, gast.KindTextBlock:
 			return gast.WalkSkipChildren, nil // inline content: no code blocks
 		}
 		return gast.WalkContinue, nil
 	})
+}
+
+// codeText is the code of a block's lines, each ending with a newline.
+func codeText(src []byte, lines *text.Segments) string {
+	var b strings.Builder
+	for i := 0; i < lines.Len(); i++ {
+		s := lines.At(i)
+		v := s.Value(src)
+		b.Write(v)
+		if len(v) == 0 || v[len(v)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

@@ -41,7 +41,7 @@ func (t *Transcript) countCodes(it *item) int {
 		}
 		return it.live.doc.CodeBlocks()
 	case len(it.text) <= exactCountBytes:
-		return mdstream.CountCodeBlocks(it.text)
+		return t.counter.Count(it.text)
 	}
 	return mdstream.EstimateCodeBlocks(it.text)
 }

@@ -88,6 +88,7 @@ type Transcript struct {
 	hs      heights
 	codes   heights // code blocks per item (codes.go)
 	counted int     // items[:counted] have their code blocks counted
+	counter mdstream.CodeCounter
 	streams []*item // the items with a reply in flight (usually one)
 
 	// The items of the paths branch switches replaced, for a switch back
