@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -38,7 +39,19 @@ const (
 	// tailWindow is how many messages a session opens with; the rest
 	// follows right after the first frame.
 	tailWindow = 200
+	// settleMessages is the size of a session after whose opening the
+	// heap is collected once (settleHeap).
+	settleMessages = 1000
 )
+
+// settleHeap collects the heap once, after a long session opened: the
+// collector then sizes its next goal from what the session keeps, not
+// from what reading it had in hand (the rows, the window shown first),
+// which would let the heap grow twice as far during the next reply.
+func settleHeap() tea.Msg {
+	runtime.GC()
+	return nil
+}
 
 // recorderFailedMsg is a write failure of the sessions store.
 type recorderFailedMsg struct {
@@ -145,6 +158,9 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.clients.prepare(m.model), draft}
 	if complete {
+		if len(msg.sess.Snapshot.Messages) >= settleMessages {
+			cmds = append(cmds, settleHeap)
+		}
 		m.hist.loading = ""
 		if m.turn.pendingSend {
 			cmds = append(cmds, m.send())
