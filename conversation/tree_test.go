@@ -675,3 +675,40 @@ func BenchmarkSwitchLongConversation(b *testing.B) {
 		}
 	}
 }
+
+// TestPathMessagesAreMessages: PathMessages yields what Messages returns,
+// alternatives and exclusion worked out the same, and stops when asked.
+func TestPathMessagesAreMessages(t *testing.T) {
+	c := New(Options{})
+	ask(t, c, "q1", "a1")
+	ask(t, c, "q2", "a2")
+	ask(t, c, "q3", "a3")
+	tn, err := c.Regenerate(6, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply(t, c, tn, "a3 again")
+	if err := c.SetExcluded(3, true); err != nil {
+		t.Fatal(err)
+	}
+	want := c.Messages()
+	var got []Message
+	for m := range c.PathMessages() {
+		got = append(got, m)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("PathMessages:\n%+v\nMessages:\n%+v", got, want)
+	}
+	if len(got) != c.Len() || !got[2].Excluded || !got[3].Excluded || got[4].Excluded || got[5].AltCount != 2 || got[5].Text != "a3 again" {
+		t.Fatalf("the path: %+v", got)
+	}
+	n := 0
+	for range c.PathMessages() {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Fatalf("stopped after %d", n)
+	}
+}
