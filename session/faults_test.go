@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,18 +58,25 @@ func TestTurnsAreWrittenOnceTheDiskHasRoomAgain(t *testing.T) {
 	}
 	start := time.Now()
 	deadline := start.Add(10 * time.Second)
+	// The turns are written in order, a reply's row before its text, so a
+	// read may come between the two: wait until all of them are whole.
 	for {
 		got, err := s.Load(ctx, conv.ID())
+		wrong := fmt.Sprintf("%d messages stored, want 10 (%v)", len(got.Snapshot.Messages), err)
 		if err == nil && len(got.Snapshot.Messages) == 10 {
+			wrong = ""
 			for i, m := range got.Snapshot.Messages[2:] {
 				if want := []string{"question " + itoa(i/2), long}[i%2]; m.Text != want || m.State != conversation.StateDone {
-					t.Fatalf("message %d: %q %v", i+2, m.Text[:min(len(m.Text), 20)], m.State)
+					wrong = fmt.Sprintf("message %d: %q %v", i+2, m.Text[:min(len(m.Text), 20)], m.State)
+					break
 				}
 			}
+		}
+		if wrong == "" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("10 s after the disk had room: %d messages stored, want 10 (%v)", len(got.Snapshot.Messages), err)
+			t.Fatalf("10 s after the disk had room: %s", wrong)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
