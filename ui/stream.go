@@ -33,9 +33,13 @@ const frameInterval = 100 * time.Millisecond
 
 // rendererFPS is how often Bubble Tea's renderer looks for a new frame to
 // write (its default is 60). It wakes that often even when nothing
-// changed, which costs CPU all the time parley is open; 30 keeps the echo
-// of a key press within 33 ms and is three times the streaming frame rate.
-const rendererFPS = 30
+// changed: each wake-up costs a streamed reply about 0.1 ms here (60
+// instead of 30 added 0.1–0.2 s of CPU to a 37 s stream), and the first
+// frame waits for the first wake-up (30: 63 ms from exec, 60: 43 ms).
+// 45 keeps the first frame within 50 ms and the echo of a key within
+// 22 ms for 0.03–0.05 s more CPU a stream than 30 (BENCHMARKS.md,
+// "The renderer's rate").
+const rendererFPS = 45
 
 // lazyInterval is the frame tick without a stream, while the transcript
 // renders messages off screen after a resize or a theme change: short
