@@ -64,6 +64,7 @@ func (m *Model) newConversation() {
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
 	m.conv = m.freshConversation()
+	setHeapFor(0, m.opts.Getenv)
 	m.tr.Reset(nil)
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 }
@@ -81,6 +82,7 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 		snap.SystemPrompt = m.opts.SystemPrompt
 	}
 	m.conv = conversation.Restore(opts, snap)
+	setHeapFor(len(snap.Messages), m.opts.Getenv)
 	m.tr.ResetSeq(m.conv.Len(), m.conv.PathMessages())
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
 	m.tr.Bottom()
