@@ -61,7 +61,7 @@ func CountLines(data []byte) int {
 // attachText makes a text attachment of data, which media.IsText.
 func attachText(name string, data []byte, lim AttachLimits) (Attachment, error) {
 	if int64(len(data)) > lim.MaxTextBytes {
-		size, limit := sizes(int64(len(data)), lim.MaxTextBytes)
+		size, limit := bytesize.Pair(int64(len(data)), lim.MaxTextBytes)
 		return Attachment{}, fmt.Errorf("cannot attach %q: it is a text file of %s, more than parley sends of one (%s, attach_max_text_bytes in the config); attach a part of it or raise the limit",
 			name, size, limit)
 	}
@@ -91,30 +91,13 @@ func TextAttachment(name string, data []byte) Attachment {
 // message would carry (those already there and the new one).
 func (l AttachLimits) CheckTextTotal(atts []Attachment) error {
 	l = l.withDefaults()
-	var total int64
-	n := 0
-	for _, a := range atts {
-		if a.IsText() {
-			total += int64(len(a.Data))
-			n++
-		}
-	}
+	total, n := TextBytes(atts)
 	if total <= l.MaxTextTotal {
 		return nil
 	}
-	size, limit := sizes(total, l.MaxTextTotal)
+	size, limit := bytesize.Pair(total, l.MaxTextTotal)
 	return fmt.Errorf("the %d text files of this message come to %s, more than one message sends (%s, attach_max_text_total in the config); send some of them in another message",
 		n, size, limit)
-}
-
-// sizes writes a size and the limit it passed; when the two would read
-// the same ("1.0 MB" and "1.0 MB"), both are written in bytes.
-func sizes(size, limit int64) (string, string) {
-	s, l := bytesize.Format(size), bytesize.Format(limit)
-	if s == l {
-		return fmt.Sprintf("%d bytes", size), fmt.Sprintf("%d bytes", limit)
-	}
-	return s, l
 }
 
 // TextBlock is how a text attachment reaches the model: its name, then
@@ -193,4 +176,16 @@ func fenceLanguages() map[string]string {
 		"ex": "elixir", "exs": "elixir", "erl": "erlang", "hs": "haskell", "ml": "ocaml", "clj": "clojure",
 		"txt": "text", "log": "text", "env": "bash", "cfg": "ini", "conf": "ini",
 	}
+}
+
+// TextBytes returns how many bytes the text attachments of atts hold, and
+// how many they are.
+func TextBytes(atts []Attachment) (total int64, n int) {
+	for _, a := range atts {
+		if a.IsText() {
+			total += int64(len(a.Data))
+			n++
+		}
+	}
+	return total, n
 }

@@ -258,7 +258,7 @@ func TestAskTextFiles(t *testing.T) {
 	}{
 		{[]string{"-a", bin}, `it is a program, neither a PNG, JPEG, WEBP or GIF image nor a text file`},
 		{[]string{"-a", big}, `it is a text file of 300 KB, more than parley sends of one (256 KB, attach_max_text_bytes in the config)`},
-		{manyTimes(code, 35), `the 35 text files of this message come to 1015 bytes, more than one message sends (1000 bytes, attach_max_text_total in the config)`},
+		{manyTimes(code, 35), `the 35 text files of this message come to 1,015 bytes, more than one message sends (1,000 bytes, attach_max_text_total in the config)`},
 	} {
 		before := h.gw.RequestCount()
 		r := h.run(nil, append(append([]string{"ask", "-m", "gpt-4o", "--no-save"}, tt.args...), "q")...)

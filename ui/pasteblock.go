@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -122,7 +121,7 @@ func attachBlock(m *Model, text, prefix, what string) (tea.Cmd, bool) {
 
 // blockSize is a block's lines and bytes: "13,107 lines, 1.0 MB".
 func blockSize(b api.Attachment) string {
-	return fmt.Sprintf("%s %s, %s", groupDigits(b.Lines), plural(b.Lines, "line", "lines"), bytesize.Format(int64(b.Bytes)))
+	return fmt.Sprintf("%s %s, %s", bytesize.Digits(int64(b.Lines)), plural(b.Lines, "line", "lines"), bytesize.Format(int64(b.Bytes)))
 }
 
 // blockRefusal says why block b cannot go on the message (the same text
@@ -146,48 +145,15 @@ func blockRefusal(m *Model, b api.Attachment, what string) (string, toastKind) {
 // fits). A block is not a file, so attach_max_text_bytes does not apply.
 func blockTotal(lim api.AttachLimits, have []api.Attachment, b api.Attachment, what string) string {
 	limit := int64(cmp.Or(lim.MaxTextTotal, api.DefaultAttachMaxTextTotal))
-	var others int64
-	n := 0
-	for _, a := range have {
-		if a.IsText() {
-			others += int64(len(a.Data))
-			n++
-		}
-	}
+	others, n := api.TextBytes(have)
 	total := others + int64(len(b.Data))
 	if total <= limit {
 		return ""
 	}
-	sz, lm := sizePair(total, limit)
+	sz, lm := bytesize.Pair(total, limit)
 	if n == 0 {
 		return fmt.Sprintf("%s is %s, more than one message sends (%s, attach_max_text_total in the config); send a part of it or raise the limit, and your message stays as it was", what, sz, lm)
 	}
 	return fmt.Sprintf("%s (%s) and the %d text %s already attached come to %s, more than one message sends (%s, attach_max_text_total in the config); send it in another message or raise the limit, and your message stays as it was",
 		what, bytesize.Format(int64(len(b.Data))), n, plural(n, "attachment", "attachments"), sz, lm)
-}
-
-// sizePair writes a size and the limit it passed, in bytes when the two
-// would read the same ("1.0 MB" and "1.0 MB").
-func sizePair(size, limit int64) (string, string) {
-	s, l := bytesize.Format(size), bytesize.Format(limit)
-	if s == l {
-		return groupDigits(int(size)) + " bytes", groupDigits(int(limit)) + " bytes"
-	}
-	return s, l
-}
-
-// groupDigits writes n with a comma between thousands: 13,107.
-func groupDigits(n int) string {
-	if n < 0 {
-		return "-" + groupDigits(-n)
-	}
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -13,3 +13,23 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestPairAndDigits(t *testing.T) {
+	for _, c := range []struct {
+		size, limit int64
+		s, l        string
+	}{
+		{1_500_000, 1_000_000, "1.5 MB", "1.0 MB"},
+		{1_015, 1_000, "1,015 bytes", "1,000 bytes"},
+		{1_000_400, 1_000_000, "1,000,400 bytes", "1,000,000 bytes"},
+	} {
+		if s, l := Pair(c.size, c.limit); s != c.s || l != c.l {
+			t.Errorf("Pair(%d, %d) = %q, %q; want %q, %q", c.size, c.limit, s, l, c.s, c.l)
+		}
+	}
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 13107: "13,107", -1234567: "-1,234,567"} {
+		if got := Digits(n); got != want {
+			t.Errorf("Digits(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -23,9 +23,13 @@ var cursorHelp = [][2]string{
 }
 
 // messageGroup is the help group of the message cursor.
-func messageGroup() Group {
-	g := Group{Title: GroupMessages}
-	for _, h := range cursorHelp {
+func messageGroup() Group { return fixedGroup(GroupMessages, cursorHelp) }
+
+// fixedGroup is a help group of keys a part binds itself (not through the
+// keymap): each pair is the key as shown and what it does.
+func fixedGroup(title string, help [][2]string) Group {
+	g := Group{Title: title}
+	for _, h := range help {
 		g.Bindings = append(g.Bindings, key.NewBinding(key.WithKeys(h[0]), key.WithHelp(h[0], h[1])))
 	}
 	return g
@@ -49,10 +53,4 @@ var imagePaneHelp = [][2]string{
 }
 
 // imagePaneGroup is the help group of the image pane.
-func imagePaneGroup() Group {
-	g := Group{Title: GroupImagePane}
-	for _, h := range imagePaneHelp {
-		g.Bindings = append(g.Bindings, key.NewBinding(key.WithKeys(h[0]), key.WithHelp(h[0], h[1])))
-	}
-	return g
-}
+func imagePaneGroup() Group { return fixedGroup(GroupImagePane, imagePaneHelp) }
