@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 const longCode = "fmt.Println(\"a very long line of code that goes past the edge of the screen\")"
@@ -150,5 +152,24 @@ func TestFixCodeWrapsStyledMark(t *testing.T) {
 	}
 	if got := strings.Split((&Renderer{codeIndent: 1}).fixCode(in, []codeInfo{{lines: 2}}, 0), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("fixCodeWraps:\n got  %q\n want %q", got, want)
+	}
+}
+
+// TestCodeIndentWiderThanTheScreen: a code line indented past the width
+// (eight tabs at 30 columns, a fuzz finding) is cut inside its
+// indentation: no line is wider than the screen and its text is shown.
+func TestCodeIndentWiderThanTheScreen(t *testing.T) {
+	r := newTestRenderer(t, 30, "dark")
+	for _, md := range []string{"\t\t\t\t\t\t\t\tx*", "```\n" + strings.Repeat(" ", 70) + "deep()\n```\n"} {
+		lines := r.Render(md)
+		for _, l := range lines {
+			if w := xansi.StringWidth(l); w > 30 {
+				t.Fatalf("%q: a line is %d cells wide at 30 columns: %q", md, w, l)
+			}
+		}
+		flat := strings.Join(plain(lines), "")
+		if want := strings.TrimSpace(strings.Trim(md, "`\n\t ")); !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(want, " ", "")) {
+			t.Fatalf("%q: the code's text is not shown whole: %q", md, flat)
+		}
 	}
 }

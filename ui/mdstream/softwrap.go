@@ -112,8 +112,10 @@ func (g cellText) breakAt(width, pw int) (int, int) {
 	}
 	if best < 0 {
 		// One word wider than the room: cut it at the width (a wide
-		// grapheme at the edge goes to the next line whole).
-		b := max(width, pw+1)
+		// grapheme at the edge goes to the next line whole). Indentation
+		// as wide as the room (a code line of many tabs) is cut too: the
+		// line holds its first width cells, the rest goes on.
+		b := max(width, 1)
 		for b > pw+1 && b < len(g.cells) && g.cells[b] == "" {
 			b--
 		}
