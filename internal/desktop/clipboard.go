@@ -112,6 +112,27 @@ func (e *refusedImage) Error() string { return e.msg }
 // the image for good; nil otherwise (accepted, or damaged, which only the
 // whole image can tell).
 func refusal(info media.Info, err error, data []byte, tool string) error {
+	return inspectRefusal(info, err, data, refusalText{
+		notImage: func(what string) string {
+			return fmt.Sprintf("cannot paste the clipboard's image: %s gave %s, not a PNG, JPEG, WEBP or GIF image; copy it again as PNG, or save it and attach the file", tool, what)
+		},
+		scans:  "cannot paste the clipboard's image: it is %s; copy it again as PNG",
+		budget: "cannot paste the clipboard's image: it is %s; copy a smaller image",
+	})
+}
+
+// refusalText is how one source of images words a refusal: notImage
+// says what the data is instead; scans and budget are formats of the
+// detail the media package gives.
+type refusalText struct {
+	notImage      func(what string) string
+	scans, budget string
+}
+
+// inspectRefusal words what Inspect said of an image read from the
+// desktop when it refuses it for good; nil otherwise (accepted, or
+// damaged, which only the whole image can tell).
+func inspectRefusal(info media.Info, err error, data []byte, t refusalText) error {
 	var se *media.ScansError
 	switch {
 	case errors.Is(err, media.ErrNotImage):
@@ -119,15 +140,15 @@ func refusal(info media.Info, err error, data []byte, tool string) error {
 		if what == "" {
 			what = "data of an unknown kind"
 		}
-		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: %s gave %s, not a PNG, JPEG, WEBP or GIF image; copy it again as PNG, or save it and attach the file", tool, what)}
+		return &refusedImage{t.notImage(what)}
 	case errors.As(err, &se):
-		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: it is %s; copy it again as PNG", se.Detail())}
+		return &refusedImage{fmt.Sprintf(t.scans, se.Detail())}
 	case err != nil:
 		return nil
 	}
 	var be *media.BudgetError
 	if err := info.Check(media.DecodeBudget); errors.As(err, &be) {
-		return &refusedImage{fmt.Sprintf("cannot paste the clipboard's image: it is %s; copy a smaller image", be.Detail())}
+		return &refusedImage{fmt.Sprintf(t.budget, be.Detail())}
 	}
 	return nil
 }

@@ -265,24 +265,13 @@ func checkShot(data []byte, name string) (media.Info, error) {
 // it for good; nil otherwise (accepted, or damaged, which only the whole
 // image can tell).
 func shotRefusal(info media.Info, err error, data []byte, name string) error {
-	var se *media.ScansError
-	switch {
-	case errors.Is(err, media.ErrNotImage):
-		what := media.DescribeContent(data)
-		if what == "" {
-			what = "data of an unknown kind"
-		}
-		return &refusedImage{fmt.Sprintf("cannot attach the screenshot: %s wrote %s, not a PNG, JPEG, WEBP or GIF image; check that it writes PNG (screenshot_cmd)", name, what)}
-	case errors.As(err, &se):
-		return &refusedImage{fmt.Sprintf("cannot attach the screenshot: it is %s; capture it again as PNG", se.Detail())}
-	case err != nil:
-		return nil
-	}
-	var be *media.BudgetError
-	if err := info.Check(media.DecodeBudget); errors.As(err, &be) {
-		return &refusedImage{fmt.Sprintf("cannot attach the screenshot: it is %s; capture a smaller region", be.Detail())}
-	}
-	return nil
+	return inspectRefusal(info, err, data, refusalText{
+		notImage: func(what string) string {
+			return fmt.Sprintf("cannot attach the screenshot: %s wrote %s, not a PNG, JPEG, WEBP or GIF image; check that it writes PNG (screenshot_cmd)", name, what)
+		},
+		scans:  "cannot attach the screenshot: it is %s; capture it again as PNG",
+		budget: "cannot attach the screenshot: it is %s; capture a smaller region",
+	})
 }
 
 func (s System) captureTimeout() time.Duration {
