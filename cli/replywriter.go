@@ -7,6 +7,59 @@ import (
 	"parley/termsafe"
 )
 
+// streamText writes streamed text made inert for the terminal (unless
+// raw), without its leading blank lines, and holding back a run of
+// trailing newlines until more text shows they were not the end: what the
+// answer and the reasoning writers share.
+type streamText struct {
+	w   io.Writer
+	raw bool
+	san termsafe.Stream
+	// first goes before the first text written (a style).
+	first    string
+	newlines int
+	wrote    bool
+	err      error
+}
+
+// write adds a delta.
+func (s *streamText) write(delta string) {
+	if !s.raw {
+		delta = s.san.Write(delta)
+	}
+	s.emit(delta)
+}
+
+// flush writes what the sanitiser held back.
+func (s *streamText) flush() {
+	if !s.raw {
+		s.emit(s.san.Flush())
+	}
+}
+
+func (s *streamText) emit(text string) {
+	if s.err != nil {
+		return
+	}
+	if !s.wrote {
+		// Leading blank lines are noise in a pipe.
+		text = strings.TrimLeft(text, "\n")
+	}
+	body := strings.TrimRight(text, "\n")
+	trailing := len(text) - len(body)
+	if body == "" {
+		s.newlines += trailing
+		return
+	}
+	out := strings.Repeat("\n", s.newlines) + body
+	if !s.wrote {
+		out = s.first + out
+	}
+	s.newlines = trailing
+	s.wrote = true
+	_, s.err = io.WriteString(s.w, out)
+}
+
 // replyWriter writes a streamed reply to stdout: made inert for the terminal
 // (unless raw), and ending with exactly one newline however many the model
 // sent, so `parley ask` composes in pipes. The reply is not rendered as
@@ -14,53 +67,19 @@ import (
 // than any text: the sanitiser is linear, a delta at a time (see
 // TestAskHostileMarkdown).
 type replyWriter struct {
-	w   io.Writer
-	raw bool
-	san termsafe.Stream
-	// newlines holds back a run of trailing newlines until more text shows
-	// that they were not the end.
-	newlines int
-	wrote    bool
-	err      error
+	streamText
 }
 
 func newReplyWriter(w io.Writer, raw bool) *replyWriter {
-	return &replyWriter{w: w, raw: raw}
+	return &replyWriter{streamText{w: w, raw: raw}}
 }
 
 // Write adds a delta of the reply.
-func (r *replyWriter) Write(delta string) {
-	if !r.raw {
-		delta = r.san.Write(delta)
-	}
-	r.emit(delta)
-}
-
-func (r *replyWriter) emit(s string) {
-	if r.err != nil {
-		return
-	}
-	if !r.wrote {
-		// Leading blank lines of a reply are noise in a pipe.
-		s = strings.TrimLeft(s, "\n")
-	}
-	body := strings.TrimRight(s, "\n")
-	trailing := len(s) - len(body)
-	if body == "" {
-		r.newlines += trailing
-		return
-	}
-	out := strings.Repeat("\n", r.newlines) + body
-	r.newlines = trailing
-	r.wrote = true
-	_, r.err = io.WriteString(r.w, out)
-}
+func (r *replyWriter) Write(delta string) { r.write(delta) }
 
 // Close writes what the sanitiser held back and the final newline.
 func (r *replyWriter) Close() error {
-	if !r.raw {
-		r.emit(r.san.Flush())
-	}
+	r.flush()
 	if r.err == nil {
 		_, r.err = io.WriteString(r.w, "\n")
 	}

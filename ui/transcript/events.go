@@ -84,15 +84,8 @@ func (t *Transcript) grew(i int) {
 // rendering happens in the next Tick. Deltas for any other message are
 // ignored.
 func (t *Transcript) AppendDelta(id int, text string) {
-	if text == "" {
-		return
-	}
-	i, ok := t.index[id]
-	if !ok {
-		return
-	}
-	l := t.items[i].live
-	if l == nil {
+	l := t.liveOf(id)
+	if text == "" || l == nil {
 		return
 	}
 	if s := l.write(text); s != "" {
@@ -106,6 +99,15 @@ func (t *Transcript) AppendDelta(id int, text string) {
 			}
 		}
 	}
+}
+
+// liveOf is the reply in flight of message id (nil when id is not a reply
+// in flight on the path).
+func (t *Transcript) liveOf(id int) *live {
+	if i, ok := t.index[id]; ok {
+		return t.items[i].live
+	}
+	return nil
 }
 
 // tick is Tick without starting a job. It reports whether the window's

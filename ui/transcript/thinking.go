@@ -116,15 +116,8 @@ func (t *Transcript) relay(th *thinkLive) {
 // called for every batch of deltas); the lines are made in the next Tick.
 // Reasoning for any other message is ignored.
 func (t *Transcript) AppendReasoning(id int, text string) {
-	if text == "" {
-		return
-	}
-	i, ok := t.index[id]
-	if !ok {
-		return
-	}
-	l := t.items[i].live
-	if l == nil {
+	l := t.liveOf(id)
+	if text == "" || l == nil {
 		return
 	}
 	if l.think == nil {
@@ -137,9 +130,10 @@ func (t *Transcript) AppendReasoning(id int, text string) {
 }
 
 // SetThinkingOpen unfolds (true) or folds the reasoning of every reply
-// (the key map's toggle_thinking, ctrl+t, and /thinking). The replies with reasoning are laid out again (the window at once, what
-// is near it a few per Tick, the rest when it comes near); the line the
-// user reads stays where it is.
+// (the key map's toggle_thinking, ctrl+t, and /thinking). The replies
+// with reasoning are laid out again (the window at once, what is near it
+// a few per Tick, the rest when it comes near); the line the user reads
+// stays where it is.
 func (t *Transcript) SetThinkingOpen(open bool) {
 	if open == t.thinkShown {
 		return
