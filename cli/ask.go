@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 	"parley/internal/bytesize"
 )
@@ -109,35 +110,25 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	client, err := a.client(cfg, plan.model)
-	if err != nil {
+	clients := chat.NewClients(func(model string) (*api.Client, error) { return a.client(cfg, model) })
+	if _, err := clients.Get(plan.model); err != nil {
 		return err
 	}
+	// The same engine as the chat: Begin checks and starts the turn,
+	// Complete takes what streams and closes it.
+	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.mask})
 	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
 	if plan.role != nil {
 		conv.SetRole(plan.role.Name) // kept with the session
 	}
-	// The same turn path as the chat: Begin checks and starts the turn,
-	// Receive takes what streams, Close ends it.
-	turn, err := a.beginTurn(conv, &conversation.UserInput{Text: text, Attachments: plan.atts}, plan.turnOptions(f.system, cfg, h.continued()))
+	eng.Replace(conv)
+	reply, err := a.beginTurn(eng, &conversation.UserInput{Text: text, Attachments: plan.atts}, plan.turnOptions(f.system, cfg, h.continued()))
 	if err != nil {
 		return usage(err)
 	}
-	// The question is on disk before it goes out.
-	h.flush(ctx)
-	a.warnDropped(turn)
+	a.warnDropped(reply.Turn)
 	out := newReplyWriter(a.env.Stdout, f.raw)
-	res, err := a.receive(ctx, client, f, conv, turn, out)
-	closeErr := err
-	switch {
-	case err == nil:
-	case errors.Is(err, context.Canceled):
-		closeErr = context.Canceled
-	default:
-		// What is stored is what the user sees: the key masked.
-		closeErr = errors.New(a.mask(err.Error()))
-	}
-	_ = conv.Close(turn, closeErr)
+	res, err := a.receive(ctx, eng, reply, f, out)
 	h.close()
 	// A reply that failed half-way still ends its line, so the error on
 	// stderr starts on a line of its own; one that never started writes
@@ -150,65 +141,52 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
-	if note := finishNote(res.finishReason); note != "" {
+	if note := finishNote(res.FinishReason); note != "" {
 		a.say(note)
 	}
 	if f.usage {
-		fmt.Fprintln(a.env.Stderr, usageLine(res.usage))
+		fmt.Fprintln(a.env.Stderr, usageLine(res.Usage))
 	}
 	return nil
 }
 
-// receive sends the request and takes the reply: the answer to out (and
-// the conversation), the reasoning to stderr as ask's help says (and the
-// conversation, which stores it apart).
-func (a *app) receive(ctx context.Context, client *api.Client, f askFlags, conv *conversation.Conversation, turn *conversation.Turn, out *replyWriter) (askResult, error) {
+// receive sends the request and takes the reply: the answer to out, the
+// reasoning to stderr as ask's help says (the engine keeps both in the
+// conversation, which stores the reasoning apart).
+func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, f askFlags, out *replyWriter) (chat.Result, error) {
 	think := newReasoningWriter(a.env.Stderr, f.raw, a.env.StderrIsTerminal)
 	showThinking := f.reasoning || a.env.StderrIsTerminal
-	on := replyHandlers{
-		text: func(t string) {
+	on := chat.Handlers{
+		Text: func(t string) {
 			if t != "" {
 				think.Close() // the answer begins: the reasoning's lines end
 			}
 			out.Write(t)
-			conv.Receive(turn, t, nil, "")
 		},
-		reasoning: func(r string) {
+		Reasoning: func(r string) {
 			if showThinking {
 				think.Write(r)
 			}
-			conv.ReceiveReasoning(turn, r)
 		},
 	}
-	req := turn.Chat
-	var (
-		res askResult
-		err error
-	)
-	if f.noStream {
-		req.StreamOptions = nil
-		res, err = askOnce(ctx, client, req, on)
-	} else {
-		res, err = askStream(ctx, client, req, on)
-	}
+	res, err := eng.Complete(ctx, reply, !f.noStream, on)
 	think.Close()
-	conv.Receive(turn, "", res.usage, res.finishReason)
 	return res, err
 }
 
 // beginTurn starts the turn. Earlier turns' images would be refused by a
 // model without vision: then their text goes, the images stay behind.
-func (a *app) beginTurn(conv *conversation.Conversation, user *conversation.UserInput, topts conversation.TurnOptions) (*conversation.Turn, error) {
-	turn, err := conv.Begin(user, topts)
+func (a *app) beginTurn(eng *chat.Engine, user *conversation.UserInput, topts conversation.TurnOptions) (*chat.Reply, error) {
+	reply, err := eng.Begin(user, topts)
 	var ve *conversation.VisionError
 	if errors.As(err, &ve) && ve.Earlier {
 		topts.WithoutImages = true
-		turn, err = conv.Begin(user, topts)
+		reply, err = eng.Begin(user, topts)
 		if err == nil {
 			a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", topts.Model))
 		}
 	}
-	return turn, err
+	return reply, err
 }
 
 // warnDropped says which earlier messages the request leaves out.
@@ -269,65 +247,6 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 		return res.b, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	}
-}
-
-type askResult struct {
-	finishReason string
-	usage        *api.Usage
-}
-
-// replyHandlers take what a reply brings: its answer text and its
-// reasoning.
-type replyHandlers struct {
-	text, reasoning func(string)
-}
-
-func askOnce(ctx context.Context, c *api.Client, req api.ChatRequest, on replyHandlers) (askResult, error) {
-	resp, err := c.Chat(ctx, req)
-	if resp == nil {
-		return askResult{}, err
-	}
-	// A reply over max_reply_bytes comes with its text so far: shown and
-	// kept like a stream's.
-	on.reasoning(resp.Reasoning())
-	on.text(resp.Text())
-	if err != nil {
-		return askResult{}, err
-	}
-	var res askResult
-	if len(resp.Choices) > 0 {
-		res.finishReason = resp.Choices[0].FinishReason
-	}
-	res.usage = resp.Usage
-	return res, nil
-}
-
-func askStream(ctx context.Context, c *api.Client, req api.ChatRequest, on replyHandlers) (askResult, error) {
-	s, err := c.ChatStream(ctx, req)
-	if err != nil {
-		return askResult{}, err
-	}
-	defer s.Close()
-	var res askResult
-	for {
-		ev, err := s.Recv()
-		if errors.Is(err, io.EOF) {
-			return res, nil
-		}
-		if err != nil {
-			return res, err
-		}
-		if ev.Reasoning != "" {
-			on.reasoning(ev.Reasoning)
-		}
-		on.text(ev.Text)
-		if ev.FinishReason != "" {
-			res.finishReason = ev.FinishReason
-		}
-		if ev.Usage != nil {
-			res.usage = ev.Usage
-		}
 	}
 }
 

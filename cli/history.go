@@ -180,6 +180,15 @@ func (h *askHistory) flush(ctx context.Context) {
 	_ = h.rec.Flush(ctx)
 }
 
+// flushFunc is the recorder's flush, for the engine to call before the
+// question goes out (nil without history).
+func (h *askHistory) flushFunc() func(context.Context) error {
+	if h.rec == nil {
+		return nil
+	}
+	return h.rec.Flush
+}
+
 // close writes what is left and closes the history. What could not be
 // written in the end, or a session deleted meanwhile, is said once.
 func (h *askHistory) close() {

@@ -1,0 +1,83 @@
+package chat
+
+import (
+	"context"
+
+	"parley/api"
+)
+
+// Handlers take a reply's answer text and its reasoning as they arrive,
+// in the goroutine that runs Complete (ask prints them).
+type Handlers struct {
+	Text, Reasoning func(string)
+}
+
+// Result is what a completed reply reported.
+type Result struct {
+	FinishReason string
+	Usage        *api.Usage
+}
+
+// directSink hands each event to the conversation and the handlers at
+// once: Complete reads in the owner's goroutine, so nothing is pumped.
+type directSink struct {
+	e  *Engine
+	r  *Reply
+	on Handlers
+}
+
+func (s directSink) Event(ev api.StreamEvent) {
+	if ev.Reasoning != "" {
+		s.on.Reasoning(ev.Reasoning)
+	}
+	s.on.Text(ev.Text)
+	s.e.apply(s.r, Batch{Text: ev.Text, Reasoning: ev.Reasoning, Usage: ev.Usage, Finish: ev.FinishReason, Alive: true}, s.e.opts.Now())
+}
+
+func (s directSink) Retrying(api.RetryNotice) {}
+func (s directSink) Paused()                  {}
+
+// Complete runs the reply to its end in the calling goroutine, streamed
+// or (stream false) as one response, handing each piece to on and to the
+// conversation, and closes the turn: done, interrupted when ctx was
+// cancelled, failed otherwise (what arrived stays). The store's flush
+// comes first, so the question is on disk before it goes out.
+func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handlers) (Result, error) {
+	stop := context.AfterFunc(ctx, r.cancel)
+	defer stop()
+	r.flushFirst()
+	sink := directSink{e: e, r: r, on: on}
+	var err error
+	if stream {
+		err = read(r.ctx, r.client, r.Turn.Chat, sink, 0)
+	} else {
+		err = e.once(r, sink)
+	}
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	res := Result{FinishReason: r.Finish}
+	e.end(err, e.opts.Now())
+	res.Usage = r.Turn.Usage()
+	return res, err
+}
+
+// once asks for the whole reply in one response. A reply over
+// max_reply_bytes comes with its text so far: kept like a stream's.
+func (e *Engine) once(r *Reply, sink directSink) error {
+	req := r.Turn.Chat
+	req.StreamOptions = nil
+	resp, err := r.client.Chat(r.ctx, req)
+	if resp == nil {
+		return err
+	}
+	ev := api.StreamEvent{Text: resp.Text(), Reasoning: resp.Reasoning()}
+	if err == nil {
+		if len(resp.Choices) > 0 {
+			ev.FinishReason = resp.Choices[0].FinishReason
+		}
+		ev.Usage = resp.Usage
+	}
+	sink.Event(ev)
+	return err
+}

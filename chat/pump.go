@@ -1,0 +1,110 @@
+package chat
+
+import (
+	"strings"
+	"sync"
+
+	"parley/api"
+)
+
+// Pump is the small buffer between the goroutine reading a stream and the
+// engine's owner: the reader adds what arrives, the owner takes it all at
+// once when it is ready to show it (the chat once a frame), so a fast
+// gateway wakes the owner no more often than it wants. Only its own
+// methods touch it, under its lock.
+type Pump struct {
+	mu        sync.Mutex
+	text      strings.Builder
+	reasoning strings.Builder
+	usage     *api.Usage
+	finish    string
+	err       error
+	ended     bool
+	// alive: an event arrived since the last take (text or not).
+	alive bool
+	// retry is the client's latest retry notice, nil once data flows.
+	retry *api.RetryNotice
+	// pauses counts the reader's pauses before a network read.
+	pauses int
+}
+
+// Event adds one stream event.
+func (p *Pump) Event(ev api.StreamEvent) {
+	p.mu.Lock()
+	p.alive = true
+	p.retry = nil
+	p.text.WriteString(ev.Text)
+	p.reasoning.WriteString(ev.Reasoning)
+	if ev.Usage != nil {
+		u := *ev.Usage
+		p.usage = &u
+	}
+	if ev.FinishReason != "" {
+		p.finish = ev.FinishReason
+	}
+	p.mu.Unlock()
+}
+
+// Retrying records a retry the client is about to make.
+func (p *Pump) Retrying(n api.RetryNotice) {
+	p.mu.Lock()
+	p.retry = &n
+	p.mu.Unlock()
+}
+
+// Paused counts one pause of the reader before a network read.
+func (p *Pump) Paused() {
+	p.mu.Lock()
+	p.pauses++
+	p.mu.Unlock()
+}
+
+// Pauses is how often the reader paused before a network read.
+func (p *Pump) Pauses() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pauses
+}
+
+// Buffered is how many bytes of answer text wait to be taken.
+func (p *Pump) Buffered() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.text.Len()
+}
+
+// End says the stream is over; err says why when it did not end properly.
+func (p *Pump) End(err error) {
+	p.mu.Lock()
+	p.ended = true
+	p.err = err
+	p.mu.Unlock()
+}
+
+// Take empties the buffer into a batch.
+func (p *Pump) Take() Batch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry}
+	p.text.Reset()
+	p.reasoning.Reset()
+	p.usage = nil
+	p.alive = false
+	return b
+}
+
+// Batch is everything that arrived since the previous Take.
+type Batch struct {
+	Text      string
+	Reasoning string
+	Usage     *api.Usage
+	// Finish is the finish reason, once the gateway sent one.
+	Finish string
+	// Ended: the stream is over; Err says why when it did not end properly.
+	Ended bool
+	Err   error
+	// Alive: the gateway sent something since the previous batch.
+	Alive bool
+	// Retry is the gateway client's retry notice (nil when none).
+	Retry *api.RetryNotice
+}

@@ -1,0 +1,59 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"parley/api"
+)
+
+// Sink takes what a stream brings, in the goroutine that reads it.
+type Sink interface {
+	Event(api.StreamEvent)
+	Retrying(api.RetryNotice)
+	Paused()
+}
+
+// read opens the stream of req and hands its events to sink until it
+// ends (nil at its proper end) or ctx is cancelled. With gap > 0 it pauses
+// that long whenever the next event would have to come from the network,
+// so that the deltas a gateway sends meanwhile are read together, in one
+// system call, instead of waking the process one by one. The decision
+// comes from what is buffered, never from the clock: while the stream
+// holds unread bytes the reader goes on at once, so a fast gateway is
+// never slowed down.
+func read(ctx context.Context, client *api.Client, req api.ChatRequest, sink Sink, gap time.Duration) error {
+	ctx = api.WithRetryNotice(ctx, sink.Retrying)
+	s, err := client.ChatStream(ctx, req)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var pause *time.Timer
+	if gap > 0 {
+		pause = time.NewTimer(gap)
+		pause.Stop()
+		defer pause.Stop()
+	}
+	for {
+		if pause != nil && !s.Buffered() {
+			sink.Paused()
+			pause.Reset(gap)
+			select {
+			case <-pause.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		ev, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		sink.Event(ev)
+	}
+}

@@ -1,0 +1,68 @@
+package chat
+
+import (
+	"context"
+	"time"
+
+	"parley/api"
+	"parley/conversation"
+)
+
+// flushBeforeSend bounds the wait for the user's message to be written
+// before its request goes out, unless Options.FlushWait says otherwise.
+const flushBeforeSend = 2 * time.Second
+
+// Reply is the reply in flight: its turn, the stream's pump, its cancel
+// and what the status of a reply shows (when it started, when text first
+// came, when the gateway last sent anything, how much arrived).
+type Reply struct {
+	// ID tells replies apart: late frames of a stopped one are dropped.
+	ID    int
+	Turn  *conversation.Turn
+	Model string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	client *api.Client
+	flush  func(context.Context) error
+	wait   time.Duration
+	pump   *Pump
+
+	// Started is when the request went; First when text or reasoning
+	// first came (zero until then); Last when the gateway last sent
+	// anything (data or a keep-alive).
+	Started, First, Last time.Time
+	// Chars counts the runes received, for the tokens/s estimate.
+	Chars int
+	// Finish is the finish reason once the gateway sent it (the stream
+	// may still bring the usage).
+	Finish string
+	// Retry is the gateway client's latest retry notice (nil when none).
+	Retry *api.RetryNotice
+}
+
+// Pump is what the reader gathered and the owner has not taken yet.
+func (r *Reply) Pump() *Pump { return r.pump }
+
+// Run sends the request and reads the reply into its pump until the
+// stream ends or the reply is stopped, pausing gap before each wait for
+// the network (0: never). With a store, the user's message is written
+// before the request goes out (a store that fails says so on its own; the
+// request goes all the same). It blocks: the goroutine that calls it
+// belongs to the reply's context, which Stop and the end of the reply
+// cancel.
+func (r *Reply) Run(gap time.Duration) {
+	r.flushFirst()
+	r.pump.End(read(r.ctx, r.client, r.Turn.Chat, r.pump, gap))
+}
+
+// flushFirst waits, within its bound, for the store to write what it
+// holds (the user's message) before the request goes out.
+func (r *Reply) flushFirst() {
+	if r.flush == nil {
+		return
+	}
+	fctx, cancel := context.WithTimeout(r.ctx, r.wait)
+	defer cancel()
+	_ = r.flush(fctx)
+}
