@@ -77,7 +77,7 @@ func lastReplyWithText(conv *conversation.Conversation) (conversation.Message, b
 // newConversationKey starts a new conversation. With history on screen the
 // first press asks for a second one, so a stray key loses nothing.
 func (m *Model) newConversationKey() tea.Cmd {
-	if m.conv.Len() == 0 {
+	if m.eng.Conv().Len() == 0 {
 		return nil
 	}
 	now := m.now()
@@ -117,6 +117,8 @@ type attachedMsg struct {
 	err  error
 }
 
+// attached puts what a pasted or dropped path brought on the message; a
+// send that waited for it goes once the last attachment is read.
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
 	if stopped(msg.err) {
@@ -126,9 +128,12 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		return tea.Batch(takeText(m, msg.text), m.notify(msg.err.Error(), toastWarn))
+		return tea.Batch(takeText(m, msg.text), m.notify(msg.err.Error(), toastWarn), m.attachingDone(true))
 	}
-	return m.addAttachments(msg.atts)
+	before := len(m.comp.attachments)
+	cmd := m.addAttachments(msg.atts)
+	added := len(m.comp.attachments) > before
+	return tea.Batch(cmd, m.attachingDone(!added))
 }
 
 func plural(n int, one, many string) string {

@@ -203,7 +203,7 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	h.typeText("what is this?")
 	h.key("enter")
 	// llama3 cannot see: refused before any request, nothing lost.
-	if len(h.srv.Requests()) != 0 || h.m.conv.Len() != 0 {
+	if len(h.srv.Requests()) != 0 || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("sent anyway: %d requests", len(h.srv.Requests()))
 	}
 	if h.m.comp.value() != "what is this?" || len(h.m.comp.attachments) != 1 {

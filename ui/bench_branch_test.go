@@ -141,10 +141,10 @@ func branchBenchModel(b *testing.B, n int) *Model {
 	m.selectMessage(branchLongAlt)
 	settleTranscript(m.tr)
 	m.Update(frameMsg{})
-	if got := m.conv.Len(); got != n {
+	if got := m.eng.Conv().Len(); got != n {
 		b.Fatalf("the session's path holds %d messages, want %d", got, n)
 	}
-	if i, c := m.conv.Alternatives(branchLongAlt); i != 1 || c != 2 {
+	if i, c := m.eng.Conv().Alternatives(branchLongAlt); i != 1 || c != 2 {
 		b.Fatalf("message %d is alternative %d/%d, want 2/2", branchLongAlt, i+1, c)
 	}
 	checkSwitched(b, m, n, branchLongAlt, branchLongMark)
@@ -162,7 +162,7 @@ func switchFrame(m *Model, key tea.KeyPressMsg) {
 // sel and the frame shows the start of that alternative.
 func checkSwitched(b *testing.B, m *Model, n, sel int, mark string) {
 	b.Helper()
-	if got := m.conv.Len(); got != n {
+	if got := m.eng.Conv().Len(); got != n {
 		b.Fatalf("after the switch the path holds %d messages, want %d", got, n)
 	}
 	if m.focus.on != focusMessages || m.focus.msg != sel {
@@ -212,7 +212,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 			m := branchBenchModel(b, n)
 			reopen := func() {
 				if tc.reopen {
-					m.tr.Reset(m.conv.Messages())
+					m.tr.Reset(m.eng.Conv().Messages())
 					m.tr.Reveal(m.focus.msg)
 					settleTranscript(m.tr)
 				}
@@ -234,7 +234,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 					}
 				})
 				cpu += threadCPU() - c0
-				if got, want := m.conv.Len(), tc.timed[len(tc.timed)-1].n; got != want {
+				if got, want := m.eng.Conv().Len(), tc.timed[len(tc.timed)-1].n; got != want {
 					b.Fatalf("after the timed switch the path holds %d messages, want %d", got, want)
 				}
 				if tc.back != nil {

@@ -23,26 +23,29 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	m := New(context.Background(), Options{
 		Model: "gpt-4o", Theme: "dark", Width: 120, Height: 40,
-		Now:       func() time.Time { return clock },
-		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
+		Now: func() time.Time { return clock },
+		// A client that is never asked: the reply's stream is fed by hand.
+		NewClient: func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: "http://127.0.0.1:9"})
+		},
 	})
-	t, err := m.conv.Begin(&conversation.UserInput{Text: "benchmark question"}, m.turnOptions())
+	if _, err := m.eng.Clients().Get(m.model); err != nil {
+		b.Fatal(err)
+	}
+	r, err := m.eng.Begin(&conversation.UserInput{Text: "benchmark question"}, m.turnOptions())
 	if err != nil {
 		b.Fatal(err)
 	}
-	id := t.ReplyID
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	m.stream.nextID++
-	m.stream.active = &activeStream{id: m.stream.nextID, turn: t, model: m.model, ctx: ctx, cancel: cancel, pump: newPump(), started: clock, first: clock, last: clock}
+	b.Cleanup(func() { m.eng.Stop() })
+	id := r.Turn.ReplyID
 	para := "Some **Markdown** text of a typical answer, with `code` and a [link](https://example.com).\n\n"
 	var sb strings.Builder
 	for sb.Len() < size {
 		sb.WriteString(para)
 	}
-	m.conv.AppendDelta(id, sb.String()[:size])
+	m.eng.Conv().AppendDelta(id, sb.String()[:size])
 	settleTranscript(m.tr)
-	return m, m.stream.active.id
+	return m, m.eng.Reply().ID
 }
 
 // BenchmarkStreamDelta is one stream delta through the root model: into
@@ -62,8 +65,8 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ResetTimer()
 			before := len(lastText(m))
 			for b.Loop() {
-				m.stream.active.pump.add(ev)
-				m.stream.drain(m.conv, m.now())
+				m.eng.Reply().Pump().Event(ev)
+				m.eng.Drain()
 				_ = m.View()
 			}
 			if got := len(lastText(m)); got != before+b.N*len(ev.Text) {
@@ -80,8 +83,8 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.stream.active.pump.add(ev)
-				m.stream.drain(m.conv, m.now())
+				m.eng.Reply().Pump().Event(ev)
+				m.eng.Drain()
 				_ = r.Render(termsafe.Markdown(lastText(m)))
 				_ = m.View()
 			}
@@ -105,9 +108,9 @@ func BenchmarkFrame(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				if i++; i%16 == 0 {
-					m.stream.active.pump.add(para)
+					m.eng.Reply().Pump().Event(para)
 				} else {
-					m.stream.active.pump.add(word)
+					m.eng.Reply().Pump().Event(word)
 				}
 				m.Update(frame)
 				_ = m.View()
@@ -127,8 +130,8 @@ func BenchmarkStreamDeltaComposed(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.stream.active.pump.add(ev)
-				m.stream.drain(m.conv, m.now())
+				m.eng.Reply().Pump().Event(ev)
+				m.eng.Drain()
 				m.composeFrame()
 				_ = m.View()
 			}
@@ -154,7 +157,7 @@ func BenchmarkKeystroke(b *testing.B) {
 }
 
 func lastText(m *Model) string {
-	r, _ := m.conv.LastReply()
+	r, _ := m.eng.Conv().LastReply()
 	return r.Text
 }
 

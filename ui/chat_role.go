@@ -19,25 +19,25 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	name := strings.TrimSpace(args)
 	switch name {
 	case "":
-		return m.notify(rolesSaid(m.opts.Config, m.conv.Role(), homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))), toastInfo)
+		return m.notify(rolesSaid(m.opts.Config, m.eng.Conv().Role(), homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))), toastInfo)
 	case "--clear":
-		if m.conv.Role() == "" {
+		if m.eng.Conv().Role() == "" {
 			return m.notify("this conversation has no role to remove", toastInfo)
 		}
-		m.conv.SetRole("")
-		m.conv.SetSystemPrompt(m.opts.ownSystemPrompt())
+		m.eng.Conv().SetRole("")
+		m.eng.Conv().SetSystemPrompt(m.opts.ownSystemPrompt())
 		return m.notify("role removed; the next reply is sent with the usual system prompt and parameters", toastOK)
 	}
 	r, err := m.opts.Config.FindRole(name)
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}
-	m.conv.SetRole(r.Name)
+	m.eng.Conv().SetRole(r.Name)
 	said := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
 	if m.opts.SystemPrompt != "" {
 		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; --system keeps this run's system prompt"
 	} else {
-		m.conv.SetSystemPrompt(r.SystemPrompt)
+		m.eng.Conv().SetSystemPrompt(r.SystemPrompt)
 	}
 	if !r.Params.IsZero() {
 		said += " and parameters (/set shows them)"

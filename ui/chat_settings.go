@@ -53,15 +53,15 @@ func (m *Model) setCommand(args string) tea.Cmd {
 	name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 	switch {
 	case name == "":
-		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.model, m.conv)), toastInfo)
+		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.model, m.eng.Conv())), toastInfo)
 	case value == "--clear":
-		if !m.conv.Params().Has(name) {
+		if !m.eng.Conv().Params().Has(name) {
 			if _, err := api.ParseParam(name, "0"); err != nil && api.ParamHelp(name) == "" {
 				return m.notify(userSentence(err), toastErr) // the sentence naming the parameters there are
 			}
 			return m.notify(fmt.Sprintf("%s was not set with /set in this conversation; /set alone shows where each value comes from", name), toastInfo)
 		}
-		m.conv.SetParams(m.conv.Params().Without(name))
+		m.eng.Conv().SetParams(m.eng.Conv().Params().Without(name))
 		return m.notify(fmt.Sprintf("%s cleared; the next reply goes without this conversation's value", name), toastOK)
 	case value == "":
 		return m.notify(fmt.Sprintf("/set %s needs a value, like /set %s", name, paramExample(name)), toastErr)
@@ -70,7 +70,7 @@ func (m *Model) setCommand(args string) tea.Cmd {
 	if err != nil {
 		return m.notify(err.Error(), toastErr)
 	}
-	m.conv.SetParams(m.conv.Params().With(one))
+	m.eng.Conv().SetParams(m.eng.Conv().Params().With(one))
 	v, _ := one.Value(name)
 	return m.notify(fmt.Sprintf("%s = %s for this conversation; the next reply is sent with it (/set %s --clear removes it)", name, v, name), toastOK)
 }

@@ -100,7 +100,7 @@ func TestParametersFromConfigSetAndRole(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(h.screen()), " "), "temperature") {
 		t.Fatalf("an out-of-range value is not refused by name:\n%s", h.screen())
 	}
-	if v, _ := h.m.conv.Params().Value("temperature"); v != "1.2" {
+	if v, _ := h.m.eng.Conv().Params().Value("temperature"); v != "1.2" {
 		t.Fatalf("a refused value changed the parameter to %q", v)
 	}
 	h.typeText("/set temperature --clear")
@@ -125,8 +125,8 @@ func TestUnknownRoleIsRefusedByName(t *testing.T) {
 	if !strings.Contains(flat, `there is no role "reviewr"; did you mean reviewer?`) {
 		t.Fatalf("refusal:\n%s", h.screen())
 	}
-	if h.m.conv.Role() != "" {
-		t.Fatalf("role %q set", h.m.conv.Role())
+	if h.m.eng.Conv().Role() != "" {
+		t.Fatalf("role %q set", h.m.eng.Conv().Role())
 	}
 }
 
@@ -140,7 +140,7 @@ func TestRunRoleStartsEveryNewConversation(t *testing.T) {
 		t.Fatalf("--role's prompt is not sent: %+v", msgs)
 	}
 	h.m.newConversation()
-	if h.m.conv.Role() != "reviewer" {
+	if h.m.eng.Conv().Role() != "reviewer" {
 		t.Fatal("a new conversation lost --role")
 	}
 }
@@ -155,14 +155,14 @@ func TestSessionKeepsRoleAndParameters(t *testing.T) {
 	h.key("enter")
 	h.ask("keep these", "kept")
 	flush(t, h)
-	id := h.m.conv.ID()
+	id := h.m.eng.Conv().ID()
 	again := newHarness(t, 120, 30, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Config = cfg })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
-	if again.m.conv.Role() != "reviewer" {
-		t.Fatalf("role %q after reopening", again.m.conv.Role())
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	if again.m.eng.Conv().Role() != "reviewer" {
+		t.Fatalf("role %q after reopening", again.m.eng.Conv().Role())
 	}
-	if v, _ := again.m.conv.Params().Value("seed"); v != "3" {
+	if v, _ := again.m.eng.Conv().Params().Value("seed"); v != "3" {
 		t.Fatalf("seed %q after reopening", v)
 	}
 	again.srv.Enqueue(apitest.Reply{Text: "again"})
@@ -216,5 +216,5 @@ system_prompt = "You rhyme."
 	h.key("tab")
 	h.wait("the completed name", func() bool { return strings.TrimSpace(h.m.comp.value()) == "/role reviewer" })
 	h.key("enter")
-	h.wait("the role", func() bool { return h.m.conv.Role() == "reviewer" })
+	h.wait("the role", func() bool { return h.m.eng.Conv().Role() == "reviewer" })
 }

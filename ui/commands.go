@@ -80,18 +80,18 @@ func (m *Model) systemCommand(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
 	switch text {
 	case "":
-		if cur := m.conv.SystemPrompt(); cur != "" {
+		if cur := m.eng.Conv().SystemPrompt(); cur != "" {
 			return m.notify("system prompt: "+cur+" (/system TEXT changes it, /system --clear removes it)", toastInfo)
 		}
 		return m.notify("this conversation has no system prompt; /system TEXT sets one", toastInfo)
 	case "--clear":
-		if m.conv.SystemPrompt() == "" {
+		if m.eng.Conv().SystemPrompt() == "" {
 			return m.notify("this conversation has no system prompt to remove", toastInfo)
 		}
-		m.conv.SetSystemPrompt("")
+		m.eng.Conv().SetSystemPrompt("")
 		return m.notify("system prompt removed; the next reply is sent without one", toastOK)
 	}
-	m.conv.SetSystemPrompt(text)
+	m.eng.Conv().SetSystemPrompt(text)
 	return m.notify("system prompt set for this conversation; the next reply follows it", toastOK)
 }
 

@@ -63,7 +63,7 @@ func cursorHints(msg conversation.Message) []uictx.Hint {
 // cursorKey handles a key while the message cursor has the focus. A key
 // it does not use goes back to the composer, typed there.
 func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
-	sel, ok := m.conv.ByID(m.focus.msg)
+	sel, ok := m.eng.Conv().ByID(m.focus.msg)
 	if !ok {
 		m.focus.toComposer()
 		return m.chatKey(msg)
@@ -74,13 +74,13 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus.toComposer()
 		return nil
 	case k == "up" || s == "k":
-		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, -1))
+		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, -1))
 	case k == "down" || s == "j":
-		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, 1))
+		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, 1))
 	case k == "home" || s == "g":
-		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, -m.conv.Len()))
+		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, -m.eng.Conv().Len()))
 	case k == "end" || s == "G":
-		m.selectMessage(cursorStep(m.conv.Messages(), sel.ID, m.conv.Len()))
+		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, m.eng.Conv().Len()))
 	case k == "left" || s == "h" || k == "right" || s == "l":
 		return m.switchAlternative(sel, k == "right" || s == "l")
 	case s == "y":
@@ -94,7 +94,7 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s == "f":
 		return m.fork(sel)
 	case s == "d":
-		return m.notify(toggleExcluded(m.conv, sel))
+		return m.notify(toggleExcluded(m.eng.Conv(), sel))
 	default:
 		m.focus.toComposer()
 		return m.chatKey(msg)
@@ -120,7 +120,7 @@ func (m *Model) switchAlternative(sel conversation.Message, next bool) tea.Cmd {
 	if next {
 		delta = 1
 	}
-	id, err := m.conv.SwitchAlternative(sel.ID, delta)
+	id, err := m.eng.Conv().SwitchAlternative(sel.ID, delta)
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}
@@ -134,7 +134,7 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 	if sel.Role != api.RoleUser {
 		return m.notify("e edits a message you wrote; on a reply, r regenerates it", toastInfo)
 	}
-	if m.stream.active != nil {
+	if m.eng.Reply() != nil {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	m.focus.toComposer()
@@ -159,26 +159,25 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 	if sel.Role != api.RoleAssistant {
 		return m.notify("r regenerates a reply: select the reply (↓)", toastInfo)
 	}
-	if m.stream.active != nil || m.images.run != nil {
+	if m.eng.Reply() != nil || m.eng.Images() != nil {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
-	client, ok := m.clients.ready(m.model)
-	if !ok {
-		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
+	if m.eng.Clients().NeedsBuild(m.model) {
+		return tea.Batch(prepareClient(m.eng.Clients(), m.model), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
 	}
-	t, err := m.conv.Regenerate(sel.ID, m.turnOptions())
+	r, err := m.eng.Regenerate(sel.ID, m.turnOptions())
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}
 	m.focus.toComposer()
 	m.tr.Bottom()
-	return m.startStream(client, t)
+	return m.startStream(r)
 }
 
 // fork starts a new session holding the conversation up to and including
 // sel, and opens it. Without history it becomes the conversation on screen.
 func (m *Model) fork(sel conversation.Message) tea.Cmd {
-	snap, err := m.conv.Fork(sel.ID)
+	snap, err := m.eng.Conv().Fork(sel.ID)
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}

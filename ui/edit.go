@@ -34,7 +34,7 @@ func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 		m.comp.keepLine(inv)
 		return m.notify(why, toastErr)
 	}
-	src, ok := editSource(m.pane, m.comp.attachments, m.conv)
+	src, ok := editSource(m.pane, m.comp.attachments, m.eng.Conv())
 	if !ok {
 		return refuse("there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
 	}

@@ -27,14 +27,14 @@ type exportedMsg struct {
 // it goes to the export folder (exportDir), named after the title. A chat
 // that keeps no history (the demo, --no-save) exports what it holds.
 func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
-	if m.conv.Len() == 0 {
+	if m.eng.Conv().Len() == 0 {
 		return m.notify("there is nothing to export yet", toastInfo)
 	}
 	home := m.opts.Getenv("HOME")
 	path := strings.TrimSpace(arg)
 	if path == "" {
-		name := "parley-" + m.conv.ID()[:8]
-		if slug := fileSlug(m.conv.Title()); slug != "" {
+		name := "parley-" + m.eng.Conv().ID()[:8]
+		if slug := fileSlug(m.eng.Conv().Title()); slug != "" {
 			name = slug
 		}
 		path = filepath.Join(exportDir(m.opts.Getenv), name+".md")
@@ -49,9 +49,9 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		opts.Format = session.FormatJSON
 	}
-	store, rec, id := m.hist.Store, m.hist.rec, m.conv.ID()
+	store, rec, id := m.hist.Store, m.hist.rec, m.eng.Conv().ID()
 	if store == nil {
-		snap, created := m.conv.Snapshot(), m.term.started
+		snap, created := m.eng.Conv().Snapshot(), m.term.started
 		return func() tea.Msg {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				return exportedMsg{path: path, err: err}

@@ -248,7 +248,7 @@ func (l *recordingListener) appends() int {
 func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	l := &recordingListener{}
-	h.m.listen(l)
+	h.m.eng.Listen(l)
 	for i, q := range []string{"one", "two"} {
 		h.srv.Enqueue(apitest.Reply{Text: "answer"})
 		h.typeText(q)
@@ -260,7 +260,7 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 		// A new conversation: the listener goes on hearing.
 		h.key("ctrl+l")
 		h.key("ctrl+l")
-		if h.m.conv.Len() != 0 {
+		if h.m.eng.Conv().Len() != 0 {
 			t.Fatal("no new conversation")
 		}
 	}
@@ -269,12 +269,12 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h.typeText("three")
 	h.key("enter")
 	h.wait("the reply", func() bool { return !h.streaming() })
-	snap := h.m.conv.Snapshot()
+	snap := h.m.eng.Conv().Snapshot()
 	h.key("ctrl+l")
 	h.key("ctrl+l")
 	h.m.openConversation(snap, "opened")
-	if h.m.conv.Len() != 2 {
-		t.Fatalf("the opened conversation has %d messages", h.m.conv.Len())
+	if h.m.eng.Conv().Len() != 2 {
+		t.Fatalf("the opened conversation has %d messages", h.m.eng.Conv().Len())
 	}
 	before := l.appends()
 	h.srv.Enqueue(apitest.Reply{Text: "answer"})

@@ -49,8 +49,8 @@ func TestGoldenStates(t *testing.T) {
 		h.key("enter")
 		h.wait("text", func() bool { return lastReplyMsg(h).Text == "Streaming text so fa" })
 		h.clock.advance(1500 * time.Millisecond)
-		h.m.stream.active.frame = 3
-		h.send(frameMsg{id: h.m.stream.active.id})
+		h.m.spin.frame = 3
+		h.send(frameMsg{id: h.m.eng.Reply().ID})
 		checkFrame(t, h.m, 80, 24)
 		golden.RequireEqual(t, h.m.View().Content)
 		h.key("esc")
@@ -63,8 +63,8 @@ func TestGoldenStates(t *testing.T) {
 		h.typeText("will fail")
 		h.key("enter")
 		h.wait("text", func() bool { return lastReplyMsg(h).Text == "Partial" })
-		h.m.stream.active.pump.end(errors.New("the gateway is overloaded (503); wait a moment and press ctrl+r"))
-		h.send(frameMsg{id: h.m.stream.active.id})
+		h.m.eng.Reply().Pump().End(errors.New("the gateway is overloaded (503); wait a moment and press ctrl+r"))
+		h.send(frameMsg{id: h.m.eng.Reply().ID})
 		h.settle(0)
 		golden.RequireEqual(t, h.m.View().Content)
 	})

@@ -107,21 +107,28 @@ func (g grabber) attachBytes(name string, data []byte) grabbedMsg {
 // nothing.
 func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	m.work.done()
+	var cmd tea.Cmd
 	switch {
 	case stopped(msg.err):
 		return nil
 	case errors.Is(msg.err, desktop.ErrCancelled):
-		return m.notify("screenshot cancelled", toastInfo)
+		cmd = m.notify("screenshot cancelled", toastInfo)
 	case errors.Is(msg.err, desktop.ErrEmpty):
-		return m.notify(userSentence(msg.err), toastInfo)
+		cmd = m.notify(userSentence(msg.err), toastInfo)
 	case msg.err != nil:
-		return m.notify(userSentence(msg.err), toastWarn)
+		cmd = m.notify(userSentence(msg.err), toastWarn)
 	case msg.att == nil:
-		return m.pasteText(msg.text)
+		cmd = m.pasteText(msg.text)
+	}
+	if cmd != nil || msg.att == nil {
+		// Nothing was attached: a send that waited for it stays unsent.
+		return tea.Batch(cmd, m.attachingDone(true))
 	}
 	before := len(m.comp.attachments)
-	cmd := m.addAttachments([]api.Attachment{*msg.att})
-	if msg.taken.IsZero() || len(m.comp.attachments) == before {
+	cmd = m.addAttachments([]api.Attachment{*msg.att})
+	added := len(m.comp.attachments) > before
+	cmd = tea.Batch(cmd, m.attachingDone(!added))
+	if msg.taken.IsZero() || !added {
 		return cmd
 	}
 	said := fmt.Sprintf("attached the newest screenshot, %s, taken %s", cells.OneLine(filepath.Base(msg.att.Name)), age(m.now().Sub(msg.taken)))

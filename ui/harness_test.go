@@ -14,6 +14,7 @@ import (
 
 	"parley/api"
 	"parley/api/apitest"
+	"parley/chat"
 )
 
 // harness drives a root model the way Bubble Tea would, without a
@@ -274,7 +275,9 @@ func keyMsg(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Mod: mod}
 }
 
-func (h *harness) streaming() bool { return h.m.stream.active != nil || h.m.turn.pendingSend }
+func (h *harness) streaming() bool {
+	return h.m.eng.Reply() != nil || h.m.eng.Waiting() != chat.WaitNone
+}
 
 // errBadKey is a client construction error carrying a control sequence, as
 // a hostile environment might.

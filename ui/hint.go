@@ -114,7 +114,7 @@ func (m *Model) hintItems() []uictx.Hint {
 			return p.hints()
 		}
 	}
-	if sel, ok := m.conv.ByID(shownCursor(m.focus, m.conv, false)); ok {
+	if sel, ok := m.eng.Conv().ByID(shownCursor(m.focus, m.eng.Conv(), false)); ok {
 		return cursorHints(sel)
 	}
 	switch {
@@ -122,19 +122,19 @@ func (m *Model) hintItems() []uictx.Hint {
 		return menuHints(&m.ctx.Keys)
 	case m.armed.codePrefix:
 		return []uictx.Hint{{Key: "1…9", Desc: "copy that code block of the last reply"}, {Key: k(km.Cancel), Desc: "cancel"}}
-	case m.stream.active != nil:
+	case m.eng.Reply() != nil:
 		return []uictx.Hint{{Key: k(km.Cancel), Desc: "stop"}, {Key: k(km.ScrollUp) + "/" + k(km.ScrollDown), Desc: "scroll"}, {Key: k(km.CopyReply), Desc: "copy"}, {Key: helpHintKey(km, m.comp.textEmpty()), Desc: "help"}}
 	case m.comp.editing:
 		return []uictx.Hint{{Key: k(km.Send), Desc: "resend"}, {Key: k(km.Newline), Desc: "new line"}, {Key: k(km.Editor), Desc: "editor"}, {Key: k(km.Cancel), Desc: "leave edit"}}
 	}
 	items := []uictx.Hint{{Key: k(km.Send), Desc: "send"}, {Key: k(km.Newline), Desc: "new line"}}
-	if r, ok := m.conv.LastReply(); ok && transcript.RetryHelps(r) {
+	if r, ok := m.eng.Conv().LastReply(); ok && transcript.RetryHelps(r) {
 		items = append([]uictx.Hint{{Key: k(km.Retry), Desc: "retry"}}, items...)
 	}
 	if m.comp.textEmpty() {
 		items = append(items, uictx.Hint{Key: "/", Desc: "commands"})
 	}
-	if m.conv.Len() > 0 && m.comp.empty() {
+	if m.eng.Conv().Len() > 0 && m.comp.empty() {
 		if m.tr.AtBottom() {
 			items = append(items, uictx.Hint{Key: k(km.EditLast), Desc: "edit"})
 		} else {
@@ -143,7 +143,7 @@ func (m *Model) hintItems() []uictx.Hint {
 		}
 	}
 	items = append(items, uictx.Hint{Key: k(km.ModelPicker), Desc: "model"})
-	if _, ok := m.conv.LastReply(); ok {
+	if _, ok := m.eng.Conv().LastReply(); ok {
 		items = append(items, uictx.Hint{Key: k(km.CopyReply), Desc: "copy"})
 	}
 	items = append(items,

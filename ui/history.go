@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 	"parley/session"
 	"parley/ui/uictx"
@@ -150,7 +151,7 @@ func (m *Model) openSession(id string, jump int) tea.Cmd {
 	m.interruptStream()
 	m.hist.loadGen++
 	m.hist.loading = id
-	return tea.Batch(m.hist.saveDraft(m.conv.ID(), &m.comp), loadSession(m.hist.Store, m.hist.loadGen, id, jump != 0, jump))
+	return tea.Batch(m.hist.saveDraft(m.eng.Conv().ID(), &m.comp), loadSession(m.hist.Store, m.hist.loadGen, id, jump != 0, jump))
 }
 
 func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
@@ -182,13 +183,13 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if msg.jump != 0 {
 		m.tr.ScrollTo(msg.jump)
 	}
-	cmds := []tea.Cmd{m.clients.prepare(m.model), draft}
+	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), m.model), draft}
 	if complete {
 		if len(msg.sess.Snapshot.Messages) >= settleMessages {
 			cmds = append(cmds, settleHeap)
 		}
 		m.hist.loading = ""
-		if m.turn.pendingSend {
+		if m.eng.Waiting() == chat.WaitSession {
 			cmds = append(cmds, m.send())
 		}
 	} else {

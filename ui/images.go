@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"image"
@@ -13,10 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/config"
 	"parley/conversation"
 	"parley/imagegen"
-	"parley/media"
 	"parley/termsafe"
 	"parley/ui/cells"
 	"parley/ui/preview"
@@ -43,22 +41,8 @@ type imageSource struct {
 	data []byte
 }
 
-// imageRun is the image turn in flight.
-type imageRun struct {
-	id      int // the image turn's message
-	cancel  context.CancelFunc
-	started time.Time
-	shown   time.Time // the time the status shows (advanced by imageTickMsg)
-	what    string    // "generating 2 images with gpt-image-1 (1024x1024)"
-	ask     imageAsk
-}
-
 // imagesMadeMsg brings the end of an image turn.
-type imagesMadeMsg struct {
-	id  int
-	res imagegen.Result
-	err error
-}
+type imagesMadeMsg struct{ chat.ImagesMade }
 
 // imageTickMsg moves the elapsed time in the status while images are made.
 type imageTickMsg struct{ id int }
@@ -171,11 +155,8 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 // any request: images cost money), starts the image turn, and makes the
 // images in a command.
 func (m *Model) startImages(ask imageAsk) tea.Cmd {
-	if m.images.run != nil || m.stream.active != nil || m.turn.pendingSend {
+	if m.eng.Busy() || m.eng.Waiting() != chat.WaitNone {
 		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
-	}
-	if !m.clients.configured() {
-		return m.notify(errNoGateway.Error(), toastErr)
 	}
 	job, err := imagegen.Plan(m.catalog, imageRequest(ask, m.opts.imageDir()))
 	if err != nil {
@@ -185,125 +166,59 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if ask.edit != nil {
 		turn.From = ask.edit.name
 	}
-	start := func() (int, error) { return m.conv.StartImages(ask.prompt, ask.model, turn) }
-	if ask.again != 0 {
-		start = func() (int, error) { return m.conv.StartImagesAgain(ask.again, ask.prompt, ask.model, turn) }
-	}
-	id, err := start()
+	run, err := m.eng.StartImages(job, ask.prompt, turn, ask.again)
 	if err != nil {
-		return m.notify(err.Error(), toastWarn)
+		return m.notify(userSentence(err), toastWarn)
 	}
 	m.notes.dismiss()
 	m.tr.Bottom()
+	m.spin = spinner{shown: run.Started}
+	m.images.lastModel = ask.model
+	m.images.lastAsk = ask
+	m.images.lastAsk.again = 0
 	clock := m.opts.Now
 	if clock == nil {
 		clock = time.Now
 	}
-	return m.images.start(m.base, m.clients, job, id, ask, m.now(), clock, m.pics.cache)
-}
-
-// start makes the images of job in a command; id is the image turn that
-// shows them.
-func (r *imageRunner) start(base context.Context, pool *clientPool, job imagegen.Job, id int, ask imageAsk, now time.Time, clock func() time.Time, cache *preview.Cache) tea.Cmd {
-	ctx, cancel := context.WithCancel(base)
-	r.run = &imageRun{id: id, cancel: cancel, started: now, shown: now, what: imagegen.Describe(job), ask: ask}
-	r.lastModel = ask.model
-	r.lastAsk = ask
-	r.lastAsk.again = 0
+	cache := m.pics.cache
 	return tea.Batch(
 		func() tea.Msg {
-			c, err := pool.get(job.Model)
-			if err != nil {
-				return imagesMadeMsg{id: id, err: err}
-			}
-			res, err := imagegen.RunWith(ctx, c, job, clock(), imagegen.RunOptions{
+			return imagesMadeMsg{run.Run(clock(), imagegen.RunOptions{
 				Budget: cache.Budget(),
 				// The pixels checked before saving become the picture the
 				// transcript shows: the image is decoded once.
 				Decoded: func(data []byte, img image.Image) { cache.Keep(preview.NewSource(data), img) },
-			})
-			return imagesMadeMsg{id: id, res: res, err: err}
+			})}
 		},
-		tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: id} }),
+		tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: run.ID} }),
 	)
 }
 
-// made ends the image turn: its images are shown with their paths, or the
-// error in its place with the retry key. It returns what to tell the user
-// ("" for nothing; a late answer of a stopped turn is dropped).
-func (r *imageRunner) made(msg imagesMadeMsg, conv *conversation.Conversation) string {
-	run := r.run
-	if run == nil || run.id != msg.id {
-		return ""
+// imageFailure words an image run's failure as the turn keeps it.
+func imageFailure(err error) string {
+	text := userSentence(err)
+	var de *imagegen.DirError
+	if errors.As(err, &de) {
+		text += "; choose another folder with image_dir in the config"
 	}
-	run.cancel()
-	r.run = nil
-	if msg.err != nil {
-		text := userSentence(msg.err)
-		var de *imagegen.DirError
-		if errors.As(msg.err, &de) {
-			text += "; choose another folder with image_dir in the config"
-		}
-		_ = conv.Fail(msg.id, text)
-		return ""
-	}
-	atts := make([]api.Attachment, 0, len(msg.res.Saved))
-	for i, s := range msg.res.Saved {
-		atts = append(atts, savedAttachment(s, msg.res.Images[i]))
-	}
-	_ = conv.FinishImages(msg.id, atts, msg.res.Notes)
-	return "saved " + imagegen.Plural(len(atts), "image")
-}
-
-// savedAttachment is a saved image as the conversation keeps it: named by
-// its path, with its bytes (so the history keeps it when the file moves).
-func savedAttachment(s media.SavedImage, v media.Verified) api.Attachment {
-	return api.Attachment{
-		Name:   s.Path,
-		MIME:   s.Format.MIME(),
-		SHA256: fmt.Sprintf("%x", sha256.Sum256(v.Data)),
-		Width:  s.Width, Height: s.Height,
-		Bytes: len(v.Data),
-		Data:  v.Data,
-	}
-}
-
-// stop abandons the image turn in flight: nothing is saved. It reports
-// whether a turn was stopped.
-func (r *imageRunner) stop(conv *conversation.Conversation) bool {
-	run := r.run
-	if run == nil {
-		return false
-	}
-	run.cancel()
-	r.run = nil
-	_ = conv.Interrupt(run.id)
-	return true
+	return text
 }
 
 // stopImages is esc or ctrl+c while images are made.
 func (m *Model) stopImages() tea.Cmd {
-	if !m.images.stop(m.conv) {
+	if !m.eng.StopImages() {
 		return nil
 	}
 	return m.notify("stopped; no image was saved", toastInfo)
 }
 
-// tick moves the status's elapsed time while images are made.
-func (r *imageRunner) tick(msg imageTickMsg, now time.Time) tea.Cmd {
-	if r.run == nil || r.run.id != msg.id {
-		return nil
-	}
-	r.run.shown = now
-	return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} })
-}
-
-// seg is the status while images are made: what, for how long, and how
-// to stop.
-func (r *imageRun) seg(stopKey string) statusSeg {
+// imageSeg is the status while images are made: what, for how long, and
+// how to stop.
+func imageSeg(r *chat.ImageRun, now time.Time, stopKey string) statusSeg {
+	took := max(now.Sub(r.Started), 0)
 	return statusSeg{
-		text: fmt.Sprintf("%s %s · %s · %s stops", spinnerFrames[int(r.shown.Sub(r.started)/time.Second)%len(spinnerFrames)],
-			cells.OneLine(r.what), formatElapsed(r.shown.Sub(r.started)), stopKey),
+		text: fmt.Sprintf("%s %s · %s · %s stops", spinnerFrames[int(took/time.Second)%len(spinnerFrames)],
+			cells.OneLine(r.What), formatElapsed(took), stopKey),
 		role: roleBusy, flex: true,
 	}
 }
@@ -340,10 +255,9 @@ func userSentence(err error) string {
 	return cells.OneLine(termsafe.Sanitize(err.Error()))
 }
 
-// imageRunner is the image turn in flight (nil when none) and the last
-// model and request asked for, for the next /image and for a retry.
+// imageRunner is the last model and request asked for, for the next
+// /image and for a retry (the image run in flight is the engine's).
 type imageRunner struct {
-	run       *imageRun
 	lastModel string
 	lastAsk   imageAsk
 }

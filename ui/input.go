@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/chat"
 	"parley/ui/keys"
 )
 
@@ -72,7 +73,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
-			return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
+			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
 		}
 		if keys.Matches(msg, m.ctx.Keys.Cancel) {
 			return nil
@@ -116,18 +117,23 @@ func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
-// close a pane that took the transcript's place, else dismiss the banner,
-// else select the last message when the composer is empty; the notice is
-// dismissed on the way.
+// close a pane that took the transcript's place, else dismiss the banner
+// or a notice that stays until esc (and nothing else), else select the
+// last message when the composer is empty; a notice that fades by itself
+// is dismissed on the way.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
-	case m.stream.active != nil:
+	case m.eng.Reply() != nil:
 		m.interruptStream()
 		return m.tickIfNeeded()
-	case m.images.run != nil:
+	case m.eng.Images() != nil:
 		return m.stopImages()
 	case m.work.attaching > 0:
 		m.work.stopAttaching()
+		if m.eng.Waiting() == chat.WaitAttachments {
+			m.eng.Hold(chat.WaitNone)
+			return m.notify("stopped attaching; the images being prepared were not attached, and your message was not sent", toastInfo)
+		}
 		return m.notify("stopped attaching; the images being prepared were not attached", toastInfo)
 	case m.comp.editing:
 		if m.comp.abandonEdit() {
@@ -138,16 +144,19 @@ func (m *Model) cancelKey() tea.Cmd {
 		m.pane = nil
 		m.focus.toComposer()
 		return nil
-	case m.turn.pendingSend:
-		m.turn.pendingSend = false
+	case m.eng.Waiting() != chat.WaitNone:
+		m.eng.Hold(chat.WaitNone)
 		return m.notify("not sent; your message stays in the composer", toastInfo)
 	case m.notes.dismissBanner():
 		return nil
-	case m.comp.empty() && m.conv.Len() > 0:
+	case m.notes.cur.kind.sticky() && m.notes.dismiss():
+		// A notice that says esc dismisses it: this esc does only that.
+		return nil
+	case m.comp.empty() && m.eng.Conv().Len() > 0:
 		// The message cursor, on the last message; the notice goes too,
 		// so one esc is enough whatever was said last.
 		m.notes.dismiss()
-		m.selectMessage(m.conv.At(m.conv.Len() - 1).ID)
+		m.selectMessage(m.eng.Conv().At(m.eng.Conv().Len() - 1).ID)
 		return m.tickIfNeeded()
 	}
 	m.notes.dismiss()
@@ -159,11 +168,11 @@ func (m *Model) cancelKey() tea.Cmd {
 // conversation); otherwise the first press arms quitting and a second
 // within quitWindow quits.
 func (m *Model) interrupt() tea.Cmd {
-	if m.stream.active != nil {
+	if m.eng.Reply() != nil {
 		m.interruptStream()
 		return m.tickIfNeeded()
 	}
-	if m.images.run != nil {
+	if m.eng.Images() != nil {
 		return m.stopImages()
 	}
 	now := m.now()

@@ -94,10 +94,10 @@ func branchTitle(msg conversation.Message) string {
 
 // openBranches opens the branch list.
 func (m *Model) openBranches() tea.Cmd {
-	if m.conv.Len() == 0 {
+	if m.eng.Conv().Len() == 0 {
 		return m.notify("this conversation has no messages yet, so no branches", toastInfo)
 	}
-	items := branchItems(m.conv)
+	items := branchItems(m.eng.Conv())
 	m.layers.push(&branchLayer{
 		p:  overlay.NewPicker(m.ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
 		km: &m.ctx.Keys,
@@ -107,7 +107,7 @@ func (m *Model) openBranches() tea.Cmd {
 
 // switchBranch shows the branch ending at leaf.
 func (m *Model) switchBranch(leaf int) tea.Cmd {
-	if err := m.conv.SwitchTo(leaf); err != nil {
+	if err := m.eng.Conv().SwitchTo(leaf); err != nil {
 		return m.notify(treeRefusal(err))
 	}
 	m.focus.toComposer()

@@ -59,9 +59,9 @@ func (m *Model) openSessions() tea.Cmd {
 		return m.notify(m.hist.off().Error(), toastInfo)
 	}
 	ctx, cancel := context.WithCancel(m.base)
-	b, cmd := browser.New(m.ctx, browser.Options{Store: m.hist.Store, Current: m.conv.ID(), Now: m.now, Context: ctx})
+	b, cmd := browser.New(m.ctx, browser.Options{Store: m.hist.Store, Current: m.eng.Conv().ID(), Now: m.now, Context: ctx})
 	m.layers.push(&browserLayer{b: b, cancel: cancel})
-	return tea.Batch(cmd, m.hist.saveDraft(m.conv.ID(), &m.comp))
+	return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
 }
 
 // pickerLayer is the image file picker of /attach (ui/filepicker). The

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/termsafe"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -95,18 +96,18 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	if sendAfter {
 		said = m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
 	}
-	if !m.clients.configured() {
+	if !m.eng.Clients().Configured() {
 		return said
 	}
 	l.p.SetLoading(overlay.ModelsLoading)
-	return tea.Batch(said, listModels(m.base, m.clients, m.model, l.gen))
+	return tea.Batch(said, listModels(m.base, m.eng.Clients(), m.model, l.gen))
 }
 
 // listModels asks the gateway of model's provider for its models. The
 // client is built here, off the Update goroutine (api_key_cmd can be slow).
-func listModels(ctx context.Context, pool *clientPool, model string, gen int) tea.Cmd {
+func listModels(ctx context.Context, pool *chat.Clients, model string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		c, err := pool.get(model)
+		c, err := pool.Get(model)
 		if err != nil {
 			return modelsListedMsg{gen: gen, err: err}
 		}
@@ -138,7 +139,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	}
 	changed := name != m.model
 	m.model = name
-	cmds := []tea.Cmd{m.clients.prepare(name), rememberModel(m.opts, name)}
+	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), name), rememberModel(m.opts, name)}
 	if send && !m.comp.empty() {
 		return tea.Batch(append(cmds, m.send())...)
 	}
@@ -146,7 +147,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	msg := "next reply from " + termsafe.Sanitize(m.model)
-	if m.stream.active != nil {
+	if m.eng.Reply() != nil {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
 	}
 	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
@@ -177,9 +178,9 @@ func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 		km:        &m.ctx.Keys,
 	}
 	m.layers.push(l)
-	if !m.clients.configured() {
+	if !m.eng.Clients().Configured() {
 		return nil
 	}
 	l.p.SetLoading(overlay.ModelsLoading)
-	return listModels(m.base, m.clients, m.model, l.gen)
+	return listModels(m.base, m.eng.Clients(), m.model, l.gen)
 }

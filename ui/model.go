@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"parley/api"
-	"parley/conversation"
+	"parley/chat"
 	"parley/internal/desktop"
 	"parley/themes"
 	"parley/ui/slash"
@@ -32,25 +32,23 @@ type Model struct {
 	// base is the program's context: streams and probes derive from it.
 	base context.Context
 
-	// conv is the conversation on screen; listeners hear every change of
-	// it and of every conversation after it (/new, opening a session).
-	conv      *conversation.Conversation
-	listeners []conversation.Listener
-	tr        *transcript.Transcript
-	comp      composer
+	// eng is the chat engine: the conversation on screen and its
+	// listeners, the gateway clients, the reply or image run in flight and
+	// what a send waits for. The UI presents what it reports.
+	eng  *chat.Engine
+	tr   *transcript.Transcript
+	comp composer
 	// screen is the layout, the derived chrome and the composed frame.
 	screen  screen
 	catalog *api.Catalog
-	clients *clientPool
 	// gateway is the gateway's model list, once a picker asked for it.
 	gateway gatewayList
 
 	model string // the model the next turn uses
-	// turn is what the next send needs to know; stream is the reply in
-	// flight and the stats of the last one; images is the image turn in
-	// flight and what was last asked.
+	// turn is what the next send needs to know; spin is the status of
+	// the reply in flight; images is what was last asked of /image.
 	turn   turnState
-	stream streamer
+	spin   spinner
 	images imageRunner
 
 	// layers are the open overlays, the top one last; pane is the side
@@ -82,10 +80,9 @@ type Model struct {
 	quitting bool
 }
 
-// turnState is what the next send needs to know.
+// turnState is what the next send needs to know that the engine does
+// not: what the user agreed to and was told.
 type turnState struct {
-	// pendingSend: a send waits for its model's client to be built.
-	pendingSend bool
 	// withoutImages names the model that cannot see the images of earlier
 	// messages, once the user was told; the next send to it leaves them
 	// out.
@@ -133,24 +130,6 @@ type armed struct {
 	codePrefix    bool
 }
 
-// activeStream is the reply in flight.
-type activeStream struct {
-	id      int // stream id: frame ticks of other streams are ignored
-	turn    *conversation.Turn
-	model   string
-	ctx     context.Context
-	cancel  context.CancelFunc
-	pump    *pump
-	started time.Time
-	first   time.Time // first text (zero until then)
-	last    time.Time // last data (text or keep-alive) from the gateway
-	chars   int       // runes received, for the tokens/s estimate
-	frame   int       // spinner frame
-	shown   time.Time // when the status of the reply last changed (spinnerStep)
-	// retry is the gateway client's latest retry notice (nil when none).
-	retry *api.RetryNotice
-}
-
 // quitWindow is how long a first ctrl+c (or new-conversation key) waits
 // for its second press.
 const quitWindow = 1500 * time.Millisecond
@@ -166,7 +145,7 @@ func (m *Model) Init() tea.Cmd {
 	if s, ok := m.layers.top().(*setupLayer); ok {
 		cmds = append(cmds, s.start())
 	} else {
-		cmds = append(cmds, m.clients.prepare(m.model))
+		cmds = append(cmds, prepareClient(m.eng.Clients(), m.model))
 	}
 	if m.hist.rec != nil {
 		cmds = append(cmds, waitRecorder(m.hist.rec))

@@ -37,12 +37,12 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 		}
 		return m.notify(unlistedModel(name), toastWarn)
 	}
-	if !m.clients.configured() {
+	if !m.eng.Clients().Configured() {
 		return nil
 	}
-	pool, base := m.clients, m.base
+	pool, base := m.eng.Clients(), m.base
 	return func() tea.Msg {
-		c, err := pool.get(name)
+		c, err := pool.Get(name)
 		if err != nil {
 			return modelCheckedMsg{name: name, err: err}
 		}

@@ -45,7 +45,7 @@ func TestModelPickerSwitchesForNextTurnKeepingHistory(t *testing.T) {
 	if r := lastReplyMsg(h); r.Model != "llama3" {
 		t.Errorf("reply model %q", r.Model)
 	}
-	msgs := h.m.conv.Messages()
+	msgs := h.m.eng.Conv().Messages()
 	if msgs[1].Model != "gpt-4o" {
 		t.Errorf("first reply's model changed to %q", msgs[1].Model)
 	}
@@ -73,7 +73,7 @@ func TestNoModelOpensPicker(t *testing.T) {
 	}
 	h.typeText("hello")
 	h.key("enter")
-	if h.m.layerName() != "models" || h.m.comp.value() != "hello" || h.m.conv.Len() != 0 {
+	if h.m.layerName() != "models" || h.m.comp.value() != "hello" || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
 	}
 	if cur := h.m.notes.cur.text; !strings.Contains(cur, "choose a model first; the message goes once you do") {
@@ -83,7 +83,7 @@ func TestNoModelOpensPicker(t *testing.T) {
 	h.key("enter")
 	h.srv.Enqueue(apitest.Reply{Text: "hi"})
 	h.key("enter")
-	h.wait("reply", func() bool { return !h.streaming() && h.m.conv.Len() == 2 })
+	h.wait("reply", func() bool { return !h.streaming() && h.m.eng.Conv().Len() == 2 })
 	if r := lastReplyMsg(h); r.Model != "gpt-4o-mini" {
 		t.Errorf("model %q", r.Model)
 	}

@@ -59,7 +59,7 @@ type paneInput struct {
 
 // paneInput gathers what the panes read, in one place.
 func (m *Model) paneInput() paneInput {
-	in := paneInput{conv: m.conv, pending: m.comp.attachments, notes: &m.notes, now: m.now()}
+	in := paneInput{conv: m.eng.Conv(), pending: m.comp.attachments, notes: &m.notes, now: m.now()}
 	if m.hist.Store != nil {
 		in.stored = m.hist.Store.BlobPath
 	}

@@ -247,7 +247,7 @@ func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
 	}
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.conv.ID() == c.ID() && h.m.hist.loading == "" })
+	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
 	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Name != "draft-1.txt" || string(h.m.comp.attachments[0].Data) != draft {
 		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
 	}

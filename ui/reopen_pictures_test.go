@@ -25,11 +25,11 @@ func TestReopenedSessionShowsItsPictures(t *testing.T) {
 	h.wait("the picture", func() bool { return strings.Contains(h.m.View().Content, "▀") })
 	live := pictureRows(h.screen())
 	flush(t, h)
-	id := h.m.conv.ID()
+	id := h.m.eng.Conv().ID()
 
 	again := newHarness(t, 120, 40, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
 	again.wait("the picture", func() bool { return strings.Contains(again.m.View().Content, "▀") })
 	if got := pictureRows(again.screen()); got != live {
 		t.Fatalf("the reopened picture has %d rows, live %d:\n%s", got, live, again.screen())
@@ -82,10 +82,10 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 		h.wait("the reply", func() bool { return !h.streaming() })
 	}
 	flush(t, h)
-	id := h.m.conv.ID()
+	id := h.m.eng.Conv().ID()
 	again := newHarness(t, 140, 40, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Clipboard = h.m.opts.Clipboard })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
 	again.key("alt+i")
 	p, ok := again.m.imagePaneFocused()
 	if !ok {
@@ -120,11 +120,11 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 	h.wait("both pictures", func() bool { r := picturesAbove(h.screen()); return len(r) == 2 && r[0] > 0 && r[1] > 0 })
 	live := picturesAbove(h.screen())
 	flush(t, h)
-	id := h.m.conv.ID()
+	id := h.m.eng.Conv().ID()
 
 	again := newHarness(t, 140, 50, withHistory(History{Store: st, SessionID: id}), getenv)
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.conv.ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
 	again.wait("both pictures as live", func() bool { return slices.Equal(picturesAbove(again.screen()), live) })
 	for _, f := range files {
 		if !strings.Contains(again.screen(), filepath.Base(f)) {

@@ -109,17 +109,17 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.useServer(r.setup)
 	case sessionChosen:
 		m.layers.pop()
-		if r.id == m.conv.ID() && r.jump == 0 {
+		if r.id == m.eng.Conv().ID() && r.jump == 0 {
 			return nil
 		}
 		return m.openSession(r.id, r.jump)
 	case sessionRenamed:
-		if m.conv.ID() == r.id {
-			m.conv.SetTitle(r.title)
+		if m.eng.Conv().ID() == r.id {
+			m.eng.Conv().SetTitle(r.title)
 		}
 		return nil
 	case sessionDeleted:
-		if m.conv.ID() == r.id {
+		if m.eng.Conv().ID() == r.id {
 			// The conversation on screen is gone from the history: start
 			// afresh so nothing more is written under its id.
 			m.interruptStream()

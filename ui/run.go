@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
+	"parley/chat"
 	"parley/config"
 	"parley/conversation"
 	"parley/internal/desktop"
@@ -182,7 +183,7 @@ func Run(ctx context.Context, opts Options) (err error) {
 	// A reply still in flight (killed, interrupted) keeps its text as
 	// interrupted, so the recorder stores it.
 	m.interruptStream()
-	if cerr := m.hist.close(m.conv.ID(), &m.comp); cerr != nil {
+	if cerr := m.hist.close(m.eng.Conv().ID(), &m.comp); cerr != nil {
 		defer func() { err = errors.Join(err, cerr) }()
 	}
 	switch {
@@ -232,7 +233,7 @@ func New(ctx context.Context, opts Options) *Model {
 		now:     now,
 		base:    ctx,
 		catalog: st.catalog.WithListed(opts.KnownModels),
-		clients: newClientPool(opts.NewClient),
+		eng:     chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now}),
 		model:   st.model,
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 		desktop: desktop.FromOS(),
@@ -276,14 +277,15 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.Config != nil && opts.Config.ReadingWidth > 0 {
 		m.tr.SetMaxProseWidth(opts.Config.ReadingWidth)
 	}
-	m.listen(transcriptListener{m.tr})
+	m.eng.Listen(transcriptListener{m.tr})
 	if opts.Listener != nil {
-		m.listen(opts.Listener)
+		m.eng.Listen(opts.Listener)
 	}
 	if m.hist.rec != nil {
-		m.listen(m.hist.rec)
+		m.eng.Listen(m.hist.rec)
+		m.eng.SetFlush(m.hist.rec.Flush)
 	}
-	m.conv = m.freshConversation()
+	m.eng.Replace(m.freshConversation())
 	m.actions = newActionTable(chatActions())
 	m.menu = slash.NewList(m.ctx, m.actions.commands)
 	m.comp = newComposer()

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 )
 
@@ -33,43 +34,45 @@ func (m *Model) send() tea.Cmd {
 }
 
 // sendMessage sends text and the composer's attachments as the next user
-// message (or as the edit of the last one).
+// message (or as the edit of the last one). What the send needs and does
+// not have yet (attachments still being read, the model's client, the
+// rest of a session being opened) holds it: the message stays in the
+// composer and goes once that is here, never without it.
 func (m *Model) sendMessage(text string) tea.Cmd {
 	atts := m.comp.attachments
-	if strings.TrimSpace(text) == "" && len(atts) == 0 {
+	if strings.TrimSpace(text) == "" && len(atts) == 0 && m.work.attaching == 0 {
 		return nil
 	}
-	if m.stream.active != nil {
+	if m.eng.Reply() != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
-	if m.images.run != nil {
+	if m.eng.Images() != nil {
 		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.model == "" {
 		return m.openModelPicker(true)
 	}
-	if !m.clients.configured() {
-		return m.notify(errNoGateway.Error(), toastErr)
+	if !m.eng.Clients().Configured() {
+		return m.notify(chat.ErrNoGateway.Error(), toastErr)
 	}
-	if m.hist.loading != "" {
-		// A session is opening: the message goes once all of it is here.
-		m.turn.pendingSend = true
+	switch {
+	case m.work.attaching > 0:
+		m.eng.Hold(chat.WaitAttachments)
 		return nil
+	case m.hist.loading != "":
+		m.eng.Hold(chat.WaitSession)
+		return nil
+	case m.eng.Clients().NeedsBuild(m.model):
+		m.eng.Hold(chat.WaitClient)
+		return prepareClient(m.eng.Clients(), m.model)
 	}
-	client, ok := m.clients.ready(m.model)
-	if !ok {
-		// The client is still being built (api_key_cmd may take a while):
-		// the message waits in the composer and goes when it is ready.
-		m.turn.pendingSend = true
-		return m.clients.prepare(m.model)
-	}
-	m.turn.pendingSend = false
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf
 	}
-	t, err := m.conv.Begin(in, m.turnOptions())
+	r, err := m.eng.Begin(in, m.turnOptions())
 	if err != nil {
+		m.eng.Hold(chat.WaitNone)
 		return m.refused(err)
 	}
 	m.turn.withoutImages = ""
@@ -77,7 +80,21 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	m.notes.dismissBanner()
 	m.notes.dismiss()
 	m.tr.Bottom()
-	return m.startStream(client, t)
+	return m.startStream(r)
+}
+
+// attachingDone sends the message that waited for attachments once the
+// last of them is read. One that could not be attached leaves the message
+// in the composer with its other attachments, unsent: the notice says why.
+func (m *Model) attachingDone(failed bool) tea.Cmd {
+	if m.eng.Waiting() != chat.WaitAttachments || m.work.attaching > 0 {
+		return nil
+	}
+	if failed {
+		m.eng.Hold(chat.WaitNone)
+		return nil
+	}
+	return m.send()
 }
 
 // turnOptions are the options of the next turn.
@@ -88,7 +105,7 @@ func (m *Model) turnOptions() conversation.TurnOptions {
 		MaxHistory:    m.opts.maxHistory(),
 		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
 	}
-	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.model, m.conv)...)
+	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.model, m.eng.Conv())...)
 	return o
 }
 
@@ -117,13 +134,13 @@ func inChat(err error) {
 // http to a remote host, …); a send that waited for it goes now, or says
 // why it cannot.
 func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
-	if msg.pool != m.clients {
+	if msg.pool != m.eng.Clients() {
 		return nil // a client of a gateway the setup screen replaced
 	}
-	waiting := m.turn.pendingSend && msg.model == m.model
+	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.model
 	if msg.err != nil {
 		if waiting {
-			m.turn.pendingSend = false
+			m.eng.Hold(chat.WaitNone)
 			return m.notify(msg.err.Error(), toastErr)
 		}
 		return nil
@@ -138,58 +155,62 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// startStream sends the turn's request; the reply streams through a pump
-// owned by a cancellable context.
-func (m *Model) startStream(client *api.Client, t *conversation.Turn) tea.Cmd {
+// startStream runs the reply's request and starts its frame tick; earlier
+// messages the request leaves out are said once a conversation.
+func (m *Model) startStream(r *chat.Reply) tea.Cmd {
 	var note tea.Cmd
-	if n := len(t.Built.Dropped); n > 0 && m.turn.droppedSaid != m.conv.ID() {
+	if n := len(r.Turn.Built.Dropped); n > 0 && m.turn.droppedSaid != m.eng.Conv().ID() {
 		// Said once a conversation: every later request leaves them out
 		// too, and the transcript marks them.
-		m.turn.droppedSaid = m.conv.ID()
+		m.turn.droppedSaid = m.eng.Conv().ID()
 		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
 	}
-	return tea.Batch(m.stream.start(m.base, client, t, m.model, m.now(), m.hist.rec), note)
+	m.spin = spinner{shown: r.Started}
+	return tea.Batch(runReply(r), frameTick(r.ID, frameInterval), note)
 }
 
 // interruptStream stops the reply in flight (if any) and shows what it
 // sent.
 func (m *Model) interruptStream() {
-	if m.stream.interrupt(m.conv, m.now()) {
+	if m.eng.Stop() {
 		m.tr.Tick()
 	}
 }
 
-// retry answers the last user message again: after a failure, an
-// interruption, or to regenerate a finished reply.
+// retry answers the last turn again: after a failure, an interruption, or
+// to regenerate a finished reply. An image turn is made again; a reply
+// is asked again only when it is the last turn.
 func (m *Model) retry() tea.Cmd {
-	if ask, why, ok := m.images.retryAsk(m.conv); ok {
+	if ask, why, ok := m.images.retryAsk(m.eng.Conv()); ok {
 		if why != "" {
 			return m.notify(why, toastInfo)
 		}
 		return m.startImages(ask)
 	}
-	if m.stream.active != nil {
+	if m.eng.Reply() != nil {
 		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
-	if _, ok := m.conv.LastUser(); !ok {
+	if n := m.eng.Conv().Len(); n > 0 && m.eng.Conv().At(n-1).IsImages() {
+		return m.notify("the last turn made images; select a reply and press r to regenerate it, or /image to make more", toastInfo)
+	}
+	if _, ok := m.eng.Conv().LastUser(); !ok {
 		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.model == "" {
 		return m.openModelPicker(true)
 	}
-	client, ok := m.clients.ready(m.model)
-	if !ok {
-		if !m.clients.configured() {
-			return m.notify(errNoGateway.Error(), toastErr)
-		}
-		return tea.Batch(m.clients.prepare(m.model), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
+	if !m.eng.Clients().Configured() {
+		return m.notify(chat.ErrNoGateway.Error(), toastErr)
 	}
-	t, err := m.conv.Begin(nil, m.turnOptions())
+	if m.eng.Clients().NeedsBuild(m.model) {
+		return tea.Batch(prepareClient(m.eng.Clients(), m.model), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
+	}
+	r, err := m.eng.Begin(nil, m.turnOptions())
 	if err != nil {
 		return m.refused(err)
 	}
 	m.turn.withoutImages = ""
 	m.notes.dismiss()
 	m.tr.Bottom()
-	return m.startStream(client, t)
+	return m.startStream(r)
 }

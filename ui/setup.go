@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/config"
 	"parley/termsafe"
 	"parley/ui/overlay"
@@ -25,7 +26,7 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	if m.opts.ServerClient != nil {
 		build = m.opts.ServerClient(base)
 	}
-	m.clients = newClientPool(build)
+	m.eng.SetClients(chat.NewClients(build))
 	if res.Model != "" {
 		m.model = res.Model
 	}

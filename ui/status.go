@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parley/conversation"
+	"parley/chat"
 	"parley/ui/cells"
 )
 
@@ -67,42 +67,44 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
 	switch {
-	case m.conv.Role() != "":
-		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.conv.Role()), role: roleModel, drop: 2})
-	case m.conv.SystemPrompt() != "":
+	case m.eng.Conv().Role() != "":
+		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.eng.Conv().Role()), role: roleModel, drop: 2})
+	case m.eng.Conv().SystemPrompt() != "":
 		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
 	}
-	if t := m.conv.Title(); t != "" {
+	if t := m.eng.Conv().Title(); t != "" {
 		left = append(left, statusSeg{text: cells.Fold(t), role: roleTitle, drop: 3, flex: true})
 	}
 
-	switch {
-	case m.stream.active != nil:
-		right = append(right, m.stream.active.seg(firstKey(m.ctx.Keys.Cancel, "esc")))
-	case m.images.run != nil:
-		right = append(right, m.images.run.seg(firstKey(m.ctx.Keys.Cancel, "esc")))
-	case m.turn.pendingSend:
-		right = append(right, statusSeg{text: "connecting…", role: roleBusy})
+	stopKey := firstKey(m.ctx.Keys.Cancel, "esc")
+	last := m.eng.Last()
+	switch st := m.eng.State(); {
+	case m.eng.Reply() != nil:
+		right = append(right, replySeg(m.eng.Reply(), m.spin, stopKey))
+	case m.eng.Images() != nil:
+		right = append(right, imageSeg(m.eng.Images(), m.spin.shown, stopKey))
+	case st == chat.Preparing:
+		right = append(right, statusSeg{text: waitingFor(m.eng.Waiting()), role: roleBusy})
 	case m.comp.editing:
 		right = append(right, statusSeg{text: "✎ editing: enter sends it as a new branch", role: roleWarn})
 	default:
-		if st, ok := lastReplyState(m.conv); ok {
-			switch st {
-			case conversation.StateFailed:
-				right = append(right, statusSeg{text: "✗ failed", role: roleErr})
-			case conversation.StateInterrupted:
-				right = append(right, statusSeg{text: "■ stopped", role: roleWarn})
-			}
+		// The status follows the last turn of the path, a reply or an
+		// image turn.
+		switch st {
+		case chat.Failed:
+			right = append(right, statusSeg{text: "✗ failed", role: roleErr})
+		case chat.Cancelled:
+			right = append(right, statusSeg{text: "■ stopped", role: roleWarn})
 		}
-		if m.stream.lastUsage != nil {
-			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(m.stream.lastUsage.PromptTokens), compactInt(m.stream.lastUsage.CompletionTokens)), role: roleMuted, drop: 2})
+		if last.Usage != nil {
+			right = append(right, statusSeg{text: fmt.Sprintf("%s in · %s out tokens", compactInt(last.Usage.PromptTokens), compactInt(last.Usage.CompletionTokens)), role: roleMuted, drop: 2})
 		}
-		if m.stream.lastRate > 0 {
-			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", m.stream.lastRate), role: roleMuted, drop: 4})
+		if last.Rate > 0 {
+			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", last.Rate), role: roleMuted, drop: 4})
 		}
 	}
-	if m.stream.trimmed > 0 {
-		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", m.stream.trimmed), role: roleWarn, drop: 2})
+	if last.Trimmed > 0 {
+		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", last.Trimmed), role: roleWarn, drop: 2})
 	}
 	if m.tr.Len() > 0 && !m.tr.AtBottom() {
 		txt := fmt.Sprintf("↑ %d%%", m.tr.ScrollPercent())
@@ -127,21 +129,32 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 // so (the gateway's idle timeout is much longer).
 const stallAfter = 15 * time.Second
 
-// streamSeg is the status of the reply in flight: spinner and elapsed time,
+// waitingFor is the status of a send that waits.
+func waitingFor(w chat.Wait) string {
+	switch w {
+	case chat.WaitAttachments:
+		return "attaching… the message goes once its attachments are read"
+	case chat.WaitSession:
+		return "opening the session… the message goes once it is open"
+	}
+	return "connecting…"
+}
+
+// replySeg is the status of the reply in flight: spinner and elapsed time,
 // then the rate, a stall, or the gateway client's retry.
-func (s *activeStream) seg(stopKey string) statusSeg {
-	now := s.shown
-	txt := spinnerFrames[s.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(s.started))
-	quiet := now.Sub(s.last)
+func replySeg(r *chat.Reply, sp spinner, stopKey string) statusSeg {
+	now := sp.shown
+	txt := spinnerFrames[sp.frame%len(spinnerFrames)] + " " + formatElapsed(now.Sub(r.Started))
+	quiet := now.Sub(r.Last)
 	switch {
-	case s.retry != nil:
-		wait := max(s.retry.At.Sub(now), 0).Round(time.Second)
-		return statusSeg{text: fmt.Sprintf("%s · %s · retry %d/%d in %d s", txt, s.retry.Reason, s.retry.Attempt, s.retry.Attempts, int(wait.Seconds())), role: roleWarn}
+	case r.Retry != nil:
+		wait := max(r.Retry.At.Sub(now), 0).Round(time.Second)
+		return statusSeg{text: fmt.Sprintf("%s · %s · retry %d/%d in %d s", txt, r.Retry.Reason, r.Retry.Attempt, r.Retry.Attempts, int(wait.Seconds())), role: roleWarn}
 	case quiet >= stallAfter:
 		return statusSeg{text: fmt.Sprintf("%s · no data for %d s — %s stops", txt, int(quiet.Seconds()), stopKey), role: roleWarn}
-	case !s.first.IsZero():
-		if secs := now.Sub(s.first).Seconds(); secs > 0.2 {
-			txt += fmt.Sprintf(" · ~%.0f tok/s", float64(s.chars)/4/secs)
+	case !r.First.IsZero():
+		if secs := now.Sub(r.First).Seconds(); secs > 0.2 {
+			txt += fmt.Sprintf(" · ~%.0f tok/s", float64(r.Chars)/4/secs)
 		}
 	default:
 		txt += " · waiting"
@@ -242,19 +255,6 @@ func dropHighest(left, right *[]statusSeg) bool {
 		*right = append((*right)[:idx], (*right)[idx+1:]...)
 	}
 	return true
-}
-
-// lastReplyState is the state of the conversation's last reply, when no
-// user message came after it.
-func lastReplyState(conv *conversation.Conversation) (conversation.State, bool) {
-	r, ok := conv.LastReply()
-	if !ok {
-		return 0, false
-	}
-	if u, ok := conv.LastUser(); ok && u.ID > r.ID {
-		return 0, false
-	}
-	return r.State, true
 }
 
 func formatElapsed(d time.Duration) string {

@@ -1,23 +1,18 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"io"
-	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"parley/api"
+	"parley/chat"
 )
 
-// Streaming: Update creates a cancellable context and a
-// stream id per reply; runStream (a command) opens the stream and, in the
-// goroutine Bubble Tea gives it, pumps Recv into a pump until the stream ends
-// or the context is cancelled. The UI takes what the pump gathered on the
-// stream's frame tick: a delta wakes at most the goroutine that reads it
+// Streaming: the engine (chat) starts a reply with a cancellable context
+// and an id; runReply (a command) opens the stream and, in the goroutine
+// Bubble Tea gives it, reads it into the reply's pump until the stream
+// ends or the context is cancelled. The UI has the engine take what the
+// pump gathered on the stream's frame tick: a delta wakes at most the goroutine that reads it
 // (which pauses after each wait, so deltas are read in bursts), and the UI
 // wakes once per frame however fast the gateway sends. Commands never touch
 // the model; late ticks of a stopped stream are ignored by id.
@@ -51,94 +46,6 @@ const lazyInterval = 33 * time.Millisecond
 // on every frame.
 const spinnerStep = 100 * time.Millisecond
 
-// pump is the small buffer between the goroutine reading a stream and the
-// UI. It is shared by the reading command and the model's frame tick; only
-// its own methods touch it, under its lock.
-type pump struct {
-	mu   sync.Mutex
-	text strings.Builder
-	// reasoning is the model's thinking, apart from the answer.
-	reasoning strings.Builder
-	usage     *api.Usage
-	finish    string
-	err       error
-	ended     bool
-	// alive: an event arrived since the last take (text or not).
-	alive bool
-	// retry is the client's latest retry notice, nil once data flows.
-	retry *api.RetryNotice
-	// pauses counts the reader's pauses before a network read (tests).
-	pauses int
-}
-
-func newPump() *pump {
-	return &pump{}
-}
-
-func (p *pump) add(ev api.StreamEvent) {
-	p.mu.Lock()
-	p.alive = true
-	p.retry = nil
-	p.text.WriteString(ev.Text)
-	p.reasoning.WriteString(ev.Reasoning)
-	if ev.Usage != nil {
-		u := *ev.Usage
-		p.usage = &u
-	}
-	if ev.FinishReason != "" {
-		p.finish = ev.FinishReason
-	}
-	p.mu.Unlock()
-}
-
-// retrying records a retry the client is about to make.
-func (p *pump) retrying(n api.RetryNotice) {
-	p.mu.Lock()
-	p.retry = &n
-	p.mu.Unlock()
-}
-
-// paused counts one pause of the reader before a network read.
-func (p *pump) paused() {
-	p.mu.Lock()
-	p.pauses++
-	p.mu.Unlock()
-}
-
-func (p *pump) end(err error) {
-	p.mu.Lock()
-	p.ended = true
-	p.err = err
-	p.mu.Unlock()
-}
-
-// take empties the buffer into a batch.
-func (p *pump) take() streamBatch {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	b := streamBatch{text: p.text.String(), reasoning: p.reasoning.String(), usage: p.usage, finish: p.finish, ended: p.ended, err: p.err, alive: p.alive, retry: p.retry}
-	p.text.Reset()
-	p.reasoning.Reset()
-	p.usage = nil
-	p.alive = false
-	return b
-}
-
-// streamBatch is everything that arrived since the previous frame.
-type streamBatch struct {
-	text      string
-	reasoning string
-	usage     *api.Usage
-	finish    string
-	// ended: the stream is over; err says why when it did not end properly.
-	ended bool
-	err   error
-	// alive: the gateway sent something since the previous batch.
-	alive bool
-	// retry is the gateway client's retry notice (nil when none).
-	retry *api.RetryNotice
-}
-
 // readGap is how long the reader pauses before it waits for the network,
 // so that the deltas a gateway sends meanwhile are read together, in one
 // system call, instead of waking parley one by one: at 200 small events a
@@ -152,43 +59,14 @@ const readGap = frameInterval / 2
 // frameMsg is the frame tick while a stream runs.
 type frameMsg struct{ id int }
 
-// runStream opens the stream and pumps it until it ends, pausing readGap
-// whenever the next event would have to come from the network. The
-// goroutine it runs in belongs to ctx: cancelling ctx ends Recv, the pause
-// and the command.
-func runStream(ctx context.Context, client *api.Client, req api.ChatRequest, p *pump) tea.Cmd {
+// runReply runs the reply's request in a command: the goroutine Bubble
+// Tea gives it reads the stream into the reply's pump, pausing readGap
+// whenever the next event would have to come from the network, and
+// belongs to the reply's context (stopping the reply ends it).
+func runReply(r *chat.Reply) tea.Cmd {
 	return func() tea.Msg {
-		ctx := api.WithRetryNotice(ctx, p.retrying)
-		s, err := client.ChatStream(ctx, req)
-		if err != nil {
-			p.end(err)
-			return nil
-		}
-		defer s.Close()
-		pause := time.NewTimer(readGap)
-		pause.Stop()
-		defer pause.Stop()
-		for {
-			if !s.Buffered() {
-				p.paused()
-				pause.Reset(readGap)
-				select {
-				case <-pause.C:
-				case <-ctx.Done():
-					p.end(ctx.Err())
-					return nil
-				}
-			}
-			ev, err := s.Recv()
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					err = nil
-				}
-				p.end(err)
-				return nil
-			}
-			p.add(ev)
-		}
+		r.Run(readGap)
+		return nil
 	}
 }
 
@@ -217,12 +95,10 @@ func streamFrame(w, h int) time.Duration {
 	return 2 * frameInterval
 }
 
-// streamer is the reply in flight (nil when idle), the next stream id, and
-// the stats of the last finished reply.
-type streamer struct {
-	active    *activeStream
-	nextID    int
-	lastUsage *api.Usage
-	lastRate  float64 // tokens per second of the last reply (0: unknown)
-	trimmed   int     // messages left out of the last request (max_history_messages)
+// spinner is the status of the reply in flight: its frame, and when it
+// last changed (the status line changes every spinnerStep, not on every
+// frame).
+type spinner struct {
+	frame int
+	shown time.Time
 }

@@ -10,12 +10,13 @@ import (
 
 	"parley/api"
 	"parley/api/apitest"
+	"parley/chat"
 	"parley/config"
 	"parley/conversation"
 )
 
 func lastReplyMsg(h *harness) conversation.Message {
-	r, _ := h.m.conv.LastReply()
+	r, _ := h.m.eng.Conv().LastReply()
 	return r
 }
 
@@ -113,103 +114,13 @@ func TestDeltasArriveOnFrameTicks(t *testing.T) {
 	}
 }
 
-// pumpLen is how many bytes of text wait in the stream's pump.
-func pumpLen(p *pump) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.text.Len()
-}
-
-// watchPump holds the frame ticks back (so nothing takes the text) and
-// polls the pump until the stream ended, returning how many times the text
-// in it grew and how long the stream took.
-func watchPump(t *testing.T, h *harness) (growths int, took time.Duration) {
-	t.Helper()
-	p := h.m.stream.active.pump
-	start := time.Now()
-	deadline := start.Add(10 * time.Second)
-	last := 0
-	for {
-		p.mu.Lock()
-		ended := p.ended
-		p.mu.Unlock()
-		if n := pumpLen(p); n != last {
-			growths++
-			last = n
-		}
-		if ended {
-			return growths, time.Since(start)
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the stream did not end")
-		}
-		select {
-		case msg := <-h.msgs:
-			if _, ok := msg.(frameMsg); !ok {
-				h.deliver(msg)
-			}
-		case <-time.After(200 * time.Microsecond):
-		}
-	}
-}
-
-// TestReaderCoalescesPacedDeltas: deltas that come a few milliseconds
-// apart are read in bursts, after a pause of readGap, not one wake-up
-// each; all of them arrive.
-func TestReaderCoalescesPacedDeltas(t *testing.T) {
-	h := newHarness(t, 80, 24)
-	text := strings.Repeat("ab ", 60)
-	const deltas = 60
-	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: len(text) / deltas, Interval: 5 * time.Millisecond})
-	h.typeText("go")
-	h.key("enter")
-	p := h.m.stream.active.pump
-	growths, took := watchPump(t, h)
-	if got := pumpLen(p); got != len(text) {
-		t.Fatalf("%d of %d bytes arrived", got, len(text))
-	}
-	// 300 ms of deltas at one pause of readGap per burst: about a dozen
-	// bursts, far fewer than the deltas.
-	if growths > deltas/3 {
-		t.Errorf("the text grew %d times for %d deltas in %v; bursts after a pause of %v expected", growths, deltas, took, readGap)
-	}
-	h.key("esc")
-}
-
-// TestReaderDoesNotSlowAFastGateway: text that is already waiting is read
-// without a pause, so a gateway that sends everything at once is read at
-// full speed. The reader pauses only when its buffer is empty (counted,
-// not timed: a busy machine must not decide the result).
-func TestReaderDoesNotSlowAFastGateway(t *testing.T) {
-	h := newHarness(t, 80, 24)
-	text := strings.Repeat("fast ", 2000)
-	h.srv.Enqueue(apitest.Reply{Text: text, DeltaRunes: 5})
-	h.typeText("go")
-	h.key("enter")
-	p := h.m.stream.active.pump
-	watchPump(t, h)
-	if got := pumpLen(p); got != len(text) {
-		t.Fatalf("%d of %d bytes arrived", got, len(text))
-	}
-	p.mu.Lock()
-	pauses := p.pauses
-	p.mu.Unlock()
-	// 2000 deltas, about 300 KB of event stream: one pause before the
-	// first read and one each time the 32 KB buffer ran dry, not one a
-	// delta.
-	if pauses < 1 || pauses > 40 {
-		t.Errorf("the reader paused %d times for 2000 deltas sent at once (expected a few: it must not pause while text is waiting)", pauses)
-	}
-	h.key("esc")
-}
-
 func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.srv.Enqueue(apitest.Reply{Text: "first part of the answer and then a long stall", DeltaRunes: 5, StallAfterDeltas: 3})
 	h.typeText("tell me")
 	h.key("enter")
 	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
-	id, p := h.m.stream.active.id, h.m.stream.active.pump
+	id, p := h.m.eng.Reply().ID, h.m.eng.Reply().Pump()
 	h.key("esc")
 	if h.streaming() {
 		t.Fatal("still streaming after esc")
@@ -223,8 +134,8 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	}
 	// Text that reaches the stopped stream's pump late, and a late frame
 	// tick of it, change nothing.
-	p.add(api.StreamEvent{Text: " late"})
-	p.end(nil)
+	p.Event(api.StreamEvent{Text: " late"})
+	p.End(nil)
 	h.send(frameMsg{id: id})
 	if got := lastReplyMsg(h); got.Text != r.Text || got.State != r.State {
 		t.Errorf("late text applied: %q %v", got.Text, got.State)
@@ -347,7 +258,7 @@ func TestGatewayErrorInlineThenRetry(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "now it works"})
 	h.key("ctrl+r")
 	h.wait("retry done", func() bool { return !h.streaming() })
-	msgs := h.m.conv.Messages()
+	msgs := h.m.eng.Conv().Messages()
 	if len(msgs) != 2 || msgs[0].Text != "my precious question" || msgs[1].Text != "now it works" || msgs[1].State != conversation.StateDone {
 		t.Fatalf("conversation after retry: %+v", msgs)
 	}
@@ -395,7 +306,7 @@ func TestRetryRegeneratesFinishedReply(t *testing.T) {
 		t.Fatal("retry did not start a stream")
 	}
 	h.wait("second", func() bool { return !h.streaming() })
-	msgs := h.m.conv.Messages()
+	msgs := h.m.eng.Conv().Messages()
 	if len(msgs) != 2 || msgs[1].Text != "second" {
 		t.Fatalf("%+v", msgs)
 	}
@@ -420,8 +331,8 @@ func TestSendWhileStreamingIsRefusedAndKeepsText(t *testing.T) {
 	h.key("enter")
 	h.typeText("two")
 	h.key("enter")
-	if h.m.comp.value() != "two" || h.m.conv.Len() != 2 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.conv.Len())
+	if h.m.comp.value() != "two" || h.m.eng.Conv().Len() != 2 {
+		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
 	}
 	if !strings.Contains(h.screen(), "still streaming") {
 		t.Errorf("no toast:\n%s", h.screen())
@@ -472,9 +383,9 @@ func TestNoClientKeepsComposer(t *testing.T) {
 	})
 	h.typeText("keep me")
 	h.key("enter")
-	h.wait("refusal", func() bool { return !h.m.turn.pendingSend })
-	if h.m.comp.value() != "keep me" || h.m.conv.Len() != 0 || len(h.srv.Requests()) != 0 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.conv.Len())
+	h.wait("refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
+	if h.m.comp.value() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
+		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "API key") || strings.ContainsRune(h.m.View().Content, 0x07) {
@@ -487,9 +398,10 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "short"})
 	h.typeText("x")
 	h.key("enter")
+	id := h.m.eng.Reply().ID
 	h.wait("done", func() bool { return !h.streaming() })
 	// A frame tick arriving after the end asks for no further tick.
-	_, cmd := h.m.Update(frameMsg{id: h.m.stream.nextID})
+	_, cmd := h.m.Update(frameMsg{id: id})
 	if cmd != nil {
 		t.Error("frame tick continues after the stream ended")
 	}
@@ -570,7 +482,7 @@ func TestReplyCapThroughTheChat(t *testing.T) {
 	if !strings.Contains(flat, "the reply is larger than 8.2 KB (max_reply_bytes); the text so far is kept") {
 		t.Fatalf("the cap is not said:\n%s", h.screen())
 	}
-	last, _ := h.m.conv.LastReply()
+	last, _ := h.m.eng.Conv().LastReply()
 	if n := len(last.Text); n > limit || n < limit-(1<<10) {
 		t.Fatalf("the reply kept %d bytes, want about the cap of %d", n, limit)
 	}
@@ -583,7 +495,7 @@ func TestReplyCapThroughTheChat(t *testing.T) {
 	h.key("enter")
 	h.wait("the next reply", func() bool { return !h.streaming() })
 	h.quiet()
-	if last, _ := h.m.conv.LastReply(); last.Text != "a short answer" {
+	if last, _ := h.m.eng.Conv().LastReply(); last.Text != "a short answer" {
 		t.Fatalf("the next reply is %.40q", last.Text)
 	}
 	if !strings.Contains(h.screen(), "a short answer") {

@@ -9,6 +9,7 @@ import (
 
 	"parley/api"
 	"parley/api/apitest"
+	"parley/chat"
 	"parley/config"
 	"parley/conversation"
 	"parley/ui/transcript"
@@ -105,22 +106,22 @@ func TestDerivedStatusFollowsToggle(t *testing.T) {
 func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	cat := api.NewCatalog(nil)
-	turn, err := h.m.conv.Begin(&conversation.UserInput{Text: "first question"}, conversation.TurnOptions{Model: "gpt-4o", Catalog: cat})
+	turn, err := h.m.eng.Conv().Begin(&conversation.UserInput{Text: "first question"}, conversation.TurnOptions{Model: "gpt-4o", Catalog: cat})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"Here ", "is **bold** ", "and a list:\n\n- one\n- two\n"} {
-		h.m.conv.Receive(turn, d, nil, "")
+		h.m.eng.Conv().Receive(turn, d, nil, "")
 	}
-	h.m.conv.Receive(turn, "", &api.Usage{PromptTokens: 3, CompletionTokens: 9}, "stop")
-	if err := h.m.conv.Close(turn, nil); err != nil {
+	h.m.eng.Conv().Receive(turn, "", &api.Usage{PromptTokens: 3, CompletionTokens: 9}, "stop")
+	if err := h.m.eng.Conv().Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
 	settleTranscript(h.m.tr)
 	fresh := transcript.New(h.m.ctx)
 	w, ht := h.m.tr.Size()
 	fresh.SetSize(w, ht)
-	fresh.Reset(h.m.conv.Messages())
+	fresh.Reset(h.m.eng.Conv().Messages())
 	settleTranscript(fresh)
 	if got, want := h.m.tr.View(), fresh.View(); got != want {
 		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
@@ -172,8 +173,8 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 // noticeMsgFor is a message whose handling shows a warning: a failed
 // client build for a send that waited for it.
 func noticeMsgFor(h *harness, text string) tea.Msg {
-	h.m.turn.pendingSend = true
-	return clientReadyMsg{pool: h.m.clients, model: h.m.model, err: errText(text)}
+	h.m.eng.Hold(chat.WaitClient)
+	return clientReadyMsg{pool: h.m.eng.Clients(), model: h.m.model, err: errText(text)}
 }
 
 type errText string
@@ -191,7 +192,7 @@ func TestEarlierImageOfferToSendWithout(t *testing.T) {
 	h.m.model = "llama3"
 	h.typeText("and in words?")
 	h.key("enter")
-	h.wait("the refusal", func() bool { return !h.m.turn.pendingSend })
+	h.wait("the refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
 	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and in words?" {
 		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.m.comp.value())
 	}
@@ -229,14 +230,14 @@ func TestTypeAheadEnterSends(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if !m.turn.pendingSend || strings.Contains(m.comp.value(), "\n") {
-		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.turn.pendingSend, m.comp.value())
+	if m.eng.Waiting() == chat.WaitNone || strings.Contains(m.comp.value(), "\n") {
+		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
-	m.turn.pendingSend = false
+	m.eng.Hold(chat.WaitNone)
 	clock = clock.Add(2 * time.Second)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if m.turn.pendingSend || m.comp.value() != "hi\n" {
-		t.Fatalf("later ctrl+j: pending %v, composer %q", m.turn.pendingSend, m.comp.value())
+	if m.eng.Waiting() != chat.WaitNone || m.comp.value() != "hi\n" {
+		t.Fatalf("later ctrl+j: pending %v, composer %q", m.eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
 }
 
@@ -249,7 +250,7 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 	h.typeText("again")
 	h.key("enter")
 	h.wait("failure", func() bool { return !h.streaming() })
-	if r, _ := h.m.conv.LastReply(); r.State != conversation.StateFailed {
+	if r, _ := h.m.eng.Conv().LastReply(); r.State != conversation.StateFailed {
 		t.Fatalf("last reply %+v", r)
 	}
 	h.key("ctrl+y")
@@ -311,8 +312,8 @@ func TestSlashCommands(t *testing.T) {
 	h.m.model = "gpt-4o"
 	h.typeText("/system answer in French")
 	h.key("enter")
-	if h.m.conv.SystemPrompt() != "answer in French" {
-		t.Fatalf("system prompt %q", h.m.conv.SystemPrompt())
+	if h.m.eng.Conv().SystemPrompt() != "answer in French" {
+		t.Fatalf("system prompt %q", h.m.eng.Conv().SystemPrompt())
 	}
 	// "//" sends the rest as text.
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
@@ -327,8 +328,8 @@ func TestSlashCommands(t *testing.T) {
 	// /new starts over at once (typing it is deliberate).
 	h.typeText("/new")
 	h.key("enter")
-	if h.m.conv.Len() != 0 {
-		t.Fatalf("/new kept %d messages", h.m.conv.Len())
+	if h.m.eng.Conv().Len() != 0 {
+		t.Fatalf("/new kept %d messages", h.m.eng.Conv().Len())
 	}
 }
 
@@ -341,7 +342,7 @@ func TestRetryShowsInStatus(t *testing.T) {
 	h.key("enter")
 	h.wait("the retry notice", func() bool { return strings.Contains(h.screen(), "429 rate limited · retry 2/") })
 	h.wait("the reply", func() bool { return !h.streaming() })
-	if r, _ := h.m.conv.LastReply(); r.Text != "finally" {
+	if r, _ := h.m.eng.Conv().LastReply(); r.Text != "finally" {
 		t.Fatalf("reply %+v", r)
 	}
 	if strings.Contains(h.screen(), "retry 2/") {

@@ -129,7 +129,7 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 
 // Conditions of keys that are also the composer's editing keys.
 func composerEmpty(m *Model) bool {
-	return m.comp.empty() && m.stream.active == nil && m.conv.Len() > 0
+	return m.comp.empty() && m.eng.Reply() == nil && m.eng.Conv().Len() > 0
 }
 func textEmpty(m *Model) bool { return m.comp.textEmpty() }
 

@@ -60,10 +60,10 @@ func chatActions() []action {
 		{key: keys.CopyReply, cmd: cmd{Name: "copy", Args: "[n]", Summary: "copy the last reply, or the code block labelled [n]"}, run: copyAction},
 		{key: keys.EditLast, when: composerEmpty, cmd: cmd{Name: "edit-last", Summary: "edit the last message and send it again"},
 			run: func(m *Model, c call) tea.Cmd {
-				if !c.byKey() && (m.stream.active != nil || m.conv.Len() == 0) {
+				if !c.byKey() && (m.eng.Reply() != nil || m.eng.Conv().Len() == 0) {
 					return m.notify("there is no message to edit yet", toastInfo)
 				}
-				if u, ok := m.conv.LastUser(); ok {
+				if u, ok := m.eng.Conv().LastUser(); ok {
 					return editMessage(m, u.ID, u.Text, u.Attachments)
 				}
 				return nil
@@ -74,7 +74,7 @@ func chatActions() []action {
 			if c.byKey() {
 				return m.cancelKey()
 			}
-			if m.stream.active == nil {
+			if m.eng.Reply() == nil {
 				return m.notify("no reply is streaming", toastInfo)
 			}
 			m.interruptStream()
@@ -88,7 +88,7 @@ func chatActions() []action {
 		{key: keys.Send, run: do((*Model).send)},
 		{key: keys.CopyCode, run: func(m *Model, c call) tea.Cmd {
 			if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
-				return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+				return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 			}
 			m.armed.codePrefix = true
 			return nil
@@ -106,7 +106,7 @@ func treeActions() []action {
 			run: do((*Model).openBranches)},
 		{cmd: cmd{Name: "fork", Summary: "start a new session from this conversation as it is now"},
 			run: do(func(m *Model) tea.Cmd {
-				msgs := m.conv.Messages()
+				msgs := m.eng.Conv().Messages()
 				if len(msgs) == 0 {
 					return m.notify("there is nothing to fork yet: ask something first", toastInfo)
 				}
@@ -166,7 +166,7 @@ func copyAction(m *Model, c call) tea.Cmd {
 	case n > 0:
 		return m.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 	}
-	return m.copied(copyFromReply(m.conv, m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
+	return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
 }
 
 func modelAction(m *Model, c call) tea.Cmd {
@@ -190,7 +190,7 @@ func themeAction(m *Model, c call) tea.Cmd {
 
 func newAction(m *Model, c call) tea.Cmd {
 	if !c.byKey() {
-		if m.conv.Len() == 0 {
+		if m.eng.Conv().Len() == 0 {
 			return m.notify("this conversation is new already", toastInfo)
 		}
 		return m.startNewConversation()

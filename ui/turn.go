@@ -31,21 +31,12 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	}
 }
 
-// listen adds a listener of the conversation on screen and of every
-// conversation after it (/new, opening a session): the list lives in the
-// root, not in one conversation.
-func (m *Model) listen(l conversation.Listener) {
-	m.listeners = append(m.listeners, l)
-	if m.conv != nil {
-		m.conv.Listen(l)
-	}
-}
-
 // conversationOptions are the options of every conversation the chat
-// holds: every listener hears it.
+// holds: every listener hears it, with the run's system prompt.
 func (m *Model) conversationOptions() conversation.Options {
-	ls := append([]conversation.Listener(nil), m.listeners...)
-	return conversation.Options{Listeners: ls, Now: m.now, SystemPrompt: m.opts.systemPrompt()}
+	o := m.eng.ConversationOptions()
+	o.SystemPrompt = m.opts.systemPrompt()
+	return o
 }
 
 // freshConversation is a new, empty conversation with the run's role
@@ -60,18 +51,16 @@ func (m *Model) freshConversation() *conversation.Conversation {
 
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
-	m.images.stop(m.conv)
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
-	m.conv = m.freshConversation()
+	m.eng.Replace(m.freshConversation())
 	setHeapFor(0, m.opts.Getenv)
 	m.tr.Reset(nil)
-	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
+	m.turn.withoutImages = ""
 }
 
 // openConversation shows a conversation rebuilt from stored messages.
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
-	m.images.stop(m.conv)
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
 	opts := m.conversationOptions()
@@ -81,9 +70,9 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 		// included.
 		snap.SystemPrompt = m.opts.SystemPrompt
 	}
-	m.conv = conversation.Restore(opts, snap)
+	m.eng.Replace(conversation.Restore(opts, snap))
 	setHeapFor(len(snap.Messages), m.opts.Getenv)
-	m.tr.ResetSeq(m.conv.Len(), m.conv.PathMessages())
-	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
+	m.tr.ResetSeq(m.eng.Conv().Len(), m.eng.Conv().PathMessages())
+	m.turn.withoutImages = ""
 	m.tr.Bottom()
 }

@@ -12,19 +12,16 @@ import (
 )
 
 // pumped waits until text of the stream in flight waits in its pump
-// (arrived from the gateway, not yet taken by a frame) and returns it.
+// (arrived from the gateway, not yet taken by a frame) and returns it:
+// want, the text the gateway sends first.
 // Frame ticks that come in the meantime are held back (not delivered), so
 // the test decides when the next frame happens.
-func pumped(t *testing.T, h *harness) string {
+func pumped(t *testing.T, h *harness, want string) string {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
-		p := h.m.stream.active.pump
-		p.mu.Lock()
-		text := p.text.String()
-		p.mu.Unlock()
-		if text != "" {
-			return text
+		if h.m.eng.Reply().Pump().Buffered() >= len(want) {
+			return want
 		}
 		select {
 		case msg := <-h.msgs:
@@ -53,12 +50,12 @@ func TestDeltaVisibleAtNextFrame(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "alpha bravo charlie delta", DeltaRunes: 6, StallAfterDeltas: 1, Stall: 5 * time.Second})
 	h.typeText("go")
 	h.key("enter")
-	text := pumped(t, h)
+	text := pumped(t, h, "alpha ")
 	if got := lastReplyMsg(h).Text; got != "" {
 		t.Fatalf("the conversation has %q before a frame took the text", got)
 	}
 	// The frame tick shows it and asks for the next frame.
-	_, cmd := h.m.Update(frameMsg{id: h.m.stream.active.id})
+	_, cmd := h.m.Update(frameMsg{id: h.m.eng.Reply().ID})
 	if got := lastReplyMsg(h).Text; got != text {
 		t.Fatalf("conversation has %q after the frame; the pump held %q", got, text)
 	}
@@ -125,7 +122,7 @@ func TestTurnStatesOnScreen(t *testing.T) {
 	h.key("enter")
 	h.wait("streaming text", func() bool { return strings.Contains(h.screen(), "partial") })
 	h.clock.advance(2 * time.Second)
-	h.send(frameMsg{id: h.m.stream.active.id})
+	h.send(frameMsg{id: h.m.eng.Reply().ID})
 	if scr := h.screen(); !strings.Contains(scr, "gpt-4o · writing…") || !strings.Contains(scr, "2.0s · ~1 tok/s") {
 		t.Errorf("streaming state not shown:\n%s", scr)
 	}

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/imagegen"
 	"parley/ui/keys"
 	"parley/ui/slash"
 	"parley/ui/transcript"
@@ -15,12 +18,12 @@ import (
 // redrawn when theirs did, and the frame is composed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if _, ok := m.conv.ByID(m.focus.msg); m.focus.on == focusMessages && !ok {
+	if _, ok := m.eng.Conv().ByID(m.focus.msg); m.focus.on == focusMessages && !ok {
 		// The selected message left the path (a switch, a new
 		// conversation): the composer has the keys again.
 		m.focus.toComposer()
 	}
-	m.tr.SetSelected(shownCursor(m.focus, m.conv, m.layers.top() != nil))
+	m.tr.SetSelected(shownCursor(m.focus, m.eng.Conv(), m.layers.top() != nil))
 	m.relayout()
 	// Pictures the transcript now waits for (a message with images
 	// arrived, the width changed) are asked for before the frame is
@@ -64,7 +67,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // (a resize or theme change renders off-screen messages lazily) and no
 // stream already drives the tick.
 func (m *Model) tickIfNeeded() tea.Cmd {
-	if m.stream.active != nil || m.screen.ticking || !m.tr.NeedsTick() {
+	if m.eng.Reply() != nil || m.screen.ticking || !m.tr.NeedsTick() {
 		return nil
 	}
 	m.screen.ticking = true
@@ -78,22 +81,22 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	var ended tea.Cmd
 	if msg.id == 0 {
 		m.screen.ticking = false
-	} else if m.stream.active == nil || msg.id != m.stream.active.id {
+	} else if m.eng.Reply() == nil || msg.id != m.eng.Reply().ID {
 		return nil // a late tick of a stopped stream
-	} else if m.stream.drain(m.conv, m.now()) {
-		client, _ := m.clients.ready(m.model)
-		ended = m.hist.autoTitle(m.base, m.conv, client, m.model)
+	} else if _, over := m.eng.Drain(); over {
+		client, _ := m.eng.Clients().Ready(m.model)
+		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
 	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
-	m.conv.FlushProgress()
-	if s := m.stream.active; s != nil && msg.id == s.id {
+	m.eng.Conv().FlushProgress()
+	if r := m.eng.Reply(); r != nil && msg.id == r.ID {
 		// The status line changes at the spinner's pace, not the frame's:
 		// a frame that only adds text redraws only the text.
-		if now := m.now(); now.Sub(s.shown) >= spinnerStep {
-			s.frame++
-			s.shown = now
+		if now := m.now(); now.Sub(m.spin.shown) >= spinnerStep {
+			m.spin.frame++
+			m.spin.shown = now
 		}
 		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render)
 	}
@@ -152,8 +155,8 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.frame(msg), true
 
 	case imagesMadeMsg:
-		if text := m.images.made(msg, m.conv); text != "" {
-			return m.notify(madeNotice(text, m.opts), toastOK), true
+		if n, ok := m.eng.FinishImages(msg.ImagesMade, imageFailure); ok && n > 0 {
+			return m.notify(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
 		}
 		return nil, true
 
@@ -167,7 +170,11 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.maskRead(msg), true
 
 	case imageTickMsg:
-		return m.images.tick(msg, m.now()), true
+		if r := m.eng.Images(); r != nil && r.ID == msg.id {
+			m.spin.shown = m.now()
+			return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} }), true
+		}
+		return nil, true
 
 	case tmuxProbedMsg:
 		m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr)
@@ -248,7 +255,7 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 
 	case draftTickMsg:
 		if msg.gen == m.hist.draft.gen {
-			return m.hist.saveDraft(m.conv.ID(), &m.comp), true
+			return m.hist.saveDraft(m.eng.Conv().ID(), &m.comp), true
 		}
 		return nil, true
 
@@ -259,7 +266,7 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 
 	case autoTitleMsg:
-		autoTitled(msg, m.conv)
+		autoTitled(msg, m.eng.Conv())
 		return nil, true
 	default:
 		return nil, false
