@@ -7,6 +7,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/api"
+	"parley/conversation"
 	"parley/ui/keys"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
@@ -128,7 +130,7 @@ func (m *Model) hintItems() []uictx.Hint {
 		return []uictx.Hint{{Key: k(km.Send), Desc: "resend"}, {Key: k(km.Newline), Desc: "new line"}, {Key: k(km.Editor), Desc: "editor"}, {Key: k(km.Cancel), Desc: "leave edit"}}
 	}
 	items := []uictx.Hint{{Key: k(km.Send), Desc: "send"}, {Key: k(km.Newline), Desc: "new line"}}
-	if r, ok := m.eng.Conv().LastReply(); ok && transcript.RetryHelps(r) {
+	if r, ok := lastTurn(m.eng.Conv()); ok && transcript.RetryHelps(r) {
 		items = append([]uictx.Hint{{Key: k(km.Retry), Desc: "retry"}}, items...)
 	}
 	if m.comp.textEmpty() {
@@ -205,4 +207,15 @@ func firstKey(b key.Binding, fallback string) string {
 		return h[:i]
 	}
 	return h
+}
+
+// lastTurn is the last message of the path when it ends a turn (a reply
+// or an image turn): retry applies to it alone.
+func lastTurn(c *conversation.Conversation) (conversation.Message, bool) {
+	n := c.Len()
+	if n == 0 {
+		return conversation.Message{}, false
+	}
+	last := c.At(n - 1)
+	return last, last.Role != api.RoleUser
 }
