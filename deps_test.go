@@ -31,3 +31,34 @@ func TestBinaryLinksNoTestCode(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineImportsNoUI fails when the chat engine would import a UI
+// package: the engine decides, the UI presents, and `parley ask` runs the
+// engine without a screen.
+func TestEngineImportsNoUI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the engine's packages with the go command; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./chat").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./chat: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 20 || !contains(deps, "parley/conversation") {
+		t.Fatalf("go list -deps ./chat listed %d packages without parley/conversation; the list cannot be right:\n%s", len(deps), out)
+	}
+	for _, p := range deps {
+		if strings.HasPrefix(p, "charm.land/") || strings.HasPrefix(p, "github.com/charmbracelet/") || strings.HasPrefix(p, "parley/ui") {
+			t.Errorf("the chat engine imports %s, a UI package; the engine reports outcomes as data and the UI presents them", p)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
