@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestEngineImportsNoUI(t *testing.T) {
 		t.Fatalf("go list -deps ./chat: %v\n%s", err, out)
 	}
 	deps := strings.Fields(string(out))
-	if len(deps) < 20 || !contains(deps, "parley/conversation") {
+	if len(deps) < 20 || !slices.Contains(deps, "parley/conversation") {
 		t.Fatalf("go list -deps ./chat listed %d packages without parley/conversation; the list cannot be right:\n%s", len(deps), out)
 	}
 	for _, p := range deps {
@@ -52,13 +53,4 @@ func TestEngineImportsNoUI(t *testing.T) {
 			t.Errorf("the chat engine imports %s, a UI package; the engine reports outcomes as data and the UI presents them", p)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
