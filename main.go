@@ -90,3 +90,13 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		JobControl:  &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
 	})
 }
+
+// workDir is the process's working directory ("" when it is gone: the
+// chat then resolves relative paths from home).
+func workDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}
