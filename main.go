@@ -75,6 +75,7 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		NewClient:    req.NewClient,
 		ServerClient: req.ServerClient,
 		Getenv:       os.Getenv,
+		WorkDir:      workDir(),
 		Mouse:        req.Mouse,
 		Demo:         req.Demo,
 		Warnings:     req.Warnings,

@@ -35,8 +35,9 @@ func rememberPickerDir(getenv func(string) string, dir string) tea.Cmd {
 
 // pickerStart is where the picker opens: the folder it attached from last
 // time, else the screenshots folder, else the pictures folder, else the
-// working directory.
-func pickerStart(getenv func(string) string) string {
+// working directory. It reads a state file and looks at folders: call it
+// in a command, never in Update.
+func pickerStart(getenv func(string) string, workDir string) string {
 	if p := pickerDirPath(getenv); p != "" {
 		if d := readSmallFile(p); isDir(d) {
 			return d
@@ -52,8 +53,8 @@ func pickerStart(getenv func(string) string) string {
 			return d
 		}
 	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
+	if workDir != "" {
+		return workDir
 	}
 	return home
 }

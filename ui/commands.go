@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,7 +63,7 @@ func (m *Model) commandEnv() commandEnv {
 			env.sizes[n] = m.catalog.Lookup(n).Caps.Sizes
 		}
 	}
-	env.dir, _ = os.Getwd()
+	env.dir = m.opts.WorkDir
 	env.home = m.opts.Getenv("HOME")
 	env.roles = m.opts.Config.RoleNames()
 	env.themes = append(env.themes, "auto")

@@ -40,10 +40,8 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 		path = filepath.Join(exportDir(m.opts.Getenv), name+".md")
 	}
 	path = slash.ExpandHome(path, home)
-	if !filepath.IsAbs(path) {
-		if wd, err := os.Getwd(); err == nil {
-			path = filepath.Join(wd, path)
-		}
+	if !filepath.IsAbs(path) && m.opts.WorkDir != "" {
+		path = filepath.Join(m.opts.WorkDir, path)
 	}
 	opts := session.ExportOptions{Format: session.FormatMarkdown, AllBranches: allBranches}
 	if strings.EqualFold(filepath.Ext(path), ".json") {

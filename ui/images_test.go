@@ -361,12 +361,12 @@ func TestImageAsksForAModel(t *testing.T) {
 	if l.forImages == nil || l.forImages.prompt != "a fox" {
 		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
 	}
-	for _, it := range l.items(nil) {
+	for _, it := range l.rows(nil) {
 		if h.m.catalog.Require(it.Value, api.CapImageGeneration) != nil {
 			t.Fatalf("the picker lists %q, which cannot generate", it.Value)
 		}
 	}
-	if len(l.items([]string{"gpt-4o", "dall-e-3"})) == 0 {
+	if len(l.rows([]string{"gpt-4o", "dall-e-3"})) == 0 {
 		t.Fatal("no image model listed")
 	}
 }

@@ -70,7 +70,7 @@ func (m *Model) openSessions() tea.Cmd {
 type pickerLayer struct {
 	p       *filepicker.Picker
 	cancel  context.CancelFunc
-	pics    *pictures
+	cache   *preview.Cache
 	options preview.Options
 }
 
@@ -89,11 +89,9 @@ type pickerPreviewMsg struct {
 
 func (l *pickerLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	if pm, ok := msg.(pickerPreviewMsg); ok {
-		// A kitty picture reaches the terminal before the frame that
-		// shows it.
+		// The root sent a kitty picture to the terminal before this
+		// (previewArrived): the frame that shows it comes after.
 		msg = filepicker.PreviewMsg{PreviewRequest: pm.req, Lines: pm.r.Lines, Err: pm.err}
-		res, cmd := l.p.Update(msg)
-		return tea.Batch(l.pics.transmit(pm.r), cmd, l.preview(res)), nil
 	}
 	res, cmd := l.p.Update(msg)
 	switch res.Action {
@@ -113,7 +111,7 @@ func (l *pickerLayer) preview(res filepicker.Result) tea.Cmd {
 	if res.Preview == nil {
 		return nil
 	}
-	req, cache, opts := *res.Preview, l.pics.cache, l.options
+	req, cache, opts := *res.Preview, l.cache, l.options
 	return func() tea.Msg {
 		data, err := media.ReadImageFile(req.Path, media.MaxFileBytes)
 		if err != nil {
@@ -124,16 +122,25 @@ func (l *pickerLayer) preview(res filepicker.Result) tea.Cmd {
 	}
 }
 
-// openFilePicker opens the picker (/attach without a path) where the last
-// attach was made, or in the screenshots folder.
-func (m *Model) openFilePicker() tea.Cmd {
+// pickerFolderMsg brings the folder the file picker opens in, found in a
+// command (a state file and folders are read).
+type pickerFolderMsg struct{ dir string }
+
+// findPickerFolder finds where the picker opens (/attach without a path):
+// where the last attach was made, or the screenshots folder.
+func findPickerFolder(getenv func(string) string, workDir string) tea.Cmd {
+	return func() tea.Msg { return pickerFolderMsg{dir: pickerStart(getenv, workDir)} }
+}
+
+// openFilePicker opens the picker in dir.
+func (m *Model) openFilePicker(dir string) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.base)
 	p, cmd := filepicker.New(m.ctx, filepicker.Options{
-		Dir: pickerStart(m.opts.Getenv), Home: m.opts.Getenv("HOME"),
+		Dir: dir, Home: m.opts.Getenv("HOME"),
 		Previews: m.pics.mode != preview.Off, Context: ctx,
 		MaxTextBytes: cmp.Or(attachLimits(m.opts, &m.pics).MaxTextBytes, int64(api.DefaultAttachMaxTextBytes)),
 	})
-	m.layers.push(&pickerLayer{p: p, cancel: cancel, pics: &m.pics, options: m.pics.options(m.ctx, m.term.profile)})
+	m.layers.push(&pickerLayer{p: p, cancel: cancel, cache: m.pics.cache, options: m.pics.options(m.ctx, m.term.profile)})
 	return cmd
 }
 

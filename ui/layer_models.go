@@ -25,8 +25,10 @@ type modelLayer struct {
 	// sendAfter: the picker opened because a message waited for a model;
 	// choosing one sends it.
 	sendAfter bool
-	// items rebuilds the rows with the gateway's list.
-	items func(listed []string) []overlay.PickerItem
+	// catalog, current and def make the rows (rows), again once the
+	// gateway's list arrives.
+	catalog      *api.Catalog
+	current, def string
 	// forImages, when set, makes this the image model picker: it lists
 	// only the models that can do cap, and choosing one makes the images
 	// waiting in ask.
@@ -57,7 +59,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			l.p.SetError(fmt.Errorf("the gateway's model list is not available: %w", ml.err))
 			return nil, nil
 		}
-		l.p.SetItems(l.items(ml.models))
+		l.p.SetItems(l.rows(ml.models))
 		return nil, modelsListed{models: ml.models}
 	}
 	var res overlay.PickerResult
@@ -76,21 +78,36 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return nil, nil
 }
 
+// rows are the picker's rows with the gateway's list: the chat models,
+// the current and the default marked, or for the image model picker the
+// models that can do its capability.
+func (l *modelLayer) rows(listed []string) []overlay.PickerItem {
+	if l.forImages == nil {
+		return chatModels(l.catalog, overlay.ModelItems(l.catalog, l.current, l.def, listed))
+	}
+	cat := l.catalog.WithListed(listed)
+	all := overlay.ModelItems(cat, "", "", listed)
+	out := all[:0:0]
+	for _, it := range all {
+		if cat.Require(it.Value, l.imageCap) == nil {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // openModelPicker opens the model picker; sendAfter (a message sent with
 // no model given: no --model, no default_model) says so and sends the
 // composer's message, which it keeps, once a model is chosen.
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	m.gateway.gen++
-	items := func(listed []string) []overlay.PickerItem {
-		return chatModels(m.catalog, overlay.ModelItems(m.catalog, m.model, m.opts.defaultModel(), listed))
-	}
 	l := &modelLayer{
-		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
 		gen:       m.gateway.gen,
 		sendAfter: sendAfter,
-		items:     items,
-		km:        &m.ctx.Keys,
+		catalog:   m.catalog, current: m.model, def: m.opts.defaultModel(),
+		km: &m.ctx.Keys,
 	}
+	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
 	m.layers.push(l)
 	var said tea.Cmd
 	if sendAfter {
@@ -158,25 +175,14 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 // or listed by the gateway).
 func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 	m.gateway.gen++
-	items := func(listed []string) []overlay.PickerItem {
-		cat := m.catalog.WithListed(listed)
-		all := overlay.ModelItems(cat, "", "", listed)
-		out := all[:0:0]
-		for _, it := range all {
-			if cat.Require(it.Value, cap) == nil {
-				out = append(out, it)
-			}
-		}
-		return out
-	}
 	l := &modelLayer{
-		p:         overlay.NewPicker(m.ctx, items(nil), overlay.ModelPickerOptions()),
 		gen:       m.gateway.gen,
-		items:     items,
+		catalog:   m.catalog,
 		forImages: &ask,
 		imageCap:  cap,
 		km:        &m.ctx.Keys,
 	}
+	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
 	m.layers.push(l)
 	if !m.eng.Clients().Configured() {
 		return nil

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -281,6 +280,5 @@ func (m *Model) toggleImagePane() tea.Cmd {
 		return nil
 	}
 	home := m.opts.Getenv("HOME")
-	wd, _ := os.Getwd()
-	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: wd, Save: m.opts.imageDir()}, m.pics.mode != preview.Off))
+	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: m.opts.WorkDir, Save: m.opts.imageDir()}, m.pics.mode != preview.Off))
 }

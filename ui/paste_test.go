@@ -138,9 +138,7 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 	})
 	h.typeText("/attach")
 	h.key("enter")
-	if h.m.layerName() != "files" {
-		t.Fatalf("top %q", h.m.layerName())
-	}
+	h.wait("the picker", func() bool { return h.m.layerName() == "files" })
 	h.wait("the folder", func() bool { return strings.Contains(h.screen(), "a.png") })
 	scr := h.screen()
 	if !strings.Contains(scr, "older/") || !strings.Contains(scr, "notes.txt") || !strings.Contains(scr, "~/Pictures/Screenshots") {
@@ -156,7 +154,7 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 		t.Fatalf("the picker stayed open: %q", h.m.layerName())
 	}
 	h.settle(50 * time.Millisecond)
-	if got := pickerStart(h.m.opts.Getenv); got != shots {
+	if got := pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir); got != shots {
 		t.Fatalf("next start %q, want the folder just used", got)
 	}
 }

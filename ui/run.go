@@ -65,7 +65,11 @@ type Options struct {
 	// Getenv reads NO_COLOR, VISUAL/EDITOR, the config locations
 	// (PARLEY_CONFIG, XDG_CONFIG_HOME, HOME) and, for the first-run check,
 	// OPENAI_BASE_URL and OPENAI_API_KEY; nil means no environment at all.
-	Getenv func(string) string
+	// WorkDir is the working directory, for relative paths (exports, the
+	// image pane's saves, completion) and the picker's last resort; ""
+	// has New ask the process once, never in Update.
+	WorkDir string
+	Getenv  func(string) string
 	// NeedsSetup opens the first-run screen (no key and no base URL
 	// configured). Run computes it from Config when left false and
 	// Config says nothing is configured.
@@ -127,6 +131,9 @@ type Options struct {
 func Run(ctx context.Context, opts Options) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if opts.WorkDir == "" {
+		opts.WorkDir, _ = os.Getwd()
 	}
 	if err := ctx.Err(); err != nil {
 		// A signal during start-up: never enter the alternate screen.

@@ -208,7 +208,7 @@ func screenshotAction(m *Model, _ call) tea.Cmd {
 func attachAction(m *Model, c call) tea.Cmd {
 	switch {
 	case len(c.inv.Positional) == 0:
-		return m.openFilePicker()
+		return findPickerFolder(m.opts.Getenv, m.opts.WorkDir)
 	case len(c.inv.Positional) == 1 && c.inv.Positional[0] == "latest":
 		// The newest screenshot; a file named so is ./latest.
 		dir := ""

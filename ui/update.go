@@ -169,6 +169,17 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case editMaskMsg:
 		return m.maskRead(msg), true
 
+	case pickerFolderMsg:
+		return m.openFilePicker(msg.dir), true
+
+	case pickerPreviewMsg:
+		if _, ok := m.layers.top().(*pickerLayer); !ok {
+			return nil, true // the picker closed meanwhile
+		}
+		// A kitty picture reaches the terminal before the frame that
+		// shows it.
+		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(msg)), true
+
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
 			m.spin.shown = m.now()
