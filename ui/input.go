@@ -37,18 +37,27 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.cursorKey(msg)
 	}
+	if cmd, ok := m.paneTakes(msg); ok {
+		return cmd
+	}
 	if m.focus.on == focusPane {
-		p, ok := m.pane.(focusablePane)
-		switch {
-		case ok && p.binds(msg):
-			cmd, res := p.update(msg)
-			return tea.Batch(cmd, m.handleResult(res))
-		case isApp:
+		if isApp {
 			return app.run(m, call{key: msg})
 		}
 		m.focus.toComposer()
 	}
 	return m.chatKey(msg)
+}
+
+// paneTakes gives a key or a paste to the side pane when the pane has the
+// focus and binds it; ok says it did.
+func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
+	p, ok := m.pane.(focusablePane)
+	if !ok || m.focus.on != focusPane || !p.binds(msg) {
+		return nil, false
+	}
+	cmd, res := p.update(msg)
+	return tea.Batch(cmd, m.handleResult(res)), true
 }
 
 // layerBinds reports whether a layer uses a key: a layer that does not say

@@ -298,11 +298,10 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if m.layers.top() != nil {
 			return m.routeLayer(msg), true
 		}
-		if p, ok := m.pane.(focusablePane); ok && m.focus.on == focusPane {
-			if p.binds(msg) {
-				cmd, res := p.update(msg)
-				return tea.Batch(cmd, m.handleResult(res)), true
-			}
+		if cmd, ok := m.paneTakes(msg); ok {
+			return cmd, true
+		}
+		if m.focus.on == focusPane {
 			m.focus.toComposer()
 		}
 		return m.paste(msg), true
