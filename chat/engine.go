@@ -31,6 +31,12 @@ type Options struct {
 	// Mask hides secrets in a failure's text before it is kept in the
 	// conversation (nil: kept as the error says).
 	Mask func(string) string
+	// SystemPrompt and Role are what a new conversation starts with (the
+	// run's --system, else its role's, else the config's; its --role).
+	SystemPrompt, Role string
+	// SystemOverride, when set, replaces a reopened session's own system
+	// prompt (--system says this run's, a reopened session's included).
+	SystemOverride string
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -58,7 +64,7 @@ type Last struct {
 	Trimmed int
 }
 
-// New is an engine over an empty conversation; base is the context every
+// New is an engine over a new, empty conversation (Fresh); base is the context every
 // reply and image run derives from.
 func New(base context.Context, o Options) *Engine {
 	if o.Now == nil {
@@ -71,7 +77,7 @@ func New(base context.Context, o Options) *Engine {
 		o.Clients = NewClients(nil)
 	}
 	e := &Engine{base: base, opts: o}
-	e.conv = conversation.New(e.ConversationOptions())
+	e.conv = e.Fresh()
 	return e
 }
 
@@ -100,6 +106,29 @@ func (e *Engine) Listen(l conversation.Listener) {
 func (e *Engine) ConversationOptions() conversation.Options {
 	ls := append([]conversation.Listener(nil), e.listeners...)
 	return conversation.Options{Listeners: ls, Now: e.opts.Now}
+}
+
+// Fresh is a new, empty conversation with the run's system prompt and
+// role; Replace runs it.
+func (e *Engine) Fresh() *conversation.Conversation {
+	o := e.ConversationOptions()
+	o.SystemPrompt = e.opts.SystemPrompt
+	c := conversation.New(o)
+	if e.opts.Role != "" {
+		c.SetRole(e.opts.Role)
+	}
+	return c
+}
+
+// Restore is the conversation of a stored session, id, rebuilt from
+// snap (SystemOverride, when set, replaces the session's system prompt).
+func (e *Engine) Restore(id string, snap conversation.Snapshot) *conversation.Conversation {
+	o := e.ConversationOptions()
+	o.ID = id
+	if e.opts.SystemOverride != "" {
+		snap.SystemPrompt = e.opts.SystemOverride
+	}
+	return conversation.Restore(o, snap)
 }
 
 // Replace runs another conversation (a new one, a session opened): the

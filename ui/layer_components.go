@@ -89,9 +89,10 @@ type pickerPreviewMsg struct {
 
 func (l *pickerLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	if pm, ok := msg.(pickerPreviewMsg); ok {
-		// The root sent a kitty picture to the terminal before this
-		// (previewArrived): the frame that shows it comes after.
-		msg = filepicker.PreviewMsg{PreviewRequest: pm.req, Lines: pm.r.Lines, Err: pm.err}
+		// A kitty picture reaches the terminal before the frame that
+		// shows it: the root sends it (kittyPicture).
+		res, cmd := l.p.Update(filepicker.PreviewMsg{PreviewRequest: pm.req, Lines: pm.r.Lines, Err: pm.err})
+		return tea.Batch(cmd, l.preview(res)), kittyPicture{r: pm.r}
 	}
 	res, cmd := l.p.Update(msg)
 	switch res.Action {

@@ -8,6 +8,7 @@ import (
 	"parley/api"
 	"parley/ui/cells"
 	"parley/ui/overlay"
+	"parley/ui/preview"
 )
 
 // result is what a component asks of the root, as data: the components
@@ -61,6 +62,9 @@ type (
 		text string
 		kind toastKind
 	}
+	// kittyPicture is a picture a component is about to show: in kitty
+	// mode the root sends it to the terminal first (once).
+	kittyPicture struct{ r preview.Rendered }
 	// filesChosen closes the file picker and attaches paths; dir is the
 	// folder to open the next time.
 	filesChosen struct {
@@ -139,6 +143,8 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case branchChosen:
 		m.layers.pop()
 		return m.switchBranch(r.leaf)
+	case kittyPicture:
+		return m.pics.transmit(r.r)
 	case filesChosen:
 		m.layers.pop()
 		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))

@@ -240,7 +240,8 @@ func New(ctx context.Context, opts Options) *Model {
 		now:     now,
 		base:    ctx,
 		catalog: st.catalog.WithListed(opts.KnownModels),
-		eng:     chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now}),
+		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
+			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt}),
 		model:   st.model,
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 		desktop: desktop.FromOS(),
@@ -292,7 +293,7 @@ func New(ctx context.Context, opts Options) *Model {
 		m.eng.Listen(m.hist.rec)
 		m.eng.SetFlush(m.hist.rec.Flush)
 	}
-	m.eng.Replace(m.freshConversation())
+	m.eng.Replace(m.eng.Fresh())
 	m.actions = newActionTable(chatActions())
 	m.menu = slash.NewList(m.ctx, m.actions.commands)
 	m.comp = newComposer()

@@ -31,29 +31,11 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	}
 }
 
-// conversationOptions are the options of every conversation the chat
-// holds: every listener hears it, with the run's system prompt.
-func (m *Model) conversationOptions() conversation.Options {
-	o := m.eng.ConversationOptions()
-	o.SystemPrompt = m.opts.systemPrompt()
-	return o
-}
-
-// freshConversation is a new, empty conversation with the run's role
-// (--role).
-func (m *Model) freshConversation() *conversation.Conversation {
-	c := conversation.New(m.conversationOptions())
-	if m.opts.Role != "" {
-		c.SetRole(m.opts.Role)
-	}
-	return c
-}
-
 // newConversation replaces the conversation with an empty one.
 func (m *Model) newConversation() {
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
-	m.eng.Replace(m.freshConversation())
+	m.eng.Replace(m.eng.Fresh())
 	setHeapFor(0, m.opts.Getenv)
 	m.tr.Reset(nil)
 	m.turn.withoutImages = ""
@@ -63,14 +45,7 @@ func (m *Model) newConversation() {
 func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
-	opts := m.conversationOptions()
-	opts.ID = id
-	if m.opts.SystemPrompt != "" {
-		// --system says this run's system prompt, a reopened session's
-		// included.
-		snap.SystemPrompt = m.opts.SystemPrompt
-	}
-	m.eng.Replace(conversation.Restore(opts, snap))
+	m.eng.Replace(m.eng.Restore(id, snap))
 	setHeapFor(len(snap.Messages), m.opts.Getenv)
 	m.tr.ResetSeq(m.eng.Conv().Len(), m.eng.Conv().PathMessages())
 	m.turn.withoutImages = ""

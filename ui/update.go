@@ -172,14 +172,6 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case pickerFolderMsg:
 		return m.openFilePicker(msg.dir), true
 
-	case pickerPreviewMsg:
-		if _, ok := m.layers.top().(*pickerLayer); !ok {
-			return nil, true // the picker closed meanwhile
-		}
-		// A kitty picture reaches the terminal before the frame that
-		// shows it.
-		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(msg)), true
-
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
 			m.spin.shown = m.now()
