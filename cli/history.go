@@ -168,18 +168,6 @@ func (h *askHistory) conversation(now func() time.Time, systemPrompt string) *co
 	return conversation.New(opts)
 }
 
-// flush waits (briefly) until what was recorded is on disk. A failure is
-// not said yet: the recorder tries again until close, which says whether
-// anything was lost.
-func (h *askHistory) flush(ctx context.Context) {
-	if h.rec == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
-	defer cancel()
-	_ = h.rec.Flush(ctx)
-}
-
 // flushFunc is the recorder's flush, for the engine to call before the
 // question goes out (nil without history).
 func (h *askHistory) flushFunc() func(context.Context) error {
