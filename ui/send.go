@@ -18,6 +18,14 @@ import (
 // text and attachments as they are.
 func (m *Model) send() tea.Cmd {
 	text := strings.TrimRight(m.comp.value(), " \t\n")
+	if draft, line, ok := trailingDetach(text); ok && len(m.comp.attachments) > 0 {
+		// /detach N after a draft removes an attachment and keeps the
+		// draft: an attachment can go whatever the composer holds.
+		if inv, _, err := m.actions.commands.Parse(line); err == nil && inv.Name == "detach" {
+			m.comp.setValue(draft)
+			return m.runCommand(inv)
+		}
+	}
 	if strings.HasPrefix(text, "/") && !m.comp.editing {
 		inv, literal, err := m.actions.commands.Parse(text)
 		switch {
@@ -213,4 +221,23 @@ func (m *Model) retry() tea.Cmd {
 	m.notes.dismiss()
 	m.tr.Bottom()
 	return m.startStream(r)
+}
+
+// trailingDetach finds a /detach command that ends a draft ("summarise:
+// /detach 2", or on a line of its own after it): the draft before it and
+// the command's line. A composer that starts with the command is the
+// ordinary command path, not this.
+func trailingDetach(text string) (draft, line string, ok bool) {
+	i := strings.LastIndex(text, "/detach")
+	if i <= 0 {
+		return "", "", false
+	}
+	rest := strings.TrimSpace(text[i+len("/detach"):])
+	if rest != "" && strings.Trim(rest, "0123456789") != "" {
+		return "", "", false
+	}
+	if c := text[i+len("/detach"):]; c != "" && c[0] != ' ' && c[0] != '\t' {
+		return "", "", false // "/detached" is a word, not the command
+	}
+	return strings.TrimRight(text[:i], " \t\n"), strings.TrimSpace(text[i:]), true
 }

@@ -142,3 +142,31 @@ func TestStatusFollowsTheLastTurnAfterAnImageTurn(t *testing.T) {
 		t.Fatal("ctrl+r sent the failed question again")
 	}
 }
+
+// /detach N after a draft removes that attachment and keeps the draft
+// (on the same line or on a line of its own): nothing is sent.
+func TestDetachWithADraftKeepsTheDraft(t *testing.T) {
+	for _, sep := range []string{"", "\n"} {
+		h := newHarness(t, 100, 30)
+		dir := t.TempDir()
+		a := pngFile(t, filepath.Join(dir), 20, 10)
+		b := filepath.Join(dir, "notes.txt")
+		if err := os.WriteFile(b, []byte("some notes\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.send(tea.PasteMsg{Content: a + " " + b})
+		h.wait("two attachments", func() bool { return len(h.m.comp.attachments) == 2 })
+		h.typeText("summarise:" + sep + "/detach 2")
+		h.key("enter")
+		h.quiet()
+		if n := len(h.srv.Requests()); n != 0 {
+			t.Fatalf("sep %q: the draft was sent (%d requests)", sep, n)
+		}
+		if v := h.m.comp.value(); v != "summarise:" {
+			t.Fatalf("sep %q: the composer holds %q, want the draft", sep, v)
+		}
+		if got := h.m.comp.attachments; len(got) != 1 || got[0].Name != filepath.Base(a) && got[0].Name != a {
+			t.Fatalf("sep %q: attachments left %+v, want the image alone", sep, got)
+		}
+	}
+}
