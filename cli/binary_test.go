@@ -96,7 +96,7 @@ func TestBinaryInAShell(t *testing.T) {
 	if code != 1 || strings.Contains(out, "<html") || !strings.Contains(out, "503 Service Unavailable") || !strings.Contains(out, "after 3 attempts") {
 		t.Fatalf("gateway failure: exit %d, %q", code, out)
 	}
-	if out, code := sh(`"$PARLEY" --version`); code != 0 || out != "parley "+Version+"\n" {
+	if out, code := sh(`"$PARLEY" --version`); code != 0 || !strings.HasPrefix(out, "parley ") {
 		t.Fatalf("--version: %d %q", code, out)
 	}
 

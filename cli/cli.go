@@ -21,9 +21,6 @@ import (
 	"parley/termsafe"
 )
 
-// Version is parley's version, sent in the User-Agent and shown by --version.
-const Version = "0.1.0"
-
 // Exit statuses.
 const (
 	ExitOK      = 0
@@ -205,7 +202,9 @@ images as files.
 Point it at a gateway with OPENAI_BASE_URL and OPENAI_API_KEY, or with a config
 file (see "parley help config"). To try it without a gateway, run
 "parley --demo" (see "parley help demo").`,
-		Version:       Version,
+		// The whole --version text (see Build.String), printed as is by
+		// the template below; cobra uses the field for nothing else.
+		Version:       CurrentBuild().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
@@ -213,7 +212,7 @@ file (see "parley help config"). To try it without a gateway, run
 			return a.runTUI(cmd.Context(), tui)
 		},
 	}
-	root.SetVersionTemplate("parley {{.Version}}\n")
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the chat writes them to a log file and says which); the API key is masked")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")

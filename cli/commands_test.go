@@ -142,7 +142,7 @@ func TestVersionAndHelp(t *testing.T) {
 	h := newHarness(t)
 	r := h.run(nil, "--version")
 	r.mustCode(t, 0)
-	if r.stdout != "parley "+Version+"\n" {
+	if r.stdout != CurrentBuild().String() || !strings.HasPrefix(r.stdout, "parley "+Version()+"\n") {
 		t.Fatalf("stdout = %q", r.stdout)
 	}
 	for _, args := range [][]string{{"help"}, {"--help"}, {"ask", "--help"}, {"image", "--help"}, {"models", "--help"}, {"help", "ask"}, {"help", "config"}, {"-h"}} {

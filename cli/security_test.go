@@ -21,7 +21,7 @@ func TestVerboseNeverShowsTheKey(t *testing.T) {
 	h.gw.Enqueue(apitest.Reply{Text: "fine", Header: map[string]string{"X-Echo": echoedKey, "X-Request-Id": "req_123"}})
 	r := h.run(nil, "--verbose", "ask", "-m", "gpt-4o", "q")
 	r.mustCode(t, 0)
-	for _, want := range []string{"> POST " + h.gw.URL() + "/chat/completions", "> Authorization: Bearer [redacted]", "< X-Echo: [redacted]", "< X-Request-Id: req_123", "> User-Agent: parley/" + Version} {
+	for _, want := range []string{"> POST " + h.gw.URL() + "/chat/completions", "> Authorization: Bearer [redacted]", "< X-Echo: [redacted]", "< X-Request-Id: req_123", "> User-Agent: parley/" + Version()} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("verbose output lacks %q:\n%s", want, r.stderr)
 		}

@@ -72,7 +72,7 @@ headers = { "X-Title" = "parley", "HTTP-Referer" = "https://example.org" }
 		"Authorization": "Bearer " + apitest.DefaultAPIKey,
 		"X-Title":       "parley",
 		"Http-Referer":  "https://example.org",
-		"User-Agent":    "parley/" + Version,
+		"User-Agent":    "parley/" + Version(),
 	} {
 		if got := req.Header.Get(name); got != want {
 			t.Errorf("%s = %q, want %q", name, got, want)
@@ -92,7 +92,7 @@ func TestUserAgentAndNoWarningForLoopback(t *testing.T) {
 	r := h.run(nil, "ask", "-m", "gpt-4o", "q")
 	r.mustCode(t, 0)
 	req, _ := h.gw.LastRequest()
-	if req.Path != "/v1/chat/completions" || req.Header.Get("User-Agent") != "parley/"+Version {
+	if req.Path != "/v1/chat/completions" || req.Header.Get("User-Agent") != "parley/"+Version() {
 		t.Fatalf("request %s with User-Agent %q", req.Path, req.Header.Get("User-Agent"))
 	}
 	if r.stderr != "" {

@@ -17,9 +17,6 @@ import (
 	"parley/termsafe"
 )
 
-// userAgent identifies parley to gateways.
-const userAgent = "parley/" + Version
-
 // loadConfig reads the configuration (a --config flag wins over
 // PARLEY_CONFIG), points it at the built-in demo with --demo, and prints
 // the start-up warnings on stderr. Every configuration problem is a usage
@@ -101,7 +98,7 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 // config's timeouts and retries, and the --verbose trace (sanitised) when
 // trace is set.
 func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Writer) (*api.Client, error) {
-	cc, err := p.ClientConfig(userAgent)
+	cc, err := p.ClientConfig(userAgent())
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +302,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		System:     f.system,
 		Theme:      cmp.Or(strings.TrimSpace(f.theme), strings.TrimSpace(cfg.Theme)),
 		Mouse:      f.mouse || cfg.Mouse,
-		Version:    Version,
+		Version:    Version(),
 		VerboseLog: logPath,
 		NewClient: func(model string) (*api.Client, error) {
 			p, err := cfg.ProviderFor(model)
