@@ -243,6 +243,9 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return tea.Batch(m.notify(text, toastWarn), wait), true
 
+	case othersAddedMsg:
+		return m.othersAdded(msg), true
+
 	case sessionLoadedMsg:
 		return m.sessionLoaded(msg), true
 
