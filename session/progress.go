@@ -15,10 +15,11 @@ import (
 const textSoFar = `CASE WHEN messages.state = 'streaming' THEN messages.text || coalesce((SELECT group_concat(p.text, '' ORDER BY p.start)
 	FROM message_pieces p WHERE p.message_id = messages.id), '') ELSE messages.text END`
 
-// reasoningSoFar is a message's whole reasoning in SQL, as textSoFar is
-// its text (see schemaNumbered).
-const reasoningSoFar = `CASE WHEN messages.state = 'streaming' THEN messages.reasoning || coalesce((SELECT group_concat(p.text, '' ORDER BY p.start)
-	FROM reasoning_pieces p WHERE p.message_id = messages.id), '') ELSE messages.reasoning END`
+// reasoningSoFar is a message's whole reasoning in SQL: the stored
+// reasoning followed by its pieces, while it streams and after (see
+// reasoning_pieces.go).
+const reasoningSoFar = `messages.reasoning || coalesce((SELECT group_concat(p.text, '' ORDER BY p.start)
+	FROM reasoning_pieces p WHERE p.message_id = messages.id), '')`
 
 // writeProgress saves a streaming reply's text and reasoning so far by
 // adding only what arrived since the last save, so a long reply costs
@@ -38,9 +39,6 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 		newSeq int
 	)
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-		if err := s.upsertSession(ctx, tx, ch, sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}); err != nil {
-			return err
-		}
 		seq, stored := n.seq(m.ID)
 		var rowID, saved, savedReasoning int64
 		err := sql.ErrNoRows
@@ -48,6 +46,15 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 			err = tx.QueryRowContext(ctx, `SELECT id, coalesce((SELECT max("end") FROM message_pieces WHERE message_id = messages.id), octet_length(text)),
 				coalesce((SELECT max("end") FROM reasoning_pieces WHERE message_id = messages.id), octet_length(reasoning))
 				FROM messages WHERE session_id = ? AND seq = ?`, ch.ConversationID, seq).Scan(&rowID, &saved, &savedReasoning)
+		}
+		// The session's row is written only while the preview may change
+		// (text came and the saved text is shorter than a preview), or
+		// when the reply is written whole: a save touches as few pages as
+		// it can.
+		if previewSaved := saved >= previewBytes || saved == int64(len(m.Text)); err != nil || !previewSaved {
+			if err := s.upsertSession(ctx, tx, ch, sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}); err != nil {
+				return err
+			}
 		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -59,7 +66,7 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 		case err != nil:
 			return err
 		case saved > int64(len(m.Text)) || savedReasoning > int64(len(m.Reasoning)):
-			id, err := s.updateMessage(ctx, tx, ch.ConversationID, seq, m)
+			id, err := s.updateMessage(ctx, tx, ch.ConversationID, seq, m, false)
 			if err != nil {
 				return err
 			}

@@ -58,10 +58,10 @@ const numberedBy = 6
 // reasoning_pieces holds a streaming reply's reasoning as it arrives, as
 // message_pieces holds its text: each progress write appends what came
 // since the last one (rewriting the whole reasoning at every save wrote
-// 178 MB for 6.1 MB of reasoning). While a reply streams, its reasoning is
-// messages.reasoning followed by its pieces in order of start; the write
-// that ends it puts the whole reasoning in messages.reasoning and drops
-// the pieces.
+// 178 MB for 6.1 MB of reasoning). A reply's reasoning is
+// messages.reasoning followed by its pieces in order of start, while it
+// streams and after: the write that ends it adds the last piece rather
+// than writing it all again (see reasoning_pieces.go).
 const schemaNumbered = `
 ALTER TABLE sessions ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
 UPDATE sessions SET last_seq = coalesce((SELECT max(seq) FROM messages WHERE session_id = sessions.id), 0);

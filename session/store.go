@@ -125,17 +125,14 @@ const staleAfter = 10 * time.Minute
 // all, its next write sets the state back.
 func (s *Store) recoverStale(ctx context.Context) error {
 	return s.write(ctx, "open", func(tx *sql.Tx) error {
-		// The pieces of its text and reasoning become its text and
-		// reasoning (textSoFar and reasoningSoFar are read before the
-		// state changes).
-		if _, err := tx.ExecContext(ctx, "UPDATE messages SET text = "+textSoFar+", reasoning = "+reasoningSoFar+", state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
+		// The pieces of its text become its text (textSoFar is read before
+		// the state changes); those of its reasoning stay its reasoning.
+		if _, err := tx.ExecContext(ctx, "UPDATE messages SET text = "+textSoFar+", state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
 			millis(s.now().Add(-staleAfter))); err != nil {
 			return err
 		}
-		for _, table := range []string{"message_pieces", "reasoning_pieces"} {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE message_id NOT IN (SELECT id FROM messages WHERE state = 'streaming')"); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id NOT IN (SELECT id FROM messages WHERE state = 'streaming')"); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, "DELETE FROM deleted_sessions WHERE deleted < ?", millis(s.now().Add(-keepDeleted)))
 		return err

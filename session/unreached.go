@@ -82,7 +82,8 @@ func (s *Store) reached(ctx context.Context, q interface {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM messages m WHERE m.session_id = ?1 AND m.role <> 'user'
-			AND NOT (m.state = 'failed' AND m.text = '' AND m.reasoning = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)))
+			AND NOT (m.state = 'failed' AND m.text = '' AND m.reasoning = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)
+				AND NOT EXISTS (SELECT 1 FROM reasoning_pieces WHERE message_id = m.id)))
 		+ (SELECT count(*) FROM generated_images WHERE session_id = ?1)`, id).Scan(&n)
 	if err != nil {
 		return false, classify(s.path, "save the conversation", err)

@@ -108,12 +108,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 		var err error
 		seq, stored := n.seq(m.ID)
 		if ch.Kind == conversation.ChangeUpdate && stored {
-			id, err = s.updateMessage(ctx, tx, ch.ConversationID, seq, m)
-			if err == nil {
-				if err := dropPieces(ctx, tx, id); err != nil {
-					return err
-				}
-			}
+			id, err = s.finishMessage(ctx, tx, ch.ConversationID, seq, m)
 		}
 		if ch.Kind == conversation.ChangeAppend || !stored || errors.Is(err, sql.ErrNoRows) {
 			id, newSeq, res.others, err = s.insertNew(ctx, tx, ch, n)
@@ -251,12 +246,13 @@ const sqlInsertMessage = `
 	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
 	RETURNING id`
 
-// sqlUpdateMessage rewrites a stored message whole (a reply that ended);
-// its number, parent (?15) and creation (?12) stay.
+// sqlUpdateMessage rewrites a stored message whole (a reply that ended),
+// its reasoning too unless ?21 (kept in its pieces); its number, parent
+// (?15) and creation (?12) stay.
 const sqlUpdateMessage = `
 	UPDATE messages SET role = ?3, text = ?4, state = ?5, error = ?6, model = ?7, finish_reason = ?8,
 		prompt_tokens = ?9, completion_tokens = ?10, total_tokens = ?11, updated = ?13, image = ?14, excluded = ?16,
-		reasoning = ?17, reasoning_start = ?18, reasoning_end = ?19, reasoning_tokens = ?20
+		reasoning = CASE WHEN ?21 THEN reasoning ELSE ?17 END, reasoning_start = ?18, reasoning_end = ?19, reasoning_tokens = ?20
 	WHERE session_id = ?1 AND seq = ?2
 	RETURNING id`
 
@@ -308,15 +304,41 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	return id, err
 }
 
-// updateMessage rewrites the message numbered seq with m and returns its
-// row id (sql.ErrNoRows when there is none).
-func (s *Store) updateMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message) (int64, error) {
+// finishMessage writes the end of a stored message (numbered seq): its
+// text whole, its reasoning by its last piece when it was saved in pieces
+// (see finishReasoning), else whole. It returns the row id
+// (sql.ErrNoRows when there is none).
+func (s *Store) finishMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message) (int64, error) {
+	var rowID int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM messages WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&rowID); err != nil {
+		return 0, err
+	}
+	kept, err := s.finishReasoning(ctx, tx, rowID, m)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.updateMessage(ctx, tx, sessionID, seq, m, kept); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id = ?", rowID); err != nil {
+		return 0, err
+	}
+	if !kept {
+		_, err = tx.ExecContext(ctx, "DELETE FROM reasoning_pieces WHERE message_id = ?", rowID)
+	}
+	return rowID, err
+}
+
+// updateMessage rewrites the message numbered seq with m (its reasoning
+// too unless keepReasoning) and returns its row id (sql.ErrNoRows when
+// there is none).
+func (s *Store) updateMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message, keepReasoning bool) (int64, error) {
 	args, err := s.messageArgs(sessionID, seq, 0, m)
 	if err != nil {
 		return 0, err
 	}
 	var id int64
-	err = tx.StmtContext(ctx, s.stmts.updateMessage).QueryRowContext(ctx, args...).Scan(&id)
+	err = tx.StmtContext(ctx, s.stmts.updateMessage).QueryRowContext(ctx, append(args, keepReasoning)...).Scan(&id)
 	return id, err
 }
 
