@@ -144,7 +144,7 @@ func writeFixture(t *testing.T, dir string, version int) {
 			q    string
 			args []any
 		}{
-			{`UPDATE messages SET reasoning = 'weigh' WHERE seq = 3`, nil},
+			{`UPDATE messages SET reasoning = 'weigh', reasoning_start = ?, reasoning_end = ? WHERE seq = 3`, []any{t0 + 3000, t0 + 3000}},
 			{`INSERT INTO reasoning_pieces (message_id, start, "end", text) VALUES (3, 5, 8, 'ing')`, nil},
 		}...)
 	}

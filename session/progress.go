@@ -17,9 +17,11 @@ const textSoFar = `CASE WHEN messages.state = 'streaming' THEN messages.text || 
 
 // reasoningSoFar is a message's whole reasoning in SQL: the stored
 // reasoning followed by its pieces, while it streams and after (see
-// reasoning_pieces.go).
-const reasoningSoFar = `messages.reasoning || coalesce((SELECT group_concat(p.text, '' ORDER BY p.start)
-	FROM reasoning_pieces p WHERE p.message_id = messages.id), '')`
+// reasoning_pieces.go). Only a message with reasoning has pieces (its
+// reasoning_end is the time of its last delta), so the others, most of a
+// long session, are read without looking for any.
+const reasoningSoFar = `CASE WHEN messages.reasoning_end <> 0 THEN messages.reasoning || coalesce((SELECT group_concat(p.text, '' ORDER BY p.start)
+	FROM reasoning_pieces p WHERE p.message_id = messages.id), '') ELSE messages.reasoning END`
 
 // writeProgress saves a streaming reply's text and reasoning so far by
 // adding only what arrived since the last save, so a long reply costs
