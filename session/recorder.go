@@ -79,6 +79,7 @@ const (
 type item struct {
 	change conversation.Change
 	draft  *draft
+	copy   *copied
 	flush  chan error
 }
 
@@ -88,8 +89,11 @@ type draft struct {
 }
 
 func (it item) sessionID() string {
-	if it.draft != nil {
+	switch {
+	case it.draft != nil:
 		return it.draft.sessionID
+	case it.copy != nil:
+		return it.copy.sessionID
 	}
 	return it.change.ConversationID
 }

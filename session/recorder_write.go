@@ -24,7 +24,7 @@ func (r *Recorder) write(batch []item) {
 			it.flush <- blocked
 			continue
 		case it.draft != nil && draftSuperseded(items[i+1:], it.draft),
-			it.draft == nil && superseded(items[i+1:], it.change):
+			it.draft == nil && it.copy == nil && superseded(items[i+1:], it.change):
 			continue // also while blocked: what waits stays one item per message
 		case blocked != nil:
 			r.pending = append(r.pending, it)
@@ -57,6 +57,9 @@ func (r *Recorder) apply(it item) error {
 	if it.draft != nil {
 		r.meet(it.draft.sessionID)
 		return r.s.SaveDraft(r.ctx, it.draft.sessionID, it.draft.text, it.draft.atts)
+	}
+	if it.copy != nil {
+		return r.s.restore(r.ctx, it.copy.sessionID, it.copy.held)
 	}
 	ch := it.change
 	r.meet(ch.ConversationID)
