@@ -159,6 +159,9 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.hist.loading = ""
+		if cmd, ok := m.goOnFromDamaged(msg); ok {
+			return cmd
+		}
 		return m.notify("could not open the session: "+msg.err.Error(), toastErr)
 	}
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
