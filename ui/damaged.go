@@ -4,40 +4,31 @@ import (
 	"errors"
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
-
 	"parley/conversation"
 	"parley/session"
 )
 
-// goOnFromDamaged handles a session whose last messages were read (the
-// chat shows them, as a window) but not the whole of it, most often
-// because a page of the database is damaged. The chat would refuse every
-// message while it waits for the rest ("still loading"); it goes on in a
-// new session with what it read instead, written through the recorder
-// before anything of it, and says so. The damaged session is left as it
-// is. It reports false when msg is not such a failure.
-func (m *Model) goOnFromDamaged(msg sessionLoadedMsg) (tea.Cmd, bool) {
-	if !msg.full || msg.err == nil || m.conv.ID() != msg.id || !m.conv.Partial() || m.hist.rec == nil {
-		return nil, false
+// damagedWindow looks at a failed read of a whole session: when the
+// chat holds that session's last messages (conv, a window, read first)
+// but the rest could not be read, most often because a page of the
+// database is damaged, the chat would refuse every message while it
+// waits for the rest ("still loading"). It returns the window as a whole
+// conversation for the chat to go on with in a new session, and the
+// notice that says so; ok is false when msg is not such a failure. The
+// damaged session is left as it is.
+func damagedWindow(msg sessionLoadedMsg, conv *conversation.Conversation) (snap conversation.Snapshot, notice string, ok bool) {
+	if !msg.full || msg.err == nil || conv.ID() != msg.id || !conv.Partial() {
+		return conversation.Snapshot{}, "", false
 	}
-	snap := m.conv.Snapshot()
+	snap = conv.Snapshot()
 	snap.Partial = false
-	id := conversation.NewID()
-	m.hist.rec.Copy(id, snap)
-	m.openConversation(snap, id)
 	why := fmt.Sprintf("this session could not be read whole (%v)", msg.err)
 	var se *session.Error
 	if errors.As(msg.err, &se) && se.Kind == session.KindCorrupt {
 		why = fmt.Sprintf("a page of the history database that holds this session is damaged (%v)", se.Err)
 	}
 	n := len(snap.Messages)
-	text := fmt.Sprintf("%s; the chat goes on in a new session with the last %d %s that could be read, and the old session is left as it was",
+	notice = fmt.Sprintf("%s; the chat goes on in a new session with the last %d %s that could be read, and the old session is left as it was",
 		why, n, plural(n, "message", "messages"))
-	cmds := []tea.Cmd{m.notify(text, toastWarn)}
-	if m.turn.pendingSend {
-		// A message sent while the session opened goes now.
-		cmds = append(cmds, m.send())
-	}
-	return tea.Batch(cmds...), true
+	return snap, notice, true
 }

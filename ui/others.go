@@ -33,18 +33,18 @@ func waitOthers(rec *session.Recorder) tea.Cmd {
 	}
 }
 
-// othersAdded tells the user about messages another parley added to the
-// conversation on screen, and waits for the next report.
-func (m *Model) othersAdded(msg othersAddedMsg) tea.Cmd {
-	if msg.rec != m.hist.rec {
-		return nil
+// othersAdded words a report about the conversation on screen ("" for
+// another conversation, or a report of an earlier recorder) and waits
+// for the next one; sessionsKey opens the sessions browser.
+func (h *history) othersAdded(msg othersAddedMsg, convID, sessionsKey string) (string, tea.Cmd) {
+	if msg.rec != h.rec {
+		return "", nil
 	}
 	wait := waitOthers(msg.rec)
-	if msg.added.SessionID != m.conv.ID() {
-		return wait
+	if msg.added.SessionID != convID {
+		return "", wait
 	}
 	n := msg.added.Messages
-	text := fmt.Sprintf("another parley added %d %s to this session meanwhile; %s kept, and your message went on beside %s as another branch (open the session again with %s to see %s)",
-		n, plural(n, "message", "messages"), plural(n, "it is", "they are"), plural(n, "it", "them"), firstKey(m.ctx.Keys.Sessions, "alt+s"), plural(n, "it", "them"))
-	return tea.Batch(m.notify(text, toastInfo), wait)
+	return fmt.Sprintf("another parley added %d %s to this session meanwhile; %s kept, and your message went on beside %s as another branch (open the session again with %s to see %s)",
+		n, plural(n, "message", "messages"), plural(n, "it is", "they are"), plural(n, "it", "them"), sessionsKey, plural(n, "it", "them")), wait
 }
