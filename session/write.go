@@ -106,11 +106,13 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 		}
 		var id int64
 		var err error
+		// A message stored already is rewritten: the end of a reply, or
+		// an append tried again after its images failed to be kept.
 		seq, stored := n.seq(m.ID)
-		if ch.Kind == conversation.ChangeUpdate && stored {
+		if stored {
 			id, err = s.finishMessage(ctx, tx, ch.ConversationID, seq, m)
 		}
-		if ch.Kind == conversation.ChangeAppend || !stored || errors.Is(err, sql.ErrNoRows) {
+		if !stored || errors.Is(err, sql.ErrNoRows) {
 			id, newSeq, res.others, err = s.insertNew(ctx, tx, ch, n)
 		}
 		if err != nil {
