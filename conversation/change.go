@@ -111,6 +111,17 @@ type Change struct {
 	// parameters, on every change like Title (see Conversation.Role).
 	Role   string
 	Params api.Params
+	// Source identifies the Conversation value that made the change: New
+	// and Restore each make a new one. Message ids are that value's own
+	// numbers (see FirstOwnID); a store that numbers messages itself, so
+	// that two processes appending to one session never take the same
+	// number, keeps its mapping per Source.
+	Source uint64
+	// FirstOwnID is the first id the conversation gave a message itself:
+	// smaller ids are those of the snapshot it was restored from (the
+	// store's own numbers), ids from FirstOwnID on belong to messages
+	// appended since (1 for a conversation made with New).
+	FirstOwnID int
 }
 
 // Listener hears every change of a conversation, in order, synchronously

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"iter"
+	mrand "math/rand/v2"
 	"strings"
 	"time"
 
@@ -41,8 +42,12 @@ type Conversation struct {
 	path []*node
 	// partial: restored from a window of the active path (LoadTail); the
 	// rest of the tree is not held.
-	partial   bool
-	nextID    int
+	partial bool
+	nextID  int
+	// source and firstOwn are what every Change carries as Source and
+	// FirstOwnID.
+	source    uint64
+	firstOwn  int
 	listeners []Listener
 	now       func() time.Time
 	// progressEvery and lastProgress throttle ChangeProgress.
@@ -89,6 +94,8 @@ func New(opts Options) *Conversation {
 		now:           opts.Now,
 		progressEvery: opts.ProgressEvery,
 		nextID:        1,
+		firstOwn:      1,
+		source:        newSource(),
 		root:          &node{depth: -1},
 		nodes:         map[int]*node{},
 	}
@@ -119,6 +126,16 @@ func NewID() string {
 		return hex.EncodeToString(b[:])
 	}
 	return hex.EncodeToString(u[:])
+}
+
+// newSource returns a Change.Source: random, so two conversations (in one
+// process or in two) practically never share one, and never 0.
+func newSource() uint64 {
+	for {
+		if v := mrand.Uint64(); v != 0 {
+			return v
+		}
+	}
 }
 
 // ErrBusy is returned when a change needs the reply in flight to end first.

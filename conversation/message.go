@@ -34,7 +34,9 @@ func (s State) String() string {
 // Message is one message of the conversation.
 type Message struct {
 	// ID is unique within the conversation and never reused. A message's
-	// id is larger than its parent's.
+	// id is larger than its parent's. It is the conversation's own
+	// number: a store shared with other processes numbers messages
+	// itself and maps these (see Change.Source).
 	ID int
 	// Parent is the id of the message this one follows, 0 for one that
 	// opens the conversation. The messages with one parent are

@@ -27,6 +27,14 @@ type Snapshot struct {
 	// Leaf is the id of the active path's last message; 0 (or an id not
 	// in Messages) means the newest message.
 	Leaf int
+	// NextID is the id the next new message takes when the conversation
+	// is restored; 0 (or less than one past the largest id of Messages)
+	// means one past the largest. A store gives the number it will give
+	// next, so that while nobody else writes to the session the
+	// conversation's ids and the store's agree (a partial window does not
+	// hold the largest id of the session; a removed last message left its
+	// number used).
+	NextID int
 	// Partial: Messages are a window of the active path (a long session
 	// opened tail first); the conversation restored from it refuses what
 	// needs the whole tree (ErrPartial) until the whole session replaces it.
@@ -40,7 +48,7 @@ func (c *Conversation) Snapshot() Snapshot {
 	for i, n := range c.all {
 		msgs[i] = c.copyOf(n, excludedNode(n))
 	}
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: c.Leaf(), Partial: c.partial}
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: c.Leaf(), NextID: c.nextID, Partial: c.partial}
 }
 
 // Path returns the snapshot's active path: from the first message (the
@@ -76,7 +84,8 @@ func (s Snapshot) Path() []Message {
 // Restore rebuilds a conversation from stored messages. The title, system
 // prompt, role, params and messages come from snap (opts.SystemPrompt is
 // not used); the id, listeners, clock and progress interval from opts.
-// Message ids are kept, and new messages continue after the largest. A
+// Message ids are kept, and new messages continue after the largest (or
+// from snap.NextID). A
 // message whose parent is missing opens the conversation (for a partial
 // snapshot: the window). The active path ends at snap.Leaf; below every
 // message off that path, the child holding the newest message is the one
@@ -111,6 +120,8 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 	if leaf == nil && len(c.all) > 0 {
 		leaf = c.all[len(c.all)-1]
 	}
+	c.nextID = max(c.nextID, snap.NextID)
+	c.firstOwn = c.nextID
 	c.followNewest()
 	if leaf != nil {
 		c.setPath(pathTo(leaf))

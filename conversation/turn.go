@@ -226,6 +226,8 @@ func (c *Conversation) emit(ch Change) {
 	ch.Leaf = c.Leaf()
 	ch.Role = c.role
 	ch.Params = c.params
+	ch.Source = c.source
+	ch.FirstOwnID = c.firstOwn
 	for _, l := range c.listeners {
 		l.OnChange(ch)
 	}

@@ -158,7 +158,7 @@ func makeHistory(t *testing.T, dir string, n int, answer []byte) {
 		id, t0, t0+int64(n)*1000); err != nil {
 		t.Fatal(err)
 	}
-	stmt, err := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)`)
+	stmt, err := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated, writer) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, 6)`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func fill(b *testing.B, s *Store, sessions, perSession, size int, g *textGen) []
 	}
 	defer tx.Rollback()
 	sessStmt, _ := tx.Prepare(`INSERT INTO sessions (id, title, model, created, updated, preview, active_leaf) VALUES (?, ?, 'gpt-4o', ?, ?, ?, ?)`)
-	msgStmt, _ := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)`)
+	msgStmt, _ := tx.Prepare(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated, writer) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, 6)`)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	ids := make([]string, sessions)
 	for i := range sessions {
@@ -153,8 +153,8 @@ func BenchmarkOpenLongSessionWithBranches(b *testing.B) {
 	ids := fill(b, s, 1, 10_000, 600, g)
 	// Alternatives of every 10th reply; the last one is the active leaf.
 	for n := 10; n <= 10_000; n += 10 {
-		if _, err := s.db.Exec(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated)
-			VALUES (?, ?, ?, 'assistant', ?, 'done', 'gpt-4o', 1, 1)`, ids[0], 10_000+n/10, n-1, g.text(600)); err != nil {
+		if _, err := s.db.Exec(`INSERT INTO messages (session_id, seq, parent, role, text, state, model, created, updated, writer)
+			VALUES (?, ?, ?, 'assistant', ?, 'done', 'gpt-4o', 1, 1, 6)`, ids[0], 10_000+n/10, n-1, g.text(600)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -344,7 +344,7 @@ func BenchmarkSearchHugeMessage(b *testing.B) {
 	}
 	log.WriteString("FATAL the wombats ate the cables\n")
 	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('f00d', 1, 1);
-		INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES ('f00d', 1, 'user', ?, 'done', 1, 1)`, log.String()); err != nil {
+		INSERT INTO messages (session_id, seq, role, text, state, created, updated, writer) VALUES ('f00d', 1, 'user', ?, 'done', 1, 1, 6)`, log.String()); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()

@@ -243,8 +243,8 @@ func TestUnreachedConversationIsNotKept(t *testing.T) {
 	// A session stored before (here: with only a failed turn, by an older
 	// parley, migrated) and reopened stays when it fails again.
 	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('0feed', 1, 1);
-		INSERT INTO messages (session_id, seq, role, text, state, created, updated) VALUES ('0feed', 1, 'user', 'old question', 'done', 1, 1);
-		INSERT INTO messages (session_id, seq, parent, role, text, state, error, created, updated) VALUES ('0feed', 2, 1, 'assistant', '', 'failed', '401', 1, 1)`); err != nil {
+		INSERT INTO messages (session_id, seq, role, text, state, created, updated, writer) VALUES ('0feed', 1, 'user', 'old question', 'done', 1, 1, 6);
+		INSERT INTO messages (session_id, seq, parent, role, text, state, error, created, updated, writer) VALUES ('0feed', 2, 1, 'assistant', '', 'failed', '401', 1, 1, 6)`); err != nil {
 		t.Fatal(err)
 	}
 	old, _ := s.Load(ctx, "0feed")

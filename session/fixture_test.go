@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -126,6 +127,25 @@ func writeFixture(t *testing.T, dir string, version int) {
 				[]any{HashBytes(fixtureText), len(fixtureText)}},
 			{`UPDATE sessions SET role = 'pilot', params = '{"temperature":0.2,"stop":["###"]}' WHERE id = ?`, []any{fixtureSession}},
 			{`UPDATE messages SET reasoning = 'Or a harbour?' WHERE seq = 5`, nil},
+		}...)
+	}
+	if version >= numberedBy {
+		// Every message is written by a parley that lets the store number
+		// them (messages.writer); the reply cut short was thinking, its
+		// reasoning saved in two pieces too; the session's last number is
+		// kept.
+		for i, s := range stmts {
+			if strings.HasPrefix(s.q, "INSERT INTO messages (") {
+				q := strings.Replace(s.q, "INSERT INTO messages (", "INSERT INTO messages (writer, ", 1)
+				stmts[i].q = strings.Replace(q, "VALUES (", fmt.Sprintf("VALUES (%d, ", numberedBy), 1)
+			}
+		}
+		stmts = append(stmts, []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE messages SET reasoning = 'weigh', reasoning_start = ?, reasoning_end = ? WHERE seq = 3`, []any{t0 + 3000, t0 + 3000}},
+			{`INSERT INTO reasoning_pieces (message_id, start, "end", text) VALUES (3, 5, 8, 'ing')`, nil},
 		}...)
 	}
 	for _, s := range stmts {

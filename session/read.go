@@ -37,6 +37,10 @@ type Meta struct {
 	// (conversation.Snapshot has them too).
 	Role   string
 	Params api.Params
+	// lastSeq is the largest number a message of the session ever had
+	// (sessions.last_seq): the conversation restored from it numbers its
+	// next message one past it (Snapshot.NextID).
+	lastSeq int
 }
 
 // Session is a stored session: its description and its messages (all of
@@ -49,7 +53,7 @@ type Session struct {
 // previewRunes bounds Meta.Preview.
 const previewRunes = 100
 
-const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview, s.role, s.params`
+const metaColumns = `s.id, s.title, s.titled, s.model, s.system_prompt, s.created, s.updated, s.message_count, s.has_draft, s.preview, s.role, s.params, s.last_seq`
 
 // listed is the condition for a session to be listed: it has messages or
 // a draft (a conversation that was only named or given a system prompt is
@@ -60,7 +64,7 @@ func scanMeta(sc interface{ Scan(...any) error }) (Meta, error) {
 	var m Meta
 	var created, updated int64
 	var preview, params string
-	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview, &m.Role, &params)
+	err := sc.Scan(&m.ID, &m.Title, &m.Titled, &m.Model, &m.SystemPrompt, &created, &updated, &m.Messages, &m.HasDraft, &preview, &m.Role, &params, &m.lastSeq)
 	m.Created, m.Updated = fromMillis(created), fromMillis(updated)
 	m.Preview = oneLine(plainPreview(preview), previewRunes)
 	m.Params = parseParams(params)
@@ -259,14 +263,14 @@ func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) 
 // snapshot is the conversation of a session with the given messages.
 func (m Meta) snapshot(msgs []conversation.Message) conversation.Snapshot {
 	return conversation.Snapshot{
-		Title: m.Title, Titled: m.Titled, SystemPrompt: m.SystemPrompt, Role: m.Role, Params: m.Params, Messages: msgs,
+		Title: m.Title, Titled: m.Titled, SystemPrompt: m.SystemPrompt, Role: m.Role, Params: m.Params, Messages: msgs, NextID: m.lastSeq + 1,
 	}
 }
 
 // messageColumns are read from messages (unaliased); a streaming reply's
-// text comes with its pieces.
+// text and reasoning come with their pieces.
 const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded,
-	reasoning, reasoning_start, reasoning_end, reasoning_tokens`
+	` + reasoningSoFar + ` AS reasoning, reasoning_start, reasoning_end, reasoning_tokens`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes. expect is how many rows the query

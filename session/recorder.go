@@ -23,16 +23,22 @@ import (
 // is delivered once on Errors; the next failure is reported again only
 // after a write has succeeded in between.
 //
+// The store numbers the messages (see numbering.go), so another process
+// appending to the same session (an ask --session, a second chat) keeps
+// its messages: what this recorder appends next goes beside them, as a
+// branch, and Added says how many there were.
+//
 // A session deleted on purpose elsewhere (ErrSessionDeleted) stays
 // deleted: what its conversation does next is dropped, and a new message
 // in it is reported once. A conversation whose replies all failed before
 // any text is not kept as a session (see unreached.go).
 type Recorder struct {
-	s    *Store
-	ctx  context.Context
-	wake chan struct{}
-	errs chan error
-	done chan struct{}
+	s     *Store
+	ctx   context.Context
+	wake  chan struct{}
+	errs  chan error
+	added chan Added
+	done  chan struct{}
 
 	mu     sync.Mutex
 	queue  []item
@@ -47,7 +53,19 @@ type Recorder struct {
 	held     map[string]*heldSession
 	fresh    map[string]bool // conversations met: whose session this recorder made
 	deleted  map[string]error
+	numbers  numberings
 	closeErr error
+}
+
+// Added reports that other processes added messages to a session since
+// the conversation being recorded last knew it: they are kept (what the
+// conversation appends goes beside them, as another branch of the
+// session), and the conversation does not hold them until the session is
+// opened again.
+type Added struct {
+	SessionID string
+	// Messages is how many messages were added.
+	Messages int
 }
 
 // Pauses between tries of failed writes.
@@ -61,6 +79,7 @@ const (
 type item struct {
 	change conversation.Change
 	draft  *draft
+	copy   *copied
 	flush  chan error
 }
 
@@ -70,8 +89,11 @@ type draft struct {
 }
 
 func (it item) sessionID() string {
-	if it.draft != nil {
+	switch {
+	case it.draft != nil:
 		return it.draft.sessionID
+	case it.copy != nil:
+		return it.copy.sessionID
 	}
 	return it.change.ConversationID
 }
@@ -81,11 +103,12 @@ func (it item) sessionID() string {
 // conversation with Conversation.Listen or Options.Listeners.
 func (s *Store) NewRecorder(ctx context.Context) *Recorder {
 	r := &Recorder{
-		s:    s,
-		ctx:  ctx,
-		wake: make(chan struct{}, 1),
-		errs: make(chan error, 1),
-		done: make(chan struct{}),
+		s:     s,
+		ctx:   ctx,
+		wake:  make(chan struct{}, 1),
+		errs:  make(chan error, 1),
+		added: make(chan Added, addedBuffer),
+		done:  make(chan struct{}),
 	}
 	go r.run()
 	return r
@@ -121,6 +144,15 @@ func (r *Recorder) SaveDraft(sessionID, text string, atts []api.Attachment) {
 	r.mu.Unlock()
 	r.poke()
 }
+
+// addedBuffer bounds the Added reports waiting to be read; more are
+// dropped (the reader has as many unread already).
+const addedBuffer = 8
+
+// Added delivers a report each time an append finds messages another
+// process added to its session (see the type Added). It is closed when
+// the recorder stops.
+func (r *Recorder) Added() <-chan Added { return r.added }
 
 // Errors delivers write failures, once per run of failures. It is closed
 // when the recorder stops.
@@ -182,6 +214,7 @@ func (r *Recorder) poke() {
 func (r *Recorder) run() {
 	defer close(r.done)
 	defer close(r.errs)
+	defer close(r.added)
 	retry := time.NewTimer(retryMax)
 	retry.Stop()
 	defer retry.Stop()

@@ -320,11 +320,14 @@ func TestRenamedTitleSurvivesLaterChanges(t *testing.T) {
 
 var _ conversation.Listener = (*Recorder)(nil)
 
-// TestSwitchIsSupersededByAnyLaterChange: every change writes the active
-// leaf, so a queued switch is skipped when any later change of its
-// conversation follows (a writer that fell behind writes the leaf once),
-// never for a flush, a draft or another conversation.
-func TestSwitchIsSupersededByAnyLaterChange(t *testing.T) {
+// TestSwitchIsSupersededByALaterMoveOfThePath: the changes that move
+// the path (a switch, an append, a removal) write the active leaf, so a
+// queued switch is skipped when one of them follows in its conversation
+// (a writer that fell behind writes the leaf once); the others no longer
+// write the leaf (a late one must not undo another process's turn), so
+// they do not replace it, nor do a flush, a draft or another
+// conversation.
+func TestSwitchIsSupersededByALaterMoveOfThePath(t *testing.T) {
 	sw := conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "a", Leaf: 2}
 	later := func(ch conversation.Change) []item { return []item{{change: ch}} }
 	cases := []struct {
@@ -334,7 +337,9 @@ func TestSwitchIsSupersededByAnyLaterChange(t *testing.T) {
 	}{
 		{"another switch", later(conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "a", Leaf: 4}), true},
 		{"an append", later(conversation.Change{Kind: conversation.ChangeAppend, ConversationID: "a", Message: &conversation.Message{ID: 5}}), true},
-		{"a title", later(conversation.Change{Kind: conversation.ChangeTitle, ConversationID: "a"}), true},
+		{"a removal", later(conversation.Change{Kind: conversation.ChangeRemove, ConversationID: "a", Removed: []int{3}}), true},
+		{"a title", later(conversation.Change{Kind: conversation.ChangeTitle, ConversationID: "a"}), false},
+		{"the end of a reply", later(conversation.Change{Kind: conversation.ChangeUpdate, ConversationID: "a", Message: &conversation.Message{ID: 2}}), false},
 		{"another conversation", later(conversation.Change{Kind: conversation.ChangeSwitch, ConversationID: "b"}), false},
 		{"a flush", []item{{flush: make(chan error, 1)}}, false},
 		{"a draft", []item{{draft: &draft{sessionID: "a"}}}, false},

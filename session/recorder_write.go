@@ -24,7 +24,7 @@ func (r *Recorder) write(batch []item) {
 			it.flush <- blocked
 			continue
 		case it.draft != nil && draftSuperseded(items[i+1:], it.draft),
-			it.draft == nil && superseded(items[i+1:], it.change):
+			it.draft == nil && it.copy == nil && superseded(items[i+1:], it.change):
 			continue // also while blocked: what waits stays one item per message
 		case blocked != nil:
 			r.pending = append(r.pending, it)
@@ -58,24 +58,38 @@ func (r *Recorder) apply(it item) error {
 		r.meet(it.draft.sessionID)
 		return r.s.SaveDraft(r.ctx, it.draft.sessionID, it.draft.text, it.draft.atts)
 	}
+	if it.copy != nil {
+		return r.s.restore(r.ctx, it.copy.sessionID, it.copy.held)
+	}
 	ch := it.change
 	r.meet(ch.ConversationID)
+	if r.numbers == nil {
+		r.numbers = numberings{}
+	}
+	n := r.numbers.of(ch)
 	if h := r.held[ch.ConversationID]; h != nil {
 		switch ch.Kind {
 		case conversation.ChangeRemove:
-			h.msgs = slices.DeleteFunc(h.msgs, func(m conversation.Message) bool { return slices.Contains(ch.Removed, m.ID) })
+			h.msgs = slices.DeleteFunc(h.msgs, func(m conversation.Message) bool {
+				return slices.ContainsFunc(ch.Removed, func(id int) bool { seq, ok := n.seq(id); return ok && seq == m.ID })
+			})
+			h.leaf = n.leaf(ch)
 			if len(h.msgs) == 0 {
 				delete(r.held, ch.ConversationID)
 			}
 			return nil
 		case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSettings, conversation.ChangeSwitch:
-			h.title, h.system, h.leaf = ch.Title, ch.SystemPrompt, ch.Leaf
+			h.title, h.system = ch.Title, ch.SystemPrompt
 			h.role, h.params = ch.Role, ch.Params
+			if ch.Kind == conversation.ChangeSwitch {
+				h.leaf = n.leaf(ch)
+			}
 			h.titled = h.titled || ch.Kind == conversation.ChangeTitle
 			return nil
 		case conversation.ChangeExclude:
+			seq, ok := n.seq(ch.Message.ID)
 			for i := range h.msgs {
-				if h.msgs[i].ID == ch.Message.ID {
+				if ok && h.msgs[i].ID == seq {
 					h.msgs[i].Excluded = ch.Message.Excluded
 				}
 			}
@@ -86,8 +100,12 @@ func (r *Recorder) apply(it item) error {
 		}
 		delete(r.held, ch.ConversationID)
 	}
-	if err := r.s.apply(r.ctx, ch); err != nil {
+	res, err := r.s.apply(r.ctx, ch, n)
+	if err != nil {
 		return err
+	}
+	if res.others > 0 {
+		r.tell(Added{SessionID: ch.ConversationID, Messages: res.others})
 	}
 	if ch.Kind == conversation.ChangeUpdate && unreached(ch.Message) && r.fresh[ch.ConversationID] {
 		h, err := r.s.takeUnreached(r.ctx, ch.ConversationID)
@@ -158,6 +176,14 @@ func (r *Recorder) report(err error) {
 	}
 }
 
+// tell delivers an Added report unless addedBuffer of them are unread.
+func (r *Recorder) tell(a Added) {
+	select {
+	case r.added <- a:
+	default:
+	}
+}
+
 func draftSuperseded(later []item, d *draft) bool {
 	for _, it := range later {
 		if it.draft != nil && it.draft.sessionID == d.sessionID {
@@ -168,13 +194,15 @@ func draftSuperseded(later []item, d *draft) bool {
 }
 
 // superseded reports whether a later change makes writing ch useless: a
-// later progress or end of the same reply for a progress, any later
-// change of the conversation for a switch (every change writes the
-// active leaf, all a switch writes).
+// later progress or end of the same reply for a progress, a later
+// switch, append or removal in the conversation for a switch (they write
+// the active leaf, all a switch writes).
 func superseded(later []item, ch conversation.Change) bool {
 	if ch.Kind == conversation.ChangeSwitch {
 		for _, it := range later {
-			if it.flush == nil && it.draft == nil && it.change.ConversationID == ch.ConversationID {
+			c := it.change
+			if it.flush == nil && it.draft == nil && c.ConversationID == ch.ConversationID &&
+				(c.Kind == conversation.ChangeSwitch || c.Kind == conversation.ChangeAppend || c.Kind == conversation.ChangeRemove) {
 				return true
 			}
 		}

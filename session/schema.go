@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}, {version: 6, sql: schemaNumbered}}
 }
 
 // SchemaVersion is the schema this build writes.
@@ -30,14 +30,68 @@ func SchemaVersion() int {
 	return m[len(m)-1].version
 }
 
+// numberedBy is the first schema whose parley lets the store number
+// messages; messages.writer holds it for every row this parley inserts.
+const numberedBy = 6
+
+// schemaNumbered makes the store give messages their numbers (seq), so
+// two processes appending to one session (a chat and an ask --session,
+// two asks) never take the same one. Before it each process numbered
+// its conversation's messages itself and wrote them with an upsert on
+// (session_id, seq): the second of two writers overwrote the first's
+// turn.
+//
+// sessions.last_seq is the largest seq the session ever had (kept by the
+// insert trigger, so rows written with their own numbers, a fork, a
+// session written back, count too); a new message takes last_seq + 1
+// inside the write transaction, so a number is never given twice, even
+// after its message was removed.
+//
+// messages.writer is the schema version of the parley that inserted the
+// row (0: older than this one). A parley older than this one still
+// running when the database was migrated numbers messages itself and
+// upserts them: messages_numbered refuses its inserts (and so its
+// upserts, whose insert comes first), with a message saying to restart
+// it, rather than letting it overwrite another process's message or
+// write a message without its parent.
+//
+// reasoning_pieces holds a streaming reply's reasoning as it arrives, as
+// message_pieces holds its text: each progress write appends what came
+// since the last one (rewriting the whole reasoning at every save wrote
+// 178 MB for 6.1 MB of reasoning). A reply's reasoning is
+// messages.reasoning followed by its pieces in order of start, while it
+// streams and after: the write that ends it adds the last piece rather
+// than writing it all again (see reasoning_pieces.go).
+const schemaNumbered = `
+ALTER TABLE sessions ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+UPDATE sessions SET last_seq = coalesce((SELECT max(seq) FROM messages WHERE session_id = sessions.id), 0);
+ALTER TABLE messages ADD COLUMN writer INTEGER NOT NULL DEFAULT 0;
+DROP TRIGGER messages_insert;
+CREATE TRIGGER messages_insert AFTER INSERT ON messages BEGIN
+	UPDATE sessions SET message_count = message_count + 1, last_seq = max(last_seq, new.seq) WHERE id = new.session_id;
+	INSERT INTO messages_fts (rowid, text) SELECT new.id, new.text WHERE new.state <> 'streaming';
+END;
+CREATE TRIGGER messages_numbered BEFORE INSERT ON messages WHEN new.writer < 6 BEGIN
+	SELECT RAISE(ABORT, 'this history database was upgraded by a newer parley while this one was running; quit this parley and start it again to go on saving');
+END;
+CREATE TABLE reasoning_pieces (
+	id         INTEGER PRIMARY KEY,
+	message_id INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+	start      INTEGER NOT NULL,
+	"end"      INTEGER NOT NULL,
+	text       TEXT NOT NULL
+);
+CREATE INDEX reasoning_pieces_by_message ON reasoning_pieces (message_id, start);
+`
+
 // schemaV5 adds reasoning and a session's settings.
 //
 // messages.reasoning is a reply's thinking apart from its text (not
 // indexed for search: search finds what was said), with the times of its
 // first and last delta (Unix milliseconds, 0 without reasoning) and
 // usage.completion_tokens_details.reasoning_tokens (NULL: not reported).
-// A streaming reply's reasoning is written whole by its progress writes
-// while it grows (it is short next to what message_pieces is for).
+// A streaming reply's reasoning was written whole by its progress writes
+// while it grew; schemaNumbered gives it pieces.
 //
 // sessions.role and sessions.params are the conversation's role and /set
 // parameters (api.Params as JSON, empty for none), so a reopened session

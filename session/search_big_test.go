@@ -80,7 +80,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 	body := strings.Repeat("needle in a haystack of words ", 1100)
 	if _, err := s.db.Exec(`INSERT INTO sessions (id, created, updated) VALUES ('0abc', 1, 1);
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
-		INSERT INTO messages (session_id, seq, role, text, state, created, updated) SELECT '0abc', i, 'user', ?, 'done', 1, 1 FROM n`, body); err != nil {
+		INSERT INTO messages (session_id, seq, role, text, state, created, updated, writer) SELECT '0abc', i, 'user', ?, 'done', 1, 1, 6 FROM n`, body); err != nil {
 		t.Fatal(err)
 	}
 	full := time.Now()

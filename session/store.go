@@ -126,7 +126,7 @@ const staleAfter = 10 * time.Minute
 func (s *Store) recoverStale(ctx context.Context) error {
 	return s.write(ctx, "open", func(tx *sql.Tx) error {
 		// The pieces of its text become its text (textSoFar is read before
-		// the state changes).
+		// the state changes); those of its reasoning stay its reasoning.
 		if _, err := tx.ExecContext(ctx, "UPDATE messages SET text = "+textSoFar+", state = 'interrupted' WHERE state = 'streaming' AND updated < ?",
 			millis(s.now().Add(-staleAfter))); err != nil {
 			return err

@@ -132,9 +132,17 @@ func TestMigrationsFromEveryReleasedSchema(t *testing.T) {
 			if r := msgs[1]; r.Usage == nil || r.Usage.TotalTokens != 42 || r.Model != "gpt-4o" {
 				t.Fatalf("reply %+v", r)
 			}
-			// Left streaming long ago: interrupted, with all its text.
+			// Left streaming long ago: interrupted, with all its text (and
+			// reasoning).
 			if r := msgs[2]; r.Text != "cut sh" || r.State != conversation.StateInterrupted {
 				t.Fatalf("abandoned reply %q %v", r.Text, r.State)
+			}
+			if r := msgs[2]; version >= numberedBy && r.Reasoning != "weighing" {
+				t.Fatalf("abandoned reply's reasoning %q", r.Reasoning)
+			}
+			// The next message is numbered after the session's last.
+			if wantNext := wantN + 1; got.Snapshot.NextID != wantNext {
+				t.Fatalf("next id %d, want %d", got.Snapshot.NextID, wantNext)
 			}
 			if wantN == 4 {
 				im := msgs[3]
@@ -226,26 +234,33 @@ func checkFixtureTakesV5(t *testing.T, s *Store, got Session) {
 	reply := conversation.Message{ID: 9, Parent: 1, Role: api.RoleAssistant, Text: "A buoy.", Model: "gpt-4o", State: conversation.StateDone,
 		Reasoning: "Look again.", ReasoningStart: start, ReasoningEnd: start.Add(1500 * time.Millisecond), Created: start,
 		Usage: &api.Usage{PromptTokens: 5, CompletionTokens: 9, TotalTokens: 14, CompletionTokensDetails: &api.TokensDetails{ReasoningTokens: 4}}}
+	// The conversation numbers its reply 9; the store gives it the
+	// session's next number.
+	n := newNumbering(reply.ID)
 	for _, ch := range []conversation.Change{
 		{Kind: conversation.ChangeSettings, Role: "navigator", Params: params, Leaf: got.Snapshot.Leaf},
 		{Kind: conversation.ChangeAppend, Message: &reply, Role: "navigator", Params: params, Leaf: reply.ID},
 	} {
 		ch.ConversationID, ch.Title, ch.SystemPrompt = fixtureSession, "renamed", "be brief"
-		if err := s.apply(ctx, ch); err != nil {
+		if _, err := s.apply(ctx, ch, n); err != nil {
 			t.Fatalf("%v: %v", ch.Kind, err)
 		}
+	}
+	seq := n.seqs[reply.ID]
+	if want := got.lastSeq + 1; seq != want {
+		t.Fatalf("the reply was numbered %d, want %d (one past the session's last)", seq, want)
 	}
 	again, err := s.Load(ctx, fixtureSession)
 	if err != nil {
 		t.Fatal(err)
 	}
 	snap := again.Snapshot
-	if snap.Role != "navigator" || snap.Params.Temperature == nil || *snap.Params.Temperature != 0.7 || snap.Leaf != 9 {
+	if snap.Role != "navigator" || snap.Params.Temperature == nil || *snap.Params.Temperature != 0.7 || snap.Leaf != seq {
 		t.Fatalf("settings %q %+v, leaf %d", snap.Role, snap.Params, snap.Leaf)
 	}
 	path := snap.Path()
 	r := path[len(path)-1]
-	if len(path) != 2 || path[0].ID != 1 || r.ID != 9 || r.Parent != 1 || r.AltCount < 2 {
+	if len(path) != 2 || path[0].ID != 1 || r.ID != seq || r.Parent != 1 || r.AltCount < 2 {
 		t.Fatalf("the new branch: %+v", path)
 	}
 	if r.Reasoning != "Look again." || r.ThoughtFor() != 1500*time.Millisecond || r.Usage.ReasoningTokens() != 4 {

@@ -82,7 +82,8 @@ func (s *Store) reached(ctx context.Context, q interface {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM messages m WHERE m.session_id = ?1 AND m.role <> 'user'
-			AND NOT (m.state = 'failed' AND m.text = '' AND m.reasoning = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)))
+			AND NOT (m.state = 'failed' AND m.text = '' AND m.reasoning = '' AND NOT EXISTS (SELECT 1 FROM parts WHERE message_id = m.id)
+				AND NOT EXISTS (SELECT 1 FROM reasoning_pieces WHERE message_id = m.id)))
 		+ (SELECT count(*) FROM generated_images WHERE session_id = ?1)`, id).Scan(&n)
 	if err != nil {
 		return false, classify(s.path, "save the conversation", err)
@@ -118,14 +119,13 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 			if m.Role == api.RoleAssistant {
 				model = m.Model
 			}
-			if err := s.upsertSession(ctx, tx, meta, model, previewOf(m.Text)); err != nil {
+			if err := s.upsertSession(ctx, tx, meta, sessionRow{model: model, preview: previewOf(m.Text), leaf: h.leaf, setLeaf: true}); err != nil {
 				return err
 			}
-			rowID, err := s.upsertMessage(ctx, tx, id, &m)
+			// The messages keep their numbers: they are the session's
+			// (taken out of it, or a fork's own).
+			rowID, err := s.insertMessage(ctx, tx, id, m.ID, m.Parent, &m)
 			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", rowID); err != nil {
 				return err
 			}
 			if err := insertParts(ctx, tx, "message_id", rowID, m.Attachments); err != nil {

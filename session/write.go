@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -12,45 +13,64 @@ import (
 	"parley/conversation"
 )
 
-// apply writes one conversation change in its own short transaction.
-// Image bytes are stored before the rows that refer to them.
-func (s *Store) apply(ctx context.Context, ch conversation.Change) error {
+// applied is what writing a change found: how many messages other
+// processes had added to the session since the conversation last knew it
+// (see numbering).
+type applied struct {
+	others int
+}
+
+// apply writes one conversation change in its own short transaction,
+// with the conversation's ids mapped to the store's numbers by n. Image
+// bytes are stored before the rows that refer to them. Only the changes
+// that move the active path (an append, a switch, a removal) write the
+// active leaf: the late end of a reply must not take the session back
+// from a turn another process added since.
+func (s *Store) apply(ctx context.Context, ch conversation.Change, n *numbering) (applied, error) {
 	switch ch.Kind {
 	case conversation.ChangeProgress:
 		if ch.Message == nil {
-			return nil
+			return applied{}, nil
 		}
-		return s.writeProgress(ctx, ch)
+		return s.writeProgress(ctx, ch, n)
 	case conversation.ChangeAppend, conversation.ChangeUpdate:
 		if ch.Message == nil {
-			return nil
+			return applied{}, nil
 		}
-		return s.writeMessage(ctx, ch)
+		return s.writeMessage(ctx, ch, n)
 	case conversation.ChangeRemove:
-		return s.removeMessages(ctx, ch)
+		return applied{}, s.removeMessages(ctx, ch, n)
 	case conversation.ChangeTitle, conversation.ChangeSystem, conversation.ChangeSettings, conversation.ChangeSwitch:
-		// Every change carries the active leaf, the role and the params; a
-		// switch carries nothing else.
-		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-			return s.upsertSession(ctx, tx, ch, "", "")
+		// Every change carries the role and the params; a switch carries
+		// the active leaf, and nothing else.
+		return applied{}, s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+			return s.upsertSession(ctx, tx, ch, sessionRow{leaf: n.leaf(ch), setLeaf: ch.Kind == conversation.ChangeSwitch})
 		})
 	case conversation.ChangeExclude:
 		if ch.Message == nil {
-			return nil
+			return applied{}, nil
 		}
-		return s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-			if err := s.upsertSession(ctx, tx, ch, "", ""); err != nil {
+		seq, ok := n.seq(ch.Message.ID)
+		if !ok {
+			return applied{}, nil // its message was never stored: nothing to mark
+		}
+		return applied{}, s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
+			if err := s.upsertSession(ctx, tx, ch, sessionRow{leaf: n.leaf(ch)}); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, "UPDATE messages SET excluded = ? WHERE session_id = ? AND seq = ?",
-				ch.Message.Excluded, ch.ConversationID, ch.Message.ID)
+				ch.Message.Excluded, ch.ConversationID, seq)
 			return err
 		})
 	}
-	return nil
+	return applied{}, nil
 }
 
-func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error {
+// writeMessage inserts an appended message under the store's next
+// number, or rewrites a message that ended (a reply, an image turn)
+// whole. A message that ended without having been stored is inserted
+// then.
+func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *numbering) (applied, error) {
 	m := ch.Message
 	// A message's parts are written once: with a user message, or when an
 	// image turn ends with its images.
@@ -60,10 +80,14 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 	if withParts {
 		b = attachmentBlobs(m.Attachments)
 		if err := s.put(b); err != nil {
-			return classify(s.path, "save an image", err)
+			return applied{}, classify(s.path, "save an image", err)
 		}
 	}
-	var candidates []string
+	var (
+		candidates []string
+		res        applied
+		newSeq     int
+	)
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		model := ""
 		if m.Role == api.RoleAssistant {
@@ -77,14 +101,21 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 				return err
 			}
 		}
-		if err := s.upsertSession(ctx, tx, ch, model, previewOf(m.Text)); err != nil {
+		if err := s.upsertSession(ctx, tx, ch, sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}); err != nil {
 			return err
 		}
-		id, err := s.upsertMessage(ctx, tx, ch.ConversationID, m)
+		var id int64
+		var err error
+		// A message stored already is rewritten: the end of a reply, or
+		// an append tried again after its images failed to be kept.
+		seq, stored := n.seq(m.ID)
+		if stored {
+			id, err = s.finishMessage(ctx, tx, ch.ConversationID, seq, m)
+		}
+		if !stored || errors.Is(err, sql.ErrNoRows) {
+			id, newSeq, res.others, err = s.insertNew(ctx, tx, ch, n)
+		}
 		if err != nil {
-			return err
-		}
-		if err := dropPieces(ctx, tx, id); err != nil {
 			return err
 		}
 		if !withParts {
@@ -96,18 +127,53 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change) error 
 		return insertParts(ctx, tx, "message_id", id, m.Attachments)
 	})
 	if err != nil {
-		return err
+		return applied{}, err
+	}
+	if newSeq > 0 {
+		n.inserted(m.ID, newSeq)
 	}
 	if err := s.ensure(b); err != nil {
-		return classify(s.path, "save an image", err)
+		return res, classify(s.path, "save an image", err)
 	}
-	return s.collect(ctx, candidates)
+	return res, s.collect(ctx, candidates)
+}
+
+// insertNew inserts ch's message under the session's next number, below
+// its parent's number, and makes it the active leaf. It returns the row
+// id, the number, and how many messages other processes added since n
+// last knew the session. A parent that was never stored (it cannot be:
+// changes are written in order) leaves the message opening the
+// conversation rather than lost.
+func (s *Store) insertNew(ctx context.Context, tx *sql.Tx, ch conversation.Change, n *numbering) (rowID int64, seq, others int, err error) {
+	seq, others, err = nextSeq(ctx, tx, ch.ConversationID, n)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	parent, _ := n.seq(ch.Message.Parent)
+	rowID, err = s.insertMessage(ctx, tx, ch.ConversationID, seq, parent, ch.Message)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ch.Kind == conversation.ChangeAppend {
+		_, err = tx.ExecContext(ctx, "UPDATE sessions SET active_leaf = ? WHERE id = ?", seq, ch.ConversationID)
+	}
+	return rowID, seq, others, err
+}
+
+// sessionRow is what a change writes to its session's row besides what
+// every change carries: the model and preview when not "", and the active
+// leaf (the store's number) when setLeaf is set; a new row always takes
+// leaf.
+type sessionRow struct {
+	model, preview string
+	leaf           int
+	setLeaf        bool
 }
 
 // upsertSession creates the session row on a conversation's first change
-// and keeps its title, system prompt, model, preview (when not ""), active
-// leaf, role, params and time current.
-func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, model, preview string) error {
+// and keeps its title, system prompt, model, preview, active leaf, role,
+// params and time current.
+func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.Change, row sessionRow) error {
 	if err := refuseDeleted(ctx, tx, ch.ConversationID); err != nil {
 		return err
 	}
@@ -125,7 +191,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		return err
 	}
 	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, s.redact(ch.Title), titled, model, s.redact(ch.SystemPrompt), created, now, s.redact(preview), ch.Leaf, ch.Role, params)
+		ch.ConversationID, s.redact(ch.Title), titled, row.model, s.redact(ch.SystemPrompt), created, now, s.redact(row.preview), row.leaf, ch.Role, params, row.setLeaf)
 	return err
 }
 
@@ -156,11 +222,12 @@ func previewOf(text string) string {
 
 // sqlUpsertSession: a title made from the first message never replaces
 // one given by name (here or by another process); ChangeTitle always does.
+// The active leaf changes only when ?12 says so (see Store.apply).
 const sqlUpsertSession = `
 	INSERT INTO sessions (id, title, titled, model, system_prompt, created, updated, preview, active_leaf, role, params)
 	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
 	ON CONFLICT (id) DO UPDATE SET
-		active_leaf = excluded.active_leaf,
+		active_leaf = CASE WHEN ?12 THEN excluded.active_leaf ELSE sessions.active_leaf END,
 		role = excluded.role,
 		params = excluded.params,
 		preview = CASE WHEN excluded.preview <> '' THEN excluded.preview ELSE sessions.preview END,
@@ -170,28 +237,32 @@ const sqlUpsertSession = `
 		system_prompt = excluded.system_prompt,
 		updated = max(sessions.updated, excluded.updated)`
 
-// sqlUpsertMessage: excluded is the user message's own mark (a reply
-// shows its turn's); excluded.x is the row that was to be inserted.
-const sqlUpsertMessage = `
+// sqlInsertMessage inserts a message under a number the store gave it
+// (?2), marked as written by this schema (messages.writer, see
+// schemaNumbered). It has no ON CONFLICT: a number is never given twice,
+// and a row is never written over by an insert.
+const sqlInsertMessage = `
 	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
 		prompt_tokens, completion_tokens, total_tokens, created, updated, image, parent, excluded,
-		reasoning, reasoning_start, reasoning_end, reasoning_tokens)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
-	ON CONFLICT (session_id, seq) DO UPDATE SET
-		parent = excluded.parent, excluded = excluded.excluded,
-		text = excluded.text, state = excluded.state, error = excluded.error, image = excluded.image,
-		model = excluded.model, finish_reason = excluded.finish_reason,
-		prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-		total_tokens = excluded.total_tokens, updated = excluded.updated,
-		reasoning = excluded.reasoning, reasoning_start = excluded.reasoning_start,
-		reasoning_end = excluded.reasoning_end, reasoning_tokens = excluded.reasoning_tokens
+		reasoning, reasoning_start, reasoning_end, reasoning_tokens, writer)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+	RETURNING id`
+
+// sqlUpdateMessage rewrites a stored message whole (a reply that ended),
+// its reasoning too unless ?21 (kept in its pieces); its number, parent
+// (?15) and creation (?12) stay.
+const sqlUpdateMessage = `
+	UPDATE messages SET role = ?3, text = ?4, state = ?5, error = ?6, model = ?7, finish_reason = ?8,
+		prompt_tokens = ?9, completion_tokens = ?10, total_tokens = ?11, updated = ?13, image = ?14, excluded = ?16,
+		reasoning = CASE WHEN ?21 THEN reasoning ELSE ?17 END, reasoning_start = ?18, reasoning_end = ?19, reasoning_tokens = ?20
+	WHERE session_id = ?1 AND seq = ?2
 	RETURNING id`
 
 // statements are prepared once per store: with the search triggers,
 // compiling an upsert costs more than running it, and the recorder runs
 // one every second of a reply.
 type statements struct {
-	upsertSession, upsertMessage *sql.Stmt
+	upsertSession, insertMessage, updateMessage *sql.Stmt
 	// pathWindow and children open a session (see window.go): compiling
 	// the recursive query took as long as running it.
 	pathWindow, children *sql.Stmt
@@ -202,7 +273,10 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 	if st.upsertSession, err = db.PrepareContext(ctx, sqlUpsertSession); err != nil {
 		return err
 	}
-	if st.upsertMessage, err = db.PrepareContext(ctx, sqlUpsertMessage); err != nil {
+	if st.insertMessage, err = db.PrepareContext(ctx, sqlInsertMessage); err != nil {
+		return err
+	}
+	if st.updateMessage, err = db.PrepareContext(ctx, sqlUpdateMessage); err != nil {
 		return err
 	}
 	if st.pathWindow, err = db.PrepareContext(ctx, sqlPathWindow); err != nil {
@@ -213,16 +287,66 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.upsertSession, st.upsertMessage, st.pathWindow, st.children} {
+	for _, s := range []*sql.Stmt{st.upsertSession, st.insertMessage, st.updateMessage, st.pathWindow, st.children} {
 		if s != nil {
 			s.Close()
 		}
 	}
 }
 
-// upsertMessage writes the whole message (the final state rewrites the
-// row in place) and returns its row id.
-func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string, m *conversation.Message) (int64, error) {
+// insertMessage inserts m under number seq, after the message numbered
+// parent, and returns its row id.
+func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq, parent int, m *conversation.Message) (int64, error) {
+	args, err := s.messageArgs(sessionID, seq, parent, m)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.StmtContext(ctx, s.stmts.insertMessage).QueryRowContext(ctx, append(args, numberedBy)...).Scan(&id)
+	return id, err
+}
+
+// finishMessage writes the end of a stored message (numbered seq): its
+// text whole, its reasoning by its last piece when it was saved in pieces
+// (see finishReasoning), else whole. It returns the row id
+// (sql.ErrNoRows when there is none).
+func (s *Store) finishMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message) (int64, error) {
+	var rowID int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM messages WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&rowID); err != nil {
+		return 0, err
+	}
+	kept, err := s.finishReasoning(ctx, tx, rowID, m)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.updateMessage(ctx, tx, sessionID, seq, m, kept); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id = ?", rowID); err != nil {
+		return 0, err
+	}
+	if !kept {
+		_, err = tx.ExecContext(ctx, "DELETE FROM reasoning_pieces WHERE message_id = ?", rowID)
+	}
+	return rowID, err
+}
+
+// updateMessage rewrites the message numbered seq with m (its reasoning
+// too unless keepReasoning) and returns its row id (sql.ErrNoRows when
+// there is none).
+func (s *Store) updateMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message, keepReasoning bool) (int64, error) {
+	args, err := s.messageArgs(sessionID, seq, 0, m)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.StmtContext(ctx, s.stmts.updateMessage).QueryRowContext(ctx, append(args, keepReasoning)...).Scan(&id)
+	return id, err
+}
+
+// messageArgs are the parameters ?1 to ?20 of sqlInsertMessage and
+// sqlUpdateMessage.
+func (s *Store) messageArgs(sessionID string, seq, parent int, m *conversation.Message) ([]any, error) {
 	var pt, ct, tt, rt sql.NullInt64
 	if u := m.Usage; u != nil {
 		pt = sql.NullInt64{Int64: int64(u.PromptTokens), Valid: true}
@@ -241,16 +365,13 @@ func (s *Store) upsertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	if m.Image != nil {
 		b, err := json.Marshal(m.Image)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		image = string(b)
 	}
-	var id int64
-	err := tx.StmtContext(ctx, s.stmts.upsertMessage).QueryRowContext(ctx,
-		sessionID, m.ID, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
-		pt, ct, tt, created, now, image, m.Parent, m.Role == api.RoleUser && m.Excluded,
-		s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt).Scan(&id)
-	return id, err
+	return []any{sessionID, seq, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
+		pt, ct, tt, created, now, image, parent, m.Role == api.RoleUser && m.Excluded,
+		s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
 }
 
 // insertParts writes attachments as the parts of a message or a draft
@@ -306,15 +427,21 @@ func attachmentBlobs(atts []api.Attachment) blobs {
 
 // removeMessages drops messages (a reply without text made again, an
 // image turn tried again) and then the images only they referred to.
-func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) error {
-	if len(ch.Removed) == 0 {
+func (s *Store) removeMessages(ctx context.Context, ch conversation.Change, n *numbering) error {
+	var removed []int
+	for _, id := range ch.Removed {
+		if seq, ok := n.seq(id); ok {
+			removed = append(removed, seq)
+		}
+	}
+	if len(removed) == 0 {
 		return nil
 	}
 	var candidates []string
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		args := []any{ch.ConversationID}
-		marks := make([]string, len(ch.Removed))
-		for i, id := range ch.Removed {
+		marks := make([]string, len(removed))
+		for i, id := range removed {
 			args = append(args, id)
 			marks[i] = "?"
 		}
@@ -330,7 +457,7 @@ func (s *Store) removeMessages(ctx context.Context, ch conversation.Change) erro
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated = max(updated, ?1), active_leaf = ?4,
 			preview = coalesce((SELECT substr(text, 1, ?3) FROM messages WHERE session_id = ?2 AND text <> '' ORDER BY seq DESC LIMIT 1), '')
-			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes, ch.Leaf)
+			WHERE id = ?2`, millis(s.now()), ch.ConversationID, previewBytes, n.leaf(ch))
 		return err
 	})
 	if err != nil {

@@ -148,7 +148,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, prepareClient(m.eng.Clients(), m.model))
 	}
 	if m.hist.rec != nil {
-		cmds = append(cmds, waitRecorder(m.hist.rec))
+		cmds = append(cmds, waitRecorder(m.hist.rec), waitOthers(m.hist.rec))
 	}
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
