@@ -160,14 +160,14 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.hist.loading = ""
-		if snap, notice, ok := damagedWindow(msg, m.conv); ok && m.hist.rec != nil {
+		if snap, notice, ok := damagedWindow(msg, m.eng.Conv()); ok && m.hist.rec != nil {
 			// Its messages are written to the new session before anything
 			// the chat adds to it.
 			id := conversation.NewID()
 			m.hist.rec.Copy(id, snap)
 			m.openConversation(snap, id)
 			cmds := []tea.Cmd{m.notify(notice, toastWarn)}
-			if m.turn.pendingSend {
+			if m.eng.Waiting() == chat.WaitSession {
 				cmds = append(cmds, m.send())
 			}
 			return tea.Batch(cmds...)

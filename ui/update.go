@@ -254,7 +254,7 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(m.notify(text, toastWarn), wait), true
 
 	case othersAddedMsg:
-		text, wait := m.hist.othersAdded(msg, m.conv.ID(), firstKey(m.ctx.Keys.Sessions, "alt+s"))
+		text, wait := m.hist.othersAdded(msg, m.eng.Conv().ID(), firstKey(m.ctx.Keys.Sessions, "alt+s"))
 		if text == "" {
 			return wait, true
 		}
