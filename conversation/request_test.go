@@ -224,3 +224,53 @@ func TestWithoutImagesKeepsTheText(t *testing.T) {
 		t.Fatal("WithoutImages dropped the stored attachment")
 	}
 }
+
+// TestReasoningOnlyReplyKeepsItsTurn: a reply that finished (stop) with
+// 1 KB of reasoning and no text, as an unterminated <think> leaves it,
+// answered its question: the next request still asks that question
+// (without the empty reply, whose reasoning is never sent) and does not
+// name it among the dropped turns.
+func TestReasoningOnlyReplyKeepsItsTurn(t *testing.T) {
+	c := New(Options{})
+	turn(t, c, "hello", "hi")
+	tn, err := c.Begin(&UserInput{Text: "think hard"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ReceiveEvent(tn, api.StreamEvent{Reasoning: strings.Repeat("r", 1024)})
+	c.ReceiveEvent(tn, api.StreamEvent{FinishReason: "stop"})
+	if err := c.Close(tn, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := c.ByID(tn.ReplyID); m.State != StateDone || m.Text != "" || len(m.Reasoning) != 1024 {
+		t.Fatalf("reply stored %v with %d bytes of text and %d of reasoning", m.State, len(m.Text), len(m.Reasoning))
+	}
+	next, err := c.Begin(&UserInput{Text: "and now?"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"user:hello", "assistant:hi", "user:think hard", "user:and now?"}
+	if got := sent(next.Built); !reflect.DeepEqual(got, want) || next.Built.Dropped != nil {
+		t.Fatalf("messages %q, dropped %v; want %q and nothing dropped", got, next.Built.Dropped, want)
+	}
+}
+
+// TestReasoningOnlyStoppedReplyIsStillDropped: stopped while thinking, a
+// reply never answered; its question stays out as before.
+func TestReasoningOnlyStoppedReplyIsStillDropped(t *testing.T) {
+	c := New(Options{})
+	tn, err := c.Begin(&UserInput{Text: "think hard"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ReceiveReasoning(tn, "hm")
+	c.Interrupt(tn.ReplyID)
+	question, _ := c.LastUser()
+	next, err := c.Begin(&UserInput{Text: "and now?"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sent(next.Built); !reflect.DeepEqual(got, []string{"user:and now?"}) || !reflect.DeepEqual(next.Built.Dropped, []int{question.ID}) {
+		t.Fatalf("messages %q, dropped %v", got, next.Built.Dropped)
+	}
+}
