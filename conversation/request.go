@@ -50,7 +50,7 @@ const imageOmitted = "[image omitted]"
 // their images and text files, assistant replies as far as they got
 // (interrupted replies included when they have text, never their
 // reasoning), preceded by the system prompt. Nothing from other branches
-// is sent. The reply in flight and empty replies are left out, and so are
+// is sent, nor a message of a role parley does not write (Foreign). The reply in flight and empty replies are left out, and so are
 // turns left out with SetExcluded (listed in Excluded). A failed turn is
 // left out whole and listed in Dropped: what one message on screen says is
 // never merged into another (ctrl+r resends the last message instead).
@@ -128,7 +128,7 @@ func sendable(path []*node) (out []*node, dropped, excluded []int) {
 		case RoleImages:
 			skip = false
 		}
-		if skip || m.Role == RoleImages {
+		if skip || m.Role == RoleImages || m.Foreign() {
 			continue
 		}
 		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
