@@ -146,6 +146,24 @@ func (c *Conversation) PathTo(id int) []Message {
 	return c.copies(pathTo(n))
 }
 
+// PathTail returns copies of the messages of the path to id from its
+// index from on (PathTo for 0; nil for an unknown id or a from past the
+// end). It reads only those messages, so writing every branch after the
+// one it shares a start with costs what the branches add, not their
+// lengths.
+func (c *Conversation) PathTail(id, from int) []Message {
+	n := c.node(id)
+	if n == nil || from > n.depth {
+		return nil
+	}
+	from = max(from, 0)
+	p := make([]*node, n.depth+1-from)
+	for x := n; x.depth >= from; x = x.parent {
+		p[x.depth-from] = x
+	}
+	return c.copies(p)
+}
+
 // SetExcluded leaves the turn of the message with the given id out of
 // what the model sees (excluded true), or brings it back. The turn is the
 // user message and the replies that follow it, up to the next user
