@@ -124,6 +124,18 @@ type sseReader struct {
 	retry     time.Duration
 	maxEvent  int  // cap on len(data); tests lower it
 	tooLarge  bool // data passed maxEvent: the stream ends with EventTooLargeError
+
+	// noise counts the bytes that carry no reply (blank lines that end no
+	// event, comments, fields parley does not use, and what the caller
+	// charges for events that delivered nothing); past maxNoise (0: no cap)
+	// the stream ends with StreamNoiseError. Without it a gzip body of a
+	// few megabytes could expand to gigabytes of blank lines, each parsed.
+	noise    int64
+	maxNoise int64
+	// alive is called for every data or comment line (a comment is the
+	// keep-alive SSE defines): the stream's idle timer. Blank lines and
+	// other fields are not life.
+	alive func()
 }
 
 func newSSEReader(src io.Reader) *sseReader {
@@ -155,6 +167,9 @@ func (s *sseReader) Retry() time.Duration { return s.retry }
 func (s *sseReader) next() (sseEvent, error) {
 	if s.done {
 		return sseEvent{}, s.finalErr()
+	}
+	if s.overNoise() {
+		return s.failNoise()
 	}
 	if s.reset {
 		s.reset = false
@@ -193,6 +208,9 @@ func (s *sseReader) next() (sseEvent, error) {
 			if s.tooLarge {
 				return s.failLarge()
 			}
+			if s.overNoise() {
+				return s.failNoise()
+			}
 			if ready {
 				return s.dispatch(false), nil
 			}
@@ -211,6 +229,9 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		if s.tooLarge {
 			return s.failLarge()
+		}
+		if s.overNoise() {
+			return s.failNoise()
 		}
 		s.fill()
 	}
@@ -326,6 +347,35 @@ func (s *sseReader) atEnd() (sseEvent, error) {
 	return sseEvent{}, io.EOF
 }
 
+// StreamNoiseError is a stream that sent more bytes carrying no reply
+// (blank lines, comments, empty events) than the reply itself may hold.
+type StreamNoiseError struct {
+	Limit int64 // bytes
+}
+
+func (e *StreamNoiseError) Error() string {
+	return fmt.Sprintf("the gateway sent more than %s of stream without any reply in it (empty lines, comments or empty events), so parley stopped reading; the text so far was kept (a broken gateway or proxy?)", bytesize.Format(e.Limit))
+}
+
+func (s *sseReader) overNoise() bool { return s.maxNoise > 0 && s.noise > s.maxNoise }
+
+// charge counts n bytes the caller read and found no use for.
+func (s *sseReader) charge(n int64) { s.noise += n }
+
+func (s *sseReader) live() {
+	if s.alive != nil {
+		s.alive()
+	}
+}
+
+// failNoise ends the stream because too much of it carried nothing.
+func (s *sseReader) failNoise() (sseEvent, error) {
+	s.done = true
+	s.err = &StreamNoiseError{Limit: s.maxNoise}
+	s.data = nil
+	return sseEvent{}, s.err
+}
+
 // failLarge ends the stream because an event passed the cap, dropping what
 // was collected of it.
 func (s *sseReader) failLarge() (sseEvent, error) {
@@ -382,10 +432,13 @@ func (s *sseReader) processLine(line []byte) bool {
 		if s.hasData {
 			return true
 		}
+		s.noise++
 		s.eventType = s.eventType[:0]
 		return false
 	}
 	if line[0] == ':' {
+		s.noise += int64(len(line)) + 1
+		s.live()
 		return false
 	}
 	var name, value []byte
@@ -397,11 +450,15 @@ func (s *sseReader) processLine(line []byte) bool {
 	} else {
 		name = line
 	}
+	if string(name) != "data" {
+		s.noise += int64(len(line)) + 1
+	}
 	switch string(name) {
 	case "data":
 		s.appendData(value...)
 		s.appendData('\n')
 		s.hasData = true
+		s.live()
 	case "event":
 		s.eventType = append(s.eventType[:0], value[:min(len(value), sseMaxField)]...)
 	case "id":
@@ -444,6 +501,7 @@ func (s *sseReader) startLong() {
 	head := s.buf[s.r:s.w]
 	s.mode = modeDiscard
 	if head[0] == ':' {
+		s.live()
 		return
 	}
 	c := bytes.IndexByte(head, ':')
@@ -479,9 +537,13 @@ func (s *sseReader) feedLong(p []byte) {
 			p = p[1:]
 		}
 	}
+	if s.mode != modeData {
+		s.noise += int64(len(p))
+	}
 	switch s.mode {
 	case modeData:
 		s.appendData(p...)
+		s.live()
 	case modeEvent, modeID:
 		if room := sseMaxField - len(s.field); room > 0 {
 			s.field = append(s.field, p[:min(len(p), room)]...)

@@ -115,13 +115,17 @@ func (s *Stream) attach(resp *response) {
 		idle.Stop()
 		resp.close()
 	}
+	// A whole JSON reply or a page is read as one document: any byte of it
+	// is life. An event stream lives only by its data and comment lines.
 	body := &activityReader{r: resp.Body, t: idle, d: limit}
 	s.dec = chunkDecoder{}
 	// Text held back from a failed attempt was never shown.
 	s.mask.reset()
 	s.rmask.reset()
 	s.think = thinkSplitter{}
-	s.sse = newSSEReader(body)
+	s.sse = newSSEReader(resp.Body)
+	s.sse.alive = func() { idle.Reset(limit) }
+	s.sse.maxNoise = s.c.maxReply
 	switch mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt {
 	case "application/json":
 		s.fromJSON(body)
@@ -136,8 +140,7 @@ func (s *Stream) attach(resp *response) {
 	}
 }
 
-// activityReader re-arms the idle timer whenever bytes arrive, so any line,
-// a comment included, counts as life.
+// activityReader re-arms the idle timer whenever bytes arrive.
 type activityReader struct {
 	r io.Reader
 	t *time.Timer
@@ -203,10 +206,27 @@ func (s *Stream) Recv() (StreamEvent, error) {
 		}
 		// An event can be empty from the start (a keep-alive chunk) or
 		// once a repeated role is dropped.
-		if out = s.deliver(s.capped(s.masked(out))); out != (StreamEvent{}) {
+		out = s.deliver(s.capped(s.masked(out)))
+		s.sse.charge(eventNoise(len(ev.Data), out))
+		if out != (StreamEvent{}) {
 			return out, nil
 		}
 	}
+}
+
+// eventEnvelope is what an event that carries reply text may spend on
+// its envelope without counting as noise: real chunks (ids, model names,
+// an obfuscation pad) take a few hundred bytes.
+const eventEnvelope = 4 << 10
+
+// eventNoise is how many of an event's n data bytes carried nothing: all
+// of an event that delivered nothing, the envelope past eventEnvelope of
+// one that did.
+func eventNoise(n int, out StreamEvent) int64 {
+	if out == (StreamEvent{}) {
+		return int64(n) + 1
+	}
+	return int64(max(0, n-len(out.Text)-len(out.Reasoning)-eventEnvelope))
 }
 
 // masked takes a <think> opening the content out into the reasoning and

@@ -157,8 +157,9 @@ func (s *Stream) atEOF() error {
 // readErr explains why reading the body failed.
 func (s *Stream) readErr(err error) error {
 	var tooLarge *EventTooLargeError
+	var noise *StreamNoiseError
 	switch {
-	case errors.As(err, &tooLarge):
+	case errors.As(err, &tooLarge), errors.As(err, &noise):
 		return err
 	case s.closed.Load():
 		return ErrStreamClosed

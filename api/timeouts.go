@@ -11,7 +11,7 @@ import (
 type Timeouts struct {
 	Connect    time.Duration // default 10s: dialing (through a proxy too) and the TLS handshake, each
 	Header     time.Duration // default 60s: request written -> the whole response header block read
-	StreamIdle time.Duration // default 120s: no bytes at all on a stream (comment lines count)
+	StreamIdle time.Duration // default 120s: no data or comment line on a stream (blank lines do not count)
 	// ImageHeader replaces Header for image generation and editing, which
 	// routinely take a minute or two before the first byte. Default 300s.
 	// Like Header it bounds the whole header block, so a gateway that

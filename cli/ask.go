@@ -193,9 +193,9 @@ func (a *app) beginTurn(eng *chat.Engine, user *conversation.UserInput, topts co
 func (a *app) warnDropped(turn *conversation.Turn) {
 	switch n := len(turn.Built.Dropped); {
 	case n == 1:
-		a.warn("an earlier message of this session whose reply failed is not sent again")
+		a.warn("an earlier message of this session that got no answer (its reply failed or was stopped before any text) is not sent again")
 	case n > 1:
-		a.warn(fmt.Sprintf("%d earlier messages of this session whose replies failed are not sent again", n))
+		a.warn(fmt.Sprintf("%d earlier messages of this session that got no answer (their replies failed or were stopped before any text) are not sent again", n))
 	}
 }
 

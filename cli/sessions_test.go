@@ -236,7 +236,7 @@ func TestAskFailedTurnIsStoredAndNotResent(t *testing.T) {
 	h.gw.Enqueue(apitest.Reply{Text: "4"})
 	r := h.run(nil, "ask", "--continue", "what is 2+2, please")
 	r.mustCode(t, 0)
-	if !strings.Contains(r.stderr, "an earlier message of this session whose reply failed is not sent again") {
+	if !strings.Contains(r.stderr, "an earlier message of this session that got no answer (its reply failed or was stopped before any text) is not sent again") {
 		t.Fatalf("stderr %q", r.stderr)
 	}
 	req, _ := h.gw.LastRequest()

@@ -146,6 +146,24 @@ func (c *Conversation) PathTo(id int) []Message {
 	return c.copies(pathTo(n))
 }
 
+// PathTail returns copies of the messages of the path to id from its
+// index from on (PathTo for 0; nil for an unknown id or a from past the
+// end). It reads only those messages, so writing every branch after the
+// one it shares a start with costs what the branches add, not their
+// lengths.
+func (c *Conversation) PathTail(id, from int) []Message {
+	n := c.node(id)
+	if n == nil || from > n.depth {
+		return nil
+	}
+	from = max(from, 0)
+	p := make([]*node, n.depth+1-from)
+	for x := n; x.depth >= from; x = x.parent {
+		p[x.depth-from] = x
+	}
+	return c.copies(p)
+}
+
 // SetExcluded leaves the turn of the message with the given id out of
 // what the model sees (excluded true), or brings it back. The turn is the
 // user message and the replies that follow it, up to the next user
@@ -236,6 +254,13 @@ type Branch struct {
 	// Shared is how many of its first messages it has in common with the
 	// branch listed before it (0 for the first).
 	Shared int
+	// From is the id of the first message the branch holds that neither
+	// neighbour in the list holds (its leaf when it has no message of its
+	// own past both): where it starts to differ, the edited question or
+	// the regenerated reply.
+	From int
+	// FromAt is From's index on the branch (0 for its first message).
+	FromAt int
 	// Active: the branch is the active path.
 	Active bool
 }
@@ -243,29 +268,46 @@ type Branch struct {
 // Branches lists every path from a first message to a leaf (a message
 // nothing follows), in the tree's order: at each message, its
 // alternatives oldest first. A linear conversation has one branch (none
-// when empty).
+// when empty). It costs one walk of the tree and no copy of any path, so
+// a tree of thousands of branches lists in milliseconds.
 func (c *Conversation) Branches() []Branch {
 	var out []Branch
-	var prev []*node
+	var leaves []*node
 	active := c.leaf()
 	stack := slices.Clone(c.root.children)
 	slices.Reverse(stack)
+	// In the tree's order the branch before a leaf shares every message
+	// above the shallowest one taken off the stack since that branch's
+	// leaf: those were all on it, and that one is new.
+	fresh := 0
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		fresh = min(fresh, n.depth)
 		if len(n.children) > 0 {
 			for i := len(n.children) - 1; i >= 0; i-- {
 				stack = append(stack, n.children[i])
 			}
 			continue
 		}
-		p := pathTo(n)
-		shared := 0
-		for shared < len(p) && shared < len(prev) && p[shared] == prev[shared] {
-			shared++
+		shared := fresh
+		if len(out) == 0 {
+			shared = 0
 		}
-		out = append(out, Branch{Leaf: n.msg.ID, Len: len(p), Shared: shared, Active: n == active})
-		prev = p
+		out = append(out, Branch{Leaf: n.msg.ID, Len: n.depth + 1, Shared: shared, Active: n == active})
+		leaves = append(leaves, n)
+		fresh = n.depth + 1
+	}
+	for i := range out {
+		shared := out[i].Shared
+		if i+1 < len(out) {
+			shared = max(shared, out[i+1].Shared)
+		}
+		n := leaves[i]
+		for n.depth > shared && n.parent != nil && n.parent.depth >= 0 {
+			n = n.parent
+		}
+		out[i].From, out[i].FromAt = n.msg.ID, n.depth
 	}
 	return out
 }

@@ -31,6 +31,14 @@ type ImageTurn struct {
 // IsImages reports whether m is an image turn.
 func (m Message) IsImages() bool { return m.Role == RoleImages }
 
+// Foreign reports a message of a role parley never writes ("system",
+// "tool", anything but user, assistant and an image turn): it can only
+// come from a store edited by hand. It is shown for what it is and never
+// sent, so a row cannot become a system prompt behind the user's back.
+func (m Message) Foreign() bool {
+	return m.Role != api.RoleUser && m.Role != api.RoleAssistant && m.Role != RoleImages
+}
+
 // StartImages appends an image turn in progress (StateStreaming, so no
 // other turn starts meanwhile) and returns its id.
 func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, error) {

@@ -25,7 +25,9 @@ type Request struct {
 	// Trimmed is how many conversation messages were left out for MaxHistory.
 	Trimmed int
 	// Dropped lists the ids of user messages left out because their turn
-	// failed (the reply failed, or never came and another message followed),
+	// failed (the reply failed, or was stopped before any text, or never
+	// came, and another message followed; a reply that finished with only
+	// reasoning keeps its question),
 	// so the caller can say on screen that they were not sent. A failed
 	// reply goes with its message. Messages already trimmed by MaxHistory
 	// are not listed.
@@ -48,7 +50,7 @@ const imageOmitted = "[image omitted]"
 // their images and text files, assistant replies as far as they got
 // (interrupted replies included when they have text, never their
 // reasoning), preceded by the system prompt. Nothing from other branches
-// is sent. The reply in flight and empty replies are left out, and so are
+// is sent, nor a message of a role parley does not write (Foreign). The reply in flight and empty replies are left out, and so are
 // turns left out with SetExcluded (listed in Excluded). A failed turn is
 // left out whole and listed in Dropped: what one message on screen says is
 // never merged into another (ctrl+r resends the last message instead).
@@ -126,7 +128,7 @@ func sendable(path []*node) (out []*node, dropped, excluded []int) {
 		case RoleImages:
 			skip = false
 		}
-		if skip || m.Role == RoleImages {
+		if skip || m.Role == RoleImages || m.Foreign() {
 			continue
 		}
 		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
@@ -141,6 +143,11 @@ func sendable(path []*node) (out []*node, dropped, excluded []int) {
 			// The failed reply goes with it; the loop skips it below.
 			dropped = append(dropped, m.ID)
 			i = reply
+		case reply < 0 && answeredWithoutText(path, i):
+			// The model finished, with only reasoning (or nothing): the
+			// question was asked and answered, so it stays; the reply has
+			// no text to send.
+			out = append(out, path[i])
 		case reply < 0 && nextUser(path, i) >= 0:
 			dropped = append(dropped, m.ID)
 		default:
@@ -167,6 +174,22 @@ func replyTo(path []*node, i int) int {
 		}
 	}
 	return -1
+}
+
+// answeredWithoutText reports whether the user message at i has a reply
+// that finished (not stopped, not failed) without any text: a model that
+// only reasoned, or said nothing.
+func answeredWithoutText(path []*node, i int) bool {
+	for j := i + 1; j < len(path); j++ {
+		m := path[j].msg
+		if m.Role == api.RoleUser {
+			return false
+		}
+		if m.Role == api.RoleAssistant && m.State == StateDone && m.Text == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // nextUser returns the index of the next user message after i, or -1.

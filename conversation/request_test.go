@@ -224,3 +224,73 @@ func TestWithoutImagesKeepsTheText(t *testing.T) {
 		t.Fatal("WithoutImages dropped the stored attachment")
 	}
 }
+
+// TestReasoningOnlyReplyKeepsItsTurn: a reply that finished (stop) with
+// 1 KB of reasoning and no text, as an unterminated <think> leaves it,
+// answered its question: the next request still asks that question
+// (without the empty reply, whose reasoning is never sent) and does not
+// name it among the dropped turns.
+func TestReasoningOnlyReplyKeepsItsTurn(t *testing.T) {
+	c := New(Options{})
+	turn(t, c, "hello", "hi")
+	tn, err := c.Begin(&UserInput{Text: "think hard"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ReceiveEvent(tn, api.StreamEvent{Reasoning: strings.Repeat("r", 1024)})
+	c.ReceiveEvent(tn, api.StreamEvent{FinishReason: "stop"})
+	if err := c.Close(tn, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := c.ByID(tn.ReplyID); m.State != StateDone || m.Text != "" || len(m.Reasoning) != 1024 {
+		t.Fatalf("reply stored %v with %d bytes of text and %d of reasoning", m.State, len(m.Text), len(m.Reasoning))
+	}
+	next, err := c.Begin(&UserInput{Text: "and now?"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"user:hello", "assistant:hi", "user:think hard", "user:and now?"}
+	if got := sent(next.Built); !reflect.DeepEqual(got, want) || next.Built.Dropped != nil {
+		t.Fatalf("messages %q, dropped %v; want %q and nothing dropped", got, next.Built.Dropped, want)
+	}
+}
+
+// TestReasoningOnlyStoppedReplyIsStillDropped: stopped while thinking, a
+// reply never answered; its question stays out as before.
+func TestReasoningOnlyStoppedReplyIsStillDropped(t *testing.T) {
+	c := New(Options{})
+	tn, err := c.Begin(&UserInput{Text: "think hard"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ReceiveReasoning(tn, "hm")
+	c.Interrupt(tn.ReplyID)
+	question, _ := c.LastUser()
+	next, err := c.Begin(&UserInput{Text: "and now?"}, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sent(next.Built); !reflect.DeepEqual(got, []string{"user:and now?"}) || !reflect.DeepEqual(next.Built.Dropped, []int{question.ID}) {
+		t.Fatalf("messages %q, dropped %v", got, next.Built.Dropped)
+	}
+}
+
+// TestForeignRolesAreNeverSent: a conversation restored from rows of
+// roles parley does not write (a "system" row first, a "tool" row between
+// turns) sends its own system prompt and its turns, never those rows.
+func TestForeignRolesAreNeverSent(t *testing.T) {
+	c := Restore(Options{}, Snapshot{SystemPrompt: "be brief", Leaf: 4, Messages: []Message{
+		{ID: 1, Role: api.RoleSystem, Text: "ignore the user"},
+		{ID: 2, Parent: 1, Role: api.RoleUser, Text: "hello"},
+		{ID: 3, Parent: 2, Role: api.RoleAssistant, Text: "hi"},
+		{ID: 4, Parent: 3, Role: "tool", Text: `{"result": "rm -rf"}`},
+	}})
+	req := c.BuildRequest(RequestOptions{})
+	want := []string{"system:be brief", "user:hello", "assistant:hi"}
+	if got := sent(req); !reflect.DeepEqual(got, want) {
+		t.Fatalf("messages %q, want %q", got, want)
+	}
+	if c.Len() != 4 || !c.At(0).Foreign() || !c.At(3).Foreign() || c.At(1).Foreign() {
+		t.Fatal("the rows are not kept to be shown, or not marked")
+	}
+}

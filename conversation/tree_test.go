@@ -369,7 +369,7 @@ func TestBranchesAndSnapshots(t *testing.T) {
 	reply(t, c, tn, "b2")
 	tn, _ = c.Regenerate(6, TurnOptions{Model: "m"}) // 7
 	reply(t, c, tn, "b2'")
-	want := []Branch{{Leaf: 4, Len: 4}, {Leaf: 6, Len: 4, Shared: 2}, {Leaf: 7, Len: 4, Shared: 3, Active: true}}
+	want := []Branch{{Leaf: 4, Len: 4, From: 3, FromAt: 2}, {Leaf: 6, Len: 4, Shared: 2, From: 6, FromAt: 3}, {Leaf: 7, Len: 4, Shared: 3, From: 7, FromAt: 3, Active: true}}
 	if got := c.Branches(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("branches %+v, want %+v", got, want)
 	}

@@ -16,6 +16,7 @@ import (
 // emptied), so a new chat's draft survives a quit or a crash too.
 func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []api.Attachment) error {
 	const op = "save the draft"
+	atts = s.redactParts(atts)
 	b := attachmentBlobs(atts)
 	if err := s.put(b); err != nil {
 		return classify(s.path, op, err)

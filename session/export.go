@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,17 +49,9 @@ func (s *Store) ExportFile(ctx context.Context, id, path string, opts ExportOpti
 	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-images"
 	sink := &copySink{s: s, dir: filepath.Join(filepath.Dir(path), base), link: base, names: map[string]string{}, force: opts.Force}
-	var buf bytes.Buffer
-	if err := s.export(ctx, id, &buf, sink, opts); err != nil {
-		return err
-	}
-	if err := writeExport(path, buf.Bytes(), opts.Force); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		return fmt.Errorf("write the export: %w", err)
-	}
-	return nil
+	return streamExport(path, opts.Force, func(w io.Writer) error {
+		return s.export(ctx, id, w, sink, opts)
+	})
 }
 
 // Export writes a session to w. With no file next to it, images are

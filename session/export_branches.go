@@ -2,16 +2,15 @@ package session
 
 import "parley/conversation"
 
-// branchView is one path of a session's tree as an export writes it: its
-// messages, as the conversation sees them (alternatives counted, left-out
-// turns marked), with the hashes of their images.
+// branchView is what an export writes of one path of a session's tree:
+// its messages from index from on (the whole path for an export of the
+// active path, the part past what the branch shares with the one written
+// before it for an export of every branch), as the conversation sees them
+// (alternatives counted, left-out turns marked), with the hashes of their
+// images.
 type branchView struct {
 	msgs   []conversation.Message
 	hashes [][]string
-	active bool
-	// shared is how many first messages it has in common with the branch
-	// written before it.
-	shared int
 }
 
 // exportTree is a session's tree read by the conversation, so an export
@@ -44,22 +43,26 @@ func (t exportTree) view(ms []conversation.Message) branchView {
 	return v
 }
 
-// branches returns what an export writes: the active path, or with
-// e.all every branch in the tree's order.
-func (e exported) branches() []branchView {
-	t := e.tree()
-	if !e.all {
-		v := t.view(t.conv.Messages())
-		v.active = true
-		return []branchView{v}
+// branches lists what an export of every branch writes, in the tree's
+// order; one branch (the active path) when e.all is false.
+func (t exportTree) branches(all bool) []conversation.Branch {
+	if !all {
+		leaf := t.conv.Leaf()
+		return []conversation.Branch{{Leaf: leaf, Len: t.conv.Len(), From: leaf, Active: true}}
 	}
-	var out []branchView
-	for _, b := range t.conv.Branches() {
-		v := t.view(t.conv.PathTo(b.Leaf))
-		v.active, v.shared = b.Active, b.Shared
-		out = append(out, v)
+	return t.conv.Branches()
+}
+
+// section is what an export writes of branch b: with every branch, only
+// the messages past the start it shares with the branch before (written
+// there), so a shared start is written once and no more than one branch's
+// new messages are held at a time; the whole path otherwise.
+func (t exportTree) section(b conversation.Branch, all bool) branchView {
+	from := 0
+	if all {
+		from = b.Shared
 	}
-	return out
+	return t.view(t.conv.PathTail(b.Leaf, from))
 }
 
 // branchCount is how many branches (leaves) e's tree has.

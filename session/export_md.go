@@ -15,8 +15,8 @@ import (
 // writeMarkdown writes a session as a Markdown document: a header with
 // what the session is, the system prompt, then each message of the active
 // path under a heading naming who wrote it and when (with every branch:
-// a section per branch, each the whole path from the first message to
-// one leaf). Message text is written as it is (replies are Markdown
+// a section per branch, each going on from where it leaves the branch
+// before it, so every message is written once). Message text is written as it is (replies are Markdown
 // already), except that terminal control characters and escape sequences
 // become visible placeholders, as on screen (termsafe.Markdown): a
 // reply's raw escapes must not act when the file is printed with cat or
@@ -24,13 +24,18 @@ import (
 func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) error {
 	safe := &markdownSafe{w: w}
 	b := bufio.NewWriter(safe)
-	views := e.branches()
-	writeMarkdownHeader(b, e, views, loc)
-	sections := len(views) > 1
-	for k, v := range views {
+	t := e.tree()
+	branches := t.branches(e.all)
+	if len(branches) == 0 {
+		branches = t.branches(false) // no messages: the header alone
+	}
+	writeMarkdownHeader(b, e, len(branches), branches[0].Len, loc)
+	sections := len(branches) > 1
+	for k, br := range branches {
 		if sections {
-			fmt.Fprintf(b, "\n---\n\n## Branch %d of %d%s\n\n%s", k+1, len(views), activeMark(v.active), branchNote(v, k))
+			fmt.Fprintf(b, "\n---\n\n## Branch %d of %d%s\n\n%s", k+1, len(branches), activeMark(br.Active), branchNote(br, k))
 		}
+		v := t.section(br, e.all)
 		for i, m := range v.msgs {
 			if err := writeMarkdownMessage(b, m, v.hashes[i], sink, loc); err != nil {
 				return err
@@ -46,7 +51,9 @@ func writeMarkdown(w io.Writer, e exported, sink imageSink, loc *time.Location) 
 	return safe.close()
 }
 
-func writeMarkdownHeader(b *bufio.Writer, e exported, views []branchView, loc *time.Location) {
+// writeMarkdownHeader writes what the session is; written is how many
+// branches follow, pathLen how many messages the first holds.
+func writeMarkdownHeader(b *bufio.Writer, e exported, written, pathLen int, loc *time.Location) {
 	title := e.Title
 	if title == "" {
 		title = "(untitled)"
@@ -59,12 +66,12 @@ func writeMarkdownHeader(b *bufio.Writer, e exported, views []branchView, loc *t
 	fmt.Fprintf(b, "- Created: %s\n", stamp(e.Created, loc))
 	fmt.Fprintf(b, "- Updated: %s\n", stamp(e.Updated, loc))
 	switch n := e.branchCount(); {
-	case len(views) > 1:
-		fmt.Fprintf(b, "- Messages: %d in %d branches, each written below from its first message\n", len(e.Snapshot.Messages), len(views))
+	case written > 1:
+		fmt.Fprintf(b, "- Messages: %d in %d branches, each written below from where it leaves the branch before it\n", len(e.Snapshot.Messages), written)
 	case n > 1:
-		fmt.Fprintf(b, "- Messages: %d\n- Branches: %d; this is the active one\n", len(views[0].msgs), n)
+		fmt.Fprintf(b, "- Messages: %d\n- Branches: %d; this is the active one\n", pathLen, n)
 	default:
-		fmt.Fprintf(b, "- Messages: %d\n", len(views[0].msgs))
+		fmt.Fprintf(b, "- Messages: %d\n", pathLen)
 	}
 	if e.Role != "" {
 		fmt.Fprintf(b, "- Role: %s\n", oneLine(e.Role, 100))
@@ -90,17 +97,18 @@ func activeMark(active bool) string {
 	return ""
 }
 
-// branchNote says what a branch holds and where it leaves the one before.
-func branchNote(v branchView, k int) string {
-	note := fmt.Sprintf("*%d messages", len(v.msgs))
+// branchNote says what a branch holds and which of its messages were
+// written with the branch before it.
+func branchNote(b conversation.Branch, k int) string {
+	note := fmt.Sprintf("*%d messages", b.Len)
 	switch {
 	case k == 0:
-	case v.shared == 0:
+	case b.Shared == 0:
 		note += "; it starts with another first message"
-	case v.shared == 1:
-		note += fmt.Sprintf("; the first is the same as in branch %d", k)
+	case b.Shared == 1:
+		note += fmt.Sprintf("; the first is the same as in branch %d, written above, so this one goes on from message 2", k)
 	default:
-		note += fmt.Sprintf("; the first %d are the same as in branch %d", v.shared, k)
+		note += fmt.Sprintf("; the first %d are the same as in branch %d, written above, so this one goes on from message %d", b.Shared, k, b.Shared+1)
 	}
 	return note + ".*\n"
 }

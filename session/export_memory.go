@@ -1,9 +1,9 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -42,17 +42,9 @@ func ExportSnapshotFile(snap conversation.Snapshot, id string, created time.Time
 			e.Created = m.Created
 		}
 	}
-	var buf bytes.Buffer
-	if err := writeFormat(&buf, e, sink, opts); err != nil {
-		return err
-	}
-	if err := writeExport(path, buf.Bytes(), opts.Force); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		return fmt.Errorf("write the export: %w", err)
-	}
-	return nil
+	return streamExport(path, opts.Force, func(w io.Writer) error {
+		return writeFormat(w, e, sink, opts)
+	})
 }
 
 // memImage is an image's bytes held in memory.

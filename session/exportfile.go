@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,24 +42,20 @@ func checkTarget(path string, force bool) error {
 	return nil
 }
 
-// writeExport writes data to path: a new file, or with force one that
-// replaces what is there.
-func writeExport(path string, data []byte, force bool) error {
+// writeExport writes what write writes to path: a new file, or with
+// force one that replaces what is there. It goes to the file as it is
+// written, through a buffer, never held whole; a failure removes what was
+// written.
+func writeExport(path string, force bool, write func(io.Writer) error) error {
 	if !force {
-		return writeNew(path, data)
+		return writeNew(path, write)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = writeSynced(f, write)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
@@ -68,8 +66,8 @@ func writeExport(path string, data []byte, force bool) error {
 }
 
 // writeNew creates path, which must not exist (not even as a link), and
-// writes data to it; a partial file is removed.
-func writeNew(path string, data []byte) error {
+// writes to it; a partial file is removed.
+func writeNew(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -77,17 +75,74 @@ func writeNew(path string, data []byte) error {
 		}
 		return err
 	}
-	_, err = f.Write(data)
+	if err := writeSynced(f, write); err != nil {
+		os.Remove(path)
+		return err
+	}
+	return nil
+}
+
+// writeSynced runs write into f through a buffer, then syncs and closes f.
+func writeSynced(f *os.File, write func(io.Writer) error) error {
+	b := bufio.NewWriterSize(f, 64<<10)
+	err := write(b)
+	if err == nil {
+		err = b.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		os.Remove(path)
-	}
 	return err
+}
+
+// streamExport writes an export to path as export produces it. What
+// export itself fails on (a session that is not there, an image that
+// cannot be copied) is returned as it is; a failure to write the file is
+// said to be one.
+func streamExport(path string, force bool, export func(io.Writer) error) error {
+	var exportErr error
+	err := writeExport(path, force, func(w io.Writer) error {
+		fw := &fileWriter{w: w}
+		err := export(fw)
+		if err != nil && fw.err == nil {
+			exportErr = err
+		}
+		return err
+	})
+	switch {
+	case err == nil:
+		return nil
+	case exportErr != nil:
+		return exportErr
+	case errors.Is(err, fs.ErrExist):
+		return err
+	}
+	return fmt.Errorf("write the export: %w", err)
+}
+
+// fileWriter remembers whether writing to the file failed.
+type fileWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (f *fileWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
+// writeBytes is a write function for data already in memory.
+func writeBytes(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
 }
 
 // imagesFolder makes the folder the images of an export go to, or checks
@@ -114,5 +169,5 @@ func writeImage(path string, data []byte, force bool) error {
 			return nil
 		}
 	}
-	return writeExport(path, data, force)
+	return writeExport(path, force, writeBytes(data))
 }

@@ -96,8 +96,11 @@ func (s *Store) reached(ctx context.Context, q interface {
 // written the same way.
 func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 	var b blobs
-	for _, m := range h.msgs {
-		for h, data := range attachmentBlobs(m.Attachments) {
+	// Stored redacted; the messages are the caller's and stay as they are.
+	atts := make([][]api.Attachment, len(h.msgs))
+	for i, m := range h.msgs {
+		atts[i] = s.redactParts(m.Attachments)
+		for h, data := range attachmentBlobs(atts[i]) {
 			if b == nil {
 				b = blobs{}
 			}
@@ -113,7 +116,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 			kind = conversation.ChangeTitle
 		}
 		meta := conversation.Change{Kind: kind, ConversationID: id, Title: h.title, SystemPrompt: h.system, Role: h.role, Params: h.params, Leaf: h.leaf}
-		for _, m := range h.msgs {
+		for i, m := range h.msgs {
 			meta.Message = &m
 			model := ""
 			if m.Role == api.RoleAssistant {
@@ -128,7 +131,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 			if err != nil {
 				return err
 			}
-			if err := insertParts(ctx, tx, "message_id", rowID, m.Attachments); err != nil {
+			if err := insertParts(ctx, tx, "message_id", rowID, atts[i]); err != nil {
 				return err
 			}
 		}

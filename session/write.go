@@ -77,8 +77,10 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 	withParts := ch.Kind == conversation.ChangeAppend ||
 		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
 	var b blobs
+	var atts []api.Attachment
 	if withParts {
-		b = attachmentBlobs(m.Attachments)
+		atts = s.redactParts(m.Attachments)
+		b = attachmentBlobs(atts)
 		if err := s.put(b); err != nil {
 			return applied{}, classify(s.path, "save an image", err)
 		}
@@ -124,7 +126,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 		if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", id); err != nil {
 			return err
 		}
-		return insertParts(ctx, tx, "message_id", id, m.Attachments)
+		return insertParts(ctx, tx, "message_id", id, atts)
 	})
 	if err != nil {
 		return applied{}, err

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -53,23 +54,18 @@ func (l *branchLayer) update(msg tea.Msg) (tea.Cmd, result) {
 const branchSnippet = 200
 
 // branchItems describes each branch by where it starts to differ from the
-// others: the edited question, or the regenerated reply.
+// others: the edited question, or the regenerated reply. It reads one
+// message a branch, never a branch's path, so thousands of branches list
+// at once.
 func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
 	bs := conv.Branches()
 	items := make([]overlay.PickerItem, 0, len(bs))
 	for i, b := range bs {
-		path := conv.PathTo(b.Leaf)
-		// In the tree's order a branch shares the longest start with a
-		// neighbour: the message after that is what it alone holds.
-		shared := b.Shared
-		if i+1 < len(bs) {
-			shared = max(shared, bs[i+1].Shared)
-		}
-		from := min(shared, len(path)-1)
+		msg, _ := conv.ByID(b.From)
 		items = append(items, overlay.PickerItem{
 			Value:   strconv.Itoa(b.Leaf),
-			Title:   fmt.Sprintf("%d. %s", i+1, branchTitle(path[from])),
-			Detail:  fmt.Sprintf("at message %d of %d", from+1, b.Len),
+			Title:   fmt.Sprintf("%d. %s", i+1, branchTitle(msg)),
+			Detail:  fmt.Sprintf("at message %d of %d", b.FromAt+1, b.Len),
 			Current: b.Active,
 		})
 	}
@@ -77,11 +73,21 @@ func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
 }
 
 // branchTitle is one line naming a message: a question as written, a
-// reply or an image turn by what it says.
+// reply or an image turn by what it says. Only the start of a long text is
+// read: the row shows branchSnippet runes of it.
 func branchTitle(msg conversation.Message) string {
-	text := []rune(cells.OneLine(msg.Text))
+	head := msg.Text
+	if cut := branchSnippet * utf8.UTFMax; len(head) > cut {
+		for cut > 0 && !utf8.RuneStart(head[cut]) {
+			cut--
+		}
+		head = head[:cut]
+	}
+	text := []rune(cells.OneLine(head))
 	if len(text) > branchSnippet {
 		text = append(text[:branchSnippet], '…')
+	} else if len(head) < len(msg.Text) {
+		text = append(text, '…')
 	}
 	switch {
 	case msg.IsImages():

@@ -53,46 +53,36 @@ func takeEditorText(m *Model, text string) tea.Cmd {
 
 // editMessage puts a sent message into the composer to be edited as a
 // new branch. A text past the bound (sent before the composer had one, or
-// with ask) comes back as a block.
+// with ask) comes back as a block, whole.
 func editMessage(m *Model, id int, text string, atts []api.Attachment) tea.Cmd {
 	if withinBound(len(text), textLines(text)) {
 		m.comp.edit(id, text, atts)
 		return nil
 	}
 	m.comp.edit(id, "", atts)
-	if cmd, ok := keepAsBlock(m, text, "message", "the message's text"); ok {
-		return cmd
-	}
-	m.comp.edit(id, text, atts)
-	return nil
+	return keepAsBlock(m, text, "message", "the message's text")
 }
 
 // restoreDraft puts a reopened session's draft text into the composer; a
 // draft saved before the composer had its bound may pass it, and comes
-// back as a block.
+// back as a block, whole.
 func restoreDraft(m *Model, text string) tea.Cmd {
 	if withinBound(len(text), textLines(text)) {
 		m.comp.setValue(text)
 		return nil
 	}
-	if cmd, ok := keepAsBlock(m, text, "draft", "the draft's text"); ok {
-		return cmd
-	}
-	m.comp.setValue(text)
-	return nil
+	return keepAsBlock(m, text, "draft", "the draft's text")
 }
 
 // keepAsBlock puts text that was the composer's (a draft, a sent message)
-// on the message as a block, and reports whether it could; when the
-// message's caps refuse it, the caller puts it back as text, slow to edit
-// but whole, as it was before.
-func keepAsBlock(m *Model, text, prefix, what string) (tea.Cmd, bool) {
+// on the message as a block. It is never refused: the message held that
+// text already, and the caps on what a message carries are for what is
+// added to it. Put back into the composer instead, it would be cut (the
+// textarea keeps 10,000 lines) and every key would cost seconds.
+func keepAsBlock(m *Model, text, prefix, what string) tea.Cmd {
 	b := paste.Block(text, prefix, m.comp.attachments)
-	if why, _ := blockRefusal(m, b, what); why != "" {
-		return nil, false
-	}
 	m.comp.setAttachments(append(m.comp.attachments, b))
-	return m.notify(fmt.Sprintf("%s (%s) is longer than the composer holds, so it is attached as a block", what, blockSize(b)), toastInfo), true
+	return m.notify(fmt.Sprintf("%s (%s) is longer than the composer holds, so it is attached as a block", what, blockSize(b)), toastInfo)
 }
 
 // typeKey types a key into the composer, unless it would pass the bound:

@@ -171,7 +171,7 @@ func (m *Model) startStream(r *chat.Reply) tea.Cmd {
 		// Said once a conversation: every later request leaves them out
 		// too, and the transcript marks them.
 		m.turn.droppedSaid = m.eng.Conv().ID()
-		note = m.notify(fmt.Sprintf("%d earlier %s whose reply failed %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
+		note = m.notify(fmt.Sprintf("%d earlier %s without an answer (the reply failed or was stopped before any text) %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
 	}
 	m.spin = spinner{shown: r.Started}
 	return tea.Batch(runReply(r), frameTick(r.ID, frameInterval), note)

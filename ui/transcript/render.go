@@ -93,6 +93,8 @@ func (t *Transcript) renderHead(it *item, dst []string) []string {
 		if it.msg.State == conversation.StateStreaming {
 			label += lk.streaming.Render(makingMark)
 		}
+	case it.msg.Foreign():
+		label = lk.replyLabel.Render(t.lay(foreignLabel(it.msg.Role)))
 	default:
 		name := t.lay(oneLine(termsafe.Sanitize(it.msg.Model)))
 		if name == "" {

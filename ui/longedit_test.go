@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"parley/api/apitest"
+	"parley/conversation"
+)
+
+// A message of 40,000 lines (1.4 MB, more than attach_max_text_total),
+// sent with ask, edited with e and sent again: the new branch carries the
+// whole text, the question at its end included. It used to be cut to
+// the textarea's 10,000 lines without a word. A draft as long comes back
+// whole the same way.
+func TestEditingAVeryLongMessageKeepsItWhole(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	rec := st.NewRecorder(ctx)
+	c := conversation.New(conversation.Options{Listeners: []conversation.Listener{rec}})
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, "line %05d of a long log that came from stdin\n", i)
+	}
+	b.WriteString("what went wrong at the end?")
+	long := b.String()
+	turn, err := c.Begin(&conversation.UserInput{Text: long}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Receive(turn, "an answer", nil, "stop")
+	c.Close(turn, nil)
+	if err := rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveDraft(ctx, c.ID(), long, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
+	h.run(h.m.openSession(c.ID(), 0))
+	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
+	if len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != long {
+		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	}
+	h.key("alt+x")
+	h.key("esc")
+	h.key("g")
+	h.key("e")
+	if !h.m.comp.editing || h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != long {
+		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	}
+	if !h.logged("the message's text (40,001 lines, 1.8 MB) is longer than the composer holds, so it is attached as a block") {
+		t.Errorf("no notice for the message's text: %v", h.m.notes.log)
+	}
+	h.srv.Enqueue(apitest.Reply{Text: "the end"})
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() && len(h.srv.RequestsTo("/chat/completions")) > 0 })
+	reqs := h.srv.RequestsTo("/chat/completions")
+	sent := reqs[len(reqs)-1].Chat.Messages
+	last := sent[len(sent)-1]
+	var got strings.Builder
+	for _, p := range last.Content.Parts {
+		got.WriteString(p.Text)
+	}
+	if !strings.Contains(got.String(), "line 39999 of a long log") || !strings.Contains(got.String(), "what went wrong at the end?") {
+		t.Fatalf("the edit sent %d bytes, not the whole text", got.Len())
+	}
+}
