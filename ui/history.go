@@ -180,7 +180,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 		m.hist.draft.key = itoa(m.comp.gen)
 	}
 	if msg.jump != 0 {
-		m.tr.ScrollTo(msg.jump)
+		m.tr.List().ScrollTo(msg.jump)
 	}
 	cmds := []tea.Cmd{m.clients.prepare(m.model), draft}
 	if complete {

@@ -194,7 +194,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 		return m.notify(err.Error(), toastWarn)
 	}
 	m.notes.dismiss()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	clock := m.opts.Now
 	if clock == nil {
 		clock = time.Now

@@ -85,5 +85,5 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	setHeapFor(len(snap.Messages), m.opts.Getenv)
 	m.tr.ResetSeq(m.conv.Len(), m.conv.PathMessages())
 	m.stream.lastUsage, m.stream.lastRate, m.stream.trimmed, m.turn.withoutImages = nil, 0, 0, ""
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 }
