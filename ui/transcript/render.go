@@ -42,7 +42,6 @@ type renderers struct {
 	user   userView
 	reply  replyView
 	images imageView
-	pics   *pictures
 	list   *List      // the cursor and the last item, which marks depend on
 	codes  *numbering // where an item's code labels start
 }

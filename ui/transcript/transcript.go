@@ -112,7 +112,7 @@ func newTranscript(s settings) *Transcript {
 	t.codes = numbering{list: &t.list}
 	t.jobs = jobs{list: &t.list, reply: &t.r.reply, c: &t.c, owner: t}
 	t.r = renderers{
-		canvas: &t.c, think: &t.think, pics: &t.pics, list: &t.list, codes: &t.codes,
+		canvas: &t.c, think: &t.think, list: &t.list, codes: &t.codes,
 		user:   userView{canvas: &t.c, pics: &t.pics},
 		reply:  replyView{canvas: &t.c, think: &t.think, jobs: &t.jobs, codes: &t.codes},
 		images: imageView{canvas: &t.c, pics: &t.pics},
