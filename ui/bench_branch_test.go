@@ -213,7 +213,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 			reopen := func() {
 				if tc.reopen {
 					m.tr.Reset(m.eng.Conv().Messages())
-					m.tr.Reveal(m.focus.msg)
+					m.tr.List().Reveal(m.focus.msg)
 					settleTranscript(m.tr)
 				}
 			}

@@ -205,6 +205,6 @@ func (m *Model) refreshChrome() {
 	m.screen.chrome.refresh(chromeInput{
 		ctx: m.ctx, lay: m.screen.lay, left: left, right: right, hints: m.hintItems(),
 		notice: m.notes.cur, banner: m.notes.banner, bannerGen: m.notes.bannerGen,
-		title: m.eng.Conv().Title(), emptyConv: m.tr.Len() == 0,
+		title: m.eng.Conv().Title(), emptyConv: m.tr.List().Len() == 0,
 	})
 }

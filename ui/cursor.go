@@ -23,7 +23,7 @@ import (
 // selectMessage puts the cursor on message id and shows it.
 func (m *Model) selectMessage(id int) {
 	m.focus.toMessage(id)
-	m.tr.Reveal(id)
+	m.tr.List().Reveal(id)
 }
 
 // cursorStep is the message before (-1) or after (+1) the selected one on
@@ -170,7 +170,7 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 		return m.notify(treeRefusal(err))
 	}
 	m.focus.toComposer()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	return m.startStream(r)
 }
 

@@ -137,7 +137,7 @@ func (m *Model) hintItems() []uictx.Hint {
 		items = append(items, uictx.Hint{Key: "/", Desc: "commands"})
 	}
 	if m.eng.Conv().Len() > 0 && m.comp.empty() {
-		if m.tr.AtBottom() {
+		if m.tr.List().AtBottom() {
 			items = append(items, uictx.Hint{Key: k(km.EditLast), Desc: "edit"})
 		} else {
 			// Scrolled up, the arrows of an empty composer scroll.

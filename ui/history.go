@@ -193,7 +193,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 		m.hist.draft.key = itoa(m.comp.gen)
 	}
 	if msg.jump != 0 {
-		m.tr.ScrollTo(msg.jump)
+		m.tr.List().ScrollTo(msg.jump)
 	}
 	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), m.model), draft}
 	if complete {

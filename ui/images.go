@@ -171,7 +171,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 		return m.notify(userSentence(err), toastWarn)
 	}
 	m.notes.dismiss()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	m.spin = spinner{shown: run.Started}
 	m.images.lastModel = ask.model
 	m.images.lastAsk = ask

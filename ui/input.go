@@ -92,15 +92,15 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case typedAhead(msg, m.term, m.now()):
 		return m.send()
-	case textEmpty && !m.tr.AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
+	case textEmpty && !m.tr.List().AtBottom() && (msg.Keystroke() == "up" || msg.Keystroke() == "down"):
 		// While the view is scrolled up, the arrows of an empty composer
 		// scroll it line by line: terminals turn the mouse wheel into
 		// arrow keys, and a wheel must not open the last message for
 		// editing.
 		if msg.Keystroke() == "up" {
-			m.tr.LineUp(1)
+			m.tr.List().LineUp(1)
 		} else {
-			m.tr.LineDown(1)
+			m.tr.List().LineDown(1)
 		}
 		return m.tickIfNeeded()
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:

@@ -244,11 +244,11 @@ func TestScrollKeys(t *testing.T) {
 	h.typeText("q")
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	if !h.m.tr.AtBottom() {
+	if !h.m.tr.List().AtBottom() {
 		t.Fatal("not at the bottom after the reply")
 	}
 	h.key("pgup")
-	if h.m.tr.AtBottom() {
+	if h.m.tr.List().AtBottom() {
 		t.Fatal("pgup did not scroll")
 	}
 	h.key("pgdown")
@@ -256,22 +256,22 @@ func TestScrollKeys(t *testing.T) {
 	h.key("pgdown")
 	h.key("pgdown")
 	h.key("pgdown")
-	if !h.m.tr.AtBottom() {
+	if !h.m.tr.List().AtBottom() {
 		t.Fatal("pgdown did not come back")
 	}
 	h.key("home")
-	if h.m.tr.AtBottom() || !strings.Contains(h.screen(), "You") {
+	if h.m.tr.List().AtBottom() || !strings.Contains(h.screen(), "You") {
 		t.Fatalf("home did not go to the top:\n%s", h.screen())
 	}
 	h.key("end")
-	if !h.m.tr.AtBottom() {
+	if !h.m.tr.List().AtBottom() {
 		t.Fatal("end did not go to the bottom")
 	}
 	// With text in the composer home/end edit the text instead.
 	h.typeText("abc")
 	h.key("home")
-	if !h.m.tr.AtBottom() || h.m.comp.ta.Column() != 0 {
-		t.Fatalf("home with text: bottom=%v col=%d", h.m.tr.AtBottom(), h.m.comp.ta.Column())
+	if !h.m.tr.List().AtBottom() || h.m.comp.ta.Column() != 0 {
+		t.Fatalf("home with text: bottom=%v col=%d", h.m.tr.List().AtBottom(), h.m.comp.ta.Column())
 	}
 }
 
@@ -285,7 +285,7 @@ func TestMouseIsOffByDefaultAndToggles(t *testing.T) {
 		t.Fatal("mouse captured by default")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if !h.m.tr.AtBottom() {
+	if !h.m.tr.List().AtBottom() {
 		t.Fatal("wheel scrolled without mouse mode")
 	}
 	h.key("f2")
@@ -293,7 +293,7 @@ func TestMouseIsOffByDefaultAndToggles(t *testing.T) {
 		t.Fatal("f2 did not turn the mouse on")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if h.m.tr.AtBottom() {
+	if h.m.tr.List().AtBottom() {
 		t.Fatal("wheel did not scroll")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})

@@ -117,6 +117,6 @@ func (m *Model) switchBranch(leaf int) tea.Cmd {
 		return m.notify(treeRefusal(err))
 	}
 	m.focus.toComposer()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	return m.tickIfNeeded()
 }

@@ -113,17 +113,17 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 	if strings.Contains(h.screen(), "↑ edit") || !strings.Contains(h.screen(), "↑/↓ scroll") {
 		t.Fatalf("scrolled up, the hint still offers edit:\n%s", h.screen())
 	}
-	before := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
+	before := strings.Split(ansi.Strip(h.m.tr.List().View()), "\n")
 	h.key("down")
 	settleTranscript(h.m.tr)
-	down := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
+	down := strings.Split(ansi.Strip(h.m.tr.List().View()), "\n")
 	if h.m.comp.editing || len(down) != len(before) || !slices.Equal(down[:len(down)-1], before[1:]) {
 		t.Fatalf("down did not move the view one line (editing %v):\nbefore\n%s\nafter\n%s",
 			h.m.comp.editing, strings.Join(before, "\n"), strings.Join(down, "\n"))
 	}
 	h.key("up")
 	settleTranscript(h.m.tr)
-	up := strings.Split(ansi.Strip(h.m.tr.View()), "\n")
+	up := strings.Split(ansi.Strip(h.m.tr.List().View()), "\n")
 	if h.m.comp.editing || !slices.Equal(up[1:], down[:len(down)-1]) || !slices.Equal(up, before) {
 		t.Fatalf("up did not move the view one line back (editing %v):\nbefore\n%s\nafter\n%s",
 			h.m.comp.editing, strings.Join(down, "\n"), strings.Join(up, "\n"))

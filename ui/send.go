@@ -87,7 +87,7 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	m.comp.reset()
 	m.notes.dismissBanner()
 	m.notes.dismiss()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	return m.startStream(r)
 }
 
@@ -219,7 +219,7 @@ func (m *Model) retry() tea.Cmd {
 	}
 	m.turn.withoutImages = ""
 	m.notes.dismiss()
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 	return m.startStream(r)
 }
 

@@ -106,9 +106,9 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	if last.Trimmed > 0 {
 		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", last.Trimmed), role: roleWarn, drop: 2})
 	}
-	if m.tr.Len() > 0 && !m.tr.AtBottom() {
-		txt := fmt.Sprintf("↑ %d%%", m.tr.ScrollPercent())
-		if m.tr.NewBelow() {
+	if m.tr.List().Len() > 0 && !m.tr.List().AtBottom() {
+		txt := fmt.Sprintf("↑ %d%%", m.tr.List().ScrollPercent())
+		if m.tr.List().NewBelow() {
 			txt += " · new below"
 		}
 		right = append(right, statusSeg{text: txt + " · " + keyLabel(firstKey(m.ctx.Keys.ScrollBottom, "end")) + " bottom", role: roleWarn, drop: 3})

@@ -119,15 +119,15 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	}
 	settleTranscript(h.m.tr)
 	fresh := transcript.New(h.m.ctx)
-	w, ht := h.m.tr.Size()
+	w, ht := h.m.tr.List().Size()
 	fresh.SetSize(w, ht)
 	fresh.Reset(h.m.eng.Conv().Messages())
 	settleTranscript(fresh)
-	if got, want := h.m.tr.View(), fresh.View(); got != want {
+	if got, want := h.m.tr.List().View(), fresh.List().View(); got != want {
 		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
 	}
-	if !strings.Contains(h.m.tr.View(), "first question") {
-		t.Fatalf("no question on screen:\n%s", h.m.tr.View())
+	if !strings.Contains(h.m.tr.List().View(), "first question") {
+		t.Fatalf("no question on screen:\n%s", h.m.tr.List().View())
 	}
 }
 

@@ -148,13 +148,13 @@ func scrollActions() []action {
 	type cmd = slash.Command[commandEnv]
 	return []action{
 		{key: keys.ScrollTop, when: textEmpty, cmd: cmd{Name: "top", Summary: "scroll to the first message"},
-			run: do(func(m *Model) tea.Cmd { m.tr.Top(); return m.tickIfNeeded() })},
+			run: do(func(m *Model) tea.Cmd { m.tr.List().Top(); return m.tickIfNeeded() })},
 		{key: keys.ScrollBottom, when: textEmpty, cmd: cmd{Name: "bottom", Summary: "scroll to the last message"},
-			run: do(func(m *Model) tea.Cmd { m.tr.Bottom(); return m.tickIfNeeded() })},
-		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.LineUp(1); return m.tickIfNeeded() })},
-		{key: keys.LineDown, run: do(func(m *Model) tea.Cmd { m.tr.LineDown(1); return m.tickIfNeeded() })},
-		{key: keys.ScrollUp, run: do(func(m *Model) tea.Cmd { m.tr.PageUp(); return m.tickIfNeeded() })},
-		{key: keys.ScrollDown, run: do(func(m *Model) tea.Cmd { m.tr.PageDown(); return m.tickIfNeeded() })},
+			run: do(func(m *Model) tea.Cmd { m.tr.List().Bottom(); return m.tickIfNeeded() })},
+		{key: keys.LineUp, run: do(func(m *Model) tea.Cmd { m.tr.List().LineUp(1); return m.tickIfNeeded() })},
+		{key: keys.LineDown, run: do(func(m *Model) tea.Cmd { m.tr.List().LineDown(1); return m.tickIfNeeded() })},
+		{key: keys.ScrollUp, run: do(func(m *Model) tea.Cmd { m.tr.List().PageUp(); return m.tickIfNeeded() })},
+		{key: keys.ScrollDown, run: do(func(m *Model) tea.Cmd { m.tr.List().PageDown(); return m.tickIfNeeded() })},
 	}
 }
 

@@ -49,5 +49,5 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	setHeapFor(len(snap.Messages), m.opts.Getenv)
 	m.tr.ResetSeq(m.eng.Conv().Len(), m.eng.Conv().PathMessages())
 	m.turn.withoutImages = ""
-	m.tr.Bottom()
+	m.tr.List().Bottom()
 }

@@ -92,7 +92,7 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 	h.key("pgup")
 	h.key("pgup")
 	top := h.screen()
-	if h.m.tr.AtBottom() || !strings.Contains(top, "Paragraph") {
+	if h.m.tr.List().AtBottom() || !strings.Contains(top, "Paragraph") {
 		t.Fatalf("pgup did not scroll up:\n%s", top)
 	}
 	h.wait("badge", func() bool { return strings.Contains(h.screen(), "new text below") })
@@ -102,12 +102,12 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 		t.Fatalf("the window moved while scrolled up: %q, was %q", got, firstLine(top))
 	}
 	h.key("end")
-	if !h.m.tr.AtBottom() || strings.Contains(h.screen(), "new text below") {
+	if !h.m.tr.List().AtBottom() || strings.Contains(h.screen(), "new text below") {
 		t.Fatalf("end did not return to the bottom:\n%s", h.screen())
 	}
 	h.wait("done", func() bool { return !h.streaming() })
 	h.settle(50 * time.Millisecond)
-	if !h.m.tr.AtBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
+	if !h.m.tr.List().AtBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
 		t.Fatalf("following did not resume:\n%s", h.screen())
 	}
 }

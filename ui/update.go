@@ -23,7 +23,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// conversation): the composer has the keys again.
 		m.focus.toComposer()
 	}
-	m.tr.SetSelected(shownCursor(m.focus, m.eng.Conv(), m.layers.top() != nil))
+	m.tr.List().SetSelected(shownCursor(m.focus, m.eng.Conv(), m.layers.top() != nil))
 	m.relayout()
 	// Pictures the transcript now waits for (a message with images
 	// arrived, the width changed) are asked for before the frame is
@@ -308,7 +308,7 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case tea.MouseClickMsg:
 		// With the mouse on, a click on a message selects it.
 		if r := m.screen.lay.Transcript; m.term.mouse && m.layers.top() == nil && msg.Y >= r.Y && msg.Y < r.Y+r.H && msg.X < r.X+r.W {
-			if id, ok := m.tr.MessageAt(msg.Y - r.Y); ok {
+			if id, ok := m.tr.List().MessageAt(msg.Y - r.Y); ok {
 				m.selectMessage(id)
 			}
 		}
@@ -323,9 +323,9 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			m.tr.WheelUp()
+			m.tr.List().WheelUp()
 		case tea.MouseWheelDown:
-			m.tr.WheelDown()
+			m.tr.List().WheelDown()
 		}
 		return m.tickIfNeeded(), true
 	default:

@@ -42,8 +42,8 @@ func (m *Model) composeFrame() {
 		if l.Transcript.H > 0 && l.Transcript.W > 0 {
 			// A conversation without messages shows a short welcome.
 			view := m.screen.chrome.empty
-			if m.tr.Len() > 0 || view == "" {
-				view = m.tr.View()
+			if m.tr.List().Len() > 0 || view == "" {
+				view = m.tr.List().View()
 			}
 			f.place(l.Transcript, view)
 		}

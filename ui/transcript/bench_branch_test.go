@@ -53,9 +53,9 @@ func BenchmarkResetLongPath(b *testing.B) {
 				pprof.Do(ctx, timed, func(context.Context) {
 					tr.Reset(msgs)
 					if tc.reveal {
-						tr.Reveal(msgs[revealed].ID)
+						tr.List().Reveal(msgs[revealed].ID)
 					}
-					_ = tr.View()
+					_ = tr.List().View()
 					if tc.settle {
 						settle(b, tr)
 					}
@@ -106,7 +106,7 @@ func BenchmarkSwitchLongPath(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			tr := newTest(b, 120, 40)
 			tr.Reset(long)
-			tr.Reveal(long[revealed].ID)
+			tr.List().Reveal(long[revealed].ID)
 			settle(b, tr)
 			var cpu time.Duration
 			ctx := context.Background()
@@ -119,14 +119,14 @@ func BenchmarkSwitchLongPath(b *testing.B) {
 				} else {
 					tr.SwitchPath(short)
 				}
-				tr.Reveal(alt.ID)
+				tr.List().Reveal(alt.ID)
 				settle(b, tr)
 				b.StartTimer()
 				c0 := threadCPU()
 				pprof.Do(ctx, timed, func(context.Context) {
 					tr.SwitchPath(long)
-					tr.Reveal(long[revealed].ID)
-					_ = tr.View()
+					tr.List().Reveal(long[revealed].ID)
+					_ = tr.List().View()
 					if tc.settle {
 						settle(b, tr)
 					}
@@ -135,8 +135,8 @@ func BenchmarkSwitchLongPath(b *testing.B) {
 			}
 			b.StopTimer()
 			want := firstWords(long[revealed].Text)
-			if view := strings.Join(plainView(tr), "\n"); !strings.Contains(view, want) || tr.Len() != len(long) {
-				b.Fatalf("%d messages; the window does not show %q:\n%s", tr.Len(), want, view)
+			if view := strings.Join(plainView(tr), "\n"); !strings.Contains(view, want) || tr.List().Len() != len(long) {
+				b.Fatalf("%d messages; the window does not show %q:\n%s", tr.List().Len(), want, view)
 			}
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
 		})

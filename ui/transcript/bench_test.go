@@ -38,7 +38,7 @@ func newStreamFixture(b *testing.B, size int, naive bool) *streamFixture {
 	b.Helper()
 	f := &streamFixture{b: b, size: size}
 	f.tr = newTest(b, benchW, benchH)
-	f.tr.naive = naive
+	f.tr.c.naive = naive
 	f.tr.Reset(conversationOf(20, 1))
 	settle(b, f.tr)
 	f.text = answer(randFor(uint64(size)), size+64_000)
@@ -120,7 +120,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			c := startCPU(b)
 			for i := range b.N {
 				f.delta()
-				_ = f.tr.View()
+				_ = f.tr.List().View()
 				if i%3 == 2 {
 					c.stop()
 					tickRun(f.tr)
@@ -147,7 +147,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 				}
 				c.start()
 				tickRun(f.tr)
-				_ = f.tr.View()
+				_ = f.tr.List().View()
 			}
 			c.done()
 		})
@@ -172,7 +172,7 @@ func viewFixture(b *testing.B, n int) *Transcript {
 
 func allLines(tr *Transcript) []string {
 	var out []string
-	for _, it := range tr.items {
+	for _, it := range tr.list.items {
 		for k := 0; k < it.height(); k++ {
 			out = append(out, it.line(k))
 		}
@@ -194,24 +194,24 @@ func BenchmarkView(b *testing.B) {
 	for _, n := range sizes {
 		tr := fixtures[n]
 		b.Run(fmt.Sprintf("%d/bottom", n), func(b *testing.B) {
-			tr.Bottom()
+			tr.List().Bottom()
 			b.ReportAllocs()
 			c := startCPU(b)
 			for range b.N {
-				_ = tr.View()
+				_ = tr.List().View()
 			}
 			c.done()
 		})
 		b.Run(fmt.Sprintf("%d/middle", n), func(b *testing.B) {
-			tr.Top()
-			tr.LineDown(tr.hs.total() / 2)
+			tr.List().Top()
+			tr.List().LineDown(tr.list.hs.total() / 2)
 			b.ReportAllocs()
 			c := startCPU(b)
 			for range b.N {
-				_ = tr.View()
+				_ = tr.List().View()
 			}
 			c.done()
-			tr.Bottom()
+			tr.List().Bottom()
 		})
 		b.Run(fmt.Sprintf("%d/naive-viewport", n), func(b *testing.B) {
 			content := strings.Join(allLines(tr), "\n")
@@ -247,7 +247,7 @@ func BenchmarkResize(b *testing.B) {
 		c := startCPU(b)
 		for i := range b.N {
 			tr.SetSize(widths[i%2], benchH)
-			_ = tr.View()
+			_ = tr.List().View()
 			if i == b.N-1 {
 				c.stop()
 				start := threadCPU()
@@ -266,10 +266,10 @@ func BenchmarkResize(b *testing.B) {
 		c := startCPU(b)
 		for i := range b.N {
 			tr.SetSize(widths[i%2], benchH)
-			for tr.lazy {
-				tr.lazyStep(time.Now().Add(time.Hour))
+			for tr.list.lazy {
+				tr.list.lazyStep(time.Now().Add(time.Hour))
 			}
-			_ = tr.View()
+			_ = tr.List().View()
 		}
 		c.done()
 	})
@@ -308,7 +308,7 @@ func simulateDeltas(b testing.TB, text string, naive bool, send func(*Transcript
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	tr := newTest(b, benchW, benchH)
-	tr.naive = naive
+	tr.c.naive = naive
 	tr.Reset(conversationOf(6, 9))
 	settle(b, tr)
 	tr.Append(userMsg(100, "explain"))
@@ -332,13 +332,13 @@ func simulateDeltas(b testing.TB, text string, naive bool, send func(*Transcript
 		for next < len(deltas) && time.Duration(next)*deltaEvery <= now {
 			measure(func() {
 				send(tr, 101, deltas[next])
-				_ = tr.View()
+				_ = tr.List().View()
 			})
 			next++
 		}
 		wall, cpu := measure(func() {
 			tickRun(tr)
-			_ = tr.View()
+			_ = tr.List().View()
 		})
 		run.frames = append(run.frames, cpu)
 		run.wallFrames = append(run.wallFrames, wall)
@@ -348,7 +348,7 @@ func simulateDeltas(b testing.TB, text string, naive bool, send func(*Transcript
 	}
 	measure(func() {
 		tr.Update(done)
-		_ = tr.View()
+		_ = tr.List().View()
 	})
 	run.proc = processCPU() - proc0
 	return run

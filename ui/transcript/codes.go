@@ -19,17 +19,28 @@ import "parley/ui/mdstream"
 // stands for 0 blocks in the tree; one after it that is counted (taken
 // back by a branch switch) holds its count there, and a rendering of it
 // that has labels is stale until the count reaches it, since its labels
-// may start from another number then (resetCodes).
+// may start from another number then (reset).
+
+// numbering keeps the numbers of the list's code blocks: how many each
+// item shows (in a Fenwick tree, for the numbers before an item), how far
+// the items are counted, and which renderings must be made again when a
+// count changes.
+type numbering struct {
+	list    *List
+	codes   heights // code blocks per item
+	counted int     // items[:counted] have their code blocks counted
+	counter mdstream.CodeCounter
+}
 
 // exactCountBytes is the longest text whose code blocks are counted by
 // parsing it on the Update goroutine (about 36 µs per KB here; deep
 // nesting costs more); a longer one gets an estimate until it is rendered,
-// which gives the exact count (exactCodes).
+// which gives the exact count (exact).
 const exactCountBytes = 4 << 10
 
-// countCodes is how many labelled code blocks an item shows, or for a long
+// count is how many labelled code blocks an item shows, or for a long
 // reply not rendered yet an estimate.
-func (t *Transcript) countCodes(it *item) int {
+func (nb *numbering) count(it *item) int {
 	if it.isUser() || it.msg.IsImages() {
 		return 0
 	}
@@ -41,106 +52,112 @@ func (t *Transcript) countCodes(it *item) int {
 		}
 		return it.live.doc.CodeBlocks()
 	case len(it.text) <= exactCountBytes:
-		return t.counter.Count(it.text)
+		return nb.counter.Count(it.text)
 	}
 	return mdstream.EstimateCodeBlocks(it.text)
 }
 
-// exactCodes takes the count of code blocks a rendering of it numbered.
-func (t *Transcript) exactCodes(it *item, n int) {
-	if i, ok := t.index[it.id()]; ok && t.items[i] == it {
-		t.setCodes(i, n)
+// push counts the code blocks of it, appended to the list.
+func (nb *numbering) push(it *item) {
+	it.codes, it.counted = nb.count(it), true
+	nb.codes.push(it.codes)
+}
+
+// exact takes the count of code blocks a rendering of it numbered.
+func (nb *numbering) exact(it *item, n int) {
+	if i, at, ok := nb.list.at(it.id()); ok && at == it {
+		nb.set(i, n)
 	}
 }
 
 // countBefore counts the code blocks of every message before item i not
 // counted yet.
-func (t *Transcript) countBefore(i int) {
-	for ; t.counted < i; t.counted++ {
-		it := t.items[t.counted]
+func (nb *numbering) countBefore(i int) {
+	for ; nb.counted < i; nb.counted++ {
+		it := nb.list.items[nb.counted]
 		if it.counted {
 			continue
 		}
-		it.codes, it.counted = t.countCodes(it), true
+		it.codes, it.counted = nb.count(it), true
 		// Only items not counted follow: nothing rendered with labels
-		// (resetCodes), so no number shown moves.
-		t.codes.set(t.counted, it.codes)
+		// (reset), so no number shown moves.
+		nb.codes.set(nb.counted, it.codes)
 	}
 }
 
-// codeBase is the number of code blocks before item i.
-func (t *Transcript) codeBase(i int) int {
-	t.countBefore(i)
-	return t.codes.prefix(i)
+// base is the number of code blocks before item i.
+func (nb *numbering) base(i int) int {
+	nb.countBefore(i)
+	return nb.codes.prefix(i)
 }
 
-// baseOf is codeBase for an item about to be rendered (0 for a message
+// baseOf is base for an item about to be rendered (0 for a message
 // that has no code blocks, whatever is before it). The item is counted
 // too: a rendering with labels is only made of a counted item.
-func (t *Transcript) baseOf(it *item) int {
+func (nb *numbering) baseOf(it *item) int {
 	if it.isUser() || it.msg.IsImages() {
 		return 0
 	}
-	if i, ok := t.index[it.id()]; ok {
-		t.countBefore(i + 1)
-		return t.codes.prefix(i)
+	if i, ok := nb.list.index[it.id()]; ok {
+		nb.countBefore(i + 1)
+		return nb.codes.prefix(i)
 	}
 	return 0
 }
 
-// setCodes records item i's count of code blocks; the items after it whose
+// set records item i's count of code blocks; the items after it whose
 // labels change are rendered again (at once in the window, lazily
 // elsewhere).
-func (t *Transcript) setCodes(i, n int) {
-	it := t.items[i]
+func (nb *numbering) set(i, n int) {
+	it := nb.list.items[i]
 	it.codes, it.counted = n, true
-	if t.codes.get(i) == n {
+	if nb.codes.get(i) == n {
 		return
 	}
-	t.codes.set(i, n)
-	t.renumber(i + 1)
+	nb.codes.set(i, n)
+	nb.renumber(i + 1)
 }
 
-// resetCodes rebuilds the numbering from the items' own counts (those not
+// reset rebuilds the numbering from the items' own counts (those not
 // counted stand for 0, from the first of them on nothing is known) and
 // renders again the items whose labels change: those before the first
 // item not counted whose labels start from another number now, and those
 // after it that show labels.
-func (t *Transcript) resetCodes() {
-	ns := make([]int, len(t.items))
-	t.counted = len(t.items)
-	for i, it := range t.items {
+func (nb *numbering) reset() {
+	ns := make([]int, len(nb.list.items))
+	nb.counted = len(nb.list.items)
+	for i, it := range nb.list.items {
 		if it.counted {
 			ns[i] = it.codes
-		} else if t.counted == len(t.items) {
-			t.counted = i
+		} else if nb.counted == len(nb.list.items) {
+			nb.counted = i
 		}
 	}
-	t.codes.reset(ns)
+	nb.codes.reset(ns)
 	stale := false
-	for _, it := range t.items[t.counted:] {
+	for _, it := range nb.list.items[nb.counted:] {
 		if it.rendered && it.codes > 0 && it.gen != -1 {
 			it.gen = -1 // labelled before the count reaches it: stale
 			stale = true
 		}
 	}
-	t.renumber(0)
+	nb.renumber(0)
 	if stale {
-		t.startLazy()
+		nb.list.startLazy()
 	}
 }
 
 // renumber marks stale the rendered items from from on whose labels start
 // from another number now. Only the counted ones can have labels that are
-// fresh (see resetCodes).
-func (t *Transcript) renumber(from int) {
-	if from >= t.counted {
+// fresh (see reset).
+func (nb *numbering) renumber(from int) {
+	if from >= nb.counted {
 		return
 	}
 	stale := false
-	base := t.codes.prefix(from)
-	for j := from; j < t.counted; j++ {
-		it := t.items[j]
+	base := nb.codes.prefix(from)
+	for j := from; j < nb.counted; j++ {
+		it := nb.list.items[j]
 		if it.rendered && it.base != base && it.codes > 0 {
 			it.gen = -1 // its lines serve as an estimate until rendered again
 			stale = true
@@ -150,27 +167,26 @@ func (t *Transcript) renumber(from int) {
 	if stale {
 		// The caller makes the window fresh again (every entry point
 		// ends with ensureWindow); the rest is rendered lazily.
-		t.startLazy()
+		nb.list.startLazy()
 	}
 }
 
-// CodeBlock returns the code of block n (from 1) as its label shows it,
+// block returns the code of block n (from 1) as its label shows it,
 // counting the code blocks of every message in the transcript in order,
-// and false when there is no block n. The root's /copy N and its keys use
-// it.
-func (t *Transcript) CodeBlock(n int) (string, bool) {
+// and false when there is no block n.
+func (nb *numbering) block(n int) (string, bool) {
 	if n < 1 {
 		return "", false
 	}
 	// Count as far as block n.
-	for t.counted < len(t.items) && t.codes.prefix(t.counted) < n {
-		t.countBefore(t.counted + 1)
+	for nb.counted < len(nb.list.items) && nb.codes.prefix(nb.counted) < n {
+		nb.countBefore(nb.counted + 1)
 	}
-	if n > t.codes.prefix(t.counted) {
+	if n > nb.codes.prefix(nb.counted) {
 		return "", false
 	}
-	i, off := t.codes.find(n - 1)
-	it := t.items[i]
+	i, off := nb.codes.find(n - 1)
+	it := nb.list.items[i]
 	text := it.text
 	if it.live != nil {
 		text = it.live.safe.String()
@@ -182,22 +198,22 @@ func (t *Transcript) CodeBlock(n int) (string, bool) {
 	return blocks[off], true
 }
 
-// CodeBlocks returns how many code blocks the transcript numbers (every
+// total returns how many code blocks the transcript numbers (every
 // message is counted for it).
-func (t *Transcript) CodeBlocks() int {
-	t.countBefore(len(t.items))
-	return t.codes.total()
+func (nb *numbering) total() int {
+	nb.countBefore(len(nb.list.items))
+	return nb.codes.total()
 }
 
-// MessageCodeBlock returns code block n (from 1) of message id, the number
+// inMessage returns code block n (from 1) of message id, the number
 // its label shows, and how many code blocks the message has (n past them,
 // or a message the transcript does not show: "", 0 and the count).
-func (t *Transcript) MessageCodeBlock(id, n int) (code string, label, count int) {
-	i, ok := t.index[id]
+func (nb *numbering) inMessage(id, n int) (code string, label, count int) {
+	i, ok := nb.list.index[id]
 	if !ok {
 		return "", 0, 0
 	}
-	it := t.items[i]
+	it := nb.list.items[i]
 	it.prepare()
 	text := it.text
 	if it.live != nil {
@@ -207,5 +223,20 @@ func (t *Transcript) MessageCodeBlock(id, n int) (code string, label, count int)
 	if n < 1 || n > len(blocks) {
 		return "", 0, len(blocks)
 	}
-	return blocks[n-1], t.codeBase(i) + n, len(blocks)
+	return blocks[n-1], nb.base(i) + n, len(blocks)
+}
+
+// CodeBlock returns the code of block n (from 1) as its label shows it,
+// and false when there is no block n. The root's /copy N and its keys use
+// it.
+func (t *Transcript) CodeBlock(n int) (string, bool) { return t.codes.block(n) }
+
+// CodeBlocks returns how many code blocks the transcript numbers.
+func (t *Transcript) CodeBlocks() int { return t.codes.total() }
+
+// MessageCodeBlock returns code block n (from 1) of message id, the number
+// its label shows, and how many code blocks the message has (n past them,
+// or a message the transcript does not show: "", 0 and the count).
+func (t *Transcript) MessageCodeBlock(id, n int) (code string, label, count int) {
+	return t.codes.inMessage(id, n)
 }

@@ -15,7 +15,7 @@ var labelRE = regexp.MustCompile(`^\s*\[(\d+)\]`)
 // shownLabels returns the code labels of every message, in order.
 func shownLabels(tr *Transcript) []string {
 	var out []string
-	for i := range tr.items {
+	for i := range tr.list.items {
 		for _, l := range plainItem(tr, i) {
 			if m := labelRE.FindStringSubmatch(l); m != nil {
 				out = append(out, m[1])
@@ -125,8 +125,8 @@ func TestCodeBlocksOfLongReplies(t *testing.T) {
 		"\n\n    indented code, which the estimate misses\n\n```go\nafter()\n```\n"
 	tr := newTest(t, 80, 300)
 	tr.Reset([]conversation.Message{userMsg(1, "q"), replyMsg(2, long), userMsg(3, "q"), replyMsg(4, reply(9))})
-	if tr.items[1].codes != 1 {
-		t.Fatalf("the estimate for the long reply is %d blocks, want 1 (fences only)", tr.items[1].codes)
+	if tr.list.items[1].codes != 1 {
+		t.Fatalf("the estimate for the long reply is %d blocks, want 1 (fences only)", tr.list.items[1].codes)
 	}
 	settle(t, tr)
 	if got := shownLabels(tr); !slices.Equal(got, wantLabels(4)) {

@@ -86,11 +86,6 @@ func blankLine(w int) string {
 	return b.String()
 }
 
-// wrap is wrapPlain for text as the terminal measures it (see lay).
-func (t *Transcript) wrap(text string, room int, style func(...string) string) []string {
-	return wrapPlain(t.lay(text), room, style)
-}
-
 // wrapPlain word-wraps trusted-clean plain text (already sanitised) to room
 // cells, keeping the user's line breaks and blank lines, and styles each
 // resulting line with style (nil for none). Lines break at spaces only

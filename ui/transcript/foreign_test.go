@@ -22,7 +22,7 @@ func TestForeignRolesAreShownForWhatTheyAre(t *testing.T) {
 		{ID: 3, Parent: 2, Role: "tool\x1b]52;c;ZXZpbA==\x07" + strings.Repeat("x", 200), Text: "tool output", Created: now},
 	})
 	renderAll(t, tr)
-	view := tr.View()
+	view := tr.List().View()
 	if strings.Contains(view, "\x1b]52") || strings.Contains(view, "\x07") {
 		t.Fatalf("a role reached the terminal raw: %q", view)
 	}

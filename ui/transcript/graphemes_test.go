@@ -21,7 +21,7 @@ const emojiReply = "Family: 👨\u200d👩\u200d👧 and 👍🏽, a keycap 1\uf
 func TestEmojiSequencesShowEveryPart(t *testing.T) {
 	check := func(t *testing.T, tr *Transcript, i int, want []string) {
 		t.Helper()
-		it := tr.items[i]
+		it := tr.list.items[i]
 		var text strings.Builder
 		for k := range it.height() {
 			l := it.line(k)

@@ -83,7 +83,7 @@ func settle(tb testing.TB, tr *Transcript) int {
 		if n > 100000 {
 			tb.Fatal("the transcript never settles")
 		}
-		tr.nextJob = time.Time{}
+		tr.jobs.next = time.Time{}
 		if cmd := tr.Tick(); cmd != nil {
 			if !tr.HandleMsg(cmd()) {
 				tb.Fatal("HandleMsg did not take the result of the transcript's own job")
@@ -100,7 +100,7 @@ func settle(tb testing.TB, tr *Transcript) int {
 // budget (under -race a render can take longer than a frame): the
 // reference the transcript's lines must match.
 func refRender(tr *Transcript, text string) []string {
-	r := tr.engine().r.Clone()
+	r := tr.c.engine().r.Clone()
 	return trimBlank(r.Render(text))
 }
 
@@ -119,17 +119,17 @@ func tickRun(tr *Transcript) {
 func renderAll(tb testing.TB, tr *Transcript) {
 	tb.Helper()
 	settle(tb, tr)
-	for i, it := range tr.items {
-		if !tr.fresh(it) {
-			tr.render(i)
+	for i, it := range tr.list.items {
+		if !tr.r.fresh(it) {
+			tr.list.render(i)
 		}
 	}
-	for n := 0; tr.pendingN > 0 || tr.inflight != nil; n++ {
+	for n := 0; tr.jobs.pending > 0 || tr.jobs.inflight != nil; n++ {
 		if n > 100000 {
 			tb.Fatal("the background renders never end")
 		}
-		tr.lazy = false // no eviction: everything stays rendered
-		tr.nextJob = time.Time{}
+		tr.list.lazy = false // no eviction: everything stays rendered
+		tr.jobs.next = time.Time{}
 		if cmd := tr.Tick(); cmd != nil {
 			tr.HandleMsg(cmd())
 		}

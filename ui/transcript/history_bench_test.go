@@ -42,11 +42,11 @@ func BenchmarkPageUpHistory(b *testing.B) {
 		tr.Reset(msgs)
 		settle(b, tr)
 		b.StartTimer()
-		for tr.top() > 0 {
+		for tr.list.top() > 0 {
 			c0 := threadCPU()
-			tr.PageUp()
+			tr.List().PageUp()
 			tickRun(tr)
-			_ = tr.View()
+			_ = tr.List().View()
 			d := threadCPU() - c0
 			pages = append(pages, d)
 			total += d

@@ -41,10 +41,10 @@ func TestLongHistoryRendersNearTheWindow(t *testing.T) {
 	if opened > openBudget || peak > heapBudget {
 		t.Errorf("opening cost %v of CPU and %d MB (budgets %v, %d MB)", opened, peak>>20, openBudget, heapBudget>>20)
 	}
-	if !tr.AtBottom() || !strings.Contains(strings.Join(plainView(tr), "\n"), lastWords(msgs[len(msgs)-1].Text)) {
+	if !tr.List().AtBottom() || !strings.Contains(strings.Join(plainView(tr), "\n"), lastWords(msgs[len(msgs)-1].Text)) {
 		t.Fatalf("the window does not show the end of the last message")
 	}
-	tr.Top()
+	tr.List().Top()
 	settle(t, tr)
 	if !slices.ContainsFunc(plainView(tr), func(l string) bool { return strings.Contains(l, firstWords(msgs[0].Text)) }) {
 		t.Fatalf("at the top the first message is not shown:\n%s", strings.Join(plainView(tr), "\n"))
@@ -73,18 +73,18 @@ func TestPageUpThroughHistory(t *testing.T) {
 	settle(t, tr)
 	var worst time.Duration
 	pages := 0
-	for tr.top() > 0 {
+	for tr.list.top() > 0 {
 		c0 := threadCPU()
-		tr.PageUp()
+		tr.List().PageUp()
 		tickRun(tr)
-		_ = tr.View()
+		_ = tr.List().View()
 		worst = max(worst, threadCPU()-c0)
 		if pages++; pages > 100_000 {
 			t.Fatal("PageUp never reaches the top")
 		}
-		first, off := tr.hs.find(tr.top())
-		for i := first; i < len(tr.items) && tr.hs.prefix(i) < tr.top()+tr.h; i++ {
-			if !tr.fresh(tr.items[i]) {
+		first, off := tr.list.hs.find(tr.list.top())
+		for i := first; i < len(tr.list.items) && tr.list.hs.prefix(i) < tr.list.top()+tr.list.h; i++ {
+			if !tr.r.fresh(tr.list.items[i]) {
 				t.Fatalf("page %d: message %d in the window is not rendered (window from %d+%d)", pages, i, first, off)
 			}
 		}
@@ -105,7 +105,7 @@ func TestPageUpThroughHistory(t *testing.T) {
 // rendered counts the messages that hold a rendering.
 func rendered(tr *Transcript) int {
 	n := 0
-	for _, it := range tr.items {
+	for _, it := range tr.list.items {
 		if it.rendered {
 			n++
 		}

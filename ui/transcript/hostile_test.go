@@ -118,7 +118,7 @@ func (u *uiLoop) frame() {
 	var cmd tea.Cmd
 	u.call("Tick", func() { cmd = u.tr.Tick() })
 	u.run(cmd)
-	u.call("View", func() { _ = u.tr.View() })
+	u.call("View", func() { _ = u.tr.List().View() })
 }
 
 // finish frames until nothing is left to do, waiting for results, within
@@ -197,7 +197,7 @@ func TestHostileMarkdownStaysResponsive(t *testing.T) {
 			if alloc > allocLimit {
 				t.Errorf("allocated %d MB (limit %d MB)", alloc>>20, allocLimit>>20)
 			}
-			it := tr.items[1]
+			it := tr.list.items[1]
 			if it.pending || it.live != nil {
 				t.Fatalf("the reply is still waiting for a render (pending %v)", it.pending)
 			}

@@ -4,5 +4,5 @@ package transcript
 // job in flight, no lazy rendering pending, no streaming tail to redraw.
 // Tests wait for it before they compare a screen.
 func (t *Transcript) Idle() bool {
-	return t.inflight == nil && !t.NeedsTick()
+	return t.jobs.inflight == nil && !t.NeedsTick()
 }

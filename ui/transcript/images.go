@@ -32,11 +32,28 @@ func imagesLabel(m conversation.Message) string {
 	return imagesMark + what + " · " + name
 }
 
-// renderImagesBody is the prompt, as typed, with what was asked for.
-func (t *Transcript) renderImagesBody(it *item, dst []string) []string {
-	room := t.proseRoom(t.w - len(replyIndent))
-	for _, l := range t.wrap(it.text, room, t.look.userText.Render) {
-		dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
+// imageView renders an image turn (images made or edited in the chat):
+// it reads like a reply from the image model, a label naming the model, the
+// prompt, then each image's picture and the path it was saved to.
+type imageView struct {
+	*canvas
+	pics *pictures
+}
+
+func (v *imageView) label(it *item) string {
+	label := v.look.replyLabel.Render(imagesLabel(it.msg))
+	if it.msg.State == conversation.StateStreaming {
+		label += v.look.streaming.Render(makingMark)
+	}
+	return label
+}
+
+// paintBody draws the prompt, as typed, with what was asked for.
+func (v *imageView) paintBody(it *item, _ bool) {
+	dst := it.body[:0]
+	room := v.proseRoom(v.w - len(replyIndent))
+	for _, l := range v.wrap(it.text, room, v.look.userText.Render) {
+		dst = fitLine(dst, replyIndent, len(replyIndent), l, v.w)
 	}
 	var asked []string
 	if turn := it.msg.Image; turn != nil {
@@ -51,19 +68,27 @@ func (t *Transcript) renderImagesBody(it *item, dst []string) []string {
 		}
 	}
 	if len(asked) > 0 {
-		for _, l := range t.wrap(strings.Join(asked, " · "), room, t.look.meta.Render) {
-			dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
+		for _, l := range v.wrap(strings.Join(asked, " · "), room, v.look.meta.Render) {
+			dst = fitLine(dst, replyIndent, len(replyIndent), l, v.w)
 		}
 	}
-	return dst
+	it.body = dst
 }
 
-// renderImagesFoot draws each image made: its picture, then where it was
+// foot is the images made, then how the turn ended when it did not simply
+// finish.
+func (v *imageView) foot(it *item, dst []string) []string {
+	return v.stateFoot(it, v.made(it, dst))
+}
+
+func (v *imageView) extra(it *item) int { return v.pics.estimate(it.msg.Attachments) }
+
+// made draws each image made: its picture, then where it was
 // saved; then what the saving had to say. A turn that did not finish says
 // that nothing was saved (its state line follows).
-func (t *Transcript) renderImagesFoot(it *item, dst []string) []string {
-	lk := &t.look
-	w := t.w
+func (v *imageView) made(it *item, dst []string) []string {
+	lk := &v.look
+	w := v.w
 	room := max(w-len(replyIndent), 1)
 	m := &it.msg
 	switch m.State {
@@ -73,16 +98,16 @@ func (t *Transcript) renderImagesFoot(it *item, dst []string) []string {
 		}
 	}
 	for _, a := range m.Attachments {
-		for _, l := range t.pictureLines(a) {
+		for _, l := range v.pics.lines(a) {
 			dst = append(dst, pictureLine(replyIndent, l, w))
 		}
-		for _, l := range t.wrap(pathMark+chipText(a), room, lk.meta.Render) {
+		for _, l := range v.wrap(pathMark+chipText(a), room, lk.meta.Render) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 		}
 	}
 	if m.Image != nil {
 		for _, n := range m.Image.Notes {
-			for _, l := range t.wrap(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
+			for _, l := range v.wrap(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}
 		}

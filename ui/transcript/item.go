@@ -31,7 +31,7 @@ type item struct {
 	prepared bool
 
 	head, think, body, foot []string
-	// thinkGen is the transcript's thinkGen the think lines were made for
+	// thinkGen is the thinking block's thinkGen the think lines were made for
 	// (the fold and the key named in them).
 	thinkGen int
 	// w and gen say what the lines were rendered for; rendered is false
@@ -116,7 +116,7 @@ type live struct {
 	safe strings.Builder
 	doc  *mdstream.Doc
 	// parts lays the text out for a wcwidth terminal on its way into doc
-	// (see Transcript.lay).
+	// (see canvas.lay).
 	parts cells.PartsStream
 	dirty bool
 	// answered: the answer has begun (a character other than a space),

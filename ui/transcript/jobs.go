@@ -62,6 +62,19 @@ type job struct {
 	running atomic.Bool
 }
 
+// jobs runs the background renders of the list's items, one at a time.
+type jobs struct {
+	list  *List
+	reply *replyView // its streams' documents come first
+	c     *canvas    // the engine a job clones
+	owner *Transcript
+
+	seq      int
+	inflight *job
+	next     time.Time // no job starts before this (half a core at most)
+	pending  int       // items waiting for a job
+}
+
 // lost reports whether the running job should be given up.
 func (j *job) lost(now time.Time) bool {
 	age := now.Sub(j.started)
@@ -93,81 +106,25 @@ func (j *job) run() tea.Msg {
 	return RenderedMsg{owner: j.from, job: j}
 }
 
-// Tick runs once per frame: it re-renders the tail of a streaming reply
-// that changed since the last tick, renders some stale messages off screen
-// (bounded in time), and returns the command of the next background
-// render, if one is due (nil otherwise). The root runs that command; its
-// RenderedMsg comes back through HandleMsg.
-func (t *Transcript) Tick() tea.Cmd {
-	t.tick()
-	return t.dispatch()
-}
-
-// HandleMsg takes the result of a background render and reports whether
-// msg was one (the root passes every message it does not handle itself,
-// or at least every RenderedMsg). The window may change; the root keeps
-// ticking while NeedsTick says so.
-func (t *Transcript) HandleMsg(msg tea.Msg) bool {
-	m, ok := msg.(RenderedMsg)
-	if !ok || m.owner != t {
-		return false
-	}
-	j := m.job
-	if t.inflight == j {
-		t.inflight = nil
-		t.nextJob = t.now().Add(j.elapsed)
-	}
-	j.cancel()
-	i, ok := t.index[j.id]
-	if !ok {
-		return true
-	}
-	it := t.items[i]
-	if j.doc != nil {
-		if it.live != nil && it.live.doc != nil {
-			it.live.doc.Apply(j.doc)
-			it.live.dirty = true
-			t.refreshLive(it)
-			t.ensureWindow()
-		}
-		return true
-	}
-	if !it.pending || it.live != nil || it.w != j.w || it.gen != j.gen || it.ver != j.ver || j.err != nil {
-		return true
-	}
-	old := t.hs.get(i)
-	it.body = t.fitReply(it.body[:0], j.lines, it.done())
-	t.setPending(it, false)
-	if j.rendered {
-		t.exactCodes(it, j.codes)
-	}
-	t.setHeight(i, old, true)
-	if it.height() > old {
-		t.grew(i)
-	}
-	t.ensureWindow()
-	return true
-}
-
 // setPending marks an item as waiting for a job (or not), keeping count.
-func (t *Transcript) setPending(it *item, p bool) {
+func (js *jobs) setPending(it *item, p bool) {
 	if it.pending == p {
 		return
 	}
 	it.pending = p
 	if p {
-		t.pendingN++
+		js.pending++
 	} else {
-		t.pendingN--
+		js.pending--
 	}
 }
 
-// jobWanted reports whether a job waits to be dispatched.
-func (t *Transcript) jobWanted() bool {
-	if t.pendingN > 0 {
+// wanted reports whether a job waits to be dispatched.
+func (js *jobs) wanted() bool {
+	if js.pending > 0 {
 		return true
 	}
-	for _, it := range t.streams {
+	for _, it := range js.reply.streams {
 		if it.live.wantJob {
 			return true
 		}
@@ -177,73 +134,74 @@ func (t *Transcript) jobWanted() bool {
 
 // dispatch starts the next job when none runs and the last one's pause is
 // over.
-func (t *Transcript) dispatch() tea.Cmd {
-	now := t.now()
-	if t.inflight != nil {
-		if !t.inflight.lost(now) {
+func (js *jobs) dispatch() tea.Cmd {
+	now := js.c.now()
+	if js.inflight != nil {
+		if !js.inflight.lost(now) {
 			return nil
 		}
-		t.dropInflight()
+		js.drop()
 	}
-	if now.Before(t.nextJob) {
+	if now.Before(js.next) {
 		return nil
 	}
-	j := t.nextJobToRun()
+	j := js.pick()
 	if j == nil {
 		return nil
 	}
-	t.jobSeq++
-	j.seq, j.from, j.started = t.jobSeq, t, now
+	js.seq++
+	j.seq, j.from, j.started = js.seq, js.owner, now
 	j.ctx, j.cancel = context.WithCancel(context.Background())
-	t.inflight = j
+	js.inflight = j
 	return j.run
 }
 
-// dropInflight cancels the running job and forgets it (its result, if
+// drop cancels the running job and forgets it (its result, if
 // it comes, is dropped; a document it was rendering can make another).
-func (t *Transcript) dropInflight() {
-	j := t.inflight
+func (js *jobs) drop() {
+	j := js.inflight
 	if j == nil {
 		return
 	}
 	j.cancel()
-	t.inflight = nil
-	if i, ok := t.index[j.id]; ok && j.doc != nil {
-		if l := t.items[i].live; l != nil && l.doc != nil {
+	js.inflight = nil
+	if _, it, ok := js.list.at(j.id); ok && j.doc != nil {
+		if l := it.live; l != nil && l.doc != nil {
 			l.doc.Forget(j.doc)
 			l.dirty = true
 		}
 	}
 }
 
-// nextJobToRun picks what to render: a streaming reply first, then a
+// pick picks what to render: a streaming reply first, then a
 // finished message in the window, then any other.
-func (t *Transcript) nextJobToRun() *job {
-	for k := len(t.streams) - 1; k >= 0; k-- {
-		it := t.streams[k]
+func (js *jobs) pick() *job {
+	for k := len(js.reply.streams) - 1; k >= 0; k-- {
+		it := js.reply.streams[k]
 		if !it.live.wantJob || it.live.doc == nil {
 			continue
 		}
 		it.live.wantJob = false
-		if dj := it.live.doc.Job(t.engine().r); dj != nil {
+		if dj := it.live.doc.Job(js.c.engine().r); dj != nil {
 			return &job{id: it.id(), doc: dj}
 		}
 	}
-	if t.pendingN == 0 {
+	if js.pending == 0 {
 		return nil
 	}
+	l := js.list
 	pick := -1
-	top := t.top()
-	i, _ := t.hs.find(top)
-	for y := t.hs.prefix(i); i < len(t.items) && y < top+t.h; i++ {
-		if t.items[i].pending {
+	top := l.top()
+	i, _ := l.hs.find(top)
+	for y := l.hs.prefix(i); i < len(l.items) && y < top+l.h; i++ {
+		if l.items[i].pending {
 			pick = i
 			break
 		}
-		y += t.hs.get(i)
+		y += l.hs.get(i)
 	}
 	if pick < 0 {
-		for i, it := range t.items {
+		for i, it := range l.items {
 			if it.pending {
 				pick = i
 				break
@@ -253,6 +211,6 @@ func (t *Transcript) nextJobToRun() *job {
 	if pick < 0 {
 		return nil
 	}
-	it := t.items[pick]
-	return &job{id: it.id(), text: t.lay(it.text), base: it.base, r: t.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
+	it := l.items[pick]
+	return &job{id: it.id(), text: js.c.lay(it.text), base: it.base, r: js.c.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
 }

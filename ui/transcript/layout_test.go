@@ -153,7 +153,7 @@ func TestLargeMessageRendersInBackground(t *testing.T) {
 	tr := New(ctx)
 	tr.SetSize(80, 40)
 	tr.Reset([]conversation.Message{userMsg(1, "q"), replyMsg(2, text)})
-	if !tr.items[1].pending {
+	if !tr.list.items[1].pending {
 		t.Fatalf("a %d-byte message was rendered on the Update goroutine", len(text))
 	}
 	if !tr.NeedsTick() {
@@ -173,12 +173,12 @@ func TestLargeMessageRendersInBackground(t *testing.T) {
 	if tr.HandleMsg(msg) != true || tr.HandleMsg("other") {
 		t.Fatal("HandleMsg: a repeated result is taken (and ignored), another message is not")
 	}
-	if tr.items[1].pending {
+	if tr.list.items[1].pending {
 		t.Fatal("still pending after the job")
 	}
 	settle(t, tr)
 	rendered := plainItem(tr, 1)
-	want := plainLines(tr.fitReply(nil, refRender(tr, text), true))
+	want := plainLines(tr.c.fitReply(nil, refRender(tr, text), true))
 	if !slices.Equal(rendered[2:], want) {
 		t.Fatalf("background rendering differs from a direct one:\n%s", strings.Join(rendered, "\n"))
 	}
@@ -186,11 +186,11 @@ func TestLargeMessageRendersInBackground(t *testing.T) {
 	before := plainItem(tr, 1)
 	restyleContext(ctx, "light")
 	tr.Restyle()
-	if !tr.items[1].pending || !slices.Equal(plainItem(tr, 1), before) {
+	if !tr.list.items[1].pending || !slices.Equal(plainItem(tr, 1), before) {
 		t.Fatal("after a restyle the old lines are not kept while the job runs")
 	}
 	settle(t, tr)
-	if tr.items[1].pending {
+	if tr.list.items[1].pending {
 		t.Fatal("restyled message never rendered")
 	}
 	// A job whose message changed is dropped: the newer text wins.

@@ -45,14 +45,14 @@ func BenchmarkStreamPaced(b *testing.B) {
 						tr.AppendDelta(2, d)
 					}
 					tickRun(tr)
-					_ = tr.View()
+					_ = tr.List().View()
 					frames++
 				}
 				done := streamingMsg(2)
 				done.Text, done.State, done.FinishReason = string(answer), conversation.StateDone, "stop"
 				tr.Update(done)
 				settle(b, tr)
-				_ = tr.View()
+				_ = tr.List().View()
 				cpu += threadCPU() - c0
 			}
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(time.Millisecond), "cpu-ms")

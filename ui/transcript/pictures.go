@@ -42,66 +42,59 @@ type pictureState struct {
 	done  bool
 }
 
-// SetPictures turns pictures under sent images on or off (images = "off",
-// --no-images). The messages are laid out again.
-func (t *Transcript) SetPictures(on bool) {
-	if t.picturesOn == on {
-		return
-	}
-	t.picturesOn = on
-	t.gen++
-	t.invalidate()
-	t.ensureWindow()
+// pictures are the pictures of the images users sent and image turns
+// made, as the item renderers draw them: whether they are shown, the ones
+// made so far by box, and the ones asked for since the root last took
+// them. The root makes them (in commands) from the requests and hands each
+// back (Transcript.SetPicture).
+type pictures struct {
+	*canvas
+	on   bool
+	pics map[PictureKey]pictureState
+	want []PictureRequest
 }
 
-// ForgetPictures drops every picture made so far (the way pictures are
-// drawn changed): the messages ask for them again.
-func (t *Transcript) ForgetPictures() {
-	t.pics, t.wantPics = nil, nil
-	t.gen++
-	t.invalidate()
-	t.ensureWindow()
-}
-
-// TakePictureRequests returns the pictures the transcript asked for since
-// the last call. The root makes them (in commands) and hands each back
-// with SetPicture.
-func (t *Transcript) TakePictureRequests() []PictureRequest {
-	out := t.wantPics
-	t.wantPics = nil
+// take returns the pictures asked for since the last call.
+func (p *pictures) take() []PictureRequest {
+	out := p.want
+	p.want = nil
 	return out
 }
 
-// SetPicture gives the lines of a picture (nil: it cannot be made, and the
-// chip alone stands for the image). The messages showing it are drawn
-// again; their height changes only when the picture could not be made.
-func (t *Transcript) SetPicture(k PictureKey, lines []string) {
-	if t.pics == nil {
-		t.pics = map[PictureKey]pictureState{}
+// forget drops every picture made or asked for.
+func (p *pictures) forget() { p.pics, p.want = nil, nil }
+
+// set records the lines of picture k (nil: it cannot be made).
+func (p *pictures) set(k PictureKey, lines []string) {
+	if p.pics == nil {
+		p.pics = map[PictureKey]pictureState{}
 	}
-	t.pics[k] = pictureState{lines: lines, done: true}
-	for i, it := range t.items {
-		if !(it.isUser() || it.msg.IsImages()) || !t.fresh(it) || !it.shows(k) {
-			continue
-		}
-		old := t.hs.get(i)
-		it.foot = t.renderFoot(it, it.foot[:0])
-		t.setHeight(i, old, false)
-	}
+	p.pics[k] = pictureState{lines: lines, done: true}
 }
 
-// pictureBox is the box the picture of a takes at the current width, and
+// estimate is how many lines the chips and pictures of atts take.
+func (p *pictures) estimate(atts []api.Attachment) int {
+	n := len(atts)
+	for _, a := range atts {
+		if k, ok := p.box(a); ok {
+			n += k.Rows
+		}
+	}
+	return n
+}
+
+// box is the box the picture of a takes at the current width, and
 // false when a shows no picture (a link, an image of unknown size, or
 // pictures off).
-func (t *Transcript) pictureBox(a api.Attachment) (PictureKey, bool) {
-	if !t.picturesOn || len(a.Data) == 0 || a.Width <= 0 || a.Height <= 0 {
+func (p *pictures) box(a api.Attachment) (PictureKey, bool) {
+	if !p.on || len(a.Data) == 0 || a.Width <= 0 || a.Height <= 0 {
 		return PictureKey{}, false
 	}
 	var k PictureKey
 	if n, err := hex.Decode(k.Sum[:], []byte(a.SHA256)); err != nil || n != len(k.Sum) {
 		return PictureKey{}, false
 	}
-	room := t.proseRoom(t.w - userBarW)
+	room := p.proseRoom(p.w - userBarW)
 	if room < 4 {
 		return PictureKey{}, false
 	}
@@ -109,22 +102,22 @@ func (t *Transcript) pictureBox(a api.Attachment) (PictureKey, bool) {
 	return k, true
 }
 
-// pictureLines returns the lines of a's picture, or blank lines of the
+// lines returns the lines of a's picture, or blank lines of the
 // same box while it is being made (asking for it the first time).
-func (t *Transcript) pictureLines(a api.Attachment) []string {
-	k, ok := t.pictureBox(a)
+func (p *pictures) lines(a api.Attachment) []string {
+	k, ok := p.box(a)
 	if !ok {
 		return nil
 	}
-	st, known := t.pics[k]
+	st, known := p.pics[k]
 	if !known {
-		if t.pics == nil || len(t.pics) >= maxPictures {
+		if p.pics == nil || len(p.pics) >= maxPictures {
 			// Pictures of old widths pile up over resizes; the root's
 			// cache makes the ones still shown again at once.
-			t.pics = map[PictureKey]pictureState{}
+			p.pics = map[PictureKey]pictureState{}
 		}
-		t.pics[k] = pictureState{}
-		t.wantPics = append(t.wantPics, PictureRequest{Key: k, Data: a.Data})
+		p.pics[k] = pictureState{}
+		p.want = append(p.want, PictureRequest{Key: k, Data: a.Data})
 	}
 	if st.done && st.lines == nil {
 		return nil
@@ -158,4 +151,46 @@ func pictureLine(bar, l string, w int) string {
 		l = ansi.Truncate(l, max(w-userBarW, 0), "")
 	}
 	return finishLine(bar, l, max(w-userBarW-ansi.StringWidth(l), 0))
+}
+
+// SetPictures turns pictures under sent images on or off (images = "off",
+// --no-images). The messages are laid out again.
+func (t *Transcript) SetPictures(on bool) {
+	if t.pics.on == on {
+		return
+	}
+	t.pics.on = on
+	t.c.gen++
+	t.list.invalidate()
+	t.list.ensureWindow()
+}
+
+// ForgetPictures drops every picture made so far (the way pictures are
+// drawn changed): the messages ask for them again.
+func (t *Transcript) ForgetPictures() {
+	t.pics.forget()
+	t.c.gen++
+	t.list.invalidate()
+	t.list.ensureWindow()
+}
+
+// TakePictureRequests returns the pictures the transcript asked for since
+// the last call. The root makes them (in commands) and hands each back
+// with SetPicture.
+func (t *Transcript) TakePictureRequests() []PictureRequest { return t.pics.take() }
+
+// SetPicture gives the lines of a picture (nil: it cannot be made, and the
+// chip alone stands for the image). The messages showing it are drawn
+// again; their height changes only when the picture could not be made.
+func (t *Transcript) SetPicture(k PictureKey, lines []string) {
+	t.pics.set(k, lines)
+	l := &t.list
+	for i, it := range l.items {
+		if !(it.isUser() || it.msg.IsImages()) || !t.r.fresh(it) || !it.shows(k) {
+			continue
+		}
+		old := l.hs.get(i)
+		it.foot = t.r.renderFoot(it, it.foot[:0])
+		l.setHeight(i, old, false)
+	}
 }

@@ -5,10 +5,11 @@ package transcript
 // again in full), and they are asked for again by the next rendering that
 // shows them.
 func (t *Transcript) ForgetPending() {
-	for k, st := range t.pics {
+	p := &t.pics
+	for k, st := range p.pics {
 		if !st.done {
-			delete(t.pics, k)
+			delete(p.pics, k)
 		}
 	}
-	t.wantPics = nil
+	p.want = nil
 }

@@ -43,17 +43,17 @@ func TestPicturesReserveTheirBoxAndArriveWithoutMovingAnything(t *testing.T) {
 	if tr.TakePictureRequests() != nil {
 		t.Fatal("the same picture was asked for twice")
 	}
-	before := tr.hs.get(0)
+	before := tr.list.hs.get(0)
 
 	r, err := preview.NewCache(0, 0).Render(preview.NewSource(reqs[0].Data), k.Cols, k.Rows, preview.Options{Mode: preview.Blocks, Profile: colorprofile.TrueColor, Background: color.Black})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr.SetPicture(k, r.Lines)
-	if got := tr.hs.get(0); got != before {
+	if got := tr.list.hs.get(0); got != before {
 		t.Fatalf("the message's height went from %d to %d when its picture arrived", before, got)
 	}
-	view := tr.View()
+	view := tr.List().View()
 	if n := strings.Count(view, "▀"); n < k.Cols*(k.Rows-1) {
 		t.Fatalf("the picture is not under the message (%d half blocks):\n%s", n, ansi.Strip(view))
 	}
@@ -77,12 +77,12 @@ func TestPictureThatCannotBeMadeLeavesTheChip(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("want one request, got %d", len(reqs))
 	}
-	before := tr.hs.get(0)
+	before := tr.list.hs.get(0)
 	tr.SetPicture(reqs[0].Key, nil)
-	if got := tr.hs.get(0); got != before-reqs[0].Key.Rows {
+	if got := tr.list.hs.get(0); got != before-reqs[0].Key.Rows {
 		t.Fatalf("height %d, want %d (the box given back)", got, before-reqs[0].Key.Rows)
 	}
-	if !strings.Contains(ansi.Strip(tr.View()), "shot.png") {
+	if !strings.Contains(ansi.Strip(tr.List().View()), "shot.png") {
 		t.Fatal("the chip is gone")
 	}
 }
@@ -103,7 +103,7 @@ func TestNoPicturesWhenOffOrForLinks(t *testing.T) {
 	if reqs := tr2.TakePictureRequests(); len(reqs) != 0 {
 		t.Fatal("pictures were asked for while off")
 	}
-	if strings.Contains(tr2.View(), "▀") {
+	if strings.Contains(tr2.List().View(), "▀") {
 		t.Fatal("a picture shows while off")
 	}
 }

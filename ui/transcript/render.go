@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"parley/api"
-	"parley/conversation"
 	"parley/internal/bytesize"
 	"parley/termsafe"
 )
@@ -32,175 +29,117 @@ const (
 	interrupted   = "■ interrupted"
 )
 
-// renderItem renders it at the transcript's width and style generation.
-func (t *Transcript) renderItem(it *item) {
-	w := t.w
-	sameWidth := it.rendered && !it.pending && it.w == w
-	it.prepare()
-	it.base = t.baseOf(it)
-	it.w, it.gen, it.rendered = w, t.gen, true
-	it.head = t.renderHead(it, it.head[:0])
-	it.think = t.renderThink(it, it.think[:0])
-	it.foot = t.renderFoot(it, it.foot[:0])
-	switch {
-	case it.isUser():
-		it.body = t.renderUserBody(it, it.body[:0])
-	case it.msg.IsImages():
-		it.body = t.renderImagesBody(it, it.body[:0])
-	case it.live != nil:
-		it.live.md, it.live.mdStart = it.live.md[:0], it.live.mdStart[:0]
-		it.body = it.body[:0]
-		t.refitLive(it)
-	default:
-		t.renderReply(it, sameWidth)
-	}
+// renderers draws the items of the list: it picks the renderer of an
+// item's kind (a user message, a reply, an image turn) and puts together
+// what every kind has, in order: the head (the label with the tree's
+// marks), the thinking block, the body and the foot. An item records what
+// its lines were drawn with (width, style generation, fold, the cursor's
+// mark, the retry hint): a rendering is fresh while those are the same.
+// It is the list's painter.
+type renderers struct {
+	*canvas
+	think  *thinking
+	user   userView
+	reply  replyView
+	images imageView
+	list   *List      // the cursor and the last item, which marks depend on
+	codes  *numbering // where an item's code labels start
 }
 
-// renderReply renders a finished reply's text now if that fits a frame,
-// and otherwise shows a stand-in until a job renders it: the lines it had
-// when only the style changed (same width), else its text plain.
-func (t *Transcript) renderReply(it *item, sameWidth bool) {
-	if it.text == "" {
-		t.setPending(it, false)
-		it.body = t.fitReply(it.body[:0], nil, it.done())
-		return
+// kind is the renderer of one kind of message.
+type kind interface {
+	// label is the text of the label line, styled, without the marks.
+	label(it *item) string
+	// paintBody draws the body (it.body) for the current canvas;
+	// sameWidth: the lines it has are of this width.
+	paintBody(it *item, sameWidth bool)
+	// foot appends what follows the body.
+	foot(it *item, dst []string) []string
+	// extra is how many lines besides its text an item not rendered yet is
+	// estimated to take (attachments, a state).
+	extra(it *item) int
+}
+
+func (r *renderers) kindOf(it *item) kind {
+	switch {
+	case it.isUser():
+		return &r.user
+	case it.msg.IsImages():
+		return &r.images
 	}
-	if !t.naive && len(it.text) > syncRenderBytes {
-		t.setPending(it, true)
-		if !sameWidth {
-			it.body = t.fitReply(it.body[:0], t.wrap(it.text, t.mdWidth(), nil), it.done())
-		}
-		return
+	return &r.reply
+}
+
+func (r *renderers) fresh(it *item) bool {
+	return it.rendered && it.w == r.w && it.gen == r.gen && (it.thinkGen == r.think.thinkGen || !it.hasThink())
+}
+
+// estimate returns the height of it at the current width without rendering.
+func (r *renderers) estimate(it *item) int {
+	if r.fresh(it) {
+		return it.height()
 	}
-	md, codes, ok := t.engine().render(t.lay(it.text), it.base)
-	t.setPending(it, !ok && !t.naive)
-	if ok {
-		t.exactCodes(it, codes)
+	if it.rendered && it.w > 0 {
+		// The same text reflows: lines scale with the width ratio.
+		body := (len(it.body)*it.w + r.w - 1) / r.w
+		return len(it.head) + r.think.thinkEstimate(it) + max(body, 1) + len(it.foot)
 	}
-	it.body = t.fitReply(it.body[:0], md, it.done())
+	// From the text as it came (the safe text is made only when needed):
+	// an estimate of a message depends on nothing else, so it is the same
+	// whatever was done before.
+	room := max(r.w-2, 1)
+	text := it.msg.Text
+	n := 2 + 1 + len(text)/room + strings.Count(text, "\n") + r.think.thinkEstimate(it)
+	return n + r.kindOf(it).extra(it)
+}
+
+// paint renders a stale item: only its thinking block when nothing else
+// changed (it was folded or unfolded), else all of it.
+func (r *renderers) paint(it *item) (splice, bool) {
+	if r.think.thinkStale(it) {
+		was := len(it.think)
+		it.think = r.think.renderThink(it, it.think[:0])
+		return splice{at: len(it.head), was: was, now: len(it.think)}, false
+	}
+	r.renderItem(it)
+	return splice{}, true
+}
+
+func (r *renderers) paintHead(it *item) { it.head = r.renderHead(it, it.head[:0]) }
+
+// renderItem renders it at the canvas's width and style generation.
+func (r *renderers) renderItem(it *item) {
+	w := r.w
+	sameWidth := it.rendered && !it.pending && it.w == w
+	it.prepare()
+	it.base = r.codes.baseOf(it)
+	it.w, it.gen, it.rendered = w, r.gen, true
+	it.head = r.renderHead(it, it.head[:0])
+	it.think = r.think.renderThink(it, it.think[:0])
+	it.foot = r.renderFoot(it, it.foot[:0])
+	r.kindOf(it).paintBody(it, sameWidth)
 }
 
 // renderHead renders the blank separator and the label line.
-func (t *Transcript) renderHead(it *item, dst []string) []string {
-	lk := &t.look
-	dst = append(dst, t.blank)
-	var label string
-	switch {
-	case it.isUser():
-		label = t.userBar() + lk.userLabel.Render(userLabel)
-	case it.msg.IsImages():
-		label = lk.replyLabel.Render(imagesLabel(it.msg))
-		if it.msg.State == conversation.StateStreaming {
-			label += lk.streaming.Render(makingMark)
-		}
-	case it.msg.Foreign():
-		label = lk.replyLabel.Render(t.lay(foreignLabel(it.msg.Role)))
-	default:
-		name := t.lay(oneLine(termsafe.Sanitize(it.msg.Model)))
-		if name == "" {
-			name = replyFallback
-		}
-		label = lk.replyLabel.Render(name)
-		if it.msg.State == conversation.StateStreaming {
-			label += lk.streaming.Render(streamingMark)
-		}
-	}
-	it.selMark = t.selected != 0 && it.id() == t.selected
-	label += t.treeMarks(it)
-	// A very long model name must not push the line past the width.
-	if ansi.StringWidth(label) > t.w {
-		label = ansi.Truncate(label, t.w, "…")
-	}
-	return fitLine(dst, "", 0, label, t.w)
-}
-
-// userBar is the coloured bar and space that start every line of a user turn.
-func (t *Transcript) userBar() string {
-	return t.look.bar.Render(t.look.barChar) + " "
-}
-
-// renderUserBody wraps the user's text as typed (no Markdown).
-func (t *Transcript) renderUserBody(it *item, dst []string) []string {
-	bar := t.userBar()
-	for _, l := range t.wrap(it.text, t.proseRoom(t.w-userBarW), t.look.userText.Render) {
-		dst = fitLine(dst, bar, userBarW, l, t.w)
-	}
-	return dst
-}
-
-// fitReply fits rendered Markdown lines under the reply indent. A reply
-// that finished without any text says so (a failed or interrupted one has
-// its state below instead).
-func (t *Transcript) fitReply(dst []string, md []string, done bool) []string {
-	if len(md) == 0 && done {
-		return fitLine(dst, replyIndent, len(replyIndent), t.look.meta.Render(emptyReply), t.w)
-	}
-	for _, l := range md {
-		dst = fitLine(dst, replyIndent, len(replyIndent), l, t.w)
-	}
-	return dst
+func (r *renderers) renderHead(it *item, dst []string) []string {
+	sel := r.list.selected != 0 && it.id() == r.list.selected
+	return r.head(it, r.kindOf(it).label(it), sel, dst)
 }
 
 // renderFoot renders what follows the text: attachment chips under a user
 // message; the state of a reply that did not simply finish.
-func (t *Transcript) renderFoot(it *item, dst []string) []string {
-	lk := &t.look
-	w := t.w
-	it.retry = t.retryHint(it)
-	if it.isUser() {
-		bar := t.userBar()
-		room := w - userBarW - lk.chip.GetHorizontalFrameSize()
-		for _, a := range it.msg.Attachments {
-			dst = fitLine(dst, bar, userBarW, lk.chip.Render(ansi.Truncate(t.lay(chip(a)), max(room, 1), "…")), w)
-			for _, l := range t.pictureLines(a) {
-				dst = append(dst, pictureLine(bar, l, w))
-			}
-		}
-		return dst
+func (r *renderers) renderFoot(it *item, dst []string) []string {
+	it.retry = r.retryHint(it)
+	return r.kindOf(it).foot(it, dst)
+}
+
+// retryHint reports whether the foot of it carries the retry hint: it is
+// the last message and a retry can help.
+func (r *renderers) retryHint(it *item) bool {
+	if r.retryKey == "" || r.list.last() != it {
+		return false
 	}
-	m := &it.msg
-	room := w - len(replyIndent)
-	if m.IsImages() {
-		dst = t.renderImagesFoot(it, dst)
-	}
-	switch m.State {
-	case conversation.StateInterrupted:
-		line := lk.badge.Render(interrupted)
-		if it.retry {
-			line += lk.hint.Render(" · " + t.retryKey + " to regenerate")
-		}
-		dst = fitLine(dst, replyIndent, len(replyIndent), ansi.Truncate(line, room, "…"), w)
-	case conversation.StateFailed:
-		msg := termsafe.Sanitize(m.Err)
-		if strings.TrimSpace(msg) == "" {
-			msg = "The reply failed without a reason from the gateway."
-		}
-		for k, l := range t.wrap(msg, room-errorMarkW, lk.errText.Render) {
-			mark := lk.errMark.Render(errorMark)
-			if k > 0 {
-				mark = errorMarkPad
-			}
-			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
-		}
-		if it.retry {
-			for _, l := range t.wrap(t.retryKey+" to retry", room, lk.hint.Render) {
-				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
-			}
-		}
-	}
-	var note string
-	switch m.FinishReason {
-	case "length":
-		note = lengthNote
-	case "content_filter":
-		note = filterNote
-	}
-	if note != "" {
-		for _, l := range t.wrap(noteMark+note, room, lk.note.Render) {
-			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
-		}
-	}
-	return dst
+	return RetryHelps(it.msg)
 }
 
 // chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB".

@@ -14,8 +14,8 @@ import (
 
 // itemLines returns all items' lines.
 func itemLines(tr *Transcript) [][]string {
-	out := make([][]string, len(tr.items))
-	for i, it := range tr.items {
+	out := make([][]string, len(tr.list.items))
+	for i, it := range tr.list.items {
 		out[i] = make([]string, it.height())
 		for k := range out[i] {
 			out[i][k] = it.line(k)
@@ -45,14 +45,14 @@ func TestResizeReflowConverges(t *testing.T) {
 	settle(t, tr)
 
 	// Scroll to the middle; remember the message and text at the top.
-	tr.Top()
-	tr.LineDown(tr.hs.total() / 2)
-	anchor := tr.anchorID
+	tr.List().Top()
+	tr.List().LineDown(tr.list.hs.total() / 2)
+	anchor := tr.list.anchorID
 
 	for _, w := range []int{57, 40, 133, 100} {
 		tr.SetSize(w, 20)
-		if tr.anchorID != anchor || tr.Following() {
-			t.Fatalf("width %d: anchor moved from message %d to %d", w, anchor, tr.anchorID)
+		if tr.list.anchorID != anchor || tr.List().Following() {
+			t.Fatalf("width %d: anchor moved from message %d to %d", w, anchor, tr.list.anchorID)
 		}
 		fresh := newT(w)
 		fresh.Reset(msgs)
@@ -60,9 +60,9 @@ func TestResizeReflowConverges(t *testing.T) {
 		// The window is complete on the first frame: every line shown
 		// comes from a rendering at the new width, equal to a fresh one.
 		first := plainView(tr)
-		i, off := tr.hs.find(tr.top())
+		i, off := tr.list.hs.find(tr.list.top())
 		want := []string{}
-		for j := i; j < len(fresh.items) && len(want) < 20+off; j++ {
+		for j := i; j < len(fresh.list.items) && len(want) < 20+off; j++ {
 			want = append(want, plainItem(fresh, j)...)
 		}
 		want = want[off:min(off+20, len(want))]
@@ -83,8 +83,8 @@ func TestResizeReflowConverges(t *testing.T) {
 		// are when they are scrolled to, as a fresh render would be.
 		renderAll(t, tr)
 		sameLines(t, tr, fresh)
-		if tr.hs.total() != fresh.hs.total() {
-			t.Fatalf("width %d: total height %d, fresh %d", w, tr.hs.total(), fresh.hs.total())
+		if tr.list.hs.total() != fresh.list.hs.total() {
+			t.Fatalf("width %d: total height %d, fresh %d", w, tr.list.hs.total(), fresh.list.hs.total())
 		}
 	}
 }
@@ -103,7 +103,7 @@ func TestResizeWhileFollowingAndStreaming(t *testing.T) {
 	tr.SetSize(45, 12)
 	checkGeometry(t, tr)
 	streamAll(tr, 101, deltas[len(deltas)/2:])
-	if !tr.AtBottom() {
+	if !tr.List().AtBottom() {
 		t.Fatal("not at the bottom after resizing while following")
 	}
 	done := streamingMsg(101)
@@ -134,10 +134,10 @@ func TestRestyleRendersAgain(t *testing.T) {
 	tr.SetSize(60, 10)
 	tr.Reset(conversationOf(10, 1))
 	settle(t, tr)
-	before := tr.View()
+	before := tr.List().View()
 	restyleContext(ctx, "light")
 	tr.Restyle()
-	after := tr.View()
+	after := tr.List().View()
 	if before == after {
 		t.Fatal("view unchanged after a theme change")
 	}
@@ -148,16 +148,16 @@ func TestRestyleRendersAgain(t *testing.T) {
 		t.Fatal("restyle rendered everything at once")
 	}
 	settle(t, tr)
-	lo, hi := tr.nearRange()
+	lo, hi := tr.list.nearRange()
 	for i := lo; i < hi; i++ {
-		if !tr.fresh(tr.items[i]) {
+		if !tr.r.fresh(tr.list.items[i]) {
 			t.Fatalf("message %d, near the window, was not rendered in the new style", i)
 		}
 	}
 	// The others are when they come near.
-	tr.Top()
+	tr.List().Top()
 	settle(t, tr)
-	if !tr.fresh(tr.items[0]) {
+	if !tr.r.fresh(tr.list.items[0]) {
 		t.Fatal("the first message was not rendered in the new style at the top")
 	}
 }
@@ -165,8 +165,8 @@ func TestRestyleRendersAgain(t *testing.T) {
 // stale counts the messages not rendered at the current width and style.
 func stale(tr *Transcript) int {
 	n := 0
-	for _, it := range tr.items {
-		if !tr.fresh(it) {
+	for _, it := range tr.list.items {
+		if !tr.r.fresh(it) {
 			n++
 		}
 	}
@@ -190,7 +190,7 @@ func sameLines(t *testing.T, got, want *Transcript) {
 					break
 				}
 			}
-			t.Fatalf("message %d (id %d) differs from a fresh render:\n%s\nwant\n%s", i, got.items[i].id(),
+			t.Fatalf("message %d (id %d) differs from a fresh render:\n%s\nwant\n%s", i, got.list.items[i].id(),
 				strings.Join(plainItem(got, i), "\n"), strings.Join(plainItem(want, i), "\n"))
 		}
 	}
@@ -227,7 +227,7 @@ func TestThemeSwitchRecoloursCode(t *testing.T) {
 
 	keywordLines := func() []string {
 		var out []string
-		for _, l := range strings.Split(tr.View(), "\n") {
+		for _, l := range strings.Split(tr.List().View(), "\n") {
 			if strings.Contains(ansi.Strip(l), "func main()") {
 				out = append(out, l)
 			}
@@ -241,7 +241,7 @@ func TestThemeSwitchRecoloursCode(t *testing.T) {
 		want := sgrFor(themeNamed(name).Syntax.Keyword)
 		lines := keywordLines()
 		if len(lines) != 2 {
-			t.Fatalf("%s: %d lines with the code, want 2:\n%s", name, len(lines), stripTrim(tr.View()))
+			t.Fatalf("%s: %d lines with the code, want 2:\n%s", name, len(lines), stripTrim(tr.List().View()))
 		}
 		for _, l := range lines {
 			if !strings.Contains(l, "\x1b["+want+"mfunc") {

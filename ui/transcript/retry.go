@@ -55,32 +55,3 @@ func hopeless(err string) bool {
 	}
 	return code >= 400 && code < 500
 }
-
-// retryHint reports whether the foot of it carries the retry hint: it is
-// the last message and a retry can help.
-func (t *Transcript) retryHint(it *item) bool {
-	if t.retryKey == "" || len(t.items) == 0 || t.items[len(t.items)-1] != it {
-		return false
-	}
-	return RetryHelps(it.msg)
-}
-
-// refoot makes the foot of item i again after the last message changed
-// (a message appended after it, or those after it removed): its retry
-// hint comes or goes. An item not fresh gets it when next rendered.
-func (t *Transcript) refoot(i int) {
-	if i < 0 || i >= len(t.items) {
-		return
-	}
-	it := t.items[i]
-	if st := it.msg.State; it.isUser() || !t.fresh(it) ||
-		st != conversation.StateFailed && st != conversation.StateInterrupted {
-		return
-	}
-	old := t.hs.get(i)
-	it.foot = t.renderFoot(it, it.foot[:0])
-	t.setHeight(i, old, false)
-	if !t.follow && it.id() == t.anchorID {
-		t.clampAnchor()
-	}
-}

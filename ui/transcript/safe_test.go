@@ -85,12 +85,12 @@ func TestSplitEscapesNeverReachView(t *testing.T) {
 			tr.Append(m)
 			tr.AppendDelta(1, "Before "+a.seq[:cut])
 			tickRun(tr)
-			if bad := unsafeIn(tr.View()); bad != "" {
+			if bad := unsafeIn(tr.List().View()); bad != "" {
 				t.Fatalf("%q cut at %d, first frame: %s", a.seq, cut, bad)
 			}
 			tr.AppendDelta(1, a.seq[cut:]+" after, and a [link](https://example.com).\n\n")
 			tickRun(tr)
-			v := tr.View()
+			v := tr.List().View()
 			if bad := unsafeIn(v); bad != "" {
 				t.Fatalf("%q cut at %d: %s", a.seq, cut, bad)
 			}
@@ -118,10 +118,10 @@ func TestFinishedHostileReply(t *testing.T) {
 	f := streamingMsg(3)
 	f.Text, f.State, f.Err = evil, conversation.StateFailed, "gateway said: "+evil
 	tr.Reset([]conversation.Message{userMsg(1, evil), replyMsg(2, evil), f})
-	if bad := unsafeIn(tr.View()); bad != "" {
-		t.Fatalf("view: %s\n%q", bad, tr.View())
+	if bad := unsafeIn(tr.List().View()); bad != "" {
+		t.Fatalf("view: %s\n%q", bad, tr.List().View())
 	}
-	for i, it := range tr.items {
+	for i, it := range tr.list.items {
 		for k := 0; k < it.height(); k++ {
 			if bad := unsafeIn(it.line(k)); bad != "" {
 				t.Fatalf("item %d line %d: %s", i, k, bad)

@@ -4,130 +4,130 @@ package transcript
 const wheelLines = 3
 
 // maxTop is the top line of the window when it shows the bottom.
-func (t *Transcript) maxTop() int { return max(t.hs.total()-t.h, 0) }
+func (l *List) maxTop() int { return max(l.hs.total()-l.h, 0) }
 
 // top is the first line of the transcript the window shows.
-func (t *Transcript) top() int {
-	if t.follow {
-		return t.maxTop()
+func (l *List) top() int {
+	if l.follow {
+		return l.maxTop()
 	}
-	i, ok := t.index[t.anchorID]
+	i, ok := l.index[l.anchorID]
 	if !ok {
-		return t.maxTop()
+		return l.maxTop()
 	}
-	return min(max(t.hs.prefix(i)+t.anchorOff, 0), t.maxTop())
+	return min(max(l.hs.prefix(i)+l.anchorOff, 0), l.maxTop())
 }
 
 // setTop moves the window so that line y is its top line. Reaching the
 // bottom turns following back on and the badge off.
-func (t *Transcript) setTop(y int) {
-	if y >= t.maxTop() || len(t.items) == 0 {
-		t.Bottom()
+func (l *List) setTop(y int) {
+	if y >= l.maxTop() || len(l.items) == 0 {
+		l.Bottom()
 		return
 	}
-	i, off := t.hs.find(max(y, 0))
-	t.follow = false
-	t.anchorID, t.anchorOff = t.items[i].id(), off
-	t.ensureWindow()
-	if t.top() >= t.maxTop() {
-		t.Bottom()
+	i, off := l.hs.find(max(y, 0))
+	l.follow = false
+	l.anchorID, l.anchorOff = l.items[i].id(), off
+	l.ensureWindow()
+	if l.top() >= l.maxTop() {
+		l.Bottom()
 		return
 	}
-	t.startLazy()
+	l.startLazy()
 }
 
 // clampAnchor keeps the anchor offset inside its message.
-func (t *Transcript) clampAnchor() {
-	if i, ok := t.index[t.anchorID]; ok {
-		t.anchorOff = max(min(t.anchorOff, t.hs.get(i)-1), 0)
+func (l *List) clampAnchor() {
+	if i, ok := l.index[l.anchorID]; ok {
+		l.anchorOff = max(min(l.anchorOff, l.hs.get(i)-1), 0)
 	}
 }
 
 // LineUp scrolls n lines towards the beginning. Messages the move reaches
 // into are rendered first, so n counts real lines, not estimates.
-func (t *Transcript) LineUp(n int) {
-	if n <= 0 || len(t.items) == 0 {
+func (l *List) LineUp(n int) {
+	if n <= 0 || len(l.items) == 0 {
 		return
 	}
-	target := t.top() - n
+	target := l.top() - n
 	// Within a few screens, render what the move reaches into so that n
 	// counts real lines; a longer jump lands on estimates (the window is
 	// rendered when it gets there) rather than render everything between.
-	for exact := n <= 4*t.h; exact && target >= 0; {
-		i, _ := t.hs.find(target)
-		if i >= len(t.items) || t.fresh(t.items[i]) {
+	for exact := n <= 4*l.h; exact && target >= 0; {
+		i, _ := l.hs.find(target)
+		if i >= len(l.items) || l.p.fresh(l.items[i]) {
 			break
 		}
 		// Rendering a message above the window changes where the window
 		// starts in lines, not what it shows: measure again from there.
-		t.render(i)
-		target = t.top() - n
+		l.render(i)
+		target = l.top() - n
 	}
-	t.setTop(target)
+	l.setTop(target)
 }
 
 // LineDown scrolls n lines towards the end.
-func (t *Transcript) LineDown(n int) {
-	if n <= 0 || len(t.items) == 0 {
+func (l *List) LineDown(n int) {
+	if n <= 0 || len(l.items) == 0 {
 		return
 	}
-	t.setTop(t.top() + n)
+	l.setTop(l.top() + n)
 }
 
 // page is how far a page scrolls: the window less one line, which stays on
 // screen to keep the reader's place.
-func (t *Transcript) page() int { return max(t.h-1, 1) }
+func (l *List) page() int { return max(l.h-1, 1) }
 
 // PageUp scrolls one page up.
-func (t *Transcript) PageUp() { t.LineUp(t.page()) }
+func (l *List) PageUp() { l.LineUp(l.page()) }
 
 // PageDown scrolls one page down.
-func (t *Transcript) PageDown() { t.LineDown(t.page()) }
+func (l *List) PageDown() { l.LineDown(l.page()) }
 
 // HalfPageUp scrolls half a window up.
-func (t *Transcript) HalfPageUp() { t.LineUp(max(t.h/2, 1)) }
+func (l *List) HalfPageUp() { l.LineUp(max(l.h/2, 1)) }
 
 // HalfPageDown scrolls half a window down.
-func (t *Transcript) HalfPageDown() { t.LineDown(max(t.h/2, 1)) }
+func (l *List) HalfPageDown() { l.LineDown(max(l.h/2, 1)) }
 
 // WheelUp scrolls for one notch of the mouse wheel up.
-func (t *Transcript) WheelUp() { t.LineUp(wheelLines) }
+func (l *List) WheelUp() { l.LineUp(wheelLines) }
 
 // WheelDown scrolls for one notch of the mouse wheel down.
-func (t *Transcript) WheelDown() { t.LineDown(wheelLines) }
+func (l *List) WheelDown() { l.LineDown(wheelLines) }
 
 // Top shows the beginning of the conversation.
-func (t *Transcript) Top() {
-	if len(t.items) == 0 {
+func (l *List) Top() {
+	if len(l.items) == 0 {
 		return
 	}
-	t.setTop(0)
+	l.setTop(0)
 }
 
 // Bottom shows the end and follows new text again.
-func (t *Transcript) Bottom() {
-	t.follow, t.newBelow = true, false
-	t.ensureWindow()
-	t.startLazy()
+func (l *List) Bottom() {
+	l.follow, l.newBelow = true, false
+	l.ensureWindow()
+	l.startLazy()
 }
 
 // AtBottom reports whether the window shows the last line (new text is
 // followed).
-func (t *Transcript) AtBottom() bool { return t.follow || t.top() >= t.maxTop() }
+func (l *List) AtBottom() bool { return l.follow || l.top() >= l.maxTop() }
 
 // Following reports whether the window follows new text at the bottom.
-func (t *Transcript) Following() bool { return t.follow }
+func (l *List) Following() bool { return l.follow }
 
 // NewBelow reports whether text arrived below the window since the user
 // scrolled up: the "new text below" badge is showing.
-func (t *Transcript) NewBelow() bool { return t.newBelow && !t.AtBottom() }
+func (l *List) NewBelow() bool { return l.newBelow && !l.AtBottom() }
 
 // ScrollPercent returns how far down the window is, 0 to 100, for a status
 // bar; 100 when everything fits.
-func (t *Transcript) ScrollPercent() int {
-	mt := t.maxTop()
+func (l *List) ScrollPercent() int {
+	mt := l.maxTop()
 	if mt == 0 {
 		return 100
 	}
-	return t.top() * 100 / mt
+	return l.top() * 100 / mt
 }

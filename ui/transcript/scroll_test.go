@@ -17,8 +17,8 @@ func TestFollowsBottomWhileStreaming(t *testing.T) {
 	for i := range 30 {
 		tr.AppendDelta(8, fmt.Sprintf("Line %d of the answer.\n\n", i))
 		tickRun(tr)
-		if !tr.AtBottom() || tr.NewBelow() {
-			t.Fatalf("delta %d: not following (at bottom %v, new below %v)", i, tr.AtBottom(), tr.NewBelow())
+		if !tr.List().AtBottom() || tr.List().NewBelow() {
+			t.Fatalf("delta %d: not following (at bottom %v, new below %v)", i, tr.List().AtBottom(), tr.List().NewBelow())
 		}
 		v := plainView(tr)
 		if last := v[len(v)-1]; !strings.Contains(last, fmt.Sprintf("Line %d of", i)) {
@@ -35,11 +35,11 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 	tr.AppendDelta(8, "First paragraph.\n\n")
 	tickRun(tr)
 
-	tr.LineUp(12)
-	if tr.AtBottom() || tr.Following() {
+	tr.List().LineUp(12)
+	if tr.List().AtBottom() || tr.List().Following() {
 		t.Fatal("still following after scrolling up")
 	}
-	if tr.NewBelow() {
+	if tr.List().NewBelow() {
 		t.Fatal("badge before any new text")
 	}
 	before := plainView(tr)
@@ -49,7 +49,7 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 		tickRun(tr)
 	}
 	after := plainView(tr)
-	if !tr.NewBelow() {
+	if !tr.List().NewBelow() {
 		t.Fatal("no new-text badge after text arrived below")
 	}
 	// The text the user reads did not move; only the last line carries the badge.
@@ -63,7 +63,7 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 
 	// A new message appended below (the user is not sending) keeps the place too.
 	done := streamingMsg(8)
-	done.Text = tr.items[tr.Len()-1].live.raw.String()
+	done.Text = tr.list.items[tr.List().Len()-1].live.raw.String()
 	done.State = conversation.StateDone
 	tr.Update(done)
 	if got := plainView(tr); !slices.Equal(before[:len(before)-1], got[:len(got)-1]) {
@@ -71,12 +71,12 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 	}
 
 	// Back at the bottom: following resumes, the badge goes.
-	tr.PageDown()
-	for !tr.AtBottom() {
-		tr.PageDown()
+	tr.List().PageDown()
+	for !tr.List().AtBottom() {
+		tr.List().PageDown()
 	}
-	if tr.NewBelow() || !tr.Following() {
-		t.Fatalf("at bottom: new below %v, following %v", tr.NewBelow(), tr.Following())
+	if tr.List().NewBelow() || !tr.List().Following() {
+		t.Fatalf("at bottom: new below %v, following %v", tr.List().NewBelow(), tr.List().Following())
 	}
 	v := plainView(tr)
 	if strings.Contains(strings.Join(v, "\n"), "new text below") {
@@ -93,12 +93,12 @@ func TestScrolledUpStaysAnchoredAndShowsBadge(t *testing.T) {
 func TestSendingReturnsToBottom(t *testing.T) {
 	tr := newTest(t, 50, 10)
 	tr.Reset(longConversation(8))
-	tr.Top()
-	if tr.AtBottom() {
+	tr.List().Top()
+	if tr.List().AtBottom() {
 		t.Fatal("Top left the window at the bottom")
 	}
 	tr.Append(userMsg(100, "a new question"))
-	if !tr.AtBottom() || !tr.Following() {
+	if !tr.List().AtBottom() || !tr.List().Following() {
 		t.Fatal("sending a message did not return to the bottom")
 	}
 	if v := plainView(tr); !strings.Contains(v[len(v)-1], "a new question") {
@@ -112,59 +112,59 @@ func TestScrollMovesByLines(t *testing.T) {
 	tr.Reset(msgs)
 	// The full transcript, line by line, from a fresh render.
 	var all []string
-	for i := range tr.items {
-		tr.renderItem(tr.items[i])
+	for i := range tr.list.items {
+		tr.r.renderItem(tr.list.items[i])
 		all = append(all, plainItem(tr, i)...)
 	}
 	tr.Reset(msgs)
-	tr.Top()
+	tr.List().Top()
 	if got := plainView(tr); !slices.Equal(got, all[:8]) {
 		t.Fatalf("top:\n%q\nwant\n%q", got, all[:8])
 	}
-	tr.LineDown(3)
+	tr.List().LineDown(3)
 	if got := plainView(tr); !slices.Equal(got, all[3:11]) {
 		t.Fatalf("line down 3:\n%q\nwant\n%q", got, all[3:11])
 	}
-	tr.PageDown()
+	tr.List().PageDown()
 	if got := plainView(tr); !slices.Equal(got, all[10:18]) {
 		t.Fatalf("page down:\n%q\nwant\n%q", got, all[10:18])
 	}
-	tr.HalfPageUp()
+	tr.List().HalfPageUp()
 	if got := plainView(tr); !slices.Equal(got, all[6:14]) {
 		t.Fatalf("half page up:\n%q\nwant\n%q", got, all[6:14])
 	}
-	tr.WheelDown()
+	tr.List().WheelDown()
 	if got := plainView(tr); !slices.Equal(got, all[9:17]) {
 		t.Fatalf("wheel down:\n%q\nwant\n%q", got, all[9:17])
 	}
-	tr.Bottom()
+	tr.List().Bottom()
 	if got := plainView(tr); !slices.Equal(got, all[len(all)-8:]) {
 		t.Fatalf("bottom:\n%q\nwant\n%q", got, all[len(all)-8:])
 	}
-	if tr.ScrollPercent() != 100 {
-		t.Fatalf("scroll percent at bottom %d", tr.ScrollPercent())
+	if tr.List().ScrollPercent() != 100 {
+		t.Fatalf("scroll percent at bottom %d", tr.List().ScrollPercent())
 	}
 	// From the bottom, scrolling up into messages that are not rendered yet
 	// (Reset renders only the window) moves by exact lines.
 	tr.Reset(msgs)
-	tr.LineUp(25)
+	tr.List().LineUp(25)
 	n := len(all)
 	if got := plainView(tr); !slices.Equal(got, all[n-8-25:n-25]) {
 		t.Fatalf("line up 25 from bottom:\n%q\nwant\n%q", got, all[n-8-25:n-25])
 	}
-	tr.WheelUp()
+	tr.List().WheelUp()
 	if got := plainView(tr); !slices.Equal(got, all[n-8-28:n-28]) {
 		t.Fatalf("wheel up:\n%q\nwant\n%q", got, all[n-8-28:n-28])
 	}
-	tr.LineUp(10_000)
+	tr.List().LineUp(10_000)
 	if got := plainView(tr); !slices.Equal(got, all[:8]) {
 		t.Fatalf("far up:\n%q", got)
 	}
-	if tr.ScrollPercent() != 0 {
-		t.Fatalf("scroll percent at top %d", tr.ScrollPercent())
+	if tr.List().ScrollPercent() != 0 {
+		t.Fatalf("scroll percent at top %d", tr.List().ScrollPercent())
 	}
-	tr.LineDown(10_000)
-	if !tr.Following() {
+	tr.List().LineDown(10_000)
+	if !tr.List().Following() {
 		t.Fatal("scrolling past the end does not follow")
 	}
 }
@@ -172,8 +172,8 @@ func TestScrollMovesByLines(t *testing.T) {
 func TestRemoveKeepsPlace(t *testing.T) {
 	tr := newTest(t, 50, 8)
 	tr.Reset(longConversation(10))
-	tr.Top()
-	tr.LineDown(2)
+	tr.List().Top()
+	tr.List().LineDown(2)
 	before := plainView(tr)
 	tr.Remove([]int{9, 10})
 	if got := plainView(tr); !slices.Equal(got, before) {
@@ -185,18 +185,18 @@ func TestRemoveKeepsPlace(t *testing.T) {
 		t.Fatalf("after removing the anchor: %q", got)
 	}
 	tr.Remove([]int{2, 3, 4, 5, 6, 7, 8})
-	if tr.Len() != 0 || !tr.Following() {
-		t.Fatalf("len %d following %v after removing everything", tr.Len(), tr.Following())
+	if tr.List().Len() != 0 || !tr.List().Following() {
+		t.Fatalf("len %d following %v after removing everything", tr.List().Len(), tr.List().Following())
 	}
 	checkGeometry(t, tr)
 }
 
 func TestEmptyTranscript(t *testing.T) {
 	tr := newTest(t, 30, 5)
-	tr.PageUp()
-	tr.LineDown(3)
-	tr.Top()
-	if !tr.AtBottom() || tr.NewBelow() || tr.tick() {
+	tr.List().PageUp()
+	tr.List().LineDown(3)
+	tr.List().Top()
+	if !tr.List().AtBottom() || tr.List().NewBelow() || tr.tick() {
 		t.Fatal("empty transcript is not at rest")
 	}
 	checkGeometry(t, tr)

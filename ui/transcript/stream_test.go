@@ -123,7 +123,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 					}
 					settle(t, tr)
 					frames++
-					it := tr.items[1]
+					it := tr.list.items[1]
 					got := plainLines(it.body)
 					// What the document holds: the text so far, sanitised (an
 					// incomplete character or reference waits for the next delta).
@@ -132,7 +132,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 						t.Fatalf("sanitised text is not a prefix of the sanitised input")
 					}
 					ref := refRender(tr, heldBack(safe))
-					want := plainLines(tr.fitReply(nil, ref, false))
+					want := plainLines(tr.c.fitReply(nil, ref, false))
 					if len(ref) == 0 {
 						want = nil
 					}
@@ -163,7 +163,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 
 				fresh := newT()
 				fresh.Reset([]conversation.Message{userMsg(1, "question"), done})
-				fresh.renderItem(fresh.items[1])
+				fresh.r.renderItem(fresh.list.items[1])
 				settle(t, fresh)
 				if got, want := plainItem(tr, 1), plainItem(fresh, 1); !slices.Equal(got, want) {
 					t.Fatalf("finished reply differs from a fresh render:\n%s\nwant\n%s",
@@ -172,7 +172,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 				// Colours too, once finished: code is highlighted as in a
 				// fresh render (the same styles are used; how a renderer
 				// splits whitespace into runs may differ).
-				if got, want := sgrSet(tr.items[1]), sgrSet(fresh.items[1]); !maps.Equal(got, want) {
+				if got, want := sgrSet(tr.list.items[1]), sgrSet(fresh.list.items[1]); !maps.Equal(got, want) {
 					t.Fatalf("finished reply styled differently:\n%v\nwant\n%v", got, want)
 				}
 			})
@@ -195,9 +195,9 @@ func TestTickRendersOnlyWhenChanged(t *testing.T) {
 	if tr.NeedsTick() || tr.tick() {
 		t.Fatal("Tick without a delta has work")
 	}
-	body := slices.Clone(tr.items[0].body)
+	body := slices.Clone(tr.list.items[0].body)
 	tr.AppendDelta(1, " world")
-	if !slices.Equal(body, tr.items[0].body) {
+	if !slices.Equal(body, tr.list.items[0].body) {
 		t.Fatal("AppendDelta rendered (it must only append)")
 	}
 	tickRun(tr)

@@ -87,34 +87,35 @@ func (s *shelf) drop(stamp int) {
 // differ; it follows the bottom when that is where it lands. Reset is for
 // another conversation: it forgets what SwitchPath kept.
 func (t *Transcript) SwitchPath(msgs []conversation.Message) {
+	l := &t.list
 	t.switches++
 	stamp := t.switches
-	old := t.items
+	old := l.items
 	div := 0
 	for div < len(old) && div < len(msgs) && old[div].id() == msgs[div].ID {
 		div++
 	}
-	follow, anchorID, anchorOff := t.switchAnchor(msgs, div)
-	if j := t.inflight; j != nil && j.doc != nil {
-		t.dropInflight()
+	follow, anchorID, anchorOff := l.switchAnchor(msgs, div)
+	if j := t.jobs.inflight; j != nil && j.doc != nil {
+		t.jobs.drop()
 	}
 	var jobItem *item
-	if j := t.inflight; j != nil {
-		if i, ok := t.index[j.id]; ok {
-			jobItem = t.items[i]
+	if j := t.jobs.inflight; j != nil {
+		if _, it, ok := l.at(j.id); ok {
+			jobItem = it
 		}
 	}
 	// What goes on the shelf keeps renderings near the window only.
-	t.evictFar()
-	t.streams = t.streams[:0]
+	l.evictFar()
+	t.r.reply.streams = t.r.reply.streams[:0]
 
 	items := make([]*item, len(msgs))
 	for i := range div {
 		old[i].seen = stamp
-		items[i] = t.takeBack(old[i], msgs[i])
+		items[i] = t.r.takeBack(old[i], msgs[i])
 	}
 	for _, run := range t.shelf.runs {
-		t.fromRun(run, items[div:], msgs[div:], stamp)
+		fromRun(&t.r, run, items[div:], msgs[div:], stamp)
 	}
 	for i, m := range msgs {
 		if items[i] == nil {
@@ -123,43 +124,43 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 		items[i].seen = stamp
 	}
 	t.shelf.drop(stamp)
-	t.shelf.push(t.leaving(old, stamp))
+	t.shelf.push(leaving(&t.jobs, old, stamp))
 
-	t.items = items
-	t.reindex()
+	l.items = items
+	l.reindex()
 	hs := make([]int, len(items))
 	for i, it := range items {
 		if i >= div || it.retry || i == len(items)-1 {
-			t.refreshFoot(it, i >= div)
+			t.r.refreshFoot(it, i >= div)
 		}
-		hs[i] = t.estimate(it)
+		hs[i] = t.r.estimate(it)
 	}
-	t.hs.reset(hs)
-	t.resetCodes()
-	if j := t.inflight; j != nil {
-		if i, ok := t.index[j.id]; !ok || t.items[i] != jobItem {
-			t.dropInflight()
+	l.hs.reset(hs)
+	t.codes.reset()
+	if j := t.jobs.inflight; j != nil {
+		if _, it, ok := l.at(j.id); !ok || it != jobItem {
+			t.jobs.drop()
 		}
 	}
-	t.follow, t.newBelow, t.anchorID, t.anchorOff = follow, false, anchorID, anchorOff
-	t.clampAnchor()
-	t.ensureWindow()
-	if !t.follow && t.top() >= t.maxTop() {
-		t.follow = true
-		t.ensureWindow()
+	l.follow, l.newBelow, l.anchorID, l.anchorOff = follow, false, anchorID, anchorOff
+	l.clampAnchor()
+	l.ensureWindow()
+	if !l.follow && l.top() >= l.maxTop() {
+		l.follow = true
+		l.ensureWindow()
 	}
-	t.startLazy()
-	t.evictFar()
+	l.startLazy()
+	l.evictFar()
 }
 
 // switchAnchor is where the window goes on a switch to msgs, which part
 // from the path on screen at div: its top line stays when the message
 // there stays on the path; otherwise the window starts at the first
 // message that differs; it follows the bottom when nothing differs.
-func (t *Transcript) switchAnchor(msgs []conversation.Message, div int) (follow bool, id, off int) {
-	if len(t.items) > 0 {
-		if i, o := t.hs.find(t.top()); i < div {
-			return false, t.items[i].id(), o
+func (l *List) switchAnchor(msgs []conversation.Message, div int) (follow bool, id, off int) {
+	if len(l.items) > 0 {
+		if i, o := l.hs.find(l.top()); i < div {
+			return false, l.items[i].id(), o
 		}
 	}
 	if div < len(msgs) {
@@ -172,15 +173,15 @@ func (t *Transcript) switchAnchor(msgs []conversation.Message, div int) (follow 
 // another message, or the same one changed), its message replaced by m.
 // Its head is drawn again when its marks changed (which of its
 // alternatives it is, the cursor on it or not).
-func (t *Transcript) takeBack(it *item, m conversation.Message) *item {
+func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 	if it.live != nil || !sameMessage(it.msg, m) {
 		return nil
 	}
 	marks := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount ||
-		it.selMark != (t.selected != 0 && it.id() == t.selected)
+		it.selMark != (r.list.selected != 0 && it.id() == r.list.selected)
 	it.msg = m
-	if marks && t.fresh(it) {
-		it.head = t.renderHead(it, it.head[:0])
+	if marks && r.fresh(it) {
+		it.head = r.renderHead(it, it.head[:0])
 	}
 	return it
 }
@@ -195,10 +196,10 @@ func sameMessage(a, b conversation.Message) bool {
 		a.FinishReason == b.FinishReason && len(a.Attachments) == len(b.Attachments)
 }
 
-// fromRun fills the empty places of items (the path's messages msgs) with
+// fromRun fills, with the renderers r, the empty places of items (the path's messages msgs) with
 // the items of run that show them: both are in path order, so one pass
 // finds them. Every item of run whose id is on the path is marked seen.
-func (t *Transcript) fromRun(run, items []*item, msgs []conversation.Message, stamp int) {
+func fromRun(r *renderers, run, items []*item, msgs []conversation.Message, stamp int) {
 	j := 0
 	for k := range msgs {
 		id := msgs[k].ID
@@ -213,7 +214,7 @@ func (t *Transcript) fromRun(run, items []*item, msgs []conversation.Message, st
 		}
 		run[j].seen = stamp
 		if items[k] == nil {
-			items[k] = t.takeBack(run[j], msgs[k])
+			items[k] = r.takeBack(run[j], msgs[k])
 		}
 		j++
 	}
@@ -223,14 +224,14 @@ func (t *Transcript) fromRun(run, items []*item, msgs []conversation.Message, st
 // the shelf: a reply in flight is not kept, and one waiting for a
 // background render loses its stand-in (it is rendered again when it is
 // back).
-func (t *Transcript) leaving(old []*item, stamp int) []*item {
+func leaving(js *jobs, old []*item, stamp int) []*item {
 	var run []*item
 	for _, it := range old {
 		if it.seen == stamp || it.live != nil {
 			continue
 		}
 		if it.pending {
-			t.setPending(it, false)
+			js.setPending(it, false)
 			it.head, it.think, it.body, it.foot = nil, nil, nil, nil
 			it.rendered = false
 		}
@@ -243,11 +244,11 @@ func (t *Transcript) leaving(old []*item, stamp int) []*item {
 // changed while it was elsewhere: the retry hint (only the last message
 // has it), and for one taken from the shelf its pictures (SetPicture
 // draws only the messages on the path).
-func (t *Transcript) refreshFoot(it *item, shelved bool) {
-	if !t.fresh(it) {
+func (r *renderers) refreshFoot(it *item, shelved bool) {
+	if !r.fresh(it) {
 		return
 	}
-	if it.retry != t.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
-		it.foot = t.renderFoot(it, it.foot[:0])
+	if it.retry != r.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
+		it.foot = r.renderFoot(it, it.foot[:0])
 	}
 }

@@ -36,8 +36,8 @@ func wholeTranscript(t *testing.T, tr *Transcript) string {
 	t.Helper()
 	renderAll(t, tr)
 	var b strings.Builder
-	for i := range tr.items {
-		fmt.Fprintf(&b, "-- message %d, height %d\n", tr.items[i].id(), tr.hs.get(i))
+	for i := range tr.list.items {
+		fmt.Fprintf(&b, "-- message %d, height %d\n", tr.list.items[i].id(), tr.list.hs.get(i))
 		b.WriteString(strings.Join(plainItem(tr, i), "\n"))
 		b.WriteByte('\n')
 	}
@@ -53,7 +53,7 @@ func wholeTranscript(t *testing.T, tr *Transcript) string {
 func freshOf(t *testing.T, msgs []conversation.Message, selected int) string {
 	t.Helper()
 	ref := newTest(t, 100, 30)
-	ref.SetSelected(selected)
+	ref.List().SetSelected(selected)
 	ref.Reset(msgs)
 	return wholeTranscript(t, ref)
 }
@@ -66,8 +66,8 @@ func TestSwitchPathShowsWhatResetShows(t *testing.T) {
 	long, short := twoBranches(120, 40)
 	tr := newTest(t, 100, 30)
 	tr.Reset(long)
-	tr.SetSelected(long[40].ID)
-	tr.Reveal(long[40].ID)
+	tr.List().SetSelected(long[40].ID)
+	tr.List().Reveal(long[40].ID)
 	settle(t, tr)
 	steps := []struct {
 		path []conversation.Message
@@ -79,15 +79,15 @@ func TestSwitchPathShowsWhatResetShows(t *testing.T) {
 		{long, long[40].ID},
 	}
 	for k, s := range steps {
-		tr.SetSelected(s.sel)
+		tr.List().SetSelected(s.sel)
 		tr.SwitchPath(s.path)
-		tr.Reveal(s.sel)
+		tr.List().Reveal(s.sel)
 		settle(t, tr)
 		if got, want := wholeTranscript(t, tr), freshOf(t, s.path, s.sel); got != want {
 			t.Fatalf("switch %d shows another transcript than a fresh one:\n%s", k+1, firstDiff(got, want))
 		}
-		if tr.Len() != len(s.path) {
-			t.Fatalf("switch %d: %d messages, want %d", k+1, tr.Len(), len(s.path))
+		if tr.List().Len() != len(s.path) {
+			t.Fatalf("switch %d: %d messages, want %d", k+1, tr.List().Len(), len(s.path))
 		}
 	}
 }
@@ -195,7 +195,7 @@ func TestSwitchPathShelfIsBounded(t *testing.T) {
 		for _, run := range tr.shelf.runs {
 			n += len(run)
 			for _, it := range run {
-				if i, ok := tr.index[it.id()]; ok && tr.items[i] == it {
+				if i, ok := tr.list.index[it.id()]; ok && tr.list.items[i] == it {
 					t.Fatalf("message %d is on the path and on the shelf", it.id())
 				}
 			}
@@ -238,12 +238,12 @@ func TestSwitchPathPictureComesBack(t *testing.T) {
 	settle(t, tr)
 	tr.SetPicture(reqs[0].Key, pic)
 	tr.SwitchPath(short)
-	tr.Reveal(short[4].ID)
+	tr.List().Reveal(short[4].ID)
 	settle(t, tr)
 	if n := len(tr.TakePictureRequests()); n != 0 {
 		t.Fatalf("the picture was asked for again (%d requests)", n)
 	}
-	i := tr.index[short[4].ID]
+	i := tr.list.index[short[4].ID]
 	if got := strings.Count(strings.Join(plainItem(tr, i), "\n"), "▀"); got != len(pic)*reqs[0].Key.Cols {
 		t.Fatalf("the image's picture is not back under it (%d half blocks):\n%s", got, strings.Join(plainItem(tr, i), "\n"))
 	}

@@ -181,7 +181,7 @@ func reopenTable(t *testing.T, md string) {
 // text after it, and only lines of the transcript's width.
 func checkTableShown(t *testing.T, tr *Transcript, i int, md string, w int) {
 	t.Helper()
-	it := tr.items[i]
+	it := tr.list.items[i]
 	if it.pending || it.live != nil {
 		t.Fatalf("the reply is still waiting for a render (pending %v)", it.pending)
 	}

@@ -42,6 +42,35 @@ const (
 	maxShownReasoning = 256 << 10
 )
 
+// thinking renders the thinking block of a reply: its label, folded or
+// unfolded, and the lines of its reasoning, finished or still streaming. It
+// draws on the transcript's canvas, and keeps what only the block needs:
+// whether it is unfolded (a change counts in thinkGen; an item's thinkGen
+// says which its lines show), the key named on its label ("ctrl+t", from the
+// key map), and the thinking style's sequences and the gutter made from
+// them.
+type thinking struct {
+	*canvas
+	thinkShown  bool
+	thinkKey    string
+	thinkGen    int
+	thinkSGR    [2]string
+	thinkPrefix string
+}
+
+// apply takes the key and the style of the block from s.
+func (t *thinking) apply(s settings) {
+	t.thinkKey = oneLine(termsafe.Sanitize(s.thinkKey))
+	t.thinkSGR[0], t.thinkSGR[1] = styleParts(s.look.thinking.Render)
+	t.thinkPrefix = replyIndent + t.thinkSGR[0] + thinkGutter + t.thinkSGR[1] + " "
+}
+
+// thinkStale reports whether only the reasoning lines of a rendering are
+// stale: they are made again without the rest.
+func (t *thinking) thinkStale(it *item) bool {
+	return it.rendered && it.w == t.w && it.gen == t.gen && it.thinkGen != t.thinkGen
+}
+
 // thinkLive is the reasoning of a reply in flight. Deltas are made safe
 // (and laid out for the terminal) as they arrive and only then wrapped, in
 // the next Tick, incrementally (thinkWrap): the cost of a frame is that of
@@ -50,7 +79,7 @@ type thinkLive struct {
 	san   termsafe.Stream
 	parts cells.PartsStream
 	safe  strings.Builder // sanitised, leading spaces dropped
-	laid  strings.Builder // safe as laid out (Transcript.lay), tabs as spaces
+	laid  strings.Builder // safe as laid out (canvas.lay), tabs as spaces
 	any   bool            // a character other than a space arrived
 	kept  int             // raw bytes taken (at most maxShownReasoning)
 	more  int             // raw bytes past maxShownReasoning, not shown
@@ -68,7 +97,7 @@ type thinkLive struct {
 }
 
 // write takes the next raw delta.
-func (th *thinkLive) write(t *Transcript, delta string) {
+func (th *thinkLive) write(t *thinking, delta string) {
 	if room := maxShownReasoning - th.kept; len(delta) > room {
 		cut := max(room, 0)
 		for cut > 0 && !utf8.RuneStart(delta[cut]) {
@@ -92,7 +121,7 @@ func (th *thinkLive) write(t *Transcript, delta string) {
 
 // layThink lays streamed reasoning out for the terminal (see lay) and
 // turns tabs into spaces, as wrapPlain does.
-func (t *Transcript) layThink(th *thinkLive, s string) string {
+func (t *thinking) layThink(th *thinkLive, s string) string {
 	if !t.graphemes {
 		s = th.parts.Write(s)
 	}
@@ -103,29 +132,11 @@ func (t *Transcript) layThink(th *thinkLive, s string) string {
 }
 
 // relay lays the reasoning out again (the terminal's measure changed).
-func (t *Transcript) relay(th *thinkLive) {
+func (t *thinking) relay(th *thinkLive) {
 	th.parts = cells.PartsStream{}
 	th.laid.Reset()
 	th.laid.WriteString(t.layThink(th, th.safe.String()))
 	th.wrap.reset(0)
-	th.dirty = true
-}
-
-// AppendReasoning adds streamed reasoning to the reply with the given id,
-// as AppendDelta adds its text: it only sanitises and appends (cheap,
-// called for every batch of deltas); the lines are made in the next Tick.
-// Reasoning for any other message is ignored.
-func (t *Transcript) AppendReasoning(id int, text string) {
-	l := t.liveOf(id)
-	if text == "" || l == nil {
-		return
-	}
-	if l.think == nil {
-		l.think = &thinkLive{start: t.now()}
-	}
-	th := l.think
-	th.end = t.now()
-	th.write(t, text)
 	th.dirty = true
 }
 
@@ -135,54 +146,28 @@ func (t *Transcript) AppendReasoning(id int, text string) {
 // a few per Tick, the rest when it comes near); the line the user reads
 // stays where it is.
 func (t *Transcript) SetThinkingOpen(open bool) {
-	if open == t.thinkShown {
+	if open == t.think.thinkShown {
 		return
 	}
-	t.thinkShown = open
+	t.think.thinkShown = open
 	t.rethinkAll()
 }
 
 // ThinkingOpen reports what SetThinkingOpen set (false at first).
-func (t *Transcript) ThinkingOpen() bool { return t.thinkShown }
+func (t *Transcript) ThinkingOpen() bool { return t.think.thinkShown }
 
 // rethinkAll makes the reasoning lines of every reply stale: their heights
 // become estimates, the anchor's reasoning is made again at once (so the
 // reader's line stays put), the window's next, the others lazily.
 func (t *Transcript) rethinkAll() {
-	t.thinkGen++
-	for i, it := range t.items {
-		if it.hasThink() || it.mayThink() {
-			t.hs.set(i, t.estimate(it))
-		}
+	l := &t.list
+	t.think.thinkGen++
+	l.reestimate(func(it *item) bool { return it.hasThink() || it.mayThink() })
+	if i, ok := l.anchor(); ok && t.think.thinkStale(l.items[i]) {
+		l.render(i)
 	}
-	if i, ok := t.index[t.anchorID]; ok && !t.follow && t.thinkStale(t.items[i]) {
-		t.rethink(i)
-	}
-	t.ensureWindow()
-	t.startLazy()
-}
-
-// thinkStale reports whether only the reasoning lines of a rendering are
-// stale: they are made again without the rest.
-func (t *Transcript) thinkStale(it *item) bool {
-	return it.rendered && it.w == t.w && it.gen == t.gen && it.thinkGen != t.thinkGen
-}
-
-// rethink makes item i's reasoning lines again. When it is the anchor,
-// the reader's line moves with what changed above it.
-func (t *Transcript) rethink(i int) {
-	it := t.items[i]
-	old, oldThink := t.hs.get(i), len(it.think)
-	it.think = t.renderThink(it, it.think[:0])
-	if !t.follow && it.id() == t.anchorID {
-		if t.anchorOff >= len(it.head)+oldThink {
-			t.anchorOff += len(it.think) - oldThink
-		} else {
-			t.anchorOff = min(t.anchorOff, len(it.head)+max(len(it.think)-1, 0))
-		}
-		t.anchorOff = max(min(t.anchorOff, it.height()-1), 0)
-	}
-	t.setHeight(i, old, false)
+	l.ensureWindow()
+	l.startLazy()
 }
 
 // hasThink reports whether the message shows reasoning.
@@ -218,7 +203,7 @@ func (it *item) setReason(m conversation.Message) {
 }
 
 // thinkRoom is the width reasoning is wrapped to.
-func (t *Transcript) thinkRoom() int {
+func (t *thinking) thinkRoom() int {
 	return t.proseRoom(max(t.w-thinkPrefixW, 1))
 }
 
@@ -234,7 +219,7 @@ func (it *item) mayThink() bool {
 
 // thinkEstimate is the number of reasoning lines of it without making
 // them, from the reasoning as it came.
-func (t *Transcript) thinkEstimate(it *item) int {
+func (t *thinking) thinkEstimate(it *item) int {
 	if !it.mayThink() {
 		return 0
 	}
@@ -267,7 +252,7 @@ func (t *Transcript) thinkEstimate(it *item) int {
 // renderThink appends the reasoning lines of it: none without reasoning;
 // the folded line; or the label and the reasoning (its last lines while
 // the reply thinks, all of it unfolded).
-func (t *Transcript) renderThink(it *item, dst []string) []string {
+func (t *thinking) renderThink(it *item, dst []string) []string {
 	it.thinkGen = t.thinkGen
 	if l := it.live; l != nil {
 		return t.renderLiveThink(it, dst)
@@ -289,7 +274,7 @@ func (t *Transcript) renderThink(it *item, dst []string) []string {
 }
 
 // renderLiveThink is renderThink for a reply in flight.
-func (t *Transcript) renderLiveThink(it *item, dst []string) []string {
+func (t *thinking) renderLiveThink(it *item, dst []string) []string {
 	l := it.live
 	th := l.think
 	if th == nil {
@@ -354,7 +339,7 @@ func (t *Transcript) renderLiveThink(it *item, dst []string) []string {
 
 // liveStart is when the reasoning of a reply in flight began: the
 // conversation's time when an update brought it, else the transcript's.
-func (t *Transcript) liveStart(it *item) time.Time {
+func (t *thinking) liveStart(it *item) time.Time {
 	if !it.msg.ReasoningStart.IsZero() {
 		return it.msg.ReasoningStart
 	}
@@ -362,7 +347,7 @@ func (t *Transcript) liveStart(it *item) time.Time {
 }
 
 // liveThought is how long a reply in flight thought (ThoughtFor).
-func (t *Transcript) liveThought(it *item) time.Duration {
+func (t *thinking) liveThought(it *item) time.Duration {
 	start, end := t.liveStart(it), it.live.think.end
 	if e := it.msg.ReasoningEnd; !e.IsZero() && e.After(end) {
 		end = e
@@ -374,7 +359,7 @@ func (t *Transcript) liveThought(it *item) time.Duration {
 // for 4.2 s · 380 tokens (ctrl+t shows it)". A reasoning that came in one
 // piece (a reply that was not streamed) has no duration; tokens show when
 // the gateway counted them.
-func (t *Transcript) thoughtLine(d time.Duration, tokens int) string {
+func (t *thinking) thoughtLine(d time.Duration, tokens int) string {
 	var b strings.Builder
 	if t.thinkShown {
 		b.WriteString(unfoldedMark)
@@ -420,7 +405,7 @@ func thinkDuration(d time.Duration) string {
 }
 
 // thinkLabel appends the reasoning's label line, under the reply indent.
-func (t *Transcript) thinkLabel(dst []string, text string) []string {
+func (t *thinking) thinkLabel(dst []string, text string) []string {
 	label := t.look.thinking.Render(text)
 	if room := t.w - len(replyIndent); ansi.StringWidth(label) > room {
 		label = ansi.Truncate(label, max(room, 1), "…")
@@ -432,7 +417,7 @@ func (t *Transcript) thinkLabel(dst []string, text string) []string {
 // most the room wide) under the gutter, in the thinking style. The style's
 // sequences were taken apart once (apply), so a line costs a
 // concatenation, not a lipgloss render.
-func (t *Transcript) thinkLine(dst []string, l string) []string {
+func (t *thinking) thinkLine(dst []string, l string) []string {
 	room := t.w - thinkPrefixW
 	lw := cells.Width(l)
 	if room < 1 || lw > room {
@@ -445,7 +430,7 @@ func (t *Transcript) thinkLine(dst []string, l string) []string {
 }
 
 // moreNote says how much reasoning is not shown, if any.
-func (t *Transcript) moreNote(dst []string, more int) []string {
+func (t *thinking) moreNote(dst []string, more int) []string {
 	if more <= 0 {
 		return dst
 	}

@@ -77,7 +77,7 @@ func BenchmarkUnfoldLargeReasoning(b *testing.B) {
 			c := startCPU(b)
 			for range b.N {
 				tr.SetThinkingOpen(true)
-				_ = tr.View()
+				_ = tr.List().View()
 				c.stop()
 				tr.SetThinkingOpen(false)
 				c.start()

@@ -39,7 +39,8 @@ func (c *thinkClock) tick(d time.Duration) { c.now = c.now.Add(d) }
 
 func withClock(tr *Transcript) *thinkClock {
 	c := &thinkClock{now: time.Unix(1_700_000_000, 0)}
-	tr.now = func() time.Time { return c.now }
+	tr.c.now = func() time.Time { return c.now }
+	tr.list.now = tr.c.now
 	return c
 }
 
@@ -74,16 +75,16 @@ func thinkLinesOf(tr *Transcript, i int) []string {
 func checkThinkGeometry(t *testing.T, tr *Transcript) {
 	t.Helper()
 	checkGeometry(t, tr)
-	for i, it := range tr.items {
-		if !tr.fresh(it) {
+	for i, it := range tr.list.items {
+		if !tr.r.fresh(it) {
 			continue
 		}
-		if got := tr.hs.get(i); got != it.height() {
+		if got := tr.list.hs.get(i); got != it.height() {
 			t.Fatalf("item %d: heights index says %d lines, the item has %d", i, got, it.height())
 		}
 		for k := range it.height() {
-			if w := ansi.StringWidth(it.line(k)); w != tr.w {
-				t.Fatalf("item %d line %d is %d cells wide, want %d: %q", i, k, w, tr.w, it.line(k))
+			if w := ansi.StringWidth(it.line(k)); w != tr.list.w {
+				t.Fatalf("item %d line %d is %d cells wide, want %d: %q", i, k, w, tr.list.w, it.line(k))
 			}
 			assertOnlyColours(t, it.line(k))
 		}
@@ -111,7 +112,7 @@ func TestReasoningStreamsItsLastLinesThenFolds(t *testing.T) {
 		}
 		tickRun(tr)
 		got := thinkLinesOf(tr, 1)
-		all := trimEnds(wrapPlain(strings.TrimLeft(sent.String(), " \n"), tr.thinkRoom(), nil))
+		all := trimEnds(wrapPlain(strings.TrimLeft(sent.String(), " \n"), tr.think.thinkRoom(), nil))
 		want := all[max(len(all)-thinkTail, 0):]
 		if !slices.Equal(trimEnds(got), trimEnds(want)) {
 			t.Fatalf("after %d bytes the block shows\n%q\nwant the last lines\n%q", sent.Len(), got, want)
@@ -122,7 +123,7 @@ func TestReasoningStreamsItsLastLinesThenFolds(t *testing.T) {
 	if !strings.Contains(view, "▾ Thinking… ") || !strings.Contains(view, "(ctrl+t shows all of it)") {
 		t.Fatalf("no Thinking label while the reply thinks:\n%s", view)
 	}
-	thought := clock.now.Sub(tr.items[1].live.think.start)
+	thought := clock.now.Sub(tr.list.items[1].live.think.start)
 
 	clock.tick(2 * time.Second) // the answer comes a while after the last thought
 	tr.AppendDelta(2, "The answer is **42**.")
@@ -200,7 +201,7 @@ func TestUnfoldAndFold(t *testing.T) {
 	tr.Reset(msgs)
 	renderAll(t, tr)
 	folded := itemLines(tr)
-	heightFolded := tr.hs.total()
+	heightFolded := tr.list.hs.total()
 
 	tr.SetThinkingOpen(true)
 	if !tr.ThinkingOpen() {
@@ -209,17 +210,17 @@ func TestUnfoldAndFold(t *testing.T) {
 	checkThinkGeometry(t, tr)
 	renderAll(t, tr)
 	checkThinkGeometry(t, tr)
-	for i, it := range tr.items {
+	for i, it := range tr.list.items {
 		rs, ok := reasons[it.id()]
 		got := thinkLinesOf(tr, i)
 		switch {
 		case it.isUser():
 		case !ok:
-			if len(got) != 0 || tr.items[i].height() != len(folded[i]) {
+			if len(got) != 0 || tr.list.items[i].height() != len(folded[i]) {
 				t.Fatalf("reply %d without reasoning changed when unfolded", it.id())
 			}
 		default:
-			want := trimEnds(wrapPlain(strings.TrimSpace(rs), tr.thinkRoom(), nil))
+			want := trimEnds(wrapPlain(strings.TrimSpace(rs), tr.think.thinkRoom(), nil))
 			if !slices.Equal(trimEnds(got), want) {
 				t.Fatalf("reply %d unfolded shows\n%q\nwant\n%q", it.id(), got, want)
 			}
@@ -228,8 +229,8 @@ func TestUnfoldAndFold(t *testing.T) {
 			}
 		}
 	}
-	if tr.hs.total() <= heightFolded {
-		t.Fatalf("unfolding did not add lines: %d then %d", heightFolded, tr.hs.total())
+	if tr.list.hs.total() <= heightFolded {
+		t.Fatalf("unfolding did not add lines: %d then %d", heightFolded, tr.list.hs.total())
 	}
 	if n := tr.CodeBlocks(); n != countAnswerCodes(msgs) {
 		t.Fatalf("%d code blocks numbered, the answers have %d: reasoning must not count", n, countAnswerCodes(msgs))
@@ -266,8 +267,8 @@ func TestUnfoldKeepsTheReaderInPlace(t *testing.T) {
 	}
 	tr.Reset(msgs)
 	settle(t, tr)
-	tr.Reveal(12)
-	tr.LineDown(5) // into the answer of reply 12
+	tr.List().Reveal(12)
+	tr.List().LineDown(5) // into the answer of reply 12
 	before := plainView(tr)[0]
 	if !strings.Contains(before, "Answer 5") {
 		t.Fatalf("the window does not start in answer 5: %q", before)
@@ -300,7 +301,7 @@ func TestUnfoldedWhileStreaming(t *testing.T) {
 		sent.WriteString(d)
 		if k%5 == 0 {
 			tickRun(tr)
-			want := trimEnds(wrapPlain(strings.TrimSpace(sent.String()), tr.thinkRoom(), nil))
+			want := trimEnds(wrapPlain(strings.TrimSpace(sent.String()), tr.think.thinkRoom(), nil))
 			if got := trimEnds(thinkLinesOf(tr, 1)); !slices.Equal(got, want) {
 				t.Fatalf("after %d bytes:\n%q\nwant\n%q", sent.Len(), got, want)
 			}
@@ -312,7 +313,7 @@ func TestUnfoldedWhileStreaming(t *testing.T) {
 	if !strings.HasPrefix(lines[2], replyIndent+"▾ Thought for ") || !strings.HasSuffix(lines[2], "(ctrl+t hides it)") {
 		t.Fatalf("label once answered: %q", lines[2])
 	}
-	if want := trimEnds(wrapPlain(strings.TrimSpace(text), tr.thinkRoom(), nil)); !slices.Equal(trimEnds(thinkLinesOf(tr, 1)), want) {
+	if want := trimEnds(wrapPlain(strings.TrimSpace(text), tr.think.thinkRoom(), nil)); !slices.Equal(trimEnds(thinkLinesOf(tr, 1)), want) {
 		t.Fatal("the unfolded reasoning changed when the answer began")
 	}
 	if lines[len(lines)-1] != replyIndent+"Done." {
@@ -327,7 +328,7 @@ func TestUnfoldedWhileStreaming(t *testing.T) {
 	tr.SetSize(31, 20) // a new width mid-stream wraps it all again
 	tickRun(tr)
 	checkThinkGeometry(t, tr)
-	if want := trimEnds(wrapPlain(strings.TrimSpace(text), tr.thinkRoom(), nil)); !slices.Equal(trimEnds(thinkLinesOf(tr, 1)), want) {
+	if want := trimEnds(wrapPlain(strings.TrimSpace(text), tr.think.thinkRoom(), nil)); !slices.Equal(trimEnds(thinkLinesOf(tr, 1)), want) {
 		t.Fatal("the reasoning is not wrapped again at the new width")
 	}
 }
@@ -354,8 +355,8 @@ func TestReopenedReasoning(t *testing.T) {
 		3: "▸ Reasoning · 1 token (ctrl+t shows it)",
 		9: "▸ Thought for 3 min 5 s (ctrl+t shows it)",
 	}
-	for i := range tr.items {
-		if tr.items[i].isUser() {
+	for i := range tr.list.items {
+		if tr.list.items[i].isUser() {
 			continue
 		}
 		lines := plainItem(tr, i)
@@ -408,9 +409,9 @@ func TestHostileReasoning(t *testing.T) {
 	for _, d := range splitDeltas(hostile, 3, 1) {
 		tr.AppendReasoning(2, d)
 		tickRun(tr)
-		for k := range tr.items[1].height() {
-			if bad := unsafeIn(tr.items[1].line(k)); bad != "" {
-				t.Fatalf("a reasoning line holds %s: %q", bad, tr.items[1].line(k))
+		for k := range tr.list.items[1].height() {
+			if bad := unsafeIn(tr.list.items[1].line(k)); bad != "" {
+				t.Fatalf("a reasoning line holds %s: %q", bad, tr.list.items[1].line(k))
 			}
 		}
 	}
@@ -427,8 +428,8 @@ func TestHostileReasoning(t *testing.T) {
 	for n := 0; n < 2*len(huge); n += 64 << 10 {
 		tr.AppendReasoning(2, huge[:64<<10])
 		tickRun(tr)
-		th := tr.items[1].live.think
-		if open := th.laid.Len() - th.wrap.from; open > 4*tr.thinkRoom() {
+		th := tr.list.items[1].live.think
+		if open := th.laid.Len() - th.wrap.from; open > 4*tr.think.thinkRoom() {
 			t.Fatalf("%d bytes of one line are wrapped again every frame", open)
 		}
 	}
@@ -498,7 +499,7 @@ func TestReasoningWordsWithoutColour(t *testing.T) {
 		tr.Append(streamingMsg(2))
 		tr.AppendReasoning(2, "Considering the options.")
 		tickRun(tr)
-		raw := strings.Join(tr.items[1].think, "\n")
+		raw := strings.Join(tr.list.items[1].think, "\n")
 		view := strings.Join(plainItem(tr, 1), "\n")
 		if !strings.Contains(view, "▾ Thinking…") || !strings.Contains(view, "┆ Considering the options.") {
 			t.Errorf("%s: streaming block without its words:\n%s", name, view)

@@ -1,28 +1,50 @@
-// Package transcript is the scrollable transcript of the chat screen: the
-// messages in and near the window rendered once per (width, style
-// generation) into cached lines (the others keep estimated heights until
-// they come near, see cache.go), the reply in flight re-rendered at most
-// once per frame and only from its unfinished tail, and a window of exactly
-// the screen's height joined from the cached lines on View. Code blocks are
-// numbered through the whole transcript (CodeBlock, codes.go), and text is
-// laid out as the terminal measures it (SetGraphemes, graphemes.go).
+// Package transcript is the scrollable transcript of the chat screen: a
+// virtual list of the conversation's messages and the item renderers that
+// draw them.
 //
-// It is a plain struct that the root model owns and drives from Update:
-// the event methods (Append, AppendDelta, AppendReasoning, Update, Remove,
-// Reset) mirror the changes of the conversation, Tick runs once per frame while anything is
-// pending (see NeedsTick) and returns the command of a background render
-// when one is due (the root runs it and hands its RenderedMsg to
-// HandleMsg: no render on the Update goroutine takes more than a frame,
-// see jobs.go), and the scroll methods move the window. Text is laid out
-// at most MaxProseWidth wide. The
-// window follows the bottom until the user scrolls up; then it stays on the
-// text the user is reading, however much arrives below, and shows a "new
-// text below" badge until the user comes back to the bottom.
+// The list (List: list.go, cache.go, scroll.go, view.go, tree.go) owns
+// the items in path order and their heights (a Fenwick tree, heights.go),
+// the window of exactly the screen's height and its scrolling, the
+// message cursor, and the cache of rendered items: the messages in and
+// near the window are rendered once per (width, style generation) into
+// cached lines, the others keep estimated heights until they come near,
+// and renderings far from the window are dropped. View joins the window
+// from the cached lines. The window follows the bottom until the user
+// scrolls up; then it stays on the text the user is reading, however much
+// arrives below, and shows a "new text below" badge until the user comes
+// back to the bottom. The list does not know what an item looks like: it
+// asks its painter to render one, to estimate one's height, and whether
+// one is fresh.
 //
-// A reply's reasoning shows apart from its answer, as plain text: its last
-// lines while it thinks, then folded to one line, all of it when unfolded
-// (SetThinkingOpen, thinking.go). The retry hint shows only under the last
-// message, when a retry can help (RetryHelps, retry.go).
+// The renderers (render.go) are that painter. Each kind of message has
+// its own: a user message with its attachments (userView, user.go), a
+// reply with its thinking block and its Markdown (replyView, reply.go; the
+// thinking block is a renderer of its own, thinking.go), an image turn
+// with its pictures (imageView, images.go). A kind draws the label, the
+// body and the foot of its items and estimates their height; the
+// renderers put them together with the thinking block and record on each
+// item what its lines were drawn with (width, style, fold, the cursor's
+// mark, the retry hint), which is what makes a cached rendering fresh.
+// All of them draw on one canvas (canvas.go): the width, the styles, the
+// prose width, the Markdown engine, and text laid out as the terminal
+// measures it (SetGraphemes, graphemes.go). A reply in flight is
+// re-rendered at most once per frame and only from its unfinished tail
+// (live.go, via mdstream); a render that would take longer than a frame
+// runs as a background job (jobs.go). Code blocks are numbered through
+// the whole transcript (CodeBlock, codes.go). A reply's reasoning shows
+// apart from its answer, as plain text: its last lines while it thinks,
+// then folded to one line, all of it when unfolded (SetThinkingOpen).
+// The retry hint shows only under the last message, when a retry can help
+// (RetryHelps, retry.go).
+//
+// Transcript ties them together, and the root model owns it: its event
+// methods (Append, AppendDelta, AppendReasoning, Update, Remove, Reset,
+// SwitchPath) mirror the changes of the conversation, its setters the
+// settings (size, theme, prose width, fold, pictures); Tick runs once per
+// frame while anything is pending (see NeedsTick) and returns the command
+// of a background render when one is due (the root runs it and hands its
+// RenderedMsg to HandleMsg). The root scrolls, moves the message cursor
+// and draws through Transcript.List.
 //
 // Everything that came from the gateway (reply text, error messages, model
 // names) and the user's own text pass through termsafe before they reach a
@@ -35,9 +57,7 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
-	"parley/termsafe"
 	"parley/ui/mdstream"
-
 	"parley/ui/uictx"
 )
 
@@ -46,77 +66,27 @@ import (
 // frame stays short.
 const lazyBudget = 4 * time.Millisecond
 
-// Transcript is the transcript component. The zero value is not usable;
-// make one with New.
+// Transcript is the transcript component: the list of the conversation's
+// messages (List), the item renderers that draw them (renderers), and what
+// they share: the canvas, the pictures, the numbers of the code blocks and
+// the background renders. It follows the conversation's changes and the
+// settings; the root scrolls, moves the cursor and draws through List. The
+// zero value is not usable; make one with New.
 type Transcript struct {
-	ctx  *uictx.Context // read-only; nil in tests of internals
-	w, h int
-	// gen counts restyles: renderings are cached per (width, gen). It is
-	// the transcript's own count, not the context's StyleGen, so that a
-	// Restyle for a key map change (the retry hint) renders again too.
-	gen int
+	ctx *uictx.Context // read-only; nil in tests of internals
 
-	look     look
-	glamour  ansi.StyleConfig
-	retryKey string // "ctrl+r": the hint under a failed reply
-	// Reasoning (thinking.go): unfolded or not (a change counts in
-	// thinkGen, the items' thinkGen says which their lines show), the key
-	// named on its label ("ctrl+t", from the key map), and the thinking
-	// style's sequences and the gutter made from them.
-	thinkShown  bool
-	thinkKey    string
-	thinkGen    int
-	thinkSGR    [2]string
-	thinkPrefix string
-	// selected is the message the message cursor is on (0: none).
-	selected  int
-	bottomKey string // "end": shown in the new-text badge
-	blank     string // one empty line of the current width
-
-	eng              *engine // Markdown renderer for (engW, engGen)
-	engW, engGen     int
-	maxProse         int           // the widest lines of text (0: the full width)
-	syncBudget       time.Duration // a render's budget on the Update goroutine
-	naive            bool          // re-render the whole reply every frame (benchmark baseline)
-	graphemes        bool          // the terminal measures by grapheme cluster (graphemes.go)
-	now              func() time.Time
-	lazyFrom, lazyTo int  // the lazy renderer goes up from lazyFrom and down from lazyTo
-	lazy             bool // some item may be stale
-
-	items   []*item
-	index   map[int]int // message id -> position in items
-	hs      heights
-	codes   heights // code blocks per item (codes.go)
-	counted int     // items[:counted] have their code blocks counted
-	counter mdstream.CodeCounter
-	streams []*item // the items with a reply in flight (usually one)
+	c     canvas
+	think thinking
+	pics  pictures
+	r     renderers
+	codes numbering
+	jobs  jobs
+	list  List
 
 	// The items of the paths branch switches replaced, for a switch back
 	// (switch.go), and the count of switches.
 	shelf    shelf
 	switches int
-
-	// Scrolling. While follow is set the window shows the bottom. Otherwise
-	// its top line is line anchorOff of the message anchorID, so text
-	// arriving below (or estimates above being replaced) does not move what
-	// the user reads.
-	follow    bool
-	anchorID  int
-	anchorOff int
-	newBelow  bool // text arrived below the window since the user scrolled up
-
-	// Pictures of the images users sent (pictures.go): whether they are
-	// shown, the ones made so far by box, and the ones asked for since the
-	// root last took them.
-	picturesOn bool
-	pics       map[PictureKey]pictureState
-	wantPics   []PictureRequest
-
-	// Background renders (jobs.go).
-	jobSeq   int
-	inflight *job
-	nextJob  time.Time // no job starts before this (half a core at most)
-	pendingN int       // items waiting for a job
 }
 
 // DefaultMaxProseWidth is the widest a line of text gets by default: at
@@ -133,53 +103,33 @@ type settings struct {
 }
 
 func newTranscript(s settings) *Transcript {
-	t := &Transcript{
-		now:      time.Now,
-		index:    map[int]int{},
-		follow:   true,
-		w:        1,
-		h:        1,
-		maxProse: DefaultMaxProseWidth,
-
-		syncBudget: mdstream.FrameBudget,
+	t := &Transcript{}
+	t.c = canvas{now: time.Now, maxProse: DefaultMaxProseWidth, syncBudget: mdstream.FrameBudget}
+	t.c.setWidth(1)
+	t.think = thinking{canvas: &t.c}
+	t.pics = pictures{canvas: &t.c}
+	t.list = newList(&t.r, time.Now)
+	t.codes = numbering{list: &t.list}
+	t.jobs = jobs{list: &t.list, reply: &t.r.reply, c: &t.c, owner: t}
+	t.r = renderers{
+		canvas: &t.c, think: &t.think, list: &t.list, codes: &t.codes,
+		user:   userView{canvas: &t.c, pics: &t.pics},
+		reply:  replyView{canvas: &t.c, think: &t.think, jobs: &t.jobs, codes: &t.codes},
+		images: imageView{canvas: &t.c, pics: &t.pics},
 	}
 	t.apply(s)
-	t.blank = blankLine(t.w)
 	return t
 }
 
 func (t *Transcript) apply(s settings) {
-	t.look, t.glamour = s.look, s.glamour
-	t.retryKey, t.bottomKey = s.retryKey, s.bottomKey
-	t.thinkKey = oneLine(termsafe.Sanitize(s.thinkKey))
-	t.thinkSGR[0], t.thinkSGR[1] = styleParts(s.look.thinking.Render)
-	t.thinkPrefix = replyIndent + t.thinkSGR[0] + thinkGutter + t.thinkSGR[1] + " "
+	t.c.look, t.c.glamour, t.c.retryKey = s.look, s.glamour, s.retryKey
+	t.list.badge, t.list.bottomKey = s.look.indicator, s.bottomKey
+	t.think.apply(s)
 }
 
-// engine returns the Markdown renderer for the current width and style.
-func (t *Transcript) engine() *engine {
-	if t.eng == nil || t.engW != t.w || t.engGen != t.gen {
-		t.eng = newEngine(t.mdWidth(), t.glamour, t.syncBudget)
-		t.engW, t.engGen = t.w, t.gen
-	}
-	return t.eng
-}
-
-// mdWidth is the width replies are laid out at: the room right of the
-// reply indent, at most the prose width. Code and tables share it: a
-// terminal has no sideways scrolling, and a column that changes width from
-// block to block reads worse than a wrapped line of code.
-func (t *Transcript) mdWidth() int {
-	return t.proseRoom(max(t.w-len(replyIndent), 1))
-}
-
-// proseRoom caps a room for text at the prose width.
-func (t *Transcript) proseRoom(room int) int {
-	if t.maxProse > 0 {
-		return min(room, t.maxProse)
-	}
-	return room
-}
+// List is the list of messages: the root scrolls it, moves the message
+// cursor on it and draws its window.
+func (t *Transcript) List() *List { return &t.list }
 
 // SetMaxProseWidth sets the widest a line of text (a reply's Markdown, a
 // user's message) gets, in columns; 0 or less means the full width. The
@@ -188,45 +138,46 @@ func (t *Transcript) proseRoom(room int) int {
 // near).
 func (t *Transcript) SetMaxProseWidth(cols int) {
 	cols = max(cols, 0)
-	if cols == t.maxProse {
+	if cols == t.c.maxProse {
 		return
 	}
-	t.maxProse = cols
-	t.gen++
-	t.dropInflight()
-	t.invalidate()
-	t.ensureWindow()
-	t.startLazy()
+	t.c.maxProse = cols
+	t.relayout()
 }
 
 // MaxProseWidth returns the width set by SetMaxProseWidth.
-func (t *Transcript) MaxProseWidth() int { return t.maxProse }
+func (t *Transcript) MaxProseWidth() int { return t.c.maxProse }
 
-// Len returns the number of messages in the transcript.
-func (t *Transcript) Len() int { return len(t.items) }
-
-// Size returns the width and height set by SetSize.
-func (t *Transcript) Size() (w, h int) { return t.w, t.h }
+// relayout makes every rendering stale (a new style or prose width) and
+// cancels the background render: the window is rendered again at once,
+// what is near it a few per Tick, the rest when it comes near.
+func (t *Transcript) relayout() {
+	t.c.gen++
+	t.jobs.drop()
+	t.list.invalidate()
+	t.list.ensureWindow()
+	t.list.startLazy()
+}
 
 // NeedsTick reports whether Tick has work: a streaming reply changed since
 // the last frame, or messages off screen still wait to be rendered after a
 // resize or theme change. The root keeps its frame ticker running while
 // this (or its own streaming) is true.
 func (t *Transcript) NeedsTick() bool {
-	if t.lazy {
+	if t.list.lazy {
 		return true
 	}
-	for _, it := range t.streams {
+	for _, it := range t.r.reply.streams {
 		if it.live.changed() {
 			return true
 		}
 	}
-	if t.inflight != nil {
+	if j := t.jobs.inflight; j != nil {
 		// The result comes as a message; tick only to notice a job whose
 		// command did not start, or never ended.
-		return !t.inflight.running.Load() || t.inflight.lost(t.now())
+		return !j.running.Load() || j.lost(t.c.now())
 	}
-	return t.jobWanted()
+	return t.jobs.wanted()
 }
 
 // SetSize sets the size of the transcript's area. A new width makes every
@@ -237,27 +188,23 @@ func (t *Transcript) NeedsTick() bool {
 // the user was reading on screen.
 func (t *Transcript) SetSize(w, h int) {
 	w, h = max(w, 1), max(h, 1)
-	if w == t.w && h == t.h {
+	if w == t.list.w && h == t.list.h {
 		return
 	}
-	widthChanged := w != t.w
-	t.w, t.h = w, h
+	widthChanged := w != t.list.w
+	t.list.setSize(w, h)
 	if widthChanged {
-		t.blank = blankLine(w)
-		t.dropInflight()
-		t.invalidate()
+		t.c.setWidth(w)
+		t.jobs.drop()
+		t.list.invalidate()
 	}
-	t.ensureWindow()
-	t.startLazy()
+	t.list.ensureWindow()
+	t.list.startLazy()
 }
 
 func (t *Transcript) restyle(s settings) {
 	t.apply(s)
-	t.gen++
-	t.dropInflight()
 	// Pictures lie on the theme's background: make them again.
-	t.pics = nil
-	t.invalidate()
-	t.ensureWindow()
-	t.startLazy()
+	t.pics.pics = nil
+	t.relayout()
 }

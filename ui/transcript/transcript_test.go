@@ -27,7 +27,7 @@ func streamingMsg(id int) conversation.Message {
 // plainView returns the view without colours, one string per line, with
 // trailing spaces trimmed.
 func plainView(tr *Transcript) []string {
-	lines := strings.Split(ansi.Strip(tr.View()), "\n")
+	lines := strings.Split(ansi.Strip(tr.List().View()), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
@@ -36,7 +36,7 @@ func plainView(tr *Transcript) []string {
 
 // plainItem returns the lines of item i without colours.
 func plainItem(tr *Transcript, i int) []string {
-	it := tr.items[i]
+	it := tr.list.items[i]
 	out := make([]string, it.height())
 	for k := range out {
 		out[k] = strings.TrimRight(ansi.Strip(it.line(k)), " ")
@@ -47,8 +47,8 @@ func plainItem(tr *Transcript, i int) []string {
 // checkGeometry fails unless View has exactly h lines of exactly w cells.
 func checkGeometry(t *testing.T, tr *Transcript) {
 	t.Helper()
-	w, h := tr.Size()
-	lines := strings.Split(tr.View(), "\n")
+	w, h := tr.List().Size()
+	lines := strings.Split(tr.List().View(), "\n")
 	if len(lines) != h {
 		t.Fatalf("View has %d lines, want %d", len(lines), h)
 	}
@@ -171,9 +171,9 @@ func TestReplyStates(t *testing.T) {
 		}
 	}
 	// The error text is drawn in the error style: its line carries colour.
-	for k := 0; k < tr.items[3].height(); k++ {
-		if strings.Contains(ansi.Strip(tr.items[3].line(k)), "✗") && !strings.Contains(tr.items[3].line(k), "\x1b[") {
-			t.Errorf("error line is not styled: %q", tr.items[3].line(k))
+	for k := 0; k < tr.list.items[3].height(); k++ {
+		if strings.Contains(ansi.Strip(tr.list.items[3].line(k)), "✗") && !strings.Contains(tr.list.items[3].line(k), "\x1b[") {
+			t.Errorf("error line is not styled: %q", tr.list.items[3].line(k))
 		}
 	}
 
@@ -185,7 +185,7 @@ func TestReplyStates(t *testing.T) {
 		r := replyMsg(11, "Some text")
 		r.FinishReason = c.reason
 		tr.Append(r)
-		if got := strings.Join(plainItem(tr, tr.Len()-1), "\n"); !strings.Contains(got, c.note) {
+		if got := strings.Join(plainItem(tr, tr.List().Len()-1), "\n"); !strings.Contains(got, c.note) {
 			t.Errorf("finish_reason %q: no note %q:\n%s", c.reason, c.note, got)
 		}
 		tr.Remove([]int{10, 11})
@@ -252,20 +252,20 @@ func TestWidthBound(t *testing.T) {
 			tr.Append(f)
 			f.State, f.Err = conversation.StateFailed, hard
 			tr.Update(f)
-			for i, it := range tr.items {
+			for i, it := range tr.list.items {
 				for k := 0; k < it.height(); k++ {
 					if got := ansi.StringWidth(it.line(k)); got != w {
 						t.Fatalf("item %d line %d is %d cells, want %d: %q", i, k, got, w, it.line(k))
 					}
 				}
 			}
-			tr.Top()
+			tr.List().Top()
 			for range 200 {
 				checkGeometry(t, tr)
-				if tr.AtBottom() {
+				if tr.List().AtBottom() {
 					break
 				}
-				tr.PageDown()
+				tr.List().PageDown()
 			}
 		})
 	}
