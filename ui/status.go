@@ -66,10 +66,12 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		left = append(left, statusSeg{text: "demo", role: roleWarn})
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
-	switch {
-	case m.conv.Role() != "":
+	if m.conv.Role() != "" {
 		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.conv.Role()), role: roleModel, drop: 2})
-	case m.conv.SystemPrompt() != "":
+	}
+	if m.conv.SystemPrompt() != "" && (m.conv.Role() == "" || m.ownPromptSet()) {
+		// With a role, only a prompt of the conversation's own (/system)
+		// is shown: the role's goes with the role's name.
 		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
 	}
 	if t := m.conv.Title(); t != "" {
