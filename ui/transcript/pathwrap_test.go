@@ -40,3 +40,16 @@ func TestSavedPathWrapsAtSlashes(t *testing.T) {
 		t.Errorf("the path does not start after the mark:\n%s", view)
 	}
 }
+
+// A text file under a sent message is marked as the composer marked it
+// (≡, its lines and size), not like an image (▣).
+func TestTextFileChipUnderTheMessage(t *testing.T) {
+	tr := newTest(t, 80, 20)
+	tr.Append(conversation.Message{ID: 1, Role: api.RoleUser, Text: "summarise", State: conversation.StateDone,
+		Attachments: []api.Attachment{{Name: "notes.md", Kind: api.KindText, MIME: "text/markdown", Lines: 12, Bytes: 1200}}})
+	renderAll(t, tr)
+	view := stripTrim(tr.View())
+	if !strings.Contains(view, "≡ notes.md · 12 lines · 1.2 KB") || strings.Contains(view, "▣ notes.md") {
+		t.Fatalf("the text file's chip:\n%s", view)
+	}
+}
