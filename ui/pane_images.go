@@ -282,5 +282,5 @@ func (m *Model) toggleImagePane() tea.Cmd {
 	}
 	home := m.opts.Getenv("HOME")
 	wd, _ := os.Getwd()
-	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: wd, Save: m.opts.imageDir()}, m.pics.mode != preview.Off))
+	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: wd, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 }
