@@ -55,7 +55,11 @@ func (e *APIError) Error() string {
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
 	}
-	if msg := strings.TrimRight(oneLine(e.Message, 400), ". "); msg != "" && !strings.EqualFold(msg, status) {
+	msg := e.Message
+	if !e.RetryAt.IsZero() {
+		msg = withoutRetryTime(msg)
+	}
+	if msg := strings.TrimRight(oneLine(msg, 400), ". "); msg != "" && !strings.EqualFold(msg, status) {
 		b.WriteString(": ")
 		b.WriteString(msg)
 	}

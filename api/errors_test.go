@@ -124,9 +124,34 @@ func TestClockFormat(t *testing.T) {
 // (...) after 3 attempts; the gateway asks to wait 1s, so try again after").
 func TestRateLimitIsOneSentence(t *testing.T) {
 	at := time.Date(2026, 11, 26, 9, 28, 7, 0, time.Local)
-	e := &APIError{StatusCode: 429, Message: "Retry after 1 second.", Type: "rate_limit", RetryAfter: time.Second, RetryAt: at, Attempts: 3}
-	want := "the gateway answered 429 Too Many Requests after 3 attempts: Retry after 1 second (rate_limit); try again after "
-	if got := e.Error(); !strings.HasPrefix(got, want) || strings.Count(got, "wait") > 0 {
+	e := &APIError{StatusCode: 429, Message: "Rate limit reached for demo-fail. Retry after 1 second.", Type: "rate_limit", RetryAfter: time.Second, RetryAt: at, Attempts: 3}
+	want := "the gateway answered 429 Too Many Requests after 3 attempts: Rate limit reached for demo-fail (rate_limit); try again after "
+	if got := e.Error(); !strings.HasPrefix(got, want) || strings.Count(got, "wait") > 0 || strings.Count(got, "after") != 2 {
 		t.Fatalf("got  %q\nwant %q…", got, want)
+	}
+}
+
+// A 429 names one time to try again: the gateway's own "Please try again
+// in 20s." is dropped when parley says the moment, whether it comes from
+// Retry-After or, without one, from the rate limit's reset headers.
+func TestRateLimitNamesOneTime(t *testing.T) {
+	body := `{"error":{"message":"Rate limit reached for requests. Please try again in 20s. Visit the dashboard to learn more.","code":"rate_limit_exceeded"}}`
+	for name, hdr := range map[string]map[string]string{
+		"Retry-After": {"Retry-After": "120"},
+		"reset":       {"X-Ratelimit-Reset-Requests": "2m0s", "X-Ratelimit-Reset-Tokens": "1m30s"},
+	} {
+		gw := apitest.New(t)
+		gw.SetDefault(apitest.Reply{Status: 429, Header: hdr, Body: body})
+		c, fc := newClockedClient(t, gw)
+		err := chatOnce(c)
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.RetryAfter != 2*time.Minute || !apiErr.RetryAt.Equal(fc.now().Add(2*time.Minute)) {
+			t.Fatalf("%s: err %v (RetryAfter %v)", name, err, apiErr.RetryAfter)
+		}
+		msg := err.Error()
+		want := "Rate limit reached for requests. Visit the dashboard to learn more (rate_limit_exceeded); try again after " + clock(apiErr.RetryAt)
+		if !strings.Contains(msg, want) || strings.Contains(msg, "20s") {
+			t.Fatalf("%s: got  %q\nwant …%q…", name, msg, want)
+		}
 	}
 }

@@ -22,8 +22,8 @@ type redactor struct {
 
 func newRedactor(key string) redactor {
 	r := redactor{key: key}
-	if len(key) < 8 {
-		return r // only whole-key matches: runs of a short key are common words
+	if len(key) < shortKey {
+		return r // only whole-token matches: runs of a short key are common words
 	}
 	r.minRun = max(6, min(len(key)/2, 12))
 	r.grams = make(map[string]int, len(key))
@@ -40,6 +40,9 @@ func newRedactor(key string) redactor {
 func (r redactor) mask(s string) string {
 	if r.key == "" || s == "" {
 		return s
+	}
+	if len(r.key) < shortKey {
+		return maskTokens(s, r.key)
 	}
 	s = strings.ReplaceAll(s, r.key, redactedKey)
 	if r.grams != nil {
@@ -82,6 +85,39 @@ func (r redactor) maskRuns(s string) string {
 		b.WriteString(redactedKey)
 		i += best
 		last = i
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// shortKey is the length below which a key is masked only where it stands
+// alone as a token. Local servers take dummy keys ("k", "none", "ollama");
+// masking those wherever they occur would blank the letters of ordinary
+// words in error text ("Incorrect API [redacted]ey").
+const shortKey = 8
+
+// maskTokens masks each occurrence of key in s that is not part of a
+// longer run of key characters.
+func maskTokens(s, key string) string {
+	var b strings.Builder
+	last := 0
+	for from := 0; from <= len(s)-len(key); {
+		i := strings.Index(s[from:], key)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(key)
+		if (i > 0 && isKeyChar(s[i-1])) || (end < len(s) && isKeyChar(s[end])) {
+			from = i + 1
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(redactedKey)
+		last, from = end, end
 	}
 	if last == 0 {
 		return s

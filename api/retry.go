@@ -82,6 +82,24 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
+// rateLimitReset reads when a rate limit resets from the headers OpenAI
+// and gateways like it send (x-ratelimit-reset-requests and -tokens, as
+// "1s", "6m0s" or "20ms"): the later of the two, for a 429 that has no
+// Retry-After. The limit that is used up is the one that resets last.
+func rateLimitReset(h http.Header) (time.Duration, bool) {
+	const longest = 365 * 24 * time.Hour
+	var d time.Duration
+	found := false
+	for _, name := range []string{"X-Ratelimit-Reset-Requests", "X-Ratelimit-Reset-Tokens"} {
+		v, err := time.ParseDuration(strings.TrimSpace(h.Get(name)))
+		if err != nil || v < 0 {
+			continue
+		}
+		d, found = max(d, min(v, longest)), true
+	}
+	return d, found
+}
+
 // retryableStatus lists the statuses worth another attempt.
 func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusConflict ||

@@ -277,7 +277,7 @@ func TestRedactor(t *testing.T) {
 		}
 	}
 	short := newRedactor("abc")
-	if got := short.mask("key abc here, abcd"); got != "key [redacted] here, [redacted]d" {
+	if got := short.mask("key abc here, abcd (abc) x-abc"); got != "key [redacted] here, abcd ([redacted]) x-abc" {
 		t.Errorf("short key: %q", got)
 	}
 	if got := (redactor{}).mask("anything"); got != "anything" {
@@ -393,5 +393,21 @@ func TestReplyEchoesKey(t *testing.T) {
 	r = drain(t, startStream(t, c, "llama3"))
 	if r.text != want || r.finish != "length" {
 		t.Fatalf("finish %q, text %q", r.finish, r.text)
+	}
+}
+
+// A short dummy key (local servers take any) is masked only where it
+// stands alone: with the key "k", the gateway's "Incorrect API key
+// provided" reads as it was written, not "Incorrect API [redacted]ey".
+func TestShortKeyLeavesWordsWhole(t *testing.T) {
+	gw := apitest.New(t, apitest.WithAPIKey("sk-the-real-key-0123456789"))
+	c := newTestClient(t, gw, func(cfg *ClientConfig) { cfg.APIKey = "k" })
+	_, err := c.ListModels(context.Background())
+	if err == nil {
+		t.Fatal("a wrong key was accepted")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "Incorrect API key provided") || !strings.Contains(msg, "invalid_api_key") || strings.Contains(msg, "[redacted]ey") {
+		t.Fatalf("the gateway's words were masked: %q", msg)
 	}
 }

@@ -74,7 +74,11 @@ func (c *Client) send(ctx context.Context, r *apiRequest, used int) (*response, 
 			final = apiErr
 			retryable = retryableAPIError(apiErr) && resp.Header.Get("X-Should-Retry") != "false"
 			now := c.clock.now()
-			if d, ok := retryAfter(resp.Header, now); ok {
+			d, ok := retryAfter(resp.Header, now)
+			if !ok && resp.StatusCode == http.StatusTooManyRequests {
+				d, ok = rateLimitReset(resp.Header)
+			}
+			if ok {
 				apiErr.RetryAfter = d
 				apiErr.RetryAt = now.Add(d)
 				if d > c.retry.MaxWait {

@@ -162,3 +162,43 @@ func TestSessionsShowTreeWithReasoning(t *testing.T) {
 		t.Fatalf("show printed the other branch:\n%s", r.stdout)
 	}
 }
+
+// sessions show numbers messages by their place on the path: a first
+// message edited into a second alternative is message 1 (its store id is
+// 3), and its reply message 2.
+func TestSessionsShowNumbersByPosition(t *testing.T) {
+	h := newHarness(t)
+	h.gw.Enqueue(apitest.Reply{Text: "Red."})
+	h.run(nil, "ask", "-m", "gpt-4o", "Name a colour").mustCode(t, 0)
+	id := h.sessions()[0].ID
+
+	s := h.store()
+	ctx := context.Background()
+	sess, err := s.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := s.NewRecorder(ctx)
+	conv := conversation.Restore(conversation.Options{ID: id, Listeners: []conversation.Listener{rec}}, sess.Snapshot)
+	first := conv.At(0).ID
+	tn, err := conv.Begin(&conversation.UserInput{Text: "Name a fruit", EditOf: first}, conversation.TurnOptions{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv.Receive(tn, "Apple.", nil, "stop")
+	conv.Close(tn, nil)
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := conv.At(0).ID; got == 1 {
+		t.Fatalf("the edit kept the first id; the test needs ids that differ from positions")
+	}
+
+	r := h.run(nil, "sessions", "show", id)
+	r.mustCode(t, 0)
+	for _, want := range []string{"alternatives at message 1 (2 of 2)", " · message 1, alternative 2 of 2\nName a fruit\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

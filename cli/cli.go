@@ -164,7 +164,9 @@ func sentence(s string) string {
 	}
 	word, _, _ := strings.Cut(s, " ")
 	word = strings.TrimRight(word, ":;,")
-	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" {
+	// A sentence that starts with a command ("parley sessions export
+	// takes …") keeps it as it is typed.
+	if word != "" && word != "parley" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" {
 		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	if end := strings.TrimRight(s, ")\"'`"); end != "" && strings.ContainsRune(".!?", rune(end[len(end)-1])) {

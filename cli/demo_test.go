@@ -178,9 +178,9 @@ func TestModelsDemo(t *testing.T) {
 	r.mustCode(t, 0)
 	for _, want := range []string{
 		"replaced by the built-in demo", "(key from the built-in demo)",
-		"model demo-chat [demo, config]: chat, usage (default)",
-		"model demo-vision [demo, config]: chat, vision, usage",
-		"model demo-image [demo, config]: image generation, image editing, n ≤ 4 (image default)",
+		"model demo-chat [demo, the built-in demo]: chat, usage (default)",
+		"model demo-vision [demo, the built-in demo]: chat, vision, usage",
+		"model demo-image [demo, the built-in demo]: image generation, image editing, n ≤ 4 (image default)",
 		"* demo-fail", "(provider \"demo\"): 9",
 	} {
 		if !strings.Contains(r.stdout, want) {

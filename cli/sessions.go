@@ -288,34 +288,37 @@ func writeTranscript(w io.Writer, s session.Session) error {
 		}
 		b.WriteString("parameters: " + strings.Join(set, " ") + "\n")
 	}
-	for _, m := range msgs {
-		writeTranscriptMessage(&b, m)
+	for i, m := range msgs {
+		writeTranscriptMessage(&b, i+1, m)
 	}
 	_, err := io.WriteString(w, termsafe.Sanitize(b.String()))
 	return err
 }
 
 // branchSummary says how many branches a session has and where the
-// active one has alternatives.
+// active one has alternatives. Messages are numbered by their position on
+// the active path, as they are read (the first is 1), not by the ids the
+// store gives them, which count every branch.
 func branchSummary(branches int, msgs []conversation.Message) string {
 	var at []string
-	for _, m := range msgs {
+	for i, m := range msgs {
 		if m.AltCount > 1 {
-			at = append(at, fmt.Sprintf("message %d (%d of %d)", m.ID, m.AltIndex+1, m.AltCount))
+			at = append(at, fmt.Sprintf("message %d (%d of %d)", i+1, m.AltIndex+1, m.AltCount))
 		}
 	}
 	return fmt.Sprintf("%d branches, this is the active one; alternatives at %s; \"parley sessions export --all-branches\" writes them all",
 		branches, strings.Join(at, ", "))
 }
 
-func writeTranscriptMessage(b *strings.Builder, m conversation.Message) {
+// writeTranscriptMessage writes the message at position pos of the path.
+func writeTranscriptMessage(b *strings.Builder, pos int, m conversation.Message) {
 	who := "You"
 	if m.Role == api.RoleAssistant {
 		who = cmp.Or(strings.TrimSpace(m.Model), "Assistant")
 	}
 	head := who + " · " + shortTime(m.Created)
 	if m.AltCount > 1 {
-		head += fmt.Sprintf(" · message %d, alternative %d of %d", m.ID, m.AltIndex+1, m.AltCount)
+		head += fmt.Sprintf(" · message %d, alternative %d of %d", pos, m.AltIndex+1, m.AltCount)
 	}
 	fmt.Fprintf(b, "\n── %s\n", head)
 	if r := strings.TrimSpace(m.Reasoning); r != "" {

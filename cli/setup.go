@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sort"
 	"strings"
 
 	"parley/api"
@@ -147,17 +146,17 @@ func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (s
 		// The same failure would meet the chat request: say it now.
 		return "", fmt.Errorf("no model chosen, and asking the gateway for its models failed: %w", err)
 	}
-	sort.Strings(ids)
 	m := pickChatModel(ids, cfg.Catalog())
 	a.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
 	return m, nil
 }
 
-// pickChatModel prefers a model that can chat over image models.
+// pickChatModel returns the first model in the gateway's order that can
+// chat, as the setup screen offers them (image-only models are passed
+// over); the gateway's first model when it lists only those.
 func pickChatModel(ids []string, catalog *api.Catalog) string {
 	for _, id := range ids {
-		c := catalog.Lookup(id).Caps
-		if !c.ImageGeneration && !c.ImageEdit {
+		if !catalog.Lookup(id).Caps.ImageOnly() {
 			return id
 		}
 	}

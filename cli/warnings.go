@@ -64,6 +64,12 @@ func (a *app) missingKey(cfg *config.Config, p *config.Provider, configured bool
 		return ""
 	}
 	if p.APIKeyEnv != "" {
+		if !a.collecting {
+			// ask and image fail on this provider with the same sentence
+			// (config.KeyError), and models shows "no key" beside it:
+			// said first as a warning, it would be said twice.
+			return ""
+		}
 		return fmt.Sprintf("provider %q has no key: %s (its api_key_env) is not set, so its requests will fail; export %s, or change api_key_env in %s",
 			p.Name, name, name, a.displayPath(cfg.Path))
 	}

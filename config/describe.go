@@ -59,9 +59,14 @@ func (c *Config) Describe() string {
 		fmt.Fprintf(&b, "config: none (%s does not exist; using OPENAI_BASE_URL and OPENAI_API_KEY)\n", line(c.Path))
 	}
 	for _, p := range c.Providers {
-		if p.keyFromUnsetVariable() {
+		switch {
+		case p.keyFromUnsetVariable() && p.APIKeyEnv == "":
+			// No key named anywhere (the first-run setup writes such a
+			// provider for a local server): none is sent, as intended.
+			fmt.Fprintf(&b, "provider %s: %s (sends no key; %s gives one when set", line(p.Name), line(p.BaseURL), line(p.keyEnv()))
+		case p.keyFromUnsetVariable():
 			fmt.Fprintf(&b, "provider %s: %s (no key: %s is not set", line(p.Name), line(p.BaseURL), line(p.keyEnv()))
-		} else {
+		default:
 			fmt.Fprintf(&b, "provider %s: %s (key from %s", line(p.Name), line(p.BaseURL), line(p.KeySource()))
 		}
 		if p.Proxy != "" {
@@ -70,7 +75,11 @@ func (c *Config) Describe() string {
 		b.WriteString(")\n")
 	}
 	for _, m := range c.ModelList() {
-		fmt.Fprintf(&b, "model %s [%s, %s]: %s", line(m.Name), line(m.Provider), m.Source, m.Caps.Summary())
+		source := m.Source
+		if c.overridden != "" && source == api.SourceConfig {
+			source = c.overridden // the demo's own models, not the config file's
+		}
+		fmt.Fprintf(&b, "model %s [%s, %s]: %s", line(m.Name), line(m.Provider), source, m.Caps.Summary())
 		switch m.Name {
 		case c.DefaultModel:
 			b.WriteString(" (default)")

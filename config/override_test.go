@@ -63,7 +63,7 @@ vision = true
 	}
 
 	d := c.Describe()
-	for _, want := range []string{"replaced by the built-in demo", "provider demo: http://127.0.0.1:1234/v1 (key from the built-in demo)", "model demo-vision [demo, config]: chat, vision (default)"} {
+	for _, want := range []string{"replaced by the built-in demo", "provider demo: http://127.0.0.1:1234/v1 (key from the built-in demo)", "model demo-vision [demo, the built-in demo]: chat, vision (default)"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Describe lacks %q:\n%s", want, d)
 		}

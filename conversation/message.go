@@ -1,6 +1,8 @@
 package conversation
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"parley/api"
@@ -89,11 +91,39 @@ type Message struct {
 // delta to its last (0 without reasoning, or when it came in one piece).
 // With the reasoning tokens (Usage.ReasoningTokens) it makes the folded
 // line "Thought for 4.2 s · 380 tokens".
+//
+// Reasoning that came in one piece (a <think> block read in one frame
+// with the start of the answer, or a reply that was not streamed) has no
+// span of its own; its time is then counted from when the reply was asked
+// for, so every reasoning folds the same way ("Thought for 0.2 s"), never
+// as a bare "Reasoning".
 func (m Message) ThoughtFor() time.Duration {
 	if m.ReasoningStart.IsZero() || m.ReasoningEnd.Before(m.ReasoningStart) {
 		return 0
 	}
-	return m.ReasoningEnd.Sub(m.ReasoningStart)
+	start := m.ReasoningStart
+	if !m.ReasoningEnd.After(start) && !m.Created.IsZero() && m.Created.Before(start) {
+		start = m.Created
+	}
+	return m.ReasoningEnd.Sub(start)
+}
+
+// ThoughtText says a reasoning's duration as the chat and the export both
+// show it: "0.2 s" (to a tenth, 150 ms rounds up), "42 s", "3 min 5 s",
+// "1 h 2 min".
+func ThoughtText(d time.Duration) string {
+	d = max(d, 0)
+	switch {
+	case d.Round(100*time.Millisecond) < 10*time.Second:
+		return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64) + " s"
+	case d.Round(time.Second) < time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + " s"
+	case d.Round(time.Second) < time.Hour:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%d min %d s", d/time.Minute, d%time.Minute/time.Second)
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%d h %d min", d/time.Hour, d%time.Hour/time.Minute)
 }
 
 func (m Message) clone() Message {

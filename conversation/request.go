@@ -9,8 +9,10 @@ type RequestOptions struct {
 	// SystemPrompt, when not empty, is sent first as a system message in
 	// place of the conversation's own (Conversation.SystemPrompt).
 	SystemPrompt string
-	// MaxHistory limits how many conversation messages are sent (0: all).
-	// The oldest go first; the system prompt does not count.
+	// MaxHistory limits how many messages before the one being answered
+	// are sent (0: all). The oldest go first, and a turn goes whole (a
+	// request never opens with a reply, so an odd limit carries one
+	// fewer); the system prompt does not count.
 	MaxHistory int
 	// WithoutImages sends earlier turns without images: the images of
 	// every user message but the last one stay out of the request (for a
@@ -63,8 +65,12 @@ func (c *Conversation) BuildRequest(opts RequestOptions) Request {
 func buildRequest(path []*node, system string, opts RequestOptions) Request {
 	sendable, dropped, excluded := sendable(path)
 	var r Request
-	if opts.MaxHistory > 0 && len(sendable) > opts.MaxHistory {
-		trimmed := len(sendable) - opts.MaxHistory
+	keep := opts.MaxHistory
+	if keep > 0 && len(sendable) > 0 && sendable[len(sendable)-1].msg.Role == api.RoleUser {
+		keep++ // the message being answered is not an earlier one
+	}
+	if keep > 0 && len(sendable) > keep {
+		trimmed := len(sendable) - keep
 		// A conversation sent to a model should not open with a reply.
 		for trimmed < len(sendable)-1 && sendable[trimmed].msg.Role != api.RoleUser {
 			trimmed++

@@ -155,6 +155,27 @@ func TestBuildRequestTrimsOldestTurns(t *testing.T) {
 	}
 }
 
+// TestMaxHistoryCountsEarlierMessages: MaxHistory is how many messages
+// before the one being answered go out, as README says; the new message
+// itself is not one of them, and a turn is never cut in half.
+func TestMaxHistoryCountsEarlierMessages(t *testing.T) {
+	c := New(Options{})
+	turn(t, c, "u1", "a1")
+	turn(t, c, "u2", "a2")
+	c.AddUser("u3", nil)
+	for max, want := range map[int][]string{
+		1: {"user:u3"},
+		2: {"user:u2", "assistant:a2", "user:u3"},
+		3: {"user:u2", "assistant:a2", "user:u3"},
+		4: {"user:u1", "assistant:a1", "user:u2", "assistant:a2", "user:u3"},
+	} {
+		req := c.BuildRequest(RequestOptions{MaxHistory: max})
+		if got := sent(req); !reflect.DeepEqual(got, want) || req.Trimmed != 5-len(want) {
+			t.Errorf("MaxHistory %d: messages %q trimmed %d, want %q trimmed %d", max, got, req.Trimmed, want, 5-len(want))
+		}
+	}
+}
+
 // TestTrimmedTurnsAreNotReported: a failed turn that MaxHistory leaves out
 // anyway is not named in Dropped, and one inside the window is; trimming
 // counts the messages that remain sendable.

@@ -213,7 +213,7 @@ func attachmentRef(sink imageSink, a api.Attachment, hash string) (string, error
 func thinking(m conversation.Message) string {
 	var about []string
 	if d := m.ThoughtFor(); d > 0 {
-		about = append(about, fmt.Sprintf("%.1f s", d.Seconds()))
+		about = append(about, conversation.ThoughtText(d))
 	}
 	if n := m.Usage.ReasoningTokens(); n > 0 {
 		about = append(about, fmt.Sprintf("%d tokens", n))

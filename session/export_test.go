@@ -352,3 +352,14 @@ func TestExportSnapshotWithBranches(t *testing.T) {
 		}
 	}
 }
+
+// The export says a reasoning's time as the chat does: 150 ms is "0.2 s"
+// in both, not "0.1 s" here.
+func TestExportThoughtTimeMatchesTheChat(t *testing.T) {
+	start := time.Date(2026, 11, 29, 4, 0, 0, 0, time.UTC)
+	m := conversation.Message{Role: api.RoleAssistant, Reasoning: "Look again.", Created: start,
+		ReasoningStart: start, ReasoningEnd: start.Add(150 * time.Millisecond)}
+	if got := thinking(m); !strings.HasPrefix(got, "**Thinking** (0.2 s)") {
+		t.Fatalf("thinking section: %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 
 	"parley/api"
@@ -45,6 +46,21 @@ func (s *Store) OpenAt(ctx context.Context, id string, messageID int) (Session, 
 // forkSuffix marks the title of a forked session.
 const forkSuffix = " (fork)"
 
+// forkTitle is the title of a fork of a session titled title: "alpha
+// (fork)", then "alpha (fork 2)" for a fork of that fork, and so on,
+// never "alpha (fork) (fork)".
+func forkTitle(title string) string {
+	if base, ok := strings.CutSuffix(title, forkSuffix); ok {
+		return base + " (fork 2)"
+	}
+	if i := strings.LastIndex(title, " (fork "); i >= 0 && strings.HasSuffix(title, ")") {
+		if n, err := strconv.Atoi(title[i+len(" (fork ") : len(title)-1]); err == nil && n >= 2 {
+			return title[:i] + " (fork " + strconv.Itoa(n+1) + ")"
+		}
+	}
+	return title + forkSuffix
+}
+
 // Fork stores snap (conversation.Fork: the path up to a message) as a new
 // session and returns its id. Its title is the original's with " (fork)"
 // after it, given by name so that it stays; it keeps the role and params;
@@ -67,7 +83,7 @@ func (s *Store) Fork(ctx context.Context, snap conversation.Snapshot) (string, e
 		title = "untitled"
 	}
 	id := conversation.NewID()
-	h := &heldSession{title: title + forkSuffix, titled: true, system: snap.SystemPrompt, role: snap.Role, params: snap.Params, leaf: snap.Leaf, msgs: snap.Messages}
+	h := &heldSession{title: forkTitle(title), titled: true, system: snap.SystemPrompt, role: snap.Role, params: snap.Params, leaf: snap.Leaf, msgs: snap.Messages}
 	if err := s.restore(ctx, id, h); err != nil {
 		return "", err
 	}

@@ -187,6 +187,21 @@ func TestForkMakesANewSession(t *testing.T) {
 		got.Snapshot.Leaf != 4 || !reflect.DeepEqual(ids(got.Snapshot.Messages), []int{1, 2, 3, 4}) {
 		t.Fatalf("fork %+v / %v", got.Meta, ids(got.Snapshot.Messages))
 	}
+	// A fork of the fork, and a fork of that, count up.
+	for _, want := range []string{"what is this chart? (fork 2)", "what is this chart? (fork 3)"} {
+		fsnap := conversation.Restore(conversation.Options{ID: got.ID}, got.Snapshot)
+		fs, err := fsnap.Fork(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fid, err := s.Fork(ctx, fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err = s.Load(ctx, fid); err != nil || got.Title != want {
+			t.Fatalf("fork of a fork titled %q (%v), want %q", got.Title, err, want)
+		}
+	}
 	if got.Role != "analyst" || got.Params.Temperature == nil || *got.Params.Temperature != 0.2 {
 		t.Fatalf("the fork's settings: %q %+v", got.Role, got.Params)
 	}

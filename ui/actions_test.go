@@ -65,8 +65,14 @@ func TestCopyFailureStillSendsOSC52(t *testing.T) {
 	if len(h.osc52) != 1 || h.osc52[0] != "plain answer" {
 		t.Errorf("osc52 %q", h.osc52)
 	}
-	if !strings.Contains(h.screen(), "no clipboard tool was found") {
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if !strings.Contains(flat, "no clipboard tool was found") {
 		t.Errorf("toast:\n%s", h.screen())
+	}
+	// An OSC 52 copy is a copy: a success that fades, not a warning that
+	// stays until esc.
+	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52") {
+		t.Errorf("notice kind %d, want a success that fades:\n%s", h.m.notes.cur.kind, h.screen())
 	}
 }
 

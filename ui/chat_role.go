@@ -24,7 +24,11 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 		if m.eng.Conv().Role() == "" {
 			return m.notify("this conversation has no role to remove", toastInfo)
 		}
+		own := m.ownPromptSet()
 		m.eng.Conv().SetRole("")
+		if own {
+			return m.notify("role removed; this conversation's own system prompt (/system) stays, and the usual parameters apply", toastOK)
+		}
 		m.eng.Conv().SetSystemPrompt(m.opts.ownSystemPrompt())
 		return m.notify("role removed; the next reply is sent with the usual system prompt and parameters", toastOK)
 	}
@@ -32,12 +36,16 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}
+	own := m.ownPromptSet()
 	m.eng.Conv().SetRole(r.Name)
 	said := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
-	if m.opts.SystemPrompt != "" {
+	switch {
+	case m.opts.SystemPrompt != "":
 		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; --system keeps this run's system prompt"
-	} else {
-		m.eng.Conv().SetSystemPrompt(r.SystemPrompt)
+	case own:
+		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; this conversation's own system prompt (/system) stays, and /system --clear gives the role's"
+	default:
+		m.eng.Conv().SetSystemPrompt(m.layerPrompt())
 	}
 	if !r.Params.IsZero() {
 		said += " and parameters (/set shows them)"
@@ -48,6 +56,30 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 		cmd = m.useModel(model, false)
 	}
 	return tea.Batch(cmd, m.notify(said, toastOK))
+}
+
+// The system prompt comes in two layers: the role's (or, without a role,
+// --system or system_prompt) and the conversation's own, set with /system,
+// which replaces it while it is set. The conversation keeps only the
+// prompt in force and the role's name, so the layer is told from them:
+// a prompt that is not the one below was set with /system. Clearing one
+// layer keeps the other.
+
+// layerPrompt is the system prompt below /system: the role's when the
+// conversation has a role whose prompt is not empty (and --system is not
+// given), else --system or system_prompt.
+func (m *Model) layerPrompt() string {
+	if r := roleOf(m.opts.Config, m.eng.Conv().Role()); r != nil && m.opts.SystemPrompt == "" && strings.TrimSpace(r.SystemPrompt) != "" {
+		return r.SystemPrompt
+	}
+	return m.opts.ownSystemPrompt()
+}
+
+// ownPromptSet reports a system prompt set with /system over the layer
+// below it.
+func (m *Model) ownPromptSet() bool {
+	p := m.eng.Conv().SystemPrompt()
+	return p != "" && p != m.layerPrompt()
 }
 
 // rolesSaid is what /role alone says: the conversation's role cur, and

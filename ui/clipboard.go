@@ -32,11 +32,15 @@ func copyText(write func(string) error, what, s string) tea.Cmd {
 	)
 }
 
-// copiedToast words the result of a copy.
+// copiedToast words the result of a copy. The text always went out by
+// OSC 52 too, so a copy without a desktop clipboard (the usual case over
+// SSH, or a terminal that takes OSC 52 itself, as kitty does) is still a
+// copy: a success that fades, saying which way it went and why the
+// desktop clipboard was not written, not a warning that stays.
 func copiedToast(msg copiedMsg) (string, toastKind) {
 	size := bytesize.Format(int64(msg.bytes))
 	if msg.err != nil {
-		return fmt.Sprintf("%s sent to the terminal clipboard (OSC 52, %s); %s", msg.what, size, cells.OneLine(msg.err.Error())), toastWarn
+		return fmt.Sprintf("%s copied through the terminal (OSC 52, %s), not to the desktop clipboard: %s", msg.what, size, cells.OneLine(msg.err.Error())), toastOK
 	}
 	return fmt.Sprintf("%s copied (%s)", msg.what, size), toastOK
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/ui/cells"
 	"parley/ui/slash"
 )
 
@@ -80,12 +81,19 @@ func (m *Model) systemCommand(text string) tea.Cmd {
 	switch text {
 	case "":
 		if cur := m.eng.Conv().SystemPrompt(); cur != "" {
+			if role := m.eng.Conv().Role(); role != "" && m.ownPromptSet() {
+				return m.notify("system prompt: "+cur+" (set with /system over the role "+cells.OneLine(role)+"'s; /system TEXT changes it, /system --clear gives the role's back)", toastInfo)
+			}
 			return m.notify("system prompt: "+cur+" (/system TEXT changes it, /system --clear removes it)", toastInfo)
 		}
 		return m.notify("this conversation has no system prompt; /system TEXT sets one", toastInfo)
 	case "--clear":
 		if m.eng.Conv().SystemPrompt() == "" {
 			return m.notify("this conversation has no system prompt to remove", toastInfo)
+		}
+		if role := m.eng.Conv().Role(); role != "" && m.ownPromptSet() && m.layerPrompt() != "" {
+			m.eng.Conv().SetSystemPrompt(m.layerPrompt())
+			return m.notify("system prompt removed; the role "+cells.OneLine(role)+"'s system prompt applies again", toastOK)
 		}
 		m.eng.Conv().SetSystemPrompt("")
 		return m.notify("system prompt removed; the next reply is sent without one", toastOK)

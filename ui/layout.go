@@ -96,6 +96,19 @@ const (
 // banner and the status bar, and the composer never takes more than half of
 // what is left, so the transcript stays readable down to 40x12 and below.
 func computeLayout(in layoutInput) layout {
+	l := placeOnce(in)
+	// The command list is what is being used: on a short screen a notice
+	// gives up its extra lines to it (its last line says where to read it
+	// whole), rather than leave a list of two commands.
+	for in.AboveLines > 0 && l.Above.H < in.AboveLines && l.Hint.H > 1 {
+		in.NoticeLines = l.Hint.H - 1
+		l = placeOnce(in)
+	}
+	return l
+}
+
+// placeOnce is computeLayout with the notice as tall as it asks.
+func placeOnce(in layoutInput) layout {
 	w, h := max(in.Width, 1), max(in.Height, 1)
 	l := layout{Width: w, Height: h}
 

@@ -102,3 +102,17 @@ func TestLayoutAbovePaneAndNotice(t *testing.T) {
 		t.Fatalf("40x12: above %+v transcript %+v", tiny.Above, tiny.Transcript)
 	}
 }
+
+// At 40x12 a three-line notice gives its extra lines to the command list
+// rather than leave it two commands (issue 26 §13).
+func TestLayoutNoticeYieldsToTheCommandList(t *testing.T) {
+	l := computeLayout(layoutInput{Width: 40, Height: 12, ComposerLines: 1, ComposerFrame: 2, AboveLines: 20, NoticeLines: 3})
+	if l.Hint.H != 1 || l.Above.H != 7 || l.Transcript.H != 0 {
+		t.Fatalf("40x12 with a notice: above %+v hint %+v transcript %+v", l.Above, l.Hint, l.Transcript)
+	}
+	// Where the list has room, the notice keeps its lines.
+	tall := computeLayout(layoutInput{Width: 80, Height: 40, ComposerLines: 1, ComposerFrame: 2, AboveLines: 8, NoticeLines: 3})
+	if tall.Hint.H != 3 || tall.Above.H != 8 {
+		t.Fatalf("80x40: above %+v hint %+v", tall.Above, tall.Hint)
+	}
+}

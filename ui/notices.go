@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"parley/ui/cells"
 	"parley/ui/uictx"
@@ -133,12 +134,29 @@ func noticesHow(ctx *uictx.Context) string {
 	return "/notices"
 }
 
-// noticeLines is how many lines the notice shown needs at width w.
-func noticeLines(n notice, w int) int {
+// noticeLines is how many lines the notice shown needs on a screen w
+// cells wide, measured as renderNotice wraps it (inside the notice's
+// frame), so a notice that fits in two lines is given two.
+func noticeLines(ctx *uictx.Context, n notice, w int) int {
 	if n.text == "" {
 		return 0
 	}
-	return min(len(wrapNotice(n, w)), maxNoticeLines)
+	inner := w - noticeStyle(ctx, n.kind).GetHorizontalFrameSize()
+	return min(len(wrapNotice(n, inner)), maxNoticeLines)
+}
+
+// noticeStyle is the style of a notice of kind k.
+func noticeStyle(ctx *uictx.Context, k toastKind) lipgloss.Style {
+	lk := lookOf(ctx.Styles)
+	switch k {
+	case toastOK:
+		return lk.toastOK
+	case toastWarn:
+		return lk.toastWarn
+	case toastErr:
+		return lk.toastErr
+	}
+	return lk.toastInfo
 }
 
 // wrapNotice wraps a notice's icon and text to w cells.
@@ -165,16 +183,7 @@ func (k toastKind) icon() string {
 // renderNotice draws the notice over h lines of w cells; a notice longer
 // than that ends with the way to read it whole.
 func renderNotice(ctx *uictx.Context, n notice, w, h int) string {
-	lk := lookOf(ctx.Styles)
-	st := lk.toastInfo
-	switch n.kind {
-	case toastOK:
-		st = lk.toastOK
-	case toastWarn:
-		st = lk.toastWarn
-	case toastErr:
-		st = lk.toastErr
-	}
+	st := noticeStyle(ctx, n.kind)
 	inner := w - st.GetHorizontalFrameSize()
 	lines := wrapNotice(n, inner)
 	if len(lines) > h {

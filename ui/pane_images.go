@@ -280,5 +280,5 @@ func (m *Model) toggleImagePane() tea.Cmd {
 		return nil
 	}
 	home := m.opts.Getenv("HOME")
-	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: m.opts.WorkDir, Save: m.opts.imageDir()}, m.pics.mode != preview.Off))
+	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 }

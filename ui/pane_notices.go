@@ -44,22 +44,39 @@ func (p *noticesPane) render(log []notice, w, h int) string {
 	if len(log) == 0 {
 		lines = append(lines, st.TurnMeta.Render(cells.Fit("Nothing to report.", inner)))
 	}
-	// Newest first, each message whole: one that no longer fits is left
-	// out with the ones before it, and the last row says how many.
-	shown := 0
+	// Newest first, each message whole while it fits. The first one that
+	// does not fit fills what is left of the pane, and the last rows say,
+	// wrapped and whole, that it goes on and how many older ones there
+	// are: no row stays empty while there is more to show.
 	for i := len(log) - 1; i >= 0; i-- {
 		block := append([]string{""}, wrapLogged(log[i], inner)...)
-		if len(lines)+len(block) > h && shown > 0 {
-			more := i + 1
-			note := "… " + itoa(more) + " older " + plural(more, "notice", "notices") + " (a taller pane shows more)"
-			for len(lines) >= h && len(lines) > 1 {
-				lines = lines[:len(lines)-1]
-			}
-			lines = append(lines, st.TurnMeta.Render(cells.Fit(note, inner)))
-			break
+		if i == len(log)-1 && len(lines)+len(block) > h {
+			block = block[1:] // the newest needs no blank row above it
 		}
-		lines = append(lines, block...)
-		shown++
+		if len(lines)+len(block) <= h {
+			lines = append(lines, block...)
+			continue
+		}
+		older := i
+		note := "… more of it in a taller pane"
+		if older > 0 {
+			note = "… more of it, and " + itoa(older) + " older " + plural(older, "notice", "notices") + ", in a taller pane"
+		}
+		noteLines := cells.WrapLines(note, inner)
+		room := h - len(lines) - len(noteLines)
+		if room < 2 && block[0] == "" { // not one line of it beside the blank row
+			note = "… " + itoa(older+1) + " older " + plural(older+1, "notice", "notices") + " in a taller pane"
+			noteLines = cells.WrapLines(note, inner)
+			room = 0
+		}
+		lines = append(lines, block[:max(room, 0)]...)
+		for len(lines)+len(noteLines) > h && len(lines) > 1 {
+			lines = lines[:len(lines)-1]
+		}
+		for _, l := range noteLines {
+			lines = append(lines, st.TurnMeta.Render(l))
+		}
+		break
 	}
 	if len(lines) > h {
 		lines = lines[:h]

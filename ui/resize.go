@@ -9,7 +9,7 @@ func (m *Model) relayout() {
 		Height:        m.ctx.Height,
 		ComposerLines: m.comp.lines(),
 		ComposerFrame: 2,
-		NoticeLines:   noticeLines(m.notes.cur, m.ctx.Width),
+		NoticeLines:   noticeLines(m.ctx, m.notes.cur, m.ctx.Width),
 		Side:          m.pane != nil,
 		AttachLines:   attachLines(len(m.comp.attachments)),
 		LayerGen:      m.layers.gen,

@@ -115,6 +115,16 @@ func (o Options) imageDir() string {
 	return media.DefaultImageDir(o.Getenv, o.Getenv("HOME"))
 }
 
+// saveDir is the folder the image pane's save prompt proposes: image_dir,
+// but in the demo, whose image_dir is a temporary folder it tells the
+// user not to keep things in, the usual pictures folder.
+func (o Options) saveDir() string {
+	if o.Demo {
+		return media.DefaultImageDir(o.Getenv, o.Getenv("HOME"))
+	}
+	return o.imageDir()
+}
+
 // madeNotice says where the images just made were saved: the demo's
 // folder is a temporary one (the demo keeps nothing), and says so.
 func madeNotice(text string, o Options) string {

@@ -66,10 +66,12 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 		left = append(left, statusSeg{text: "demo", role: roleWarn})
 	}
 	left = append(left, statusSeg{text: "● " + model, role: roleModel, drop: 1, flex: true})
-	switch {
-	case m.eng.Conv().Role() != "":
+	if m.eng.Conv().Role() != "" {
 		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.eng.Conv().Role()), role: roleModel, drop: 2})
-	case m.eng.Conv().SystemPrompt() != "":
+	}
+	if m.eng.Conv().SystemPrompt() != "" && (m.eng.Conv().Role() == "" || m.ownPromptSet()) {
+		// With a role, only a prompt of the conversation's own (/system)
+		// is shown: the role's goes with the role's name.
 		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
 	}
 	if t := m.eng.Conv().Title(); t != "" {

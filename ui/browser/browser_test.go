@@ -367,6 +367,25 @@ func TestSnippetIsPlainText(t *testing.T) {
 	}
 }
 
+// A snippet keeps every character around the match, as `parley sessions
+// search` prints it: a ":" right after the matched word, a ">" standing
+// alone mid-line and the "<" of List<String> are text, not Markdown.
+func TestSnippetKeepsEveryCharacter(t *testing.T) {
+	st := openStore(t)
+	addSession(t, st, "Echo", "q", "ECHO: hello world")
+	addSession(t, st, "Compare", "q", "Result: A < B when x > 3. Use List<String> here.")
+	b := open(t, st, 120, 20, Options{})
+	typeText(t, b, "echo")
+	if v := plain(b.View()); !strings.Contains(v, "ECHO: hello world") {
+		t.Fatalf("snippet of ECHO:\n%s", v)
+	}
+	press(t, b, ctrlU)
+	typeText(t, b, "result")
+	if v := plain(b.View()); !strings.Contains(v, "Result: A < B when x > 3. Use List<String> here.") {
+		t.Fatalf("snippet of Result:\n%s", v)
+	}
+}
+
 // A message that is not the browser's changes nothing.
 func TestForeignMessagesChangeNothing(t *testing.T) {
 	st := openStore(t)

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -168,23 +166,8 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// plainSpan is a piece of a snippet as plain text (plainPreview), with
-// one space kept at either end where it had white space: the pieces meet
-// there.
-func plainSpan(s string) string {
-	s = stripInline(unlink(s)) // "The **" ends at a space once "**" goes
-	t := plainPreview(s)
-	if t == "" {
-		if strings.TrimSpace(s) != s {
-			return " "
-		}
-		return ""
-	}
-	if r, _ := utf8.DecodeRuneInString(s); unicode.IsSpace(r) {
-		t = " " + t
-	}
-	if r, _ := utf8.DecodeLastRuneInString(s); unicode.IsSpace(r) {
-		t += " "
-	}
-	return t
-}
+// plainSpan is a piece of a snippet made safe for one line. The store
+// made the snippet plain text already (Markdown left out line by line, as
+// in previews), so nothing more is taken out here: a piece is a fragment
+// of a line, where ":" or ">" standing alone is text, not Markdown.
+func plainSpan(s string) string { return cells.OneLine(s) }

@@ -83,7 +83,7 @@ func (l *lineWrap) word(gap, word string) {
 		l.b.WriteString(gap)
 		l.cells += len(gap)
 		for ww > l.w-l.cells {
-			head, tail := cutWord(word, l.w-l.cells)
+			head, tail := cutWord(word, l.w-l.cells, l.w)
 			l.b.WriteString(head)
 			l.words++
 			l.flush()
@@ -101,10 +101,13 @@ func (l *lineWrap) word(gap, word string) {
 	l.words++
 }
 
-// cutWord splits a word wider than room cells: after its last hyphen or
-// slash within room when that keeps at least half the room, else at room
-// (whole graphemes; at least one, so the cutting always progresses).
-func cutWord(word string, room int) (string, string) {
+// cutWord splits a word wider than room cells (on lines of w cells). A
+// path is cut after a slash, so that no file or folder name is split: the
+// last slash within room whose name after it fits on a line. Otherwise
+// after the last hyphen or slash within room when that keeps at least half
+// the room, else at room (whole graphemes; at least one, so the cutting
+// always progresses).
+func cutWord(word string, room, w int) (string, string) {
 	room = max(room, 1)
 	// One forward scan that stops at the room: the cost is the head's,
 	// not the rest of the word's (a 512 KB line without spaces is cut
@@ -122,6 +125,15 @@ func cutWord(word string, room int) (string, string) {
 		}
 	}
 	head := word[:n]
+	if i := strings.LastIndexByte(head, '/'); i > 0 {
+		name := word[i+1:]
+		if j := strings.IndexByte(name, '/'); j >= 0 {
+			name = name[:j+1]
+		}
+		if len(name) <= 4*w && Width(name) <= w { // a cell takes at most 4 bytes: no long measuring
+			return word[:i+1], word[i+1:]
+		}
+	}
 	if i := strings.LastIndexAny(head, "-/"); i >= 0 && Width(head[:i+1]) >= room/2 {
 		head = head[:i+1]
 	}

@@ -23,6 +23,11 @@ func TestWrap(t *testing.T) {
 		{"xxxxx aaaaaaaaaaaaaaaa", 8, []string{"xxxxx", "aaaaaaaa", "aaaaaaaa"}},
 		{"one  two   three", 9, []string{"one  two", "three"}},
 		{"日本語のテキストです", 6, []string{"日本語", "のテキ", "ストで", "す"}},
+		// A path longer than a line is cut after a slash, never inside a
+		// name with hyphens that fits on a line of its own.
+		{"/home/u/Pictures/parley/20261129-040600-a-red-kite-over-hills-1.png · 1.2 MB", 50,
+			[]string{"/home/u/Pictures/parley/", "20261129-040600-a-red-kite-over-hills-1.png · 1.2", "MB"}},
+		{"/tmp/a-name-longer-than-the-line-itself.png", 20, []string{"/tmp/a-name-longer-", "than-the-line-", "itself.png"}},
 	} {
 		got := Wrap(c.in, c.w)
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {

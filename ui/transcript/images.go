@@ -7,6 +7,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/termsafe"
+	"parley/ui/cells"
 )
 
 // An image turn (images made or edited in the chat) reads like a reply
@@ -101,8 +102,14 @@ func (v *imageView) made(it *item, dst []string) []string {
 		for _, l := range v.pics.lines(a) {
 			dst = append(dst, pictureLine(replyIndent, l, w))
 		}
-		for _, l := range v.wrap(pathMark+chipText(a), room, lk.meta.Render) {
-			dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
+		// The mark hangs before the path: it never stands alone on a
+		// line, and a wrapped path continues under its first character.
+		mark, markW := replyIndent+lk.meta.Render(pathMark), len(replyIndent)+cells.Width(pathMark)
+		for i, l := range v.wrap(chipText(a), max(room-cells.Width(pathMark), 1), lk.meta.Render) {
+			if i == 1 {
+				mark = replyIndent + cells.Spaces(cells.Width(pathMark))
+			}
+			dst = fitLine(dst, mark, markW, l, w)
 		}
 	}
 	if m.Image != nil {

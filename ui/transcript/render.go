@@ -19,6 +19,7 @@ const (
 	replyFallback = "assistant"
 	streamingMark = " · writing…"
 	chipMark      = "▣ "
+	textChipMark  = "≡ " // a text file, as the composer marks it
 	errorMark     = "✗ "
 	errorMarkPad  = "  "
 	errorMarkW    = 2
@@ -142,8 +143,17 @@ func (r *renderers) retryHint(it *item) bool {
 	return RetryHelps(it.msg)
 }
 
-// chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB".
+// chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB",
+// or for a text file, as the composer showed it, "≡ notes.md · 12 lines · 1.2 KB".
 func chip(a api.Attachment) string {
+	if a.Kind == api.KindText {
+		name := oneLine(termsafe.Sanitize(a.Name))
+		lines := "lines"
+		if a.Lines == 1 {
+			lines = "line"
+		}
+		return fmt.Sprintf("%s%s · %d %s · %s", textChipMark, name, a.Lines, lines, bytesize.Format(int64(a.Bytes)))
+	}
 	var b strings.Builder
 	b.WriteString(chipMark)
 	name := a.Name

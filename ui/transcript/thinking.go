@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -387,22 +386,9 @@ func (t *thinking) thoughtLine(d time.Duration, tokens int) string {
 	return b.String()
 }
 
-// thinkDuration says a duration as briefly as is useful: "0.4 s", "4.2 s",
-// "42 s", "3 min 5 s", "1 h 2 min".
-func thinkDuration(d time.Duration) string {
-	d = max(d, 0)
-	switch {
-	case d.Round(100*time.Millisecond) < 10*time.Second:
-		return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', 1, 64) + " s"
-	case d.Round(time.Second) < time.Minute:
-		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + " s"
-	case d.Round(time.Second) < time.Hour:
-		d = d.Round(time.Second)
-		return fmt.Sprintf("%d min %d s", d/time.Minute, d%time.Minute/time.Second)
-	}
-	d = d.Round(time.Minute)
-	return fmt.Sprintf("%d h %d min", d/time.Hour, d%time.Hour/time.Minute)
-}
+// thinkDuration says a duration as the export does
+// (conversation.ThoughtText).
+func thinkDuration(d time.Duration) string { return conversation.ThoughtText(d) }
 
 // thinkLabel appends the reasoning's label line, under the reply indent.
 func (t *thinking) thinkLabel(dst []string, text string) []string {
