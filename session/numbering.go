@@ -93,7 +93,7 @@ func (ns numberings) of(ch conversation.Change) *numbering {
 // the session.
 func nextSeq(ctx context.Context, tx *sql.Tx, sessionID string, n *numbering) (seq, others int, err error) {
 	var last int
-	if err := tx.QueryRowContext(ctx, "SELECT last_seq FROM sessions WHERE id = ?", sessionID).Scan(&last); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce((SELECT last_seq FROM sessions WHERE id = ?), 0)", sessionID).Scan(&last); err != nil {
 		return 0, 0, err
 	}
 	if last > n.known {

@@ -103,19 +103,34 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 				return err
 			}
 		}
-		if err := s.upsertSession(ctx, tx, ch, sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}); err != nil {
+		// A message stored already is rewritten: the end of a reply, or
+		// an append tried again after its images failed to be kept. A new
+		// one takes the next number, and an appended one becomes the
+		// active leaf in the same write of the session's row: a statement
+		// less keeps the write lock shorter for a process waiting on it.
+		row := sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}
+		seq, stored := n.seq(m.ID)
+		var err error
+		if !stored {
+			if newSeq, res.others, err = nextSeq(ctx, tx, ch.ConversationID, n); err != nil {
+				return err
+			}
+			if ch.Kind == conversation.ChangeAppend {
+				row.leaf, row.setLeaf = newSeq, true
+			}
+		}
+		if err := s.upsertSession(ctx, tx, ch, row); err != nil {
 			return err
 		}
 		var id int64
-		var err error
-		// A message stored already is rewritten: the end of a reply, or
-		// an append tried again after its images failed to be kept.
-		seq, stored := n.seq(m.ID)
 		if stored {
 			id, err = s.finishMessage(ctx, tx, ch.ConversationID, seq, m)
-		}
-		if !stored || errors.Is(err, sql.ErrNoRows) {
-			id, newSeq, res.others, err = s.insertNew(ctx, tx, ch, n)
+			if errors.Is(err, sql.ErrNoRows) {
+				id, newSeq, res.others, err = s.insertNew(ctx, tx, ch, n)
+			}
+		} else {
+			parent, _ := n.seq(m.Parent)
+			id, err = s.insertMessage(ctx, tx, ch.ConversationID, newSeq, parent, m)
 		}
 		if err != nil {
 			return err
@@ -313,6 +328,15 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 // (see finishReasoning), else whole. It returns the row id
 // (sql.ErrNoRows when there is none).
 func (s *Store) finishMessage(ctx context.Context, tx *sql.Tx, sessionID string, seq int, m *conversation.Message) (int64, error) {
+	if m.Reasoning == "" {
+		// No reasoning, so no pieces of it: a statement less.
+		rowID, err := s.updateMessage(ctx, tx, sessionID, seq, m, false)
+		if err != nil {
+			return 0, err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM message_pieces WHERE message_id = ?", rowID)
+		return rowID, err
+	}
 	var rowID int64
 	if err := tx.QueryRowContext(ctx, "SELECT id FROM messages WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&rowID); err != nil {
 		return 0, err
