@@ -183,7 +183,7 @@ func TestRefusedParameterSaysHowToClearIt(t *testing.T) {
 	h.typeText("hi")
 	h.key("enter")
 	h.wait("the refusal", func() bool { return !h.streaming() })
-	h.settle(20e6)
+	h.quiet()
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "seed = 9 (from /set in this chat)") || !strings.Contains(flat, "/set seed --clear") {
 		t.Fatalf("the refusal does not say how to clear the parameter:\n%s", h.screen())

@@ -33,6 +33,10 @@ type harness struct {
 	raw       []string // tea.Raw writes (kitty pictures)
 	quit      bool
 	clock     *fakeClock
+
+	// seen counts the messages commands brought to Update, by type: a test
+	// waits for the one that must come (a run's end) instead of a while.
+	seen map[reflect.Type]int
 }
 
 // fakeClock is a settable clock for status bar times and double presses.
@@ -63,7 +67,8 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	hs := &harness{t: t, srv: srv, msgs: make(chan tea.Msg, 1024), ctx: ctx,
-		clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}}
+		clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)},
+		seen:  map[reflect.Type]int{}}
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
 	opts := Options{
 		Model:   "gpt-4o",
@@ -86,36 +91,16 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	for _, o := range hopts {
 		o(&opts)
 	}
-	// Clients are built in commands (never in Update): start as the
-	// program would, and wait for the first model's client, so a test's
-	// first send goes out at once.
-	built := make(chan struct{}, 1)
-	if inner := opts.NewClient; inner != nil {
-		opts.NewClient = func(model string) (*api.Client, error) {
-			defer func() {
-				select {
-				case built <- struct{}{}:
-				default:
-				}
-			}()
-			return inner(model)
-		}
-	}
 	hs.m = New(ctx, opts)
 	// Past the window in which an early ctrl+j counts as a typed-ahead
 	// Enter (TestTypeAheadEnterSends covers that window).
 	hs.clock.advance(time.Second)
+	// Clients are built in commands (never in Update): start as the
+	// program would, and wait until the first model's client has reached
+	// the model, so a test's first send goes out at once.
 	if _, setup := hs.m.layers.top().(*setupLayer); opts.NewClient != nil && opts.Model != "" && !setup {
 		hs.run(hs.m.Init())
-		hs.wait("the first client", func() bool {
-			select {
-			case <-built:
-				return true
-			default:
-				return false
-			}
-		})
-		hs.settle(5 * time.Millisecond)
+		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}
 	return hs
 }
@@ -131,6 +116,12 @@ func (h *harness) run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
+	if pureCmd(cmd) {
+		// Nothing to wait for: what it carries (a quit, a picture's
+		// transmit) is recorded before Update's caller looks.
+		h.deliver(cmd())
+		return
+	}
 	go func() {
 		msg := cmd()
 		if msg == nil {
@@ -141,6 +132,24 @@ func (h *harness) run(cmd tea.Cmd) {
 		case <-h.ctx.Done():
 		}
 	}()
+}
+
+// pureCmd reports whether cmd is one of Bubble Tea's own commands that do
+// no work (a batch, quit, a raw write, a clipboard write): a closure's
+// code pointer is the same for every closure of one function literal.
+func pureCmd(cmd tea.Cmd) bool {
+	pc := reflect.ValueOf(cmd).Pointer()
+	for _, c := range []tea.Cmd{tea.Batch(tea.Quit, tea.Quit), tea.Quit, tea.Raw(""), tea.SetClipboard("")} {
+		if reflect.ValueOf(c).Pointer() == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// arrived is how many messages of type T commands have brought so far.
+func arrived[T tea.Msg](h *harness) int {
+	return h.seen[reflect.TypeFor[T]()]
 }
 
 // deliver handles one message from a command: batches fan out, internal
@@ -163,6 +172,7 @@ func (h *harness) deliver(msg tea.Msg) {
 		h.mu.Unlock()
 		return
 	}
+	h.seen[reflect.TypeOf(msg)]++
 	switch reflect.TypeOf(msg).Name() {
 	case "setClipboardMsg":
 		h.mu.Lock()
@@ -194,15 +204,16 @@ func (h *harness) wait(what string, cond func() bool) {
 	}
 }
 
-// settle feeds messages for a short while (what arrives in that time).
-func (h *harness) settle(d time.Duration) {
+// drain delivers every message already queued, without waiting for more:
+// after it, a message a test delivered by hand (a late tick) has had all
+// the company it will get from what is queued.
+func (h *harness) drain() {
 	h.t.Helper()
-	end := time.After(d)
 	for {
 		select {
 		case msg := <-h.msgs:
 			h.deliver(msg)
-		case <-end:
+		default:
 			return
 		}
 	}

@@ -107,7 +107,8 @@ func TestEscDuringGenerationSavesNothing(t *testing.T) {
 		n := h.m.eng.Conv().Len()
 		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateInterrupted
 	})
-	h.settle(200 * time.Millisecond)
+	// The run's end is what would have saved a file.
+	h.wait("the run's end", func() bool { return arrived[imagesMadeMsg](h) > 0 })
 	if files := pngFiles(t, dir); len(files) != 0 {
 		t.Fatalf("files written after esc: %v", files)
 	}
@@ -390,7 +391,7 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	if h.m.eng.Images() != nil || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("run %v, %d messages", h.m.eng.Images(), h.m.eng.Conv().Len())
 	}
-	h.settle(800 * time.Millisecond)
+	h.wait("the late answer", func() bool { return arrived[imagesMadeMsg](h) > 0 })
 	if h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("the late answer reached the new conversation: %d messages", h.m.eng.Conv().Len())
 	}

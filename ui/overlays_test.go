@@ -130,7 +130,7 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 	if h.m.ctx.Theme.Name != "dark" || h.m.term.themeName != "dark" {
 		t.Fatalf("cancel did not restore: %q", h.m.ctx.Theme.Name)
 	}
-	h.settle(0)
+	h.quiet()
 	if after := h.m.View().Content; after != before {
 		t.Error("screen differs after preview and cancel")
 	}
@@ -324,7 +324,7 @@ func TestResizeReflowsEverything(t *testing.T) {
 	h.typeText("漢字と emoji 🎉 typed in the composer, long enough to wrap twice at forty")
 	for _, sz := range [][2]int{{80, 24}, {40, 12}, {200, 60}, {41, 13}, {20, 8}, {120, 5}, {10, 4}, {3, 3}, {1, 1}} {
 		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		h.settle(0)
+		h.quiet()
 		checkFrame(t, h.m, sz[0], sz[1])
 		if cur := h.m.View().Cursor; sz[1] >= 8 && cur == nil {
 			t.Errorf("%v: no cursor", sz)

@@ -47,7 +47,7 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	a := mediatest.Measure(func() {
 		h.send(tea.PasteMsg{Content: strings.Join(quoted, " ")})
 		h.wait("the attachments", func() bool { return len(h.m.comp.attachments) == limit })
-		h.settle(50 * time.Millisecond)
+		h.wait("the paste's end", func() bool { return h.m.work.attaching == 0 })
 	})
 	took := time.Since(start)
 	if got := len(h.m.comp.attachments); got != limit {

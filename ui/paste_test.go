@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -53,7 +52,7 @@ func TestPasteDetection(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 100, 30)
 			h.send(tea.PasteMsg{Content: tc.paste})
-			h.settle(300 * time.Millisecond)
+			h.wait("the paste's end", func() bool { return h.m.work.attaching == 0 })
 			atts := h.m.comp.attachments
 			if len(atts) != tc.atts || h.m.comp.value() != tc.text {
 				t.Fatalf("attachments %d, composer %q\n%s", len(atts), h.m.comp.value(), h.screen())
@@ -153,10 +152,7 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 	if h.m.layerName() != "" {
 		t.Fatalf("the picker stayed open: %q", h.m.layerName())
 	}
-	h.settle(50 * time.Millisecond)
-	if got := pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir); got != shots {
-		t.Fatalf("next start %q, want the folder just used", got)
-	}
+	h.wait("the folder remembered", func() bool { return pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir) == shots })
 }
 
 // An image sent with a message is shown under it in the transcript, made
@@ -195,7 +191,8 @@ func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
 		h.wait("the reply", func() bool { return !h.streaming() && len(h.m.comp.attachments) == 0 })
 	}
 	h.wait("the placeholders", func() bool { return strings.Count(h.m.View().Content, "\U0010EEEE") >= 20 })
-	h.settle(50 * time.Millisecond)
+	h.quiet()
+	h.drain()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	transmits := 0
