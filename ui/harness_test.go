@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/api/apitest"
 	"parley/chat"
+	"parley/ui/preview"
 )
 
 // harness drives a root model the way Bubble Tea would, without a
@@ -311,3 +313,58 @@ func (m *Model) layerName() string {
 	}
 	return ""
 }
+
+// What a test reads of the root's state where the screen cannot say it
+// exactly (the composer's text wraps, a model name is cut to fit, the
+// cursor is a colour): one accessor each, so that tests do not reach into
+// the root's parts.
+
+// draft is the composer's text.
+func (h *harness) draft() string { return h.m.comp.value() }
+
+// attached is what the message being written carries.
+func (h *harness) attached() []api.Attachment { return h.m.comp.attachments }
+
+// editing reports that the composer holds an edit of a sent message.
+func (h *harness) editing() bool { return h.m.comp.editing }
+
+// model is the model the next turn uses.
+func (h *harness) model() string { return h.m.model }
+
+// theme is the name of the theme on screen; themeSetting is what was
+// chosen (auto, or a name).
+func (h *harness) theme() string        { return h.m.ctx.Theme.Name }
+func (h *harness) themeSetting() string { return h.m.term.themeName }
+
+// focusOn is the part that has the keys; cursorMsg the id of the message
+// the message cursor is on (with focusMessages).
+func (h *harness) focusOn() focusPart { return h.m.focus.on }
+func (h *harness) cursorMsg() int     { return h.m.focus.msg }
+
+// atBottom reports that the transcript follows its end.
+func (h *harness) atBottom() bool { return h.m.tr.AtBottom() }
+
+// opening is the id of the session being opened ("" when none is).
+func (h *harness) opening() string { return h.m.hist.loading }
+
+// attaching reports attachments still being read.
+func (h *harness) attaching() bool { return h.m.work.attaching > 0 }
+
+// lay is where each part of the screen is.
+func (h *harness) lay() layout { return h.m.screen.lay }
+
+// transcriptView is the transcript's part of the frame.
+func (h *harness) transcriptView() string { return h.m.tr.View() }
+
+// pictureMode is how pictures are drawn.
+func (h *harness) pictureMode() preview.Mode { return h.m.pics.mode }
+
+// textarea is the composer's text box (its cursor, its lines, its focus).
+func (h *harness) textarea() *textarea.Model { return &h.m.comp.ta }
+
+// notice is the notice on screen, in full and with its kind.
+func (h *harness) notice() (string, toastKind) { return h.m.notes.cur.text, h.m.notes.cur.kind }
+
+// useModel makes name the model of the next turn, as a layer's effect
+// would, without the check /model starts.
+func (h *harness) useModel(name string) { h.m.model = name }

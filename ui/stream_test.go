@@ -28,7 +28,7 @@ func TestSendStreamsReplyIntoTranscript(t *testing.T) {
 	if !h.streaming() {
 		t.Fatal("not streaming after enter")
 	}
-	if got := h.m.comp.value(); got != "" {
+	if got := h.draft(); got != "" {
 		t.Errorf("composer not cleared: %q", got)
 	}
 	if !strings.Contains(h.screen(), "hi parley") {
@@ -325,8 +325,8 @@ func TestSendWhileStreamingIsRefusedAndKeepsText(t *testing.T) {
 	h.key("enter")
 	h.typeText("two")
 	h.key("enter")
-	if h.m.comp.value() != "two" || h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
+	if h.draft() != "two" || h.m.eng.Conv().Len() != 2 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
 	}
 	if !strings.Contains(h.screen(), "still streaming") {
 		t.Errorf("no toast:\n%s", h.screen())
@@ -378,8 +378,8 @@ func TestNoClientKeepsComposer(t *testing.T) {
 	h.typeText("keep me")
 	h.key("enter")
 	h.wait("refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
-	if h.m.comp.value() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
+	if h.draft() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "API key") || strings.ContainsRune(h.m.View().Content, 0x07) {

@@ -92,7 +92,7 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 	h.key("pgup")
 	h.key("pgup")
 	top := h.screen()
-	if h.m.tr.AtBottom() || !strings.Contains(top, "Paragraph") {
+	if h.atBottom() || !strings.Contains(top, "Paragraph") {
 		t.Fatalf("pgup did not scroll up:\n%s", top)
 	}
 	h.wait("badge", func() bool { return strings.Contains(h.screen(), "new text below") })
@@ -102,12 +102,12 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 		t.Fatalf("the window moved while scrolled up: %q, was %q", got, firstLine(top))
 	}
 	h.key("end")
-	if !h.m.tr.AtBottom() || strings.Contains(h.screen(), "new text below") {
+	if !h.atBottom() || strings.Contains(h.screen(), "new text below") {
 		t.Fatalf("end did not return to the bottom:\n%s", h.screen())
 	}
 	h.wait("done", func() bool { return !h.streaming() })
 	h.quiet()
-	if !h.m.tr.AtBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
+	if !h.atBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
 		t.Fatalf("following did not resume:\n%s", h.screen())
 	}
 }
@@ -198,8 +198,8 @@ func TestThemeSwitchRecoloursTranscript(t *testing.T) {
 		h.key("enter")
 		h.quiet()
 		th, _ := set.Get(name)
-		if h.m.ctx.Theme.Name != name {
-			t.Fatalf("theme %q, want %q", h.m.ctx.Theme.Name, name)
+		if h.theme() != name {
+			t.Fatalf("theme %q, want %q", h.theme(), name)
 		}
 		v := h.m.View().Content
 		for _, want := range []struct {
