@@ -104,19 +104,19 @@ func TestCopyCodePrefixKey(t *testing.T) {
 	h.key("esc") // dismiss the banner
 	replyWith(t, h, codeReply)
 	h.key("ctrl+g")
-	if !h.m.armed.codePrefix || !strings.Contains(h.screen(), "copy that code block") {
+	if !strings.Contains(h.screen(), "copy that code block") {
 		t.Fatalf("prefix not armed:\n%s", h.screen())
 	}
 	h.key("2")
 	h.wait("copied", func() bool { return strings.Contains(h.screen(), "code block [2] copied") })
-	if h.m.comp.value() != "" {
-		t.Errorf("digit typed into composer: %q", h.m.comp.value())
+	if h.draft() != "" {
+		t.Errorf("digit typed into composer: %q", h.draft())
 	}
 	// Any other key cancels the prefix and does its usual thing.
 	h.key("ctrl+g")
 	h.typeText("x")
-	if h.m.armed.codePrefix || h.m.comp.value() != "x" {
-		t.Errorf("prefix=%v composer=%q", h.m.armed.codePrefix, h.m.comp.value())
+	if strings.Contains(h.screen(), "copy that code block") || h.draft() != "x" {
+		t.Errorf("prefix still armed, or composer %q:\n%s", h.draft(), h.screen())
 	}
 }
 
@@ -150,13 +150,13 @@ func TestEditorRoundTrip(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.typeText("draft")
 	h.send(done)
-	if h.m.comp.value() != "draft\nfrom the editor" || h.m.screen.lay.ComposerText != 2 {
-		t.Fatalf("composer %q (%d rows)", h.m.comp.value(), h.m.screen.lay.ComposerText)
+	if h.draft() != "draft\nfrom the editor" || h.lay().ComposerText != 2 {
+		t.Fatalf("composer %q (%d rows)", h.draft(), h.lay().ComposerText)
 	}
 	// A failed editor leaves the text alone and says so.
 	h.send(readEditorResult(filepath.Join(dir, "gone.md"), errors.New("exit status 1")))
-	if h.m.comp.value() != "draft\nfrom the editor" || !strings.Contains(h.screen(), "editor exited") {
-		t.Fatalf("composer %q\n%s", h.m.comp.value(), h.screen())
+	if h.draft() != "draft\nfrom the editor" || !strings.Contains(h.screen(), "editor exited") {
+		t.Fatalf("composer %q\n%s", h.draft(), h.screen())
 	}
 	// VISUAL wins over EDITOR.
 	env["VISUAL"] = "myvisual"
@@ -172,8 +172,8 @@ func TestEditorKeyReturnsExecCommand(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no command for the editor key")
 	}
-	if h.m.comp.value() != "text" {
-		t.Errorf("composer changed before the editor ran: %q", h.m.comp.value())
+	if h.draft() != "text" {
+		t.Errorf("composer changed before the editor ran: %q", h.draft())
 	}
 }
 
@@ -201,7 +201,7 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Model = "llama3" })
 	p := pngFile(t, t.TempDir(), 32, 24)
 	h.send(tea.PasteMsg{Content: "'" + p + "'"})
-	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("attached", func() bool { return len(h.attached()) == 1 })
 	if !strings.Contains(h.screen(), "shot.png · 32×24") {
 		t.Errorf("no attachment row:\n%s", h.screen())
 	}
@@ -212,14 +212,14 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	if len(h.srv.Requests()) != 0 || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("sent anyway: %d requests", len(h.srv.Requests()))
 	}
-	if h.m.comp.value() != "what is this?" || len(h.m.comp.attachments) != 1 {
-		t.Fatalf("composer lost: %q %d", h.m.comp.value(), len(h.m.comp.attachments))
+	if h.draft() != "what is this?" || len(h.attached()) != 1 {
+		t.Fatalf("composer lost: %q %d", h.draft(), len(h.attached()))
 	}
 	if !strings.Contains(h.screen(), "cannot see images") {
 		t.Errorf("no refusal:\n%s", h.screen())
 	}
 	// Switch to a vision model: the same composer goes out with the image.
-	h.m.model = "gpt-4o"
+	h.useModel("gpt-4o")
 	h.srv.Enqueue(apitest.Reply{Text: "a gradient"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
@@ -228,15 +228,15 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 		t.Fatalf("request content %+v", req.Content)
 	}
 	// Later turns still carry the image, so a model without vision is refused.
-	h.m.model = "llama3"
+	h.useModel("llama3")
 	h.typeText("and now?")
 	h.key("enter")
-	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and now?" {
+	if len(h.srv.Requests()) != 1 || h.draft() != "and now?" {
 		t.Fatalf("history image sent to llama3")
 	}
 	// Back on a vision model, the next request carries the whole
 	// conversation, the first turn's image included.
-	h.m.model = "gpt-4o"
+	h.useModel("gpt-4o")
 	h.srv.Enqueue(apitest.Reply{Text: "still a gradient"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
@@ -254,14 +254,14 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 func TestPasteOfTextIsText(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.send(tea.PasteMsg{Content: "just some\npasted text"})
-	if h.m.comp.value() != "just some\npasted text" || len(h.m.comp.attachments) != 0 {
-		t.Fatalf("composer %q", h.m.comp.value())
+	if h.draft() != "just some\npasted text" || len(h.attached()) != 0 {
+		t.Fatalf("composer %q", h.draft())
 	}
 	// A path to a missing image stays as text, with a note.
 	h2 := newHarness(t, 80, 24)
 	h2.send(tea.PasteMsg{Content: "/nope/missing.png"})
-	h2.wait("fallback", func() bool { return h2.m.comp.value() == "/nope/missing.png" })
-	if len(h2.m.comp.attachments) != 0 {
+	h2.wait("fallback", func() bool { return h2.draft() == "/nope/missing.png" })
+	if len(h2.attached()) != 0 {
 		t.Fatal("attached a missing file")
 	}
 }
@@ -276,11 +276,11 @@ func TestBackspaceRemovesAttachment(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send(attachedMsg{atts: []api.Attachment{a}})
-	if len(h.m.comp.attachments) != 1 || h.m.screen.lay.Attach.H != 1 {
+	if len(h.attached()) != 1 || h.lay().Attach.H != 1 {
 		t.Fatal("not attached")
 	}
 	h.key("backspace")
-	if len(h.m.comp.attachments) != 0 || h.m.screen.lay.Attach.H != 0 {
+	if len(h.attached()) != 0 || h.lay().Attach.H != 0 {
 		t.Fatal("backspace did not remove the attachment")
 	}
 	checkFrame(t, h.m, 80, 24)

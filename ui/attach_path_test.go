@@ -19,7 +19,7 @@ func TestAttachedFileKeepsItsPathInThePane(t *testing.T) {
 	}
 	h.typeText("/attach " + img + " " + notes)
 	h.key("enter")
-	h.wait("two chips", func() bool { return len(h.m.comp.attachments) == 2 })
+	h.wait("two chips", func() bool { return len(h.attached()) == 2 })
 	// Name, lines and size: the file is 18 bytes.
 	if !strings.Contains(h.screen(), "2 ≡ notes.md · 3 lines · 18 B") {
 		t.Fatalf("the text file's chip:\n%s", h.screen())

@@ -158,7 +158,7 @@ func TestSessionKeepsRoleAndParameters(t *testing.T) {
 	id := h.m.eng.Conv().ID()
 	again := newHarness(t, 120, 30, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Config = cfg })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
 	if again.m.eng.Conv().Role() != "reviewer" {
 		t.Fatalf("role %q after reopening", again.m.eng.Conv().Role())
 	}
@@ -183,7 +183,7 @@ func TestRefusedParameterSaysHowToClearIt(t *testing.T) {
 	h.typeText("hi")
 	h.key("enter")
 	h.wait("the refusal", func() bool { return !h.streaming() })
-	h.settle(20e6)
+	h.quiet()
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "seed = 9 (from /set in this chat)") || !strings.Contains(flat, "/set seed --clear") {
 		t.Fatalf("the refusal does not say how to clear the parameter:\n%s", h.screen())
@@ -214,7 +214,7 @@ system_prompt = "You rhyme."
 	h.typeText("v")
 	h.wait("one name left", func() bool { return !strings.Contains(h.screen(), "researcher") })
 	h.key("tab")
-	h.wait("the completed name", func() bool { return strings.TrimSpace(h.m.comp.value()) == "/role reviewer" })
+	h.wait("the completed name", func() bool { return strings.TrimSpace(h.draft()) == "/role reviewer" })
 	h.key("enter")
 	h.wait("the role", func() bool { return h.m.eng.Conv().Role() == "reviewer" })
 }

@@ -63,8 +63,8 @@ func TestEscInEmptyComposerSelectsTheLastMessageAndKeysMoveIt(t *testing.T) {
 	h.ask("second question", "second answer")
 	h.key("esc")
 	last, _ := h.m.eng.Conv().LastReply()
-	if h.m.focus.on != focusMessages || h.m.focus.msg != last.ID {
-		t.Fatalf("focus %+v, want the last reply %d", h.m.focus, last.ID)
+	if h.focusOn() != focusMessages || h.cursorMsg() != last.ID {
+		t.Fatalf("focus %v on %d, want the last reply %d", h.focusOn(), h.cursorMsg(), last.ID)
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "◀ selected") || !strings.Contains(scr, "regenerate") {
@@ -74,28 +74,28 @@ func TestEscInEmptyComposerSelectsTheLastMessageAndKeysMoveIt(t *testing.T) {
 	h.key("k")
 	h.key("k")
 	msgs := h.m.eng.Conv().Messages()
-	if h.m.focus.msg != msgs[0].ID {
-		t.Fatalf("after three steps up the cursor is on %d, want the first message %d", h.m.focus.msg, msgs[0].ID)
+	if h.cursorMsg() != msgs[0].ID {
+		t.Fatalf("after three steps up the cursor is on %d, want the first message %d", h.cursorMsg(), msgs[0].ID)
 	}
 	h.key("up") // clamped at the first
-	if h.m.focus.msg != msgs[0].ID {
-		t.Fatalf("up on the first message moved to %d", h.m.focus.msg)
+	if h.cursorMsg() != msgs[0].ID {
+		t.Fatalf("up on the first message moved to %d", h.cursorMsg())
 	}
 	h.key("G")
-	if h.m.focus.msg != msgs[3].ID {
-		t.Fatalf("G went to %d, want %d", h.m.focus.msg, msgs[3].ID)
+	if h.cursorMsg() != msgs[3].ID {
+		t.Fatalf("G went to %d, want %d", h.cursorMsg(), msgs[3].ID)
 	}
 	// A key the cursor does not bind goes back to the composer, typed there.
 	h.key("x")
-	if h.m.focus.on != focusComposer || h.m.comp.value() != "x" {
-		t.Fatalf("focus %+v, composer %q", h.m.focus, h.m.comp.value())
+	if h.focusOn() != focusComposer || h.draft() != "x" {
+		t.Fatalf("focus %v on %d, composer %q", h.focusOn(), h.cursorMsg(), h.draft())
 	}
 	if strings.Contains(h.screen(), "◀ selected") {
 		t.Fatal("the selection mark stays after the cursor left")
 	}
 	// With text in the composer, esc does not select.
 	h.key("esc")
-	if h.m.focus.on == focusMessages {
+	if h.focusOn() == focusMessages {
 		t.Fatal("esc in a composer with text selected a message")
 	}
 }
@@ -106,7 +106,7 @@ func TestEscWhileStreamingStopsAndDoesNotSelect(t *testing.T) {
 	h.typeText("go")
 	h.key("enter")
 	h.key("esc")
-	if h.m.focus.on == focusMessages {
+	if h.focusOn() == focusMessages {
 		t.Fatal("esc during a stream selected a message instead of stopping it")
 	}
 	h.wait("stopped", func() bool { return !h.streaming() })
@@ -119,12 +119,12 @@ func TestEditAnEarlierQuestionSendsOnlyTheNewBranch(t *testing.T) {
 	first := h.m.eng.Conv().Messages()[0]
 	h.key("esc")
 	h.key("g")
-	if h.m.focus.msg != first.ID {
-		t.Fatalf("g went to %d", h.m.focus.msg)
+	if h.cursorMsg() != first.ID {
+		t.Fatalf("g went to %d", h.cursorMsg())
 	}
 	h.key("e")
-	if h.m.comp.value() != "first question" || h.m.focus.on != focusComposer {
-		t.Fatalf("composer %q focus %+v", h.m.comp.value(), h.m.focus)
+	if h.draft() != "first question" || h.focusOn() != focusComposer {
+		t.Fatalf("composer %q focus %v on %d", h.draft(), h.focusOn(), h.cursorMsg())
 	}
 	h.key("ctrl+u")
 	h.srv.Enqueue(apitest.Reply{Text: "edited answer"})
@@ -308,8 +308,8 @@ func TestClickSelectsAMessage(t *testing.T) {
 	}
 	h.send(tea.MouseClickMsg{X: 5, Y: row, Button: tea.MouseLeft})
 	first := h.m.eng.Conv().Messages()[0]
-	if h.m.focus.on != focusMessages || h.m.focus.msg != first.ID {
-		t.Fatalf("click on row %d: focus %+v, want message %d", row, h.m.focus, first.ID)
+	if h.focusOn() != focusMessages || h.cursorMsg() != first.ID {
+		t.Fatalf("click on row %d: focus %v on %d, want message %d", row, h.focusOn(), h.cursorMsg(), first.ID)
 	}
 }
 
@@ -327,8 +327,8 @@ func TestCursorScrollsToKeepTheSelectedMessageInView(t *testing.T) {
 	h.quiet()
 	msgs := h.m.eng.Conv().Messages()
 	sel := msgs[len(msgs)-31]
-	if h.m.focus.on != focusMessages || h.m.focus.msg != sel.ID {
-		t.Fatalf("after 30 steps up the cursor is on %+v, want %d (%q)", h.m.focus, sel.ID, sel.Text)
+	if h.focusOn() != focusMessages || h.cursorMsg() != sel.ID {
+		t.Fatalf("after 30 steps up the cursor is on %v %d, want %d (%q)", h.focusOn(), h.cursorMsg(), sel.ID, sel.Text)
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "◀ selected") || !strings.Contains(scr, sel.Text) {
@@ -345,19 +345,19 @@ func TestEditBringsBackTheAttachments(t *testing.T) {
 	h := newHarness(t, 80, 30)
 	p := pngFile(t, t.TempDir(), 16, 12)
 	h.send(tea.PasteMsg{Content: p})
-	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("attached", func() bool { return len(h.attached()) == 1 })
 	h.ask("what is in this picture?", "a gradient")
-	if len(h.m.comp.attachments) != 0 {
+	if len(h.attached()) != 0 {
 		t.Fatalf("the attachment stayed in the composer after sending")
 	}
 	sent := h.m.eng.Conv().Messages()[0].Attachments
 	h.key("esc")
 	h.key("up")
 	h.key("e")
-	if h.m.comp.value() != "what is in this picture?" || len(h.m.comp.attachments) != 1 {
-		t.Fatalf("the edit holds %q and %d attachments, want the question and its image", h.m.comp.value(), len(h.m.comp.attachments))
+	if h.draft() != "what is in this picture?" || len(h.attached()) != 1 {
+		t.Fatalf("the edit holds %q and %d attachments, want the question and its image", h.draft(), len(h.attached()))
 	}
-	if got := h.m.comp.attachments[0]; len(sent) != 1 || !bytes.Equal(got.Data, sent[0].Data) || got.MIME != "image/png" {
+	if got := h.attached()[0]; len(sent) != 1 || !bytes.Equal(got.Data, sent[0].Data) || got.MIME != "image/png" {
 		t.Fatalf("the edit's attachment %s (%d bytes) is not the image sent", got.MIME, len(got.Data))
 	}
 	if !strings.Contains(h.screen(), "shot.png") {
@@ -401,7 +401,7 @@ func TestSlashForkCreatesAndOpensASession(t *testing.T) {
 	h.typeText("/fork")
 	h.key("enter")
 	h.wait("the forked session", func() bool {
-		return h.m.eng.Conv().ID() != before && h.m.hist.loading == "" && h.m.eng.Conv().Len() == 4
+		return h.m.eng.Conv().ID() != before && h.opening() == "" && h.m.eng.Conv().Len() == 4
 	})
 	h.quiet()
 	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"q1", "a1", "q2", "a2"}) {

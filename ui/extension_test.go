@@ -54,8 +54,8 @@ func TestExtendWithAnOverlay(t *testing.T) {
 	if !strings.Contains(scr, "[typed: abc]") || !strings.Contains(scr, "done typing") {
 		t.Fatalf("the overlay is not drawn with its hints:\n%s", scr)
 	}
-	if h.m.comp.value() != "" {
-		t.Fatalf("keys reached the composer under the overlay: %q", h.m.comp.value())
+	if h.draft() != "" {
+		t.Fatalf("keys reached the composer under the overlay: %q", h.draft())
 	}
 	// An app key it does not use closes it and acts.
 	h.key("f4")
@@ -97,7 +97,7 @@ func TestExtendWithAPassivePane(t *testing.T) {
 	if !strings.Contains(h.screen(), "messages: 0") {
 		t.Fatalf("the pane is not drawn:\n%s", h.screen())
 	}
-	if h.m.focus.on != focusComposer {
+	if h.focusOn() != focusComposer {
 		t.Fatal("a passive pane took the keys")
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "hello"})
@@ -138,28 +138,28 @@ func TestExtendWithAnInteractivePane(t *testing.T) {
 	p := &markPane{}
 	h.m.togglePane(p)
 	h.send(struct{}{})
-	if h.m.focus.on != focusPane || !strings.Contains(h.screen(), "x mark") {
-		t.Fatalf("the pane did not take the keys (focus %v):\n%s", h.m.focus.on, h.screen())
+	if h.focusOn() != focusPane || !strings.Contains(h.screen(), "x mark") {
+		t.Fatalf("the pane did not take the keys (focus %v):\n%s", h.focusOn(), h.screen())
 	}
-	if h.m.comp.ta.Focused() {
+	if h.textarea().Focused() {
 		t.Fatal("the composer looks focused while the pane has the keys")
 	}
 	h.key("x")
 	h.key("x")
-	if p.marks != 2 || h.m.comp.value() != "" {
-		t.Fatalf("marks %d, composer %q", p.marks, h.m.comp.value())
+	if p.marks != 2 || h.draft() != "" {
+		t.Fatalf("marks %d, composer %q", p.marks, h.draft())
 	}
 	// An app key works with the pane focused and leaves the focus there.
 	h.key("ctrl+l")
-	if h.m.focus.on != focusPane {
+	if h.focusOn() != focusPane {
 		t.Fatal("an app key moved the focus")
 	}
 	// A key the pane does not bind goes to the composer, with the focus.
 	h.typeText("/attach x")
-	if h.m.focus.on != focusComposer || h.m.comp.value() != "/attach x" {
-		t.Fatalf("focus %v, composer %q", h.m.focus.on, h.m.comp.value())
+	if h.focusOn() != focusComposer || h.draft() != "/attach x" {
+		t.Fatalf("focus %v, composer %q", h.focusOn(), h.draft())
 	}
-	if !h.m.comp.ta.Focused() {
+	if !h.textarea().Focused() {
 		t.Fatal("the composer is not marked focused")
 	}
 }

@@ -65,7 +65,7 @@ func TestGoldenStates(t *testing.T) {
 		h.wait("text", func() bool { return lastReplyMsg(h).Text == "Partial" })
 		h.m.eng.Reply().Pump().End(errors.New("the gateway is overloaded (503); wait a moment and press ctrl+r"))
 		h.send(frameMsg{id: h.m.eng.Reply().ID})
-		h.settle(0)
+		h.quiet()
 		golden.RequireEqual(t, h.m.View().Content)
 	})
 	t.Run("help_80x24", func(t *testing.T) {

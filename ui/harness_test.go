@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/api/apitest"
 	"parley/chat"
+	"parley/ui/preview"
 )
 
 // harness drives a root model the way Bubble Tea would, without a
@@ -33,6 +35,10 @@ type harness struct {
 	raw       []string // tea.Raw writes (kitty pictures)
 	quit      bool
 	clock     *fakeClock
+
+	// seen counts the messages commands brought to Update, by type: a test
+	// waits for the one that must come (a run's end) instead of a while.
+	seen map[reflect.Type]int
 }
 
 // fakeClock is a settable clock for status bar times and double presses.
@@ -63,7 +69,8 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	hs := &harness{t: t, srv: srv, msgs: make(chan tea.Msg, 1024), ctx: ctx,
-		clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}}
+		clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)},
+		seen:  map[reflect.Type]int{}}
 	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
 	opts := Options{
 		Model:   "gpt-4o",
@@ -86,36 +93,16 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	for _, o := range hopts {
 		o(&opts)
 	}
-	// Clients are built in commands (never in Update): start as the
-	// program would, and wait for the first model's client, so a test's
-	// first send goes out at once.
-	built := make(chan struct{}, 1)
-	if inner := opts.NewClient; inner != nil {
-		opts.NewClient = func(model string) (*api.Client, error) {
-			defer func() {
-				select {
-				case built <- struct{}{}:
-				default:
-				}
-			}()
-			return inner(model)
-		}
-	}
 	hs.m = New(ctx, opts)
 	// Past the window in which an early ctrl+j counts as a typed-ahead
 	// Enter (TestTypeAheadEnterSends covers that window).
 	hs.clock.advance(time.Second)
+	// Clients are built in commands (never in Update): start as the
+	// program would, and wait until the first model's client has reached
+	// the model, so a test's first send goes out at once.
 	if _, setup := hs.m.layers.top().(*setupLayer); opts.NewClient != nil && opts.Model != "" && !setup {
 		hs.run(hs.m.Init())
-		hs.wait("the first client", func() bool {
-			select {
-			case <-built:
-				return true
-			default:
-				return false
-			}
-		})
-		hs.settle(5 * time.Millisecond)
+		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}
 	return hs
 }
@@ -131,6 +118,12 @@ func (h *harness) run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
+	if pureCmd(cmd) {
+		// Nothing to wait for: what it carries (a quit, a picture's
+		// transmit) is recorded before Update's caller looks.
+		h.deliver(cmd())
+		return
+	}
 	go func() {
 		msg := cmd()
 		if msg == nil {
@@ -141,6 +134,24 @@ func (h *harness) run(cmd tea.Cmd) {
 		case <-h.ctx.Done():
 		}
 	}()
+}
+
+// pureCmd reports whether cmd is one of Bubble Tea's own commands that do
+// no work (a batch, quit, a raw write, a clipboard write): a closure's
+// code pointer is the same for every closure of one function literal.
+func pureCmd(cmd tea.Cmd) bool {
+	pc := reflect.ValueOf(cmd).Pointer()
+	for _, c := range []tea.Cmd{tea.Batch(tea.Quit, tea.Quit), tea.Quit, tea.Raw(""), tea.SetClipboard("")} {
+		if reflect.ValueOf(c).Pointer() == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// arrived is how many messages of type T commands have brought so far.
+func arrived[T tea.Msg](h *harness) int {
+	return h.seen[reflect.TypeFor[T]()]
 }
 
 // deliver handles one message from a command: batches fan out, internal
@@ -163,6 +174,7 @@ func (h *harness) deliver(msg tea.Msg) {
 		h.mu.Unlock()
 		return
 	}
+	h.seen[reflect.TypeOf(msg)]++
 	switch reflect.TypeOf(msg).Name() {
 	case "setClipboardMsg":
 		h.mu.Lock()
@@ -194,15 +206,16 @@ func (h *harness) wait(what string, cond func() bool) {
 	}
 }
 
-// settle feeds messages for a short while (what arrives in that time).
-func (h *harness) settle(d time.Duration) {
+// drain delivers every message already queued, without waiting for more:
+// after it, a message a test delivered by hand (a late tick) has had all
+// the company it will get from what is queued.
+func (h *harness) drain() {
 	h.t.Helper()
-	end := time.After(d)
 	for {
 		select {
 		case msg := <-h.msgs:
 			h.deliver(msg)
-		case <-end:
+		default:
 			return
 		}
 	}
@@ -300,3 +313,58 @@ func (m *Model) layerName() string {
 	}
 	return ""
 }
+
+// What a test reads of the root's state where the screen cannot say it
+// exactly (the composer's text wraps, a model name is cut to fit, the
+// cursor is a colour): one accessor each, so that tests do not reach into
+// the root's parts.
+
+// draft is the composer's text.
+func (h *harness) draft() string { return h.m.comp.value() }
+
+// attached is what the message being written carries.
+func (h *harness) attached() []api.Attachment { return h.m.comp.attachments }
+
+// editing reports that the composer holds an edit of a sent message.
+func (h *harness) editing() bool { return h.m.comp.editing }
+
+// model is the model the next turn uses.
+func (h *harness) model() string { return h.m.model }
+
+// theme is the name of the theme on screen; themeSetting is what was
+// chosen (auto, or a name).
+func (h *harness) theme() string        { return h.m.ctx.Theme.Name }
+func (h *harness) themeSetting() string { return h.m.term.themeName }
+
+// focusOn is the part that has the keys; cursorMsg the id of the message
+// the message cursor is on (with focusMessages).
+func (h *harness) focusOn() focusPart { return h.m.focus.on }
+func (h *harness) cursorMsg() int     { return h.m.focus.msg }
+
+// atBottom reports that the transcript follows its end.
+func (h *harness) atBottom() bool { return h.m.tr.List().AtBottom() }
+
+// opening is the id of the session being opened ("" when none is).
+func (h *harness) opening() string { return h.m.hist.loading }
+
+// attaching reports attachments still being read.
+func (h *harness) attaching() bool { return h.m.work.attaching > 0 }
+
+// lay is where each part of the screen is.
+func (h *harness) lay() layout { return h.m.screen.lay }
+
+// transcriptView is the transcript's part of the frame.
+func (h *harness) transcriptView() string { return h.m.tr.List().View() }
+
+// pictureMode is how pictures are drawn.
+func (h *harness) pictureMode() preview.Mode { return h.m.pics.mode }
+
+// textarea is the composer's text box (its cursor, its lines, its focus).
+func (h *harness) textarea() *textarea.Model { return &h.m.comp.ta }
+
+// notice is the notice on screen, in full and with its kind.
+func (h *harness) notice() (string, toastKind) { return h.m.notes.cur.text, h.m.notes.cur.kind }
+
+// useModel makes name the model of the next turn, as a layer's effect
+// would, without the check /model starts.
+func (h *harness) useModel(name string) { h.m.model = name }

@@ -55,10 +55,10 @@ func TestChatRecordsAndReopens(t *testing.T) {
 
 	again := newHarness(t, 100, 30, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
 	scr := again.screen()
-	if !strings.Contains(scr, "stored answer about lighthouses") || again.m.comp.value() != "half-typed follow-up" {
-		t.Fatalf("reopened: composer %q\n%s", again.m.comp.value(), scr)
+	if !strings.Contains(scr, "stored answer about lighthouses") || again.draft() != "half-typed follow-up" {
+		t.Fatalf("reopened: composer %q\n%s", again.draft(), scr)
 	}
 	// The next turn continues the stored conversation.
 	again.srv.Enqueue(apitest.Reply{Text: "second answer"})
@@ -84,7 +84,7 @@ func TestReopenedStreamingReplyIsInterrupted(t *testing.T) {
 	}
 	h := newHarness(t, 80, 24, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
+	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
 	r, _ := h.m.eng.Conv().LastReply()
 	if r.State != conversation.StateInterrupted || r.Text != "the first half" {
 		t.Fatalf("reply %+v", r)
@@ -114,7 +114,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	// The message hit is the last row: end selects it.
 	h.key("end")
 	h.key("enter")
-	h.wait("the old session", func() bool { return h.m.eng.Conv().ID() == old && h.m.hist.loading == "" })
+	h.wait("the old session", func() bool { return h.m.eng.Conv().ID() == old && h.opening() == "" })
 	if !strings.Contains(h.screen(), "zeppelin hangar") {
 		t.Fatalf("not at the message:\n%s", h.screen())
 	}
@@ -221,19 +221,19 @@ func TestReopenedSessionKeepsItsModelAndSystemPrompt(t *testing.T) {
 	reopen := func(opts ...harnessOpt) *harness {
 		h := newHarness(t, 80, 24, append(opts, withHistory(History{Store: st, SessionID: c.ID()}))...)
 		h.run(h.m.openSession(c.ID(), 0))
-		h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
+		h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
 		return h
 	}
 	// The harness starts with gpt-4o as its default model.
 	h := reopen()
-	if h.m.model != "llama3" || h.m.eng.Conv().SystemPrompt() != "answer in French" {
-		t.Fatalf("reopened with model %q and system prompt %q", h.m.model, h.m.eng.Conv().SystemPrompt())
+	if h.model() != "llama3" || h.m.eng.Conv().SystemPrompt() != "answer in French" {
+		t.Fatalf("reopened with model %q and system prompt %q", h.model(), h.m.eng.Conv().SystemPrompt())
 	}
 	if !strings.Contains(h.screen(), "● llama3") {
 		t.Fatalf("the status does not show the session's model:\n%s", h.screen())
 	}
 	h = reopen(func(o *Options) { o.ModelGiven = true; o.SystemPrompt = "answer in German" })
-	if h.m.model != "gpt-4o" || h.m.eng.Conv().SystemPrompt() != "answer in German" {
-		t.Fatalf("with --model and --system: model %q, system prompt %q", h.m.model, h.m.eng.Conv().SystemPrompt())
+	if h.model() != "gpt-4o" || h.m.eng.Conv().SystemPrompt() != "answer in German" {
+		t.Fatalf("with --model and --system: model %q, system prompt %q", h.model(), h.m.eng.Conv().SystemPrompt())
 	}
 }

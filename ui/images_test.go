@@ -82,7 +82,7 @@ func TestImageRefusedBeforeAnyRequest(t *testing.T) {
 		h.typeText(c.line)
 		h.key("enter")
 		h.wait(c.want, func() bool { return strings.Contains(h.screen(), c.want) })
-		if got := h.m.comp.value(); got != c.line {
+		if got := h.draft(); got != c.line {
 			t.Fatalf("the composer holds %q after the refusal, want %q kept", got, c.line)
 		}
 		h.key("esc")
@@ -107,7 +107,8 @@ func TestEscDuringGenerationSavesNothing(t *testing.T) {
 		n := h.m.eng.Conv().Len()
 		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateInterrupted
 	})
-	h.settle(200 * time.Millisecond)
+	// The run's end is what would have saved a file.
+	h.wait("the run's end", func() bool { return arrived[imagesMadeMsg](h) > 0 })
 	if files := pngFiles(t, dir); len(files) != 0 {
 		t.Fatalf("files written after esc: %v", files)
 	}
@@ -229,7 +230,7 @@ func TestImagePaneActions(t *testing.T) {
 
 	// Attach, then send: the gateway gets the image.
 	h.key("a")
-	h.wait("the attachment", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("the attachment", func() bool { return len(h.attached()) == 1 })
 	if _, focused := h.m.imagePaneFocused(); focused {
 		t.Fatal("the pane kept the keys after attaching")
 	}
@@ -268,7 +269,7 @@ func TestEditFromThePane(t *testing.T) {
 	h.key("down") // the older of the two
 	sel, _ := p.p.Selected()
 	h.key("e")
-	if got := h.m.comp.value(); got != "/edit " {
+	if got := h.draft(); got != "/edit " {
 		t.Fatalf("composer %q", got)
 	}
 	h.typeText("make it night --model gpt-image-1")
@@ -381,8 +382,8 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	h.wait("the run", func() bool { return h.m.eng.Images() != nil })
 	h.typeText("hello")
 	h.key("enter")
-	if h.m.comp.value() != "hello" {
-		t.Fatalf("a message typed meanwhile was lost: %q", h.m.comp.value())
+	if h.draft() != "hello" {
+		t.Fatalf("a message typed meanwhile was lost: %q", h.draft())
 	}
 	h.m.comp.setValue("")
 	h.key("ctrl+l")
@@ -390,7 +391,7 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	if h.m.eng.Images() != nil || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("run %v, %d messages", h.m.eng.Images(), h.m.eng.Conv().Len())
 	}
-	h.settle(800 * time.Millisecond)
+	h.wait("the late answer", func() bool { return arrived[imagesMadeMsg](h) > 0 })
 	if h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("the late answer reached the new conversation: %d messages", h.m.eng.Conv().Len())
 	}

@@ -53,12 +53,8 @@ func runWithJobControl(t *testing.T, jc *JobControl) (typeIn func(string), out *
 // waitFor waits until what occurs at least n times in out.
 func waitFor(t *testing.T, out *lockedBuffer, what string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), what) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("output never showed %q %d times", what, n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !out.await(10*time.Second, func(s string) bool { return strings.Count(s, what) >= n }) {
+		t.Fatalf("output never showed %q %d times", what, n)
 	}
 }
 

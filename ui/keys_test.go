@@ -21,20 +21,20 @@ func TestNewlineKeysGrowComposerThenScroll(t *testing.T) {
 		h.key(k)
 		h.typeText(fmt.Sprintf("line %d", i+2))
 	}
-	if got := h.m.comp.value(); got != "line 1\nline 2\nline 3\nline 4" {
+	if got := h.draft(); got != "line 1\nline 2\nline 3\nline 4" {
 		t.Fatalf("composer %q", got)
 	}
-	if h.m.screen.lay.ComposerText != 4 {
-		t.Errorf("composer %d rows for 4 lines", h.m.screen.lay.ComposerText)
+	if h.lay().ComposerText != 4 {
+		t.Errorf("composer %d rows for 4 lines", h.lay().ComposerText)
 	}
 	for i := 5; i <= 12; i++ {
 		h.key("ctrl+j")
 		h.typeText(fmt.Sprintf("line %d", i))
 	}
-	if h.m.screen.lay.ComposerText != maxComposerLines {
-		t.Errorf("composer %d rows for 12 lines, want %d", h.m.screen.lay.ComposerText, maxComposerLines)
+	if h.lay().ComposerText != maxComposerLines {
+		t.Errorf("composer %d rows for 12 lines, want %d", h.lay().ComposerText, maxComposerLines)
 	}
-	if got := strings.Count(h.m.comp.value(), "\n"); got != 11 {
+	if got := strings.Count(h.draft(), "\n"); got != 11 {
 		t.Errorf("text has %d newlines", got)
 	}
 	// The view scrolled to the cursor: the last line is visible, the first not.
@@ -47,8 +47,8 @@ func TestNewlineKeysGrowComposerThenScroll(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	if h.m.screen.lay.ComposerText != 1 {
-		t.Errorf("composer %d rows after send", h.m.screen.lay.ComposerText)
+	if h.lay().ComposerText != 1 {
+		t.Errorf("composer %d rows after send", h.lay().ComposerText)
 	}
 	if u, _ := h.m.eng.Conv().LastUser(); strings.Count(u.Text, "\n") != 11 {
 		t.Errorf("sent %q", u.Text)
@@ -63,8 +63,8 @@ func TestEditLastMessageAndResend(t *testing.T) {
 	h.wait("done", func() bool { return !h.streaming() })
 
 	h.key("up")
-	if !h.m.comp.editing || h.m.comp.value() != "frist question" {
-		t.Fatalf("editing=%v composer=%q", h.m.comp.editing, h.m.comp.value())
+	if !h.editing() || h.draft() != "frist question" {
+		t.Fatalf("editing=%v composer=%q", h.editing(), h.draft())
 	}
 	if !strings.Contains(h.screen(), "editing: enter sends it as a new branch") {
 		t.Errorf("status does not show edit mode:\n%s", h.screen())
@@ -106,15 +106,15 @@ func TestEscLeavesEditModeWithoutLosingAnything(t *testing.T) {
 	// Unchanged: esc clears the composer; the message stays.
 	h.key("up")
 	h.key("esc")
-	if h.m.comp.editing || h.m.comp.value() != "" || h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("editing=%v composer=%q len=%d", h.m.comp.editing, h.m.comp.value(), h.m.eng.Conv().Len())
+	if h.editing() || h.draft() != "" || h.m.eng.Conv().Len() != 2 {
+		t.Fatalf("editing=%v composer=%q len=%d", h.editing(), h.draft(), h.m.eng.Conv().Len())
 	}
 	// Changed: esc keeps the new text as a new message.
 	h.key("up")
 	h.typeText(" again")
 	h.key("esc")
-	if h.m.comp.editing || h.m.comp.value() != "question again" {
-		t.Fatalf("editing=%v composer=%q", h.m.comp.editing, h.m.comp.value())
+	if h.editing() || h.draft() != "question again" {
+		t.Fatalf("editing=%v composer=%q", h.editing(), h.draft())
 	}
 	if u, _ := h.m.eng.Conv().LastUser(); u.Text != "question" || h.m.eng.Conv().Len() != 2 {
 		t.Fatalf("conversation changed: %q", u.Text)
@@ -131,8 +131,8 @@ func TestUpInNonEmptyComposerMovesTheCursor(t *testing.T) {
 	h.key("ctrl+j")
 	h.typeText("b")
 	h.key("up")
-	if h.m.comp.editing || h.m.comp.ta.Line() != 0 {
-		t.Fatalf("editing=%v line=%d", h.m.comp.editing, h.m.comp.ta.Line())
+	if h.editing() || h.textarea().Line() != 0 {
+		t.Fatalf("editing=%v line=%d", h.editing(), h.textarea().Line())
 	}
 }
 
@@ -141,8 +141,8 @@ func TestHelpKeys(t *testing.T) {
 	// ? is a question mark, even in an empty composer: help is on F1 and
 	// /help.
 	h.key("?")
-	if h.m.layerName() != "" || h.m.comp.value() != "?" {
-		t.Fatalf("? in an empty composer: layer %q, composer %q", h.m.layerName(), h.m.comp.value())
+	if h.m.layerName() != "" || h.draft() != "?" {
+		t.Fatalf("? in an empty composer: layer %q, composer %q", h.m.layerName(), h.draft())
 	}
 	h.key("backspace")
 	h.key("f1")
@@ -162,23 +162,23 @@ func TestHelpKeys(t *testing.T) {
 	// above the composer.
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
 	checkFrame(t, h.m, 40, 12)
-	if scr := h.screen(); h.m.screen.lay.OverlayKind != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
-		t.Errorf("help at 40x12 (overlay %v):\n%s", h.m.screen.lay.OverlayKind, scr)
+	if scr := h.screen(); h.lay().OverlayKind != overlayFull || !strings.Contains(scr, "1–9/") || strings.Contains(scr, "Message gpt-4o") {
+		t.Errorf("help at 40x12 (overlay %v):\n%s", h.lay().OverlayKind, scr)
 	}
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if h.m.screen.lay.OverlayKind != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
-		t.Errorf("help at 80x24 (overlay %v):\n%s", h.m.screen.lay.OverlayKind, h.screen())
+	if h.lay().OverlayKind != overlayPanel || !strings.Contains(h.screen(), "Message gpt-4o") {
+		t.Errorf("help at 80x24 (overlay %v):\n%s", h.lay().OverlayKind, h.screen())
 	}
 	h.key("esc")
-	if h.m.layerName() != "" || h.m.screen.lay.OverlayKind != overlayNone {
+	if h.m.layerName() != "" || h.lay().OverlayKind != overlayNone {
 		t.Fatal("esc did not close help")
 	}
 	if !strings.Contains(h.screen(), "f1 help") {
 		t.Errorf("hint for an empty composer:\n%s", h.screen())
 	}
 	h.typeText("why?")
-	if h.m.layerName() != "" || h.m.comp.value() != "why?" {
-		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
+	if h.m.layerName() != "" || h.draft() != "why?" {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.draft())
 	}
 	if scr := h.screen(); !strings.Contains(scr, "f1 help") {
 		t.Errorf("hint with text in the composer:\n%s", scr)
@@ -188,8 +188,8 @@ func TestHelpKeys(t *testing.T) {
 		t.Fatal("f1 did not open help")
 	}
 	h.key("f1")
-	if h.m.layerName() != "" || h.m.comp.value() != "why?" {
-		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
+	if h.m.layerName() != "" || h.draft() != "why?" {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.draft())
 	}
 }
 
@@ -244,11 +244,11 @@ func TestScrollKeys(t *testing.T) {
 	h.typeText("q")
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	if !h.m.tr.List().AtBottom() {
+	if !h.atBottom() {
 		t.Fatal("not at the bottom after the reply")
 	}
 	h.key("pgup")
-	if h.m.tr.List().AtBottom() {
+	if h.atBottom() {
 		t.Fatal("pgup did not scroll")
 	}
 	h.key("pgdown")
@@ -256,22 +256,22 @@ func TestScrollKeys(t *testing.T) {
 	h.key("pgdown")
 	h.key("pgdown")
 	h.key("pgdown")
-	if !h.m.tr.List().AtBottom() {
+	if !h.atBottom() {
 		t.Fatal("pgdown did not come back")
 	}
 	h.key("home")
-	if h.m.tr.List().AtBottom() || !strings.Contains(h.screen(), "You") {
+	if h.atBottom() || !strings.Contains(h.screen(), "You") {
 		t.Fatalf("home did not go to the top:\n%s", h.screen())
 	}
 	h.key("end")
-	if !h.m.tr.List().AtBottom() {
+	if !h.atBottom() {
 		t.Fatal("end did not go to the bottom")
 	}
 	// With text in the composer home/end edit the text instead.
 	h.typeText("abc")
 	h.key("home")
-	if !h.m.tr.List().AtBottom() || h.m.comp.ta.Column() != 0 {
-		t.Fatalf("home with text: bottom=%v col=%d", h.m.tr.List().AtBottom(), h.m.comp.ta.Column())
+	if !h.atBottom() || h.textarea().Column() != 0 {
+		t.Fatalf("home with text: bottom=%v col=%d", h.atBottom(), h.textarea().Column())
 	}
 }
 
@@ -285,7 +285,7 @@ func TestMouseIsOffByDefaultAndToggles(t *testing.T) {
 		t.Fatal("mouse captured by default")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if !h.m.tr.List().AtBottom() {
+	if !h.atBottom() {
 		t.Fatal("wheel scrolled without mouse mode")
 	}
 	h.key("f2")
@@ -293,7 +293,7 @@ func TestMouseIsOffByDefaultAndToggles(t *testing.T) {
 		t.Fatal("f2 did not turn the mouse on")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if h.m.tr.List().AtBottom() {
+	if h.atBottom() {
 		t.Fatal("wheel did not scroll")
 	}
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
@@ -386,7 +386,7 @@ func TestClientWarningsShownOnce(t *testing.T) {
 	}
 	h.run(h.m.Init())
 	h.wait("client", func() bool { _, ok := h.m.eng.Clients().Ready("gpt-4o"); return ok })
-	h.wait("warning", func() bool { return h.m.notes.cur.kind == toastWarn && h.m.notes.cur.text != "" })
+	h.wait("warning", func() bool { return func() bool { text, kind := h.notice(); return kind == toastWarn && text != "" }() })
 	// The cached client is used; no second build.
 	if prepareClient(h.m.eng.Clients(), "gpt-4o") != nil {
 		t.Error("client built twice")

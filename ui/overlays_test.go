@@ -27,8 +27,8 @@ func TestModelPickerSwitchesForNextTurnKeepingHistory(t *testing.T) {
 	checkFrame(t, h.m, 80, 24)
 	h.typeText("llama")
 	h.key("enter")
-	if h.m.layerName() != "" || h.m.model != "llama3" {
-		t.Fatalf("open=%v model=%q", h.m.layerName(), h.m.model)
+	if h.m.layerName() != "" || h.model() != "llama3" {
+		t.Fatalf("open=%v model=%q", h.m.layerName(), h.model())
 	}
 	if !strings.Contains(h.screen(), "● llama3") {
 		t.Errorf("status bar does not show the new model:\n%s", h.screen())
@@ -55,14 +55,14 @@ func TestModelPickerCustomNameAndCancel(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	h.key("ctrl+o")
 	h.key("esc")
-	if h.m.layerName() != "" || h.m.model != "gpt-4o" {
-		t.Fatalf("cancel: open=%v model=%q", h.m.layerName(), h.m.model)
+	if h.m.layerName() != "" || h.model() != "gpt-4o" {
+		t.Fatalf("cancel: open=%v model=%q", h.m.layerName(), h.model())
 	}
 	h.key("ctrl+o")
 	h.typeText("my-own-model")
 	h.key("enter")
-	if h.m.model != "my-own-model" {
-		t.Fatalf("custom model %q", h.m.model)
+	if h.model() != "my-own-model" {
+		t.Fatalf("custom model %q", h.model())
 	}
 }
 
@@ -73,10 +73,10 @@ func TestNoModelOpensPicker(t *testing.T) {
 	}
 	h.typeText("hello")
 	h.key("enter")
-	if h.m.layerName() != "models" || h.m.comp.value() != "hello" || h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.m.comp.value())
+	if h.m.layerName() != "models" || h.draft() != "hello" || h.m.eng.Conv().Len() != 0 {
+		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.draft())
 	}
-	if cur := h.m.notes.cur.text; !strings.Contains(cur, "choose a model first; the message goes once you do") {
+	if cur, _ := h.notice(); !strings.Contains(cur, "choose a model first; the message goes once you do") {
 		t.Fatalf("the picker opened without saying why: %q", cur)
 	}
 	h.typeText("gpt-4o-mini")
@@ -102,7 +102,7 @@ func TestModelNamesAreSanitised(t *testing.T) {
 	// The title of a conversation too.
 	h.send(tea.PasteMsg{Content: "title\x1b]2;x\x07 here"})
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
-	h.m.model = "gpt-4o"
+	h.useModel("gpt-4o")
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
 	if title := h.m.View().WindowTitle; strings.ContainsAny(title, "\x1b\x07") {
@@ -114,8 +114,8 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	replyWith(t, h, "# Heading\n\nsome `code`")
 	gen := h.m.ctx.StyleGen
-	if h.m.ctx.Theme.Name != "dark" {
-		t.Fatalf("start theme %q", h.m.ctx.Theme.Name)
+	if h.theme() != "dark" {
+		t.Fatalf("start theme %q", h.theme())
 	}
 	before := h.m.View().Content
 	h.key("f3")
@@ -123,22 +123,22 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 		t.Fatal("f3 did not open the theme picker")
 	}
 	h.key("down") // dark is current; next is light
-	if h.m.ctx.Theme.Name != "light" || h.m.ctx.StyleGen == gen {
-		t.Fatalf("no preview: theme %q gen %d", h.m.ctx.Theme.Name, h.m.ctx.StyleGen)
+	if h.theme() != "light" || h.m.ctx.StyleGen == gen {
+		t.Fatalf("no preview: theme %q gen %d", h.theme(), h.m.ctx.StyleGen)
 	}
 	h.key("esc")
-	if h.m.ctx.Theme.Name != "dark" || h.m.term.themeName != "dark" {
-		t.Fatalf("cancel did not restore: %q", h.m.ctx.Theme.Name)
+	if h.theme() != "dark" || h.themeSetting() != "dark" {
+		t.Fatalf("cancel did not restore: %q", h.theme())
 	}
-	h.settle(0)
+	h.quiet()
 	if after := h.m.View().Content; after != before {
 		t.Error("screen differs after preview and cancel")
 	}
 	h.key("alt+t")
 	h.typeText("nord")
 	h.key("enter")
-	if h.m.ctx.Theme.Name != "nord" || h.m.layerName() != "" {
-		t.Fatalf("choose: %q open=%v", h.m.ctx.Theme.Name, h.m.layerName())
+	if h.theme() != "nord" || h.m.layerName() != "" {
+		t.Fatalf("choose: %q open=%v", h.theme(), h.m.layerName())
 	}
 	if h.m.View().Content == before {
 		t.Error("transcript not re-rendered in the new theme")
@@ -147,21 +147,21 @@ func TestThemePickerPreviewsAndRestores(t *testing.T) {
 
 func TestAutoThemeFollowsBackground(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Theme = "" })
-	if h.m.term.themeName != themes.Auto || h.m.ctx.Theme.Name != "dark" {
-		t.Fatalf("auto before answer: %q -> %q", h.m.term.themeName, h.m.ctx.Theme.Name)
+	if h.themeSetting() != themes.Auto || h.theme() != "dark" {
+		t.Fatalf("auto before answer: %q -> %q", h.themeSetting(), h.theme())
 	}
 	if cmd := h.m.Init(); cmd == nil {
 		t.Fatal("Init does not ask for the background colour")
 	}
 	h.send(tea.BackgroundColorMsg{Color: lightGray{}})
-	if h.m.ctx.Theme.Name != "light" {
-		t.Fatalf("light background gave %q", h.m.ctx.Theme.Name)
+	if h.theme() != "light" {
+		t.Fatalf("light background gave %q", h.theme())
 	}
 	// A fixed theme ignores the background.
 	h2 := newHarness(t, 80, 24, func(o *Options) { o.Theme = "nord" })
 	h2.send(tea.BackgroundColorMsg{Color: lightGray{}})
-	if h2.m.ctx.Theme.Name != "nord" {
-		t.Fatalf("fixed theme changed to %q", h2.m.ctx.Theme.Name)
+	if h2.theme() != "nord" {
+		t.Fatalf("fixed theme changed to %q", h2.theme())
 	}
 }
 
@@ -200,8 +200,8 @@ func TestUserThemesAndBadThemeFiles(t *testing.T) {
 		o.Getenv = func(k string) string { return env[k] }
 		o.Theme = "dusk"
 	})
-	if h.m.ctx.Theme.Name != "dusk" {
-		t.Fatalf("user theme not used: %q", h.m.ctx.Theme.Name)
+	if h.theme() != "dusk" {
+		t.Fatalf("user theme not used: %q", h.theme())
 	}
 	if !strings.Contains(h.screen(), "broken.toml") {
 		t.Errorf("bad theme file not reported:\n%s", h.screen())
@@ -213,8 +213,8 @@ func TestUserThemesAndBadThemeFiles(t *testing.T) {
 
 func TestUnknownThemeFallsBackAndSays(t *testing.T) {
 	h := newHarness(t, 80, 24, func(o *Options) { o.Theme = "neon" })
-	if h.m.term.themeName != themes.Auto || !strings.Contains(h.screen(), "neon") {
-		t.Fatalf("theme %q\n%s", h.m.term.themeName, h.screen())
+	if h.themeSetting() != themes.Auto || !strings.Contains(h.screen(), "neon") {
+		t.Fatalf("theme %q\n%s", h.themeSetting(), h.screen())
 	}
 }
 
@@ -241,8 +241,8 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 	checkFrame(t, h.m, 80, 24)
 	h.key("s") // use it and save
 	h.wait("saved", func() bool { return strings.Contains(h.screen(), "saved to") })
-	if h.m.layerName() != "" || h.m.model != "qwen-local" {
-		t.Fatalf("open=%v model=%q", h.m.layerName(), h.m.model)
+	if h.m.layerName() != "" || h.model() != "qwen-local" {
+		t.Fatalf("open=%v model=%q", h.m.layerName(), h.model())
 	}
 	b, err := os.ReadFile(cfgPath)
 	if err != nil {
@@ -324,7 +324,7 @@ func TestResizeReflowsEverything(t *testing.T) {
 	h.typeText("漢字と emoji 🎉 typed in the composer, long enough to wrap twice at forty")
 	for _, sz := range [][2]int{{80, 24}, {40, 12}, {200, 60}, {41, 13}, {20, 8}, {120, 5}, {10, 4}, {3, 3}, {1, 1}} {
 		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		h.settle(0)
+		h.quiet()
 		checkFrame(t, h.m, sz[0], sz[1])
 		if cur := h.m.View().Cursor; sz[1] >= 8 && cur == nil {
 			t.Errorf("%v: no cursor", sz)
@@ -356,8 +356,8 @@ func TestCatalogCapabilitiesFromConfig(t *testing.T) {
 func TestStartModelAndTheme(t *testing.T) {
 	cfg := &config.Config{DefaultModel: "llama3", Theme: "gruvbox"}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = ""; o.Theme = "" })
-	if h.m.model != "llama3" || h.m.ctx.Theme.Name != "gruvbox" || !strings.Contains(h.screen(), "● llama3") {
-		t.Fatalf("from config: model %q theme %q\n%s", h.m.model, h.m.ctx.Theme.Name, h.screen())
+	if h.model() != "llama3" || h.theme() != "gruvbox" || !strings.Contains(h.screen(), "● llama3") {
+		t.Fatalf("from config: model %q theme %q\n%s", h.model(), h.theme(), h.screen())
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "hi"})
 	h.typeText("x")
@@ -367,7 +367,7 @@ func TestStartModelAndTheme(t *testing.T) {
 		t.Errorf("request model %q", got)
 	}
 	h2 := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "gpt-4o-mini"; o.Theme = "light" })
-	if h2.m.model != "gpt-4o-mini" || h2.m.ctx.Theme.Name != "light" {
-		t.Fatalf("flags: model %q theme %q", h2.m.model, h2.m.ctx.Theme.Name)
+	if h2.model() != "gpt-4o-mini" || h2.theme() != "light" {
+		t.Fatalf("flags: model %q theme %q", h2.model(), h2.theme())
 	}
 }

@@ -46,17 +46,17 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	start := time.Now()
 	a := mediatest.Measure(func() {
 		h.send(tea.PasteMsg{Content: strings.Join(quoted, " ")})
-		h.wait("the attachments", func() bool { return len(h.m.comp.attachments) == limit })
-		h.settle(50 * time.Millisecond)
+		h.wait("the attachments", func() bool { return len(h.attached()) == limit })
+		h.wait("the paste's end", func() bool { return !h.attaching() })
 	})
 	took := time.Since(start)
-	if got := len(h.m.comp.attachments); got != limit {
+	if got := len(h.attached()); got != limit {
 		t.Fatalf("%d attached, want %d", got, limit)
 	}
-	if h.m.comp.value() != "" {
-		t.Errorf("the paste went into the composer as text: %.80q", h.m.comp.value())
+	if h.draft() != "" {
+		t.Errorf("the paste went into the composer as text: %.80q", h.draft())
 	}
-	if a := h.m.comp.attachments[0]; !a.Resized || a.Width != 512 {
+	if a := h.attached()[0]; !a.Resized || a.Width != 512 {
 		t.Fatalf("the first image was not scaled: %s", a.Describe())
 	}
 	want := fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files were not attached", limit, n-limit, n)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -53,10 +52,10 @@ func TestPasteDetection(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 100, 30)
 			h.send(tea.PasteMsg{Content: tc.paste})
-			h.settle(300 * time.Millisecond)
-			atts := h.m.comp.attachments
-			if len(atts) != tc.atts || h.m.comp.value() != tc.text {
-				t.Fatalf("attachments %d, composer %q\n%s", len(atts), h.m.comp.value(), h.screen())
+			h.wait("the paste's end", func() bool { return !h.attaching() })
+			atts := h.attached()
+			if len(atts) != tc.atts || h.draft() != tc.text {
+				t.Fatalf("attachments %d, composer %q\n%s", len(atts), h.draft(), h.screen())
 			}
 			if tc.textFile && (!atts[0].IsText() || atts[0].Name != "notes.gif" || atts[0].Lines != 3) {
 				t.Fatalf("the text file attached as %+v", atts[0])
@@ -89,8 +88,8 @@ esac
 `)
 	h := newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(bin) })
 	h.key("ctrl+v")
-	h.wait("the screenshot", func() bool { return len(h.m.comp.attachments) == 1 })
-	if a := h.m.comp.attachments[0]; a.Width != 40 || a.MIME != "image/png" {
+	h.wait("the screenshot", func() bool { return len(h.attached()) == 1 })
+	if a := h.attached()[0]; a.Width != 40 || a.MIME != "image/png" {
 		t.Fatalf("attachment %+v", a)
 	}
 
@@ -102,14 +101,14 @@ esac
 `)
 	h = newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(textBin) })
 	h.key("ctrl+v")
-	h.wait("the text", func() bool { return h.m.comp.value() == "copied words" })
+	h.wait("the text", func() bool { return h.draft() == "copied words" })
 
 	h = newHarness(t, 100, 30, func(o *Options) { o.Desktop = wayland(t.TempDir()) })
 	h.typeText("kept")
 	h.key("ctrl+v")
 	h.wait("the install hint", func() bool { return strings.Contains(h.screen(), "wl-clipboard") })
-	if h.m.comp.value() != "kept" {
-		t.Fatalf("composer %q", h.m.comp.value())
+	if h.draft() != "kept" {
+		t.Fatalf("composer %q", h.draft())
 	}
 }
 
@@ -149,14 +148,11 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 	h.key("space")
 	h.key("space")
 	h.key("enter")
-	h.wait("two attachments", func() bool { return len(h.m.comp.attachments) == 2 })
+	h.wait("two attachments", func() bool { return len(h.attached()) == 2 })
 	if h.m.layerName() != "" {
 		t.Fatalf("the picker stayed open: %q", h.m.layerName())
 	}
-	h.settle(50 * time.Millisecond)
-	if got := pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir); got != shots {
-		t.Fatalf("next start %q, want the folder just used", got)
-	}
+	h.wait("the folder remembered", func() bool { return pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir) == shots })
 }
 
 // An image sent with a message is shown under it in the transcript, made
@@ -167,7 +163,7 @@ func TestSentImageShowsInTheTranscript(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "a test pattern"})
 	h.typeText("/attach " + shot)
 	h.key("enter")
-	h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("the chip", func() bool { return len(h.attached()) == 1 })
 	h.typeText("what is this?")
 	h.key("enter")
 	h.wait("the reply", func() bool { return strings.Contains(h.screen(), "a test pattern") })
@@ -189,13 +185,14 @@ func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
 	for _, text := range []string{"what is this?", "and now?"} {
 		h.typeText("/attach " + shot)
 		h.key("enter")
-		h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+		h.wait("the chip", func() bool { return len(h.attached()) == 1 })
 		h.typeText(text)
 		h.key("enter")
-		h.wait("the reply", func() bool { return !h.streaming() && len(h.m.comp.attachments) == 0 })
+		h.wait("the reply", func() bool { return !h.streaming() && len(h.attached()) == 0 })
 	}
 	h.wait("the placeholders", func() bool { return strings.Count(h.m.View().Content, "\U0010EEEE") >= 20 })
-	h.settle(50 * time.Millisecond)
+	h.quiet()
+	h.drain()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	transmits := 0
@@ -217,18 +214,18 @@ func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
 func TestTmuxProbeSwitchesToKitty(t *testing.T) {
 	env := map[string]string{"TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color", "XDG_CONFIG_HOME": t.TempDir()}
 	h := newHarness(t, 100, 30, func(o *Options) { o.Getenv = func(k string) string { return env[k] } })
-	if h.m.pics.mode != preview.Blocks {
-		t.Fatalf("before the probe: %v", h.m.pics.mode)
+	if h.pictureMode() != preview.Blocks {
+		t.Fatalf("before the probe: %v", h.pictureMode())
 	}
 	if h.m.pics.probeTmux(h.m.base, h.m.opts.Getenv) == nil {
 		t.Fatal("no probe inside tmux")
 	}
 	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-ghostty", Passthrough: false}})
-	if h.m.pics.mode != preview.Blocks {
-		t.Fatalf("without passthrough: %v", h.m.pics.mode)
+	if h.pictureMode() != preview.Blocks {
+		t.Fatalf("without passthrough: %v", h.pictureMode())
 	}
 	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-kitty", Passthrough: true}})
-	if h.m.pics.mode != preview.KittyTmux {
-		t.Fatalf("kitty with passthrough: %v", h.m.pics.mode)
+	if h.pictureMode() != preview.KittyTmux {
+		t.Fatalf("kitty with passthrough: %v", h.pictureMode())
 	}
 }

@@ -25,13 +25,13 @@ func TestMegabytePasteIsABlock(t *testing.T) {
 	h.typeText("what went wrong? ")
 	log := megabyteLog()
 	h.send(tea.PasteMsg{Content: log})
-	if got := h.m.comp.value(); got != "what went wrong? " {
+	if got := h.draft(); got != "what went wrong? " {
 		t.Fatalf("the composer holds %d bytes (%.40q), want only the typed text", len(got), got)
 	}
-	if n := len(h.m.comp.attachments); n != 1 {
+	if n := len(h.attached()); n != 1 {
 		t.Fatalf("%d attachments, want the block", n)
 	}
-	b := h.m.comp.attachments[0]
+	b := h.attached()[0]
 	if !b.IsText() || b.Name != "pasted-1.txt" || b.Bytes != len(log) || b.Lines != 12_500 || string(b.Data) != log {
 		t.Fatalf("the block is %s (%d bytes)", b.Describe(), len(b.Data))
 	}
@@ -52,7 +52,7 @@ func TestMegabytePasteIsABlock(t *testing.T) {
 		t.Errorf("20 keys cost %v of CPU with the block on the message, more than %v", cpu, bound)
 	}
 	t.Logf("20 keys with a 1 MB block: %v of CPU", cpu)
-	if got := h.m.comp.value(); got != "what went wrong? " {
+	if got := h.draft(); got != "what went wrong? " {
 		t.Fatalf("after the keys the composer holds %q", got)
 	}
 
@@ -67,8 +67,8 @@ func TestMegabytePasteIsABlock(t *testing.T) {
 	if want := "File: pasted-1.txt\n\n```text\n" + log + "```"; parts[1].Text != want {
 		t.Fatalf("the block was not sent whole: %d bytes, want %d", len(parts[1].Text), len(want))
 	}
-	if len(h.m.comp.attachments) != 0 || h.m.comp.value() != "" {
-		t.Fatalf("the composer kept %q and %d attachments after the send", h.m.comp.value(), len(h.m.comp.attachments))
+	if len(h.attached()) != 0 || h.draft() != "" {
+		t.Fatalf("the composer kept %q and %d attachments after the send", h.draft(), len(h.attached()))
 	}
 	if !strings.Contains(h.screen(), "pasted-1.txt") {
 		t.Errorf("the sent message shows no chip:\n%s", h.screen())
@@ -78,8 +78,8 @@ func TestMegabytePasteIsABlock(t *testing.T) {
 	h.key("esc")
 	h.key("g")
 	h.key("e")
-	if h.m.comp.value() != "what went wrong?" || len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].SHA256 != b.SHA256 {
-		t.Fatalf("the edit holds %q and %d attachments", h.m.comp.value(), len(h.m.comp.attachments))
+	if h.draft() != "what went wrong?" || len(h.attached()) != 1 || h.attached()[0].SHA256 != b.SHA256 {
+		t.Fatalf("the edit holds %q and %d attachments", h.draft(), len(h.attached()))
 	}
 }
 
@@ -107,15 +107,15 @@ func TestPasteUpToTheBoundIsText(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	under := lines(composerMaxLines, composerMaxBytes/composerMaxLines)
 	h.send(tea.PasteMsg{Content: under})
-	if h.m.comp.value() != under || len(h.m.comp.attachments) != 0 {
-		t.Fatalf("a paste of %d lines and %d bytes became %d attachments", composerMaxLines, len(under), len(h.m.comp.attachments))
+	if h.draft() != under || len(h.attached()) != 0 {
+		t.Fatalf("a paste of %d lines and %d bytes became %d attachments", composerMaxLines, len(under), len(h.attached()))
 	}
 
 	h = newHarness(t, 100, 30)
 	over := lines(composerMaxLines+1, 10)
 	h.send(tea.PasteMsg{Content: over})
-	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Lines != composerMaxLines+1 {
-		t.Fatalf("a paste of %d lines: composer %d bytes, %d attachments", composerMaxLines+1, len(h.m.comp.value()), len(h.m.comp.attachments))
+	if h.draft() != "" || len(h.attached()) != 1 || h.attached()[0].Lines != composerMaxLines+1 {
+		t.Fatalf("a paste of %d lines: composer %d bytes, %d attachments", composerMaxLines+1, len(h.draft()), len(h.attached()))
 	}
 
 	// Three pastes of 3 KB: two fit, the third would pass 8 KB.
@@ -124,25 +124,25 @@ func TestPasteUpToTheBoundIsText(t *testing.T) {
 	h.send(tea.PasteMsg{Content: piece("a")})
 	h.send(tea.PasteMsg{Content: piece("b")})
 	h.send(tea.PasteMsg{Content: piece("c")})
-	if got := h.m.comp.value(); got != piece("a")+piece("b") {
+	if got := h.draft(); got != piece("a")+piece("b") {
 		t.Fatalf("the composer holds %d bytes, want the first two pastes", len(got))
 	}
-	if len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != piece("c") {
-		t.Fatalf("the third paste is not the block: %d attachments", len(h.m.comp.attachments))
+	if len(h.attached()) != 1 || string(h.attached()[0].Data) != piece("c") {
+		t.Fatalf("the third paste is not the block: %d attachments", len(h.attached()))
 	}
 	// The same text again is not a second block.
 	h.send(tea.PasteMsg{Content: piece("c")})
-	if len(h.m.comp.attachments) != 1 || !h.logged("the pasted text (1 line, 3.0 KB) is attached already, as pasted-1.txt") {
-		t.Fatalf("the same paste twice: %d attachments", len(h.m.comp.attachments))
+	if len(h.attached()) != 1 || !h.logged("the pasted text (1 line, 3.0 KB) is attached already, as pasted-1.txt") {
+		t.Fatalf("the same paste twice: %d attachments", len(h.attached()))
 	}
 	// Another is pasted-2.txt; the remove key takes the last one off.
 	h.send(tea.PasteMsg{Content: piece("d")})
-	if len(h.m.comp.attachments) != 2 || h.m.comp.attachments[1].Name != "pasted-2.txt" {
-		t.Fatalf("the second block: %+v", h.m.comp.attachments)
+	if len(h.attached()) != 2 || h.attached()[1].Name != "pasted-2.txt" {
+		t.Fatalf("the second block: %+v", h.attached())
 	}
 	h.key("alt+x")
-	if len(h.m.comp.attachments) != 1 || !h.logged("removed pasted-2.txt") {
-		t.Fatalf("alt+x left %d attachments", len(h.m.comp.attachments))
+	if len(h.attached()) != 1 || !h.logged("removed pasted-2.txt") {
+		t.Fatalf("alt+x left %d attachments", len(h.attached()))
 	}
 }
 
@@ -152,11 +152,11 @@ func TestTypingPastTheBoundIsRefused(t *testing.T) {
 	full := strings.Repeat("x", composerMaxBytes-1)
 	h.send(tea.PasteMsg{Content: full})
 	h.typeText("y")
-	if h.m.comp.value() != full+"y" {
+	if h.draft() != full+"y" {
 		t.Fatalf("the last byte within the bound was not typed")
 	}
 	h.typeText("z")
-	if h.m.comp.value() != full+"y" {
+	if h.draft() != full+"y" {
 		t.Fatalf("a key past the bound was typed")
 	}
 	if want := "the composer holds at most 100 lines and 8.0 KB; paste longer text (it is attached as a block), write it in the editor (ctrl+x) or attach it as a file"; !h.logged(want) {
@@ -166,7 +166,7 @@ func TestTypingPastTheBoundIsRefused(t *testing.T) {
 	h = newHarness(t, 100, 30)
 	h.send(tea.PasteMsg{Content: lines(composerMaxLines, 2)})
 	h.key("ctrl+j")
-	if n := h.m.comp.ta.LineCount(); n != composerMaxLines {
+	if n := h.textarea().LineCount(); n != composerMaxLines {
 		t.Fatalf("the newline key made line %d", n)
 	}
 }
@@ -181,16 +181,16 @@ func TestBlockOverTheMessageTotalIsRefused(t *testing.T) {
 	if want := "the pasted text is 150 KB, more than one message sends (100 KB, attach_max_text_total in the config); send a part of it or raise the limit, and your message stays as it was"; !h.logged(want) {
 		t.Errorf("no sentence %q; screen:\n%s", want, h.screen())
 	}
-	if h.m.comp.value() != "keep me" || len(h.m.comp.attachments) != 0 {
-		t.Fatalf("the composer changed: %q, %d attachments", h.m.comp.value(), len(h.m.comp.attachments))
+	if h.draft() != "keep me" || len(h.attached()) != 0 {
+		t.Fatalf("the composer changed: %q, %d attachments", h.draft(), len(h.attached()))
 	}
 	h.send(tea.PasteMsg{Content: strings.Repeat("b", 60_000)})
 	h.send(tea.PasteMsg{Content: strings.Repeat("c", 60_000)})
 	if want := "the pasted text (60 KB) and the 1 text attachment already attached come to 120 KB, more than one message sends (100 KB, attach_max_text_total in the config); send it in another message or raise the limit, and your message stays as it was"; !h.logged(want) {
 		t.Errorf("no sentence %q", want)
 	}
-	if h.m.comp.value() != "keep me" || len(h.m.comp.attachments) != 1 {
-		t.Fatalf("the composer changed: %q, %d attachments", h.m.comp.value(), len(h.m.comp.attachments))
+	if h.draft() != "keep me" || len(h.attached()) != 1 {
+		t.Fatalf("the composer changed: %q, %d attachments", h.draft(), len(h.attached()))
 	}
 }
 
@@ -205,21 +205,21 @@ esac
 	h := newHarness(t, 100, 30, func(o *Options) { o.Desktop = fakeDesktop(bin) })
 	h.typeText("see: ")
 	h.key("ctrl+v")
-	h.wait("the block", func() bool { return len(h.m.comp.attachments) == 1 })
-	if a := h.m.comp.attachments[0]; a.Name != "pasted-1.txt" || a.Lines != 300 || h.m.comp.value() != "see: " {
-		t.Fatalf("the clipboard's text: %s, composer %q", a.Describe(), h.m.comp.value())
+	h.wait("the block", func() bool { return len(h.attached()) == 1 })
+	if a := h.attached()[0]; a.Name != "pasted-1.txt" || a.Lines != 300 || h.draft() != "see: " {
+		t.Fatalf("the clipboard's text: %s, composer %q", a.Describe(), h.draft())
 	}
 
 	h.send(editorDoneMsg{text: lines(composerMaxLines+1, 40)})
-	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 2 || h.m.comp.attachments[1].Name != "editor-1.txt" {
-		t.Fatalf("the editor's text: composer %d bytes, %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	if h.draft() != "" || len(h.attached()) != 2 || h.attached()[1].Name != "editor-1.txt" {
+		t.Fatalf("the editor's text: composer %d bytes, %d attachments", len(h.draft()), len(h.attached()))
 	}
 	if !h.logged("the editor's text (101 lines, 4.0 KB) is attached as a block; it is sent with your message") {
 		t.Errorf("no notice for the editor's text")
 	}
 	h.send(editorDoneMsg{text: "short"})
-	if h.m.comp.value() != "short" {
-		t.Fatalf("the editor's short text: composer %q", h.m.comp.value())
+	if h.draft() != "short" {
+		t.Fatalf("the editor's short text: composer %q", h.draft())
 	}
 }
 
@@ -247,16 +247,16 @@ func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
 	}
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
-	if h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Name != "draft-1.txt" || string(h.m.comp.attachments[0].Data) != draft {
-		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
+	if h.draft() != "" || len(h.attached()) != 1 || h.attached()[0].Name != "draft-1.txt" || string(h.attached()[0].Data) != draft {
+		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
 	h.key("alt+x")
 	h.key("esc")
 	h.key("g")
 	h.key("e")
-	if !h.m.comp.editing || h.m.comp.value() != "" || len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != long {
-		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
+	if !h.editing() || h.draft() != "" || len(h.attached()) != 1 || string(h.attached()[0].Data) != long {
+		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
 	if !h.logged("the message's text (300 lines, 15 KB) is longer than the composer holds, so it is attached as a block") {
 		t.Errorf("no notice for the message's text")

@@ -17,7 +17,7 @@ func TestReopenedSessionShowsItsPictures(t *testing.T) {
 	img := pngFile(t, t.TempDir(), 64, 48)
 	h.typeText("/attach " + img)
 	h.key("enter")
-	h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("the chip", func() bool { return len(h.attached()) == 1 })
 	h.srv.Enqueue(apitest.Reply{Text: "a gradient"})
 	h.typeText("what is this?")
 	h.key("enter")
@@ -29,7 +29,7 @@ func TestReopenedSessionShowsItsPictures(t *testing.T) {
 
 	again := newHarness(t, 120, 40, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
 	again.wait("the picture", func() bool { return strings.Contains(again.m.View().Content, "▀") })
 	if got := pictureRows(again.screen()); got != live {
 		t.Fatalf("the reopened picture has %d rows, live %d:\n%s", got, live, again.screen())
@@ -75,7 +75,7 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 		img := pngFile(t, t.TempDir(), size[0], size[1])
 		h.typeText("/attach " + img)
 		h.key("enter")
-		h.wait("the chip", func() bool { return len(h.m.comp.attachments) == 1 })
+		h.wait("the chip", func() bool { return len(h.attached()) == 1 })
 		h.srv.Enqueue(apitest.Reply{Text: "seen"})
 		h.typeText("look " + itoa(i))
 		h.key("enter")
@@ -85,7 +85,7 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 	id := h.m.eng.Conv().ID()
 	again := newHarness(t, 140, 40, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Clipboard = h.m.opts.Clipboard })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
 	again.key("alt+i")
 	p, ok := again.m.imagePaneFocused()
 	if !ok {
@@ -124,7 +124,7 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 
 	again := newHarness(t, 140, 50, withHistory(History{Store: st, SessionID: id}), getenv)
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.m.hist.loading == "" })
+	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
 	again.wait("both pictures as live", func() bool { return slices.Equal(picturesAbove(again.screen()), live) })
 	for _, f := range files {
 		if !strings.Contains(again.screen(), filepath.Base(f)) {

@@ -19,12 +19,41 @@ import (
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// wrote is closed by the next write: a reader waits on it rather than
+	// polling.
+	wrote chan struct{}
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.wrote != nil {
+		close(l.wrote)
+		l.wrote = nil
+	}
 	return l.b.Write(p)
+}
+
+// await waits until cond holds of everything written so far, and reports
+// false if it does not within d.
+func (l *lockedBuffer) await(d time.Duration, cond func(string) bool) bool {
+	deadline := time.After(d)
+	for {
+		l.mu.Lock()
+		if l.wrote == nil {
+			l.wrote = make(chan struct{})
+		}
+		next, out := l.wrote, l.b.String()
+		l.mu.Unlock()
+		if cond(out) {
+			return true
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			return false
+		}
+	}
 }
 
 func (l *lockedBuffer) String() string {
@@ -66,17 +95,14 @@ func TestRunRoundTripAndRestore(t *testing.T) {
 	}
 	waitOut := func(what string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), what) {
-			if time.Now().After(deadline) {
-				t.Fatalf("output never showed %q", what)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !out.await(10*time.Second, func(s string) bool { return strings.Contains(s, what) }) {
+			t.Fatalf("output never showed %q", what)
 		}
 	}
 	waitOut("Message gpt-4o")
+	// The pipe hands "ping" to the program's reader before "\r" is
+	// written, and the program handles keys in the order read.
 	send("ping")
-	time.Sleep(50 * time.Millisecond)
 	send("\r")
 	waitOut("fake")
 	send("\x11") // ctrl+q
@@ -110,11 +136,9 @@ func TestRunEndsWithContext(t *testing.T) {
 		errc <- Run(ctx, Options{Model: "gpt-4o", Theme: "dark", Input: inR, Output: out, Width: 40, Height: 12,
 			Getenv: func(string) string { return "" }})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "gpt-4o"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("no first frame within 10 s:\n%q", out.String())
-		}
+	if !out.await(10*time.Second, func(s string) bool { return strings.Contains(s, "gpt-4o") }) {
+		cancel()
+		t.Fatalf("no first frame within 10 s:\n%q", out.String())
 	}
 	cancel()
 	select {

@@ -28,7 +28,7 @@ func TestSendStreamsReplyIntoTranscript(t *testing.T) {
 	if !h.streaming() {
 		t.Fatal("not streaming after enter")
 	}
-	if got := h.m.comp.value(); got != "" {
+	if got := h.draft(); got != "" {
 		t.Errorf("composer not cleared: %q", got)
 	}
 	if !strings.Contains(h.screen(), "hi parley") {
@@ -140,7 +140,7 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	if got := lastReplyMsg(h); got.Text != r.Text || got.State != r.State {
 		t.Errorf("late text applied: %q %v", got.Text, got.State)
 	}
-	h.settle(50 * time.Millisecond)
+	h.drain()
 	if got := lastReplyMsg(h).Text; got != r.Text {
 		t.Errorf("text changed after cancel: %q", got)
 	}
@@ -168,7 +168,6 @@ func TestCtrlCWhileStreamingCancelsOnce(t *testing.T) {
 	if lastReplyMsg(h).State != conversation.StateInterrupted {
 		t.Fatalf("state %v", lastReplyMsg(h).State)
 	}
-	h.settle(20 * time.Millisecond)
 	if h.quit {
 		t.Fatal("quit after one ctrl+c")
 	}
@@ -179,7 +178,6 @@ func TestCtrlCWhileStreamingCancelsOnce(t *testing.T) {
 	}
 	h.clock.advance(500 * time.Millisecond)
 	h.key("ctrl+c")
-	h.settle(10 * time.Millisecond)
 	if h.quit || !strings.Contains(h.screen(), "press ctrl+c again to quit") {
 		t.Fatalf("quit=%v after stop then ctrl+c:\n%s", h.quit, h.screen())
 	}
@@ -191,20 +189,17 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 	if !strings.Contains(h.screen(), "press ctrl+c again to quit") {
 		t.Fatalf("no toast:\n%s", h.screen())
 	}
-	h.settle(10 * time.Millisecond)
 	if h.quit {
 		t.Fatal("quit after one press")
 	}
 	// Too slow: the second press arms again instead of quitting.
 	h.clock.advance(2 * time.Second)
 	h.key("ctrl+c")
-	h.settle(10 * time.Millisecond)
 	if h.quit {
 		t.Fatal("quit after a slow second press")
 	}
 	h.clock.advance(time.Second)
 	h.key("ctrl+c")
-	h.settle(10 * time.Millisecond)
 	if !h.quit {
 		t.Fatal("no quit after two presses within the window")
 	}
@@ -217,7 +212,6 @@ func TestCtrlQQuitsAndStopsTheStream(t *testing.T) {
 	h.key("enter")
 	h.wait("text", func() bool { return lastReplyMsg(h).Text != "" })
 	h.key("ctrl+q")
-	h.settle(10 * time.Millisecond)
 	if !h.quit || h.streaming() || lastReplyMsg(h).State != conversation.StateInterrupted {
 		t.Fatalf("quit=%v streaming=%v state=%v", h.quit, h.streaming(), lastReplyMsg(h).State)
 	}
@@ -239,7 +233,7 @@ func TestGatewayErrorInlineThenRetry(t *testing.T) {
 	if strings.ContainsRune(r.Err, 0x1b) {
 		t.Errorf("error text not sanitised: %q", r.Err)
 	}
-	h.settle(20 * time.Millisecond)
+	h.quiet()
 	scr := h.screen()
 	for _, want := range []string{"my precious question", "not allowed", "failed"} {
 		if !strings.Contains(scr, want) {
@@ -262,7 +256,7 @@ func TestGatewayErrorInlineThenRetry(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].Text != "my precious question" || msgs[1].Text != "now it works" || msgs[1].State != conversation.StateDone {
 		t.Fatalf("conversation after retry: %+v", msgs)
 	}
-	h.settle(20 * time.Millisecond)
+	h.quiet()
 	if strings.Contains(h.screen(), "not allowed") {
 		t.Errorf("failed reply still on screen:\n%s", h.screen())
 	}
@@ -331,8 +325,8 @@ func TestSendWhileStreamingIsRefusedAndKeepsText(t *testing.T) {
 	h.key("enter")
 	h.typeText("two")
 	h.key("enter")
-	if h.m.comp.value() != "two" || h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
+	if h.draft() != "two" || h.m.eng.Conv().Len() != 2 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
 	}
 	if !strings.Contains(h.screen(), "still streaming") {
 		t.Errorf("no toast:\n%s", h.screen())
@@ -365,7 +359,7 @@ func TestMultiTurnSystemPromptAndTrimming(t *testing.T) {
 	if len(msgs) != 4 || msgs[1].Content.PlainText() != "two" || msgs[3].Content.PlainText() != "three" {
 		t.Errorf("trimmed request: %+v", msgs)
 	}
-	h.settle(10 * time.Millisecond)
+	h.quiet()
 	if !strings.Contains(h.screen(), "2 older not sent") {
 		t.Errorf("no trim marker:\n%s", h.screen())
 	}
@@ -384,8 +378,8 @@ func TestNoClientKeepsComposer(t *testing.T) {
 	h.typeText("keep me")
 	h.key("enter")
 	h.wait("refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
-	if h.m.comp.value() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
-		t.Fatalf("composer %q, %d messages", h.m.comp.value(), h.m.eng.Conv().Len())
+	if h.draft() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "API key") || strings.ContainsRune(h.m.View().Content, 0x07) {

@@ -67,12 +67,12 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 	if h.m.layerName() != "help" {
 		t.Fatalf("after x: top %q\n%s", h.m.layerName(), h.screen())
 	}
-	if h.m.comp.ta.Focused() {
+	if h.textarea().Focused() {
 		t.Fatal("the composer has the focus under an open layer")
 	}
 	h.key("esc")
-	if h.m.layerName() != "" || !h.m.comp.ta.Focused() {
-		t.Fatalf("after esc: top %q, composer focused %v", h.m.layerName(), h.m.comp.ta.Focused())
+	if h.m.layerName() != "" || !h.textarea().Focused() {
+		t.Fatalf("after esc: top %q, composer focused %v", h.m.layerName(), h.textarea().Focused())
 	}
 }
 
@@ -92,7 +92,7 @@ func TestDerivedStatusFollowsToggle(t *testing.T) {
 		t.Fatalf("stale mouse marker after the second f2:\n%s", h.screen())
 	}
 	// A change of the model outside any key (a layer's effect) shows too.
-	h.m.model = "llama3"
+	h.useModel("llama3")
 	h.send(struct{}{})
 	if !strings.Contains(h.screen(), "● llama3") {
 		t.Fatalf("status does not follow the model:\n%s", h.screen())
@@ -123,11 +123,11 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	fresh.SetSize(w, ht)
 	fresh.Reset(h.m.eng.Conv().Messages())
 	settleTranscript(fresh)
-	if got, want := h.m.tr.List().View(), fresh.List().View(); got != want {
+	if got, want := h.transcriptView(), fresh.List().View(); got != want {
 		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
 	}
-	if !strings.Contains(h.m.tr.List().View(), "first question") {
-		t.Fatalf("no question on screen:\n%s", h.m.tr.List().View())
+	if !strings.Contains(h.transcriptView(), "first question") {
+		t.Fatalf("no question on screen:\n%s", h.transcriptView())
 	}
 }
 
@@ -157,11 +157,11 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 		}
 		checkFrame(t, h.m, sz[0], sz[1])
 		if sz[0] >= 100 {
-			if h.m.screen.lay.SideFull || h.m.screen.lay.Transcript.W == 0 {
-				t.Fatalf("100x30: pane not beside the transcript: %+v", h.m.screen.lay)
+			if h.lay().SideFull || h.lay().Transcript.W == 0 {
+				t.Fatalf("100x30: pane not beside the transcript: %+v", h.lay())
 			}
-		} else if !h.m.screen.lay.SideFull {
-			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.m.screen.lay)
+		} else if !h.lay().SideFull {
+			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.lay())
 		}
 		h.key("f4")
 		if h.m.pane != nil {
@@ -174,7 +174,7 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 // client build for a send that waited for it.
 func noticeMsgFor(h *harness, text string) tea.Msg {
 	h.m.eng.Hold(chat.WaitClient)
-	return clientReadyMsg{pool: h.m.eng.Clients(), model: h.m.model, err: errText(text)}
+	return clientReadyMsg{pool: h.m.eng.Clients(), model: h.model(), err: errText(text)}
 }
 
 type errText string
@@ -187,14 +187,14 @@ func TestEarlierImageOfferToSendWithout(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	p := pngFile(t, t.TempDir(), 16, 16)
 	h.send(tea.PasteMsg{Content: p})
-	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 1 })
+	h.wait("attached", func() bool { return len(h.attached()) == 1 })
 	replyWith(t, h, "an image")
-	h.m.model = "llama3"
+	h.useModel("llama3")
 	h.typeText("and in words?")
 	h.key("enter")
 	h.wait("the refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
-	if len(h.srv.Requests()) != 1 || h.m.comp.value() != "and in words?" {
-		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.m.comp.value())
+	if len(h.srv.Requests()) != 1 || h.draft() != "and in words?" {
+		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.draft())
 	}
 	if !strings.Contains(h.screen(), "leave the images out") {
 		t.Fatalf("no offer:\n%s", h.screen())
@@ -270,8 +270,8 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.typeText("/")
-	if !h.m.menu.IsOpen() || h.m.screen.lay.Above.H == 0 {
-		t.Fatalf("no command list after /: open %v, above %+v", h.m.menu.IsOpen(), h.m.screen.lay.Above)
+	if !h.m.menu.IsOpen() || h.lay().Above.H == 0 {
+		t.Fatalf("no command list after /: open %v, above %+v", h.m.menu.IsOpen(), h.lay().Above)
 	}
 	scr := h.screen()
 	for _, want := range []string{"/model", "/theme", "/new", "/system", "ctrl+o"} {
@@ -293,15 +293,15 @@ func TestSlashCommands(t *testing.T) {
 	// A command typed whole and sent.
 	h.typeText("/model llama3")
 	h.key("enter")
-	if h.m.model != "llama3" || h.m.comp.value() != "" {
-		t.Fatalf("/model llama3: model %q, composer %q", h.m.model, h.m.comp.value())
+	if h.model() != "llama3" || h.draft() != "" {
+		t.Fatalf("/model llama3: model %q, composer %q", h.model(), h.draft())
 	}
 
 	// Unknown: the nearest command, and the text stays.
 	h.typeText("/modle x")
 	h.key("enter")
-	if !strings.Contains(h.screen(), "did you mean /model") || h.m.comp.value() != "/modle x" {
-		t.Fatalf("unknown command: composer %q\n%s", h.m.comp.value(), h.screen())
+	if !strings.Contains(h.screen(), "did you mean /model") || h.draft() != "/modle x" {
+		t.Fatalf("unknown command: composer %q\n%s", h.draft(), h.screen())
 	}
 	h.key("esc")
 	for !h.m.comp.textEmpty() {
@@ -309,7 +309,7 @@ func TestSlashCommands(t *testing.T) {
 	}
 
 	// /system sets this conversation's prompt; the request carries it.
-	h.m.model = "gpt-4o"
+	h.useModel("gpt-4o")
 	h.typeText("/system answer in French")
 	h.key("enter")
 	if h.m.eng.Conv().SystemPrompt() != "answer in French" {
@@ -359,7 +359,7 @@ func TestAttachCommandChipsAndLimits(t *testing.T) {
 	big := pngFile(t, dir, 400, 300)
 	h.typeText("/attach " + big + " https://example.com/cat.png")
 	h.key("enter")
-	h.wait("attached", func() bool { return len(h.m.comp.attachments) == 2 })
+	h.wait("attached", func() bool { return len(h.attached()) == 2 })
 	scr := h.screen()
 	if !strings.Contains(scr, "64×48 PNG") || !strings.Contains(scr, "sent for 400×300 PNG") || !strings.Contains(scr, "🔗 https://example.com/cat.png") {
 		t.Fatalf("chips:\n%s", scr)
@@ -368,12 +368,12 @@ func TestAttachCommandChipsAndLimits(t *testing.T) {
 	h.typeText("/attach " + pngFile(t, t.TempDir(), 8, 8))
 	h.key("enter")
 	h.wait("the refusal", func() bool { return strings.Contains(h.screen(), "at most 2 attachments") })
-	if len(h.m.comp.attachments) != 2 {
-		t.Fatalf("%d attachments", len(h.m.comp.attachments))
+	if len(h.attached()) != 2 {
+		t.Fatalf("%d attachments", len(h.attached()))
 	}
 	h.key("alt+x")
-	if len(h.m.comp.attachments) != 1 || h.m.comp.attachments[0].Height != 48 {
-		t.Fatalf("alt+x left %+v", h.m.comp.attachments)
+	if len(h.attached()) != 1 || h.attached()[0].Height != 48 {
+		t.Fatalf("alt+x left %+v", h.attached())
 	}
 	// What is sent carries the scaled bytes with their real media type.
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})

@@ -47,8 +47,8 @@ func TestEnterRightAfterPastingAnImagePathSendsTheImage(t *testing.T) {
 	if images != 1 || !strings.Contains(text, "what is this?") {
 		t.Fatalf("the request carries %d images and text %q", images, text)
 	}
-	if len(h.m.comp.attachments) != 0 || h.m.comp.value() != "" {
-		t.Fatalf("the composer kept %d attachments and %q after the send", len(h.m.comp.attachments), h.m.comp.value())
+	if len(h.attached()) != 0 || h.draft() != "" {
+		t.Fatalf("the composer kept %d attachments and %q after the send", len(h.attached()), h.draft())
 	}
 }
 
@@ -64,12 +64,12 @@ func TestAFailedAttachmentLeavesTheWaitingMessageUnsent(t *testing.T) {
 	h.send(tea.PasteMsg{Content: bad})
 	h.typeText(" explain")
 	h.key("enter")
-	h.wait("the attachment's end", func() bool { return h.m.work.attaching == 0 && h.m.eng.Waiting() == chat.WaitNone })
+	h.wait("the attachment's end", func() bool { return !h.attaching() && h.m.eng.Waiting() == chat.WaitNone })
 	h.quiet()
 	if n := len(h.srv.Requests()); n != 0 || h.m.eng.Conv().Len() != 0 {
 		t.Fatalf("sent without the attachment: %d requests, %d messages", n, h.m.eng.Conv().Len())
 	}
-	if v := h.m.comp.value(); !strings.Contains(v, "explain") || !strings.Contains(v, "notes.png") {
+	if v := h.draft(); !strings.Contains(v, "explain") || !strings.Contains(v, "notes.png") {
 		t.Fatalf("the composer holds %q; the typed text and the paste must both stay", v)
 	}
 }
@@ -84,14 +84,14 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 		t.Fatalf("no notice that esc dismisses:\n%s", h.screen())
 	}
 	h.key("esc")
-	if h.m.focus.on == focusMessages {
+	if h.focusOn() == focusMessages {
 		t.Fatal("the esc that dismissed the notice also selected a message")
 	}
 	if strings.Contains(h.screen(), "clipboard is not available") {
 		t.Fatalf("the notice is still shown:\n%s", h.screen())
 	}
 	h.typeText("do it")
-	if v := h.m.comp.value(); v != "do it" {
+	if v := h.draft(); v != "do it" {
 		t.Fatalf("the composer holds %q, want %q", v, "do it")
 	}
 	if r, _ := h.m.eng.Conv().LastReply(); r.Excluded {
@@ -100,7 +100,7 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 	// With nothing left to close, esc selects the last message.
 	h.key("ctrl+u")
 	h.key("esc")
-	if h.m.focus.on != focusMessages {
+	if h.focusOn() != focusMessages {
 		t.Fatal("an esc with nothing to close did not select the last message")
 	}
 }

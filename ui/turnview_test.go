@@ -92,7 +92,7 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 	h.key("pgup")
 	h.key("pgup")
 	top := h.screen()
-	if h.m.tr.List().AtBottom() || !strings.Contains(top, "Paragraph") {
+	if h.atBottom() || !strings.Contains(top, "Paragraph") {
 		t.Fatalf("pgup did not scroll up:\n%s", top)
 	}
 	h.wait("badge", func() bool { return strings.Contains(h.screen(), "new text below") })
@@ -102,12 +102,12 @@ func TestNewTextBelowWhileStreaming(t *testing.T) {
 		t.Fatalf("the window moved while scrolled up: %q, was %q", got, firstLine(top))
 	}
 	h.key("end")
-	if !h.m.tr.List().AtBottom() || strings.Contains(h.screen(), "new text below") {
+	if !h.atBottom() || strings.Contains(h.screen(), "new text below") {
 		t.Fatalf("end did not return to the bottom:\n%s", h.screen())
 	}
 	h.wait("done", func() bool { return !h.streaming() })
-	h.settle(50 * time.Millisecond)
-	if !h.m.tr.List().AtBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
+	h.quiet()
+	if !h.atBottom() || !strings.Contains(h.screen(), "Streamed line 40.") {
 		t.Fatalf("following did not resume:\n%s", h.screen())
 	}
 }
@@ -127,7 +127,6 @@ func TestTurnStatesOnScreen(t *testing.T) {
 		t.Errorf("streaming state not shown:\n%s", scr)
 	}
 	h.key("esc")
-	h.settle(10 * time.Millisecond)
 	if scr := h.screen(); !strings.Contains(scr, "■ interrupted · ctrl+r to regenerate") || !strings.Contains(scr, "■ stopped") || strings.Contains(scr, "writing…") {
 		t.Errorf("interrupted state not shown:\n%s", scr)
 	}
@@ -138,7 +137,7 @@ func TestTurnStatesOnScreen(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "p", DeltaRunes: 1, ErrorAfterDeltas: 1, ErrorMessage: "the upstream model is overloaded"})
 	h.key("ctrl+r")
 	h.wait("failure", func() bool { return !h.streaming() })
-	h.settle(10 * time.Millisecond)
+	h.quiet()
 	scr := h.screen()
 	for _, want := range []string{"✗ ", "overloaded", "ctrl+r to retry", "✗ failed", "You", "one"} {
 		if !strings.Contains(scr, want) {
@@ -149,7 +148,7 @@ func TestTurnStatesOnScreen(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "a complete answer"})
 	h.key("ctrl+r")
 	h.wait("done", func() bool { return !h.streaming() })
-	h.settle(10 * time.Millisecond)
+	h.quiet()
 	scr = h.screen()
 	if !strings.Contains(scr, "a complete answer") || strings.Contains(scr, "failed") || strings.Contains(scr, "interrupted") || strings.Contains(scr, "writing…") {
 		t.Errorf("done state:\n%s", scr)
@@ -197,10 +196,10 @@ func TestThemeSwitchRecoloursTranscript(t *testing.T) {
 		h.key("f3")
 		h.typeText(name)
 		h.key("enter")
-		h.settle(0)
+		h.quiet()
 		th, _ := set.Get(name)
-		if h.m.ctx.Theme.Name != name {
-			t.Fatalf("theme %q, want %q", h.m.ctx.Theme.Name, name)
+		if h.theme() != name {
+			t.Fatalf("theme %q, want %q", h.theme(), name)
 		}
 		v := h.m.View().Content
 		for _, want := range []struct {

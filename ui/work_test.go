@@ -31,10 +31,10 @@ func TestEscStopsAttaching(t *testing.T) {
 	h.wait("the decoding", func() bool { return h.m.pics.cache.Budget().Held() > 0 })
 	start := time.Now()
 	h.key("esc")
-	h.wait("the stop", func() bool { return h.m.work.attaching == 0 && h.m.comp.value() == paste })
+	h.wait("the stop", func() bool { return !h.attaching() && h.draft() == paste })
 	h.wait("the budget back", func() bool { return h.m.pics.cache.Budget().Held() == 0 })
 	t.Logf("stopped %v after esc", time.Since(start))
-	if len(h.m.comp.attachments) != 0 {
-		t.Fatalf("%d attached after esc", len(h.m.comp.attachments))
+	if len(h.attached()) != 0 {
+		t.Fatalf("%d attached after esc", len(h.attached()))
 	}
 }
