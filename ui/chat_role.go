@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/config"
+	"parley/conversation"
 	"parley/internal/homepath"
 	"parley/ui/cells"
 )
@@ -24,7 +25,7 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 		if m.eng.Conv().Role() == "" {
 			return m.notify("this conversation has no role to remove", toastInfo)
 		}
-		own := m.ownPromptSet()
+		own := m.opts.ownPromptSet(m.eng.Conv())
 		m.eng.Conv().SetRole("")
 		if own {
 			return m.notify("role removed; this conversation's own system prompt (/system) stays, and the usual parameters apply", toastOK)
@@ -36,7 +37,7 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}
-	own := m.ownPromptSet()
+	own := m.opts.ownPromptSet(m.eng.Conv())
 	m.eng.Conv().SetRole(r.Name)
 	said := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
 	switch {
@@ -45,7 +46,7 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 	case own:
 		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; this conversation's own system prompt (/system) stays, and /system --clear gives the role's"
 	default:
-		m.eng.Conv().SetSystemPrompt(m.layerPrompt())
+		m.eng.Conv().SetSystemPrompt(m.opts.layerPrompt(m.eng.Conv().Role()))
 	}
 	if !r.Params.IsZero() {
 		said += " and parameters (/set shows them)"
@@ -68,18 +69,18 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 // layerPrompt is the system prompt below /system: the role's when the
 // conversation has a role whose prompt is not empty (and --system is not
 // given), else --system or system_prompt.
-func (m *Model) layerPrompt() string {
-	if r := roleOf(m.opts.Config, m.eng.Conv().Role()); r != nil && m.opts.SystemPrompt == "" && strings.TrimSpace(r.SystemPrompt) != "" {
+func (o Options) layerPrompt(role string) string {
+	if r := roleOf(o.Config, role); r != nil && o.SystemPrompt == "" && strings.TrimSpace(r.SystemPrompt) != "" {
 		return r.SystemPrompt
 	}
-	return m.opts.ownSystemPrompt()
+	return o.ownSystemPrompt()
 }
 
 // ownPromptSet reports a system prompt set with /system over the layer
 // below it.
-func (m *Model) ownPromptSet() bool {
-	p := m.eng.Conv().SystemPrompt()
-	return p != "" && p != m.layerPrompt()
+func (o Options) ownPromptSet(c *conversation.Conversation) bool {
+	p := c.SystemPrompt()
+	return p != "" && p != o.layerPrompt(c.Role())
 }
 
 // rolesSaid is what /role alone says: the conversation's role cur, and

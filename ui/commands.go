@@ -81,7 +81,7 @@ func (m *Model) systemCommand(text string) tea.Cmd {
 	switch text {
 	case "":
 		if cur := m.eng.Conv().SystemPrompt(); cur != "" {
-			if role := m.eng.Conv().Role(); role != "" && m.ownPromptSet() {
+			if role := m.eng.Conv().Role(); role != "" && m.opts.ownPromptSet(m.eng.Conv()) {
 				return m.notify("system prompt: "+cur+" (set with /system over the role "+cells.OneLine(role)+"'s; /system TEXT changes it, /system --clear gives the role's back)", toastInfo)
 			}
 			return m.notify("system prompt: "+cur+" (/system TEXT changes it, /system --clear removes it)", toastInfo)
@@ -91,8 +91,8 @@ func (m *Model) systemCommand(text string) tea.Cmd {
 		if m.eng.Conv().SystemPrompt() == "" {
 			return m.notify("this conversation has no system prompt to remove", toastInfo)
 		}
-		if role := m.eng.Conv().Role(); role != "" && m.ownPromptSet() && m.layerPrompt() != "" {
-			m.eng.Conv().SetSystemPrompt(m.layerPrompt())
+		if role := m.eng.Conv().Role(); role != "" && m.opts.ownPromptSet(m.eng.Conv()) && m.opts.layerPrompt(m.eng.Conv().Role()) != "" {
+			m.eng.Conv().SetSystemPrompt(m.opts.layerPrompt(m.eng.Conv().Role()))
 			return m.notify("system prompt removed; the role "+cells.OneLine(role)+"'s system prompt applies again", toastOK)
 		}
 		m.eng.Conv().SetSystemPrompt("")

@@ -131,7 +131,8 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 }
 
 // The notices pane shows every message whole at any width: no line ends
-// cut with "…", and a message that does not fit is left out whole.
+// cut with "…"; the first message that does not fit fills the rows left,
+// and the last rows say, whole, that there is more in a taller pane.
 func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {200, 50}, {40, 12}} {
 		h := newHarness(t, size[0], size[1])
@@ -147,7 +148,7 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		}
 		w, ht := h.lay().Side.W, h.lay().Side.H
 		view := ansi.Strip(p.draw(h.m.paneInput(), w, ht, false))
-		if strings.Contains(view, "…") && !strings.Contains(view, "older notice") {
+		if strings.Contains(view, "…") && !strings.Contains(view, "in a taller pane") {
 			t.Errorf("%dx%d: a line is cut:\n%s", size[0], size[1], view)
 		}
 		flat := strings.Join(strings.Fields(view), " ")

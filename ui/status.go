@@ -69,7 +69,7 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 	if m.eng.Conv().Role() != "" {
 		left = append(left, statusSeg{text: "◆ " + cells.OneLine(m.eng.Conv().Role()), role: roleModel, drop: 2})
 	}
-	if m.eng.Conv().SystemPrompt() != "" && (m.eng.Conv().Role() == "" || m.ownPromptSet()) {
+	if m.eng.Conv().SystemPrompt() != "" && (m.eng.Conv().Role() == "" || m.opts.ownPromptSet(m.eng.Conv())) {
 		// With a role, only a prompt of the conversation's own (/system)
 		// is shown: the role's goes with the role's name.
 		left = append(left, statusSeg{text: "⚙ system prompt", role: roleMuted, drop: 4})
