@@ -77,7 +77,7 @@ func TestSessionsWithBranches(t *testing.T) {
 	out := filepath.Join(h.home, "all.md")
 	h.run(nil, "sessions", "export", id, "--all-branches", "-o", out).mustCode(t, 0)
 	md, _ := os.ReadFile(out)
-	for _, want := range []string{"## Branch 1 of 2 (active)", "## Branch 2 of 2\n\n*2 messages; the first is the same as in branch 1.*", "Blue.", "It is warm."} {
+	for _, want := range []string{"## Branch 1 of 2 (active)", "## Branch 2 of 2\n\n*2 messages; the first is the same as in branch 1, written above, so this one goes on from message 2.*", "Blue.", "It is warm."} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("export --all-branches lacks %q:\n%s", want, md)
 		}
