@@ -30,3 +30,8 @@ func processGone(pid int) bool {
 	}
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
+
+// killHard ends the process at once, as a crash would (SIGKILL).
+func killHard(pid int) error {
+	return syscall.Kill(pid, syscall.SIGKILL)
+}

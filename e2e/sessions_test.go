@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -105,7 +104,7 @@ func TestChatKilledMidReplyKeepsPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := killHard(pid); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "parley to be gone", func() bool { return processGone(pid) })

@@ -291,20 +291,6 @@ func TestChatVerboseLog(t *testing.T) {
 	}
 }
 
-// askEnv is a hermetic environment for parley run without tmux.
-func askEnv(t *testing.T, gw *apitest.Server) []string {
-	t.Helper()
-	home := t.TempDir()
-	return []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-		"OPENAI_BASE_URL=" + gw.URL(),
-		"OPENAI_API_KEY=" + apitest.DefaultAPIKey,
-	}
-}
-
 // startAsk starts parley with args and returns it with its stderr.
 func startAsk(t *testing.T, env []string, stdin *os.File, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
