@@ -188,3 +188,13 @@ func says(view, sentence string) bool {
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	return strings.Contains(norm(plain(view)), norm(sentence))
 }
+
+// writeFile writes a file of the test's into dir and returns its path.
+func writeFile(t testing.TB, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

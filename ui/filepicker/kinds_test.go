@@ -15,15 +15,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-func writeFile(t testing.TB, dir, name string, data []byte) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func kinds(p *Picker) map[string]fileKind {
 	out := map[string]fileKind{}
 	for _, e := range p.list.Items() {
