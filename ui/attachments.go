@@ -110,7 +110,7 @@ func attachLines(n int) int { return min(n, maxChipLines) }
 
 // renderChips draws the attachments above the composer, one per row: name,
 // pixel size and bytes as sent, and what scaling did.
-func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey, showKey string) string {
+func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey string) string {
 	if len(atts) == 0 {
 		return ""
 	}
@@ -123,11 +123,12 @@ func renderChips(ctx *uictx.Context, atts []api.Attachment, w int, removeKey, sh
 	lines := make([]string, 0, attachLines(len(atts)))
 	if len(atts) > maxChipLines {
 		first = len(atts) - (maxChipLines - 1)
-		more := " ▣ 1–" + itoa(first) + " and earlier: " + itoa(first) + " more"
-		if showKey != "" {
-			more += " (" + showKey + " shows them)"
+		// Every attachment, image or text, is listed by /attached.
+		hidden := "1"
+		if first > 1 {
+			hidden = "1–" + itoa(first)
 		}
-		lines = append(lines, st.render(more))
+		lines = append(lines, st.render(" ▣ "+hidden+" not shown: "+itoa(first)+" more (/attached lists them all)"))
 	}
 	for i := first; i < len(atts); i++ {
 		lines = append(lines, st.render(" "+chip(atts[i], i+1)))
@@ -219,4 +220,17 @@ type chipStyle struct {
 
 func (c chipStyle) render(s string) string {
 	return cells.Fit(c.style.Render(cells.Fit(s, c.inner)), c.w)
+}
+
+// attachedList is what /attached says: the attachments numbered as
+// /detach takes them.
+func attachedList(atts []api.Attachment) string {
+	if len(atts) == 0 {
+		return "the next message has no attachments; /attach, a paste or ctrl+v adds one"
+	}
+	parts := make([]string, len(atts))
+	for i, a := range atts {
+		parts[i] = chip(a, i+1)
+	}
+	return fmt.Sprintf("%d %s on the next message: %s (/detach N removes one)", len(atts), plural(len(atts), "attachment", "attachments"), strings.Join(parts, "; "))
 }

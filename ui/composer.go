@@ -307,7 +307,7 @@ func (c *composer) render(ctx *uictx.Context, textH int) {
 	} else {
 		c.view = cells.Block(lines, inner, textH)
 	}
-	c.attachView = renderChips(ctx, c.attachments, c.width, keyOf(ctx.Keys.RemoveAttachment), keyOf(ctx.Keys.Images))
+	c.attachView = renderChips(ctx, c.attachments, c.width, keyOf(ctx.Keys.RemoveAttachment))
 	c.cur = c.ta.Cursor()
 	if c.cur != nil && c.boxed {
 		c.cur.Position.X += 2

@@ -47,6 +47,7 @@ func chatActions() []action {
 			return nil
 		})},
 		{key: keys.RemoveAttachment, cmd: cmd{Name: "detach", Args: "[n]", Summary: "remove attachment n (the last by default)"}, run: detachAction},
+		{cmd: cmd{Name: "attached", Summary: "list the next message's attachments, numbered as /detach takes them"}, run: listAttachedAction},
 		{key: keys.Sessions, app: true, opens: "sessions", cmd: cmd{Name: "sessions", Summary: "saved conversations: open, search, rename, delete"},
 			run: do((*Model).openSessions)},
 		{cmd: cmd{Name: "export", Args: "[path]", Summary: "write this conversation as Markdown (.md) or JSON (.json)",
@@ -222,6 +223,13 @@ func attachAction(m *Model, c call) tea.Cmd {
 		refs[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
 	}
 	return m.attachUpTo(refs, "", false)
+}
+
+// listAttachedAction is /attached: every attachment of the next message,
+// images and text files alike, numbered, in a notice (the notices pane
+// shows it whole).
+func listAttachedAction(m *Model, _ call) tea.Cmd {
+	return m.notify(attachedList(m.comp.attachments), toastInfo)
 }
 
 func detachAction(m *Model, c call) tea.Cmd {

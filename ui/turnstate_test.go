@@ -170,3 +170,36 @@ func TestDetachWithADraftKeepsTheDraft(t *testing.T) {
 		}
 	}
 }
+
+// Chips that do not fit say how many are hidden and where every one of
+// them, text files included, is listed: /attached.
+func TestHiddenChipsAreListedByAttached(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"notes.md", "todo.txt", "log.txt"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("line of "+name+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	paths = append(paths, pngFile(t, dir, 20, 10))
+	h.send(tea.PasteMsg{Content: strings.Join(paths, " ")})
+	h.wait("four attachments", func() bool { return len(h.m.comp.attachments) == 4 })
+	h.quiet()
+	scr := h.screen()
+	if !strings.Contains(scr, "1–2 not shown: 2 more (/attached lists them all)") || strings.Contains(scr, "alt+i") {
+		t.Fatalf("the hidden chips do not say where they are listed:\n%s", scr)
+	}
+	h.typeText("/attached")
+	h.key("enter")
+	h.key("f4") // the notices pane shows the list whole
+	h.quiet()
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	for _, want := range []string{"4 attachments on the next message", "1 ≡ notes.md", "2 ≡ todo.txt", "3 ≡ log.txt", "4 ▣ shot.png"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("/attached does not list %q:\n%s", want, h.screen())
+		}
+	}
+}
