@@ -6,7 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// MakeTitle derives a one-line title of at most 60 characters from text:
+// maxTitle is the most characters a title made from a message keeps: the
+// status bar of a wide terminal shows it whole, narrower ones cut it to
+// their room, and so do the sessions list and the window title.
+const maxTitle = 100
+
+// MakeTitle derives a one-line title of at most maxTitle characters from text:
 // its first non-empty line, as plain text (Markdown marks such as **, `,
 // # and link syntax are left out), white space folded.
 func MakeTitle(text string) string {
@@ -32,7 +37,7 @@ func MakeTitle(text string) string {
 		}
 	}
 	line = strings.Join(strings.Fields(plainMarkdown(line)), " ")
-	const max = 60
+	const max = maxTitle
 	if utf8.RuneCountInString(line) <= max {
 		return line
 	}

@@ -203,3 +203,24 @@ func TestHiddenChipsAreListedByAttached(t *testing.T) {
 		}
 	}
 }
+
+// At 200 columns the status shows a long title whole, not cut at about
+// 50 characters.
+func TestAWideStatusShowsALongTitleWhole(t *testing.T) {
+	h := newHarness(t, 200, 30)
+	q := "why does the build of the payments service fail only on the second run after a clean checkout"
+	h.srv.Enqueue(apitest.Reply{Text: "a cache"})
+	h.typeText(q)
+	h.key("enter")
+	h.wait("the reply", func() bool { return !h.streaming() && h.m.eng.Conv().Len() == 2 })
+	h.quiet()
+	var status string
+	for _, l := range strings.Split(h.screen(), "\n") {
+		if strings.Contains(l, "● gpt-4o") {
+			status = l
+		}
+	}
+	if !strings.Contains(status, q) {
+		t.Fatalf("the status does not show the %d-character title whole: %q", len(q), status)
+	}
+}
