@@ -53,8 +53,10 @@ type Conversation struct {
 	// progressEvery and lastProgress throttle ChangeProgress.
 	progressEvery time.Duration
 	lastProgress  time.Time
-	// unsaved: text arrived since the last ChangeProgress.
-	unsaved bool
+	// unsavedText: answer text arrived since the last ChangeProgress;
+	// unsavedReasoning: how many bytes of reasoning did.
+	unsavedText      bool
+	unsavedReasoning int
 	// reply accumulates the text of the reply in flight; appending to it is
 	// amortised O(len(delta)) and its String does not copy, which keeps a
 	// delta cheap even when the reply is long. reasoning does the same for
@@ -65,6 +67,18 @@ type Conversation struct {
 	role   string
 	params api.Params
 }
+
+// ReasoningProgressEvery and ReasoningProgressBytes: reasoning alone is
+// reported less often than the answer, because a save costs
+// the database pages it touches (about 19 KB) whatever it adds, so
+// reasoning that arrives slowly (1 KB a second) saved every second would
+// write 19 times itself. It is reported every ReasoningProgressEvery, or
+// as soon as ReasoningProgressBytes of it wait, so a crash loses at most
+// that much of the thinking and never more of the answer than before.
+const (
+	ReasoningProgressEvery = 15 * time.Second
+	ReasoningProgressBytes = 16 << 10
+)
 
 // DefaultProgressEvery is how often a streaming reply is reported with
 // ChangeProgress when Options.ProgressEvery is zero.

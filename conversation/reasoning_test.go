@@ -72,7 +72,7 @@ func TestAppendReasoning(t *testing.T) {
 // A progress change carries the reasoning so far, so storage saves it.
 func TestProgressCarriesReasoning(t *testing.T) {
 	var progress []Message
-	c := New(Options{Now: stepClock(time.Second), ProgressEvery: time.Second})
+	c := New(Options{Now: stepClock(ReasoningProgressEvery), ProgressEvery: time.Second})
 	c.Listen(ListenerFunc(func(ch Change) {
 		if ch.Kind == ChangeProgress {
 			progress = append(progress, *ch.Message)
@@ -82,6 +82,44 @@ func TestProgressCarriesReasoning(t *testing.T) {
 	c.ReceiveReasoning(turn, "thinking")
 	if len(progress) == 0 || progress[len(progress)-1].Reasoning != "thinking" {
 		t.Fatalf("progress %+v", progress)
+	}
+}
+
+// Reasoning alone is reported every ReasoningProgressEvery, or once
+// ReasoningProgressBytes of it wait, not every second: each save costs
+// the pages it touches whatever it adds. The answer's text still is
+// reported every ProgressEvery.
+func TestReasoningAloneIsReportedLessOften(t *testing.T) {
+	clock := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	progress := 0
+	c := New(Options{Now: func() time.Time { return clock }, ProgressEvery: time.Second})
+	c.Listen(ListenerFunc(func(ch Change) {
+		if ch.Kind == ChangeProgress {
+			progress++
+		}
+	}))
+	turn, _ := c.Begin(&UserInput{Text: "q"}, TurnOptions{Model: "m"})
+	for range 14 { // 1 KB a second for 14 s: nothing reported yet
+		clock = clock.Add(time.Second)
+		c.ReceiveReasoning(turn, strings.Repeat("r", 1000))
+	}
+	if progress != 0 {
+		t.Fatalf("%d progress reports for 14 KB of reasoning over 14 s, want none before %v", progress, ReasoningProgressEvery)
+	}
+	clock = clock.Add(time.Second)
+	c.ReceiveReasoning(turn, "r")
+	if progress != 1 {
+		t.Fatalf("%d progress reports after %v of reasoning, want 1", progress, ReasoningProgressEvery)
+	}
+	clock = clock.Add(time.Second)
+	c.ReceiveReasoning(turn, strings.Repeat("r", ReasoningProgressBytes))
+	if progress != 2 {
+		t.Fatalf("%d progress reports after %d bytes of reasoning waited, want 2", progress, ReasoningProgressBytes)
+	}
+	clock = clock.Add(time.Second)
+	c.Receive(turn, "the answer", nil, "")
+	if progress != 3 {
+		t.Fatalf("%d progress reports after a second of answer text, want 3", progress)
 	}
 }
 

@@ -72,7 +72,7 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	cp.AltIndex, cp.AltCount = c.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text})
-	c.unsaved = true
+	c.unsavedText = true
 	c.FlushProgress()
 	return true
 }
@@ -107,29 +107,34 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 	cp.AltIndex, cp.AltCount = c.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text})
-	c.unsaved = true
+	c.unsavedReasoning += len(text)
 	c.FlushProgress()
 	return true
 }
 
 // FlushProgress reports the reply in flight as a ChangeProgress when text
-// arrived since the last one and ProgressEvery has passed. AppendDelta
+// arrived since the last one and ProgressEvery has passed (reasoning
+// alone: ReasoningProgressEvery, or ReasoningProgressBytes of it). AppendDelta
 // calls it; a caller with a clock of its own (the chat's frame tick) calls
 // it too, so text that arrived right before a silence is still reported
 // within ProgressEvery, not only when the next delta comes.
 func (c *Conversation) FlushProgress() {
-	if !c.unsaved || len(c.listeners) == 0 {
+	if (!c.unsavedText && c.unsavedReasoning == 0) || len(c.listeners) == 0 {
 		return
 	}
 	now := c.now()
-	if now.Sub(c.lastProgress) < c.progressEvery {
+	every := c.progressEvery
+	if !c.unsavedText && c.unsavedReasoning < ReasoningProgressBytes {
+		every = max(every, ReasoningProgressEvery)
+	}
+	if now.Sub(c.lastProgress) < every {
 		return
 	}
 	l := c.leaf()
 	if l.depth < 0 || l.msg.State != StateStreaming {
 		return
 	}
-	c.lastProgress, c.unsaved = now, false
+	c.lastProgress, c.unsavedText, c.unsavedReasoning = now, false, 0
 	c.emitNode(ChangeProgress, l)
 }
 

@@ -33,14 +33,16 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 	}
 }
 
-// TestEnterRightAfterPastingAnImagePath (issue 26 §2): a large PNG's path
-// pasted, a question typed and enter pressed at once: the request carries
-// the image with the question, and nothing is left on the composer for
-// the next message.
+// TestEnterRightAfterPastingAnImagePath (issue 26 §2): a PNG's path
+// pasted, a question typed and enter pressed at once, while the image is
+// still being read: the request carries the image with the question, and
+// nothing is left on the composer for the next message. (1400x1000: large
+// enough to take a while to check, small enough for the race detector's
+// binary to read within the wait.)
 func TestEnterRightAfterPastingAnImagePath(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
-	shot, _ := writeTestPNG(t, t.TempDir(), "big screen.png", 3000, 2000)
+	shot, _ := writeTestPNG(t, t.TempDir(), "big screen.png", 1400, 1000)
 	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 100, Height: 30})
 	tm.waitText(composerReady)
 	tm.must("set-buffer", "--", "'"+shot+"'")

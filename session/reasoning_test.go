@@ -32,7 +32,7 @@ func TestReasoningTextFilesAndSettingsRoundTrip(t *testing.T) {
 	}
 	id, _ := conv.StartReply("deepseek-r1")
 	conv.AppendReasoning(id, "The file is tiny. ")
-	c.advance(2 * time.Second)
+	c.advance(conversation.ReasoningProgressEvery)
 	conv.AppendReasoning(id, "It does nothing.")
 	flush(t, r)
 
@@ -63,7 +63,7 @@ func TestReasoningTextFilesAndSettingsRoundTrip(t *testing.T) {
 	}
 	reply := got.Snapshot.Messages[1]
 	if reply.Text != "Looks fine, but it does nothing." || reply.Reasoning != "The file is tiny. It does nothing." ||
-		reply.ThoughtFor() != 2*time.Second || reply.Usage.ReasoningTokens() != 40 {
+		reply.ThoughtFor() != conversation.ReasoningProgressEvery || reply.Usage.ReasoningTokens() != 40 {
 		t.Fatalf("reply: %q / %q / %v / %+v", reply.Text, reply.Reasoning, reply.ThoughtFor(), reply.Usage)
 	}
 	// The restored conversation sends the file again and never the reasoning.
