@@ -177,7 +177,7 @@ func TestChipsShowTheNewestAndRefuseTheSameFileTwice(t *testing.T) {
 			t.Fatalf("the newest chip (%d) is not in view:\n%s", i+1, scr)
 		}
 	}
-	if !strings.Contains(h.screen(), "earlier: 3 more") {
+	if !strings.Contains(h.screen(), "1–3 not shown: 3 more") {
 		t.Fatalf("the earlier chips are not counted:\n%s", h.screen())
 	}
 	h.typeText("/attach " + paths[4])
