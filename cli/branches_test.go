@@ -77,10 +77,14 @@ func TestSessionsWithBranches(t *testing.T) {
 	out := filepath.Join(h.home, "all.md")
 	h.run(nil, "sessions", "export", id, "--all-branches", "-o", out).mustCode(t, 0)
 	md, _ := os.ReadFile(out)
-	for _, want := range []string{"## Branch 1 of 2 (active)", "## Branch 2 of 2\n\n*2 messages; the first is the same as in branch 1.*", "Blue.", "It is warm."} {
+	for _, want := range []string{"## Branch 1 of 2 (active)", "## Branch 2 of 2\n\n*2 messages; the first is the same as in branch 1, written above, so this one goes on from message 2.*", "Blue.", "It is warm."} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("export --all-branches lacks %q:\n%s", want, md)
 		}
+	}
+	// The first message, shared by both branches, is written once.
+	if n := strings.Count(string(md), "Name a colour\n"); n != 2 {
+		t.Errorf("the shared first message is written %d times (with the title: want 2):\n%s", n, md)
 	}
 	r = h.run(nil, "sessions", "export", id, "--all-branches", "-f", "json")
 	r.mustCode(t, 0)
