@@ -82,6 +82,10 @@ func TestSessionsWithBranches(t *testing.T) {
 			t.Errorf("export --all-branches lacks %q:\n%s", want, md)
 		}
 	}
+	// The first message, shared by both branches, is written once.
+	if n := strings.Count(string(md), "Name a colour\n"); n != 2 {
+		t.Errorf("the shared first message is written %d times (with the title: want 2):\n%s", n, md)
+	}
 	r = h.run(nil, "sessions", "export", id, "--all-branches", "-f", "json")
 	r.mustCode(t, 0)
 	var doc struct {
