@@ -13,6 +13,7 @@ import (
 	"parley/internal/bytesize"
 	"parley/media"
 	"parley/ui/cells"
+	"parley/ui/slash"
 	"parley/ui/uictx"
 )
 
@@ -233,4 +234,26 @@ func attachedList(atts []api.Attachment) string {
 		parts[i] = chip(a, i+1)
 	}
 	return fmt.Sprintf("%d %s on the next message: %s (/detach N removes one)", len(atts), plural(len(atts), "attachment", "attachments"), strings.Join(parts, "; "))
+}
+
+// attachCommand is /attach: without paths it opens the file picker (in
+// the folder it was left in), "latest" attaches the newest screenshot, and
+// paths or links are attached.
+func (m *Model) attachCommand(refs []string) tea.Cmd {
+	switch {
+	case len(refs) == 0:
+		return findPickerFolder(m.opts.Getenv, m.opts.WorkDir)
+	case len(refs) == 1 && refs[0] == "latest":
+		// The newest screenshot; a file named so is ./latest.
+		dir := ""
+		if m.opts.Config != nil {
+			dir = m.opts.Config.ScreenshotsDir()
+		}
+		return m.grab().latest(dir)
+	}
+	expanded := make([]string, len(refs))
+	for i, r := range refs {
+		expanded[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
+	}
+	return m.attachUpTo(expanded, "", false)
 }

@@ -18,7 +18,7 @@ import (
 // and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	owned := m.layers.ownsQuit()
-	app, isApp := m.actions.appKey(m, msg)
+	app, isApp := m.actions.appKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng))
 	if l := m.layers.top(); l != nil {
 		m.armed.codePrefix = false
 		if !isApp || owned || layerBinds(l, msg) {
@@ -29,11 +29,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.layers.closeAll()
-		return app.run(m, call{key: msg})
+		return m.perform(app.op, call{key: msg})
 	}
 	if m.focus.on == focusMessages {
 		if isApp {
-			return app.run(m, call{key: msg})
+			return m.perform(app.op, call{key: msg})
 		}
 		return m.cursorKey(msg)
 	}
@@ -42,7 +42,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.focus.on == focusPane {
 		if isApp {
-			return app.run(m, call{key: msg})
+			return m.perform(app.op, call{key: msg})
 		}
 		m.focus.toComposer()
 	}
@@ -109,10 +109,15 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.comp.setValue("/")
 		return m.openMenu()
 	}
-	if a, ok := m.actions.forKey(m, msg); ok {
-		return a.run(m, call{key: msg})
+	if a, ok := m.actions.forKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng)); ok {
+		return m.perform(a.op, call{key: msg})
 	}
 	return typeKey(m, msg)
+}
+
+// keysNow is the state the keys' conditions read.
+func keysNow(c *composer, eng *chat.Engine) keyState {
+	return keyState{textEmpty: c.textEmpty(), nothingDrafted: c.empty() && eng.Reply() == nil && eng.Conv().Len() > 0}
 }
 
 // typeAheadWindow is how soon after start a key counts as typed ahead.

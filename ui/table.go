@@ -15,9 +15,11 @@ import (
 // action is one thing the user can do, declared once: the key binding it
 // answers to (a keys action, whose keys and help text live in ui/keys and
 // the config's [keys]), the slash command that does the same (its name,
-// arguments, summary and completion), and the handler. The registry of
-// slash commands is made from this table, so a command cannot exist
-// without its handler; a test checks every key action of the chat has one.
+// arguments, summary and completion), and what it does (op). The table is
+// data: an action cannot change the model; the root performs its op in
+// Update (perform.go), as it acts on a component's result. The registry
+// of slash commands is made from this table, so a command cannot exist
+// without its op; a test checks every key action of the chat has one.
 type action struct {
 	// key is the keys action name ("" for a command without a key).
 	key string
@@ -29,11 +31,40 @@ type action struct {
 	// closes that layer instead).
 	app   bool
 	opens string
-	// when, if set, says whether the key applies now; otherwise it is the
+	// when says whether the key applies now; otherwise it is the
 	// composer's (an arrow in a composer with text moves the cursor).
-	when func(m *Model) bool
-	// run does it. c says how it was asked for: a key or a command line.
-	run func(m *Model, c call) tea.Cmd
+	when condition
+	// op is what it does.
+	op op
+}
+
+// condition is when a key that is also an editing key of the composer
+// is an action's.
+type condition int
+
+const (
+	// always: the key is the action's.
+	always condition = iota
+	// whileTextEmpty: the composer holds no text.
+	whileTextEmpty
+	// whileNothingDrafted: the composer holds nothing (no text, no
+	// attachment), no reply streams and the conversation has a message.
+	whileNothingDrafted
+)
+
+// keyState is what the conditions read, taken once per key.
+type keyState struct {
+	textEmpty, nothingDrafted bool
+}
+
+func (st keyState) holds(c condition) bool {
+	switch c {
+	case whileTextEmpty:
+		return st.textEmpty
+	case whileNothingDrafted:
+		return st.nothingDrafted
+	}
+	return true
 }
 
 // call is how an action was asked for.
@@ -59,8 +90,8 @@ func newActionTable(list []action) actionTable {
 	t := actionTable{list: list, commands: slash.NewRegistry[commandEnv]()}
 	var cmds []slash.Command[commandEnv]
 	for _, a := range t.list {
-		if a.run == nil {
-			panic("the action " + a.key + a.cmd.Name + " has no handler")
+		if a.op == 0 {
+			panic("the action " + a.key + a.cmd.Name + " does nothing")
 		}
 		if a.cmd.Name == "" {
 			continue
@@ -78,8 +109,7 @@ func newActionTable(list []action) actionTable {
 }
 
 // forKey is the action a key press asks for now, if any.
-func (t actionTable) forKey(m *Model, msg tea.KeyPressMsg) (action, bool) {
-	km := &m.ctx.Keys
+func (t actionTable) forKey(km *keys.Map, msg tea.KeyPressMsg, st keyState) (action, bool) {
 	for _, a := range t.list {
 		if a.key == "" {
 			continue
@@ -88,12 +118,12 @@ func (t actionTable) forKey(m *Model, msg tea.KeyPressMsg) (action, bool) {
 		if !ok || !keys.Matches(msg, b) {
 			continue
 		}
-		if keys.Printable(keys.Matched(msg, b)) && !m.comp.textEmpty() {
+		if keys.Printable(keys.Matched(msg, b)) && !st.textEmpty {
 			// A key that types a character acts only while there is no
 			// text to type it into.
 			continue
 		}
-		if a.when == nil || a.when(m) {
+		if st.holds(a.when) {
 			return a, true
 		}
 	}
@@ -102,8 +132,8 @@ func (t actionTable) forKey(m *Model, msg tea.KeyPressMsg) (action, bool) {
 
 // appKey is the app action a key press asks for (quit, help, notices, …),
 // which works whatever has the keys.
-func (t actionTable) appKey(m *Model, msg tea.KeyPressMsg) (action, bool) {
-	a, ok := t.forKey(m, msg)
+func (t actionTable) appKey(km *keys.Map, msg tea.KeyPressMsg, st keyState) (action, bool) {
+	a, ok := t.forKey(km, msg, st)
 	return a, ok && a.app
 }
 
@@ -124,18 +154,7 @@ func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 	if !ok {
 		return m.notify("the command /"+cells.OneLine(inv.Name)+" is not handled", toastErr)
 	}
-	return a.run(m, call{inv: inv})
-}
-
-// Conditions of keys that are also the composer's editing keys.
-func composerEmpty(m *Model) bool {
-	return m.comp.empty() && m.eng.Reply() == nil && m.eng.Conv().Len() > 0
-}
-func textEmpty(m *Model) bool { return m.comp.textEmpty() }
-
-// do adapts a handler that takes no arguments.
-func do(f func(m *Model) tea.Cmd) func(*Model, call) tea.Cmd {
-	return func(m *Model, _ call) tea.Cmd { return f(m) }
+	return m.perform(a.op, call{inv: inv})
 }
 
 // nameArg completes a command's first word from a list.

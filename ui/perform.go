@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/ui/keys"
+)
+
+// op is what an action of the table does (table.go): the table says which
+// key and command ask for it, and the root performs it here, in Update.
+type op int
+
+// The ops, grouped as perform routes them: the conversation, the message
+// being written, the view.
+const (
+	opNone op = iota
+	// The conversation.
+	opModel
+	opTheme
+	opRole
+	opSet
+	opSystem
+	opNew
+	opSessions
+	opExport
+	opRetry
+	opStop
+	opSend
+	opBranches
+	opFork
+	opHelp
+	opNotices
+	opMouse
+	opQuit
+	opInterrupt
+	// The message being written and what it carries.
+	opAttach
+	opScreenshot
+	opImage
+	opEdit
+	opPaste
+	opClearComposer
+	opDetach
+	opAttached
+	opEditLast
+	opEditor
+	opCopy
+	opCopyCode
+	// The view.
+	opImagePane
+	opThinking
+	opTop
+	opBottom
+	opLineUp
+	opLineDown
+	opPageUp
+	opPageDown
+)
+
+// perform does an action's op; c says how it was asked for.
+func (m *Model) perform(o op, c call) tea.Cmd {
+	if o >= opImagePane {
+		return m.performView(o)
+	}
+	return m.performConversation(o, c)
+}
+
+// performConversation does the ops on the conversation and the program,
+// and hands the others on.
+func (m *Model) performConversation(o op, c call) tea.Cmd {
+	switch o {
+	case opModel:
+		if c.inv.Args == "" {
+			return m.openModelPicker(false)
+		}
+		return tea.Batch(m.useModel(c.inv.Args, false), m.checkModelName(c.inv.Args))
+	case opTheme:
+		if c.inv.Args == "" {
+			m.layers.push(newThemeLayer(m.ctx, m.term))
+			return nil
+		}
+		cmd := m.setTheme(c.inv.Args)
+		if m.term.themeName == c.inv.Args {
+			return tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+		}
+		return cmd
+	case opRole:
+		return m.roleCommand(c.inv.Args)
+	case opSet:
+		return m.setCommand(c.inv.Args)
+	case opSystem:
+		return m.systemCommand(c.inv.Args)
+	case opNew:
+		switch {
+		case c.byKey():
+			return m.newConversationKey()
+		case m.eng.Conv().Len() == 0:
+			return m.notify("this conversation is new already", toastInfo)
+		}
+		return m.startNewConversation()
+	case opSessions:
+		return m.openSessions()
+	case opExport:
+		return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
+	case opRetry:
+		return m.retry()
+	case opStop:
+		switch {
+		case c.byKey():
+			return m.cancelKey()
+		case m.eng.Reply() == nil:
+			return m.notify("no reply is streaming", toastInfo)
+		}
+		m.interruptStream()
+		return m.tickIfNeeded()
+	case opSend:
+		return m.send()
+	case opBranches:
+		return m.openBranches()
+	case opFork:
+		msgs := m.eng.Conv().Messages()
+		if len(msgs) == 0 {
+			return m.notify("there is nothing to fork yet: ask something first", toastInfo)
+		}
+		return m.fork(msgs[len(msgs)-1])
+	case opHelp:
+		m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands()))
+		return nil
+	case opNotices:
+		return m.togglePane(newNoticesPane(m.ctx))
+	case opMouse:
+		return m.notify(m.term.toggleMouse(), toastInfo)
+	case opQuit:
+		return m.quit()
+	case opInterrupt:
+		return m.interrupt()
+	}
+	return m.performMessage(o, c)
+}
+
+// performMessage does the ops on the message being written: what it
+// carries, where its text comes from, what is copied out of the chat.
+func (m *Model) performMessage(o op, c call) tea.Cmd {
+	switch o {
+	case opAttach:
+		return m.attachCommand(c.inv.Positional)
+	case opScreenshot:
+		name := "screenshot-" + m.now().Format("20060102-150405")
+		return tea.Batch(m.grab().region(name), m.notify("draw the region to capture; esc here stops the capture", toastInfo))
+	case opImage:
+		if c.byKey() {
+			return m.openImageForm()
+		}
+		return m.imageCommand(c.inv)
+	case opEdit:
+		return m.editCommand(c.inv)
+	case opPaste:
+		return m.grab().clipboard()
+	case opClearComposer:
+		switch m.comp.clearAll() {
+		case "cleared":
+			return m.notify("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
+		case "restored":
+			return m.notify("message brought back", toastInfo)
+		}
+		return nil
+	case opDetach:
+		n, err := numberArg(c.inv, "an attachment", len(m.comp.attachments))
+		if err != nil {
+			return m.notify(err.Error(), toastErr)
+		}
+		return m.removeAttachment(n - 1)
+	case opAttached:
+		return m.notify(attachedList(m.comp.attachments), toastInfo)
+	case opEditLast:
+		if !c.byKey() && (m.eng.Reply() != nil || m.eng.Conv().Len() == 0) {
+			return m.notify("there is no message to edit yet", toastInfo)
+		}
+		if u, ok := m.eng.Conv().LastUser(); ok {
+			return editMessage(m, u.ID, u.Text, u.Attachments)
+		}
+		return nil
+	case opEditor:
+		return openEditor(m.opts.Getenv, m.comp.value())
+	case opCopy:
+		n, err := numberArg(c.inv, "a code block", 0)
+		switch {
+		case err != nil:
+			return m.notify(err.Error(), toastErr)
+		case n > 0:
+			return m.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+		}
+		return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
+	case opCopyCode:
+		if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
+			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+		}
+		m.armed.codePrefix = true
+		return nil
+	}
+	return m.notify(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
+}
+
+// performView does the ops that change what the screen shows.
+func (m *Model) performView(o op) tea.Cmd {
+	switch o {
+	case opImagePane:
+		return m.toggleImagePane()
+	case opThinking:
+		m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
+		if m.tr.ThinkingOpen() {
+			return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
+		}
+		return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
+	case opTop:
+		m.tr.List().Top()
+	case opBottom:
+		m.tr.List().Bottom()
+	case opLineUp:
+		m.tr.List().LineUp(1)
+	case opLineDown:
+		m.tr.List().LineDown(1)
+	case opPageUp:
+		m.tr.List().PageUp()
+	case opPageDown:
+		m.tr.List().PageDown()
+	}
+	return m.tickIfNeeded()
+}
