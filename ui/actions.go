@@ -106,7 +106,7 @@ func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.notify(msg.err.Error(), toastErr)
 	}
-	return takeEditorText(m, msg.text)
+	return m.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics)))
 }
 
 // attachedMsg carries images attached from a pasted or dropped path.
@@ -123,12 +123,12 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
 	if stopped(msg.err) {
 		// esc, or the conversation was left: what was pasted stays.
-		return takeText(m, msg.text)
+		return m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
 	}
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		return tea.Batch(takeText(m, msg.text), m.notify(msg.err.Error(), toastWarn), m.attachingDone(true))
+		return tea.Batch(m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notify(msg.err.Error(), toastWarn), m.attachingDone(true))
 	}
 	before := len(m.comp.attachments)
 	cmd := m.addAttachments(msg.atts)

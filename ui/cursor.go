@@ -138,7 +138,7 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	m.focus.toComposer()
-	block := editMessage(m, sel.ID, sel.Text, sel.Attachments)
+	block := m.say(m.comp.editMessage(sel.ID, sel.Text, sel.Attachments))
 	return tea.Batch(m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
 }
 

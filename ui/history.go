@@ -188,7 +188,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if !msg.full {
 		m.comp.reset()
 		m.comp.setAttachments(msg.atts)
-		draft = restoreDraft(m, msg.text)
+		draft = m.say(m.comp.restoreDraft(msg.text))
 		m.hist.draft.saved, m.hist.draft.savedAtts = msg.text, len(msg.atts)
 		m.hist.draft.key = itoa(m.comp.gen)
 	}

@@ -77,7 +77,8 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		if cmd, done := m.menuKey(msg); done {
 			return cmd
 		}
-		return tea.Batch(typeKey(m, msg), m.syncMenu())
+		cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
+		return tea.Batch(cmd, m.say(n), m.syncMenu())
 	}
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
@@ -112,7 +113,8 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if a, ok := m.actions.forKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng)); ok {
 		return m.perform(a.op, call{key: msg})
 	}
-	return typeKey(m, msg)
+	cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
+	return tea.Batch(cmd, m.say(n))
 }
 
 // keysNow is the state the keys' conditions read.

@@ -43,7 +43,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
-	return tea.Batch(takeText(m, content), m.syncMenu())
+	return tea.Batch(m.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.syncMenu())
 }
 
 // checkAndAttach confirms that pasted paths are images or text files (a

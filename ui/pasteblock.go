@@ -11,6 +11,7 @@ import (
 	"parley/api"
 	"parley/internal/bytesize"
 	"parley/ui/cells"
+	"parley/ui/keys"
 	"parley/ui/paste"
 )
 
@@ -18,60 +19,76 @@ import (
 // never goes into it: it goes on the message as a block, a text
 // attachment like a text file (a chip, sent as a fenced text part, stored
 // by hash, removed with the remove-attachment key), and the smaller text
-// the composer held stays where it was. These are functions of the root
-// model, not methods: the root keeps its method count.
+// the composer held stays where it was. The composer decides and reports
+// what the user is to be told as a noticeResult (zero when nothing); the
+// root says it.
+
+// blockRoom is what bounds the blocks a message may carry:
+// attach_max_count and the text caps.
+type blockRoom struct {
+	maxCount int
+	lim      api.AttachLimits
+}
+
+// say tells the user what a component reported, if anything.
+func (m *Model) say(n noticeResult) tea.Cmd {
+	if n.text == "" {
+		return nil
+	}
+	return m.notify(n.text, n.kind)
+}
 
 // takeText puts text that arrives at once (a paste, the clipboard, dropped
 // paths that were not files after all) into the composer at the cursor,
 // or on the message as a block when the composer would pass its bound.
-func takeText(m *Model, text string) tea.Cmd {
+func (c *composer) take(text string, room blockRoom) noticeResult {
 	// A CRLF is one line break, not the two the textarea would make.
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	if m.comp.fits(text) {
-		m.comp.insert(text)
-		return nil
+	if c.fits(text) {
+		c.insert(text)
+		return noticeResult{}
 	}
-	cmd, _ := attachBlock(m, text, "pasted", "the pasted text")
-	return cmd
+	n, _ := c.attachBlock(text, "pasted", "the pasted text", room)
+	return n
 }
 
 // takeEditorText replaces the composer's text with the editor's; a text
 // past the bound goes on the message as a block and the composer empties
 // (the editor had its text). When the block is refused the composer stays
 // as it was, and the sentence says so.
-func takeEditorText(m *Model, text string) tea.Cmd {
+func (c *composer) takeEditorText(text string, room blockRoom) noticeResult {
 	if withinBound(len(text), textLines(text)) {
-		m.comp.setValue(text)
-		return nil
+		c.setValue(text)
+		return noticeResult{}
 	}
-	cmd, ok := attachBlock(m, text, "editor", "the editor's text")
+	n, ok := c.attachBlock(text, "editor", "the editor's text", room)
 	if ok {
-		m.comp.clearText()
+		c.clearText()
 	}
-	return cmd
+	return n
 }
 
 // editMessage puts a sent message into the composer to be edited as a
 // new branch. A text past the bound (sent before the composer had one, or
 // with ask) comes back as a block, whole.
-func editMessage(m *Model, id int, text string, atts []api.Attachment) tea.Cmd {
+func (c *composer) editMessage(id int, text string, atts []api.Attachment) noticeResult {
 	if withinBound(len(text), textLines(text)) {
-		m.comp.edit(id, text, atts)
-		return nil
+		c.edit(id, text, atts)
+		return noticeResult{}
 	}
-	m.comp.edit(id, "", atts)
-	return keepAsBlock(m, text, "message", "the message's text")
+	c.edit(id, "", atts)
+	return c.keepAsBlock(text, "message", "the message's text")
 }
 
 // restoreDraft puts a reopened session's draft text into the composer; a
 // draft saved before the composer had its bound may pass it, and comes
 // back as a block, whole.
-func restoreDraft(m *Model, text string) tea.Cmd {
+func (c *composer) restoreDraft(text string) noticeResult {
 	if withinBound(len(text), textLines(text)) {
-		m.comp.setValue(text)
-		return nil
+		c.setValue(text)
+		return noticeResult{}
 	}
-	return keepAsBlock(m, text, "draft", "the draft's text")
+	return c.keepAsBlock(text, "draft", "the draft's text")
 }
 
 // keepAsBlock puts text that was the composer's (a draft, a sent message)
@@ -79,20 +96,20 @@ func restoreDraft(m *Model, text string) tea.Cmd {
 // text already, and the caps on what a message carries are for what is
 // added to it. Put back into the composer instead, it would be cut (the
 // textarea keeps 10,000 lines) and every key would cost seconds.
-func keepAsBlock(m *Model, text, prefix, what string) tea.Cmd {
-	b := paste.Block(text, prefix, m.comp.attachments)
-	m.comp.setAttachments(append(m.comp.attachments, b))
-	return m.notify(fmt.Sprintf("%s (%s) is longer than the composer holds, so it is attached as a block", what, blockSize(b)), toastInfo)
+func (c *composer) keepAsBlock(text, prefix, what string) noticeResult {
+	b := paste.Block(text, prefix, c.attachments)
+	c.setAttachments(append(c.attachments, b))
+	return noticeResult{fmt.Sprintf("%s (%s) is longer than the composer holds, so it is attached as a block", what, blockSize(b)), toastInfo}
 }
 
 // typeKey types a key into the composer, unless it would pass the bound:
 // then nothing changes and a notice says what to do instead.
-func typeKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	if m.comp.refusesKey(msg, &m.ctx.Keys) {
-		return m.notify(fmt.Sprintf("the composer holds at most %d lines and %s; paste longer text (it is attached as a block), write it in the editor (%s) or attach it as a file",
-			composerMaxLines, bytesize.Format(composerMaxBytes), firstKey(m.ctx.Keys.Editor, "ctrl+x")), toastWarn)
+func (c *composer) typeKey(msg tea.KeyPressMsg, km *keys.Map) (tea.Cmd, noticeResult) {
+	if c.refusesKey(msg, km) {
+		return nil, noticeResult{fmt.Sprintf("the composer holds at most %d lines and %s; paste longer text (it is attached as a block), write it in the editor (%s) or attach it as a file",
+			composerMaxLines, bytesize.Format(composerMaxBytes), firstKey(km.Editor, "ctrl+x")), toastWarn}
 	}
-	return m.comp.update(msg)
+	return c.update(msg), noticeResult{}
 }
 
 // attachBlock puts text on the message as a block (prefix-N.txt), within
@@ -100,13 +117,13 @@ func typeKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 // one sentence, and the composer's text and attachments stay as they
 // were. what names the text in the notices ("the pasted text"). It
 // reports whether the block was attached.
-func attachBlock(m *Model, text, prefix, what string) (tea.Cmd, bool) {
-	b := paste.Block(text, prefix, m.comp.attachments)
-	if why, kind := blockRefusal(m, b, what); why != "" {
-		return m.notify(why, kind), false
+func (c *composer) attachBlock(text, prefix, what string, room blockRoom) (noticeResult, bool) {
+	b := paste.Block(text, prefix, c.attachments)
+	if why, kind := c.blockRefusal(b, what, room); why != "" {
+		return noticeResult{why, kind}, false
 	}
-	m.comp.setAttachments(append(m.comp.attachments, b))
-	return m.notify(fmt.Sprintf("%s (%s) is attached as a block; it is sent with your message", what, blockSize(b)), toastOK), true
+	c.setAttachments(append(c.attachments, b))
+	return noticeResult{fmt.Sprintf("%s (%s) is attached as a block; it is sent with your message", what, blockSize(b)), toastOK}, true
 }
 
 // blockSize is a block's lines and bytes: "13,107 lines, 1.0 MB".
@@ -116,15 +133,15 @@ func blockSize(b api.Attachment) string {
 
 // blockRefusal says why block b cannot go on the message (the same text
 // is there already, no room left, too much text), or "".
-func blockRefusal(m *Model, b api.Attachment, what string) (string, toastKind) {
-	if i := slices.IndexFunc(m.comp.attachments, func(a api.Attachment) bool { return a.IsText() && a.SHA256 == b.SHA256 }); i >= 0 {
-		return fmt.Sprintf("%s (%s) is attached already, as %s", what, blockSize(b), cells.OneLine(m.comp.attachments[i].Name)), toastInfo
+func (c *composer) blockRefusal(b api.Attachment, what string, room blockRoom) (string, toastKind) {
+	if i := slices.IndexFunc(c.attachments, func(a api.Attachment) bool { return a.IsText() && a.SHA256 == b.SHA256 }); i >= 0 {
+		return fmt.Sprintf("%s (%s) is attached already, as %s", what, blockSize(b), cells.OneLine(c.attachments[i].Name)), toastInfo
 	}
-	if n := m.opts.maxAttachments(); len(m.comp.attachments) >= n {
+	if n := room.maxCount; len(c.attachments) >= n {
 		return fmt.Sprintf("%s (%s) is too long for the composer and the message already carries %d attachments, the most it may (attach_max_count); remove one or send the text in another message",
 			what, blockSize(b), n), toastErr
 	}
-	if why := blockTotal(attachLimits(m.opts, &m.pics), m.comp.attachments, b, what); why != "" {
+	if why := blockTotal(room.lim, c.attachments, b, what); why != "" {
 		return why, toastErr
 	}
 	return "", toastInfo

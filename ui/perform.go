@@ -180,7 +180,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 			return m.notify("there is no message to edit yet", toastInfo)
 		}
 		if u, ok := m.eng.Conv().LastUser(); ok {
-			return editMessage(m, u.ID, u.Text, u.Attachments)
+			return m.say(m.comp.editMessage(u.ID, u.Text, u.Attachments))
 		}
 		return nil
 	case opEditor:

@@ -104,6 +104,11 @@ func attachLimits(o Options, pics *pictures) api.AttachLimits {
 	return lim
 }
 
+// roomOf is what bounds the text blocks a message may carry.
+func roomOf(o Options, pics *pictures) blockRoom {
+	return blockRoom{maxCount: o.maxAttachments(), lim: attachLimits(o, pics)}
+}
+
 // maxAttachments is attach_max_count.
 func (o Options) maxAttachments() int { return o.Config.MaxAttachments() }
 
