@@ -37,6 +37,10 @@ type Options struct {
 	// SystemOverride, when set, replaces a reopened session's own system
 	// prompt (--system says this run's, a reopened session's included).
 	SystemOverride string
+	// Model is the model of the first turn; Catalog is what parley knows
+	// of the models (the config's, and the gateway's list as cached).
+	Model   string
+	Catalog *api.Catalog
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -45,6 +49,8 @@ type Engine struct {
 	opts      Options
 	conv      *conversation.Conversation
 	listeners []conversation.Listener
+
+	models models
 
 	reply   *Reply
 	images  *ImageRun
@@ -76,7 +82,7 @@ func New(base context.Context, o Options) *Engine {
 	if o.Clients == nil {
 		o.Clients = NewClients(nil)
 	}
-	e := &Engine{base: base, opts: o}
+	e := &Engine{base: base, opts: o, models: models{current: o.Model, catalog: o.Catalog}}
 	e.conv = e.Fresh()
 	return e
 }

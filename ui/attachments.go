@@ -50,7 +50,7 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	}
 	if slices.ContainsFunc(atts, isImage) {
 		// Text files need no vision; images do.
-		if err := m.catalog.Require(m.model, api.CapVision); err != nil {
+		if err := m.eng.Catalog().Require(m.eng.Model(), api.CapVision); err != nil {
 			inChat(err)
 			return m.notify(err.Error(), toastWarn)
 		}

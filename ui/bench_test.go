@@ -29,7 +29,7 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 			return api.NewClient(api.ClientConfig{BaseURL: "http://127.0.0.1:9"})
 		},
 	})
-	if _, err := m.eng.Clients().Get(m.model); err != nil {
+	if _, err := m.eng.Clients().Get(m.eng.Model()); err != nil {
 		b.Fatal(err)
 	}
 	r, err := m.eng.Begin(&conversation.UserInput{Text: "benchmark question"}, m.turnOptions())

@@ -52,7 +52,7 @@ func (m *Model) roleCommand(args string) tea.Cmd {
 		said += " and parameters (/set shows them)"
 	}
 	var cmd tea.Cmd
-	if model := strings.TrimSpace(r.Model); model != "" && model != m.model {
+	if model := strings.TrimSpace(r.Model); model != "" && model != m.eng.Model() {
 		said += "; model " + cells.OneLine(model)
 		cmd = m.useModel(model, false)
 	}

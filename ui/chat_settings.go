@@ -53,7 +53,7 @@ func (m *Model) setCommand(args string) tea.Cmd {
 	name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 	switch {
 	case name == "":
-		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.model, m.eng.Conv())), toastInfo)
+		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.eng.Model(), m.eng.Conv())), toastInfo)
 	case value == "--clear":
 		if !m.eng.Conv().Params().Has(name) {
 			if _, err := api.ParseParam(name, "0"); err != nil && api.ParamHelp(name) == "" {

@@ -48,20 +48,20 @@ func (m *Model) commandEnv() commandEnv {
 			env.models = append(env.models, n)
 		}
 	}
-	add(m.model)
-	for _, md := range m.catalog.Configured() {
+	add(m.eng.Model())
+	for _, md := range m.eng.Catalog().Configured() {
 		add(md.Name)
 	}
-	for _, n := range m.gateway.models {
+	for _, n := range m.eng.Listed() {
 		add(n)
 	}
-	env.imageModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageGeneration)
-	env.editModels = m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit)
-	env.imageModel = m.images.model(m.catalog, m.opts.Config, api.CapImageGeneration)
+	env.imageModels = m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageGeneration)
+	env.editModels = m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageEdit)
+	env.imageModel = m.images.model(m.eng.Catalog(), m.opts.Config, api.CapImageGeneration)
 	env.sizes = map[string][]string{}
 	for _, n := range append(append([]string{env.imageModel}, env.imageModels...), env.editModels...) {
 		if n != "" {
-			env.sizes[n] = m.catalog.Lookup(n).Caps.Sizes
+			env.sizes[n] = m.eng.Catalog().Lookup(n).Caps.Sizes
 		}
 	}
 	env.dir = m.opts.WorkDir

@@ -162,8 +162,8 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 	if m.eng.Reply() != nil || m.eng.Images() != nil {
 		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
-	if m.eng.Clients().NeedsBuild(m.model) {
-		return tea.Batch(prepareClient(m.eng.Clients(), m.model), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
+	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
+		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
 	}
 	r, err := m.eng.Regenerate(sel.ID, m.turnOptions())
 	if err != nil {

@@ -38,17 +38,17 @@ func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 	if !ok {
 		return refuse("there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
 	}
-	ask, err := m.images.parse(inv, api.CapImageEdit, m.catalog, m.opts.Config)
+	ask, err := m.images.parse(inv, api.CapImageEdit, m.eng.Catalog(), m.opts.Config)
 	if err != nil {
 		return refuse(err.Error())
 	}
 	ask.edit = &src
 	pick := ask.model == ""
 	if pick {
-		if can := m.catalog.WithListed(m.gateway.models).ModelsWith(api.CapImageEdit); len(can) == 0 {
-			return refuse(userSentence(m.catalog.Require("", api.CapImageEdit)))
+		if can := m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageEdit); len(can) == 0 {
+			return refuse(userSentence(m.eng.Catalog().Require("", api.CapImageEdit)))
 		}
-	} else if err := m.catalog.Require(ask.model, api.CapImageEdit); err != nil {
+	} else if err := m.eng.Catalog().Require(ask.model, api.CapImageEdit); err != nil {
 		return refuse(userSentence(err))
 	}
 	switch {

@@ -329,7 +329,7 @@ func (h *harness) attached() []api.Attachment { return h.m.comp.attachments }
 func (h *harness) editing() bool { return h.m.comp.editing }
 
 // model is the model the next turn uses.
-func (h *harness) model() string { return h.m.model }
+func (h *harness) model() string { return h.m.eng.Model() }
 
 // theme is the name of the theme on screen; themeSetting is what was
 // chosen (auto, or a name).
@@ -367,4 +367,4 @@ func (h *harness) notice() (string, toastKind) { return h.m.notes.cur.text, h.m.
 
 // useModel makes name the model of the next turn, as a layer's effect
 // would, without the check /model starts.
-func (h *harness) useModel(name string) { h.m.model = name }
+func (h *harness) useModel(name string) { h.m.eng.SetModel(name) }

@@ -182,7 +182,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if msg.sess.Model != "" && !m.opts.ModelGiven {
 		// A reopened session goes on with its own model unless --model
 		// said otherwise.
-		m.model = msg.sess.Model
+		m.eng.SetModel(msg.sess.Model)
 	}
 	var draft tea.Cmd
 	if !msg.full {
@@ -195,7 +195,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if msg.jump != 0 {
 		m.tr.List().ScrollTo(msg.jump)
 	}
-	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), m.model), draft}
+	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), m.eng.Model()), draft}
 	if complete {
 		if len(msg.sess.Snapshot.Messages) >= settleMessages {
 			cmds = append(cmds, settleHeap)

@@ -136,7 +136,7 @@ func imageRequest(ask imageAsk, dir string) imagegen.Request {
 // imageCommand runs /image PROMPT [--n N] [--size WxH] [--model NAME]. A
 // refused line goes back to the composer, so nothing typed is lost.
 func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
-	ask, err := m.images.parse(inv, api.CapImageGeneration, m.catalog, m.opts.Config)
+	ask, err := m.images.parse(inv, api.CapImageGeneration, m.eng.Catalog(), m.opts.Config)
 	if err != nil {
 		m.comp.keepLine(inv)
 		return m.notify(err.Error(), toastErr)
@@ -144,7 +144,7 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 	if ask.model == "" {
 		return m.openImageModelPicker(api.CapImageGeneration, ask)
 	}
-	if _, err := imagegen.Plan(m.catalog, imageRequest(ask, m.opts.imageDir())); err != nil {
+	if _, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir())); err != nil {
 		m.comp.keepLine(inv)
 		return m.notify(userSentence(err), toastErr)
 	}
@@ -158,7 +158,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if m.eng.Busy() || m.eng.Waiting() != chat.WaitNone {
 		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
-	job, err := imagegen.Plan(m.catalog, imageRequest(ask, m.opts.imageDir()))
+	job, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir()))
 	if err != nil {
 		return m.notify(userSentence(err), toastErr)
 	}

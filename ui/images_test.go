@@ -363,7 +363,7 @@ func TestImageAsksForAModel(t *testing.T) {
 		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
 	}
 	for _, it := range l.rows(nil) {
-		if h.m.catalog.Require(it.Value, api.CapImageGeneration) != nil {
+		if h.m.eng.Catalog().Require(it.Value, api.CapImageGeneration) != nil {
 			t.Fatalf("the picker lists %q, which cannot generate", it.Value)
 		}
 	}

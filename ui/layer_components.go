@@ -172,9 +172,9 @@ func (m *Model) openImageForm() tea.Cmd {
 	last := m.images.lastAsk
 	model := last.model
 	if model == "" {
-		model = m.images.model(m.catalog, m.opts.Config, api.CapImageGeneration)
+		model = m.images.model(m.eng.Catalog(), m.opts.Config, api.CapImageGeneration)
 	}
-	cat := m.catalog.WithListed(m.gateway.models)
+	cat := m.eng.Catalog().WithListed(m.eng.Listed())
 	f := imageform.New(m.ctx, imageform.Options{
 		Ask:    imageform.Ask{Prompt: last.prompt, Model: model, Size: last.size, N: last.n},
 		Models: cat.ModelsWith(api.CapImageGeneration),

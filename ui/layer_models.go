@@ -100,11 +100,12 @@ func (l *modelLayer) rows(listed []string) []overlay.PickerItem {
 // no model given: no --model, no default_model) says so and sends the
 // composer's message, which it keeps, once a model is chosen.
 func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
-	m.gateway.gen++
+	// The layer's number is the stack's after it is pushed: a list that
+	// arrives for an earlier picker is not this one's.
 	l := &modelLayer{
-		gen:       m.gateway.gen,
+		gen:       m.layers.gen + 1,
 		sendAfter: sendAfter,
-		catalog:   m.catalog, current: m.model, def: m.opts.defaultModel(),
+		catalog:   m.eng.Catalog(), current: m.eng.Model(), def: m.opts.defaultModel(),
 		km: &m.ctx.Keys,
 	}
 	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
@@ -117,7 +118,7 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 		return said
 	}
 	l.p.SetLoading(overlay.ModelsLoading)
-	return tea.Batch(said, listModels(m.base, m.eng.Clients(), m.model, l.gen))
+	return tea.Batch(said, listModels(m.base, m.eng.Clients(), m.eng.Model(), l.gen))
 }
 
 // listModels asks the gateway of model's provider for its models. The
@@ -154,8 +155,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	if name == "" {
 		return nil
 	}
-	changed := name != m.model
-	m.model = name
+	changed := m.eng.SetModel(name)
 	cmds := []tea.Cmd{prepareClient(m.eng.Clients(), name), rememberModel(m.opts, name)}
 	if send && !m.comp.empty() {
 		return tea.Batch(append(cmds, m.send())...)
@@ -163,9 +163,9 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	if !changed {
 		return tea.Batch(cmds...)
 	}
-	msg := "next reply from " + termsafe.Sanitize(m.model)
+	msg := "next reply from " + termsafe.Sanitize(m.eng.Model())
 	if m.eng.Reply() != nil {
-		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.model)
+		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.eng.Model())
 	}
 	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
 }
@@ -174,10 +174,9 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 // picker lists only the models that can do cap (configured, known by name,
 // or listed by the gateway).
 func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
-	m.gateway.gen++
 	l := &modelLayer{
-		gen:       m.gateway.gen,
-		catalog:   m.catalog,
+		gen:       m.layers.gen + 1,
+		catalog:   m.eng.Catalog(),
 		forImages: &ask,
 		imageCap:  cap,
 		km:        &m.ctx.Keys,
@@ -188,5 +187,5 @@ func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
 		return nil
 	}
 	l.p.SetLoading(overlay.ModelsLoading)
-	return listModels(m.base, m.eng.Clients(), m.model, l.gen)
+	return listModels(m.base, m.eng.Clients(), m.eng.Model(), l.gen)
 }

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"parley/api"
 	"parley/chat"
 	"parley/internal/desktop"
 	"parley/themes"
@@ -33,18 +32,15 @@ type Model struct {
 	base context.Context
 
 	// eng is the chat engine: the conversation on screen and its
-	// listeners, the gateway clients, the reply or image run in flight and
-	// what a send waits for. The UI presents what it reports.
+	// listeners, the model of the next turn and what is known of models,
+	// the gateway clients, the reply or image run in flight and what a
+	// send waits for. The UI presents what it reports.
 	eng  *chat.Engine
 	tr   *transcript.Transcript
 	comp composer
 	// screen is the layout, the derived chrome and the composed frame.
-	screen  screen
-	catalog *api.Catalog
-	// gateway is the gateway's model list, once a picker asked for it.
-	gateway gatewayList
+	screen screen
 
-	model string // the model the next turn uses
 	// turn is what the next send needs to know; spin is the status of
 	// the reply in flight; images is what was last asked of /image.
 	turn   turnState
@@ -92,14 +88,6 @@ type turnState struct {
 	droppedSaid string
 }
 
-// gatewayList is the gateway's model list (for completion and the vision
-// refusal), and the number of the last picker that asked for it: a late
-// answer to an earlier picker is dropped.
-type gatewayList struct {
-	models []string
-	gen    int
-}
-
 // terminal is what the terminal reported and the theme it shows.
 type terminal struct {
 	// themeName is the configured theme ("auto", "dark", …) and darkBG,
@@ -145,7 +133,7 @@ func (m *Model) Init() tea.Cmd {
 	if s, ok := m.layers.top().(*setupLayer); ok {
 		cmds = append(cmds, s.start())
 	} else {
-		cmds = append(cmds, prepareClient(m.eng.Clients(), m.model))
+		cmds = append(cmds, prepareClient(m.eng.Clients(), m.eng.Model()))
 	}
 	if m.hist.rec != nil {
 		cmds = append(cmds, waitRecorder(m.hist.rec), waitOthers(m.hist.rec))

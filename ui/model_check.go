@@ -26,13 +26,13 @@ const modelListTimeout = 10 * time.Second
 // they do not list). With the gateway's list not asked for yet this run,
 // it is asked for in the background and the warning comes with it.
 func (m *Model) checkModelName(name string) tea.Cmd {
-	for _, md := range m.catalog.Configured() {
+	for _, md := range m.eng.Catalog().Configured() {
 		if md.Name == name {
 			return nil
 		}
 	}
-	if m.gateway.models != nil {
-		if slices.Contains(m.gateway.models, name) {
+	if m.eng.Listed() != nil {
+		if slices.Contains(m.eng.Listed(), name) {
 			return nil
 		}
 		return m.notify(unlistedModel(name), toastWarn)
@@ -53,14 +53,13 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 	}
 }
 
-// modelChecked keeps the gateway's list and warns when the model asked for
-// is not in it (and is still the one in use). A list that could not be
+// checkedModel is the warning when the model asked for is not in the
+// gateway's list (and is still the one in use). A list that could not be
 // read says nothing: the name may well be right.
-func (g *gatewayList) checked(msg modelCheckedMsg, model string) (listed []string, warning string) {
+func checkedModel(msg modelCheckedMsg, model string) (listed []string, warning string) {
 	if msg.err != nil || msg.models == nil {
 		return nil, ""
 	}
-	g.models = msg.models
 	if msg.name != model || slices.Contains(msg.models, msg.name) {
 		return msg.models, ""
 	}

@@ -346,7 +346,7 @@ func TestCatalogCapabilitiesFromConfig(t *testing.T) {
 	yes := true
 	cfg := &config.Config{Models: []config.ModelConfig{{Name: "llama3", Vision: &yes}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "llama3" })
-	if err := h.m.catalog.Require("llama3", api.CapVision); err != nil {
+	if err := h.m.eng.Catalog().Require("llama3", api.CapVision); err != nil {
 		t.Fatalf("configured vision ignored: %v", err)
 	}
 }

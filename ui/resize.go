@@ -56,6 +56,6 @@ func (m *Model) composerLook() composerLook {
 	return composerLook{
 		textH:       m.screen.lay.ComposerText,
 		focused:     m.layers.top() == nil && m.focus.on == focusComposer && !m.quitting,
-		placeholder: placeholder(m.model, firstKey(m.ctx.Keys.ModelPicker, "ctrl+o")),
+		placeholder: placeholder(m.eng.Model(), firstKey(m.ctx.Keys.ModelPicker, "ctrl+o")),
 	}
 }

@@ -95,8 +95,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		}
 		return cmd
 	case modelsListed:
-		m.gateway.models = r.models
-		m.catalog = m.catalog.WithListed(r.models)
+		m.eng.SetListed(r.models)
 		return nil
 	case modelChosen:
 		m.layers.pop()

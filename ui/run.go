@@ -235,14 +235,14 @@ func New(ctx context.Context, opts Options) *Model {
 	km = km.ForTerminal(false)
 
 	m := &Model{
-		ctx:     &uictx.Context{Width: 80, Height: 24, Keys: km},
-		opts:    opts,
-		now:     now,
-		base:    ctx,
-		catalog: st.catalog.WithListed(opts.KnownModels),
+		ctx:  &uictx.Context{Width: 80, Height: 24, Keys: km},
+		opts: opts,
+		now:  now,
+		base: ctx,
 		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
-			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt}),
-		model:   st.model,
+			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt,
+			// Refusals name the config file the way people write it (~/…).
+			Model: st.model, Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME")))}),
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 		desktop: desktop.FromOS(),
 	}
@@ -253,8 +253,6 @@ func New(ctx context.Context, opts Options) *Model {
 	if opts.NoImages {
 		images = "off"
 	}
-	// Refusals name the config file the way people write it (~/…).
-	m.catalog = m.catalog.WithConfigPath(homepath.Short(m.catalog.ConfigPath(), opts.Getenv("HOME")))
 	m.pics = newPictures(images, opts.Getenv)
 	m.work.renew(ctx, &m.pics)
 	if opts.Desktop != nil {

@@ -57,7 +57,7 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if m.eng.Images() != nil {
 		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
-	if m.model == "" {
+	if m.eng.Model() == "" {
 		return m.openModelPicker(true)
 	}
 	if !m.eng.Clients().Configured() {
@@ -70,9 +70,9 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	case m.hist.loading != "":
 		m.eng.Hold(chat.WaitSession)
 		return nil
-	case m.eng.Clients().NeedsBuild(m.model):
+	case m.eng.Clients().NeedsBuild(m.eng.Model()):
 		m.eng.Hold(chat.WaitClient)
-		return prepareClient(m.eng.Clients(), m.model)
+		return prepareClient(m.eng.Clients(), m.eng.Model())
 	}
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
@@ -108,12 +108,12 @@ func (m *Model) attachingDone(failed bool) tea.Cmd {
 // turnOptions are the options of the next turn.
 func (m *Model) turnOptions() conversation.TurnOptions {
 	o := conversation.TurnOptions{
-		Model:         m.model,
-		Catalog:       m.catalog,
+		Model:         m.eng.Model(),
+		Catalog:       m.eng.Catalog(),
 		MaxHistory:    m.opts.maxHistory(),
-		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.model,
+		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.eng.Model(),
 	}
-	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.model, m.eng.Conv())...)
+	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.eng.Model(), m.eng.Conv())...)
 	return o
 }
 
@@ -123,7 +123,7 @@ func (m *Model) refused(err error) tea.Cmd {
 	inChat(err)
 	var ve *conversation.VisionError
 	if errors.As(err, &ve) && ve.Earlier {
-		m.turn.withoutImages = m.model
+		m.turn.withoutImages = m.eng.Model()
 		return m.notify(err.Error(), toastWarn)
 	}
 	return m.notify(err.Error(), toastErr)
@@ -145,7 +145,7 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	if msg.pool != m.eng.Clients() {
 		return nil // a client of a gateway the setup screen replaced
 	}
-	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.model
+	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.eng.Model()
 	if msg.err != nil {
 		if waiting {
 			m.eng.Hold(chat.WaitNone)
@@ -204,14 +204,14 @@ func (m *Model) retry() tea.Cmd {
 	if _, ok := m.eng.Conv().LastUser(); !ok {
 		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
-	if m.model == "" {
+	if m.eng.Model() == "" {
 		return m.openModelPicker(true)
 	}
 	if !m.eng.Clients().Configured() {
 		return m.notify(chat.ErrNoGateway.Error(), toastErr)
 	}
-	if m.eng.Clients().NeedsBuild(m.model) {
-		return tea.Batch(prepareClient(m.eng.Clients(), m.model), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
+	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
+		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
 	}
 	r, err := m.eng.Begin(nil, m.turnOptions())
 	if err != nil {

@@ -28,9 +28,9 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	}
 	m.eng.SetClients(chat.NewClients(build))
 	if res.Model != "" {
-		m.model = res.Model
+		m.eng.SetModel(res.Model)
 	}
-	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.model), termsafe.Sanitize(base)), toastOK)
+	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.eng.Model()), termsafe.Sanitize(base)), toastOK)
 	if !res.Save {
 		return toastCmd
 	}

@@ -58,7 +58,7 @@ func (l look) statusStyle(r statusRole) lipgloss.Style {
 // retry), the last usage, and markers (older messages not sent, the view
 // scrolled up, mouse capture, demo).
 func (m *Model) statusSegs() (left, right []statusSeg) {
-	model := cells.OneLine(m.model)
+	model := cells.OneLine(m.eng.Model())
 	if model == "" {
 		model = "no model"
 	}

@@ -84,8 +84,8 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	} else if m.eng.Reply() == nil || msg.id != m.eng.Reply().ID {
 		return nil // a late tick of a stopped stream
 	} else if _, over := m.eng.Drain(); over {
-		client, _ := m.eng.Clients().Ready(m.model)
-		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
+		client, _ := m.eng.Clients().Ready(m.eng.Model())
+		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.eng.Model())
 	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
@@ -223,9 +223,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(m.openSession(msg.id, 0), m.notify("forked: a new session up to that message, opened", toastOK)), true
 
 	case modelCheckedMsg:
-		listed, warning := m.gateway.checked(msg, m.model)
+		listed, warning := checkedModel(msg, m.eng.Model())
 		if listed != nil {
-			m.catalog = m.catalog.WithListed(listed)
+			m.eng.SetListed(listed)
 		}
 		if warning == "" {
 			return nil, true

@@ -1,0 +1,47 @@
+package chat
+
+import "parley/api"
+
+// models is the model the next turn uses and what the engine knows of
+// every model: the config's, the gateway's list as cached, and that list
+// as read this run.
+type models struct {
+	current string
+	catalog *api.Catalog
+	// listed is the gateway's model list read this run (nil until read).
+	listed []string
+}
+
+// Model is the model the next turn uses ("" when none is chosen yet).
+func (e *Engine) Model() string { return e.models.current }
+
+// SetModel makes name the model of the next turn (the conversation keeps
+// its history; a reply in flight keeps its own) and reports whether it
+// changed.
+func (e *Engine) SetModel(name string) bool {
+	changed := name != e.models.current
+	e.models.current = name
+	return changed
+}
+
+// Catalog is what the engine knows of the models: their capabilities and
+// the config file that declares them. Never nil.
+func (e *Engine) Catalog() *api.Catalog {
+	if e.models.catalog == nil {
+		e.models.catalog = api.NewCatalog(nil)
+	}
+	return e.models.catalog
+}
+
+// SetCatalog replaces what the engine knows of the models (a new config).
+func (e *Engine) SetCatalog(c *api.Catalog) { e.models.catalog = c }
+
+// Listed is the gateway's model list as read this run, nil until it was.
+func (e *Engine) Listed() []string { return e.models.listed }
+
+// SetListed keeps the gateway's model list: the models it names are
+// known by name from now on.
+func (e *Engine) SetListed(names []string) {
+	e.models.listed = names
+	e.models.catalog = e.Catalog().WithListed(names)
+}
