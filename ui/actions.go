@@ -54,15 +54,6 @@ func copyLabelled(tr *transcript.Transcript, write func(string) error, n int) (t
 	return copyText(write, fmt.Sprintf("code block [%d]", n), code), ""
 }
 
-// copied is the command of a copy, or the notice saying why there was
-// nothing to copy.
-func (m *Model) copied(cmd tea.Cmd, why string) tea.Cmd {
-	if why != "" {
-		return m.notify(why, toastInfo)
-	}
-	return cmd
-}
-
 // lastReplyWithText is the last reply that has text: after a failed or
 // stopped turn without any, the one before it is still there to copy.
 func lastReplyWithText(conv *conversation.Conversation) (conversation.Message, bool) {
@@ -98,15 +89,6 @@ func (m *Model) startNewConversation() tea.Cmd {
 		m.comp.leaveEdit(true)
 	}
 	return m.notify("new conversation", toastOK)
-}
-
-// editorDone puts the editor's text into the composer (or, past its
-// bound, on the message as a block).
-func (m *Model) editorDone(msg editorDoneMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.notify(msg.err.Error(), toastErr)
-	}
-	return m.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics)))
 }
 
 // attachedMsg carries images attached from a pasted or dropped path.

@@ -92,18 +92,18 @@ func newOnly(have, add []api.Attachment) (fresh []api.Attachment, twice []string
 	return fresh, twice
 }
 
-// removeAttachment drops attachment i (the last when i < 0).
-func (m *Model) removeAttachment(i int) tea.Cmd {
-	n := len(m.comp.attachments)
+// remove drops attachment i (the last when i < 0).
+func (c *composer) remove(i int) noticeResult {
+	n := len(c.attachments)
 	if n == 0 {
-		return m.notify("there is no attachment to remove", toastInfo)
+		return noticeResult{"there is no attachment to remove", toastInfo}
 	}
 	if i < 0 || i >= n {
 		i = n - 1
 	}
-	a := m.comp.attachments[i]
-	m.comp.setAttachments(append(m.comp.attachments[:i:i], m.comp.attachments[i+1:]...))
-	return m.notify("removed "+cells.OneLine(a.Name), toastInfo)
+	a := c.attachments[i]
+	c.setAttachments(append(c.attachments[:i:i], c.attachments[i+1:]...))
+	return noticeResult{"removed " + cells.OneLine(a.Name), toastInfo}
 }
 
 // attachLines is the rows the chips take.

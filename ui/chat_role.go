@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"parley/config"
 	"parley/conversation"
 	"parley/internal/homepath"
@@ -15,48 +13,49 @@ import (
 // roleCommand is /role: alone it says the conversation's role and the
 // roles there are; /role NAME gives the conversation that role (its system
 // prompt, and its model and parameters when it names them); /role --clear
-// removes it.
-func (m *Model) roleCommand(args string) tea.Cmd {
+// removes it. It says what it did, and names the role's model when that
+// is to be used from now on ("" otherwise).
+func roleCommand(conv *conversation.Conversation, opts Options, current, args string) (said noticeResult, model string) {
 	name := strings.TrimSpace(args)
 	switch name {
 	case "":
-		return m.notify(rolesSaid(m.opts.Config, m.eng.Conv().Role(), homepath.Short(m.opts.configPath(), m.opts.Getenv("HOME"))), toastInfo)
+		return noticeResult{rolesSaid(opts.Config, conv.Role(), homepath.Short(opts.configPath(), opts.Getenv("HOME"))), toastInfo}, ""
 	case "--clear":
-		if m.eng.Conv().Role() == "" {
-			return m.notify("this conversation has no role to remove", toastInfo)
+		if conv.Role() == "" {
+			return noticeResult{"this conversation has no role to remove", toastInfo}, ""
 		}
-		own := m.opts.ownPromptSet(m.eng.Conv())
-		m.eng.Conv().SetRole("")
+		own := opts.ownPromptSet(conv)
+		conv.SetRole("")
 		if own {
-			return m.notify("role removed; this conversation's own system prompt (/system) stays, and the usual parameters apply", toastOK)
+			return noticeResult{"role removed; this conversation's own system prompt (/system) stays, and the usual parameters apply", toastOK}, ""
 		}
-		m.eng.Conv().SetSystemPrompt(m.opts.ownSystemPrompt())
-		return m.notify("role removed; the next reply is sent with the usual system prompt and parameters", toastOK)
+		conv.SetSystemPrompt(opts.ownSystemPrompt())
+		return noticeResult{"role removed; the next reply is sent with the usual system prompt and parameters", toastOK}, ""
 	}
-	r, err := m.opts.Config.FindRole(name)
+	r, err := opts.Config.FindRole(name)
 	if err != nil {
-		return m.notify(userSentence(err), toastErr)
+		return noticeResult{userSentence(err), toastErr}, ""
 	}
-	own := m.opts.ownPromptSet(m.eng.Conv())
-	m.eng.Conv().SetRole(r.Name)
-	said := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
+	own := opts.ownPromptSet(conv)
+	conv.SetRole(r.Name)
+	text := "role " + cells.OneLine(r.Name) + ": the next reply follows its system prompt"
 	switch {
-	case m.opts.SystemPrompt != "":
-		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; --system keeps this run's system prompt"
+	case opts.SystemPrompt != "":
+		text = "role " + cells.OneLine(r.Name) + ": its parameters apply; --system keeps this run's system prompt"
 	case own:
-		said = "role " + cells.OneLine(r.Name) + ": its parameters apply; this conversation's own system prompt (/system) stays, and /system --clear gives the role's"
+		text = "role " + cells.OneLine(r.Name) + ": its parameters apply; this conversation's own system prompt (/system) stays, and /system --clear gives the role's"
 	default:
-		m.eng.Conv().SetSystemPrompt(m.opts.layerPrompt(m.eng.Conv().Role()))
+		conv.SetSystemPrompt(opts.layerPrompt(conv.Role()))
 	}
 	if !r.Params.IsZero() {
-		said += " and parameters (/set shows them)"
+		text += " and parameters (/set shows them)"
 	}
-	var cmd tea.Cmd
-	if model := strings.TrimSpace(r.Model); model != "" && model != m.eng.Model() {
-		said += "; model " + cells.OneLine(model)
-		cmd = m.useModel(model, false)
+	if model = strings.TrimSpace(r.Model); model != "" && model != current {
+		text += "; model " + cells.OneLine(model)
+	} else {
+		model = ""
 	}
-	return tea.Batch(cmd, m.notify(said, toastOK))
+	return noticeResult{text, toastOK}, model
 }
 
 // The system prompt comes in two layers: the role's (or, without a role,

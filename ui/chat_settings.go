@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"parley/api"
 	"parley/config"
 	"parley/conversation"
@@ -45,34 +43,34 @@ func paramLayers(cfg *config.Config, model string, conv *conversation.Conversati
 	return layers
 }
 
-// setCommand is /set: alone it lists the parameters in force and where
-// each comes from; /set NAME VALUE sets one for this conversation, /set
-// NAME --clear removes what /set gave it.
-func (m *Model) setCommand(args string) tea.Cmd {
+// setParameter is /set: alone it lists the parameters in force for model
+// and where each comes from; /set NAME VALUE sets one for this
+// conversation, /set NAME --clear removes what /set gave it.
+func setParameter(conv *conversation.Conversation, cfg *config.Config, model, args string) noticeResult {
 	name, value, _ := strings.Cut(strings.TrimSpace(args), " ")
 	name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
 	switch {
 	case name == "":
-		return m.notify(paramsInForce(paramLayers(m.opts.Config, m.eng.Model(), m.eng.Conv())), toastInfo)
+		return noticeResult{paramsInForce(paramLayers(cfg, model, conv)), toastInfo}
 	case value == "--clear":
-		if !m.eng.Conv().Params().Has(name) {
+		if !conv.Params().Has(name) {
 			if _, err := api.ParseParam(name, "0"); err != nil && api.ParamHelp(name) == "" {
-				return m.notify(userSentence(err), toastErr) // the sentence naming the parameters there are
+				return noticeResult{userSentence(err), toastErr} // the sentence naming the parameters there are
 			}
-			return m.notify(fmt.Sprintf("%s was not set with /set in this conversation; /set alone shows where each value comes from", name), toastInfo)
+			return noticeResult{fmt.Sprintf("%s was not set with /set in this conversation; /set alone shows where each value comes from", name), toastInfo}
 		}
-		m.eng.Conv().SetParams(m.eng.Conv().Params().Without(name))
-		return m.notify(fmt.Sprintf("%s cleared; the next reply goes without this conversation's value", name), toastOK)
+		conv.SetParams(conv.Params().Without(name))
+		return noticeResult{fmt.Sprintf("%s cleared; the next reply goes without this conversation's value", name), toastOK}
 	case value == "":
-		return m.notify(fmt.Sprintf("/set %s needs a value, like /set %s", name, paramExample(name)), toastErr)
+		return noticeResult{fmt.Sprintf("/set %s needs a value, like /set %s", name, paramExample(name)), toastErr}
 	}
 	one, err := api.ParseParam(name, value)
 	if err != nil {
-		return m.notify(err.Error(), toastErr)
+		return noticeResult{err.Error(), toastErr}
 	}
-	m.eng.Conv().SetParams(m.eng.Conv().Params().With(one))
+	conv.SetParams(conv.Params().With(one))
 	v, _ := one.Value(name)
-	return m.notify(fmt.Sprintf("%s = %s for this conversation; the next reply is sent with it (/set %s --clear removes it)", name, v, name), toastOK)
+	return noticeResult{fmt.Sprintf("%s = %s for this conversation; the next reply is sent with it (/set %s --clear removes it)", name, v, name), toastOK}
 }
 
 // paramExample is a value that reads well after /set NAME.

@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"parley/api"
+	"parley/chat"
+	"parley/conversation"
+	"parley/themes"
 	"parley/ui/cells"
 	"parley/ui/slash"
 )
@@ -38,8 +39,9 @@ func words(list []string, a slash.Arg) []slash.Completion {
 	return slash.FilterCompletions(a.Word, out)
 }
 
-// commandEnv gathers what completion offers now.
-func (m *Model) commandEnv() commandEnv {
+// completionEnv gathers what completion offers now: the models the
+// engine knows, the image models, the roles and themes, the folders.
+func completionEnv(eng *chat.Engine, images *imageRunner, opts Options, themes *themes.Set) commandEnv {
 	env := commandEnv{}
 	seen := map[string]bool{}
 	add := func(n string) {
@@ -48,58 +50,60 @@ func (m *Model) commandEnv() commandEnv {
 			env.models = append(env.models, n)
 		}
 	}
-	add(m.eng.Model())
-	for _, md := range m.eng.Catalog().Configured() {
+	cat := eng.Catalog()
+	add(eng.Model())
+	for _, md := range cat.Configured() {
 		add(md.Name)
 	}
-	for _, n := range m.eng.Listed() {
+	for _, n := range eng.Listed() {
 		add(n)
 	}
-	env.imageModels = m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageGeneration)
-	env.editModels = m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageEdit)
-	env.imageModel = m.images.model(m.eng.Catalog(), m.opts.Config, api.CapImageGeneration)
+	env.imageModels = cat.WithListed(eng.Listed()).ModelsWith(api.CapImageGeneration)
+	env.editModels = cat.WithListed(eng.Listed()).ModelsWith(api.CapImageEdit)
+	env.imageModel = images.model(cat, opts.Config, api.CapImageGeneration)
 	env.sizes = map[string][]string{}
 	for _, n := range append(append([]string{env.imageModel}, env.imageModels...), env.editModels...) {
 		if n != "" {
-			env.sizes[n] = m.eng.Catalog().Lookup(n).Caps.Sizes
+			env.sizes[n] = cat.Lookup(n).Caps.Sizes
 		}
 	}
-	env.dir = m.opts.WorkDir
-	env.home = m.opts.Getenv("HOME")
-	env.roles = m.opts.Config.RoleNames()
+	env.dir = opts.WorkDir
+	env.home = opts.Getenv("HOME")
+	env.roles = opts.Config.RoleNames()
 	env.themes = append(env.themes, "auto")
-	for _, t := range m.term.themes.Themes() {
+	for _, t := range themes.Themes() {
 		env.themes = append(env.themes, t.Name)
 	}
 	return env
 }
 
-// systemCommand shows the system prompt, or sets it for this conversation
-// (the next request carries it; earlier replies stay as they were).
-func (m *Model) systemCommand(text string) tea.Cmd {
+// systemPrompt is /system: it shows the system prompt, or sets it for
+// this conversation (the next request carries it; earlier replies stay as
+// they were), and says what it did.
+func systemPrompt(conv *conversation.Conversation, opts Options, text string) noticeResult {
 	text = strings.TrimSpace(text)
 	switch text {
 	case "":
-		if cur := m.eng.Conv().SystemPrompt(); cur != "" {
-			if role := m.eng.Conv().Role(); role != "" && m.opts.ownPromptSet(m.eng.Conv()) {
-				return m.notify("system prompt: "+cur+" (set with /system over the role "+cells.OneLine(role)+"'s; /system TEXT changes it, /system --clear gives the role's back)", toastInfo)
+		if cur := conv.SystemPrompt(); cur != "" {
+			if role := conv.Role(); role != "" && opts.ownPromptSet(conv) {
+				return noticeResult{"system prompt: " + cur + " (set with /system over the role " + cells.OneLine(role) + "'s; /system TEXT changes it, /system --clear gives the role's back)", toastInfo}
 			}
-			return m.notify("system prompt: "+cur+" (/system TEXT changes it, /system --clear removes it)", toastInfo)
+			return noticeResult{"system prompt: " + cur + " (/system TEXT changes it, /system --clear removes it)", toastInfo}
 		}
-		return m.notify("this conversation has no system prompt; /system TEXT sets one", toastInfo)
+		return noticeResult{"this conversation has no system prompt; /system TEXT sets one", toastInfo}
 	case "--clear":
-		if m.eng.Conv().SystemPrompt() == "" {
-			return m.notify("this conversation has no system prompt to remove", toastInfo)
+		if conv.SystemPrompt() == "" {
+			return noticeResult{"this conversation has no system prompt to remove", toastInfo}
 		}
-		if role := m.eng.Conv().Role(); role != "" && m.opts.ownPromptSet(m.eng.Conv()) && m.opts.layerPrompt(m.eng.Conv().Role()) != "" {
-			m.eng.Conv().SetSystemPrompt(m.opts.layerPrompt(m.eng.Conv().Role()))
-			return m.notify("system prompt removed; the role "+cells.OneLine(role)+"'s system prompt applies again", toastOK)
+		if role := conv.Role(); role != "" && opts.ownPromptSet(conv) && opts.layerPrompt(conv.Role()) != "" {
+			conv.SetSystemPrompt(opts.layerPrompt(conv.Role()))
+			return noticeResult{"system prompt removed; the role " + cells.OneLine(role) + "'s system prompt applies again", toastOK}
 		}
-		m.eng.Conv().SetSystemPrompt("")
-		return m.notify("system prompt removed; the next reply is sent without one", toastOK)
+		conv.SetSystemPrompt("")
+		return noticeResult{"system prompt removed; the next reply is sent without one", toastOK}
 	}
-	m.eng.Conv().SetSystemPrompt(text)
-	return m.notify("system prompt set for this conversation; the next reply follows it", toastOK)
+	conv.SetSystemPrompt(text)
+	return noticeResult{"system prompt set for this conversation; the next reply follows it", toastOK}
 }
 
 // isImageName keeps the files path completion offers to /attach: images

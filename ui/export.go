@@ -19,7 +19,9 @@ import (
 // exportedMsg reports an export.
 type exportedMsg struct {
 	path string
-	err  error
+	// shown is the path as the user reads it (~/…).
+	shown string
+	err   error
 }
 
 // exportCommand writes the conversation on screen as Markdown (or JSON for
@@ -43,6 +45,7 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 	if !filepath.IsAbs(path) && m.opts.WorkDir != "" {
 		path = filepath.Join(m.opts.WorkDir, path)
 	}
+	shown := homepath.Short(path, home)
 	opts := session.ExportOptions{Format: session.FormatMarkdown, AllBranches: allBranches}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		opts.Format = session.FormatJSON
@@ -52,9 +55,9 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 		snap, created := m.eng.Conv().Snapshot(), m.term.started
 		return func() tea.Msg {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return exportedMsg{path: path, err: err}
+				return exportedMsg{path: path, shown: shown, err: err}
 			}
-			return exportedMsg{path: path, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
+			return exportedMsg{path: path, shown: shown, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
 		}
 	}
 	return func() tea.Msg {
@@ -63,13 +66,13 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 		// What is on screen is written first.
 		if rec != nil {
 			if err := rec.Flush(ctx); err != nil {
-				return exportedMsg{path: path, err: err}
+				return exportedMsg{path: path, shown: shown, err: err}
 			}
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return exportedMsg{path: path, err: err}
+			return exportedMsg{path: path, shown: shown, err: err}
 		}
-		return exportedMsg{path: path, err: store.ExportFile(ctx, id, path, opts)}
+		return exportedMsg{path: path, shown: shown, err: store.ExportFile(ctx, id, path, opts)}
 	}
 }
 
@@ -92,15 +95,15 @@ func exportDir(getenv func(string) string) string {
 	return filepath.Join(data, "parley", "exports")
 }
 
-func (m *Model) exported(msg exportedMsg) tea.Cmd {
-	shown := cells.OneLine(homepath.Short(msg.path, m.opts.Getenv("HOME")))
+func (msg exportedMsg) notice() noticeResult {
+	shown := cells.OneLine(msg.shown)
 	switch {
 	case errors.Is(msg.err, fs.ErrExist):
-		return m.notify(shown+" exists already and was left alone; give another path: /export PATH", toastWarn)
+		return noticeResult{shown + " exists already and was left alone; give another path: /export PATH", toastWarn}
 	case msg.err != nil:
-		return m.notify("could not export to "+shown+": "+msg.err.Error(), toastErr)
+		return noticeResult{"could not export to " + shown + ": " + msg.err.Error(), toastErr}
 	}
-	return m.notify("exported to "+shown, toastOK)
+	return noticeResult{"exported to " + shown, toastOK}
 }
 
 // fileSlug makes a file name stem from a title: lower-case letters and

@@ -173,7 +173,7 @@ func TestExtendWithASlashCommand(t *testing.T) {
 	// A new command is one entry of the table: here a second name for
 	// what /mouse does.
 	h.m.actions = newActionTable(append(chatActions(), action{cmd: echoCommand(), op: opMouse}))
-	h.m.menu = slash.NewList(h.m.ctx, h.m.actions.commands)
+	h.m.menu = commandMenu{slash.NewList(h.m.ctx, h.m.actions.commands)}
 	h.typeText("/ech")
 	if !strings.Contains(h.screen(), "/echo") {
 		t.Fatalf("the command list does not offer /echo:\n%s", h.screen())

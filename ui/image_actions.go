@@ -16,8 +16,9 @@ import (
 	"parley/ui/imagepane"
 )
 
-// paneActionMsg reports an action of the image pane that ran in a command.
-type paneActionMsg struct {
+// noticeMsg is what a command has to tell the user: the outcome of an
+// action of the image pane, or why a copy had nothing to copy.
+type noticeMsg struct {
 	text string
 	kind toastKind
 }
@@ -51,9 +52,9 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		sys, path, ctx := m.desktop, it.Path, m.base
 		return func() tea.Msg {
 			if err := sys.Open(ctx, path); err != nil {
-				return paneActionMsg{text: err.Error(), kind: toastErr}
+				return noticeMsg{text: err.Error(), kind: toastErr}
 			}
-			return paneActionMsg{text: "opened " + cells.OneLine(filepath.Base(path)), kind: toastOK}
+			return noticeMsg{text: "opened " + cells.OneLine(filepath.Base(path)), kind: toastOK}
 		}
 	case imagepane.CopyPath:
 		if it.Path == "" {
@@ -68,9 +69,9 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 				if errors.Is(err, desktop.ErrNoTool) {
 					kind = toastWarn
 				}
-				return paneActionMsg{text: err.Error(), kind: kind}
+				return noticeMsg{text: err.Error(), kind: kind}
 			}
-			return paneActionMsg{text: "image copied to the clipboard", kind: toastOK}
+			return noticeMsg{text: "image copied to the clipboard", kind: toastOK}
 		}
 	case imagepane.Save:
 		dst, data := r.savePath, a.Data
@@ -78,7 +79,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 	case imagepane.Edit:
 		m.focus.toComposer()
 		m.comp.setValue("/edit ")
-		return tea.Batch(m.openMenu(), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
+		return tea.Batch(m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value()), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
 	}
 	return nil
 }
@@ -90,9 +91,9 @@ func saveImageCopy(dst string, data []byte) tea.Msg {
 		dst = filepath.Join(dst, "image"+media.Sniff(data).Ext())
 	}
 	if err := writeNewFile(dst, data); err != nil {
-		return paneActionMsg{text: fmt.Sprintf("cannot save a copy as %s: %s; choose another path", cells.OneLine(dst), userSentence(err)), kind: toastErr}
+		return noticeMsg{text: fmt.Sprintf("cannot save a copy as %s: %s; choose another path", cells.OneLine(dst), userSentence(err)), kind: toastErr}
 	}
-	return paneActionMsg{text: "saved a copy as " + cells.OneLine(dst), kind: toastOK}
+	return noticeMsg{text: "saved a copy as " + cells.OneLine(dst), kind: toastOK}
 }
 
 // writeNewFile writes data to a file that must not exist yet (its folder

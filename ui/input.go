@@ -78,7 +78,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 		cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
-		return tea.Batch(cmd, m.say(n), m.syncMenu())
+		return tea.Batch(cmd, m.say(n), m.menu.sync(m.comp.value()))
 	}
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
@@ -105,10 +105,10 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.tickIfNeeded()
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
-		return m.removeAttachment(-1)
+		return m.say(m.comp.remove(-1))
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
-		return m.openMenu()
+		return m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value())
 	}
 	if a, ok := m.actions.forKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng)); ok {
 		return m.perform(a.op, call{key: msg})

@@ -60,6 +60,13 @@ func readSmallFile(p string) string {
 // lastModelSavedMsg reports a failed write (a success says nothing).
 type lastModelSavedMsg struct{ err error }
 
+func (msg lastModelSavedMsg) notice() noticeResult {
+	if msg.err == nil {
+		return noticeResult{}
+	}
+	return noticeResult{"could not remember the model for the next start: " + msg.err.Error(), toastInfo}
+}
+
 // rememberModel writes the model chosen in the background.
 func rememberModel(opts Options, name string) tea.Cmd {
 	p := lastModelPath(opts.Getenv)

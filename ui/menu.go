@@ -15,17 +15,24 @@ import (
 // maxMenuRows bounds the pane.
 const maxMenuRows = 12
 
-// openMenu shows the list for the "/" just typed.
-func (m *Model) openMenu() tea.Cmd {
-	return tea.Batch(m.menu.SetEnv(m.commandEnv()), m.menu.Open(m.comp.value()))
+// commandMenu is the command list: the registry's commands filtered by
+// the composer's text, with completion of their arguments.
+type commandMenu struct {
+	slash.List[commandEnv]
 }
 
-// syncMenu tells the list the composer's text after an edit.
-func (m *Model) syncMenu() tea.Cmd {
-	if !m.menu.IsOpen() {
+// open shows the list for the "/" just typed; env is what completion
+// offers now.
+func (c *commandMenu) open(env commandEnv, text string) tea.Cmd {
+	return tea.Batch(c.SetEnv(env), c.Open(text))
+}
+
+// sync tells the list the composer's text after an edit.
+func (c *commandMenu) sync(text string) tea.Cmd {
+	if !c.IsOpen() {
 		return nil
 	}
-	return m.menu.SetInput(m.comp.value())
+	return c.SetInput(text)
 }
 
 // menuKey gives a key (or a completion result) to the open list and acts

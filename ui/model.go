@@ -10,7 +10,6 @@ import (
 	"parley/chat"
 	"parley/internal/desktop"
 	"parley/themes"
-	"parley/ui/slash"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -56,7 +55,7 @@ type Model struct {
 	// actions is the action table (keys and slash commands); menu is the command
 	// list above the composer.
 	actions actionTable
-	menu    slash.List[commandEnv]
+	menu    commandMenu
 	// hist is the sessions store, its recorder, the session being opened
 	// and the draft.
 	hist history

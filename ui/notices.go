@@ -126,6 +126,28 @@ func (m *Model) notify(text string, kind toastKind) tea.Cmd {
 	return m.notes.show(text, kind, m.now())
 }
 
+// worded is a command's message that words its own outcome (a copy, an
+// export, a saved file): the root says it.
+type worded interface {
+	notice() noticeResult
+}
+
+func (msg noticeMsg) notice() noticeResult { return noticeResult{msg.text, msg.kind} }
+
+func (msg copiedMsg) notice() noticeResult {
+	text, kind := copiedToast(msg)
+	return noticeResult{text, kind}
+}
+
+// copied is the command of a copy, or the notice saying why there was
+// nothing to copy.
+func (m *Model) copied(cmd tea.Cmd, why string) tea.Cmd {
+	if why != "" {
+		return m.notify(why, toastInfo)
+	}
+	return cmd
+}
+
 // noticesHow names the way to open the notices pane.
 func noticesHow(ctx *uictx.Context) string {
 	if k := keyOf(ctx.Keys.Notices); k != "" {

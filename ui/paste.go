@@ -29,7 +29,7 @@ const (
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if m.menu.IsOpen() && m.comp.fits(msg.Content) {
 		m.comp.update(msg)
-		return m.syncMenu()
+		return m.menu.sync(m.comp.value())
 	}
 	return m.pasteText(msg.Content)
 }
@@ -43,7 +43,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
-	return tea.Batch(m.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.syncMenu())
+	return tea.Batch(m.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.menu.sync(m.comp.value()))
 }
 
 // checkAndAttach confirms that pasted paths are images or text files (a

@@ -88,11 +88,12 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		}
 		return cmd
 	case opRole:
-		return m.roleCommand(c.inv.Args)
+		n, model := roleCommand(m.eng.Conv(), m.opts, m.eng.Model(), c.inv.Args)
+		return tea.Batch(m.useModel(model, false), m.say(n))
 	case opSet:
-		return m.setCommand(c.inv.Args)
+		return m.say(setParameter(m.eng.Conv(), m.opts.Config, m.eng.Model(), c.inv.Args))
 	case opSystem:
-		return m.systemCommand(c.inv.Args)
+		return m.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
 	case opNew:
 		switch {
 		case c.byKey():
@@ -172,7 +173,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		if err != nil {
 			return m.notify(err.Error(), toastErr)
 		}
-		return m.removeAttachment(n - 1)
+		return m.say(m.comp.remove(n - 1))
 	case opAttached:
 		return m.notify(attachedList(m.comp.attachments), toastInfo)
 	case opEditLast:

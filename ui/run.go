@@ -293,7 +293,7 @@ func New(ctx context.Context, opts Options) *Model {
 	}
 	m.eng.Replace(m.eng.Fresh())
 	m.actions = newActionTable(chatActions())
-	m.menu = slash.NewList(m.ctx, m.actions.commands)
+	m.menu = commandMenu{slash.NewList(m.ctx, m.actions.commands)}
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	if st.needsSetup {

@@ -55,12 +55,12 @@ func saveConfig(path, baseURL, model string) tea.Cmd {
 	}
 }
 
-func (m *Model) configSaved(msg configSavedMsg) tea.Cmd {
+func (msg configSavedMsg) notice() noticeResult {
 	switch {
 	case errors.Is(msg.err, fs.ErrExist):
-		return m.notify(fmt.Sprintf("not saved: a config file exists and was left unchanged (%s); add this server there under [[providers]] to keep it", msg.path), toastWarn)
+		return noticeResult{fmt.Sprintf("not saved: a config file exists and was left unchanged (%s); add this server there under [[providers]] to keep it", msg.path), toastWarn}
 	case msg.err != nil:
-		return m.notify(fmt.Sprintf("could not write %s: %v", msg.path, msg.err), toastErr)
+		return noticeResult{fmt.Sprintf("could not write %s: %v", msg.path, msg.err), toastErr}
 	}
-	return m.notify("saved to "+msg.path, toastOK)
+	return noticeResult{"saved to " + msg.path, toastOK}
 }

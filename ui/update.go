@@ -163,9 +163,6 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case panePictureMsg:
 		return m.pics.paneArrived(msg, m.pane), true
 
-	case paneActionMsg:
-		return m.notify(msg.text, msg.kind), true
-
 	case editMaskMsg:
 		return m.maskRead(msg), true
 
@@ -194,12 +191,11 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		m.notes.expired(msg)
 		return nil, true
 
-	case copiedMsg:
-		text, kind := copiedToast(msg)
-		return m.notify(text, kind), true
-
 	case editorDoneMsg:
-		return m.editorDone(msg), true
+		if msg.err != nil {
+			return m.notify(msg.err.Error(), toastErr), true
+		}
+		return m.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics))), true
 
 	case attachedMsg:
 		return m.attached(msg), true
@@ -207,14 +203,8 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case clientReadyMsg:
 		return m.clientReady(msg), true
 
-	case configSavedMsg:
-		return m.configSaved(msg), true
-
 	case grabbedMsg:
 		return m.grabbed(msg), true
-
-	case exportedMsg:
-		return m.exported(msg), true
 
 	case forkedMsg:
 		if msg.err != nil {
@@ -232,11 +222,8 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return m.notify(warning, toastWarn), true
 
-	case lastModelSavedMsg:
-		if msg.err != nil {
-			return m.notify("could not remember the model for the next start: "+msg.err.Error(), toastInfo), true
-		}
-		return nil, true
+	case worded:
+		return m.say(msg.notice()), true
 	default:
 		return nil, false
 	}
