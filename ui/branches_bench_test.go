@@ -49,7 +49,7 @@ func combModel(tb testing.TB, turns int) *Model {
 // openBranchesFrame opens /branches and takes the frame that shows it.
 func openBranchesFrame(tb testing.TB, m *Model) string {
 	tb.Helper()
-	m.openBranches()
+	m.perform(opBranches, call{})
 	if m.layers.top() == nil || m.layers.top().name() != "branches" {
 		tb.Fatal("the branch list did not open")
 	}

@@ -98,17 +98,13 @@ func branchTitle(msg conversation.Message) string {
 	return string(text)
 }
 
-// openBranches opens the branch list.
-func (m *Model) openBranches() tea.Cmd {
-	if m.eng.Conv().Len() == 0 {
-		return m.notify("this conversation has no messages yet, so no branches", toastInfo)
+// newBranchLayer lists the branches of conv.
+func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation) *branchLayer {
+	items := branchItems(conv)
+	return &branchLayer{
+		p:  overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
+		km: &ctx.Keys,
 	}
-	items := branchItems(m.eng.Conv())
-	m.layers.push(&branchLayer{
-		p:  overlay.NewPicker(m.ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
-		km: &m.ctx.Keys,
-	})
-	return nil
 }
 
 // switchBranch shows the branch ending at leaf.

@@ -5,8 +5,10 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"parley/api"
+	"parley/config"
 	"parley/media"
 	"parley/ui/browser"
 	"parley/ui/filepicker"
@@ -133,16 +135,16 @@ func findPickerFolder(getenv func(string) string, workDir string) tea.Cmd {
 	return func() tea.Msg { return pickerFolderMsg{dir: pickerStart(getenv, workDir)} }
 }
 
-// openFilePicker opens the picker in dir.
-func (m *Model) openFilePicker(dir string) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.base)
-	p, cmd := filepicker.New(m.ctx, filepicker.Options{
-		Dir: dir, Home: m.opts.Getenv("HOME"),
-		Previews: m.pics.mode != preview.Off, Context: ctx,
-		MaxTextBytes: cmp.Or(attachLimits(m.opts, &m.pics).MaxTextBytes, int64(api.DefaultAttachMaxTextBytes)),
+// newPickerLayer opens the picker in dir; the picker's work stops with
+// base or when it closes.
+func newPickerLayer(ctx *uictx.Context, base context.Context, dir string, opts Options, pics *pictures, profile colorprofile.Profile) (*pickerLayer, tea.Cmd) {
+	pctx, cancel := context.WithCancel(base)
+	p, cmd := filepicker.New(ctx, filepicker.Options{
+		Dir: dir, Home: opts.Getenv("HOME"),
+		Previews: pics.mode != preview.Off, Context: pctx,
+		MaxTextBytes: cmp.Or(attachLimits(opts, pics).MaxTextBytes, int64(api.DefaultAttachMaxTextBytes)),
 	})
-	m.layers.push(&pickerLayer{p: p, cancel: cancel, cache: m.pics.cache, options: m.pics.options(m.ctx, m.term.profile)})
-	return cmd
+	return &pickerLayer{p: p, cancel: cancel, cache: pics.cache, options: pics.options(ctx, profile)}, cmd
 }
 
 // formLayer is the image form (ui/imageform): prompt, model, size and how
@@ -167,19 +169,18 @@ func (l *formLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return cmd, nil
 }
 
-// openImageForm opens the form, filled with what was asked last.
-func (m *Model) openImageForm() tea.Cmd {
-	last := m.images.lastAsk
+// newFormLayer is the image form, filled with what was asked last.
+func newFormLayer(ctx *uictx.Context, images *imageRunner, catalog *api.Catalog, listed []string, cfg *config.Config) *formLayer {
+	last := images.lastAsk
 	model := last.model
 	if model == "" {
-		model = m.images.model(m.eng.Catalog(), m.opts.Config, api.CapImageGeneration)
+		model = images.model(catalog, cfg, api.CapImageGeneration)
 	}
-	cat := m.eng.Catalog().WithListed(m.eng.Listed())
-	f := imageform.New(m.ctx, imageform.Options{
+	cat := catalog.WithListed(listed)
+	f := imageform.New(ctx, imageform.Options{
 		Ask:    imageform.Ask{Prompt: last.prompt, Model: model, Size: last.size, N: last.n},
 		Models: cat.ModelsWith(api.CapImageGeneration),
 		Sizes:  func(model string) []string { return cat.Lookup(model).Caps.Sizes },
 	})
-	m.layers.push(&formLayer{f: f})
-	return nil
+	return &formLayer{f: f}
 }

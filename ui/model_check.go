@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/chat"
 	"parley/termsafe"
 )
 
@@ -23,24 +24,25 @@ const modelListTimeout = 10 * time.Second
 
 // checkModelName warns when a model typed with /model is neither configured
 // nor listed by the gateway (it is used all the same: gateways serve models
-// they do not list). With the gateway's list not asked for yet this run,
-// it is asked for in the background and the warning comes with it.
-func (m *Model) checkModelName(name string) tea.Cmd {
-	for _, md := range m.eng.Catalog().Configured() {
+// they do not list). With the gateway's list read this run the warning is
+// said at once; otherwise the list is asked for in the background and the
+// warning comes with it.
+func checkModelName(eng *chat.Engine, base context.Context, name string) (tea.Cmd, noticeResult) {
+	for _, md := range eng.Catalog().Configured() {
 		if md.Name == name {
-			return nil
+			return nil, noticeResult{}
 		}
 	}
-	if m.eng.Listed() != nil {
-		if slices.Contains(m.eng.Listed(), name) {
-			return nil
+	if eng.Listed() != nil {
+		if slices.Contains(eng.Listed(), name) {
+			return nil, noticeResult{}
 		}
-		return m.notify(unlistedModel(name), toastWarn)
+		return nil, noticeResult{unlistedModel(name), toastWarn}
 	}
-	if !m.eng.Clients().Configured() {
-		return nil
+	if !eng.Clients().Configured() {
+		return nil, noticeResult{}
 	}
-	pool, base := m.eng.Clients(), m.base
+	pool := eng.Clients()
 	return func() tea.Msg {
 		c, err := pool.Get(name)
 		if err != nil {
@@ -50,7 +52,7 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 		defer cancel()
 		ms, err := c.ListModels(ctx)
 		return modelCheckedMsg{name: name, models: ms, err: err}
-	}
+	}, noticeResult{}
 }
 
 // checkedModel is the warning when the model asked for is not in the

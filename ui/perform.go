@@ -76,7 +76,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		if c.inv.Args == "" {
 			return m.openModelPicker(false)
 		}
-		return tea.Batch(m.useModel(c.inv.Args, false), m.checkModelName(c.inv.Args))
+		check, unlisted := checkModelName(m.eng, m.base, c.inv.Args)
+		return tea.Batch(m.useModel(c.inv.Args, false), check, m.say(unlisted))
 	case opTheme:
 		if c.inv.Args == "" {
 			m.layers.push(newThemeLayer(m.ctx, m.term))
@@ -120,7 +121,11 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	case opSend:
 		return m.send()
 	case opBranches:
-		return m.openBranches()
+		if m.eng.Conv().Len() == 0 {
+			return m.notify("this conversation has no messages yet, so no branches", toastInfo)
+		}
+		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv()))
+		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()
 		if len(msgs) == 0 {
@@ -153,7 +158,8 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		return tea.Batch(m.grab().region(name), m.notify("draw the region to capture; esc here stops the capture", toastInfo))
 	case opImage:
 		if c.byKey() {
-			return m.openImageForm()
+			m.layers.push(newFormLayer(m.ctx, &m.images, m.eng.Catalog(), m.eng.Listed(), m.opts.Config))
+			return nil
 		}
 		return m.imageCommand(c.inv)
 	case opEdit:

@@ -167,7 +167,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.maskRead(msg), true
 
 	case pickerFolderMsg:
-		return m.openFilePicker(msg.dir), true
+		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics, m.term.profile)
+		m.layers.push(l)
+		return cmd, true
 
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
