@@ -110,20 +110,70 @@ func computeLayout(in layoutInput) layout {
 // placeOnce is computeLayout with the notice as tall as it asks.
 func placeOnce(in layoutInput) layout {
 	w, h := max(in.Width, 1), max(in.Height, 1)
-	l := layout{Width: w, Height: h}
+	b := bandHeights(in, h)
+	l := layout{Width: w, Height: h, ComposerText: b.composerText, ComposerBoxed: b.composerBoxed}
+	y := 0
+	l.Banner = rect{0, y, w, b.banner}
+	y += b.banner
+	l.Transcript = rect{0, y, w, b.body}
+	if in.Side {
+		side := clamp(w*2/5, minSideCols, maxSideCols)
+		if w-side >= minTranscriptCols {
+			l.Transcript.W = w - side
+			l.Side = rect{w - side, y, side, b.body}
+		} else {
+			l.Side = rect{0, y, w, b.body}
+			l.Transcript = rect{0, y, w, 0}
+			l.SideFull = true
+		}
+	}
+	y += b.body
+	l.Above = rect{0, y, w, b.above}
+	y += b.above
+	l.Status = rect{0, y, w, b.status}
+	y += b.status
+	l.Attach = rect{0, y, w, b.attach}
+	y += b.attach
+	l.Composer = rect{0, y, w, b.composer}
+	y += b.composer
+	l.Hint = rect{0, y, w, b.hint}
 
-	hint, status := 1, 1
+	l.OverlayKind = in.Overlay
+	switch in.Overlay {
+	case overlayPanel:
+		l.Overlay = rect{0, 0, w, b.banner + b.body}
+	case overlayFull:
+		l.Overlay = rect{0, 0, w, h}
+	}
+	return l
+}
+
+// bands are the heights of the screen's horizontal bands, top to bottom:
+// banner, body (transcript and side pane), the list above the composer,
+// status, chips, composer (its text rows and whether it is boxed), hint.
+type bands struct {
+	banner, body, above, status, attach, composer, hint int
+	composerText                                        int
+	composerBoxed                                       bool
+}
+
+// bandHeights shares the h rows of the screen between the bands: the
+// fixed rows first, then the composer, the chips, the list and the banner
+// from what is left, the transcript keeping what remains.
+func bandHeights(in layoutInput, h int) bands {
+	var b bands
+	b.hint, b.status = 1, 1
 	if h < 8 {
-		hint = 0
+		b.hint = 0
 	}
 	if h < 5 {
-		status = 0
+		b.status = 0
 	}
-	if hint > 0 && in.NoticeLines > 1 {
+	if b.hint > 0 && in.NoticeLines > 1 {
 		// A long notice wraps, but never below a third of the screen.
-		hint = min(in.NoticeLines, maxNoticeLines, max(1, h/4))
+		b.hint = min(in.NoticeLines, maxNoticeLines, max(1, h/4))
 	}
-	rest := h - hint - status
+	rest := h - b.hint - b.status
 
 	// Composer: as tall as its text up to 8 lines, but at most half of the
 	// rows left for transcript and composer together (never less than 1).
@@ -134,71 +184,34 @@ func placeOnce(in layoutInput) layout {
 	}
 	text := clamp(in.ComposerLines, 1, maxComposerLines)
 	text = min(text, max(1, (rest-frame)/2))
-	composer := text + frame
-	rest -= composer
-	l.ComposerText, l.ComposerBoxed = text, frame > 0
+	b.composer = text + frame
+	rest -= b.composer
+	b.composerText, b.composerBoxed = text, frame > 0
 
-	attach := 0
 	if in.AttachLines > 0 && rest-in.AttachLines >= minTranscript {
-		attach = in.AttachLines
-		rest -= attach
+		b.attach = in.AttachLines
+		rest -= b.attach
 	}
 
-	above := 0
 	if in.AboveLines > 0 {
-		above = min(in.AboveLines, max(rest-minTranscript, 0))
-		if above < min(in.AboveLines, minAboveRows) {
+		b.above = min(in.AboveLines, max(rest-minTranscript, 0))
+		if b.above < min(in.AboveLines, minAboveRows) {
 			// Too little room for a list of use beside the transcript
 			// (a short terminal): the list takes the transcript's place.
-			above = min(in.AboveLines, rest)
+			b.above = min(in.AboveLines, rest)
 		}
-		rest -= above
+		rest -= b.above
 	}
 
-	banner := 0
 	if in.BannerLines > 0 {
-		banner = min(in.BannerLines, max(0, rest-minTranscript), max(1, rest/3))
-		if rest-banner < 1 {
-			banner = 0
+		b.banner = min(in.BannerLines, max(0, rest-minTranscript), max(1, rest/3))
+		if rest-b.banner < 1 {
+			b.banner = 0
 		}
-		rest -= banner
+		rest -= b.banner
 	}
-	body := max(rest, 0)
-
-	y := 0
-	l.Banner = rect{0, y, w, banner}
-	y += banner
-	l.Transcript = rect{0, y, w, body}
-	if in.Side {
-		side := clamp(w*2/5, minSideCols, maxSideCols)
-		if w-side >= minTranscriptCols {
-			l.Transcript.W = w - side
-			l.Side = rect{w - side, y, side, body}
-		} else {
-			l.Side = rect{0, y, w, body}
-			l.Transcript = rect{0, y, w, 0}
-			l.SideFull = true
-		}
-	}
-	y += body
-	l.Above = rect{0, y, w, above}
-	y += above
-	l.Status = rect{0, y, w, status}
-	y += status
-	l.Attach = rect{0, y, w, attach}
-	y += attach
-	l.Composer = rect{0, y, w, composer}
-	y += composer
-	l.Hint = rect{0, y, w, hint}
-
-	l.OverlayKind = in.Overlay
-	switch in.Overlay {
-	case overlayPanel:
-		l.Overlay = rect{0, 0, w, banner + body}
-	case overlayFull:
-		l.Overlay = rect{0, 0, w, h}
-	}
-	return l
+	b.body = max(rest, 0)
+	return b
 }
 
 func clamp(v, lo, hi int) int {

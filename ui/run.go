@@ -216,6 +216,31 @@ func resetCursorShape(out io.Writer) {
 	_, _ = io.WriteString(out, ansi.SetCursorStyle(0))
 }
 
+// imagesMode is how pictures are drawn: the config's images setting, or
+// off with --no-images.
+func imagesMode(opts Options) string {
+	switch {
+	case opts.NoImages:
+		return "off"
+	case opts.Config != nil:
+		return opts.Config.Images
+	}
+	return ""
+}
+
+// desktopOf is the desktop parley reads and writes: the system's (or the
+// one a test gives), with the config's screenshot command.
+func desktopOf(opts Options) desktop.System {
+	d := desktop.FromOS()
+	if opts.Desktop != nil {
+		d = *opts.Desktop
+	}
+	if opts.Config != nil && opts.Config.ScreenshotCmd != "" {
+		d.ScreenshotCmd = opts.Config.ScreenshotCmd
+	}
+	return d
+}
+
 // New builds the root model at a default size; a tea.WindowSizeMsg sets the
 // real one. Tests drive it directly with Update and View.
 func New(ctx context.Context, opts Options) *Model {
@@ -244,23 +269,10 @@ func New(ctx context.Context, opts Options) *Model {
 			// Refusals name the config file the way people write it (~/…).
 			Model: st.model, Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME")))}),
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
-		desktop: desktop.FromOS(),
-	}
-	images := ""
-	if opts.Config != nil {
-		images = opts.Config.Images
-	}
-	if opts.NoImages {
-		images = "off"
-	}
-	m.pics = newPictures(images, opts.Getenv)
+		}
+	m.pics = newPictures(imagesMode(opts), opts.Getenv)
 	m.work.renew(ctx, &m.pics)
-	if opts.Desktop != nil {
-		m.desktop = *opts.Desktop
-	}
-	if opts.Config != nil && opts.Config.ScreenshotCmd != "" {
-		m.desktop.ScreenshotCmd = opts.Config.ScreenshotCmd
-	}
+	m.desktop = desktopOf(opts)
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
 	problems = append(problems, m.term.loadThemes(opts.configEnv())...)

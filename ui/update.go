@@ -43,7 +43,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // reports, the results of background work, the history's messages, and the
 // user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.inputMsg} {
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -147,43 +147,45 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 	}
 }
 
-// workDone takes the results of background work: frames, images,
-// pictures, copies, the editor, attachments, clients, exports.
-func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
+// imageWork takes what the work on images brings: images made, a mask
+// read, the image turn's clock, pictures drawn, the tmux probe.
+func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case frameMsg:
-		return m.frame(msg), true
-
 	case imagesMadeMsg:
 		if n, ok := m.eng.FinishImages(msg.ImagesMade, imageFailure); ok && n > 0 {
 			return m.notify(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
 		}
 		return nil, true
-
-	case panePictureMsg:
-		return m.pics.paneArrived(msg, m.pane), true
-
 	case editMaskMsg:
 		return m.maskRead(msg), true
-
-	case pickerFolderMsg:
-		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics, m.term.profile)
-		m.layers.push(l)
-		return cmd, true
-
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
 			m.spin.shown = m.now()
 			return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} }), true
 		}
 		return nil, true
-
+	case panePictureMsg:
+		return m.pics.paneArrived(msg, m.pane), true
+	case transcriptPictureMsg:
+		return m.pics.arrived(msg, m.tr), true
 	case tmuxProbedMsg:
 		m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr)
 		return nil, true
+	}
+	return nil, false
+}
 
-	case transcriptPictureMsg:
-		return m.pics.arrived(msg, m.tr), true
+// workDone takes the results of other background work: frames, copies,
+// the editor, attachments, clients, exports, forks, model checks.
+func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case frameMsg:
+		return m.frame(msg), true
+
+	case pickerFolderMsg:
+		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics, m.term.profile)
+		m.layers.push(l)
+		return cmd, true
 
 	case transcript.RenderedMsg:
 		m.tr.HandleMsg(msg)
