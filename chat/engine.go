@@ -41,6 +41,11 @@ type Options struct {
 	// of the models (the config's, and the gateway's list as cached).
 	Model   string
 	Catalog *api.Catalog
+	// MaxHistory is max_history_messages (0: every message is sent);
+	// ParamLayers are the layers of parameters for conv's next reply
+	// from model, lowest first (nil: none).
+	MaxHistory  int
+	ParamLayers func(model string, conv *conversation.Conversation) []api.ParamLayer
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -51,6 +56,9 @@ type Engine struct {
 	listeners []conversation.Listener
 
 	models models
+	// withoutImages names the model told it cannot see the images of
+	// earlier messages: its next turn goes without them.
+	withoutImages string
 
 	reply   *Reply
 	images  *ImageRun
@@ -146,6 +154,7 @@ func (e *Engine) Replace(c *conversation.Conversation) {
 	e.conv = c
 	e.last = Last{}
 	e.waiting = WaitNone
+	e.withoutImages = ""
 }
 
 // Reply is the reply in flight (nil when none).
@@ -184,8 +193,14 @@ func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.T
 	}
 	t, err := start()
 	if err != nil {
+		var ve *conversation.VisionError
+		if errors.As(err, &ve) && ve.Earlier {
+			// The refusal says so; sent again, the turn goes without them.
+			e.withoutImages = o.Model
+		}
 		return nil, err
 	}
+	e.withoutImages = ""
 	e.waiting = WaitNone
 	e.nextID++
 	now := e.opts.Now()

@@ -1,6 +1,9 @@
 package chat
 
-import "parley/api"
+import (
+	"parley/api"
+	"parley/conversation"
+)
 
 // models is the model the next turn uses and what the engine knows of
 // every model: the config's, the gateway's list as cached, and that list
@@ -35,6 +38,23 @@ func (e *Engine) Catalog() *api.Catalog {
 
 // SetCatalog replaces what the engine knows of the models (a new config).
 func (e *Engine) SetCatalog(c *api.Catalog) { e.models.catalog = c }
+
+// TurnOptions are the options of the next turn to model: what the engine
+// knows of the models, the run's history limit and parameters, and
+// whether the images of earlier messages are left out (model was refused
+// them, and the user told so).
+func (e *Engine) TurnOptions(model string) conversation.TurnOptions {
+	o := conversation.TurnOptions{
+		Model:         model,
+		Catalog:       e.Catalog(),
+		MaxHistory:    e.opts.MaxHistory,
+		WithoutImages: e.withoutImages != "" && e.withoutImages == model,
+	}
+	if e.opts.ParamLayers != nil {
+		o.Params, o.ParamSources = api.MergeParams(e.opts.ParamLayers(model, e.conv)...)
+	}
+	return o
+}
 
 // Listed is the gateway's model list as read this run, nil until it was.
 func (e *Engine) Listed() []string { return e.models.listed }

@@ -32,7 +32,7 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 	if _, err := m.eng.Clients().Get(m.eng.Model()); err != nil {
 		b.Fatal(err)
 	}
-	r, err := m.eng.Begin(&conversation.UserInput{Text: "benchmark question"}, m.turnOptions())
+	r, err := m.eng.Begin(&conversation.UserInput{Text: "benchmark question"}, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
 		b.Fatal(err)
 	}

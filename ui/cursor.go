@@ -165,7 +165,7 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
 		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
 	}
-	r, err := m.eng.Regenerate(sel.ID, m.turnOptions())
+	r, err := m.eng.Regenerate(sel.ID, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
 		return m.notify(treeRefusal(err))
 	}

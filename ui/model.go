@@ -75,13 +75,9 @@ type Model struct {
 	quitting bool
 }
 
-// turnState is what the next send needs to know that the engine does
-// not: what the user agreed to and was told.
+// turnState is what the UI remembers of the turns it said something
+// about.
 type turnState struct {
-	// withoutImages names the model that cannot see the images of earlier
-	// messages, once the user was told; the next send to it leaves them
-	// out.
-	withoutImages string
 	// droppedSaid is the conversation whose failed messages left out of
 	// the request were said; it is said once a conversation.
 	droppedSaid string

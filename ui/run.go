@@ -267,9 +267,12 @@ func New(ctx context.Context, opts Options) *Model {
 		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
 			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt,
 			// Refusals name the config file the way people write it (~/…).
+			MaxHistory: opts.maxHistory(), ParamLayers: func(model string, conv *conversation.Conversation) []api.ParamLayer {
+				return paramLayers(opts.Config, model, conv)
+			},
 			Model: st.model, Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME")))}),
-		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
-		}
+		term: terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
+	}
 	m.pics = newPictures(imagesMode(opts), opts.Getenv)
 	m.work.renew(ctx, &m.pics)
 	m.desktop = desktopOf(opts)

@@ -78,12 +78,11 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf
 	}
-	r, err := m.eng.Begin(in, m.turnOptions())
+	r, err := m.eng.Begin(in, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
 		m.eng.Hold(chat.WaitNone)
-		return m.refused(err)
+		return m.say(refusal(err))
 	}
-	m.turn.withoutImages = ""
 	m.comp.reset()
 	m.notes.dismissBanner()
 	m.notes.dismiss()
@@ -105,28 +104,16 @@ func (m *Model) attachingDone(failed bool) tea.Cmd {
 	return m.send()
 }
 
-// turnOptions are the options of the next turn.
-func (m *Model) turnOptions() conversation.TurnOptions {
-	o := conversation.TurnOptions{
-		Model:         m.eng.Model(),
-		Catalog:       m.eng.Catalog(),
-		MaxHistory:    m.opts.maxHistory(),
-		WithoutImages: m.turn.withoutImages != "" && m.turn.withoutImages == m.eng.Model(),
-	}
-	o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, m.eng.Model(), m.eng.Conv())...)
-	return o
-}
-
-// refused says why a turn could not start. For images in earlier messages
-// that the model cannot see, the next send goes without them.
-func (m *Model) refused(err error) tea.Cmd {
+// refusal says why a turn could not start. Images in earlier messages
+// that the model cannot see are a warning: the engine sends the next turn
+// without them.
+func refusal(err error) noticeResult {
 	inChat(err)
 	var ve *conversation.VisionError
 	if errors.As(err, &ve) && ve.Earlier {
-		m.turn.withoutImages = m.eng.Model()
-		return m.notify(err.Error(), toastWarn)
+		return noticeResult{err.Error(), toastWarn}
 	}
-	return m.notify(err.Error(), toastErr)
+	return noticeResult{err.Error(), toastErr}
 }
 
 // inChat points a refusal that names only a few models with vision at
@@ -213,11 +200,10 @@ func (m *Model) retry() tea.Cmd {
 	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
 		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
 	}
-	r, err := m.eng.Begin(nil, m.turnOptions())
+	r, err := m.eng.Begin(nil, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
-		return m.refused(err)
+		return m.say(refusal(err))
 	}
-	m.turn.withoutImages = ""
 	m.notes.dismiss()
 	m.tr.List().Bottom()
 	return m.startStream(r)

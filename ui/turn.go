@@ -38,7 +38,6 @@ func (m *Model) newConversation() {
 	m.eng.Replace(m.eng.Fresh())
 	setHeapFor(0, m.opts.Getenv)
 	m.tr.Reset(nil)
-	m.turn.withoutImages = ""
 }
 
 // openConversation shows a conversation rebuilt from stored messages.
@@ -48,6 +47,5 @@ func (m *Model) openConversation(snap conversation.Snapshot, id string) {
 	m.eng.Replace(m.eng.Restore(id, snap))
 	setHeapFor(len(snap.Messages), m.opts.Getenv)
 	m.tr.ResetSeq(m.eng.Conv().Len(), m.eng.Conv().PathMessages())
-	m.turn.withoutImages = ""
 	m.tr.List().Bottom()
 }
