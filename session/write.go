@@ -79,9 +79,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 	var b blobs
 	var atts []api.Attachment
 	if withParts {
-		atts = s.redactParts(m.Attachments)
+		atts = s.keys.redactParts(m.Attachments)
 		b = attachmentBlobs(atts)
-		if err := s.put(b); err != nil {
+		if err := s.folder.put(b); err != nil {
 			return applied{}, classify(s.path, "save an image", err)
 		}
 	}
@@ -149,7 +149,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 	if newSeq > 0 {
 		n.inserted(m.ID, newSeq)
 	}
-	if err := s.ensure(b); err != nil {
+	if err := s.folder.ensure(b); err != nil {
 		return res, classify(s.path, "save an image", err)
 	}
 	return res, s.collect(ctx, candidates)
@@ -208,7 +208,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		return err
 	}
 	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, s.redact(ch.Title), titled, row.model, s.redact(ch.SystemPrompt), created, now, s.redact(row.preview), row.leaf, ch.Role, params, row.setLeaf)
+		ch.ConversationID, s.keys.redact(ch.Title), titled, row.model, s.keys.redact(ch.SystemPrompt), created, now, s.keys.redact(row.preview), row.leaf, ch.Role, params, row.setLeaf)
 	return err
 }
 
@@ -395,9 +395,9 @@ func (s *Store) messageArgs(sessionID string, seq, parent int, m *conversation.M
 		}
 		image = string(b)
 	}
-	return []any{sessionID, seq, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
+	return []any{sessionID, seq, m.Role, s.keys.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now, image, parent, m.Role == api.RoleUser && m.Excluded,
-		s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
+		s.keys.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
 }
 
 // insertParts writes attachments as the parts of a message or a draft
