@@ -25,14 +25,14 @@ func (a *app) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	a.secrets.add(cfg.KnownKeys()...)
+	a.console.secrets.add(cfg.KnownKeys()...)
 	if a.demo {
 		if err := a.useDemo(cfg); err != nil {
 			return nil, err
 		}
 	}
 	for _, w := range a.startupWarnings(cfg) {
-		a.warn(w)
+		a.console.warn(w)
 	}
 	return cfg, nil
 }
@@ -87,7 +87,7 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 		return nil, usage(err) // a bad base URL, header or proxy in the config
 	}
 	for _, w := range c.Warnings() {
-		a.warn(w)
+		a.console.warn(w)
 	}
 	return c, nil
 }
@@ -101,7 +101,7 @@ func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Write
 	if err != nil {
 		return nil, err
 	}
-	a.secrets.add(cc.APIKey)
+	a.console.secrets.add(cc.APIKey)
 	if trace != nil {
 		cc.Verbose, cc.Sanitize = trace, termsafe.Sanitize
 	}
@@ -147,7 +147,7 @@ func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (s
 		return "", fmt.Errorf("no model chosen, and asking the gateway for its models failed: %w", err)
 	}
 	m := pickChatModel(ids, cfg.Catalog())
-	a.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
+	a.console.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
 	return m, nil
 }
 
@@ -173,7 +173,7 @@ func (a *app) attachAll(refs []string, lim api.AttachLimits) ([]api.Attachment, 
 			return nil, usage(err)
 		}
 		if at.Resized {
-			a.say("attached " + at.Describe())
+			a.console.say("attached " + at.Describe())
 		}
 		out = append(out, at)
 	}
@@ -250,9 +250,9 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if err := f.history.check(); err != nil {
 		return err
 	}
-	a.collecting = true
+	a.console.collecting = true
 	cfg, err := a.loadConfig()
-	a.collecting = false
+	a.console.collecting = false
 	if err != nil {
 		return err
 	}
@@ -291,7 +291,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		trace, logPath = log, log.path
 		// Said before the chat takes the screen, so it stays in the
 		// terminal's scrollback after the chat ends.
-		a.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
+		a.console.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
 	}
 	req := TUIRequest{
 		History:    hist,
@@ -315,7 +315,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 			return func(string) (*api.Client, error) { return a.buildClient(cfg, p, trace) }
 		},
 	}
-	req.Demo, req.Warnings = a.demo, a.collected
+	req.Demo, req.Warnings = a.demo, a.console.collected
 	req.KnownModels = a.knownModels(cfg)
 	req.NoImages = f.noImages
 	req.Role = role
