@@ -116,7 +116,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	}
 	// The same engine as the chat: Begin checks and starts the turn,
 	// Complete takes what streams and closes it.
-	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.mask})
+	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.console.mask})
 	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
 	if plan.role != nil {
 		conv.SetRole(plan.role.Name) // kept with the session
@@ -142,7 +142,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	if note := finishNote(res.FinishReason); note != "" {
-		a.say(note)
+		a.console.say(note)
 	}
 	if f.usage {
 		fmt.Fprintln(a.env.Stderr, usageLine(res.Usage))
@@ -183,7 +183,7 @@ func (a *app) beginTurn(eng *chat.Engine, user *conversation.UserInput, topts co
 		topts.WithoutImages = true
 		reply, err = eng.Begin(user, topts)
 		if err == nil {
-			a.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", topts.Model))
+			a.console.warn(fmt.Sprintf("%s cannot see images, so the images of earlier messages in this session are not sent (their text is)", topts.Model))
 		}
 	}
 	return reply, err
@@ -193,9 +193,9 @@ func (a *app) beginTurn(eng *chat.Engine, user *conversation.UserInput, topts co
 func (a *app) warnDropped(turn *conversation.Turn) {
 	switch n := len(turn.Built.Dropped); {
 	case n == 1:
-		a.warn("an earlier message of this session that got no answer (its reply failed or was stopped before any text) is not sent again")
+		a.console.warn("an earlier message of this session that got no answer (its reply failed or was stopped before any text) is not sent again")
 	case n > 1:
-		a.warn(fmt.Sprintf("%d earlier messages of this session that got no answer (their replies failed or were stopped before any text) are not sent again", n))
+		a.console.warn(fmt.Sprintf("%d earlier messages of this session that got no answer (their replies failed or were stopped before any text) are not sent again", n))
 	}
 }
 

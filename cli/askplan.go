@@ -53,7 +53,7 @@ func (a *app) askRole(cfg *config.Config, flag string, h *askHistory) (*config.R
 		}
 		r, ok := cfg.Role(stored)
 		if !ok {
-			a.warn(fmt.Sprintf("the session's role %q is no longer in the config, so this question goes without it", stored))
+			a.console.warn(fmt.Sprintf("the session's role %q is no longer in the config, so this question goes without it", stored))
 			return nil, nil
 		}
 		return &r, nil

@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"parley/internal/demo"
-	"parley/termsafe"
 )
 
 // Exit statuses.
@@ -55,7 +54,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
-	app := &app{env: env}
+	app := newApp(env)
 	defer func() {
 		if r := recover(); r != nil {
 			code = app.crashed(r)
@@ -72,53 +71,7 @@ func Main(ctx context.Context, args []string, env Env) (code int) {
 	if err == nil {
 		return ExitOK
 	}
-	return app.report(err)
-}
-
-// report prints err as one sentence on stderr and returns its exit status.
-func (a *app) report(err error) int {
-	code := ExitFailure
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		code = ExitUsage
-	case errors.Is(err, context.Canceled):
-		a.say("interrupted")
-		return ExitInterrupted
-	}
-	a.say(err.Error())
-	return code
-}
-
-// say prints one message on stderr as "parley: <Sentence.>", made inert
-// for the terminal (it may quote a gateway) and with any known key masked.
-func (a *app) say(msg string) {
-	fmt.Fprintln(a.env.Stderr, "parley: "+sentence(termsafe.Sanitize(a.mask(msg))))
-}
-
-// warn prints a problem that does not stop parley, or keeps it for the
-// chat's banner while the chat starts (on stderr it would be hidden by the
-// full screen).
-func (a *app) warn(msg string) {
-	if a.collecting {
-		a.collected = append(a.collected, sentence(termsafe.Sanitize(a.mask(msg))))
-		return
-	}
-	a.say("warning: " + msg)
-}
-
-// mask hides the API keys this run has seen (the environment's and every
-// resolved provider key) in text about to be shown. The api package masks
-// what reaches it; this also covers text from elsewhere, such as a panic.
-// Keys shorter than 8 characters (test setups) are left alone rather than
-// blanking ordinary words.
-func (a *app) mask(s string) string {
-	for _, k := range a.knownSecrets() {
-		if len(k) >= 8 {
-			s = strings.ReplaceAll(s, k, "[redacted]")
-		}
-	}
-	return s
+	return app.console.report(err)
 }
 
 // crashed reports a panic as one sentence instead of a Go trace, which
@@ -126,9 +79,9 @@ func (a *app) mask(s string) string {
 // with --verbose.
 func (a *app) crashed(r any) int {
 	what := strings.Join(strings.Fields(fmt.Sprint(r)), " ")
-	a.say(fmt.Sprintf("internal error (%s); this is a bug in parley, so please report it with the output of the same command run with --verbose", what))
+	a.console.say(fmt.Sprintf("internal error (%s); this is a bug in parley, so please report it with the output of the same command run with --verbose", what))
 	if a.verbose {
-		fmt.Fprint(a.env.Stderr, a.mask(string(debug.Stack())))
+		fmt.Fprint(a.env.Stderr, a.console.mask(string(debug.Stack())))
 	}
 	return ExitFailure
 }
@@ -180,14 +133,17 @@ type app struct {
 	env     Env
 	verbose bool
 	cfgPath string
-	secrets secretSet // API keys seen: masked in anything printed, redacted in the history
+	// console speaks on stderr, masking the API keys seen (which the
+	// history redacts too).
+	console *console
 
 	demo    bool          // --demo: use the built-in demo gateway
 	demoDPS float64       // --demo-dps: its streaming pace
 	gateway *demo.Gateway // the running demo gateway, once started
+}
 
-	collecting bool     // warn keeps warnings in collected instead of printing them
-	collected  []string // warnings kept for the chat's banner
+func newApp(env Env) *app {
+	return &app{env: env, console: &console{stderr: env.Stderr, getenv: env.Getenv}}
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -229,7 +185,7 @@ file (see "parley help config"). To try it without a gateway, run
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
 	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")
 	tui.history.register(root.Flags())
-	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), a.sessionsCommand(), configHelpTopic(), demoHelpTopic())
+	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), (&sessionsCmd{env: a.env, console: a.console}).sessionsCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}

@@ -104,7 +104,7 @@ func (a *app) registerCompletions(root *cobra.Command) {
 		register("system", cobra.NoFileCompletions)
 		register("n", cobra.NoFileCompletions)
 		register("session", func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return a.completeSessionIDs(true)(cmd, nil, toComplete)
+			return completeSessionIDs(a.env, true)(cmd, nil, toComplete)
 		})
 	}
 }
@@ -246,12 +246,12 @@ func (a *app) completeSizes(cmd *cobra.Command, _ []string, toComplete string) (
 // completeSessionIDs offers the ids of saved sessions (newest first, the
 // title as the description) for commands that take session ids: the
 // first argument, or every argument when many is set.
-func (a *app) completeSessionIDs(many bool) cobra.CompletionFunc {
+func completeSessionIDs(env Env, many bool) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 && !many {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		dir := session.DefaultDir(a.env.Getenv, a.env.HomeDir)
+		dir := session.DefaultDir(env.Getenv, env.HomeDir)
 		choices, err := session.CompleteIDs(cmd.Context(), dir, toComplete, maxCompletions)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp

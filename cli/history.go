@@ -44,9 +44,10 @@ func (f historyFlags) check() error {
 
 func (f historyFlags) resumes() bool { return f.cont || f.session != "" }
 
-// openStore opens the history database in parley's data directory.
-func (a *app) openStore(ctx context.Context) (*session.Store, error) {
-	return session.Open(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), session.Options{Now: a.env.Now, Secrets: a.knownSecrets})
+// openStore opens the history database in parley's data directory,
+// redacting the keys secrets returns.
+func openStore(ctx context.Context, env Env, secrets func() []string) (*session.Store, error) {
+	return session.Open(ctx, session.DefaultDir(env.Getenv, env.HomeDir), session.Options{Now: env.Now, Secrets: secrets})
 }
 
 // askHistory records one `parley ask` turn: nowhere (history off), in a
@@ -80,19 +81,19 @@ func (a *app) openHistory(ctx context.Context, cfg *config.Config, f historyFlag
 		}
 		return h, nil
 	}
-	store, err := a.openStore(ctx)
+	store, err := openStore(ctx, a.env, a.console.knownSecrets)
 	if err != nil {
 		if f.resumes() {
 			return nil, err
 		}
-		a.warn(err.Error() + "; this question and its answer are not kept")
+		a.console.warn(err.Error() + "; this question and its answer are not kept")
 		return h, nil
 	}
 	h.store = store
 	if !f.resumes() {
 		return h, nil
 	}
-	id, err := a.resolveSession(ctx, store, f.session)
+	id, err := resolveSession(ctx, store, f.session)
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -109,7 +110,7 @@ func (a *app) openHistory(ctx context.Context, cfg *config.Config, f historyFlag
 // resolveSession turns an id prefix into a session id, or "" into the
 // most recent session. Ids that match nothing, or several sessions, are
 // usage errors: the command has to change.
-func (a *app) resolveSession(ctx context.Context, store *session.Store, prefix string) (string, error) {
+func resolveSession(ctx context.Context, store *session.Store, prefix string) (string, error) {
 	if prefix == "" {
 		m, err := store.Latest(ctx)
 		if errors.Is(err, session.ErrNotFound) {
@@ -205,7 +206,7 @@ func (h *askHistory) report(err error) {
 		return
 	}
 	h.warned = true
-	h.a.warn(fmt.Sprintf("%v; the answer is not kept in the history", err))
+	h.a.console.warn(fmt.Sprintf("%v; the answer is not kept in the history", err))
 }
 
 // TUIHistory is what the chat needs of the history.
@@ -252,17 +253,17 @@ func (a *app) tuiHistory(ctx context.Context, cfg *config.Config, f historyFlags
 		h.Off = "history = false"
 		return h, nil
 	}
-	store, err := a.openStore(ctx)
+	store, err := openStore(ctx, a.env, a.console.knownSecrets)
 	if err != nil {
 		if f.resumes() {
 			return h, err
 		}
-		a.warn(err.Error())
+		a.console.warn(err.Error())
 		h.Off = err.Error()
 		return h, nil
 	}
 	if f.resumes() {
-		id, err := a.resolveSession(ctx, store, f.session)
+		id, err := resolveSession(ctx, store, f.session)
 		if err != nil {
 			store.Close()
 			return h, err

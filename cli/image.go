@@ -127,7 +127,7 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		return err
 	}
 	for _, n := range res.Notes {
-		a.say(n)
+		a.console.say(n)
 	}
 	for _, s := range res.Saved {
 		fmt.Fprintln(a.env.Stdout, s.Path)
@@ -147,7 +147,7 @@ func (a *app) demoImageDir(fix string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cannot make a temporary folder for the demo's images in %s (%w); %s", base, fserr.Cause(err), fix)
 	}
-	a.say("the demo keeps nothing: its images go to the temporary folder " + dir + " (copy the ones you want to keep)")
+	a.console.say("the demo keeps nothing: its images go to the temporary folder " + dir + " (copy the ones you want to keep)")
 	return dir, nil
 }
 

@@ -120,7 +120,7 @@ func (a *app) rememberModels(cfg *config.Config, provider string, ids []string) 
 		err = writeFileAtomic(path, b)
 	}
 	if err != nil {
-		a.warn(fmt.Sprintf("could not save the model list for shell completion (%v)", err))
+		a.console.warn(fmt.Sprintf("could not save the model list for shell completion (%v)", err))
 	}
 }
 

@@ -32,6 +32,6 @@ func (s *secretSet) list() []string {
 
 // knownSecrets is every key known so far: the environment's, the config's
 // and every resolved provider key.
-func (a *app) knownSecrets() []string {
-	return append([]string{strings.TrimSpace(a.env.Getenv("OPENAI_API_KEY"))}, a.secrets.list()...)
+func (c *console) knownSecrets() []string {
+	return append([]string{strings.TrimSpace(c.getenv("OPENAI_API_KEY"))}, c.secrets.list()...)
 }

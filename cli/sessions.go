@@ -22,7 +22,15 @@ import (
 	"parley/termsafe"
 )
 
-func (a *app) sessionsCommand() *cobra.Command {
+// sessionsCmd is `parley sessions` and its commands: they read and delete
+// saved sessions, print to stdout and speak on stderr; they need no config
+// and no gateway.
+type sessionsCmd struct {
+	env     Env
+	console *console
+}
+
+func (c *sessionsCmd) sessionsCommand() *cobra.Command {
 	var lf listFlags
 	cmd := &cobra.Command{
 		Use:   "sessions",
@@ -43,12 +51,12 @@ every field.`,
   parley sessions rm 0190f0a1b2c3 0190f0b7d4e5`,
 		Args: sessionsArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.sessionsList(cmd.Context(), lf)
+			return c.sessionsList(cmd.Context(), lf)
 		},
 	}
 	lf.register(cmd)
-	cmd.AddCommand(a.sessionsListCommand(), a.sessionsShowCommand(), a.sessionsSearchCommand(),
-		a.sessionsExportCommand(), a.sessionsRmCommand())
+	cmd.AddCommand(c.sessionsListCommand(), c.sessionsShowCommand(), c.sessionsSearchCommand(),
+		c.sessionsExportCommand(), c.sessionsRmCommand())
 	return cmd
 }
 
@@ -75,12 +83,12 @@ var errNoHistory = errors.New("there are no saved sessions yet")
 // A history that does not exist yet is not created by looking at it (so
 // history = false keeps nothing on disk): fn is not called and the result
 // is errNoHistory.
-func (a *app) withStore(ctx context.Context, fn func(*session.Store) error) error {
-	dir := session.DefaultDir(a.env.Getenv, a.env.HomeDir)
+func (c *sessionsCmd) withStore(ctx context.Context, fn func(*session.Store) error) error {
+	dir := session.DefaultDir(c.env.Getenv, c.env.HomeDir)
 	if _, err := os.Stat(filepath.Join(dir, session.DBName)); errors.Is(err, fs.ErrNotExist) {
 		return errNoHistory
 	}
-	s, err := a.openStore(ctx)
+	s, err := openStore(ctx, c.env, c.console.knownSecrets)
 	if err != nil {
 		return err
 	}
@@ -89,11 +97,11 @@ func (a *app) withStore(ctx context.Context, fn func(*session.Store) error) erro
 }
 
 // sessionID resolves a prefix given on the command line.
-func (a *app) sessionID(ctx context.Context, s *session.Store, prefix string) (string, error) {
+func (c *sessionsCmd) sessionID(ctx context.Context, s *session.Store, prefix string) (string, error) {
 	if strings.TrimSpace(prefix) == "" {
 		return "", usagef("the session id is empty; give one from \"parley sessions list\"")
 	}
-	return a.resolveSession(ctx, s, prefix)
+	return resolveSession(ctx, s, prefix)
 }
 
 type listFlags struct {
@@ -106,14 +114,14 @@ func (f *listFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVarP(&f.limit, "limit", "n", 0, "list at most this many sessions, newest first (0: all)")
 }
 
-func (a *app) sessionsListCommand() *cobra.Command {
+func (c *sessionsCmd) sessionsListCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List sessions, newest first: id, last change, message count, title (labelled on a terminal)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.sessionsList(cmd.Context(), f)
+			return c.sessionsList(cmd.Context(), f)
 		},
 	}
 	f.register(cmd)
@@ -132,11 +140,11 @@ type jsonMeta struct {
 	HasDraft     bool   `json:"has_draft,omitempty"`
 }
 
-func (a *app) sessionsList(ctx context.Context, f listFlags) error {
+func (c *sessionsCmd) sessionsList(ctx context.Context, f listFlags) error {
 	if f.limit < 0 {
 		return usagef("--limit must be 0 (all) or more, not %d", f.limit)
 	}
-	err := a.withStore(ctx, func(s *session.Store) error {
+	err := c.withStore(ctx, func(s *session.Store) error {
 		list, err := s.List(ctx, f.limit, 0)
 		if err != nil {
 			return err
@@ -147,13 +155,13 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 				out = append(out, jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
 					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft})
 			}
-			return session.WriteJSON(a.env.Stdout, out)
+			return session.WriteJSON(c.env.Stdout, out)
 		}
 		if len(list) == 0 {
 			return errNoHistory
 		}
-		tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
-		if a.env.StdoutIsTerminal {
+		tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
+		if c.env.StdoutIsTerminal {
 			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
 		}
 		for _, m := range list {
@@ -161,20 +169,20 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 		}
 		return tw.Flush()
 	})
-	return a.emptyListing(err, f.json)
+	return c.emptyListing(err, f.json)
 }
 
 // emptyListing turns "no history yet" into an empty listing: [] in JSON,
 // a sentence on stderr otherwise (stdout stays empty for scripts).
-func (a *app) emptyListing(err error, asJSON bool) error {
+func (c *sessionsCmd) emptyListing(err error, asJSON bool) error {
 	if !errors.Is(err, errNoHistory) {
 		return err
 	}
 	if asJSON {
-		_, err = io.WriteString(a.env.Stdout, "[]\n")
+		_, err = io.WriteString(c.env.Stdout, "[]\n")
 		return err
 	}
-	a.say(errNoHistory.Error())
+	c.console.say(errNoHistory.Error())
 	return nil
 }
 
@@ -210,7 +218,7 @@ func rfc3339(t time.Time) string {
 	return t.Local().Format(time.RFC3339)
 }
 
-func (a *app) sessionsShowCommand() *cobra.Command {
+func (c *sessionsCmd) sessionsShowCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
@@ -228,29 +236,29 @@ branch.`,
 		Example: `  parley sessions show 0190f0a1b2c3
   parley sessions show 0190f0a1b2c3 --json > chat.json`,
 		Args:              exactlyOneID,
-		ValidArgsFunction: a.completeSessionIDs(false),
+		ValidArgsFunction: completeSessionIDs(c.env, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsShow(cmd.Context(), args[0], asJSON)
+			return c.sessionsShow(cmd.Context(), args[0], asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	return cmd
 }
 
-func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) error {
-	return noSession(a.withStore(ctx, func(s *session.Store) error {
-		id, err := a.sessionID(ctx, s, prefix)
+func (c *sessionsCmd) sessionsShow(ctx context.Context, prefix string, asJSON bool) error {
+	return noSession(c.withStore(ctx, func(s *session.Store) error {
+		id, err := c.sessionID(ctx, s, prefix)
 		if err != nil {
 			return err
 		}
 		if asJSON {
-			return s.Export(ctx, id, a.env.Stdout, session.ExportOptions{Format: session.FormatJSON})
+			return s.Export(ctx, id, c.env.Stdout, session.ExportOptions{Format: session.FormatJSON})
 		}
 		sess, err := s.Load(ctx, id)
 		if err != nil {
 			return err
 		}
-		return writeTranscript(a.env.Stdout, sess)
+		return writeTranscript(c.env.Stdout, sess)
 	}), prefix)
 }
 
@@ -361,7 +369,7 @@ func describeAttachment(at api.Attachment) string {
 	return fmt.Sprintf("[image %s: %dx%d %s]", at.Name, at.Width, at.Height, at.MIME)
 }
 
-func (a *app) sessionsSearchCommand() *cobra.Command {
+func (c *sessionsCmd) sessionsSearchCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -378,7 +386,7 @@ one is shown by "parley sessions export --all-branches".`,
   parley sessions search 'light* keeper' --json`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsSearch(cmd.Context(), strings.Join(args, " "), f)
+			return c.sessionsSearch(cmd.Context(), strings.Join(args, " "), f)
 		},
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON instead of text")
@@ -398,7 +406,7 @@ type jsonHit struct {
 	Highlights [][2]int `json:"highlights"`
 }
 
-func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) error {
+func (c *sessionsCmd) sessionsSearch(ctx context.Context, query string, f listFlags) error {
 	if strings.TrimSpace(query) == "" {
 		return usagef("nothing to search for; give words, e.g. parley sessions search lighthouse")
 	}
@@ -406,7 +414,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		return usagef("--limit must be 1 or more, not %d", f.limit)
 	}
 	noMatch := fmt.Errorf("no messages match %q", strings.Join(strings.Fields(query), " "))
-	err := a.withStore(ctx, func(s *session.Store) error {
+	err := c.withStore(ctx, func(s *session.Store) error {
 		// Every word is a prefix, as in the browser: "wombat" finds
 		// "wombats".
 		hits, err := s.Search(ctx, session.PrefixQuery(query), f.limit)
@@ -415,7 +423,7 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 		}
 		if len(hits) == 0 {
 			if f.json {
-				io.WriteString(a.env.Stdout, "[]\n")
+				io.WriteString(c.env.Stdout, "[]\n")
 			}
 			return noMatch
 		}
@@ -432,15 +440,15 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 				}
 				out = append(out, jh)
 			}
-			return session.WriteJSON(a.env.Stdout, out)
+			return session.WriteJSON(c.env.Stdout, out)
 		}
-		style := a.env.StdoutIsTerminal && a.env.Getenv("NO_COLOR") == ""
+		style := c.env.StdoutIsTerminal && c.env.Getenv("NO_COLOR") == ""
 		var b strings.Builder
-		if a.env.StdoutIsTerminal {
+		if c.env.StdoutIsTerminal {
 			fmt.Fprintf(&b, "%-32s  %s  %s\n", "SESSION", "MESSAGE", "SNIPPET")
 		}
 		for _, h := range hits {
-			if a.env.StdoutIsTerminal {
+			if c.env.StdoutIsTerminal {
 				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.MessageID)
 			} else {
 				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
@@ -456,19 +464,19 @@ func (a *app) sessionsSearch(ctx context.Context, query string, f listFlags) err
 			}
 			b.WriteString("\n")
 		}
-		_, err = io.WriteString(a.env.Stdout, b.String())
+		_, err = io.WriteString(c.env.Stdout, b.String())
 		return err
 	})
 	if errors.Is(err, errNoHistory) {
 		if f.json {
-			io.WriteString(a.env.Stdout, "[]\n")
+			io.WriteString(c.env.Stdout, "[]\n")
 		}
 		return fmt.Errorf("%w: %w", noMatch, errNoHistory)
 	}
 	return err
 }
 
-func (a *app) sessionsExportCommand() *cobra.Command {
+func (c *sessionsCmd) sessionsExportCommand() *cobra.Command {
 	var format, out string
 	var force, all bool
 	cmd := &cobra.Command{
@@ -498,10 +506,10 @@ replies are written as visible placeholders in Markdown.`,
   parley sessions export 0190f0a1b2c3 --all-branches -o every-branch.md
   parley sessions export 0190f0a1b2c3 --format json > chat.json`,
 		Args:              exactlyOneID,
-		ValidArgsFunction: a.completeSessionIDs(false),
+		ValidArgsFunction: completeSessionIDs(c.env, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := session.ExportOptions{Format: format, Force: force, AllBranches: all}
-			return a.sessionsExport(cmd.Context(), args[0], out, opts)
+			return c.sessionsExport(cmd.Context(), args[0], out, opts)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
@@ -511,14 +519,14 @@ replies are written as visible placeholders in Markdown.`,
 	return cmd
 }
 
-func (a *app) sessionsExport(ctx context.Context, prefix, out string, opts session.ExportOptions) error {
+func (c *sessionsCmd) sessionsExport(ctx context.Context, prefix, out string, opts session.ExportOptions) error {
 	format := strings.ToLower(strings.TrimSpace(opts.Format))
 	if format != session.FormatMarkdown && format != session.FormatJSON {
 		return usagef("--format must be md or json, not %q", format)
 	}
 	opts.Format = format
-	return noSession(a.withStore(ctx, func(s *session.Store) error {
-		id, err := a.sessionID(ctx, s, prefix)
+	return noSession(c.withStore(ctx, func(s *session.Store) error {
+		id, err := c.sessionID(ctx, s, prefix)
 		if err != nil {
 			return err
 		}
@@ -530,15 +538,15 @@ func (a *app) sessionsExport(ctx context.Context, prefix, out string, opts sessi
 			}
 			return err
 		}
-		if !a.env.StdoutIsTerminal || format == session.FormatJSON {
+		if !c.env.StdoutIsTerminal || format == session.FormatJSON {
 			// JSON is written with every terminal control escaped.
-			return s.Export(ctx, id, a.env.Stdout, opts)
+			return s.Export(ctx, id, c.env.Stdout, opts)
 		}
 		var b strings.Builder
 		if err := s.Export(ctx, id, &b, opts); err != nil {
 			return err
 		}
-		_, err = io.WriteString(a.env.Stdout, termsafe.Sanitize(b.String()))
+		_, err = io.WriteString(c.env.Stdout, termsafe.Sanitize(b.String()))
 		return err
 	}), prefix)
 }

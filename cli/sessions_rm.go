@@ -19,7 +19,7 @@ type rmFlags struct {
 	all bool
 }
 
-func (a *app) sessionsRmCommand() *cobra.Command {
+func (c *sessionsCmd) sessionsRmCommand() *cobra.Command {
 	var f rmFlags
 	cmd := &cobra.Command{
 		Use:   "rm ID...",
@@ -30,9 +30,9 @@ session uses. On a terminal parley asks first; elsewhere --yes is required.
 		Example: `  parley sessions rm 0190f0a1b2c3
   parley sessions rm --all --yes`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: a.completeSessionIDs(true),
+		ValidArgsFunction: completeSessionIDs(c.env, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.sessionsRm(cmd.Context(), args, f)
+			return c.sessionsRm(cmd.Context(), args, f)
 		},
 	}
 	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "delete without asking")
@@ -40,16 +40,16 @@ session uses. On a terminal parley asks first; elsewhere --yes is required.
 	return cmd
 }
 
-func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) error {
+func (c *sessionsCmd) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) error {
 	switch {
 	case f.all && len(prefixes) > 0:
 		return usagef("--all deletes every session; give either --all or session ids, not both")
 	case !f.all && len(prefixes) == 0:
 		return usagef("give the ids of the sessions to delete (from \"parley sessions list\"), or --all")
-	case !f.yes && !a.env.StdinIsTerminal:
+	case !f.yes && !c.env.StdinIsTerminal:
 		return usagef("deleting needs a confirmation and stdin is not a terminal; add --yes to delete without asking")
 	}
-	err := a.withStore(ctx, func(s *session.Store) error {
+	err := c.withStore(ctx, func(s *session.Store) error {
 		var ids []string
 		var what string
 		if f.all {
@@ -58,7 +58,7 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 				return err
 			}
 			if n == 0 {
-				a.say("there are no sessions to delete")
+				c.console.say("there are no sessions to delete")
 				return nil
 			}
 			what = fmt.Sprintf("all %d sessions", n)
@@ -66,7 +66,7 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 			seen := map[string]bool{}
 			var titles []string
 			for _, p := range prefixes {
-				id, err := a.sessionID(ctx, s, p)
+				id, err := c.sessionID(ctx, s, p)
 				if err != nil {
 					return err
 				}
@@ -84,12 +84,12 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 			what = fmt.Sprintf("%s (%s)", plural(len(ids), "session"), strings.Join(titles, ", "))
 		}
 		if !f.yes {
-			ok, err := a.confirm(ctx, "Delete "+what+"? [y/N] ")
+			ok, err := c.confirm(ctx, "Delete "+what+"? [y/N] ")
 			if err != nil {
 				return err
 			}
 			if !ok {
-				a.say("nothing was deleted")
+				c.console.say("nothing was deleted")
 				return nil
 			}
 		}
@@ -103,11 +103,11 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 		if err != nil {
 			return err
 		}
-		a.say("deleted " + plural(n, "session"))
+		c.console.say("deleted " + plural(n, "session"))
 		return nil
 	})
 	if errors.Is(err, errNoHistory) && f.all {
-		a.say("there are no sessions to delete")
+		c.console.say("there are no sessions to delete")
 		return nil
 	}
 	return noSession(err, strings.Join(prefixes, " "))
@@ -115,9 +115,9 @@ func (a *app) sessionsRm(ctx context.Context, prefixes []string, f rmFlags) erro
 
 // confirm asks a yes/no question on stderr and reads the answer from
 // stdin; only "y" or "yes" is yes.
-func (a *app) confirm(ctx context.Context, question string) (bool, error) {
-	fmt.Fprint(a.env.Stderr, termsafe.Sanitize(question))
-	line, err := readLine(ctx, a.env.Stdin)
+func (c *sessionsCmd) confirm(ctx context.Context, question string) (bool, error) {
+	fmt.Fprint(c.env.Stderr, termsafe.Sanitize(question))
+	line, err := readLine(ctx, c.env.Stdin)
 	if err != nil {
 		return false, err
 	}

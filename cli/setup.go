@@ -25,14 +25,14 @@ func (a *app) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	a.secrets.add(cfg.KnownKeys()...)
+	a.console.secrets.add(cfg.KnownKeys()...)
 	if a.demo {
 		if err := a.useDemo(cfg); err != nil {
 			return nil, err
 		}
 	}
 	for _, w := range a.startupWarnings(cfg) {
-		a.warn(w)
+		a.console.warn(w)
 	}
 	return cfg, nil
 }
@@ -87,7 +87,7 @@ func (a *app) newClient(cfg *config.Config, p *config.Provider) (*api.Client, er
 		return nil, usage(err) // a bad base URL, header or proxy in the config
 	}
 	for _, w := range c.Warnings() {
-		a.warn(w)
+		a.console.warn(w)
 	}
 	return c, nil
 }
@@ -101,7 +101,7 @@ func (a *app) buildClient(cfg *config.Config, p *config.Provider, trace io.Write
 	if err != nil {
 		return nil, err
 	}
-	a.secrets.add(cc.APIKey)
+	a.console.secrets.add(cc.APIKey)
 	if trace != nil {
 		cc.Verbose, cc.Sanitize = trace, termsafe.Sanitize
 	}
@@ -147,7 +147,7 @@ func (a *app) chatModel(ctx context.Context, cfg *config.Config, flag string) (s
 		return "", fmt.Errorf("no model chosen, and asking the gateway for its models failed: %w", err)
 	}
 	m := pickChatModel(ids, cfg.Catalog())
-	a.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
+	a.console.say(fmt.Sprintf("no model chosen, so using %q from the gateway's list; %s", m, hint))
 	return m, nil
 }
 
@@ -173,7 +173,7 @@ func (a *app) attachAll(refs []string, lim api.AttachLimits) ([]api.Attachment, 
 			return nil, usage(err)
 		}
 		if at.Resized {
-			a.say("attached " + at.Describe())
+			a.console.say("attached " + at.Describe())
 		}
 		out = append(out, at)
 	}
@@ -241,39 +241,15 @@ type tuiFlags struct {
 }
 
 func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
-	if a.env.RunTUI == nil {
-		return errors.New("the full-screen chat is not available in this build; use parley ask")
-	}
-	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
-		return usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
-	}
-	if err := f.history.check(); err != nil {
-		return err
-	}
-	a.collecting = true
-	cfg, err := a.loadConfig()
-	a.collecting = false
+	cfg, removeDir, err := a.tuiConfig(f)
 	if err != nil {
 		return err
 	}
-	if a.demo {
-		// As parley image --demo: the demo keeps nothing, so /image saves
-		// into a temporary folder, not image_dir. An empty one is removed
-		// when the chat ends; images made stay there to be copied.
-		dir, err := a.demoImageDir("set TMPDIR to a folder you can write to")
-		if err != nil {
-			return err
-		}
-		defer os.Remove(dir)
-		cfg.UseImageDir(dir)
-	}
-	role, roleModel := strings.TrimSpace(f.role), ""
-	if role != "" {
-		r, err := cfg.FindRole(role)
-		if err != nil {
-			return usage(fmt.Errorf("--role: %w", err))
-		}
-		roleModel = strings.TrimSpace(r.Model)
+	defer removeDir()
+	role := strings.TrimSpace(f.role)
+	roleModel, err := roleModel(cfg, role)
+	if err != nil {
+		return err
 	}
 	hist, err := a.tuiHistory(ctx, cfg, f.history)
 	if err != nil {
@@ -291,18 +267,71 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		trace, logPath = log, log.path
 		// Said before the chat takes the screen, so it stays in the
 		// terminal's scrollback after the chat ends.
-		a.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
+		a.console.say("tracing gateway requests (--verbose) to " + a.displayPath(logPath))
 	}
-	req := TUIRequest{
-		History:    hist,
+	req := a.tuiRequest(cfg, f, trace)
+	req.History, req.VerboseLog = hist, logPath
+	req.Model = cmp.Or(strings.TrimSpace(f.model), roleModel, strings.TrimSpace(cfg.DefaultModel))
+	req.Role = role
+	return a.env.RunTUI(ctx, req)
+}
+
+// tuiConfig checks that the chat can run here and loads the config, its
+// warnings kept for the chat's banner. With --demo, /image saves into a
+// temporary folder (as parley image --demo: the demo keeps nothing), and
+// removeDir removes it when the chat ends if it is still empty; images made
+// stay there to be copied.
+func (a *app) tuiConfig(f tuiFlags) (cfg *config.Config, removeDir func(), err error) {
+	if a.env.RunTUI == nil {
+		return nil, nil, errors.New("the full-screen chat is not available in this build; use parley ask")
+	}
+	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
+		return nil, nil, usagef("the chat needs a terminal on stdin and stdout; for scripts use parley ask")
+	}
+	if err := f.history.check(); err != nil {
+		return nil, nil, err
+	}
+	a.console.collecting = true
+	cfg, err = a.loadConfig()
+	a.console.collecting = false
+	if err != nil {
+		return nil, nil, err
+	}
+	if !a.demo {
+		return cfg, func() {}, nil
+	}
+	dir, err := a.demoImageDir("set TMPDIR to a folder you can write to")
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.UseImageDir(dir)
+	return cfg, func() { os.Remove(dir) }, nil
+}
+
+// roleModel is the model of the role --role names ("" for none, or a role
+// without a model of its own).
+func roleModel(cfg *config.Config, role string) (string, error) {
+	if role == "" {
+		return "", nil
+	}
+	r, err := cfg.FindRole(role)
+	if err != nil {
+		return "", usage(fmt.Errorf("--role: %w", err))
+	}
+	return strings.TrimSpace(r.Model), nil
+}
+
+// tuiRequest is what the chat starts from, but for its history, model,
+// role and trace log: the config and flags, and clients that trace to
+// trace (nil: no tracing).
+func (a *app) tuiRequest(cfg *config.Config, f tuiFlags, trace io.Writer) TUIRequest {
+	return TUIRequest{
 		Config:     cfg,
-		Model:      cmp.Or(strings.TrimSpace(f.model), roleModel, strings.TrimSpace(cfg.DefaultModel)),
 		ModelGiven: strings.TrimSpace(f.model) != "",
 		System:     f.system,
 		Theme:      cmp.Or(strings.TrimSpace(f.theme), strings.TrimSpace(cfg.Theme)),
 		Mouse:      f.mouse || cfg.Mouse,
 		Version:    Version(),
-		VerboseLog: logPath,
 		NewClient: func(model string) (*api.Client, error) {
 			p, err := cfg.ProviderFor(model)
 			if err != nil {
@@ -314,10 +343,9 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 			p := cfg.ServerProvider(baseURL)
 			return func(string) (*api.Client, error) { return a.buildClient(cfg, p, trace) }
 		},
+		Demo:        a.demo,
+		Warnings:    a.console.collected,
+		KnownModels: a.knownModels(cfg),
+		NoImages:    f.noImages,
 	}
-	req.Demo, req.Warnings = a.demo, a.collected
-	req.KnownModels = a.knownModels(cfg)
-	req.NoImages = f.noImages
-	req.Role = role
-	return a.env.RunTUI(ctx, req)
 }

@@ -11,7 +11,7 @@ import (
 // release's man page generator (scripts/gendocs): it is there to be
 // described, not run.
 func CommandTree() *cobra.Command {
-	a := &app{env: Env{Getenv: func(string) string { return "" }, Now: time.Now}}
+	a := newApp(Env{Getenv: func(string) string { return "" }, Now: time.Now})
 	root := a.rootCommand()
 	checkCompletionCommand(root)
 	return root

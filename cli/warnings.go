@@ -64,7 +64,7 @@ func (a *app) missingKey(cfg *config.Config, p *config.Provider, configured bool
 		return ""
 	}
 	if p.APIKeyEnv != "" {
-		if !a.collecting {
+		if !a.console.collecting {
 			// ask and image fail on this provider with the same sentence
 			// (config.KeyError), and models shows "no key" beside it:
 			// said first as a warning, it would be said twice.

@@ -123,8 +123,23 @@ func join(base, key string) string {
 }
 
 func (l *loader) load(doc map[string]any) error {
-	c := l.c
 	l.unknownKeys(doc, "", "at the top level", topKeys)
+	if err := l.loadTexts(doc); err != nil {
+		return err
+	}
+	if err := l.loadLimits(doc); err != nil {
+		return err
+	}
+	if err := l.loadTimeouts(doc); err != nil {
+		return err
+	}
+	return l.sections(doc)
+}
+
+// loadTexts reads the top-level strings and paths (paths expanded), the
+// images setting and mouse.
+func (l *loader) loadTexts(doc map[string]any) error {
+	c := l.c
 	var err error
 	str := func(key string, dst *string) {
 		if err == nil {
@@ -165,6 +180,14 @@ func (l *loader) load(doc map[string]any) error {
 	} else if v != nil {
 		c.Mouse = *v
 	}
+	return nil
+}
+
+// loadLimits reads the top-level numbers: history, attachment and reply
+// limits, and the reading width.
+func (l *loader) loadLimits(doc map[string]any) error {
+	c := l.c
+	var err error
 	if v, err := l.intIn(doc, "", "max_history_messages", 0, math.MaxInt32); err != nil {
 		return err
 	} else if v != nil {
@@ -196,6 +219,13 @@ func (l *loader) load(doc map[string]any) error {
 	} else if v != nil {
 		c.ReadingWidth = *v
 	}
+	return nil
+}
+
+// loadTimeouts reads the gateway timeouts and max_retries.
+func (l *loader) loadTimeouts(doc map[string]any) error {
+	c := l.c
+	var err error
 	for _, d := range []struct {
 		key string
 		dst *time.Duration
@@ -211,7 +241,7 @@ func (l *loader) load(doc map[string]any) error {
 	if c.MaxRetries, err = l.intIn(doc, "", "max_retries", 0, 10); err != nil {
 		return err
 	}
-	return l.sections(doc)
+	return nil
 }
 
 // sections reads the tables: [history], [keys], [[providers]], then the

@@ -41,7 +41,7 @@ func (c *Conversation) canBranch() error {
 	if c.Streaming() != 0 {
 		return ErrBusy
 	}
-	if c.partial {
+	if c.tree.partial {
 		return ErrPartial
 	}
 	return nil
@@ -55,9 +55,10 @@ func (c *Conversation) canBranch() error {
 // changed.
 func (c *Conversation) branchUnder(base, old *node) {
 	if old != nil && noise(old) && len(old.children) == 0 {
-		c.detach(old)
+		c.tree.detach(old)
+		c.emit(Change{Kind: ChangeRemove, Removed: []int{old.msg.ID}})
 	}
-	if c.leaf() != base {
+	if c.tree.leaf() != base {
 		c.switchPath(pathTo(base))
 	}
 }
@@ -65,10 +66,10 @@ func (c *Conversation) branchUnder(base, old *node) {
 // switchPath makes p the active path, reported with ChangeSwitch (and
 // the path's messages) when it differs.
 func (c *Conversation) switchPath(p []*node) {
-	if slices.Equal(p, c.path) {
+	if slices.Equal(p, c.tree.path) {
 		return
 	}
-	c.setPath(p)
+	c.tree.setPath(p)
 	if len(c.listeners) > 0 {
 		c.emit(Change{Kind: ChangeSwitch, Path: c.Messages()})
 	}
@@ -83,11 +84,11 @@ func (c *Conversation) SwitchTo(id int) error {
 	if err := c.canBranch(); err != nil {
 		return err
 	}
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return fmt.Errorf("switch branches: %w", unknownMessage(id))
 	}
-	c.switchPath(c.descend(pathTo(n)))
+	c.switchPath(c.tree.descend(pathTo(n)))
 	return nil
 }
 
@@ -100,14 +101,14 @@ func (c *Conversation) SwitchAlternative(id, delta int) (int, error) {
 	if err := c.canBranch(); err != nil {
 		return id, err
 	}
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return id, fmt.Errorf("switch branches: %w", unknownMessage(id))
 	}
 	sibs := n.parent.children
-	i, _ := c.alternatives(n)
+	i, _ := c.tree.alternatives(n)
 	target := sibs[min(max(i+delta, 0), len(sibs)-1)]
-	c.switchPath(c.descend(pathTo(target)))
+	c.switchPath(c.tree.descend(pathTo(target)))
 	return target.msg.ID, nil
 }
 
@@ -115,23 +116,23 @@ func (c *Conversation) SwitchAlternative(id, delta int) (int, error) {
 // its alternatives: index from 0, count at least 1; count is 0 for an id
 // the conversation does not hold.
 func (c *Conversation) Alternatives(id int) (index, count int) {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return 0, 0
 	}
-	return c.alternatives(n)
+	return c.tree.alternatives(n)
 }
 
 // Siblings returns copies of the alternatives of the message with the
 // given id, itself included, oldest first (nil for an unknown id).
 func (c *Conversation) Siblings(id int) []Message {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return nil
 	}
 	out := make([]Message, len(n.parent.children))
 	for i, s := range n.parent.children {
-		out[i] = c.copyOf(s, excludedNode(s))
+		out[i] = c.tree.copyOf(s, excludedNode(s))
 	}
 	return out
 }
@@ -139,11 +140,11 @@ func (c *Conversation) Siblings(id int) []Message {
 // PathTo returns copies of the messages from the first one to the message
 // with the given id, through its parents (nil for an unknown id).
 func (c *Conversation) PathTo(id int) []Message {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return nil
 	}
-	return c.copies(pathTo(n))
+	return c.tree.copies(pathTo(n))
 }
 
 // PathTail returns copies of the messages of the path to id from its
@@ -152,7 +153,7 @@ func (c *Conversation) PathTo(id int) []Message {
 // one it shares a start with costs what the branches add, not their
 // lengths.
 func (c *Conversation) PathTail(id, from int) []Message {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil || from > n.depth {
 		return nil
 	}
@@ -161,7 +162,7 @@ func (c *Conversation) PathTail(id, from int) []Message {
 	for x := n; x.depth >= from; x = x.parent {
 		p[x.depth-from] = x
 	}
-	return c.copies(p)
+	return c.tree.copies(p)
 }
 
 // SetExcluded leaves the turn of the message with the given id out of
@@ -172,7 +173,7 @@ func (c *Conversation) PathTail(id, from int) []Message {
 // ChangeExclude. It is allowed while a reply streams: the request in
 // flight is not changed, the next one is.
 func (c *Conversation) SetExcluded(id int, excluded bool) error {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return fmt.Errorf("leave out a turn: %w", unknownMessage(id))
 	}
@@ -189,9 +190,9 @@ func (c *Conversation) SetExcluded(id int, excluded bool) error {
 	h.excluded = excluded
 	bumpTurn(h)
 	var turn []int
-	if c.onPath(h) {
+	if c.tree.onPath(h) {
 		turn = append(turn, h.msg.ID)
-		for _, x := range c.path[h.depth+1:] {
+		for _, x := range c.tree.path[h.depth+1:] {
 			if x.msg.Role != api.RoleAssistant {
 				break
 			}
@@ -199,7 +200,7 @@ func (c *Conversation) SetExcluded(id int, excluded bool) error {
 		}
 	}
 	if len(c.listeners) > 0 {
-		m := c.copyOf(h, excluded)
+		m := c.tree.copyOf(h, excluded)
 		c.emit(Change{Kind: ChangeExclude, Message: &m, Turn: turn})
 	}
 	return nil
@@ -227,17 +228,17 @@ func bumpTurn(h *node) {
 // reasoning and left-out turns, and that message as the leaf. A reply
 // still streaming cannot be forked from (ErrBusy).
 func (c *Conversation) Fork(id int) (Snapshot, error) {
-	if c.partial {
+	if c.tree.partial {
 		return Snapshot{}, ErrPartial
 	}
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return Snapshot{}, fmt.Errorf("fork: %w", unknownMessage(id))
 	}
 	if n.msg.State == StateStreaming {
 		return Snapshot{}, ErrBusy
 	}
-	msgs := c.copies(pathTo(n))
+	msgs := c.tree.copies(pathTo(n))
 	for i := range msgs {
 		// Alternatives stay behind: in the fork each message is alone.
 		msgs[i].AltIndex, msgs[i].AltCount = 0, 1
@@ -273,8 +274,8 @@ type Branch struct {
 func (c *Conversation) Branches() []Branch {
 	var out []Branch
 	var leaves []*node
-	active := c.leaf()
-	stack := slices.Clone(c.root.children)
+	active := c.tree.leaf()
+	stack := slices.Clone(c.tree.root.children)
 	slices.Reverse(stack)
 	// In the tree's order the branch before a leaf shares every message
 	// above the shallowest one taken off the stack since that branch's

@@ -34,14 +34,14 @@ func referenceBranches(c *Conversation) []Branch {
 	var leaves []*node
 	var walk func(n *node)
 	walk = func(n *node) {
-		if len(n.children) == 0 && n != c.root {
+		if len(n.children) == 0 && n != c.tree.root {
 			leaves = append(leaves, n)
 		}
 		for _, ch := range n.children {
 			walk(ch)
 		}
 	}
-	walk(c.root)
+	walk(c.tree.root)
 	out := make([]Branch, len(leaves))
 	var prev []*node
 	for i, n := range leaves {
@@ -50,7 +50,7 @@ func referenceBranches(c *Conversation) []Branch {
 		for shared < len(p) && shared < len(prev) && p[shared] == prev[shared] {
 			shared++
 		}
-		out[i] = Branch{Leaf: n.msg.ID, Len: len(p), Shared: shared, Active: n == c.leaf()}
+		out[i] = Branch{Leaf: n.msg.ID, Len: len(p), Shared: shared, Active: n == c.tree.leaf()}
 		prev = p
 	}
 	for i := range out {

@@ -32,18 +32,8 @@ type Conversation struct {
 	// titled: the title was set with SetTitle, so it no longer follows the
 	// first message.
 	titled bool
-	// root is a virtual node (id 0, depth -1): its children are the
-	// messages that open the conversation.
-	root  *node
-	nodes map[int]*node
-	// all holds every node in order of id (parents before children).
-	all []*node
-	// path is the active path, root excluded.
-	path []*node
-	// partial: restored from a window of the active path (LoadTail); the
-	// rest of the tree is not held.
-	partial bool
-	nextID  int
+	// tree holds the messages and the active path.
+	tree tree
 	// source and firstOwn are what every Change carries as Source and
 	// FirstOwnID.
 	source    uint64
@@ -107,11 +97,9 @@ func New(opts Options) *Conversation {
 		system:        opts.SystemPrompt,
 		now:           opts.Now,
 		progressEvery: opts.ProgressEvery,
-		nextID:        1,
 		firstOwn:      1,
 		source:        newSource(),
-		root:          &node{depth: -1},
-		nodes:         map[int]*node{},
+		tree:          newTree(),
 	}
 	for _, l := range opts.Listeners {
 		c.Listen(l)
@@ -187,36 +175,36 @@ func (c *Conversation) Role() string { return c.role }
 func (c *Conversation) Params() api.Params { return c.params.With(api.Params{}) }
 
 // Len returns the number of messages on the active path.
-func (c *Conversation) Len() int { return len(c.path) }
+func (c *Conversation) Len() int { return len(c.tree.path) }
 
 // At returns a copy of the i-th message of the active path.
 func (c *Conversation) At(i int) Message {
-	n := c.path[i]
-	return c.copyOf(n, excludedNode(n))
+	n := c.tree.path[i]
+	return c.tree.copyOf(n, excludedNode(n))
 }
 
 // Messages returns copies of the messages of the active path, in order.
-func (c *Conversation) Messages() []Message { return c.copies(c.path) }
+func (c *Conversation) Messages() []Message { return c.tree.copies(c.tree.path) }
 
 // PathMessages yields the copies Messages returns one at a time, so a
 // long path is never held twice (Len says how many). The conversation
 // must not change while it runs.
-func (c *Conversation) PathMessages() iter.Seq[Message] { return c.eachCopy(c.path) }
+func (c *Conversation) PathMessages() iter.Seq[Message] { return c.tree.eachCopy(c.tree.path) }
 
 // ByID returns a copy of the message with the given id, on the active
 // path or not.
 func (c *Conversation) ByID(id int) (Message, bool) {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return Message{}, false
 	}
-	return c.copyOf(n, excludedNode(n)), true
+	return c.tree.copyOf(n, excludedNode(n)), true
 }
 
 // Streaming returns the id of the reply (or image turn) in flight, or 0.
 // It is always the active path's last message.
 func (c *Conversation) Streaming() int {
-	if l := c.leaf(); l.depth >= 0 && l.msg.State == StateStreaming {
+	if l := c.tree.leaf(); l.depth >= 0 && l.msg.State == StateStreaming {
 		return l.msg.ID
 	}
 	return 0
@@ -225,11 +213,11 @@ func (c *Conversation) Streaming() int {
 // Partial reports whether the conversation holds only a window of its
 // active path (restored from a partial snapshot): what needs the whole
 // tree (Begin, Regenerate, switching, Fork) waits for the whole session.
-func (c *Conversation) Partial() bool { return c.partial }
+func (c *Conversation) Partial() bool { return c.tree.partial }
 
 // LastUser returns a copy of the last user message of the active path.
 func (c *Conversation) LastUser() (Message, bool) {
-	if i := c.lastIndex(api.RoleUser); i >= 0 {
+	if i := c.tree.lastIndex(api.RoleUser); i >= 0 {
 		return c.At(i), true
 	}
 	return Message{}, false
@@ -238,17 +226,8 @@ func (c *Conversation) LastUser() (Message, bool) {
 // LastReply returns a copy of the last assistant message of the active
 // path.
 func (c *Conversation) LastReply() (Message, bool) {
-	if i := c.lastIndex(api.RoleAssistant); i >= 0 {
+	if i := c.tree.lastIndex(api.RoleAssistant); i >= 0 {
 		return c.At(i), true
 	}
 	return Message{}, false
-}
-
-func (c *Conversation) lastIndex(role string) int {
-	for i := len(c.path) - 1; i >= 0; i-- {
-		if c.path[i].msg.Role == role {
-			return i
-		}
-	}
-	return -1
 }

@@ -46,7 +46,7 @@ func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, e
 		return 0, ErrBusy
 	}
 	m := Message{
-		ID:      c.takeID(),
+		ID:      c.tree.takeID(),
 		Role:    RoleImages,
 		Text:    prompt,
 		Model:   model,
@@ -57,7 +57,7 @@ func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, e
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(prompt)
 	}
-	c.attach(m)
+	c.emitNode(ChangeAppend, c.tree.attach(m))
 	return m.ID, nil
 }
 
@@ -69,7 +69,7 @@ func (c *Conversation) StartImagesAgain(of int, prompt, model string, turn Image
 	if err := c.canBranch(); err != nil {
 		return 0, err
 	}
-	n := c.node(of)
+	n := c.tree.node(of)
 	if n == nil || n.msg.Role != RoleImages {
 		return 0, fmt.Errorf("make images again: %w", unknownMessage(of))
 	}
@@ -79,7 +79,7 @@ func (c *Conversation) StartImagesAgain(of int, prompt, model string, turn Image
 
 // FinishImages closes the image turn in flight with the images saved.
 func (c *Conversation) FinishImages(id int, images []api.Attachment, notes []string) error {
-	if n := c.node(id); n == nil || n.msg.Role != RoleImages {
+	if n := c.tree.node(id); n == nil || n.msg.Role != RoleImages {
 		return fmt.Errorf("finish image turn %d: no such image turn", id)
 	}
 	return c.end(id, StateDone, func(m *Message) {
@@ -96,10 +96,11 @@ func (c *Conversation) FinishImages(id int, images []api.Attachment, notes []str
 // id, is not in flight and nothing follows it in any branch (a failed
 // image turn about to be tried again). Listeners hear ChangeRemove.
 func (c *Conversation) RemoveLast(id int) bool {
-	n := c.leaf()
+	n := c.tree.leaf()
 	if n.depth < 0 || n.msg.ID != id || n.msg.State == StateStreaming || len(n.children) > 0 {
 		return false
 	}
-	c.detach(n)
+	c.tree.detach(n)
+	c.emit(Change{Kind: ChangeRemove, Removed: []int{n.msg.ID}})
 	return true
 }

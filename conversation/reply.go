@@ -97,9 +97,9 @@ func (c *Conversation) Begin(user *UserInput, o TurnOptions) (*Turn, error) {
 	var p turnPlan
 	var err error
 	if user != nil {
-		p, err = c.planInput(user)
+		p, err = c.tree.planInput(user)
 	} else {
-		p, err = c.planRetry()
+		p, err = c.tree.planRetry()
 	}
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (c *Conversation) Regenerate(replyID int, o TurnOptions) (*Turn, error) {
 	if err := c.canTurn(o); err != nil {
 		return nil, err
 	}
-	n := c.node(replyID)
+	n := c.tree.node(replyID)
 	switch {
 	case n == nil:
 		return nil, fmt.Errorf("regenerate: %w", unknownMessage(replyID))
@@ -150,17 +150,17 @@ type turnPlan struct {
 }
 
 // planInput places a new user message.
-func (c *Conversation) planInput(user *UserInput) (turnPlan, error) {
+func (t *tree) planInput(user *UserInput) (turnPlan, error) {
 	id := user.EditOf
 	if id == 0 && user.Replace {
-		if i := c.lastIndex(api.RoleUser); i >= 0 {
-			id = c.path[i].msg.ID
+		if i := t.lastIndex(api.RoleUser); i >= 0 {
+			id = t.path[i].msg.ID
 		}
 	}
 	if id == 0 {
-		return turnPlan{base: c.leaf()}, nil
+		return turnPlan{base: t.leaf()}, nil
 	}
-	x := c.node(id)
+	x := t.node(id)
 	switch {
 	case x == nil:
 		return turnPlan{}, fmt.Errorf("edit: %w", unknownMessage(id))
@@ -171,18 +171,18 @@ func (c *Conversation) planInput(user *UserInput) (turnPlan, error) {
 }
 
 // planRetry places a new reply to the last user message of the path.
-func (c *Conversation) planRetry() (turnPlan, error) {
-	i := c.lastIndex(api.RoleUser)
+func (t *tree) planRetry() (turnPlan, error) {
+	i := t.lastIndex(api.RoleUser)
 	if i < 0 {
 		return turnPlan{}, ErrNothingToRetry
 	}
-	u := c.path[i]
+	u := t.path[i]
 	if u.excluded {
 		return turnPlan{}, ErrExcludedTurn
 	}
 	p := turnPlan{base: u}
-	if i+1 < len(c.path) {
-		p.old = c.path[i+1]
+	if i+1 < len(t.path) {
+		p.old = t.path[i+1]
 	}
 	return p, nil
 }
@@ -191,12 +191,12 @@ func (c *Conversation) planRetry() (turnPlan, error) {
 // starts the reply.
 func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) (*Turn, error) {
 	ropts := RequestOptions{SystemPrompt: o.SystemPrompt, MaxHistory: o.MaxHistory, WithoutImages: o.WithoutImages}
-	if err := c.checkVision(p, user, o, ropts); err != nil {
+	if err := p.checkVision(user, o, ropts, c.system); err != nil {
 		return nil, err
 	}
 	c.branchUnder(p.base, p.old)
 	if user != nil {
-		if p.edit && p.base == c.root && !c.titled {
+		if p.edit && p.base == c.tree.root && !c.titled {
 			c.title = "" // AddUser makes it from the edit
 		}
 		if _, err := c.AddUser(user.Text, user.Attachments); err != nil {
@@ -217,8 +217,9 @@ func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) 
 }
 
 // checkVision builds the request the turn would send, from the path it
-// would follow, and refuses images the model cannot see.
-func (c *Conversation) checkVision(p turnPlan, user *UserInput, o TurnOptions, ropts RequestOptions) error {
+// would follow (with the conversation's system prompt), and refuses images
+// the model cannot see.
+func (p turnPlan) checkVision(user *UserInput, o TurnOptions, ropts RequestOptions, system string) error {
 	if o.Catalog == nil {
 		return nil
 	}
@@ -239,7 +240,7 @@ func (c *Conversation) checkVision(p turnPlan, user *UserInput, o TurnOptions, r
 		// text only.
 		probe = append(probe, &node{msg: Message{Role: api.RoleUser, Text: user.Text}})
 	}
-	if buildRequest(probe, c.system, ropts).HasImages {
+	if buildRequest(probe, system, ropts).HasImages {
 		return &VisionError{Model: o.Model, Earlier: user != nil || !lastHasImages(probe), Cause: cause}
 	}
 	return nil

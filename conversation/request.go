@@ -57,7 +57,7 @@ const imageOmitted = "[image omitted]"
 // left out whole and listed in Dropped: what one message on screen says is
 // never merged into another (ctrl+r resends the last message instead).
 func (c *Conversation) BuildRequest(opts RequestOptions) Request {
-	return buildRequest(c.path, c.system, opts)
+	return buildRequest(c.tree.path, c.system, opts)
 }
 
 // buildRequest is BuildRequest for path, with system as the

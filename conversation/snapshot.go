@@ -44,11 +44,11 @@ type Snapshot struct {
 // Snapshot returns copies of the conversation's title, system prompt,
 // role, params, every message of its tree and its active leaf.
 func (c *Conversation) Snapshot() Snapshot {
-	msgs := make([]Message, len(c.all))
-	for i, n := range c.all {
-		msgs[i] = c.copyOf(n, excludedNode(n))
+	msgs := make([]Message, len(c.tree.all))
+	for i, n := range c.tree.all {
+		msgs[i] = c.tree.copyOf(n, excludedNode(n))
 	}
-	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: c.Leaf(), NextID: c.nextID, Partial: c.partial}
+	return Snapshot{Title: c.title, Titled: c.titled, SystemPrompt: c.system, Role: c.role, Params: c.Params(), Messages: msgs, Leaf: c.Leaf(), NextID: c.tree.nextID, Partial: c.tree.partial}
 }
 
 // Path returns the snapshot's active path: from the first message (the
@@ -99,36 +99,36 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 	c.titled = snap.Titled
 	c.role = snap.Role
 	c.params = snap.Params.With(api.Params{})
-	c.partial = snap.Partial
+	c.tree.partial = snap.Partial
 	msgs := snap.Messages
 	if !slices.IsSortedFunc(msgs, byID) {
 		msgs = slices.SortedStableFunc(slices.Values(msgs), byID)
 	}
-	c.all = make([]*node, 0, len(msgs))
-	c.nodes = make(map[int]*node, len(msgs))
+	c.tree.all = make([]*node, 0, len(msgs))
+	c.tree.nodes = make(map[int]*node, len(msgs))
 	// The nodes are allocated together: one object instead of one per
 	// message, and no room lost to rounding each up to a size class.
 	slab := make([]node, len(msgs))
 	for i := range msgs {
 		m := &msgs[i]
-		if m.ID <= 0 || c.nodes[m.ID] != nil {
+		if m.ID <= 0 || c.tree.nodes[m.ID] != nil {
 			continue // not an id the conversation makes; kept once
 		}
-		c.restoreNode(&slab[i], m, snap.Partial)
+		c.tree.restoreNode(&slab[i], m, snap.Partial)
 	}
-	leaf := c.node(snap.Leaf)
-	if leaf == nil && len(c.all) > 0 {
-		leaf = c.all[len(c.all)-1]
+	leaf := c.tree.node(snap.Leaf)
+	if leaf == nil && len(c.tree.all) > 0 {
+		leaf = c.tree.all[len(c.tree.all)-1]
 	}
-	c.nextID = max(c.nextID, snap.NextID)
-	c.firstOwn = c.nextID
-	c.followNewest()
+	c.tree.nextID = max(c.tree.nextID, snap.NextID)
+	c.firstOwn = c.tree.nextID
+	c.tree.followNewest()
 	if leaf != nil {
-		c.setPath(pathTo(leaf))
+		c.tree.setPath(pathTo(leaf))
 	}
 	if c.title == "" && !c.titled {
-		if i := slices.IndexFunc(c.path, func(n *node) bool { return n.msg.Role == api.RoleUser }); i >= 0 {
-			c.title = MakeTitle(c.path[i].msg.Text)
+		if i := slices.IndexFunc(c.tree.path, func(n *node) bool { return n.msg.Role == api.RoleUser }); i >= 0 {
+			c.title = MakeTitle(c.tree.path[i].msg.Text)
 		}
 	}
 	return c
@@ -138,15 +138,15 @@ func byID(a, b Message) int { return cmp.Compare(a.ID, b.ID) }
 
 // restoreNode makes n of a stored message, under its parent (the root
 // when the parent is not held).
-func (c *Conversation) restoreNode(n *node, stored *Message, partial bool) {
+func (t *tree) restoreNode(n *node, stored *Message, partial bool) {
 	m := stored.clone()
 	if m.State == StateStreaming {
 		m.State = StateInterrupted
 		m.Version++
 	}
-	parent := c.node(m.Parent)
+	parent := t.node(m.Parent)
 	if parent == nil {
-		parent = c.root
+		parent = t.root
 	}
 	*n = node{msg: m, parent: parent, depth: parent.depth + 1, excluded: m.Role == api.RoleUser && m.Excluded}
 	if partial {
@@ -154,27 +154,27 @@ func (c *Conversation) restoreNode(n *node, stored *Message, partial bool) {
 	}
 	n.msg.Excluded, n.msg.AltIndex, n.msg.AltCount = false, 0, 0
 	parent.children = append(parent.children, n)
-	c.nodes[m.ID] = n
-	c.all = append(c.all, n)
-	if m.ID >= c.nextID {
-		c.nextID = m.ID + 1
+	t.nodes[m.ID] = n
+	t.all = append(t.all, n)
+	if m.ID >= t.nextID {
+		t.nextID = m.ID + 1
 	}
 }
 
 // followNewest points every node to the child that holds its newest
 // message, the way into a branch not shown since it was loaded. Children
-// have larger ids than their parents and come later in c.all, so one pass
+// have larger ids than their parents and come later in t.all, so one pass
 // from the newest node back carries each subtree's newest id up; a node's
-// newest is kept by its place in c.all (found by id), not in a map.
-func (c *Conversation) followNewest() {
-	newest := make([]int, len(c.all))
+// newest is kept by its place in t.all (found by id), not in a map.
+func (t *tree) followNewest() {
+	newest := make([]int, len(t.all))
 	rootNewest := 0
-	for i := len(c.all) - 1; i >= 0; i-- {
-		n := c.all[i]
+	for i := len(t.all) - 1; i >= 0; i-- {
+		n := t.all[i]
 		best := max(newest[i], n.msg.ID)
 		at := &rootNewest
-		if n.parent != c.root {
-			j, _ := slices.BinarySearchFunc(c.all[:i], n.parent.msg.ID, func(x *node, id int) int { return x.msg.ID - id })
+		if n.parent != t.root {
+			j, _ := slices.BinarySearchFunc(t.all[:i], n.parent.msg.ID, func(x *node, id int) int { return x.msg.ID - id })
 			at = &newest[j]
 		}
 		if best > *at {

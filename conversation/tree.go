@@ -37,30 +37,53 @@ type node struct {
 	hintIndex, hintCount int
 }
 
+// tree holds a conversation's messages and its active path: the nodes,
+// their order, the ids they take, and the walks over them. It changes
+// nothing by itself that a listener would hear: the Conversation that
+// owns it reports each change.
+type tree struct {
+	// root is a virtual node (id 0, depth -1): its children are the
+	// messages that open the conversation.
+	root  *node
+	nodes map[int]*node
+	// all holds every node in order of id (parents before children).
+	all []*node
+	// path is the active path, root excluded.
+	path []*node
+	// partial: restored from a window of the active path (LoadTail); the
+	// rest of the tree is not held.
+	partial bool
+	nextID  int
+}
+
+func newTree() tree {
+	return tree{root: &node{depth: -1}, nodes: map[int]*node{}, nextID: 1}
+}
+
 // leaf returns the last node of the active path, or the root.
-func (c *Conversation) leaf() *node {
-	if n := len(c.path); n > 0 {
-		return c.path[n-1]
+func (t *tree) leaf() *node {
+	if n := len(t.path); n > 0 {
+		return t.path[n-1]
 	}
-	return c.root
+	return t.root
 }
 
 // Leaf returns the id of the active path's last message (0 when the
 // conversation is empty). It usually has no children; it may have some
 // in other branches (after RemoveLast of an alternative).
-func (c *Conversation) Leaf() int { return c.leaf().msg.ID }
+func (c *Conversation) Leaf() int { return c.tree.leaf().msg.ID }
 
 // node returns the node with the given id, or nil.
-func (c *Conversation) node(id int) *node {
+func (t *tree) node(id int) *node {
 	if id == 0 {
 		return nil
 	}
-	return c.nodes[id]
+	return t.nodes[id]
 }
 
 // onPath reports whether n is on the active path.
-func (c *Conversation) onPath(n *node) bool {
-	return n.depth >= 0 && n.depth < len(c.path) && c.path[n.depth] == n
+func (t *tree) onPath(n *node) bool {
+	return n.depth >= 0 && n.depth < len(t.path) && t.path[n.depth] == n
 }
 
 // pathTo returns the nodes from a first message to n (empty for the
@@ -78,8 +101,8 @@ func pathTo(n *node) []*node {
 
 // descend continues p from its last node (or from the root when p is
 // empty) to a leaf, through the child each node was last on.
-func (c *Conversation) descend(p []*node) []*node {
-	at := c.root
+func (t *tree) descend(p []*node) []*node {
+	at := t.root
 	if len(p) > 0 {
 		at = p[len(p)-1]
 	}
@@ -95,9 +118,9 @@ func (c *Conversation) descend(p []*node) []*node {
 }
 
 // setPath makes p the active path and remembers it in every node on it.
-func (c *Conversation) setPath(p []*node) {
-	c.path = p
-	parent := c.root
+func (t *tree) setPath(p []*node) {
+	t.path = p
+	parent := t.root
 	for _, n := range p {
 		parent.active = n
 		parent = n
@@ -105,41 +128,39 @@ func (c *Conversation) setPath(p []*node) {
 }
 
 // attach adds m as a child of the active leaf, at the end of the active
-// path, and reports it with ChangeAppend.
-func (c *Conversation) attach(m Message) *node {
-	parent := c.leaf()
+// path; the conversation reports it with ChangeAppend.
+func (t *tree) attach(m Message) *node {
+	parent := t.leaf()
 	m.Parent = parent.msg.ID
 	n := &node{msg: m, parent: parent, depth: parent.depth + 1}
 	parent.children = append(parent.children, n)
 	parent.active = n
-	c.nodes[m.ID] = n
-	c.all = append(c.all, n)
-	c.path = append(c.path, n)
-	c.emitNode(ChangeAppend, n)
+	t.nodes[m.ID] = n
+	t.all = append(t.all, n)
+	t.path = append(t.path, n)
 	return n
 }
 
 // detach drops n, which has no children, from the tree (and the active
-// path) and reports it with ChangeRemove.
-func (c *Conversation) detach(n *node) {
+// path); the conversation reports it with ChangeRemove.
+func (t *tree) detach(n *node) {
 	p := n.parent
 	p.children = slices.DeleteFunc(p.children, func(x *node) bool { return x == n })
 	if p.active == n {
 		p.active = nil
 	}
-	if c.onPath(n) {
-		clear(c.path[n.depth:])
-		c.path = c.path[:n.depth]
+	if t.onPath(n) {
+		clear(t.path[n.depth:])
+		t.path = t.path[:n.depth]
 	}
-	delete(c.nodes, n.msg.ID)
-	if i, ok := slices.BinarySearchFunc(c.all, n.msg.ID, func(x *node, id int) int { return x.msg.ID - id }); ok {
-		c.all = slices.Delete(c.all, i, i+1)
+	delete(t.nodes, n.msg.ID)
+	if i, ok := slices.BinarySearchFunc(t.all, n.msg.ID, func(x *node, id int) int { return x.msg.ID - id }); ok {
+		t.all = slices.Delete(t.all, i, i+1)
 	}
-	c.emit(Change{Kind: ChangeRemove, Removed: []int{n.msg.ID}})
 }
 
 // alternatives returns n's place among its siblings.
-func (c *Conversation) alternatives(n *node) (index, count int) {
+func (t *tree) alternatives(n *node) (index, count int) {
 	if n.hintCount > 0 {
 		return n.hintIndex, n.hintCount
 	}
@@ -150,6 +171,24 @@ func (c *Conversation) alternatives(n *node) (index, count int) {
 		}
 	}
 	return 0, 1
+}
+
+// lastIndex returns the index on the active path of its last message of
+// the given role, or -1.
+func (t *tree) lastIndex(role string) int {
+	for i := len(t.path) - 1; i >= 0; i-- {
+		if t.path[i].msg.Role == role {
+			return i
+		}
+	}
+	return -1
+}
+
+// takeID returns the id the next new message takes.
+func (t *tree) takeID() int {
+	id := t.nextID
+	t.nextID++
+	return id
 }
 
 // turnHead returns the user message whose turn n belongs to: n itself,
@@ -173,18 +212,18 @@ func excludedNode(n *node) bool {
 }
 
 // copyOf is the message of n as callers see it.
-func (c *Conversation) copyOf(n *node, excluded bool) Message {
+func (t *tree) copyOf(n *node, excluded bool) Message {
 	m := n.msg.clone()
 	m.Excluded = excluded
-	m.AltIndex, m.AltCount = c.alternatives(n)
+	m.AltIndex, m.AltCount = t.alternatives(n)
 	return m
 }
 
 // copies returns copies of the messages of p, their Excluded worked out
 // in one pass.
-func (c *Conversation) copies(p []*node) []Message {
+func (t *tree) copies(p []*node) []Message {
 	out := make([]Message, 0, len(p))
-	for m := range c.eachCopy(p) {
+	for m := range t.eachCopy(p) {
 		out = append(out, m)
 	}
 	return out
@@ -192,7 +231,7 @@ func (c *Conversation) copies(p []*node) []Message {
 
 // eachCopy yields copies of the messages of p one at a time, their
 // Excluded worked out in one pass.
-func (c *Conversation) eachCopy(p []*node) iter.Seq[Message] {
+func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
 	return func(yield func(Message) bool) {
 		ex := len(p) > 0 && excludedNode(p[0])
 		for _, n := range p {
@@ -202,7 +241,7 @@ func (c *Conversation) eachCopy(p []*node) iter.Seq[Message] {
 			case RoleImages:
 				ex = false
 			}
-			if !yield(c.copyOf(n, ex)) {
+			if !yield(t.copyOf(n, ex)) {
 				return
 			}
 		}

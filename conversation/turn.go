@@ -13,7 +13,7 @@ func (c *Conversation) AddUser(text string, attachments []api.Attachment) (int, 
 		return 0, ErrBusy
 	}
 	m := Message{
-		ID:          c.takeID(),
+		ID:          c.tree.takeID(),
 		Role:        api.RoleUser,
 		Text:        text,
 		Attachments: append([]api.Attachment(nil), attachments...),
@@ -23,7 +23,7 @@ func (c *Conversation) AddUser(text string, attachments []api.Attachment) (int, 
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(text)
 	}
-	c.attach(m)
+	c.emitNode(ChangeAppend, c.tree.attach(m))
 	return m.ID, nil
 }
 
@@ -34,7 +34,7 @@ func (c *Conversation) StartReply(model string) (int, error) {
 	}
 	now := c.now()
 	m := Message{
-		ID:      c.takeID(),
+		ID:      c.tree.takeID(),
 		Role:    api.RoleAssistant,
 		Model:   model,
 		State:   StateStreaming,
@@ -43,7 +43,7 @@ func (c *Conversation) StartReply(model string) (int, error) {
 	c.reply = strings.Builder{}
 	c.reasoning = strings.Builder{}
 	c.lastProgress = now
-	c.attach(m)
+	c.emitNode(ChangeAppend, c.tree.attach(m))
 	return m.ID, nil
 }
 
@@ -52,7 +52,7 @@ func (c *Conversation) StartReply(model string) (int, error) {
 // other message (a late delta of a cancelled stream) is ignored and reports
 // false.
 func (c *Conversation) AppendDelta(id int, text string) bool {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil || n.msg.State != StateStreaming {
 		return false
 	}
@@ -69,7 +69,7 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	// The copy shares the text's bytes: a reply in flight has neither
 	// attachments nor usage, so nothing else needs cloning.
 	cp := *m
-	cp.AltIndex, cp.AltCount = c.alternatives(n)
+	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text})
 	c.unsavedText = true
@@ -84,7 +84,7 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 // any other message (a late delta of a cancelled stream) is ignored and
 // reports false.
 func (c *Conversation) AppendReasoning(id int, text string) bool {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil || n.msg.State != StateStreaming {
 		return false
 	}
@@ -104,7 +104,7 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 		return true
 	}
 	cp := *m // shares the strings, as AppendDelta's copy does
-	cp.AltIndex, cp.AltCount = c.alternatives(n)
+	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text})
 	c.unsavedReasoning += len(text)
@@ -130,7 +130,7 @@ func (c *Conversation) FlushProgress() {
 	if now.Sub(c.lastProgress) < every {
 		return
 	}
-	l := c.leaf()
+	l := c.tree.leaf()
 	if l.depth < 0 || l.msg.State != StateStreaming {
 		return
 	}
@@ -195,7 +195,7 @@ func (c *Conversation) SetSystemPrompt(prompt string) {
 }
 
 func (c *Conversation) end(id int, state State, apply func(*Message)) error {
-	n := c.node(id)
+	n := c.tree.node(id)
 	if n == nil {
 		return fmt.Errorf("end reply %d: no such message", id)
 	}
@@ -219,7 +219,7 @@ func (c *Conversation) emitNode(kind ChangeKind, n *node) {
 	if len(c.listeners) == 0 {
 		return
 	}
-	m := c.copyOf(n, excludedNode(n))
+	m := c.tree.copyOf(n, excludedNode(n))
 	c.emit(Change{Kind: kind, Message: &m})
 }
 
@@ -236,10 +236,4 @@ func (c *Conversation) emit(ch Change) {
 	for _, l := range c.listeners {
 		l.OnChange(ch)
 	}
-}
-
-func (c *Conversation) takeID() int {
-	id := c.nextID
-	c.nextID++
-	return id
 }

@@ -105,17 +105,7 @@ func rowReader(src image.Image) rowFunc {
 			copy(buf, s.Pix[i:i+4*w])
 		}
 	case *image.NRGBA:
-		return func(y int, buf []uint8) {
-			i := s.PixOffset(b.Min.X, b.Min.Y+y)
-			row := s.Pix[i : i+4*w]
-			for x := 0; x < len(row); x += 4 {
-				a := uint32(row[x+3])
-				buf[x+0] = uint8((uint32(row[x+0])*a + 127) / 255)
-				buf[x+1] = uint8((uint32(row[x+1])*a + 127) / 255)
-				buf[x+2] = uint8((uint32(row[x+2])*a + 127) / 255)
-				buf[x+3] = uint8(a)
-			}
-		}
+		return nrgbaRows(s, b.Min, w)
 	case *image.YCbCr:
 		return func(y int, buf []uint8) { ycbcrRow(buf, s, b.Min.X, b.Min.Y+y, w) }
 	case *image.Gray:
@@ -126,53 +116,89 @@ func rowReader(src image.Image) rowFunc {
 			}
 		}
 	case *image.RGBA64:
-		return func(y int, buf []uint8) {
-			i := s.PixOffset(b.Min.X, b.Min.Y+y)
-			row := s.Pix[i : i+8*w]
-			for x := range w { // the high byte of each big-endian 16-bit channel
-				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = row[8*x], row[8*x+2], row[8*x+4], row[8*x+6]
-			}
-		}
+		return rgba64Rows(s, b.Min, w)
 	case *image.NRGBA64:
-		return func(y int, buf []uint8) {
-			i := s.PixOffset(b.Min.X, b.Min.Y+y)
-			row := s.Pix[i : i+8*w]
-			for x := range w {
-				r, g, bl, a := c16(row[8*x:]), c16(row[8*x+2:]), c16(row[8*x+4:]), c16(row[8*x+6:])
-				// Premultiply at 16 bits, then keep the high byte, as
-				// color.NRGBA64.RGBA does before the >>8 the generic path applies.
-				buf[4*x] = uint8(r * a / 0xffff >> 8)
-				buf[4*x+1] = uint8(g * a / 0xffff >> 8)
-				buf[4*x+2] = uint8(bl * a / 0xffff >> 8)
-				buf[4*x+3] = uint8(a >> 8)
-			}
-		}
+		return nrgba64Rows(s, b.Min, w)
 	case *image.Gray16:
-		return func(y int, buf []uint8) {
-			i := s.PixOffset(b.Min.X, b.Min.Y+y)
-			row := s.Pix[i : i+2*w]
-			for x := range w {
-				v := row[2*x]
-				buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
-			}
-		}
+		return gray16Rows(s, b.Min, w)
 	case *image.Paletted:
-		pal := make([][4]uint8, 256)
-		for i, c := range s.Palette {
-			r, g, bl, a := c.RGBA()
-			pal[i] = [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}
-		}
-		return func(y int, buf []uint8) {
-			i := s.PixOffset(b.Min.X, b.Min.Y+y)
-			for x, v := range s.Pix[i : i+w] {
-				copy(buf[4*x:4*x+4], pal[v][:])
-			}
-		}
+		return palettedRows(s, b.Min, w)
 	}
 	return func(y int, buf []uint8) {
 		for x := range w {
 			r, g, bl, a := src.At(b.Min.X+x, b.Min.Y+y).RGBA()
 			buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = uint8(r>>8), uint8(g>>8), uint8(bl>>8), uint8(a>>8)
+		}
+	}
+}
+
+// nrgbaRows reads rows of straight alpha, premultiplied as RGBA is.
+func nrgbaRows(s *image.NRGBA, at image.Point, w int) rowFunc {
+	return func(y int, buf []uint8) {
+		i := s.PixOffset(at.X, at.Y+y)
+		row := s.Pix[i : i+4*w]
+		for x := 0; x < len(row); x += 4 {
+			a := uint32(row[x+3])
+			buf[x+0] = uint8((uint32(row[x+0])*a + 127) / 255)
+			buf[x+1] = uint8((uint32(row[x+1])*a + 127) / 255)
+			buf[x+2] = uint8((uint32(row[x+2])*a + 127) / 255)
+			buf[x+3] = uint8(a)
+		}
+	}
+}
+
+// rgba64Rows reads rows of 16-bit channels, keeping the high byte of each.
+func rgba64Rows(s *image.RGBA64, at image.Point, w int) rowFunc {
+	return func(y int, buf []uint8) {
+		i := s.PixOffset(at.X, at.Y+y)
+		row := s.Pix[i : i+8*w]
+		for x := range w { // the high byte of each big-endian 16-bit channel
+			buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = row[8*x], row[8*x+2], row[8*x+4], row[8*x+6]
+		}
+	}
+}
+
+// nrgba64Rows reads rows of 16-bit straight alpha, premultiplied.
+func nrgba64Rows(s *image.NRGBA64, at image.Point, w int) rowFunc {
+	return func(y int, buf []uint8) {
+		i := s.PixOffset(at.X, at.Y+y)
+		row := s.Pix[i : i+8*w]
+		for x := range w {
+			r, g, bl, a := c16(row[8*x:]), c16(row[8*x+2:]), c16(row[8*x+4:]), c16(row[8*x+6:])
+			// Premultiply at 16 bits, then keep the high byte, as
+			// color.NRGBA64.RGBA does before the >>8 the generic path applies.
+			buf[4*x] = uint8(r * a / 0xffff >> 8)
+			buf[4*x+1] = uint8(g * a / 0xffff >> 8)
+			buf[4*x+2] = uint8(bl * a / 0xffff >> 8)
+			buf[4*x+3] = uint8(a >> 8)
+		}
+	}
+}
+
+// gray16Rows reads rows of 16-bit grey, keeping the high byte.
+func gray16Rows(s *image.Gray16, at image.Point, w int) rowFunc {
+	return func(y int, buf []uint8) {
+		i := s.PixOffset(at.X, at.Y+y)
+		row := s.Pix[i : i+2*w]
+		for x := range w {
+			v := row[2*x]
+			buf[4*x], buf[4*x+1], buf[4*x+2], buf[4*x+3] = v, v, v, 255
+		}
+	}
+}
+
+// palettedRows reads rows of palette indexes through the palette, each
+// colour converted once.
+func palettedRows(s *image.Paletted, at image.Point, w int) rowFunc {
+	pal := make([][4]uint8, 256)
+	for i, c := range s.Palette {
+		r, g, bl, a := c.RGBA()
+		pal[i] = [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}
+	}
+	return func(y int, buf []uint8) {
+		i := s.PixOffset(at.X, at.Y+y)
+		for x, v := range s.Pix[i : i+w] {
+			copy(buf[4*x:4*x+4], pal[v][:])
 		}
 	}
 }

@@ -28,12 +28,23 @@ func HashBytes(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// blobFolder is the folder of blobs beside the database: the bytes of
+// images and text files, each stored once under its hash, written whole
+// or not at all and read back under a size budget. Which blobs are still
+// referred to is the database's to say (Store.collect).
+type blobFolder struct {
+	dir string
+}
+
 // BlobPath returns where the bytes with the given hash are kept.
-func (s *Store) BlobPath(hash string) string {
+func (s *Store) BlobPath(hash string) string { return s.folder.path(hash) }
+
+// path returns where the bytes with the given hash are kept.
+func (d blobFolder) path(hash string) string {
 	if len(hash) < 2 {
-		return filepath.Join(s.blobDir, hash)
+		return filepath.Join(d.dir, hash)
 	}
-	return filepath.Join(s.blobDir, hash[:2], hash)
+	return filepath.Join(d.dir, hash[:2], hash)
 }
 
 // validHash reports whether h looks like a hex SHA-256, so a damaged row
@@ -45,8 +56,8 @@ func validHash(h string) bool {
 // putBlob stores data under its hash unless it is there already. It is
 // written to a temporary file and renamed, so a crash never leaves a
 // half-written blob under a real name.
-func (s *Store) putBlob(hash string, data []byte) error {
-	path := s.BlobPath(hash)
+func (d blobFolder) putBlob(hash string, data []byte) error {
+	path := d.path(hash)
 	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
 		return nil
 	}
@@ -77,11 +88,11 @@ func (s *Store) putBlob(hash string, data []byte) error {
 
 // readBlob returns the bytes of a blob; a missing blob is reported with
 // fs.ErrNotExist.
-func (s *Store) readBlob(hash string) ([]byte, error) {
+func (d blobFolder) readBlob(hash string) ([]byte, error) {
 	if !validHash(hash) {
 		return nil, fmt.Errorf("image hash %q: %w", hash, fs.ErrNotExist)
 	}
-	data, err := safefile.Read(s.BlobPath(hash), maxBlobBytes)
+	data, err := safefile.Read(d.path(hash), maxBlobBytes)
 	var tooLarge *safefile.TooLargeError
 	if errors.As(err, &tooLarge) {
 		return nil, fmt.Errorf("image %s is larger than %s", hash[:12], bytesize.Format(maxBlobBytes))
@@ -93,9 +104,9 @@ func (s *Store) readBlob(hash string) ([]byte, error) {
 type blobs map[string][]byte
 
 // put writes every blob before the rows that refer to them are committed.
-func (s *Store) put(b blobs) error {
+func (d blobFolder) put(b blobs) error {
 	for h, data := range b {
-		if err := s.putBlob(h, data); err != nil {
+		if err := d.putBlob(h, data); err != nil {
 			return err
 		}
 	}
@@ -106,10 +117,10 @@ func (s *Store) put(b blobs) error {
 // between put and the commit of the rows referring to it: collection runs
 // under the write lock, so once those rows are committed no collection can
 // remove the blob again.
-func (s *Store) ensure(b blobs) error {
+func (d blobFolder) ensure(b blobs) error {
 	for h, data := range b {
-		if _, err := os.Stat(s.BlobPath(h)); errors.Is(err, fs.ErrNotExist) {
-			if err := s.putBlob(h, data); err != nil {
+		if _, err := os.Stat(d.path(h)); errors.Is(err, fs.ErrNotExist) {
+			if err := d.putBlob(h, data); err != nil {
 				return err
 			}
 		}
@@ -138,7 +149,7 @@ func (s *Store) collect(ctx context.Context, candidates []string) error {
 			if used {
 				continue
 			}
-			if err := os.Remove(s.BlobPath(h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(s.folder.path(h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		}

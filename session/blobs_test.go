@@ -128,7 +128,7 @@ func TestBlobRemovedDuringAWriteIsWrittenAgain(t *testing.T) {
 	data := pngBytes(t, 5, 5, 5)
 	h := HashBytes(data)
 	b := blobs{h: data}
-	if err := s.put(b); err != nil {
+	if err := s.folder.put(b); err != nil {
 		t.Fatal(err)
 	}
 	// The other process collects: nothing refers to the blob yet.
@@ -139,10 +139,10 @@ func TestBlobRemovedDuringAWriteIsWrittenAgain(t *testing.T) {
 		t.Fatalf("blob not collected: %v", err)
 	}
 	// The writer commits its row, then makes sure.
-	if err := s.ensure(b); err != nil {
+	if err := s.folder.ensure(b); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.readBlob(h); err != nil || !bytes.Equal(got, data) {
+	if got, err := s.folder.readBlob(h); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("blob after ensure: %v", err)
 	}
 }

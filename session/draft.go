@@ -16,9 +16,9 @@ import (
 // emptied), so a new chat's draft survives a quit or a crash too.
 func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []api.Attachment) error {
 	const op = "save the draft"
-	atts = s.redactParts(atts)
+	atts = s.keys.redactParts(atts)
 	b := attachmentBlobs(atts)
-	if err := s.put(b); err != nil {
+	if err := s.folder.put(b); err != nil {
 		return classify(s.path, op, err)
 	}
 	empty := strings.TrimSpace(text) == "" && len(atts) == 0
@@ -39,7 +39,7 @@ func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []ap
 		// session made for it.
 		now := millis(s.now())
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, created, updated, draft, has_draft) VALUES (?1, ?2, ?2, ?3, 1)
-			ON CONFLICT (id) DO UPDATE SET draft = excluded.draft, has_draft = 1`, sessionID, now, s.redact(text)); err != nil {
+			ON CONFLICT (id) DO UPDATE SET draft = excluded.draft, has_draft = 1`, sessionID, now, s.keys.redact(text)); err != nil {
 			return err
 		}
 		return insertParts(ctx, tx, "draft_of", sessionID, atts)
@@ -47,7 +47,7 @@ func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []ap
 	if err != nil {
 		return err
 	}
-	if err := s.ensure(b); err != nil {
+	if err := s.folder.ensure(b); err != nil {
 		return classify(s.path, op, err)
 	}
 	return s.collect(ctx, candidates)
@@ -77,6 +77,6 @@ func (s *Store) Draft(ctx context.Context, sessionID string) (string, []api.Atta
 	if err != nil {
 		return "", nil, classify(s.path, fmt.Sprintf("read the draft of session %s", sessionID), err)
 	}
-	atts, err := s.draftParts(ctx, sessionID)
+	atts, err := s.read.draftParts(ctx, sessionID)
 	return text, atts, err
 }

@@ -96,7 +96,7 @@ func (c *copySink) ref(hash, name, mime string) (string, error) {
 	if n, ok := c.names[hash]; ok {
 		return n, nil
 	}
-	data, err := c.s.readBlob(hash)
+	data, err := c.s.folder.readBlob(hash)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.names[hash] = ""
 		return "", nil
@@ -194,7 +194,7 @@ func (s *Store) export(ctx context.Context, id string, w io.Writer, sink imageSi
 	if err != nil {
 		return err
 	}
-	msgs, hashes, err := s.messagesWith(ctx, false, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ? ORDER BY seq`, id)
+	msgs, hashes, err := s.read.messagesWith(ctx, false, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return err
 	}

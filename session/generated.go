@@ -41,7 +41,7 @@ func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int6
 	}
 	hash := HashBytes(img.Data)
 	b := blobs{hash: img.Data}
-	if err := s.put(b); err != nil {
+	if err := s.folder.put(b); err != nil {
 		return 0, classify(s.path, op, err)
 	}
 	created := img.Created
@@ -73,7 +73,7 @@ func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int6
 	if err != nil {
 		return 0, err
 	}
-	return id, classify(s.path, op, s.ensure(b))
+	return id, classify(s.path, op, s.folder.ensure(b))
 }
 
 // GeneratedImages returns the images generated in a session ("" for those
@@ -108,7 +108,7 @@ func (s *Store) generatedImages(ctx context.Context, sessionID string, withData 
 		if !withData {
 			break
 		}
-		data, err := s.readBlob(out[i].SHA256)
+		data, err := s.folder.readBlob(out[i].SHA256)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, classify(s.path, op, fmt.Errorf("image %d: %w", out[i].ID, err))
 		}

@@ -76,13 +76,13 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 		}
 		if saved < int64(len(m.Text)) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO message_pieces (message_id, start, "end", text) VALUES (?, ?, ?, ?)`,
-				rowID, saved, len(m.Text), s.redact(m.Text[saved:])); err != nil {
+				rowID, saved, len(m.Text), s.keys.redact(m.Text[saved:])); err != nil {
 				return err
 			}
 		}
 		if savedReasoning < int64(len(m.Reasoning)) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO reasoning_pieces (message_id, start, "end", text) VALUES (?, ?, ?, ?)`,
-				rowID, savedReasoning, len(m.Reasoning), s.redact(m.Reasoning[savedReasoning:])); err != nil {
+				rowID, savedReasoning, len(m.Reasoning), s.keys.redact(m.Reasoning[savedReasoning:])); err != nil {
 				return err
 			}
 		}

@@ -237,7 +237,7 @@ func (s *Store) Load(ctx context.Context, id string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	msgs, err := s.messages(ctx, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq`, id)
+	msgs, err := s.read.messages(ctx, meta.Messages, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 ORDER BY seq`, id)
 	if err != nil {
 		return Session{}, err
 	}
@@ -251,7 +251,7 @@ func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conve
 	if to <= 0 {
 		to = int(^uint32(0) >> 1)
 	}
-	return s.messages(ctx, 0, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
+	return s.read.messages(ctx, 0, `SELECT `+messageColumns+` FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq`, id, from, to)
 }
 
 func newSession(meta Meta, msgs []conversation.Message, leaf int, partial bool) Session {
@@ -267,6 +267,14 @@ func (m Meta) snapshot(msgs []conversation.Message) conversation.Snapshot {
 	}
 }
 
+// messageReader reads stored messages with their parts, and the bytes of
+// their images and text files from the blob folder.
+type messageReader struct {
+	db     *sql.DB
+	path   string
+	folder blobFolder
+}
+
 // messageColumns are read from messages (unaliased); a streaming reply's
 // text and reasoning come with their pieces.
 const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded,
@@ -277,19 +285,19 @@ const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, 
 // should return (0: not known), so the messages are read into one slice
 // of their size: growing it row by row allocated five times its size
 // (10,000 messages: 13 MB for a slice of 2.6 MB).
-func (s *Store) messages(ctx context.Context, expect int, query string, args ...any) ([]conversation.Message, error) {
-	msgs, _, err := s.messagesWith(ctx, true, expect, query, args...)
+func (r messageReader) messages(ctx context.Context, expect int, query string, args ...any) ([]conversation.Message, error) {
+	msgs, _, err := r.messagesWith(ctx, true, expect, query, args...)
 	return msgs, err
 }
 
 // messagesWith is messages, with or without the images' bytes, and with
 // the hash of each image (by message index and part index; "" for links).
-func (s *Store) messagesWith(ctx context.Context, data bool, expect int, query string, args ...any) ([]conversation.Message, [][]string, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+func (r messageReader) messagesWith(ctx context.Context, data bool, expect int, query string, args ...any) ([]conversation.Message, [][]string, error) {
+	rows, err := r.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, nil, classify(s.path, "read the messages", err)
+		return nil, nil, classify(r.path, "read the messages", err)
 	}
-	return s.readMessages(ctx, rows, data, expect)
+	return r.readMessages(ctx, rows, data, expect)
 }
 
 // maxExpected bounds the rows a query is expected to return: the count
@@ -299,7 +307,7 @@ const maxExpected = 1 << 16
 // readMessages reads rows of messageColumns (about expect of them) and
 // attaches each message's parts, images with their bytes when data is
 // set.
-func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool, expect int) ([]conversation.Message, [][]string, error) {
+func (r messageReader) readMessages(ctx context.Context, rows *sql.Rows, data bool, expect int) ([]conversation.Message, [][]string, error) {
 	const op = "read the messages"
 	expect = min(max(expect, 0), maxExpected)
 	msgs := make([]conversation.Message, 0, expect)
@@ -310,13 +318,13 @@ func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool, exp
 		rowID, err := scanMessage(rows, &msgs[len(msgs)-1], &in)
 		if err != nil {
 			rows.Close()
-			return nil, nil, classify(s.path, op, err)
+			return nil, nil, classify(r.path, op, err)
 		}
 		rowIDs = append(rowIDs, rowID)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, nil, classify(s.path, op, err)
+		return nil, nil, classify(r.path, op, err)
 	}
 	if len(msgs) < cap(msgs)/2 {
 		// Far fewer rows than the count said: keep no unused room.
@@ -326,7 +334,7 @@ func (s *Store) readMessages(ctx context.Context, rows *sql.Rows, data bool, exp
 		return msgs, nil, nil
 	}
 	// One query for the parts of the whole window, not one per message.
-	byRow, err := s.partsOf(ctx, data, rowIDs)
+	byRow, err := r.partsOf(ctx, data, rowIDs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -413,7 +421,7 @@ func (in *interner) of(s string) string {
 // (a whole session) as the range of row ids it spans, and the rows of
 // other sessions or branches in between are read too and ignored by the
 // caller (they are few).
-func (s *Store) partsOf(ctx context.Context, data bool, rowIDs []int64) (map[int64][]storedPart, error) {
+func (r messageReader) partsOf(ctx context.Context, data bool, rowIDs []int64) (map[int64][]storedPart, error) {
 	out := map[int64][]storedPart{}
 	add := func(owner int64, p storedPart) { out[owner] = append(out[owner], p) }
 	if len(rowIDs) <= maxListedRows {
@@ -422,10 +430,10 @@ func (s *Store) partsOf(ctx context.Context, data bool, rowIDs []int64) (map[int
 			args[i] = id
 		}
 		marks := strings.TrimSuffix(strings.Repeat("?,", len(rowIDs)), ",")
-		return out, s.scanParts(ctx, data, add, `message_id IN (`+marks+`) ORDER BY message_id, idx`, args...)
+		return out, r.scanParts(ctx, data, add, `message_id IN (`+marks+`) ORDER BY message_id, idx`, args...)
 	}
 	lo, hi := slices.Min(rowIDs), slices.Max(rowIDs)
-	return out, s.scanParts(ctx, data, add, `message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
+	return out, r.scanParts(ctx, data, add, `message_id BETWEEN ? AND ? ORDER BY message_id, idx`, lo, hi)
 }
 
 // maxListedRows is the longest list of row ids partsOf looks up one by
@@ -439,9 +447,9 @@ type storedPart struct {
 }
 
 // draftParts reads the attachments of a draft.
-func (s *Store) draftParts(ctx context.Context, sessionID string) ([]api.Attachment, error) {
+func (r messageReader) draftParts(ctx context.Context, sessionID string) ([]api.Attachment, error) {
 	var atts []api.Attachment
-	err := s.scanParts(ctx, true, func(_ int64, p storedPart) { atts = append(atts, p.att) },
+	err := r.scanParts(ctx, true, func(_ int64, p storedPart) { atts = append(atts, p.att) },
 		`draft_of = ? ORDER BY idx`, sessionID)
 	return atts, err
 }
@@ -449,12 +457,12 @@ func (s *Store) draftParts(ctx context.Context, sessionID string) ([]api.Attachm
 // scanParts reads the parts matching where, images with their bytes when
 // data is set. An image whose blob is missing comes back without Data and
 // URL, so its message still opens and says what was there.
-func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64, p storedPart), where string, args ...any) error {
+func (r messageReader) scanParts(ctx context.Context, data bool, each func(owner int64, p storedPart), where string, args ...any) error {
 	const op = "read the images"
-	rows, err := s.db.QueryContext(ctx, `SELECT coalesce(message_id, 0), kind, sha256, mime, width, height, bytes, name, url,
+	rows, err := r.db.QueryContext(ctx, `SELECT coalesce(message_id, 0), kind, sha256, mime, width, height, bytes, name, url,
 		orig_width, orig_height, orig_bytes, orig_mime, resized FROM parts WHERE `+where, args...)
 	if err != nil {
-		return classify(s.path, op, err)
+		return classify(r.path, op, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -463,7 +471,7 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 		var kind, hash string
 		if err := rows.Scan(&owner, &kind, &hash, &a.MIME, &a.Width, &a.Height, &a.Bytes, &a.Name, &a.URL,
 			&a.OrigWidth, &a.OrigHeight, &a.OrigBytes, &a.OrigMIME, &a.Resized); err != nil {
-			return classify(s.path, op, err)
+			return classify(r.path, op, err)
 		}
 		if kind == "image" {
 			// The attachment's identity, as when it was attached: the chat
@@ -474,7 +482,7 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 			}
 		}
 		if kind == "image" && data {
-			b, err := s.readBlob(hash)
+			b, err := r.folder.readBlob(hash)
 			switch {
 			case err == nil && a.IsText():
 				a.Data, a.Lines = b, api.CountLines(b)
@@ -482,12 +490,12 @@ func (s *Store) scanParts(ctx context.Context, data bool, each func(owner int64,
 				a.Data = b
 			case errors.Is(err, fs.ErrNotExist):
 			default:
-				return classify(s.path, op, err)
+				return classify(r.path, op, err)
 			}
 		}
 		each(owner, storedPart{att: a, hash: hash})
 	}
-	return classify(s.path, op, rows.Err())
+	return classify(r.path, op, rows.Err())
 }
 
 func parseState(s string) conversation.State {

@@ -48,12 +48,12 @@ func (s *Store) finishReasoning(ctx context.Context, tx *sql.Tx, rowID int64, m 
 	if err := rows.Err(); err != nil || len(bounds) == 0 || bounds[len(bounds)-1] > len(m.Reasoning) {
 		return false, err
 	}
-	if !s.redactsAlike(m.Reasoning, bounds) {
+	if !s.keys.redactsAlike(m.Reasoning, bounds) {
 		return false, nil
 	}
 	if last := bounds[len(bounds)-1]; last < len(m.Reasoning) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reasoning_pieces (message_id, start, "end", text) VALUES (?, ?, ?, ?)`,
-			rowID, last, len(m.Reasoning), s.redact(m.Reasoning[last:])); err != nil {
+			rowID, last, len(m.Reasoning), s.keys.redact(m.Reasoning[last:])); err != nil {
 			return false, err
 		}
 	}
@@ -63,8 +63,8 @@ func (s *Store) finishReasoning(ctx context.Context, tx *sql.Tx, rowID int64, m 
 // redactsAlike reports whether redacting text whole gives what its
 // stored parts give, each redacted alone: the part before bounds[0]
 // (written with the row), the pieces between the bounds, and the rest.
-func (s *Store) redactsAlike(text string, bounds []int) bool {
-	whole := s.redact(text)
+func (k redactor) redactsAlike(text string, bounds []int) bool {
+	whole := k.redact(text)
 	if whole == text {
 		return true // no key in it, so none in any part
 	}
@@ -72,7 +72,7 @@ func (s *Store) redactsAlike(text string, bounds []int) bool {
 	b.Grow(len(text))
 	prev := 0
 	for _, at := range append(bounds, len(text)) {
-		b.WriteString(s.redact(text[prev:at]))
+		b.WriteString(k.redact(text[prev:at]))
 		prev = at
 	}
 	return b.String() == whole

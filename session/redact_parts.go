@@ -12,12 +12,12 @@ import (
 // folder nor an export; its size, line count and hash follow the new
 // bytes. Images and links are unchanged, and atts itself is never
 // modified: the request carries what the user sent.
-func (s *Store) redactParts(atts []api.Attachment) []api.Attachment {
-	if s.secrets == nil || len(atts) == 0 {
+func (k redactor) redactParts(atts []api.Attachment) []api.Attachment {
+	if k.secrets == nil || len(atts) == 0 {
 		return atts
 	}
 	var keys [][]byte
-	for _, k := range s.secrets() {
+	for _, k := range k.secrets() {
 		if len(k) >= minSecret {
 			keys = append(keys, []byte(k))
 		}

@@ -32,12 +32,14 @@ type Options struct {
 
 // Store is the history database of one data directory.
 type Store struct {
-	db      *sql.DB
-	stmts   statements
-	path    string
-	blobDir string
-	now     func() time.Time
-	secrets func() []string
+	db     *sql.DB
+	stmts  statements
+	path   string
+	folder blobFolder
+	// read reads messages and their parts (on db, once it is open).
+	read messageReader
+	now  func() time.Time
+	keys redactor
 }
 
 // Open opens (creating it when missing) the history database in dir and
@@ -49,7 +51,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
 	}
 	path := filepath.Join(dir, DBName)
-	s := &Store{path: path, blobDir: filepath.Join(dir, BlobDir), now: opts.Now, secrets: opts.Secrets}
+	s := &Store{path: path, folder: blobFolder{dir: filepath.Join(dir, BlobDir)}, now: opts.Now, keys: redactor{secrets: opts.Secrets}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -60,7 +62,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 }
 
 func (s *Store) open(ctx context.Context) error {
-	if err := os.MkdirAll(s.blobDir, 0o700); err != nil {
+	if err := os.MkdirAll(s.folder.dir, 0o700); err != nil {
 		return classify(s.path, "open", err)
 	}
 	// Stat before opening: SQLite would wait forever reading a named pipe
@@ -98,6 +100,7 @@ func (s *Store) open(ctx context.Context) error {
 		return classify(s.path, "open", err)
 	}
 	s.db = db
+	s.read = messageReader{db: db, path: s.path, folder: s.folder}
 	if err := s.stmts.prepare(ctx, db); err != nil {
 		s.stmts.close()
 		db.Close()

@@ -99,7 +99,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 	// Stored redacted; the messages are the caller's and stay as they are.
 	atts := make([][]api.Attachment, len(h.msgs))
 	for i, m := range h.msgs {
-		atts[i] = s.redactParts(m.Attachments)
+		atts[i] = s.keys.redactParts(m.Attachments)
 		for h, data := range attachmentBlobs(atts[i]) {
 			if b == nil {
 				b = blobs{}
@@ -107,7 +107,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 			b[h] = data
 		}
 	}
-	if err := s.put(b); err != nil {
+	if err := s.folder.put(b); err != nil {
 		return classify(s.path, "save an image", err)
 	}
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
@@ -140,7 +140,7 @@ func (s *Store) restore(ctx context.Context, id string, h *heldSession) error {
 	if err != nil {
 		return err
 	}
-	return classify(s.path, "save an image", s.ensure(b))
+	return classify(s.path, "save an image", s.folder.ensure(b))
 }
 
 // hasSession reports whether a session row exists for id.

@@ -85,7 +85,7 @@ func (s *Store) pathWindow(ctx context.Context, id string, leaf, n int) ([]conve
 	if err != nil {
 		return nil, classify(s.path, "read the messages", err)
 	}
-	msgs, _, err := s.readMessages(ctx, rows, true, n)
+	msgs, _, err := s.read.readMessages(ctx, rows, true, n)
 	if err != nil || len(msgs) == 0 {
 		return msgs, err
 	}

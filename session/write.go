@@ -72,30 +72,16 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change, n *numbering)
 // then.
 func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *numbering) (applied, error) {
 	m := ch.Message
-	// A message's parts are written once: with a user message, or when an
-	// image turn ends with its images.
-	withParts := ch.Kind == conversation.ChangeAppend ||
-		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
-	var b blobs
-	var atts []api.Attachment
-	if withParts {
-		atts = s.redactParts(m.Attachments)
-		b = attachmentBlobs(atts)
-		if err := s.put(b); err != nil {
-			return applied{}, classify(s.path, "save an image", err)
-		}
+	withParts, atts, b, err := s.putParts(ch)
+	if err != nil {
+		return applied{}, err
 	}
 	var (
 		candidates []string
 		res        applied
 		newSeq     int
 	)
-	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-		model := ""
-		if m.Role == api.RoleAssistant {
-			// The session's model is the chat model, never an image model.
-			model = m.Model
-		}
+	err = s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		if ch.Kind == conversation.ChangeAppend && m.Role == api.RoleUser {
 			// A message was sent: what the composer held is gone from it.
 			var err error
@@ -108,7 +94,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 		// one takes the next number, and an appended one becomes the
 		// active leaf in the same write of the session's row: a statement
 		// less keeps the write lock shorter for a process waiting on it.
-		row := sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}
+		row := rowOf(ch, n)
 		seq, stored := n.seq(m.ID)
 		var err error
 		if !stored {
@@ -138,10 +124,7 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 		if !withParts {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", id); err != nil {
-			return err
-		}
-		return insertParts(ctx, tx, "message_id", id, atts)
+		return replaceParts(ctx, tx, id, atts)
 	})
 	if err != nil {
 		return applied{}, err
@@ -149,10 +132,50 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 	if newSeq > 0 {
 		n.inserted(m.ID, newSeq)
 	}
-	if err := s.ensure(b); err != nil {
+	if err := s.folder.ensure(b); err != nil {
 		return res, classify(s.path, "save an image", err)
 	}
 	return res, s.collect(ctx, candidates)
+}
+
+// putParts stores the blobs of the change's message when its parts are
+// written with this change (withParts): a message's parts are written
+// once, with a user message, or when an image turn ends with its images.
+// atts are the parts as stored (keys redacted) and b their bytes.
+func (s *Store) putParts(ch conversation.Change) (withParts bool, atts []api.Attachment, b blobs, err error) {
+	m := ch.Message
+	withParts = ch.Kind == conversation.ChangeAppend ||
+		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
+	if !withParts {
+		return false, nil, nil, nil
+	}
+	atts = s.keys.redactParts(m.Attachments)
+	b = attachmentBlobs(atts)
+	if err := s.folder.put(b); err != nil {
+		return false, nil, nil, classify(s.path, "save an image", err)
+	}
+	return true, atts, b, nil
+}
+
+// rowOf is what the change's message says of its session: the model of a
+// reply (the session's model is the chat model, never an image model), the
+// preview, the active leaf.
+func rowOf(ch conversation.Change, n *numbering) sessionRow {
+	m := ch.Message
+	model := ""
+	if m.Role == api.RoleAssistant {
+		model = m.Model
+	}
+	return sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}
+}
+
+// replaceParts writes the parts of the message with row id id, in place
+// of any it had.
+func replaceParts(ctx context.Context, tx *sql.Tx, id int64, atts []api.Attachment) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE message_id = ?", id); err != nil {
+		return err
+	}
+	return insertParts(ctx, tx, "message_id", id, atts)
 }
 
 // insertNew inserts ch's message under the session's next number, below
@@ -208,7 +231,7 @@ func (s *Store) upsertSession(ctx context.Context, tx *sql.Tx, ch conversation.C
 		return err
 	}
 	_, err = tx.StmtContext(ctx, s.stmts.upsertSession).ExecContext(ctx,
-		ch.ConversationID, s.redact(ch.Title), titled, row.model, s.redact(ch.SystemPrompt), created, now, s.redact(row.preview), row.leaf, ch.Role, params, row.setLeaf)
+		ch.ConversationID, s.keys.redact(ch.Title), titled, row.model, s.keys.redact(ch.SystemPrompt), created, now, s.keys.redact(row.preview), row.leaf, ch.Role, params, row.setLeaf)
 	return err
 }
 
@@ -395,9 +418,9 @@ func (s *Store) messageArgs(sessionID string, seq, parent int, m *conversation.M
 		}
 		image = string(b)
 	}
-	return []any{sessionID, seq, m.Role, s.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
+	return []any{sessionID, seq, m.Role, s.keys.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now, image, parent, m.Role == api.RoleUser && m.Excluded,
-		s.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
+		s.keys.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
 }
 
 // insertParts writes attachments as the parts of a message or a draft

@@ -241,6 +241,23 @@ func desktopOf(opts Options) desktop.System {
 	return d
 }
 
+// engineOptions are the chat engine's options from the run's: its
+// clients, clock, system prompt and role, its model and what is known of
+// models, its history limit and parameters.
+func engineOptions(opts Options, st settings, now func() time.Time) chat.Options {
+	return chat.Options{
+		Clients: chat.NewClients(opts.NewClient), Now: now,
+		SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt,
+		MaxHistory: opts.maxHistory(),
+		ParamLayers: func(model string, conv *conversation.Conversation) []api.ParamLayer {
+			return paramLayers(opts.Config, model, conv)
+		},
+		Model: st.model,
+		// Refusals name the config file the way people write it (~/…).
+		Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME"))),
+	}
+}
+
 // New builds the root model at a default size; a tea.WindowSizeMsg sets the
 // real one. Tests drive it directly with Update and View.
 func New(ctx context.Context, opts Options) *Model {
@@ -264,13 +281,7 @@ func New(ctx context.Context, opts Options) *Model {
 		opts: opts,
 		now:  now,
 		base: ctx,
-		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
-			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt,
-			// Refusals name the config file the way people write it (~/…).
-			MaxHistory: opts.maxHistory(), ParamLayers: func(model string, conv *conversation.Conversation) []api.ParamLayer {
-				return paramLayers(opts.Config, model, conv)
-			},
-			Model: st.model, Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME")))}),
+		eng:  chat.New(ctx, engineOptions(opts, st, now)),
 		term: terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 	}
 	m.pics = newPictures(imagesMode(opts), opts.Getenv)

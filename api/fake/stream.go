@@ -11,12 +11,7 @@ import (
 func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 	rep := &ex.rep
 	q := rep.Quirks
-	h := ex.w.Header()
-	ex.setContentType("text/event-stream; charset=utf-8")
-	setIfAbsent(h, "Cache-Control", "no-cache")
-	setIfAbsent(h, "X-Accel-Buffering", "no")
-	setIfAbsent(h, "X-Request-Id", "req_apitest_"+strconv.Itoa(ex.seq))
-	ex.w.WriteHeader(ex.status(http.StatusOK))
+	ex.streamHeader()
 
 	out := newBodyWriter(ex.w, rep.WriteSize)
 	sse := &sseWriter{out: out, q: q}
@@ -37,17 +32,8 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 	if q.ChoiceWithoutDelta {
 		sse.event(c.noDelta())
 	}
-	for _, r := range rep.reasoningDeltas() {
-		if rep.Interval > 0 {
-			out.flush()
-			if !ex.pause(rep.Interval) {
-				return
-			}
-		}
-		sse.event(c.reasoning(r, rep.reasoningField()))
-		if out.err != nil {
-			return
-		}
+	if !ex.streamReasoning(out, sse, c) {
+		return
 	}
 	if !ex.faults(0, n, sse, c) {
 		return
@@ -88,6 +74,35 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 		sse.done()
 	}
 	out.flush()
+}
+
+// streamHeader writes the status and the headers of an event stream.
+func (ex *exchange) streamHeader() {
+	h := ex.w.Header()
+	ex.setContentType("text/event-stream; charset=utf-8")
+	setIfAbsent(h, "Cache-Control", "no-cache")
+	setIfAbsent(h, "X-Accel-Buffering", "no")
+	setIfAbsent(h, "X-Request-Id", "req_apitest_"+strconv.Itoa(ex.seq))
+	ex.w.WriteHeader(ex.status(http.StatusOK))
+}
+
+// streamReasoning sends the reply's reasoning, paced like its text; false
+// means the stream ended (the client left or a write failed).
+func (ex *exchange) streamReasoning(out *bodyWriter, sse *sseWriter, c *chunker) bool {
+	rep := &ex.rep
+	for _, r := range rep.reasoningDeltas() {
+		if rep.Interval > 0 {
+			out.flush()
+			if !ex.pause(rep.Interval) {
+				return false
+			}
+		}
+		sse.event(c.reasoning(r, rep.reasoningField()))
+		if out.err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // faults runs the faults scripted for the point after k of n deltas; false

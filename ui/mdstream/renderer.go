@@ -137,7 +137,20 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 		frameBudget: FrameBudget,
 	}
 
-	docStyle := style.Document
+	r.setStyles(style, opts)
+	r.rebuild()
+	if err := r.renderFrame(style); err != nil {
+		return nil, err
+	}
+	r.indent = documentIndent(style.Document)
+	return r, nil
+}
+
+// setStyles derives the style of the blocks from the document's style
+// (the document's own framing left out: it is rendered once, see
+// renderFrame) and marks what the options fix after rendering: code
+// blocks, tables, padded inline code.
+func (r *Renderer) setStyles(style ansi.StyleConfig, opts Options) {
 	bodyStyle := style
 	bodyStyle.Document.BlockPrefix = ""
 	bodyStyle.Document.BlockSuffix = ""
@@ -168,15 +181,16 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 		}
 	}
 	r.bodyStyle = bodyStyle
-	if docStyle.Prefix != "" {
+	if style.Document.Prefix != "" {
 		r.firstStyle = bodyStyle
-		r.firstStyle.Document.Prefix = docStyle.Prefix
+		r.firstStyle.Document.Prefix = style.Document.Prefix
 		r.hasFirst = true
 	}
-	r.rebuild()
+}
 
-	// The framing around the blocks: what the document writes before its
-	// first and after its last block, outside its margin.
+// renderFrame renders what the document writes before its first and after
+// its last block, outside its margin.
+func (r *Renderer) renderFrame(style ansi.StyleConfig) error {
 	headStyle := style
 	headStyle.Document.Prefix = ""
 	headStyle.Document.Suffix = ""
@@ -189,12 +203,17 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 		dst *string
 	}{{headStyle, &r.head}, {footStyle, &r.foot}} {
 		var buf bytes.Buffer
-		if err := newPipeline(f.st, width, r.guard).Convert(nil, &buf); err != nil {
-			return nil, fmt.Errorf("mdstream: rendering the document frame failed: %w", err)
+		if err := newPipeline(f.st, r.width, r.guard).Convert(nil, &buf); err != nil {
+			return fmt.Errorf("mdstream: rendering the document frame failed: %w", err)
 		}
 		*f.dst = buf.String()
 	}
+	return nil
+}
 
+// documentIndent is the document's margin and indent, as the text to put
+// before each line.
+func documentIndent(docStyle ansi.StyleBlock) string {
 	var ind uint
 	if docStyle.Margin != nil {
 		ind += *docStyle.Margin
@@ -206,8 +225,7 @@ func NewRendererWith(width int, style ansi.StyleConfig, opts Options) (*Renderer
 	if docStyle.IndentToken != nil {
 		tok = *docStyle.IndentToken
 	}
-	r.indent = strings.Repeat(tok, int(ind)) //nolint:gosec // margins are small
-	return r, nil
+	return strings.Repeat(tok, int(ind)) //nolint:gosec // margins are small
 }
 
 // rebuild makes fresh pipelines: after a failed render glamour's block

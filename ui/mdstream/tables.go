@@ -63,18 +63,42 @@ func fitTable(lines []string) {
 	for i := range lines {
 		lines[i] = unmark(lines[i])
 	}
-	sep := -1
-	var cols []span
-	for i, l := range lines {
-		if c, ok := separatorColumns(ansi.Strip(l)); ok {
-			sep, cols = i, c
-			break
-		}
-	}
+	sep, cols := separatorLine(lines)
 	if sep < 0 {
 		return
 	}
-	// What each column shows, over every line but the separator.
+	used, ok := usedColumns(lines, sep, cols)
+	if !ok {
+		return
+	}
+	keep, shrunk := keptColumns(cols, used)
+	if !shrunk {
+		return
+	}
+	at := cutPoints(cols, keep)
+	var b strings.Builder
+	for i, l := range lines {
+		lines[i] = cutLine(&b, l, at, keep, i == sep)
+	}
+}
+
+// separatorLine finds the header's separator line ("───┼───") and the
+// columns it shows; sep is -1 when there is none.
+func separatorLine(lines []string) (sep int, cols []span) {
+	for i, l := range lines {
+		if c, ok := separatorColumns(ansi.Strip(l)); ok {
+			return i, c
+		}
+	}
+	return -1, nil
+}
+
+// usedColumns is what each column shows, over every line but the
+// separator (from -1: nothing). It is not ok when a line does not follow
+// the columns: glamour misplaces some tables (inside a block quote the
+// separator line loses the quote's bar and shifts), which are left as
+// they are.
+func usedColumns(lines []string, sep int, cols []span) ([]span, bool) {
 	used := make([]span, len(cols))
 	for k := range used {
 		used[k] = span{from: -1}
@@ -85,10 +109,7 @@ func fitTable(lines []string) {
 		}
 		shown, ok := lineColumns(l, cols)
 		if !ok {
-			// glamour misplaces some tables (inside a block quote the
-			// separator line loses the quote's bar and shifts): leave
-			// them as they are.
-			return
+			return nil, false
 		}
 		for k, c := range shown {
 			if c.from < 0 {
@@ -100,21 +121,28 @@ func fitTable(lines []string) {
 			used[k].to = max(used[k].to, c.to)
 		}
 	}
-	keep := make([]span, len(cols))
-	shrunk := false
+	return used, true
+}
+
+// keptColumns is the window of each column that stays: what it shows and
+// one cell of padding on each side (an empty column keeps its padding).
+// shrunk says whether any column loses cells.
+func keptColumns(cols, used []span) (keep []span, shrunk bool) {
+	keep = make([]span, len(cols))
 	for k, c := range cols {
-		w := span{from: c.from, to: min(c.from+2, c.to)} // an empty column keeps its padding
+		w := span{from: c.from, to: min(c.from+2, c.to)}
 		if used[k].from >= 0 {
 			w = span{from: max(used[k].from-1, c.from), to: min(used[k].to+1, c.to)}
 		}
 		keep[k] = w
 		shrunk = shrunk || w != c
 	}
-	if !shrunk {
-		return
-	}
-	// The byte offsets each line is cut at: the table's left edge, each
-	// kept window, each border, the right edge.
+	return keep, shrunk
+}
+
+// cutPoints are the cells each line is cut at: the table's left edge,
+// each kept window, each border, the right edge.
+func cutPoints(cols, keep []span) []int {
 	at := make([]int, 0, 3*len(cols)+1)
 	at = append(at, cols[0].from)
 	for k, w := range keep {
@@ -123,35 +151,37 @@ func fitTable(lines []string) {
 		}
 		at = append(at, w.from, w.to)
 	}
-	at = append(at, cols[len(cols)-1].to)
-	var b strings.Builder
-	for i, l := range lines {
-		off := cellOffsets(l, at)
-		b.Reset()
-		b.WriteString(l[:off[0]])
-		j := 1
-		for k, w := range keep {
-			if k > 0 {
-				b.WriteString(l[off[j]:off[j+1]]) // the column border
-				j += 2
-			}
-			if i == sep {
-				b.WriteString(l[off[j]:off[j+1]][:len("─")]) // keeps the line's style
-				b.WriteString(strings.Repeat("─", w.to-w.from-1))
-			} else {
-				b.WriteString(l[off[j]:off[j+1]])
-			}
+	return append(at, cols[len(cols)-1].to)
+}
+
+// cutLine keeps of line l its kept windows and the borders between them,
+// in b; the separator line's windows are drawn again at their new width.
+func cutLine(b *strings.Builder, l string, at []int, keep []span, isSep bool) string {
+	off := cellOffsets(l, at)
+	b.Reset()
+	b.WriteString(l[:off[0]])
+	j := 1
+	for k, w := range keep {
+		if k > 0 {
+			b.WriteString(l[off[j]:off[j+1]]) // the column border
 			j += 2
 		}
-		if rest := l[off[j]:]; strings.TrimSpace(ansi.Strip(rest)) != "" {
-			b.WriteString(rest)
+		if isSep {
+			b.WriteString(l[off[j]:off[j+1]][:len("─")]) // keeps the line's style
+			b.WriteString(strings.Repeat("─", w.to-w.from-1))
+		} else {
+			b.WriteString(l[off[j]:off[j+1]])
 		}
-		s := b.String()
-		if strings.IndexByte(s, 0x1b) >= 0 && !strings.HasSuffix(s, sgrReset) {
-			s += sgrReset
-		}
-		lines[i] = s
+		j += 2
 	}
+	if rest := l[off[j]:]; strings.TrimSpace(ansi.Strip(rest)) != "" {
+		b.WriteString(rest)
+	}
+	s := b.String()
+	if strings.IndexByte(s, 0x1b) >= 0 && !strings.HasSuffix(s, sgrReset) {
+		s += sgrReset
+	}
+	return s
 }
 
 // cellOffsets returns the byte offset in s where each cell column of cols

@@ -169,84 +169,20 @@ func (s Setup) summary(lk look, w, rows int) []string {
 // choiceSection is the server list with the selectable lines; it returns
 // the line range of the selected choice.
 func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
-	// Narrow screens get shorter texts so the choices fit at 40x12.
-	narrow := w < 60
 	lines = append(lines, lk.heading.Render(cells.Truncate("Servers on this machine", w)))
-	hang := func(st string, indent int) {
-		lines = append(lines, indentWrap(st, w, indent)...)
-	}
 	names := make([]string, len(s.opts.Candidates))
 	for i, c := range s.opts.Candidates {
 		names[i] = cells.OneLine(c.Name)
 	}
 	if s.probing {
-		hang(lk.muted.Render("  ⋯ looking for "+joinNames(names)+" on this machine…"), 4)
+		lines = append(lines, indentWrap(lk.muted.Render("  ⋯ looking for "+joinNames(names)+" on this machine…"), w, 4)...)
 	} else if !s.probed {
-		hang(lk.muted.Render("  not looked yet: press r to look for "+joinNames(names)), 4)
+		lines = append(lines, indentWrap(lk.muted.Render("  not looked yet: press r to look for "+joinNames(names)), w, 4)...)
 	}
-
 	cs := s.choices()
 	sel := cs[min(s.cursor, len(cs)-1)]
-	mark := func(c choice) string {
-		if c == sel {
-			return lk.marker.Render("▸ ")
-		}
-		return "  "
-	}
-	var down []string
-	found := 0
 	if !s.probing {
-		for i, r := range s.results {
-			name := lk.text.Render(cells.OneLine(r.Name))
-			url := lk.muted.Render(cells.OneLine(r.BaseURL))
-			switch {
-			case r.Status == ProbeFound && len(r.Models) > 0:
-				found++
-				c := choice{kind: choiceServer, result: i}
-				if c == sel {
-					from = len(lines)
-				}
-				hang(mark(c)+lk.good.Render("✓ ")+name+"  "+url, 4)
-				detail := lk.muted.Render("model ") + lk.text.Render(cells.OneLine(s.modelFor(i)))
-				if n := len(r.Models); n > 1 {
-					detail += lk.muted.Render(" · m: pick from " + strconv.Itoa(n))
-				}
-				hang("    "+detail, 4)
-				if c == sel {
-					to = len(lines)
-				}
-			case r.Status == ProbeFound:
-				hang("  "+lk.good.Render("✓ ")+name+"  "+url, 4)
-				what := "lists no models yet: pull or load one, then press r"
-				if r.ImageModels > 0 {
-					what = "lists only image models: pull or load a chat model, then press r"
-				}
-				hang(lk.muted.Render("    "+what), 4)
-			case r.Status == ProbeInvalid:
-				if narrow {
-					hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+cells.OneLine(r.Reason)), 4)
-					continue
-				}
-				hang("  "+lk.errorText.Render("! ")+name+"  "+url, 4)
-				hang(lk.muted.Render("    "+cells.OneLine(r.Reason)+"; not an OpenAI-compatible server"), 4)
-			default:
-				if narrow {
-					down = append(down, cells.OneLine(r.Name))
-				} else {
-					down = append(down, cells.OneLine(r.Name)+" ("+hostPort(r.BaseURL)+")")
-				}
-			}
-		}
-		if len(down) > 0 {
-			hang(lk.muted.Render("  not running: "+strings.Join(down, ", ")), 4)
-		}
-		if s.probed && found == 0 {
-			if narrow {
-				hang(lk.text.Render("  Start a server (say `ollama serve`) and press r, set the variables above and restart, or try `parley --demo`."), 2)
-			} else {
-				hang(lk.text.Render("  No usable server answered: start one (`ollama serve`, `ollama pull llama3.2`) and press r, or set the variables above and restart parley."), 2)
-			}
-		}
+		lines, from, to = s.serverLines(lk, w, sel, lines)
 	}
 	for _, c := range cs[len(cs)-2:] {
 		label := "Look again"
@@ -255,11 +191,87 @@ func (s Setup) choiceSection(lk look, w int) (lines []string, from, to int) {
 		}
 		if c == sel {
 			from = len(lines)
-			lines = append(lines, mark(c)+lk.selectedText.Render(label))
+			lines = append(lines, choiceMark(lk, c, sel)+lk.selectedText.Render(label))
 			to = len(lines)
 			continue
 		}
-		lines = append(lines, mark(c)+lk.text.Render(label))
+		lines = append(lines, choiceMark(lk, c, sel)+lk.text.Render(label))
+	}
+	return lines, from, to
+}
+
+// choiceMark is what goes before choice c: the marker when it is the
+// selected one.
+func choiceMark(lk look, c, sel choice) string {
+	if c == sel {
+		return lk.marker.Render("▸ ")
+	}
+	return "  "
+}
+
+// serverLines appends to lines what the look found: each usable server
+// as a choice with its model, the servers that answered without a chat
+// model or with something else, the ones not running, and what to do
+// when none can be used. from and to are the lines of the selected
+// choice when it is a server (0 otherwise).
+func (s Setup) serverLines(lk look, w int, sel choice, lines []string) (out []string, from, to int) {
+	// Narrow screens get shorter texts so the choices fit at 40x12.
+	narrow := w < 60
+	hang := func(st string, indent int) {
+		lines = append(lines, indentWrap(st, w, indent)...)
+	}
+	var down []string
+	found := 0
+	for i, r := range s.results {
+		name := lk.text.Render(cells.OneLine(r.Name))
+		url := lk.muted.Render(cells.OneLine(r.BaseURL))
+		switch {
+		case r.Status == ProbeFound && len(r.Models) > 0:
+			found++
+			c := choice{kind: choiceServer, result: i}
+			if c == sel {
+				from = len(lines)
+			}
+			hang(choiceMark(lk, c, sel)+lk.good.Render("✓ ")+name+"  "+url, 4)
+			detail := lk.muted.Render("model ") + lk.text.Render(cells.OneLine(s.modelFor(i)))
+			if n := len(r.Models); n > 1 {
+				detail += lk.muted.Render(" · m: pick from " + strconv.Itoa(n))
+			}
+			hang("    "+detail, 4)
+			if c == sel {
+				to = len(lines)
+			}
+		case r.Status == ProbeFound:
+			hang("  "+lk.good.Render("✓ ")+name+"  "+url, 4)
+			what := "lists no models yet: pull or load one, then press r"
+			if r.ImageModels > 0 {
+				what = "lists only image models: pull or load a chat model, then press r"
+			}
+			hang(lk.muted.Render("    "+what), 4)
+		case r.Status == ProbeInvalid:
+			if narrow {
+				hang("  "+lk.errorText.Render("! ")+name+lk.muted.Render(": "+cells.OneLine(r.Reason)), 4)
+				continue
+			}
+			hang("  "+lk.errorText.Render("! ")+name+"  "+url, 4)
+			hang(lk.muted.Render("    "+cells.OneLine(r.Reason)+"; not an OpenAI-compatible server"), 4)
+		default:
+			if narrow {
+				down = append(down, cells.OneLine(r.Name))
+			} else {
+				down = append(down, cells.OneLine(r.Name)+" ("+hostPort(r.BaseURL)+")")
+			}
+		}
+	}
+	if len(down) > 0 {
+		hang(lk.muted.Render("  not running: "+strings.Join(down, ", ")), 4)
+	}
+	if s.probed && found == 0 {
+		if narrow {
+			hang(lk.text.Render("  Start a server (say `ollama serve`) and press r, set the variables above and restart, or try `parley --demo`."), 2)
+		} else {
+			hang(lk.text.Render("  No usable server answered: start one (`ollama serve`, `ollama pull llama3.2`) and press r, or set the variables above and restart parley."), 2)
+		}
 	}
 	return lines, from, to
 }
