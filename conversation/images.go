@@ -57,7 +57,7 @@ func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, e
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(prompt)
 	}
-	c.attach(m)
+	c.flying = append(c.flying, c.attach(m))
 	return m.ID, nil
 }
 
