@@ -71,3 +71,23 @@ func (e *Engine) RunAll(ctx context.Context, every time.Duration, onEnd func(End
 		}
 	}
 }
+
+// Figures are what a reply's column shows at now: how long it has taken
+// (to its end once it ended), its completion tokens (reported, else
+// estimated from its characters) and its tokens per second (0: too early
+// to say).
+func (r *Reply) Figures(now time.Time) (elapsed time.Duration, tokens int, perSecond float64) {
+	end := now
+	if r.Done {
+		end = r.Ended
+	}
+	elapsed = end.Sub(r.Started)
+	tokens = r.Chars / 4
+	if u := r.Turn.Usage(); u != nil && u.CompletionTokens > 0 {
+		tokens = u.CompletionTokens
+	}
+	if r.Done {
+		return elapsed, tokens, r.Rate
+	}
+	return elapsed, tokens, rate(r, now)
+}

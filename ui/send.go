@@ -74,6 +74,9 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		m.eng.Hold(chat.WaitClient)
 		return prepareClient(m.eng.Clients(), m.model)
 	}
+	if len(m.cmp.models) > 0 {
+		return sendCompare(m, text)
+	}
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf

@@ -88,6 +88,9 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
 	}
 	render := m.tr.Tick()
+	if msg.id != 0 {
+		m.cmp.frame(m.ctx, m.eng, m.catalog, m.screen.lay.Transcript.W, m.now())
+	}
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.eng.Conv().FlushProgress()

@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/api"
+	"parley/chat"
+	"parley/conversation"
+	"parley/termsafe"
+	"parley/ui/cells"
+	"parley/ui/columns"
+	"parley/ui/slash"
+	"parley/ui/uictx"
+)
+
+// compare is the chat's side of a compare (issue 24): the models the next
+// message goes to once /compare named them, and the view of the replies
+// once it went, until one is picked or the conversation goes on. The
+// replies themselves are the engine's (chat.Engine.Compare).
+type compare struct {
+	// models are the models the next message goes to (none: the usual
+	// one model).
+	models []string
+	// view shows the replies of the last compare (nil: none shown).
+	view *columns.View
+}
+
+// compareAction is /compare MODEL MODEL…: the next message goes to each
+// model at once. It does not ask the last question again: r, then R, on
+// a reply regenerates it with another model for that. /compare alone (or
+// off) leaves compare mode.
+func compareAction(m *Model, c call) tea.Cmd {
+	args := c.inv.Positional
+	if len(args) == 0 || (len(args) == 1 && args[0] == "off") {
+		if len(m.cmp.models) == 0 {
+			return m.notify("/compare takes 2 to 4 models, as in /compare gpt-4o llama3: your next message goes to each at once", toastInfo)
+		}
+		m.cmp.models = nil
+		return m.notify("compare off: the next message goes to "+cells.OneLine(m.model)+" alone", toastInfo)
+	}
+	models, err := compareModels(args)
+	if err != nil {
+		return m.notify(err.Error(), toastErr)
+	}
+	m.cmp.models = models
+	var cmds []tea.Cmd
+	for _, md := range models {
+		cmds = append(cmds, prepareClient(m.eng.Clients(), md))
+	}
+	names := make([]string, len(models))
+	for i, md := range models {
+		names[i] = cells.OneLine(md)
+	}
+	cmds = append(cmds, m.notify("your next message goes to "+strings.Join(names, ", ")+" at once, side by side (/compare off: back to one model)", toastOK))
+	return tea.Batch(cmds...)
+}
+
+// compareModels checks the models /compare names: 2 to 4, each once.
+func compareModels(args []string) ([]string, error) {
+	if len(args) < 2 || len(args) > conversation.MaxCompare {
+		return nil, conversation.ErrCompareModels
+	}
+	for i, a := range args {
+		if slices.Contains(args[:i], a) {
+			return nil, fmt.Errorf("%s is named twice; /compare names each model once", cells.OneLine(a))
+		}
+	}
+	return slices.Clone(args), nil
+}
+
+// completeCompare offers the chat's models for every word of /compare,
+// leaving out those already named.
+func completeCompare(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion {
+	named := strings.Fields(a.Line)
+	if a.Word != "" && len(named) > 0 {
+		named = named[:len(named)-1]
+	}
+	out := make([]slash.Completion, 0, len(env.models))
+	for _, md := range env.models {
+		if !slices.Contains(named, md) {
+			out = append(out, slash.Completion{Value: md})
+		}
+	}
+	return slash.FilterCompletions(a.Word, out)
+}
+
+// sendCompare sends text and the composer's attachments to every model
+// /compare named, at once: each a reply of its own, streaming into its
+// column. Models that cannot take the message are left out with one
+// sentence each.
+func sendCompare(m *Model, text string) tea.Cmd {
+	var building []tea.Cmd
+	for _, md := range m.cmp.models {
+		if m.eng.Clients().NeedsBuild(md) {
+			building = append(building, prepareClient(m.eng.Clients(), md))
+		}
+	}
+	if len(building) > 0 {
+		return tea.Batch(append(building, m.notify("connecting to the gateway for the compare; press "+firstKey(m.ctx.Keys.Send, "enter")+" again in a moment", toastInfo))...)
+	}
+	opts := make([]conversation.TurnOptions, len(m.cmp.models))
+	for i, md := range m.cmp.models {
+		o := m.turnOptions()
+		o.Model = md
+		o.WithoutImages = false
+		o.Params, o.ParamSources = api.MergeParams(paramLayers(m.opts.Config, md, m.eng.Conv())...)
+		opts[i] = o
+	}
+	in := &conversation.UserInput{Text: text, Attachments: m.comp.attachments}
+	if m.comp.editing {
+		in.EditOf = m.comp.editOf
+	}
+	rs, skipped, err := m.eng.Compare(in, opts)
+	var left []string
+	for _, s := range skipped {
+		left = append(left, s.Sentence())
+	}
+	if err != nil {
+		m.eng.Hold(chat.WaitNone)
+		if len(left) > 0 {
+			return m.notify(strings.Join(left, "; "), toastErr)
+		}
+		return m.refused(err)
+	}
+	m.cmp.models = nil
+	ids := make([]int, len(rs))
+	for i, r := range rs {
+		ids[i] = r.Turn.ReplyID
+	}
+	m.cmp.view = columns.New(text, ids)
+	m.comp.reset()
+	m.notes.dismissBanner()
+	m.notes.dismiss()
+	m.tr.List().Bottom()
+	m.spin = spinner{shown: rs[0].Started}
+	cmds := []tea.Cmd{frameTick(rs[0].ID, frameInterval)}
+	for _, r := range rs {
+		cmds = append(cmds, runReply(r))
+	}
+	if len(left) > 0 {
+		cmds = append(cmds, m.notify(strings.Join(left, "; "), toastWarn))
+	}
+	return tea.Batch(cmds...)
+}
+
+// shownView is the compare view while its replies are in the
+// conversation on screen (nil otherwise: another conversation replaced
+// it, or none was made).
+func (c *compare) shownView(conv *conversation.Conversation) *columns.View {
+	if c.view == nil {
+		return nil
+	}
+	if !slices.Contains(c.view.IDs(), conv.Leaf()) {
+		// The conversation went on (a new turn, a switch, another
+		// conversation): the view is over.
+		c.view = nil
+	}
+	return c.view
+}
+
+// done reports whether every reply of the view ended.
+func (c *compare) done(eng *chat.Engine) bool {
+	for _, id := range eng.Conv().InFlight() {
+		if slices.Contains(c.view.IDs(), id) {
+			return false
+		}
+	}
+	return true
+}
+
+// replies are the view's replies as its columns show them now.
+func (c *compare) replies(eng *chat.Engine, cat *api.Catalog, now time.Time) []columns.Reply {
+	ids := c.view.IDs()
+	group := map[int]*chat.Reply{}
+	for _, r := range eng.Group() {
+		group[r.Turn.ReplyID] = r
+	}
+	out := make([]columns.Reply, len(ids))
+	for i, id := range ids {
+		msg, _ := eng.Conv().ByID(id)
+		r := columns.Reply{ID: id, Model: msg.Model, Text: msg.Text, Reasoning: msg.Reasoning, State: msg.State, Err: msg.Err, Thought: msg.ThoughtFor()}
+		if g := group[id]; g != nil {
+			r.Elapsed, r.Tokens, r.Rate = g.Figures(now)
+		} else if msg.Usage != nil {
+			r.Tokens = msg.Usage.CompletionTokens
+		}
+		if cost, ok := cat.Price(msg.Model).Cost(msg.Usage); ok {
+			r.Cost = api.FormatCost(cost)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// frame renders what the compare's replies gained, every column at once,
+// on the stream's frame tick.
+func (c *compare) frame(ctx *uictx.Context, eng *chat.Engine, cat *api.Catalog, w int, now time.Time) {
+	if v := c.shownView(eng.Conv()); v != nil {
+		v.Sync(ctx, w, c.replies(eng, cat, now))
+	}
+}
+
+// draw is the compare view in the transcript's place, w×h; false when
+// none is shown.
+func (c *compare) draw(ctx *uictx.Context, eng *chat.Engine, cat *api.Catalog, w, h int, now time.Time) (string, bool) {
+	v := c.shownView(eng.Conv())
+	if v == nil || w <= 0 || h <= 0 {
+		return "", false
+	}
+	return v.View(ctx, w, h, c.replies(eng, cat, now)), true
+}
+
+// hints are the compare view's keys while it shows (nil otherwise).
+func (c *compare) hints(eng *chat.Engine, textEmpty bool) []uictx.Hint {
+	if c.shownView(eng.Conv()) == nil || !textEmpty {
+		return nil
+	}
+	return c.view.Hints(c.done(eng))
+}
+
+// status is the status bar's mark of a compare the next message makes.
+func (c *compare) status() string {
+	if len(c.models) == 0 {
+		return ""
+	}
+	names := make([]string, len(c.models))
+	for i, md := range c.models {
+		names[i] = cells.OneLine(md)
+	}
+	return "⇶ compare " + strings.Join(names, " · ")
+}
+
+// compareKey gives a key to the compare view while it shows: with an
+// empty composer every key of its own, with text only the scrolling
+// keys. A pick makes the chosen reply the active branch (stored, so a
+// reopened session shows it with its ‹ i/n ›); the others stay
+// alternatives.
+func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	v := m.cmp.shownView(m.eng.Conv())
+	if v == nil || m.menu.IsOpen() {
+		return nil, false
+	}
+	if k := msg.Keystroke(); !m.comp.empty() && k != "pgup" && k != "pgdown" {
+		return nil, false
+	}
+	act, ok := v.Key(msg, m.cmp.done(m.eng), columns.BodyHeight(m.screen.lay.Transcript.H))
+	if !ok {
+		return nil, false
+	}
+	switch act.Kind {
+	case columns.Pick:
+		m.cmp.view = nil
+		if err := m.eng.Conv().SwitchTo(act.ID); err != nil {
+			return m.notify(treeRefusal(err)), true
+		}
+		m.tr.List().Bottom()
+		sel, _ := m.eng.Conv().ByID(act.ID)
+		return tea.Batch(m.tickIfNeeded(), m.notify("going on from "+termsafe.Sanitize(sel.Model)+"'s answer; the others stay as alternatives (esc, then ←/→ on the reply)", toastOK)), true
+	case columns.Stop:
+		if m.eng.StopReply(act.ID) {
+			m.cmp.frame(m.ctx, m.eng, m.catalog, m.screen.lay.Transcript.W, m.now())
+		}
+	case columns.Close:
+		m.cmp.view = nil
+		return m.tickIfNeeded(), true
+	}
+	return nil, true
+}
