@@ -85,3 +85,42 @@ func TestAskCompareRefusals(t *testing.T) {
 		t.Fatalf("%d requests sent", n)
 	}
 }
+
+// Prices of the config give each session a cost in sessions list and
+// sessions show (every branch counted); a session whose models have no
+// price shows none, not zero.
+func TestSessionCosts(t *testing.T) {
+	h := compareHarness(t, false)
+	h.writeConfig("[[models]]\nname = \"gpt-4o\"\ninput_price = 1000\noutput_price = 1000\n\n[[models]]\nname = \"gpt-4o-mini\"\ninput_price = 500\noutput_price = 500\n")
+	h.run(nil, "ask", "-m", "gpt-4o", "-m", "gpt-4o-mini", "priced").mustCode(t, 0)
+	h.now = h.now.Add(time.Minute)
+	h.run(nil, "ask", "-m", "llama3", "not priced").mustCode(t, 0)
+	reqs := h.gw.RequestsTo("/chat/completions")
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	r := h.run(nil, "sessions", "list")
+	r.mustCode(t, 0)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("list:\n%s", r.stdout)
+	}
+	// The fake reports the usage of both priced models: prompt and
+	// completion tokens at $1000 and $500 a million.
+	if f := strings.Fields(lines[0]); f[4] != "-" || !strings.Contains(lines[0], "not priced") {
+		t.Fatalf("the unpriced session shows a cost: %q", lines[0])
+	}
+	f := strings.Fields(lines[1])
+	if !strings.HasPrefix(f[4], "$") || f[4] == "$0.00" {
+		t.Fatalf("the priced session shows no cost: %q", lines[1])
+	}
+	show := h.run(nil, "sessions", "show", f[0])
+	show.mustCode(t, 0)
+	if !strings.Contains(show.stdout, "cost "+f[4]) {
+		t.Fatalf("show does not say the cost %s:\n%s", f[4], show.stdout)
+	}
+	js := h.run(nil, "sessions", "list", "--json")
+	if !strings.Contains(js.stdout, `"cost":`) || strings.Count(js.stdout, `"cost":`) != 1 {
+		t.Fatalf("json: %s", js.stdout)
+	}
+}

@@ -130,6 +130,9 @@ type jsonMeta struct {
 	Messages     int    `json:"messages"`
 	Preview      string `json:"preview,omitempty"`
 	HasDraft     bool   `json:"has_draft,omitempty"`
+	// Cost is in dollars, at the prices of the config; absent when no
+	// reply's price is known.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 func (a *app) sessionsList(ctx context.Context, f listFlags) error {
@@ -141,11 +144,19 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 		if err != nil {
 			return err
 		}
+		costs, err := a.sessionCosts(ctx, s, list)
+		if err != nil {
+			return err
+		}
 		if f.json {
 			out := make([]jsonMeta, 0, len(list))
 			for _, m := range list {
-				out = append(out, jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
-					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft})
+				jm := jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
+					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft}
+				if c, ok := costs[m.ID]; ok {
+					jm.Cost = &c
+				}
+				out = append(out, jm)
 			}
 			return session.WriteJSON(a.env.Stdout, out)
 		}
@@ -154,10 +165,14 @@ func (a *app) sessionsList(ctx context.Context, f listFlags) error {
 		}
 		tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
 		if a.env.StdoutIsTerminal {
-			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
+			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tCOST\tTITLE")
 		}
 		for _, m := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, shortTime(m.Updated), m.Messages, listTitle(m))
+			cost := "-"
+			if c, ok := costs[m.ID]; ok {
+				cost = api.FormatCost(c)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.ID, shortTime(m.Updated), m.Messages, cost, listTitle(m))
 		}
 		return tw.Flush()
 	})
@@ -250,13 +265,13 @@ func (a *app) sessionsShow(ctx context.Context, prefix string, asJSON bool) erro
 		if err != nil {
 			return err
 		}
-		return writeTranscript(a.env.Stdout, sess)
+		return writeTranscript(a.env.Stdout, sess, a.priceOf())
 	}), prefix)
 }
 
 // writeTranscript prints a session's active branch as plain text, every
 // line made inert for the terminal (replies are untrusted).
-func writeTranscript(w io.Writer, s session.Session) error {
+func writeTranscript(w io.Writer, s session.Session, price func(string) *api.Price) error {
 	conv := conversation.Restore(conversation.Options{ID: s.ID}, s.Snapshot)
 	msgs := conv.Messages()
 	var b strings.Builder
@@ -270,6 +285,9 @@ func writeTranscript(w io.Writer, s session.Session) error {
 		count += fmt.Sprintf(" (%d in all branches)", n)
 	}
 	head = append(head, count, "updated "+shortTime(s.Updated))
+	if c, ok := conv.Spent(price); ok {
+		head = append(head, "cost "+api.FormatCost(c))
+	}
 	b.WriteString(strings.Join(head, " · ") + "\n")
 	if n := len(conv.Branches()); n > 1 {
 		b.WriteString(branchSummary(n, msgs) + "\n")

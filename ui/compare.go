@@ -272,3 +272,19 @@ func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	return nil, true
 }
+
+// spentSeg is the status bar's cost: the last reply's and the session's,
+// where their prices are known ("" when none is).
+func spentSeg(conv *conversation.Conversation, cat *api.Catalog) string {
+	total, ok := conv.Spent(cat.Price)
+	if !ok {
+		return ""
+	}
+	s := api.FormatCost(total) + " session"
+	if r, found := conv.LastReply(); found {
+		if c, known := cat.Price(r.Model).Cost(r.Usage); known {
+			s = api.FormatCost(c) + " reply · " + s
+		}
+	}
+	return s
+}

@@ -34,7 +34,10 @@ type modelLayer struct {
 	// waiting in ask.
 	forImages *imageAsk
 	imageCap  api.Capability
-	km        *keys.Map
+	// regenerate, when set, is the reply the chosen model answers again
+	// (R on a reply): the chat's model stays as it is.
+	regenerate int
+	km         *keys.Map
 }
 
 // modelsListedMsg carries the gateway's model list.
@@ -72,6 +75,9 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			a := *ask
 			a.model = res.Item.Value
 			return nil, imagesAsked{ask: a}
+		}
+		if l.regenerate != 0 {
+			return nil, regenerateChosen{reply: l.regenerate, model: res.Item.Value}
 		}
 		return nil, modelChosen{name: res.Item.Value, send: l.sendAfter}
 	}

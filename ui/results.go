@@ -140,6 +140,9 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return nil
 	case imageAction:
 		return m.imageAction(r)
+	case regenerateChosen:
+		m.layers.pop()
+		return regenerateChosenModel(m, r)
 	case branchChosen:
 		m.layers.pop()
 		return m.switchBranch(r.leaf)

@@ -150,6 +150,9 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	}
 	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.model
 	if msg.err != nil {
+		if msg.regenerate != 0 {
+			return m.notify(msg.err.Error(), toastErr)
+		}
 		if waiting {
 			m.eng.Hold(chat.WaitNone)
 			return m.notify(msg.err.Error(), toastErr)
@@ -162,6 +165,9 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	}
 	if waiting {
 		cmds = append(cmds, m.send())
+	}
+	if msg.regenerate != 0 {
+		cmds = append(cmds, regenerateChosenModel(m, regenerateChosen{reply: msg.regenerate, model: msg.model}))
 	}
 	return tea.Batch(cmds...)
 }
