@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -132,4 +133,23 @@ func (c *Catalog) Price(model string) *Price {
 		return &p
 	}
 	return nil
+}
+
+// ListModelsPriced is ListModels with the prices the list gives
+// (ModelPrices: OpenRouter's pricing), from the one request.
+func (c *Client) ListModelsPriced(ctx context.Context) ([]string, map[string]Price, error) {
+	data, err := c.roundTrip(ctx, &apiRequest{
+		method:      "GET",
+		url:         c.endpoint("/models"),
+		accept:      "application/json",
+		credentials: true,
+	}, maxModelsReply)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := c.modelIDs(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ids, ModelPrices(data), nil
 }

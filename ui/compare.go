@@ -57,6 +57,9 @@ func compareAction(m *Model, c call) tea.Cmd {
 	for i, md := range models {
 		names[i] = cells.OneLine(md)
 	}
+	if m.gateway.models == nil && m.eng.Clients().Configured() {
+		cmds = append(cmds, listPriced(m.base, m.eng.Clients(), m.model))
+	}
 	cmds = append(cmds, m.notify("your next message goes to "+strings.Join(names, ", ")+" at once, side by side (/compare off: back to one model)", toastOK))
 	return tea.Batch(cmds...)
 }
@@ -287,4 +290,20 @@ func spentSeg(conv *conversation.Conversation, cat *api.Catalog) string {
 		}
 	}
 	return s
+}
+
+// listPriced asks the gateway for its model list once, for the prices
+// it may give (OpenRouter's pricing) and the names completion offers; it
+// comes back as a model check that checks no name.
+func listPriced(base context.Context, pool *chat.Clients, model string) tea.Cmd {
+	return func() tea.Msg {
+		c, err := pool.Get(model)
+		if err != nil {
+			return modelCheckedMsg{err: err}
+		}
+		ctx, cancel := context.WithTimeout(base, modelListTimeout)
+		defer cancel()
+		ms, prices, err := c.ListModelsPriced(ctx)
+		return modelCheckedMsg{models: ms, prices: prices, err: err}
+	}
 }

@@ -44,6 +44,8 @@ type modelLayer struct {
 type modelsListedMsg struct {
 	gen    int
 	models []string
+	// prices are those the list gave (OpenRouter's pricing).
+	prices map[string]api.Price
 	err    error
 }
 
@@ -63,7 +65,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			return nil, nil
 		}
 		l.p.SetItems(l.rows(ml.models))
-		return nil, modelsListed{models: ml.models}
+		return nil, modelsListed{models: ml.models, prices: ml.prices}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
@@ -134,8 +136,8 @@ func listModels(ctx context.Context, pool *chat.Clients, model string, gen int) 
 		if err != nil {
 			return modelsListedMsg{gen: gen, err: err}
 		}
-		ms, err := c.ListModels(ctx)
-		return modelsListedMsg{gen: gen, models: ms, err: err}
+		ms, prices, err := c.ListModelsPriced(ctx)
+		return modelsListedMsg{gen: gen, models: ms, prices: prices, err: err}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api"
 	"parley/termsafe"
 )
 
@@ -15,6 +16,7 @@ import (
 type modelCheckedMsg struct {
 	name   string
 	models []string
+	prices map[string]api.Price
 	err    error
 }
 
@@ -48,8 +50,8 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 		}
 		ctx, cancel := context.WithTimeout(base, modelListTimeout)
 		defer cancel()
-		ms, err := c.ListModels(ctx)
-		return modelCheckedMsg{name: name, models: ms, err: err}
+		ms, prices, err := c.ListModelsPriced(ctx)
+		return modelCheckedMsg{name: name, models: ms, prices: prices, err: err}
 	}
 }
 

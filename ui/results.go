@@ -31,7 +31,10 @@ type (
 	}
 	// modelsListed is the gateway's model list, for completion and the
 	// vision refusal.
-	modelsListed struct{ models []string }
+	modelsListed struct {
+		models []string
+		prices map[string]api.Price
+	}
 	// modelChosen closes the model picker and switches to name; send sends
 	// the message that waited for a model.
 	modelChosen struct {
@@ -97,6 +100,9 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case modelsListed:
 		m.gateway.models = r.models
 		m.catalog = m.catalog.WithListed(r.models)
+		if len(r.prices) > 0 {
+			m.catalog = m.catalog.WithPrices(r.prices)
+		}
 		return nil
 	case modelChosen:
 		m.layers.pop()

@@ -230,6 +230,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		if listed != nil {
 			m.catalog = m.catalog.WithListed(listed)
 		}
+		if len(msg.prices) > 0 {
+			m.catalog = m.catalog.WithPrices(msg.prices)
+		}
 		if warning == "" {
 			return nil, true
 		}
