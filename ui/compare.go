@@ -307,3 +307,10 @@ func listPriced(base context.Context, pool *chat.Clients, model string) tea.Cmd 
 		return modelCheckedMsg{models: ms, prices: prices, err: err}
 	}
 }
+
+// covers reports whether the compare's columns stand in the transcript's
+// place while their replies stream: the transcript under them then need
+// not render the first reply's tail on every frame.
+func (c *compare) covers(eng *chat.Engine) bool {
+	return c.shownView(eng.Conv()) != nil && !c.done(eng)
+}

@@ -87,7 +87,12 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.model)
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
 	}
-	render := m.tr.Tick()
+	var render tea.Cmd
+	if !m.cmp.covers(m.eng) {
+		// While a compare's columns stream in its place, the transcript
+		// under them is not drawn: it catches up once they end.
+		render = m.tr.Tick()
+	}
 	if msg.id != 0 {
 		m.cmp.frame(m.ctx, m.eng, m.catalog, m.screen.lay.Transcript.W, m.now())
 	}

@@ -8,6 +8,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"parley/termsafe"
+	"parley/ui/cells"
 	"parley/ui/mdstream"
 )
 
@@ -30,6 +31,11 @@ type column struct {
 	// changed since.
 	body  []string
 	dirty bool
+	// fit are body's lines made exactly fitW cells, each made again only
+	// when its line changed: a frame draws every column's window, and
+	// measuring styled lines is most of what drawing costs.
+	fit, fitSrc []string
+	fitW        int
 	// top is the first line shown when not following the end.
 	top    int
 	follow bool
@@ -81,6 +87,23 @@ func (c *column) render(ren *mdstream.Renderer) bool {
 	}
 	c.body = trimBlank(lines)
 	return true
+}
+
+// fitted is body's lines, each exactly w cells.
+func (c *column) fitted(w int) []string {
+	if c.fitW != w {
+		c.fit, c.fitW = c.fit[:0], w
+	}
+	k := 0
+	for k < len(c.fit) && k < len(c.body) && c.fitSrc[k] == c.body[k] {
+		k++
+	}
+	c.fit, c.fitSrc = c.fit[:k], c.fitSrc[:k]
+	for _, l := range c.body[k:] {
+		c.fit = append(c.fit, cells.Fit(l, w))
+		c.fitSrc = append(c.fitSrc, l)
+	}
+	return c.fit
 }
 
 // scroll moves the column by delta lines (negative: up) within a window

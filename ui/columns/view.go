@@ -154,15 +154,19 @@ func (v *View) View(ctx *uictx.Context, w, h int, rs []Reply) string {
 		}
 		blocks = append(blocks, v.block(ctx, i, r, cw, bh, k == 1))
 	}
+	bar := st.Subtle.Render(sep)
+	pad := cells.Spaces(max(w-k*cw-(k-1)*len([]rune(sep)), 0))
 	for row := 0; row < headRows+bh; row++ {
 		var b strings.Builder
 		for j, blk := range blocks {
 			if j > 0 {
-				b.WriteString(st.Subtle.Render(sep))
+				b.WriteString(bar)
 			}
 			b.WriteString(blk[row])
 		}
-		rows = append(rows, cells.Fit(b.String(), w))
+		// Every block is exactly cw cells: the row is w with the pad.
+		b.WriteString(pad)
+		rows = append(rows, b.String())
 	}
 	v.out = strings.Join(rows[:min(len(rows), h)], "\n")
 	v.outKey = key
@@ -199,20 +203,21 @@ func (v *View) block(ctx *uictx.Context, i int, r Reply, cw, bh int, stacked boo
 		rule = "━"
 	}
 	out = append(out, st.Subtle.Render(strings.Repeat(rule, cw)))
-	lines := c.body
+	lines := c.fitted(cw)
 	if r.Err != "" {
-		lines = append(append([]string(nil), lines...), "")
+		lines = append(append([]string(nil), lines...), cells.Spaces(cw))
 		for _, l := range cells.Wrap(cells.Fold(r.Err), cw) {
-			lines = append(lines, st.ErrorText.Render(l))
+			lines = append(lines, cells.Fit(st.ErrorText.Render(l), cw))
 		}
 	}
 	top := c.window(len(lines), bh)
+	blankRow := cells.Spaces(cw)
 	for j := 0; j < bh; j++ {
-		s := ""
 		if top+j < len(lines) {
-			s = lines[top+j]
+			out = append(out, lines[top+j])
+		} else {
+			out = append(out, blankRow)
 		}
-		out = append(out, cells.Fit(s, cw))
 	}
 	return out
 }
