@@ -144,7 +144,7 @@ func sendCompare(m *Model, text string) tea.Cmd {
 	m.spin = spinner{shown: rs[0].Started}
 	cmds := []tea.Cmd{frameTick(rs[0].ID, frameInterval)}
 	for _, r := range rs {
-		cmds = append(cmds, runReply(r))
+		cmds = append(cmds, runCompared(r))
 	}
 	if len(left) > 0 {
 		cmds = append(cmds, m.notify(strings.Join(left, "; "), toastWarn))
@@ -313,4 +313,29 @@ func listPriced(base context.Context, pool *chat.Clients, model string) tea.Cmd 
 // not render the first reply's tail on every frame.
 func (c *compare) covers(eng *chat.Engine) bool {
 	return c.shownView(eng.Conv()) != nil && !c.done(eng)
+}
+
+// compareGap is how long each reader of a compare pauses before it waits
+// for the network (readGap for one stream): the columns take what came
+// once a frame, so a reader that wakes once a frame loses nothing on
+// screen, and three readers waking half as often save the scheduler's
+// wake-ups (BENCHMARKS.md, "Three models at once").
+const compareGap = frameInterval
+
+// runCompared runs one reply of a compare, as runReply does one reply.
+func runCompared(r *chat.Reply) tea.Cmd {
+	return func() tea.Msg {
+		r.Run(compareGap)
+		return nil
+	}
+}
+
+// frameEvery is the frame interval while a compare's columns stream: a
+// quarter longer than one stream's (d), since each frame redraws every
+// column, all of whose lines move as their answers grow.
+func (c *compare) frameEvery(eng *chat.Engine, d time.Duration) time.Duration {
+	if c.covers(eng) {
+		return d + d/4
+	}
+	return d
 }

@@ -106,7 +106,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 			m.spin.frame++
 			m.spin.shown = now
 		}
-		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render)
+		return tea.Batch(frameTick(msg.id, m.cmp.frameEvery(m.eng, streamFrame(m.ctx.Width, m.ctx.Height))), render)
 	}
 	return tea.Batch(m.tickIfNeeded(), render, ended)
 }
