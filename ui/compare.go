@@ -105,7 +105,10 @@ func sendCompare(m *Model, text string) tea.Cmd {
 		}
 	}
 	if len(building) > 0 {
-		return tea.Batch(append(building, m.notify("connecting to the gateway for the compare; press "+firstKey(m.ctx.Keys.Send, "enter")+" again in a moment", toastInfo))...)
+		// The message waits in the composer and goes once the last
+		// client is built (clientReady).
+		m.eng.Hold(chat.WaitClient)
+		return tea.Batch(building...)
 	}
 	opts := make([]conversation.TurnOptions, len(m.cmp.models))
 	for i, md := range m.cmp.models {
@@ -268,6 +271,9 @@ func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case columns.Stop:
 		if m.eng.StopReply(act.ID) {
 			m.cmp.frame(m.ctx, m.eng, m.catalog, m.screen.lay.Transcript.W, m.now())
+			// The last one stopped: no frame tick comes any more, so the
+			// transcript under the columns catches up now.
+			return m.tickIfNeeded(), true
 		}
 	case columns.Close:
 		m.cmp.view = nil
@@ -338,4 +344,22 @@ func (c *compare) frameEvery(eng *chat.Engine, d time.Duration) time.Duration {
 		return d + d/4
 	}
 	return d
+}
+
+// waitsFor reports whether a compare's send waits for the client of
+// model, and it was the last one missing (or its build failed: then the
+// send waits no more).
+func (c *compare) waitsFor(model string, err error, pool *chat.Clients) bool {
+	if !slices.Contains(c.models, model) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	for _, md := range c.models {
+		if pool.NeedsBuild(md) {
+			return false
+		}
+	}
+	return true
 }

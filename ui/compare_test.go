@@ -3,8 +3,10 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
+	"parley/conversation"
 )
 
 // /compare arms the next message for two models; the gateway's model
@@ -63,5 +65,35 @@ func TestCompareCommandRefusals(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "named twice") {
 		t.Fatalf("no refusal:\n%s", h.screen())
+	}
+}
+
+// x stops the focused column alone, the other goes on; esc stops the
+// rest.
+func TestCompareStopOneColumnThenAll(t *testing.T) {
+	h := newHarness(t, 160, 40)
+	h.typeText("/compare gpt-4o gpt-4o-mini")
+	h.key("enter")
+	slow := apitest.Reply{Path: "/chat/completions", Text: strings.Repeat("word ", 400), DeltaRunes: 5, Interval: 20 * time.Millisecond}
+	h.srv.Enqueue(slow, slow)
+	h.typeText("go slowly")
+	h.key("enter")
+	h.wait("both streaming", func() bool {
+		return len(h.m.eng.Replies()) == 2 && !h.m.eng.Replies()[0].First.IsZero() && !h.m.eng.Replies()[1].First.IsZero()
+	})
+	ids := h.m.cmp.view.IDs()
+	h.key("x")
+	first, _ := h.m.eng.Conv().ByID(ids[0])
+	second, _ := h.m.eng.Conv().ByID(ids[1])
+	if first.State != conversation.StateInterrupted || second.State != conversation.StateStreaming {
+		t.Fatalf("after x: first %v, second %v", first.State, second.State)
+	}
+	h.key("esc")
+	second, _ = h.m.eng.Conv().ByID(ids[1])
+	if second.State != conversation.StateInterrupted || h.m.eng.Busy() {
+		t.Fatalf("after esc: second %v, busy %v", second.State, h.m.eng.Busy())
+	}
+	if !strings.Contains(h.screen(), "■ stopped") {
+		t.Fatalf("the columns do not say stopped:\n%s", h.screen())
 	}
 }

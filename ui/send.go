@@ -148,7 +148,7 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	if msg.pool != m.eng.Clients() {
 		return nil // a client of a gateway the setup screen replaced
 	}
-	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.model
+	waiting := m.eng.Waiting() == chat.WaitClient && (msg.model == m.model || m.cmp.waitsFor(msg.model, msg.err, m.eng.Clients()))
 	if msg.err != nil {
 		if msg.regenerate != 0 {
 			return m.notify(msg.err.Error(), toastErr)
