@@ -20,6 +20,9 @@ type Model struct {
 	Provider string // provider name from config; "" = the default provider
 	Caps     Capabilities
 	Source   string // SourceConfig, SourceBuiltin or SourceDefault
+	// Price is what the model costs (input_price and output_price of its
+	// [[models]] entry); nil when not known.
+	Price *Price
 }
 
 // Catalog answers what a model can do and refuses requests a model cannot
@@ -34,6 +37,8 @@ type Catalog struct {
 	// fixed names where the models come from when no config file line
 	// changes them (Fixed); "" for the config's models.
 	fixed string
+	// prices are those the gateway's model list gave (WithPrices).
+	prices map[string]Price
 }
 
 // NewCatalog builds a catalog from configured models, whose Caps are taken as
@@ -56,6 +61,7 @@ func (c *Catalog) WithConfigPath(path string) *Catalog {
 	n := &Catalog{configPath: path}
 	if c != nil {
 		n.configured, n.listed, n.fixed = c.configured, c.listed, c.fixed
+		n.prices = c.prices
 	}
 	return n
 }
@@ -66,6 +72,7 @@ func (c *Catalog) WithListed(ids []string) *Catalog {
 	n := &Catalog{listed: append([]string(nil), ids...)}
 	if c != nil {
 		n.configured, n.configPath, n.fixed = c.configured, c.configPath, c.fixed
+		n.prices = c.prices
 	}
 	return n
 }

@@ -21,6 +21,12 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.modelIDs(data)
+}
+
+// modelIDs reads the ids of a model list's body.
+func (c *Client) modelIDs(data []byte) ([]string, error) {
+	var err error
 	type entry struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`

@@ -57,7 +57,7 @@ func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handler
 		err = ctx.Err()
 	}
 	res := Result{FinishReason: r.Finish}
-	e.end(err, e.opts.Now())
+	e.end(r, err, e.opts.Now())
 	res.Usage = r.Turn.Usage()
 	return res, err
 }

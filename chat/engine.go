@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -60,7 +61,12 @@ type Engine struct {
 	// earlier messages: its next turn goes without them.
 	withoutImages string
 
-	reply   *Reply
+	// replies are the replies in flight, in the order they started: one,
+	// or a compare's (siblings of one question, sharing one ID). group is
+	// every reply of the last turn, in flight or ended: a compare's
+	// columns.
+	replies []*Reply
+	group   []*Reply
 	images  *ImageRun
 	nextID  int
 	last    Last
@@ -157,11 +163,24 @@ func (e *Engine) Replace(c *conversation.Conversation) {
 	e.withoutImages = ""
 }
 
-// Reply is the reply in flight (nil when none).
-func (e *Engine) Reply() *Reply { return e.reply }
+// Reply is the reply in flight (nil when none): the first of a compare's
+// still in flight. Every reply of one compare has the same ID.
+func (e *Engine) Reply() *Reply {
+	if len(e.replies) == 0 {
+		return nil
+	}
+	return e.replies[0]
+}
+
+// Replies are the replies in flight, in the order they started.
+func (e *Engine) Replies() []*Reply { return append([]*Reply(nil), e.replies...) }
+
+// Group is every reply of the last turn, in flight or ended, in the order
+// they started: one, or a compare's, one per model.
+func (e *Engine) Group() []*Reply { return append([]*Reply(nil), e.group...) }
 
 // Busy reports a turn in flight: a reply or an image run.
-func (e *Engine) Busy() bool { return e.reply != nil || e.images != nil }
+func (e *Engine) Busy() bool { return len(e.replies) > 0 || e.images != nil }
 
 // Last is what the last finished reply left.
 func (e *Engine) Last() Last { return e.last }
@@ -181,16 +200,10 @@ func (e *Engine) Regenerate(replyID int, o conversation.TurnOptions) (*Reply, er
 }
 
 func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.Turn, error)) (*Reply, error) {
-	if e.Busy() {
-		return nil, ErrBusy
+	if err := e.canBegin(o.Model); err != nil {
+		return nil, err
 	}
-	if !e.opts.Clients.Configured() {
-		return nil, ErrNoGateway
-	}
-	client, ok := e.opts.Clients.Ready(o.Model)
-	if !ok {
-		return nil, ErrNoClient
-	}
+	client, _ := e.opts.Clients.Ready(o.Model)
 	t, err := start()
 	if err != nil {
 		var ve *conversation.VisionError
@@ -203,32 +216,73 @@ func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.T
 	e.withoutImages = ""
 	e.waiting = WaitNone
 	e.nextID++
-	now := e.opts.Now()
-	ctx, cancel := context.WithCancel(e.base)
-	e.reply = &Reply{ID: e.nextID, Turn: t, Model: o.Model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now}
+	r := e.newReply(e.nextID, t, o.Model, client)
+	e.replies, e.group = []*Reply{r}, []*Reply{r}
 	e.last.Trimmed = t.Built.Trimmed
-	return e.reply, nil
+	return r, nil
 }
 
-// Drain applies what the reply in flight sent since the previous call and
-// closes the turn when the stream is over: then it reports the end.
-func (e *Engine) Drain() (Ended, bool) {
-	r := e.reply
-	if r == nil {
-		return Ended{}, false
+// canBegin refuses a turn now: one in flight, no gateway, a model whose
+// client is not built yet.
+func (e *Engine) canBegin(models ...string) error {
+	if e.Busy() {
+		return ErrBusy
 	}
+	if !e.opts.Clients.Configured() {
+		return ErrNoGateway
+	}
+	for _, m := range models {
+		if _, ok := e.opts.Clients.Ready(m); !ok {
+			return ErrNoClient
+		}
+	}
+	return nil
+}
+
+// newReply is the reply of turn t, asking model through client, with its
+// own context, pump and figures.
+func (e *Engine) newReply(id int, t *conversation.Turn, model string, client *api.Client) *Reply {
 	now := e.opts.Now()
-	b := r.pump.Take()
-	e.apply(r, b, now)
-	if !b.Ended {
+	ctx, cancel := context.WithCancel(e.base)
+	return &Reply{ID: id, Turn: t, Model: model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now}
+}
+
+// Drain applies what the replies in flight sent since the previous call
+// and closes each whose stream is over. It reports the end once the last
+// reply in flight ended: the turn is over (for a compare, the first
+// reply's end).
+func (e *Engine) Drain() (Ended, bool) {
+	ends := e.DrainEach()
+	if len(ends) == 0 || len(e.replies) > 0 {
 		return Ended{}, false
 	}
-	err := b.Err
-	if err != nil && errors.Is(err, context.Canceled) {
-		// Cancelled by no one here: the context of the program ended.
-		err = errors.New("the request was cancelled")
+	for _, x := range ends {
+		if x.Reply == e.group[0] {
+			return x, true
+		}
 	}
-	return e.end(err, now), true
+	return ends[len(ends)-1], true
+}
+
+// DrainEach applies what the replies in flight sent since the previous
+// call and closes each whose stream is over, reporting those ends.
+func (e *Engine) DrainEach() []Ended {
+	var ends []Ended
+	now := e.opts.Now()
+	for _, r := range e.Replies() {
+		b := r.pump.Take()
+		e.apply(r, b, now)
+		if !b.Ended {
+			continue
+		}
+		err := b.Err
+		if err != nil && errors.Is(err, context.Canceled) {
+			// Cancelled by no one here: the context of the program ended.
+			err = errors.New("the request was cancelled")
+		}
+		ends = append(ends, e.end(r, err, now))
+	}
+	return ends
 }
 
 // apply hands one batch to the conversation and the reply's figures.
@@ -250,20 +304,33 @@ func (e *Engine) apply(r *Reply, b Batch, now time.Time) {
 	e.conv.Receive(r.Turn, b.Text, b.Usage, b.Finish)
 }
 
-// Stop ends the reply in flight (esc, ctrl+c, quit, leaving the
+// Stop ends every reply in flight (esc, ctrl+c, quit, leaving the
 // conversation), keeping what arrived, the text still in the pump
 // included, as interrupted. It reports whether a reply was stopped.
 func (e *Engine) Stop() bool {
-	r := e.reply
-	if r == nil {
-		return false
+	stopped := false
+	for _, r := range e.Replies() {
+		stopped = e.StopReply(r.Turn.ReplyID) || stopped
 	}
-	r.cancel()
-	b := r.pump.Take()
-	b.Finish = "" // a stopped reply did not finish, whatever it said
-	e.apply(r, b, e.opts.Now())
-	e.end(context.Canceled, e.opts.Now())
-	return true
+	return stopped
+}
+
+// StopReply ends one reply in flight, the one whose message is replyID
+// (a compare's column), as Stop does; the others go on. It reports
+// whether that reply was in flight.
+func (e *Engine) StopReply(replyID int) bool {
+	for _, r := range e.replies {
+		if r.Turn.ReplyID != replyID {
+			continue
+		}
+		r.cancel()
+		b := r.pump.Take()
+		b.Finish = "" // a stopped reply did not finish, whatever it said
+		e.apply(r, b, e.opts.Now())
+		e.end(r, context.Canceled, e.opts.Now())
+		return true
+	}
+	return false
 }
 
 // Ended is how a reply ended.
@@ -274,20 +341,21 @@ type Ended struct {
 	Err error
 }
 
-// end closes the reply's turn (err nil: done), forgets the reply (its
-// context is cancelled, so its goroutine ends) and keeps its usage and
-// rate.
-func (e *Engine) end(err error, now time.Time) Ended {
-	r := e.reply
+// end closes r's turn (err nil: done), forgets the reply (its context is
+// cancelled, so its goroutine ends) and keeps its usage and rate, in the
+// reply (Done, Err, Ended, Rate) and as the engine's Last.
+func (e *Engine) end(r *Reply, err error, now time.Time) Ended {
 	r.cancel()
-	e.reply = nil
+	e.replies = slices.DeleteFunc(e.replies, func(x *Reply) bool { return x == r })
 	closeErr := err
 	if err != nil && !errors.Is(err, context.Canceled) && e.opts.Mask != nil {
 		closeErr = errors.New(e.opts.Mask(err.Error()))
 	}
 	_ = e.conv.Close(r.Turn, closeErr)
+	r.Done, r.Err, r.Ended = true, closeErr, now
+	r.Rate = rate(r, now)
 	e.last.Usage = r.Turn.Usage()
-	e.last.Rate = rate(r, now)
+	e.last.Rate = r.Rate
 	return Ended{Reply: r, Err: err}
 }
 

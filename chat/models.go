@@ -65,3 +65,11 @@ func (e *Engine) SetListed(names []string) {
 	e.models.listed = names
 	e.models.catalog = e.Catalog().WithListed(names)
 }
+
+// SetPrices keeps the prices the gateway's model list gives (per model
+// id): they price the replies of models the config does not price.
+func (e *Engine) SetPrices(prices map[string]api.Price) {
+	if len(prices) > 0 {
+		e.models.catalog = e.Catalog().WithPrices(prices)
+	}
+}

@@ -16,7 +16,9 @@ const flushBeforeSend = 2 * time.Second
 // and what the status of a reply shows (when it started, when text first
 // came, when the gateway last sent anything, how much arrived).
 type Reply struct {
-	// ID tells replies apart: late frames of a stopped one are dropped.
+	// ID tells turns apart: late frames of a stopped one are dropped.
+	// The replies of one compare share it (Turn.ReplyID tells them
+	// apart).
 	ID    int
 	Turn  *conversation.Turn
 	Model string
@@ -39,6 +41,13 @@ type Reply struct {
 	Finish string
 	// Retry is the gateway client's latest retry notice (nil when none).
 	Retry *api.RetryNotice
+	// Done: the reply ended; Err says how when it did not finish (nil:
+	// finished, context.Canceled: stopped, else the failure, masked),
+	// Ended when, and Rate its tokens per second (0: unknown).
+	Done  bool
+	Err   error
+	Ended time.Time
+	Rate  float64
 }
 
 // Pump is what the reader gathered and the owner has not taken yet.

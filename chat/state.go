@@ -61,7 +61,7 @@ func (e *Engine) Waiting() Wait { return e.waiting }
 // the active path ended. A send waiting counts first, since it is what
 // the user did last.
 func (e *Engine) State() State {
-	switch r := e.reply; {
+	switch r := e.Reply(); {
 	case e.waiting != WaitNone:
 		return Preparing
 	case r != nil && r.Finish != "":

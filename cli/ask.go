@@ -20,7 +20,12 @@ import (
 const maxStdin = 32 << 20
 
 type askFlags struct {
-	model     string
+	model string
+	// models are every -m given; two or more (or --compare) ask each at
+	// once (askcompare.go).
+	models    []string
+	compare   []string
+	ordered   bool
 	attach    []string
 	noStream  bool
 	usage     bool
@@ -63,20 +68,41 @@ Each question and its answer are kept as a new session in the history (see
 "parley sessions"), unless --no-save is given or the config says history = false.
 --continue adds the turn to the most recent session, --session ID to a given one;
 the session's model, system prompt, role and /set parameters carry on unless
--m, -s, --role or --param say otherwise.`,
+-m, -s, --role or --param say otherwise.
+
+-m given two to four times (or --compare A,B) asks every model the same
+question at once, with the same history, system prompt, parameters and files.
+Each answer is printed whole under a "## MODEL" header as soon as it is done,
+in the order the models finish (--ordered: in the order given). A model that
+cannot see the attached images is left out with a warning. Every answer is
+kept in the session as an alternative of the others. The exit status is 1 when
+any model failed (its error is said on stderr; the other answers are printed).`,
 		Example: `  parley ask "What is the capital of Peru?"
   parley ask --continue "And of Chile?"
   parley ask -a screenshot.png "What does this error mean?"
   parley ask -a main.go -a go.mod "Why does this not build?"
+  parley ask -m gpt-4o -m llama3 --ordered "Which is faster, quicksort or mergesort?"
   parley ask --role reviewer --param temperature=0.2 -a app.log "What failed?"
   cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			models, err := f.compareModels()
+			if err != nil {
+				return err
+			}
+			if len(models) > 1 {
+				return a.askCompare(cmd.Context(), f, models, strings.Join(args, " "))
+			}
+			if len(models) == 1 {
+				f.model = models[0]
+			}
 			return a.ask(cmd.Context(), f, strings.Join(args, " "))
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.model, "model", "m", "", "model to ask (default: the role's, the session's, or default_model from the config)")
+	fl.StringArrayVarP(&f.models, "model", "m", nil, "model to ask (default: the role's, the session's, or default_model from the config); give it 2 to 4 times to compare models")
+	fl.StringSliceVar(&f.compare, "compare", nil, "ask 2 to 4 models at once, as MODEL,MODEL[,…], each answer printed under a header with its model's name")
+	fl.BoolVar(&f.ordered, "ordered", false, "with several models, print the answers in the order the models were given instead of the order they finish")
 	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image, a text file or an http(s) image URL (repeatable)")
 	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
 	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")

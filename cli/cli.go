@@ -185,7 +185,7 @@ file (see "parley help config"). To try it without a gateway, run
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
 	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")
 	tui.history.register(root.Flags())
-	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), (&sessionsCmd{env: a.env, console: a.console}).sessionsCommand(), configHelpTopic(), demoHelpTopic())
+	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), (&sessionsCmd{env: a.env, console: a.console, priceOf: a.priceOf}).sessionsCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}

@@ -28,6 +28,8 @@ import (
 type sessionsCmd struct {
 	env     Env
 	console *console
+	// priceOf gives the prices the config knows, for the sessions' costs.
+	priceOf func() func(string) *api.Price
 }
 
 func (c *sessionsCmd) sessionsCommand() *cobra.Command {
@@ -138,6 +140,9 @@ type jsonMeta struct {
 	Messages     int    `json:"messages"`
 	Preview      string `json:"preview,omitempty"`
 	HasDraft     bool   `json:"has_draft,omitempty"`
+	// Cost is in dollars, at the prices of the config; absent when no
+	// reply's price is known.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 func (c *sessionsCmd) sessionsList(ctx context.Context, f listFlags) error {
@@ -149,11 +154,19 @@ func (c *sessionsCmd) sessionsList(ctx context.Context, f listFlags) error {
 		if err != nil {
 			return err
 		}
+		costs, err := sessionCosts(ctx, s, list, c.priceOf())
+		if err != nil {
+			return err
+		}
 		if f.json {
 			out := make([]jsonMeta, 0, len(list))
 			for _, m := range list {
-				out = append(out, jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
-					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft})
+				jm := jsonMeta{ID: m.ID, Title: m.Title, Model: m.Model, SystemPrompt: m.SystemPrompt,
+					Created: rfc3339(m.Created), Updated: rfc3339(m.Updated), Messages: m.Messages, Preview: m.Preview, HasDraft: m.HasDraft}
+				if cost, ok := costs[m.ID]; ok {
+					jm.Cost = &cost
+				}
+				out = append(out, jm)
 			}
 			return session.WriteJSON(c.env.Stdout, out)
 		}
@@ -162,10 +175,14 @@ func (c *sessionsCmd) sessionsList(ctx context.Context, f listFlags) error {
 		}
 		tw := tabwriter.NewWriter(c.env.Stdout, 0, 0, 2, ' ', 0)
 		if c.env.StdoutIsTerminal {
-			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
+			fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tCOST\tTITLE")
 		}
 		for _, m := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, shortTime(m.Updated), m.Messages, listTitle(m))
+			cost := "-"
+			if spent, ok := costs[m.ID]; ok {
+				cost = api.FormatCost(spent)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.ID, shortTime(m.Updated), m.Messages, cost, listTitle(m))
 		}
 		return tw.Flush()
 	})
@@ -258,13 +275,13 @@ func (c *sessionsCmd) sessionsShow(ctx context.Context, prefix string, asJSON bo
 		if err != nil {
 			return err
 		}
-		return writeTranscript(c.env.Stdout, sess)
+		return writeTranscript(c.env.Stdout, sess, c.priceOf())
 	}), prefix)
 }
 
 // writeTranscript prints a session's active branch as plain text, every
 // line made inert for the terminal (replies are untrusted).
-func writeTranscript(w io.Writer, s session.Session) error {
+func writeTranscript(w io.Writer, s session.Session, price func(string) *api.Price) error {
 	conv := conversation.Restore(conversation.Options{ID: s.ID}, s.Snapshot)
 	msgs := conv.Messages()
 	var b strings.Builder
@@ -278,6 +295,9 @@ func writeTranscript(w io.Writer, s session.Session) error {
 		count += fmt.Sprintf(" (%d in all branches)", n)
 	}
 	head = append(head, count, "updated "+shortTime(s.Updated))
+	if c, ok := conv.Spent(price); ok {
+		head = append(head, "cost "+api.FormatCost(c))
+	}
 	b.WriteString(strings.Join(head, " · ") + "\n")
 	if n := len(conv.Branches()); n > 1 {
 		b.WriteString(branchSummary(n, msgs) + "\n")

@@ -285,7 +285,7 @@ func TestSessionsListShowSearch(t *testing.T) {
 	r := h.run(nil, "sessions", "list")
 	r.mustCode(t, 0)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], list[0].ID+"  ") || !strings.HasSuffix(lines[0], "  2  What is in a café au lait?") ||
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], list[0].ID+"  ") || !strings.HasSuffix(lines[0], "  2  -  What is in a café au lait?") ||
 		!strings.Contains(lines[1], "Tell me about the lighthouse keeper") || strings.Contains(r.stdout, "\x1b") {
 		t.Fatalf("list:\n%s", r.stdout)
 	}
@@ -494,8 +494,8 @@ func TestSessionsListingsAreLabelled(t *testing.T) {
 	r := h.run(nil, "sessions", "list")
 	r.mustCode(t, 0)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "ID UPDATED MESSAGES TITLE" ||
-		!strings.HasSuffix(strings.Join(strings.Fields(lines[1]), " "), " 0 (untitled)") || !strings.HasSuffix(strings.Join(strings.Fields(lines[2]), " "), " 2 which drink?") ||
+	if len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "ID UPDATED MESSAGES COST TITLE" ||
+		!strings.HasSuffix(strings.Join(strings.Fields(lines[1]), " "), " 0 - (untitled)") || !strings.HasSuffix(strings.Join(strings.Fields(lines[2]), " "), " 2 - which drink?") ||
 		strings.Index(lines[0], "TITLE") != strings.Index(lines[1], "(untitled)") {
 		t.Fatalf("list on a terminal:\n%s", r.stdout)
 	}

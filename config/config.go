@@ -184,7 +184,10 @@ type ModelConfig struct {
 	// frequency_penalty), the lowest layer under a role's, /set and
 	// --param.
 	Params api.Params
-	Line   int // line of the entry's [[models]] header (0 if unknown)
+	// Price is input_price and output_price: dollars per million tokens
+	// of the prompt and of the completion (nil: not set, no cost shown).
+	Price *api.Price
+	Line  int // line of the entry's [[models]] header (0 if unknown)
 }
 
 // Capabilities merges the entry over the built-in capabilities of its name,
@@ -358,7 +361,7 @@ func (c *Config) checkPermissions() {
 func (c *Config) Catalog() *api.Catalog {
 	models := make([]api.Model, len(c.Models))
 	for i, m := range c.Models {
-		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig}
+		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig, Price: m.Price}
 	}
 	cat := api.NewCatalog(models).WithConfigPath(c.Path)
 	if c.overridden != "" {

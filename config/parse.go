@@ -38,6 +38,7 @@ var (
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
 		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params",
+		"input_price", "output_price",
 	}
 )
 
@@ -587,6 +588,9 @@ func (l *loader) models(doc map[string]any) error {
 			return err
 		}
 		if m.Params, err = l.params(e, base, "model "+m.Name); err != nil {
+			return err
+		}
+		if m.Price, err = l.price(e, base, m.Name); err != nil {
 			return err
 		}
 		c.Models = append(c.Models, m)

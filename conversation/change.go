@@ -101,7 +101,12 @@ type Change struct {
 	// Turn lists the ids whose Excluded changed (Exclude only).
 	Turn []int
 	// Path is a copy of the new active path (Switch only).
-	Path         []Message
+	Path []Message
+	// OffPath: Message is not on the active path: a reply of a compare
+	// streaming beside the one the path ends at (Delta, Reasoning,
+	// Progress, Update). A listener that shows the active path skips it;
+	// one that stores the tree does not.
+	OffPath      bool
 	Title        string
 	SystemPrompt string
 	// Leaf is the id of the active path's last message after the change

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"iter"
 	mrand "math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -22,8 +21,10 @@ import (
 	"parley/api"
 )
 
-// Conversation is a tree of messages (see tree.go) with one reply at
-// most in flight, always at the end of the active path. It is not safe
+// Conversation is a tree of messages (see tree.go) with one turn at
+// most in flight: one reply at the end of the active path, or the
+// replies of a compare (BeginCompare), siblings of which one ends the
+// active path. It is not safe
 // for concurrent use: the UI owns it and changes it only from Update.
 type Conversation struct {
 	id     string
@@ -40,19 +41,12 @@ type Conversation struct {
 	firstOwn  int
 	listeners []Listener
 	now       func() time.Time
-	// progressEvery and lastProgress throttle ChangeProgress.
+	// progressEvery throttles ChangeProgress.
 	progressEvery time.Duration
-	lastProgress  time.Time
-	// unsavedText: answer text arrived since the last ChangeProgress;
-	// unsavedReasoning: how many bytes of reasoning did.
-	unsavedText      bool
-	unsavedReasoning int
-	// reply accumulates the text of the reply in flight; appending to it is
-	// amortised O(len(delta)) and its String does not copy, which keeps a
-	// delta cheap even when the reply is long. reasoning does the same for
-	// its reasoning.
-	reply     strings.Builder
-	reasoning strings.Builder
+	// flying holds the messages in flight (replies, an image turn), in
+	// the order they started: one, or the replies of a compare, which
+	// are alternatives of each other (siblings under one user message).
+	flying []*node
 	// role and params are the conversation's settings (SetRole, SetParams).
 	role   string
 	params api.Params
@@ -201,13 +195,27 @@ func (c *Conversation) ByID(id int) (Message, bool) {
 	return c.tree.copyOf(n, excludedNode(n)), true
 }
 
-// Streaming returns the id of the reply (or image turn) in flight, or 0.
-// It is always the active path's last message.
+// Streaming returns the id of the reply (or image turn) in flight, or 0:
+// the active path's last message when it is in flight, else the first
+// reply of a compare still in flight (the others are its siblings).
 func (c *Conversation) Streaming() int {
 	if l := c.tree.leaf(); l.depth >= 0 && l.msg.State == StateStreaming {
 		return l.msg.ID
 	}
+	if len(c.flying) > 0 {
+		return c.flying[0].msg.ID
+	}
 	return 0
+}
+
+// InFlight returns the ids of every message in flight, in the order they
+// started (one, or the replies of a compare still streaming).
+func (c *Conversation) InFlight() []int {
+	out := make([]int, len(c.flying))
+	for i, n := range c.flying {
+		out[i] = n.msg.ID
+	}
+	return out
 }
 
 // Partial reports whether the conversation holds only a window of its

@@ -57,7 +57,9 @@ func (c *Conversation) StartImages(prompt, model string, turn ImageTurn) (int, e
 	if c.title == "" && !c.titled {
 		c.title = MakeTitle(prompt)
 	}
-	c.emitNode(ChangeAppend, c.tree.attach(m))
+	n := c.tree.attach(m)
+	c.emitNode(ChangeAppend, n)
+	c.flying = append(c.flying, n)
 	return m.ID, nil
 }
 

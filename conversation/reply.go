@@ -190,7 +190,7 @@ func (t *tree) planRetry() (turnPlan, error) {
 // startPlanned checks the plan's request, then changes the tree and
 // starts the reply.
 func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) (*Turn, error) {
-	ropts := RequestOptions{SystemPrompt: o.SystemPrompt, MaxHistory: o.MaxHistory, WithoutImages: o.WithoutImages}
+	ropts := o.requestOptions()
 	if err := p.checkVision(user, o, ropts, c.system); err != nil {
 		return nil, err
 	}
@@ -208,12 +208,22 @@ func (c *Conversation) startPlanned(p turnPlan, user *UserInput, o TurnOptions) 
 	if err != nil {
 		return nil, err
 	}
+	return newTurn(id, built, o), nil
+}
+
+// newTurn is the turn of reply id, asking o's model with built.
+func newTurn(id int, built Request, o TurnOptions) *Turn {
 	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages, Params: o.Params, ParamSources: o.ParamSources}}
 	if o.Catalog != nil {
 		t.Chat.StreamOptions = o.Catalog.StreamOptionsFor(o.Model)
 		t.Chat.MaxTokensField = o.Catalog.Lookup(o.Model).Caps.MaxTokensField
 	}
-	return t, nil
+	return t
+}
+
+// requestOptions are what the request of a turn with o is built with.
+func (o TurnOptions) requestOptions() RequestOptions {
+	return RequestOptions{SystemPrompt: o.SystemPrompt, MaxHistory: o.MaxHistory, WithoutImages: o.WithoutImages}
 }
 
 // checkVision builds the request the turn would send, from the path it

@@ -3,6 +3,8 @@ package conversation
 import (
 	"iter"
 	"slices"
+	"strings"
+	"time"
 
 	"parley/api"
 )
@@ -35,6 +37,21 @@ type node struct {
 	// said the message has (the store counted them; the conversation
 	// does not hold the siblings).
 	hintIndex, hintCount int
+	// fl is what the message gathers while it is in flight (nil
+	// otherwise).
+	fl *flight
+}
+
+// flight is a reply in flight's text and reasoning so far, and what of
+// them the last ChangeProgress did not report. Appending to a builder is
+// amortised O(len(delta)) and its String does not copy, which keeps a
+// delta cheap even when the reply is long. Each reply of a compare has
+// its own, so siblings stream side by side.
+type flight struct {
+	text, reasoning  strings.Builder
+	lastProgress     time.Time
+	unsavedText      bool
+	unsavedReasoning int
 }
 
 // tree holds a conversation's messages and its active path: the nodes,

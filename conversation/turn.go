@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"parley/api"
@@ -32,6 +33,13 @@ func (c *Conversation) StartReply(model string) (int, error) {
 	if c.Streaming() != 0 {
 		return 0, ErrBusy
 	}
+	return c.startReply(model), nil
+}
+
+// startReply appends an empty reply in flight at the end of the active
+// path (a compare's siblings are started one after the other, the path
+// moved back to their user message in between).
+func (c *Conversation) startReply(model string) int {
 	now := c.now()
 	m := Message{
 		ID:      c.tree.takeID(),
@@ -40,11 +48,11 @@ func (c *Conversation) StartReply(model string) (int, error) {
 		State:   StateStreaming,
 		Created: now,
 	}
-	c.reply = strings.Builder{}
-	c.reasoning = strings.Builder{}
-	c.lastProgress = now
-	c.emitNode(ChangeAppend, c.tree.attach(m))
-	return m.ID, nil
+	n := c.tree.attach(m)
+	c.emitNode(ChangeAppend, n)
+	n.fl = &flight{lastProgress: now}
+	c.flying = append(c.flying, n)
+	return m.ID
 }
 
 // AppendDelta adds streamed text to the reply in flight and reports it as a
@@ -60,8 +68,9 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 		return true
 	}
 	m := &n.msg
-	c.reply.WriteString(text)
-	m.Text = c.reply.String()
+	fl := n.flight()
+	fl.text.WriteString(text)
+	m.Text = fl.text.String()
 	m.Version++
 	if len(c.listeners) == 0 {
 		return true
@@ -71,9 +80,9 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	cp := *m
 	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
-	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text})
-	c.unsavedText = true
-	c.FlushProgress()
+	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text, OffPath: !c.tree.onPath(n)})
+	fl.unsavedText = true
+	c.flushProgress(n)
 	return true
 }
 
@@ -97,8 +106,9 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 		m.ReasoningStart = now
 	}
 	m.ReasoningEnd = now
-	c.reasoning.WriteString(text)
-	m.Reasoning = c.reasoning.String()
+	fl := n.flight()
+	fl.reasoning.WriteString(text)
+	m.Reasoning = fl.reasoning.String()
 	m.Version++
 	if len(c.listeners) == 0 {
 		return true
@@ -106,9 +116,9 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 	cp := *m // shares the strings, as AppendDelta's copy does
 	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
-	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text})
-	c.unsavedReasoning += len(text)
-	c.FlushProgress()
+	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text, OffPath: !c.tree.onPath(n)})
+	fl.unsavedReasoning += len(text)
+	c.flushProgress(n)
 	return true
 }
 
@@ -119,23 +129,36 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 // it too, so text that arrived right before a silence is still reported
 // within ProgressEvery, not only when the next delta comes.
 func (c *Conversation) FlushProgress() {
-	if (!c.unsavedText && c.unsavedReasoning == 0) || len(c.listeners) == 0 {
+	for _, n := range c.flying {
+		c.flushProgress(n)
+	}
+}
+
+// flushProgress reports n, a message in flight, as FlushProgress says.
+func (c *Conversation) flushProgress(n *node) {
+	fl := n.fl
+	if fl == nil || (!fl.unsavedText && fl.unsavedReasoning == 0) || len(c.listeners) == 0 {
 		return
 	}
 	now := c.now()
 	every := c.progressEvery
-	if !c.unsavedText && c.unsavedReasoning < ReasoningProgressBytes {
+	if !fl.unsavedText && fl.unsavedReasoning < ReasoningProgressBytes {
 		every = max(every, ReasoningProgressEvery)
 	}
-	if now.Sub(c.lastProgress) < every {
+	if now.Sub(fl.lastProgress) < every {
 		return
 	}
-	l := c.tree.leaf()
-	if l.depth < 0 || l.msg.State != StateStreaming {
-		return
+	fl.lastProgress, fl.unsavedText, fl.unsavedReasoning = now, false, 0
+	c.emitNode(ChangeProgress, n)
+}
+
+// flight is what n gathers in flight, made on first use for a message
+// that came in flight another way (an image turn's).
+func (n *node) flight() *flight {
+	if n.fl == nil {
+		n.fl = &flight{}
 	}
-	c.lastProgress, c.unsavedText, c.unsavedReasoning = now, false, 0
-	c.emitNode(ChangeProgress, l)
+	return n.fl
 }
 
 // Finish closes the reply in flight as done.
@@ -205,8 +228,8 @@ func (c *Conversation) end(id int, state State, apply func(*Message)) error {
 	}
 	m.State = state
 	m.Version++
-	c.reply = strings.Builder{}
-	c.reasoning = strings.Builder{}
+	n.fl = nil
+	c.flying = slices.DeleteFunc(c.flying, func(x *node) bool { return x == n })
 	if apply != nil {
 		apply(m)
 	}
@@ -220,7 +243,7 @@ func (c *Conversation) emitNode(kind ChangeKind, n *node) {
 		return
 	}
 	m := c.tree.copyOf(n, excludedNode(n))
-	c.emit(Change{Kind: kind, Message: &m})
+	c.emit(Change{Kind: kind, Message: &m, OffPath: !c.tree.onPath(n)})
 }
 
 // emit fills in what every change carries and tells each listener.

@@ -13,6 +13,9 @@ type clientReadyMsg struct {
 	model  string
 	client *api.Client
 	err    error
+	// regenerate is the reply R asked model to answer again once its
+	// client is built (0: none).
+	regenerate int
 }
 
 // prepareClient builds the model's client in a command, so the first send

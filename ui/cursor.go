@@ -47,7 +47,9 @@ func cursorHints(msg conversation.Message) []uictx.Hint {
 	switch {
 	case msg.Role == api.RoleUser:
 		h = append(h, uictx.Hint{Key: "e", Desc: "edit as a new branch"})
-	case msg.Role == api.RoleAssistant || msg.IsImages():
+	case msg.Role == api.RoleAssistant:
+		h = append(h, uictx.Hint{Key: "r", Desc: "regenerate"}, uictx.Hint{Key: "R", Desc: "with another model"})
+	case msg.IsImages():
 		h = append(h, uictx.Hint{Key: "r", Desc: "regenerate"})
 	}
 	if msg.AltCount > 1 {
@@ -91,6 +93,8 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.editAsBranch(sel)
 	case s == "r":
 		return m.regenerate(sel)
+	case s == "R":
+		return pickRegenerateModel(m, sel)
 	case s == "f":
 		return m.fork(sel)
 	case s == "d":
@@ -159,19 +163,7 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 	if sel.Role != api.RoleAssistant {
 		return m.notify("r regenerates a reply: select the reply (↓)", toastInfo)
 	}
-	if m.eng.Reply() != nil || m.eng.Images() != nil {
-		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
-	}
-	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
-		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press r again in a moment", toastInfo))
-	}
-	r, err := m.eng.Regenerate(sel.ID, m.eng.TurnOptions(m.eng.Model()))
-	if err != nil {
-		return m.notify(treeRefusal(err))
-	}
-	m.focus.toComposer()
-	m.tr.List().Bottom()
-	return m.startStream(r)
+	return regenerateWith(m, sel, m.eng.Model())
 }
 
 // fork starts a new session holding the conversation up to and including

@@ -119,6 +119,9 @@ func (m *Model) hintItems() []uictx.Hint {
 	if sel, ok := m.eng.Conv().ByID(shownCursor(m.focus, m.eng.Conv(), false)); ok {
 		return cursorHints(sel)
 	}
+	if h := m.cmp.hints(m.eng, m.comp.empty() && !m.menu.IsOpen()); h != nil {
+		return h
+	}
 	switch {
 	case m.menu.IsOpen():
 		return menuHints(&m.ctx.Keys)

@@ -46,6 +46,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.focus.toComposer()
 	}
+	if cmd, ok := compareKey(m, msg); ok {
+		return cmd
+	}
 	return m.chatKey(msg)
 }
 

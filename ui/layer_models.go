@@ -34,13 +34,18 @@ type modelLayer struct {
 	// waiting in ask.
 	forImages *imageAsk
 	imageCap  api.Capability
-	km        *keys.Map
+	// regenerate, when set, is the reply the chosen model answers again
+	// (R on a reply): the chat's model stays as it is.
+	regenerate int
+	km         *keys.Map
 }
 
 // modelsListedMsg carries the gateway's model list.
 type modelsListedMsg struct {
 	gen    int
 	models []string
+	// prices are those the list gave (OpenRouter's pricing).
+	prices map[string]api.Price
 	err    error
 }
 
@@ -60,7 +65,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			return nil, nil
 		}
 		l.p.SetItems(l.rows(ml.models))
-		return nil, modelsListed{models: ml.models}
+		return nil, modelsListed{models: ml.models, prices: ml.prices}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
@@ -72,6 +77,9 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			a := *ask
 			a.model = res.Item.Value
 			return nil, imagesAsked{ask: a}
+		}
+		if l.regenerate != 0 {
+			return nil, regenerateChosen{reply: l.regenerate, model: res.Item.Value}
 		}
 		return nil, modelChosen{name: res.Item.Value, send: l.sendAfter}
 	}
@@ -129,8 +137,8 @@ func listModels(ctx context.Context, pool *chat.Clients, model string, gen int) 
 		if err != nil {
 			return modelsListedMsg{gen: gen, err: err}
 		}
-		ms, err := c.ListModels(ctx)
-		return modelsListedMsg{gen: gen, models: ms, err: err}
+		ms, prices, err := c.ListModelsPriced(ctx)
+		return modelsListedMsg{gen: gen, models: ms, prices: prices, err: err}
 	}
 }
 

@@ -72,6 +72,10 @@ type Model struct {
 	// armed holds the keys that wait for a second press or a digit.
 	armed armed
 
+	// cmp is a compare: the models the next message goes to, and the
+	// columns of the replies it made (compare.go).
+	cmp compare
+
 	quitting bool
 }
 

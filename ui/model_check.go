@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api"
 	"parley/chat"
 	"parley/termsafe"
 )
@@ -16,6 +17,7 @@ import (
 type modelCheckedMsg struct {
 	name   string
 	models []string
+	prices map[string]api.Price
 	err    error
 }
 
@@ -50,8 +52,8 @@ func checkModelName(eng *chat.Engine, base context.Context, name string) (tea.Cm
 		}
 		ctx, cancel := context.WithTimeout(base, modelListTimeout)
 		defer cancel()
-		ms, err := c.ListModels(ctx)
-		return modelCheckedMsg{name: name, models: ms, err: err}
+		ms, prices, err := c.ListModelsPriced(ctx)
+		return modelCheckedMsg{name: name, models: ms, prices: prices, err: err}
 	}, noticeResult{}
 }
 

@@ -20,6 +20,7 @@ const (
 	// The conversation.
 	opModel
 	opTheme
+	opCompare
 	opRole
 	opSet
 	opSystem
@@ -88,6 +89,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 			return tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
 		}
 		return cmd
+	case opCompare:
+		return m.compareCommand(c.inv)
 	case opRole:
 		n, model := roleCommand(m.eng.Conv(), m.opts, m.eng.Model(), c.inv.Args)
 		return tea.Batch(m.useModel(model, false), m.say(n))

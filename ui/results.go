@@ -31,7 +31,10 @@ type (
 	}
 	// modelsListed is the gateway's model list, for completion and the
 	// vision refusal.
-	modelsListed struct{ models []string }
+	modelsListed struct {
+		models []string
+		prices map[string]api.Price
+	}
 	// modelChosen closes the model picker and switches to name; send sends
 	// the message that waited for a model.
 	modelChosen struct {
@@ -96,6 +99,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return cmd
 	case modelsListed:
 		m.eng.SetListed(r.models)
+		m.eng.SetPrices(r.prices)
 		return nil
 	case modelChosen:
 		m.layers.pop()
@@ -139,6 +143,9 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return nil
 	case imageAction:
 		return m.imageAction(r)
+	case regenerateChosen:
+		m.layers.pop()
+		return regenerateChosenModel(m, r)
 	case branchChosen:
 		m.layers.pop()
 		return m.switchBranch(r.leaf)

@@ -74,6 +74,9 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		m.eng.Hold(chat.WaitClient)
 		return prepareClient(m.eng.Clients(), m.eng.Model())
 	}
+	if len(m.cmp.models) > 0 {
+		return sendCompare(m, text)
+	}
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf
@@ -132,8 +135,11 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	if msg.pool != m.eng.Clients() {
 		return nil // a client of a gateway the setup screen replaced
 	}
-	waiting := m.eng.Waiting() == chat.WaitClient && msg.model == m.eng.Model()
+	waiting := m.eng.Waiting() == chat.WaitClient && (msg.model == m.eng.Model() || m.cmp.waitsFor(msg.model, msg.err, m.eng.Clients()))
 	if msg.err != nil {
+		if msg.regenerate != 0 {
+			return m.notify(msg.err.Error(), toastErr)
+		}
 		if waiting {
 			m.eng.Hold(chat.WaitNone)
 			return m.notify(msg.err.Error(), toastErr)
@@ -146,6 +152,9 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	}
 	if waiting {
 		cmds = append(cmds, m.send())
+	}
+	if msg.regenerate != 0 {
+		cmds = append(cmds, regenerateChosenModel(m, regenerateChosen{reply: msg.regenerate, model: msg.model}))
 	}
 	return tea.Batch(cmds...)
 }

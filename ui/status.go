@@ -105,6 +105,12 @@ func (m *Model) statusSegs() (left, right []statusSeg) {
 			right = append(right, statusSeg{text: fmt.Sprintf("%.0f tok/s", last.Rate), role: roleMuted, drop: 4})
 		}
 	}
+	if s := spentSeg(m.eng.Conv(), m.eng.Catalog()); s != "" {
+		right = append(right, statusSeg{text: s, role: roleMuted, drop: 3})
+	}
+	if s := m.cmp.status(); s != "" {
+		right = append(right, statusSeg{text: s, role: roleWarn, drop: 1})
+	}
 	if last.Trimmed > 0 {
 		right = append(right, statusSeg{text: fmt.Sprintf("✂ %d older not sent", last.Trimmed), role: roleWarn, drop: 2})
 	}

@@ -75,6 +75,8 @@ func conversationActions() []action {
 			Complete: nameArg(func(env commandEnv) []string { return env.models })}, op: opModel},
 		{key: keys.ThemePicker, app: true, opens: "themes", cmd: cmd{Name: "theme", Args: "[name]", Summary: "choose the theme (the list, or the one named)",
 			Complete: nameArg(func(env commandEnv) []string { return env.themes })}, op: opTheme},
+		{cmd: cmd{Name: "compare", Args: "MODEL MODEL [MODEL…]|off", Summary: "send your next message to 2 to 4 models at once, their replies side by side (it does not ask the last question again: R on a reply does that)",
+			Complete: completeCompare}, op: opCompare},
 		{cmd: cmd{Name: "role", Args: "[NAME|--clear]", Summary: "give this conversation a role of the config (its system prompt, model, parameters)",
 			Complete: nameArg(func(env commandEnv) []string { return env.roles })}, op: opRole},
 		{cmd: cmd{Name: "set", Args: "[NAME VALUE|NAME --clear]", Summary: "set a parameter (temperature, max_tokens, …) for this conversation; alone: what is in force",

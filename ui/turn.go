@@ -19,6 +19,11 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	case conversation.ChangeReasoning:
 		l.tr.AppendReasoning(c.Message.ID, c.Delta)
 	case conversation.ChangeUpdate:
+		if c.OffPath {
+			// A reply of a compare beside the one on the path: its
+			// column shows it, the transcript only the path.
+			return
+		}
 		l.tr.Update(*c.Message)
 	case conversation.ChangeRemove:
 		l.tr.Remove(c.Removed)

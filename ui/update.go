@@ -87,7 +87,15 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.eng.Model())
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.eng.Model())
 	}
-	render := m.tr.Tick()
+	var render tea.Cmd
+	if !m.cmp.covers(m.eng) {
+		// While a compare's columns stream in its place, the transcript
+		// under them is not drawn: it catches up once they end.
+		render = m.tr.Tick()
+	}
+	if msg.id != 0 {
+		m.cmp.frame(m.ctx, m.eng, m.eng.Catalog(), m.screen.lay.Transcript.W, m.now())
+	}
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.eng.Conv().FlushProgress()
@@ -98,7 +106,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 			m.spin.frame++
 			m.spin.shown = now
 		}
-		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render)
+		return tea.Batch(frameTick(msg.id, m.cmp.frameEvery(m.eng, streamFrame(m.ctx.Width, m.ctx.Height))), render)
 	}
 	return tea.Batch(m.tickIfNeeded(), render, ended)
 }
@@ -221,6 +229,7 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		if listed != nil {
 			m.eng.SetListed(listed)
 		}
+		m.eng.SetPrices(msg.prices)
 		if warning == "" {
 			return nil, true
 		}

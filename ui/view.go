@@ -45,6 +45,9 @@ func (m *Model) composeFrame() {
 			if m.tr.List().Len() > 0 || view == "" {
 				view = m.tr.List().View()
 			}
+			if cv, ok := m.cmp.draw(m.ctx, m.eng, m.eng.Catalog(), l.Transcript.W, l.Transcript.H, m.now()); ok {
+				view = cv
+			}
 			f.place(l.Transcript, view)
 		}
 		if m.pane != nil {

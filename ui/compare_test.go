@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"parley/api/apitest"
+	"parley/conversation"
+)
+
+// /compare arms the next message for two models; the gateway's model
+// list gives their prices (OpenRouter's pricing), so each column shows
+// its reply's cost and the status the session's; 2 picks the second as
+// the branch to go on from; the next send goes to one model again.
+func TestCompareColumnsCostsAndPick(t *testing.T) {
+	h := newHarness(t, 160, 40)
+	h.srv.Enqueue(apitest.Reply{Path: "/models", Body: `{"object":"list","data":[
+		{"id":"gpt-4o","object":"model","pricing":{"prompt":"0.0000025","completion":"0.00001"}},
+		{"id":"gpt-4o-mini","object":"model","pricing":{"prompt":"0.00000015","completion":"0.0000006"}}]}`})
+	h.typeText("/compare gpt-4o gpt-4o-mini")
+	h.key("enter")
+	h.wait("the model list", func() bool { return h.m.eng.Listed() != nil })
+	if !strings.Contains(h.screen(), "compare gpt-4o · gpt-4o-mini") {
+		t.Fatalf("the status does not say the compare:\n%s", h.screen())
+	}
+	h.srv.Enqueue(apitest.Reply{Path: "/chat/completions", Text: "same answer"}, apitest.Reply{Path: "/chat/completions", Text: "same answer"})
+	h.typeText("which?")
+	h.key("enter")
+	h.wait("both replies", func() bool { return !h.streaming() })
+	h.quiet()
+	scr := h.screen()
+	for _, want := range []string{"▶ 1 · gpt-4o", "2 · gpt-4o-mini", "✓ done", "1–2 pick"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("missing %q:\n%s", want, scr)
+		}
+	}
+	if n := strings.Count(scr, "$"); n < 3 {
+		t.Fatalf("the columns and the status should show costs (%d $):\n%s", n, scr)
+	}
+	h.key("2")
+	last, _ := h.m.eng.Conv().LastReply()
+	if last.Model != "gpt-4o-mini" || last.AltIndex != 1 || last.AltCount != 2 {
+		t.Fatalf("picked %q %d/%d", last.Model, last.AltIndex+1, last.AltCount)
+	}
+	if !strings.Contains(h.screen(), "session") || strings.Contains(h.screen(), "1–2 pick") {
+		t.Fatalf("after the pick:\n%s", h.screen())
+	}
+	h.ask("next", "one answer")
+	reqs := h.srv.RequestsTo("/chat/completions")
+	if got := reqs[len(reqs)-1].Chat; got.Model != "gpt-4o" || len(reqs) != 3 {
+		t.Fatalf("%d requests, the last to %q", len(reqs), got.Model)
+	}
+}
+
+// A compare's refusals: too few models, one named twice.
+func TestCompareCommandRefusals(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	for _, line := range []string{"/compare gpt-4o", "/compare gpt-4o gpt-4o"} {
+		h.typeText(line)
+		h.key("enter")
+		if len(h.m.cmp.models) != 0 {
+			t.Fatalf("%s armed a compare", line)
+		}
+	}
+	if !strings.Contains(h.screen(), "named twice") {
+		t.Fatalf("no refusal:\n%s", h.screen())
+	}
+}
+
+// x stops the focused column alone, the other goes on; esc stops the
+// rest.
+func TestCompareStopOneColumnThenAll(t *testing.T) {
+	h := newHarness(t, 160, 40)
+	h.typeText("/compare gpt-4o gpt-4o-mini")
+	h.key("enter")
+	slow := apitest.Reply{Path: "/chat/completions", Text: strings.Repeat("word ", 400), DeltaRunes: 5, Interval: 20 * time.Millisecond}
+	h.srv.Enqueue(slow, slow)
+	h.typeText("go slowly")
+	h.key("enter")
+	h.wait("both streaming", func() bool {
+		return len(h.m.eng.Replies()) == 2 && !h.m.eng.Replies()[0].First.IsZero() && !h.m.eng.Replies()[1].First.IsZero()
+	})
+	ids := h.m.cmp.view.IDs()
+	h.key("x")
+	first, _ := h.m.eng.Conv().ByID(ids[0])
+	second, _ := h.m.eng.Conv().ByID(ids[1])
+	if first.State != conversation.StateInterrupted || second.State != conversation.StateStreaming {
+		t.Fatalf("after x: first %v, second %v", first.State, second.State)
+	}
+	h.key("esc")
+	second, _ = h.m.eng.Conv().ByID(ids[1])
+	if second.State != conversation.StateInterrupted || h.m.eng.Busy() {
+		t.Fatalf("after esc: second %v, busy %v", second.State, h.m.eng.Busy())
+	}
+	if !strings.Contains(h.screen(), "■ stopped") {
+		t.Fatalf("the columns do not say stopped:\n%s", h.screen())
+	}
+}
