@@ -152,8 +152,20 @@ func (b *chatBody) queueNext() bool {
 // queueMessage adds the pieces of m, as json.Marshal writes a Message
 // (and Content, Part and ImageURL with their MarshalJSON), to q.
 func queueMessage(q []piece, m *Message) []piece {
-	q = append(q, piece{s: `{"role":"`}, piece{s: m.Role, escape: true}, piece{s: `","content":`})
+	q = append(q, piece{s: `{"role":"`}, piece{s: m.Role, escape: true}, piece{s: `"`})
+	if m.ToolCallID != "" {
+		q = append(q, piece{s: `,"tool_call_id":"`}, piece{s: m.ToolCallID, escape: true}, piece{s: `"`})
+	}
+	if len(m.ToolCalls) > 0 {
+		q = queueToolCalls(q, m.ToolCalls)
+	}
+	q = append(q, piece{s: `,"content":`})
 	if m.Content.Parts == nil {
+		if m.Content.Text == "" && len(m.ToolCalls) > 0 {
+			// An assistant turn that only called tools: null, as the
+			// interface writes it.
+			return append(q, piece{s: `null}`})
+		}
 		q = append(q, piece{s: `"`}, piece{s: m.Content.Text, escape: true}, piece{s: `"}`})
 		return q
 	}
@@ -173,4 +185,22 @@ func queueMessage(q []piece, m *Message) []piece {
 		}
 	}
 	return append(q, piece{s: "]}"})
+}
+
+// queueToolCalls writes an assistant message's tool_calls member.
+func queueToolCalls(q []piece, calls []ToolCall) []piece {
+	q = append(q, piece{s: `,"tool_calls":[`})
+	for i, c := range calls {
+		if i > 0 {
+			q = append(q, piece{s: ","})
+		}
+		typ := c.Type
+		if typ == "" {
+			typ = ToolTypeFunction
+		}
+		q = append(q, piece{s: `{"id":"`}, piece{s: c.ID, escape: true}, piece{s: `","type":"`}, piece{s: typ, escape: true},
+			piece{s: `","function":{"name":"`}, piece{s: c.Function.Name, escape: true},
+			piece{s: `","arguments":"`}, piece{s: c.Function.Arguments, escape: true}, piece{s: `"}}`})
+	}
+	return append(q, piece{s: "]"})
 }

@@ -28,6 +28,8 @@ type ChatRequest struct {
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
 	// Params are sent beside the messages; only what is set is sent.
 	Params
+	// Tools are the tools the model may call; none is sent when empty.
+	Tools []Tool `json:"tools,omitempty"`
 	// MaxTokensField is the name MaxTokens is sent under: "" or
 	// "max_tokens", or MaxCompletionTokens for the models that take that
 	// (Capabilities.MaxTokensField).
@@ -82,6 +84,11 @@ type StreamOptions struct {
 type Message struct {
 	Role    string  `json:"role"`
 	Content Content `json:"content"`
+	// ToolCalls are the tools an assistant message called (its content may
+	// then be empty, sent as null).
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is the call a tool message answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 }
 
 // TextMessage returns a message whose content is a plain string.
@@ -332,6 +339,7 @@ type Delta struct {
 	Content          string `json:"content,omitempty"`
 	ReasoningContent string `json:"reasoning_content,omitempty"`
 	Reasoning        string `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations. Zero values are
