@@ -37,6 +37,8 @@ type Options struct {
 	// SystemOverride, when set, replaces a reopened session's own system
 	// prompt (--system says this run's, a reopened session's included).
 	SystemOverride string
+	// Tools configure the tool loop; the zero value offers no tools.
+	Tools ToolOptions
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -51,6 +53,7 @@ type Engine struct {
 	nextID  int
 	last    Last
 	waiting Wait
+	gate    *toolGate
 }
 
 // Last is what the last finished reply left for the status: its usage,
@@ -76,7 +79,7 @@ func New(base context.Context, o Options) *Engine {
 	if o.Clients == nil {
 		o.Clients = NewClients(nil)
 	}
-	e := &Engine{base: base, opts: o}
+	e := &Engine{base: base, opts: o, gate: &toolGate{allow: append([]string(nil), o.Tools.Allow...)}}
 	e.conv = e.Fresh()
 	return e
 }
@@ -184,7 +187,12 @@ func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.T
 	e.nextID++
 	now := e.opts.Now()
 	ctx, cancel := context.WithCancel(e.base)
-	e.reply = &Reply{ID: e.nextID, Turn: t, Model: o.Model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now}
+	e.reply = &Reply{ID: e.nextID, Turn: t, Model: o.Model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now, rounds: e.rounds}
+	if o.Catalog != nil {
+		e.reply.tools = e.toolsFor(o.Model, o.Catalog.Lookup(o.Model).Caps)
+	} else {
+		e.reply.tools = e.toolsFor(o.Model, api.Capabilities{})
+	}
 	e.last.Trimmed = t.Built.Trimmed
 	return e.reply, nil
 }
@@ -226,8 +234,48 @@ func (e *Engine) apply(r *Reply, b Batch, now time.Time) {
 		r.Chars += utf8.RuneCountInString(b.Reasoning) + utf8.RuneCountInString(b.Text)
 	}
 	e.conv.ReceiveReasoning(r.Turn, b.Reasoning)
-	e.conv.Receive(r.Turn, b.Text, b.Usage, b.Finish)
+	text := b.Text
+	from := 0
+	for _, ev := range b.Tools {
+		at := min(max(ev.At, from), len(text))
+		e.conv.Receive(r.Turn, text[from:at], nil, "")
+		from = at
+		e.applyTool(r, ev)
+	}
+	e.conv.Receive(r.Turn, text[from:], b.Usage, b.Finish)
 }
+
+// applyTool puts one event of the tool loop into the conversation.
+func (e *Engine) applyTool(r *Reply, ev ToolEvent) {
+	switch {
+	case ev.Refused:
+		r.ToolsRefused = true
+	case ev.Calls != nil:
+		_, _ = e.conv.AddToolCalls(r.Turn, ev.Calls)
+	case ev.Result != nil:
+		_ = e.conv.SetToolResult(r.Turn, ev.Step, ev.Index, *ev.Result)
+	}
+}
+
+// Asking is the tool call of the reply in flight that waits for the
+// user's answer, nil when none does.
+func (e *Engine) Asking() *ToolAsk {
+	if e.reply == nil {
+		return nil
+	}
+	return e.reply.pump.Asking()
+}
+
+// Answer answers the call waiting (Asking); false when none waits.
+func (e *Engine) Answer(a Approval) bool {
+	if e.reply == nil {
+		return false
+	}
+	return e.reply.pump.Answer(a)
+}
+
+// ToolsOffered reports whether the engine has tools to offer at all.
+func (e *Engine) ToolsOffered() bool { return e.opts.Tools.Box != nil }
 
 // Stop ends the reply in flight (esc, ctrl+c, quit, leaving the
 // conversation), keeping what arrived, the text still in the pump
