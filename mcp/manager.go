@@ -350,3 +350,21 @@ func sortTools(ts []Tool) {
 		return 0
 	})
 }
+
+// Settle waits until no server is starting (each start is bounded by the
+// start time limit) or ctx ends, and returns the servers' status.
+func (m *Manager) Settle(ctx context.Context) []Status {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		st := m.Status()
+		if !slices.ContainsFunc(st, func(s Status) bool { return s.State == Starting }) {
+			return st
+		}
+		select {
+		case <-ctx.Done():
+			return st
+		case <-tick.C:
+		}
+	}
+}
