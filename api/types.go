@@ -335,10 +335,10 @@ type ChunkChoice struct {
 // their thinking in reasoning_content (DeepSeek, vLLM, llama.cpp) or
 // reasoning (OpenRouter, recent vLLM), apart from the content.
 type Delta struct {
-	Role             string `json:"role,omitempty"`
-	Content          string `json:"content,omitempty"`
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-	Reasoning        string `json:"reasoning,omitempty"`
+	Role             string          `json:"role,omitempty"`
+	Content          string          `json:"content,omitempty"`
+	ReasoningContent string          `json:"reasoning_content,omitempty"`
+	Reasoning        string          `json:"reasoning,omitempty"`
 	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
 }
 
