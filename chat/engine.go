@@ -54,6 +54,8 @@ type Engine struct {
 	last    Last
 	waiting Wait
 	gate    *toolGate
+	// refusedTold: a refusal of tools waits to be told (ToolsRefusedNow).
+	refusedTold bool
 }
 
 // Last is what the last finished reply left for the status: its usage,
@@ -250,6 +252,7 @@ func (e *Engine) applyTool(r *Reply, ev ToolEvent) {
 	switch {
 	case ev.Refused:
 		r.ToolsRefused = true
+		e.refusedTold = true
 	case ev.Calls != nil:
 		_, _ = e.conv.AddToolCalls(r.Turn, ev.Calls)
 	case ev.Result != nil:
@@ -272,6 +275,15 @@ func (e *Engine) Answer(a Approval) bool {
 		return false
 	}
 	return e.reply.pump.Answer(a)
+}
+
+// ToolsRefusedNow reports, once, that the gateway refused the tools of a
+// turn (the turn was sent again without them, and the model gets none
+// from now on).
+func (e *Engine) ToolsRefusedNow() bool {
+	told := e.refusedTold
+	e.refusedTold = false
+	return told
 }
 
 // ToolsOffered reports whether the engine has tools to offer at all.

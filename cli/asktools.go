@@ -42,12 +42,7 @@ func (a *app) askTools(ctx context.Context, cfg *config.Config, f askFlags) (cha
 		return chat.ToolOptions{}, nil, usage(fmt.Errorf("--tools needs MCP servers: add a [[mcp_servers]] entry to %s (see \"parley help config\")", cfg.Path))
 	}
 	limits := cfg.Tools.WithDefaults()
-	environ := a.env.Environ
-	if environ == nil {
-		environ = os.Environ
-	}
-	m := mcp.New(ctx, mcp.Options{Servers: cfg.MCPServers, Environ: environ(), CallTimeout: limits.Timeout})
-	m.Start()
+	m := a.startServers(ctx, cfg)
 	for _, st := range m.Settle(ctx) {
 		if st.State == mcp.Failed {
 			a.say(fmt.Sprintf("the MCP server %s failed, so its tools are not offered: %s", st.Name, st.Err))
@@ -78,4 +73,16 @@ func toolLine(c conversation.ToolCallMade) string {
 		status = "called (it failed)"
 	}
 	return fmt.Sprintf("%s %s (%s, %s)", status, what, conversation.ThoughtText(c.Took), bytesize.Format(int64(c.Bytes)))
+}
+
+// startServers starts the config's MCP servers in the background, with
+// parley's environment and the call time limit of the config.
+func (a *app) startServers(ctx context.Context, cfg *config.Config) *mcp.Manager {
+	environ := a.env.Environ
+	if environ == nil {
+		environ = os.Environ
+	}
+	m := mcp.New(ctx, mcp.Options{Servers: cfg.MCPServers, Environ: environ(), CallTimeout: cfg.Tools.WithDefaults().Timeout})
+	m.Start()
+	return m
 }

@@ -3,6 +3,7 @@ package conversation
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"parley/api"
@@ -118,4 +119,39 @@ func (c *Conversation) SetToolResult(t *Turn, s, i int, call ToolCallMade) error
 	n.msg.Version++
 	c.emitNode(ChangeTools, n)
 	return nil
+}
+
+// WithTools is the message's text with its tool calls where they came,
+// each with its arguments and result, as the message cursor copies it.
+func (m Message) WithTools() string {
+	if len(m.Tools) == 0 {
+		return m.Text
+	}
+	var b strings.Builder
+	from := 0
+	for _, s := range m.Tools {
+		at := min(max(s.At, from), len(m.Text))
+		b.WriteString(m.Text[from:at])
+		from = at
+		for _, c := range s.Calls {
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "[tool call %s", c.Name)
+			if c.Server != "" {
+				fmt.Fprintf(&b, " of %s", c.Server)
+			}
+			fmt.Fprintf(&b, "]\narguments: %s\n", c.Arguments)
+			switch {
+			case c.Denied:
+				b.WriteString("denied\n")
+			case c.Done:
+				fmt.Fprintf(&b, "result:\n%s\n", strings.TrimRight(c.Result, "\n"))
+			default:
+				b.WriteString("not run\n")
+			}
+		}
+	}
+	b.WriteString(m.Text[from:])
+	return b.String()
 }

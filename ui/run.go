@@ -18,6 +18,7 @@ import (
 	"parley/conversation"
 	"parley/internal/desktop"
 	"parley/internal/homepath"
+	"parley/mcp"
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -76,6 +77,10 @@ type Options struct {
 	NeedsSetup bool
 	// Mouse turns mouse wheel scrolling on at start (config mouse = true).
 	Mouse bool
+	// MCP are the configured MCP servers, started (in the background) by
+	// the caller, whose tools the model may call; nil: no tools. The
+	// caller closes it after the chat.
+	MCP *mcp.Manager
 	// Listener hears every conversation change (the sessions store). It
 	// must only enqueue: it is called from Update.
 	Listener conversation.Listener
@@ -241,7 +246,7 @@ func New(ctx context.Context, opts Options) *Model {
 		base:    ctx,
 		catalog: st.catalog.WithListed(opts.KnownModels),
 		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
-			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt}),
+			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt, Tools: toolOptions(opts)}),
 		model:   st.model,
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 		desktop: desktop.FromOS(),

@@ -95,7 +95,7 @@ func chatActions() []action {
 			return nil
 		}},
 		{key: keys.Interrupt, app: true, run: do((*Model).interrupt)},
-	}, treeActions(), scrollActions())
+	}, treeActions(), scrollActions(), toolActions())
 }
 
 // treeActions go through the conversation's branches, and show its

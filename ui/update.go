@@ -43,7 +43,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // reports, the results of background work, the history's messages, and the
 // user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.inputMsg} {
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.toolsMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -87,6 +87,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.model)
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
 	}
+	tools := m.toolFrame()
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
@@ -98,9 +99,9 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 			m.spin.frame++
 			m.spin.shown = now
 		}
-		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render)
+		return tea.Batch(frameTick(msg.id, streamFrame(m.ctx.Width, m.ctx.Height)), render, tools)
 	}
-	return tea.Batch(m.tickIfNeeded(), render, ended)
+	return tea.Batch(m.tickIfNeeded(), render, ended, tools)
 }
 
 // terminalMsg takes what the terminal reported: its size, colours,

@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/chat"
+	"parley/config"
+	"parley/mcp"
+	"parley/ui/slash"
+	"parley/ui/toolsui"
+	"parley/ui/uictx"
+)
+
+// The chat's glue to the tool loop: the engine runs the rounds and waits
+// on Engine.Asking for an answer; the frame tick opens the approval prompt
+// for it (toolFrame), /tools lists the MCP servers (Options.MCP, started
+// by the command line before the chat, in the background), and each
+// change of a server's state is a notice.
+
+// toolOptions are the engine's tool options from the config and the
+// servers (none without servers).
+func toolOptions(o Options) chat.ToolOptions {
+	if o.MCP == nil || !o.MCP.Configured() {
+		return chat.ToolOptions{}
+	}
+	var t config.ToolSettings
+	if o.Config != nil {
+		t = o.Config.Tools
+	}
+	t = t.WithDefaults()
+	return chat.ToolOptions{Box: o.MCP, MaxRounds: t.MaxRounds, Allow: t.Allow,
+		ResultMaxBytes: int(t.ResultMaxBytes), TurnMaxBytes: int(t.TurnMaxBytes)}
+}
+
+// toolFrame follows the tool loop on a frame: the prompt opens for a call
+// waiting for an answer (and closes when the call no longer waits, the
+// reply stopped), and a gateway's refusal of tools is told once.
+func (m *Model) toolFrame() tea.Cmd {
+	ask := m.eng.Asking()
+	top, open := m.layers.top().(*approvalLayer)
+	switch {
+	case ask != nil && (!open || top.p.Ask().Call.ID != ask.Call.ID):
+		l := &approvalLayer{p: toolsui.NewApproval(m.ctx, *ask), answer: m.eng.Answer}
+		l.setSize(m.ctx.Width, m.ctx.Height)
+		m.layers.push(l)
+	case ask == nil && open:
+		m.layers.pop()
+	}
+	if m.eng.ToolsRefusedNow() {
+		return m.notify("this model does not take tools, so the message was sent again without them", toastWarn)
+	}
+	return nil
+}
+
+// serverChanged is a change of an MCP server's state.
+type serverChanged struct{ mcp.Change }
+
+// waitServers waits for the next change of a server's state.
+func waitServers(mg *mcp.Manager) tea.Cmd {
+	if mg == nil || !mg.Configured() {
+		return nil
+	}
+	return func() tea.Msg {
+		return serverChanged{<-mg.Changes()}
+	}
+}
+
+// toolsMsg tells the changes of the servers' states: a failure as a
+// warning in one sentence (the chat goes on without the server's tools),
+// a connection as information.
+func (m *Model) toolsMsg(msg tea.Msg) (tea.Cmd, bool) {
+	ch, ok := msg.(serverChanged)
+	if !ok {
+		return nil, false
+	}
+	next := waitServers(m.opts.MCP)
+	if l, open := m.layers.top().(*toolsLayer); open {
+		l.l.SetStatus(m.opts.MCP.Status())
+	}
+	switch ch.State {
+	case mcp.Failed:
+		return tea.Batch(next, m.notify("MCP server "+ch.Err+"; the chat goes on without its tools (/tools restart "+ch.Server+" tries again)", toastWarn)), true
+	case mcp.Connected:
+		return tea.Batch(next, m.notify("MCP server "+ch.Server+" is connected", toastInfo)), true
+	}
+	return next, true
+}
+
+// toolActions are /tools and /tools restart NAME.
+func toolActions() []action {
+	type cmd = slash.Command[commandEnv]
+	return []action{
+		{cmd: cmd{Name: "tools", Args: "[restart NAME]", Summary: "list the MCP servers and their tools, or restart one"},
+			run: func(m *Model, c call) tea.Cmd { return m.toolsCommand(c.inv.Argv) }},
+	}
+}
+
+// toolsCommand opens the list, or restarts the server named.
+func (m *Model) toolsCommand(argv []string) tea.Cmd {
+	mg := m.opts.MCP
+	switch {
+	case len(argv) == 0:
+		var st []mcp.Status
+		if mg != nil {
+			st = mg.Status()
+		}
+		l := &toolsLayer{l: toolsui.NewList(m.ctx, st), mg: mg}
+		l.setSize(m.ctx.Width, m.ctx.Height)
+		m.layers.push(l)
+		return nil
+	case argv[0] == "restart" && len(argv) == 2 && mg != nil:
+		if err := mg.Restart(argv[1]); err != nil {
+			return m.notify(err.Error(), toastWarn)
+		}
+		return m.notify("restarting MCP server "+argv[1], toastInfo)
+	case argv[0] == "restart" && len(argv) == 2:
+		return m.notify("no MCP servers are configured: add [[mcp_servers]] to the config", toastWarn)
+	}
+	return m.notify("/tools takes nothing, or restart and a server's name: /tools restart "+strings.Join(serverNames(mg), "|"), toastWarn)
+}
+
+func serverNames(mg *mcp.Manager) []string {
+	var out []string
+	if mg != nil {
+		for _, s := range mg.Status() {
+			out = append(out, s.Name)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"NAME"}
+	}
+	return out
+}
+
+// approvalLayer is the prompt a tool call waits on; its answer goes to
+// the engine (Engine.Answer, safe from any goroutine).
+type approvalLayer struct {
+	p      *toolsui.Approval
+	answer func(chat.Approval) bool
+}
+
+func (l *approvalLayer) name() string                 { return "tool approval" }
+func (l *approvalLayer) full() bool                   { return false }
+func (l *approvalLayer) setSize(w, h int)             { l.p.SetSize(w, h) }
+func (l *approvalLayer) draw() (string, int, int)     { return l.p.Box() }
+func (l *approvalLayer) hints() []uictx.Hint          { return l.p.Hints() }
+func (l *approvalLayer) binds(k tea.KeyPressMsg) bool { return l.p.Binds(k) }
+
+func (l *approvalLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	a, ok := l.p.Update(msg)
+	if !ok {
+		return nil, nil
+	}
+	l.answer(a)
+	return nil, closeLayer{}
+}
+
+// toolsLayer is /tools.
+type toolsLayer struct {
+	l  *toolsui.List
+	mg *mcp.Manager
+}
+
+func (l *toolsLayer) name() string             { return "tools" }
+func (l *toolsLayer) full() bool               { return false }
+func (l *toolsLayer) setSize(w, h int)         { l.l.SetSize(w, h) }
+func (l *toolsLayer) draw() (string, int, int) { return l.l.Box() }
+func (l *toolsLayer) hints() []uictx.Hint      { return l.l.Hints() }
+
+func (l *toolsLayer) update(msg tea.Msg) (tea.Cmd, result) {
+	switch l.l.Update(msg) {
+	case toolsui.ListClose:
+		return nil, closeLayer{}
+	case toolsui.ListRestart:
+		if l.mg != nil {
+			_ = l.mg.Restart(l.l.Selected())
+		}
+	}
+	if l.mg != nil {
+		l.l.SetStatus(l.mg.Status())
+	}
+	return nil, nil
+}
