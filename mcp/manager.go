@@ -53,7 +53,7 @@ type Tool struct {
 type Status struct {
 	Name  string
 	State State
-	Err   string // why it failed or stopped, one sentence
+	Err   string // why it failed or stopped, one sentence starting with its name
 	Tools []Tool
 }
 
@@ -299,7 +299,7 @@ func (m *Manager) run(ctx context.Context, s *server, gen int) {
 	if s.gen != gen || s.state != Connected {
 		return
 	}
-	s.state, s.err, s.tools, s.session = Failed, why, nil, nil
+	s.state, s.err, s.tools, s.session = Failed, s.cfg.Name+" stopped: "+why, nil, nil
 	s.conn = nil
 	m.notifyLocked(s)
 	m.wg.Go(conn.close)

@@ -34,24 +34,25 @@ func toolOptions(o Options) chat.ToolOptions {
 		ResultMaxBytes: int(t.ResultMaxBytes), TurnMaxBytes: int(t.TurnMaxBytes)}
 }
 
-// toolFrame follows the tool loop on a frame: the prompt opens for a call
-// waiting for an answer (and closes when the call no longer waits, the
-// reply stopped), and a gateway's refusal of tools is told once.
-func (m *Model) toolFrame() tea.Cmd {
-	ask := m.eng.Asking()
-	top, open := m.layers.top().(*approvalLayer)
+// followToolAsk follows the tool loop on a frame: the prompt opens for a
+// call waiting for an answer (and closes when the call no longer waits,
+// the reply stopped). It returns the notice to give, once, when the
+// gateway refused tools ("" for none).
+func followToolAsk(eng *chat.Engine, layers *layerStack, ctx *uictx.Context) string {
+	ask := eng.Asking()
+	top, open := layers.top().(*approvalLayer)
 	switch {
 	case ask != nil && (!open || top.p.Ask().Call.ID != ask.Call.ID):
-		l := &approvalLayer{p: toolsui.NewApproval(m.ctx, *ask), answer: m.eng.Answer}
-		l.setSize(m.ctx.Width, m.ctx.Height)
-		m.layers.push(l)
+		l := &approvalLayer{p: toolsui.NewApproval(ctx, *ask), answer: eng.Answer}
+		l.setSize(ctx.Width, ctx.Height)
+		layers.push(l)
 	case ask == nil && open:
-		m.layers.pop()
+		layers.pop()
 	}
-	if m.eng.ToolsRefusedNow() {
-		return m.notify("this model does not take tools, so the message was sent again without them", toastWarn)
+	if eng.ToolsRefusedNow() {
+		return "this model does not take tools, so the message was sent again without them"
 	}
-	return nil
+	return ""
 }
 
 // serverChanged is a change of an MCP server's state.
@@ -67,25 +68,20 @@ func waitServers(mg *mcp.Manager) tea.Cmd {
 	}
 }
 
-// toolsMsg tells the changes of the servers' states: a failure as a
-// warning in one sentence (the chat goes on without the server's tools),
-// a connection as information.
-func (m *Model) toolsMsg(msg tea.Msg) (tea.Cmd, bool) {
-	ch, ok := msg.(serverChanged)
-	if !ok {
-		return nil, false
-	}
-	next := waitServers(m.opts.MCP)
-	if l, open := m.layers.top().(*toolsLayer); open {
-		l.l.SetStatus(m.opts.MCP.Status())
+// serverNotice words a change of a server's state: a failure as a
+// warning in one sentence (the chat goes on without the server's tools), a
+// connection as information. An open /tools list shows the change.
+func serverNotice(ch serverChanged, mg *mcp.Manager, layers *layerStack) (string, toastKind) {
+	if l, open := layers.top().(*toolsLayer); open && mg != nil {
+		l.l.SetStatus(mg.Status())
 	}
 	switch ch.State {
 	case mcp.Failed:
-		return tea.Batch(next, m.notify("MCP server "+ch.Err+"; the chat goes on without its tools (/tools restart "+ch.Server+" tries again)", toastWarn)), true
+		return "MCP server " + ch.Err + "; the chat goes on without its tools (/tools restart " + ch.Server + " tries again)", toastWarn
 	case mcp.Connected:
-		return tea.Batch(next, m.notify("MCP server "+ch.Server+" is connected", toastInfo)), true
+		return "MCP server " + ch.Server + " is connected", toastInfo
 	}
-	return next, true
+	return "", toastInfo
 }
 
 // toolActions are /tools and /tools restart NAME.
@@ -93,32 +89,37 @@ func toolActions() []action {
 	type cmd = slash.Command[commandEnv]
 	return []action{
 		{cmd: cmd{Name: "tools", Args: "[restart NAME]", Summary: "list the MCP servers and their tools, or restart one"},
-			run: func(m *Model, c call) tea.Cmd { return m.toolsCommand(c.inv.Argv) }},
+			run: func(m *Model, c call) tea.Cmd {
+				if text, kind := toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx); text != "" {
+					return m.notify(text, kind)
+				}
+				return nil
+			}},
 	}
 }
 
-// toolsCommand opens the list, or restarts the server named.
-func (m *Model) toolsCommand(argv []string) tea.Cmd {
-	mg := m.opts.MCP
+// toolsCommand opens the list, or restarts the server named, and
+// returns the notice to give ("" for none).
+func toolsCommand(argv []string, mg *mcp.Manager, layers *layerStack, ctx *uictx.Context) (string, toastKind) {
 	switch {
 	case len(argv) == 0:
 		var st []mcp.Status
 		if mg != nil {
 			st = mg.Status()
 		}
-		l := &toolsLayer{l: toolsui.NewList(m.ctx, st), mg: mg}
-		l.setSize(m.ctx.Width, m.ctx.Height)
-		m.layers.push(l)
-		return nil
+		l := &toolsLayer{l: toolsui.NewList(ctx, st), mg: mg}
+		l.setSize(ctx.Width, ctx.Height)
+		layers.push(l)
+		return "", toastInfo
 	case argv[0] == "restart" && len(argv) == 2 && mg != nil:
 		if err := mg.Restart(argv[1]); err != nil {
-			return m.notify(err.Error(), toastWarn)
+			return err.Error(), toastWarn
 		}
-		return m.notify("restarting MCP server "+argv[1], toastInfo)
+		return "restarting MCP server " + argv[1], toastInfo
 	case argv[0] == "restart" && len(argv) == 2:
-		return m.notify("no MCP servers are configured: add [[mcp_servers]] to the config", toastWarn)
+		return "no MCP servers are configured: add [[mcp_servers]] to the config", toastWarn
 	}
-	return m.notify("/tools takes nothing, or restart and a server's name: /tools restart "+strings.Join(serverNames(mg), "|"), toastWarn)
+	return "/tools takes nothing, or restart and a server's name: /tools restart " + strings.Join(serverNames(mg), "|"), toastWarn
 }
 
 func serverNames(mg *mcp.Manager) []string {

@@ -43,7 +43,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // reports, the results of background work, the history's messages, and the
 // user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.toolsMsg, m.inputMsg} {
+	if ch, ok := msg.(serverChanged); ok {
+		if text, kind := serverNotice(ch, m.opts.MCP, &m.layers); text != "" {
+			return tea.Batch(waitServers(m.opts.MCP), m.notify(text, kind))
+		}
+		return waitServers(m.opts.MCP)
+	}
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -87,7 +93,10 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.model)
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
 	}
-	tools := m.toolFrame()
+	var tools tea.Cmd
+	if text := followToolAsk(m.eng, &m.layers, m.ctx); text != "" {
+		tools = m.notify(text, toastWarn)
+	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).

@@ -37,7 +37,13 @@ func frame(ctx *uictx.Context, lines []string, w, h int) (box string, x, y int) 
 // lines (the last says how many more there are).
 func wrap(s string, w, limit int) []string {
 	s = termsafe.Sanitize(strings.TrimRight(s, "\n"))
-	lines := strings.Split(ansi.Wrap(cells.Fold(s), max(w, 1), ""), "\n")
+	var lines []string
+	for _, line := range strings.Split(s, "\n") {
+		lines = append(lines, strings.Split(ansi.Wrap(strings.ReplaceAll(line, "\t", "    "), max(w, 1), ""), "\n")...)
+		if len(lines) > limit {
+			break // the rest is not shown: not wrapped either
+		}
+	}
 	if len(lines) > limit {
 		more := len(lines) - limit + 1
 		lines = append(lines[:limit-1], "… "+strconv.Itoa(more)+" more lines")
