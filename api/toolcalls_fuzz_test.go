@@ -13,10 +13,6 @@ func FuzzToolCallAssembler(f *testing.F) {
 	f.Add("", "{}", []byte{})
 	f.Add(`{"q":"`+strings.Repeat("x", 100)+`"}`, `[1,2]`, []byte{0, 0, 0, 0x80, 0x81})
 	f.Fuzz(func(t *testing.T, a, b string, cuts []byte) {
-		type piece struct {
-			index int
-			d     ToolCallDelta
-		}
 		split := func(index int, id, name, args string, cuts []byte) []ToolCallDelta {
 			first := ToolCallDelta{Index: index, ID: id, Type: "function"}
 			first.Function.Name = name
