@@ -95,3 +95,18 @@ func deltasOf(calls []ToolCall) *ToolCallDeltas {
 // ToolDeltasOf is deltasOf for callers outside the package (a reply read
 // whole).
 func ToolDeltasOf(calls []ToolCall) *ToolCallDeltas { return deltasOf(calls) }
+
+// MarshalJSON writes the content of an assistant message that only called
+// tools as null, as the interface does; any other message as its fields.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message // without this method
+	if m.Content.Parts != nil || m.Content.Text != "" || len(m.ToolCalls) == 0 {
+		return json.Marshal(plain(m))
+	}
+	return json.Marshal(struct {
+		Role       string     `json:"role"`
+		Content    *string    `json:"content"`
+		ToolCalls  []ToolCall `json:"tool_calls"`
+		ToolCallID string     `json:"tool_call_id,omitempty"`
+	}{Role: m.Role, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
+}
