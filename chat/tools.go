@@ -138,7 +138,7 @@ func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.D
 	max := max(e.opts.Tools.MaxRounds, 1)
 	budget := e.opts.Tools.TurnMaxBytes
 	for round := 1; ; round++ {
-		rs := &roundSink{Sink: sink}
+		rs := &roundSink{Sink: sink, keepText: req.Tools != nil}
 		err := readRound(ctx, r.client, req, rs, gap)
 		if err != nil && req.Tools != nil && refusesTools(err) && !rs.any {
 			e.gate.refuse(r.Model)
@@ -152,6 +152,9 @@ func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.D
 		}
 		if err != nil || rs.calls.Len() == 0 {
 			return err
+		}
+		if req.Tools == nil && round <= max {
+			return nil // calls of tools never offered: the reply is what it said
 		}
 		if round > max {
 			return ErrToolRounds
@@ -218,6 +221,10 @@ type roundSink struct {
 	text  strings.Builder
 	any   bool
 	err   error
+	// keepText: the round offered tools, so its text may go back as the
+	// assistant's part of a step (kept only then: a reply without tools
+	// is not held twice).
+	keepText bool
 }
 
 func (s *roundSink) Event(ev api.StreamEvent) {
@@ -229,7 +236,9 @@ func (s *roundSink) Event(ev api.StreamEvent) {
 	if s.calls.Len() > 0 {
 		ev.FinishReason = "" // the turn goes on with the calls' results
 	}
-	s.text.WriteString(ev.Text)
+	if s.keepText {
+		s.text.WriteString(ev.Text)
+	}
 	s.Sink.Event(ev)
 }
 
