@@ -92,6 +92,9 @@ type Capabilities struct {
 	// max_tokens (OpenAI's o-series and gpt-5; max_tokens_field in a
 	// [[models]] entry).
 	MaxTokensField string
+	// NoTools marks a model that takes no tools (tools = false in its
+	// [[models]] entry): requests to it carry no tools.
+	NoTools bool
 }
 
 // Has reports whether the capability is present.

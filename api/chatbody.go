@@ -154,8 +154,14 @@ func (b *chatBody) queueNext() bool {
 func queueMessage(q []piece, m *Message) []piece {
 	q = append(q, piece{s: `{"role":"`}, piece{s: m.Role, escape: true}, piece{s: `","content":`})
 	if m.Content.Parts == nil {
-		q = append(q, piece{s: `"`}, piece{s: m.Content.Text, escape: true}, piece{s: `"}`})
-		return q
+		if m.Content.Text == "" && len(m.ToolCalls) > 0 {
+			// An assistant turn that only called tools: null, as the
+			// interface writes it (Message.MarshalJSON agrees).
+			q = append(q, piece{s: `null`})
+		} else {
+			q = append(q, piece{s: `"`}, piece{s: m.Content.Text, escape: true}, piece{s: `"`})
+		}
+		return queueToolFields(q, m)
 	}
 	q = append(q, piece{s: "["})
 	for i, p := range m.Content.Parts {
@@ -172,5 +178,31 @@ func queueMessage(q []piece, m *Message) []piece {
 			q = append(q, piece{s: `"}`})
 		}
 	}
-	return append(q, piece{s: "]}"})
+	return queueToolFields(append(q, piece{s: "]"}), m)
+}
+
+// queueToolFields ends a message with its tool_calls and tool_call_id,
+// when it has them.
+func queueToolFields(q []piece, m *Message) []piece {
+	if len(m.ToolCalls) > 0 {
+		q = queueToolCalls(q, m.ToolCalls)
+	}
+	if m.ToolCallID != "" {
+		q = append(q, piece{s: `,"tool_call_id":"`}, piece{s: m.ToolCallID, escape: true}, piece{s: `"`})
+	}
+	return append(q, piece{s: "}"})
+}
+
+// queueToolCalls writes an assistant message's tool_calls member.
+func queueToolCalls(q []piece, calls []ToolCall) []piece {
+	q = append(q, piece{s: `,"tool_calls":[`})
+	for i, c := range calls {
+		if i > 0 {
+			q = append(q, piece{s: ","})
+		}
+		q = append(q, piece{s: `{"id":"`}, piece{s: c.ID, escape: true}, piece{s: `","type":"`}, piece{s: c.Type, escape: true},
+			piece{s: `","function":{"name":"`}, piece{s: c.Function.Name, escape: true},
+			piece{s: `","arguments":"`}, piece{s: c.Function.Arguments, escape: true}, piece{s: `"}}`})
+	}
+	return append(q, piece{s: "]"})
 }

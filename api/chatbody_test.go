@@ -88,6 +88,14 @@ func chatBodyCases() map[string]ChatRequest {
 			TextPart("What is <this>?"), ImagePart("data:image/png;base64,iVBORw0KGgo="), ImagePart("https://example.com/a?b=1&c=2"),
 			TextPart(""), {Type: PartImageURL}, {Type: "input_audio"},
 		}}}, {Role: RoleAssistant, Content: Content{Parts: []Part{}}}}},
+		"tool calls": {Model: "m", Messages: []Message{userMsg("weather?")[0],
+			{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "call_1", Type: ToolTypeFunction, Function: FunctionCall{Name: "get_weather", Arguments: `{"city": "Montréal <&>"}`}},
+				{ID: "c\"2", Type: ToolTypeFunction, Function: FunctionCall{Name: "read", Arguments: awkwardText()}}}},
+			{Role: RoleTool, ToolCallID: "call_1", Content: Content{Text: "snow"}},
+			{Role: RoleTool, ToolCallID: "c\"2", Content: Content{Text: ""}},
+			{Role: RoleAssistant, Content: Content{Text: "Let me look."}, ToolCalls: []ToolCall{{ID: "call_3", Type: ToolTypeFunction, Function: FunctionCall{Name: "x"}}}},
+			{Role: RoleTool, ToolCallID: "call_3", Content: Content{Parts: []Part{TextPart("part")}}},
+		}, Tools: []Tool{{Type: ToolTypeFunction, Function: ToolFunction{Name: "get_weather", Description: "the weather", Parameters: []byte(`{"type":"object"}`)}}}},
 		"long strings": {Model: "m", Messages: []Message{TextMessage(RoleUser, long), {Role: RoleUser, Content: Content{Parts: []Part{
 			TextPart(long), ImagePart("data:image/png;base64," + strings.Repeat("QUJD", bodyChunk)),
 		}}}}},
@@ -157,7 +165,7 @@ func TestChatBodyBounded(t *testing.T) {
 // (queueMessage), or it would never be sent.
 func TestChatBodyKnowsEveryField(t *testing.T) {
 	for typ, want := range map[reflect.Type]string{
-		reflect.TypeFor[Message]():  `Role json:"role"|Content json:"content"`,
+		reflect.TypeFor[Message]():  `Role json:"role"|Content json:"content"|ToolCalls json:"tool_calls,omitempty"|ToolCallID json:"tool_call_id,omitempty"`,
 		reflect.TypeFor[Content]():  `Text |Parts `,
 		reflect.TypeFor[Part]():     `Type json:"type"|Text json:"-"|ImageURL json:"image_url,omitempty"`,
 		reflect.TypeFor[ImageURL](): `URL json:"url"`,

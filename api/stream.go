@@ -28,6 +28,9 @@ type StreamEvent struct {
 	Role         string // set once, on the first event that names it
 	FinishReason string // non-empty on the event that finished choice 0 ("stop", "length", ...)
 	Usage        *Usage // non-nil on the usage chunk
+	// ToolCalls are pieces of tool calls (ToolCallAssembler puts them
+	// together); nil on most events.
+	ToolCalls *ToolCallDeltas
 }
 
 // ErrStreamEndedEarly reports a stream that stopped without [DONE] and
@@ -226,7 +229,7 @@ func eventNoise(n int, out StreamEvent) int64 {
 	if out == (StreamEvent{}) {
 		return int64(n) + 1
 	}
-	return int64(max(0, n-len(out.Text)-len(out.Reasoning)-eventEnvelope))
+	return int64(max(0, n-len(out.Text)-len(out.Reasoning)-out.ToolCalls.size()-eventEnvelope))
 }
 
 // masked takes a <think> opening the content out into the reasoning and

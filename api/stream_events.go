@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -112,6 +113,9 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 			out.Role = ch.Delta.Role
 			// A gateway moving from one name to the other may send both.
 			out.Reasoning = cmp.Or(ch.Delta.ReasoningContent, ch.Delta.Reasoning)
+			if len(ch.Delta.ToolCalls) > 0 {
+				out.ToolCalls = &ToolCallDeltas{Calls: slices.Clone(ch.Delta.ToolCalls)}
+			}
 		}
 		if ch.FinishReason != nil {
 			out.FinishReason = *ch.FinishReason

@@ -28,6 +28,8 @@ type ChatRequest struct {
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
 	// Params are sent beside the messages; only what is set is sent.
 	Params
+	// Tools are the tools the model may call; none is sent when empty.
+	Tools []Tool `json:"tools,omitempty"`
 	// MaxTokensField is the name MaxTokens is sent under: "" or
 	// "max_tokens", or MaxCompletionTokens for the models that take that
 	// (Capabilities.MaxTokensField).
@@ -82,6 +84,11 @@ type StreamOptions struct {
 type Message struct {
 	Role    string  `json:"role"`
 	Content Content `json:"content"`
+	// ToolCalls are the tools an assistant message called (its content may
+	// then be empty, sent as null).
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is the call a tool message answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 }
 
 // TextMessage returns a message whose content is a plain string.
@@ -328,10 +335,11 @@ type ChunkChoice struct {
 // their thinking in reasoning_content (DeepSeek, vLLM, llama.cpp) or
 // reasoning (OpenRouter, recent vLLM), apart from the content.
 type Delta struct {
-	Role             string `json:"role,omitempty"`
-	Content          string `json:"content,omitempty"`
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-	Reasoning        string `json:"reasoning,omitempty"`
+	Role             string          `json:"role,omitempty"`
+	Content          string          `json:"content,omitempty"`
+	ReasoningContent string          `json:"reasoning_content,omitempty"`
+	Reasoning        string          `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations. Zero values are

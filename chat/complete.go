@@ -4,12 +4,17 @@ import (
 	"context"
 
 	"parley/api"
+	"parley/conversation"
 )
 
 // Handlers take a reply's answer text and its reasoning as they arrive,
 // in the goroutine that runs Complete (ask prints them).
 type Handlers struct {
 	Text, Reasoning func(string)
+	// Tool hears each call's result (nil: not told); Refused hears the
+	// gateway's refusal of tools.
+	Tool    func(conversation.ToolCallMade)
+	Refused func()
 }
 
 // Result is what a completed reply reported.
@@ -34,6 +39,29 @@ func (s directSink) Event(ev api.StreamEvent) {
 	s.e.apply(s.r, Batch{Text: ev.Text, Reasoning: ev.Reasoning, Usage: ev.Usage, Finish: ev.FinishReason, Alive: true}, s.e.opts.Now())
 }
 
+func (s directSink) Calls(calls []conversation.ToolCallMade) int {
+	step, _ := s.e.conv.AddToolCalls(s.r.Turn, calls)
+	return step
+}
+
+func (s directSink) Result(step, i int, call conversation.ToolCallMade) {
+	_ = s.e.conv.SetToolResult(s.r.Turn, step, i, call)
+	if s.on.Tool != nil {
+		s.on.Tool(call)
+	}
+}
+
+func (s directSink) Refused() {
+	s.r.ToolsRefused = true
+	if s.on.Refused != nil {
+		s.on.Refused()
+	}
+}
+
+// Approve denies: without a screen nobody can be asked (ToolOptions.Approve
+// gives ask its own rule).
+func (s directSink) Approve(context.Context, ToolAsk) (Approval, error) { return Deny, nil }
+
 func (s directSink) Retrying(api.RetryNotice) {}
 func (s directSink) Paused()                  {}
 
@@ -49,7 +77,7 @@ func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handler
 	sink := directSink{e: e, r: r, on: on}
 	var err error
 	if stream {
-		err = read(r.ctx, r.client, r.Turn.Chat, sink, 0)
+		err = e.rounds(r.ctx, r, sink, 0)
 	} else {
 		err = e.once(r, sink)
 	}
@@ -65,19 +93,9 @@ func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handler
 // once asks for the whole reply in one response. A reply over
 // max_reply_bytes comes with its text so far: kept like a stream's.
 func (e *Engine) once(r *Reply, sink directSink) error {
-	req := r.Turn.Chat
-	req.StreamOptions = nil
-	resp, err := r.client.Chat(r.ctx, req)
-	if resp == nil {
-		return err
-	}
-	ev := api.StreamEvent{Text: resp.Text(), Reasoning: resp.Reasoning()}
-	if err == nil {
-		if len(resp.Choices) > 0 {
-			ev.FinishReason = resp.Choices[0].FinishReason
-		}
-		ev.Usage = resp.Usage
-	}
-	sink.Event(ev)
-	return err
+	return e.rounds(r.ctx, r, wholeSink{sink}, -1)
 }
+
+// wholeSink is a directSink whose rounds are read as one response each
+// (gap -1, see readRound).
+type wholeSink struct{ directSink }

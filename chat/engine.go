@@ -47,6 +47,8 @@ type Options struct {
 	// from model, lowest first (nil: none).
 	MaxHistory  int
 	ParamLayers func(model string, conv *conversation.Conversation) []api.ParamLayer
+	// Tools configure the tool loop; the zero value offers no tools.
+	Tools ToolOptions
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -71,6 +73,9 @@ type Engine struct {
 	nextID  int
 	last    Last
 	waiting Wait
+	gate    *toolGate
+	// refusedTold: a refusal of tools waits to be told (ToolsRefusedNow).
+	refusedTold bool
 }
 
 // Last is what the last finished reply left for the status: its usage,
@@ -96,7 +101,7 @@ func New(base context.Context, o Options) *Engine {
 	if o.Clients == nil {
 		o.Clients = NewClients(nil)
 	}
-	e := &Engine{base: base, opts: o, models: models{current: o.Model, catalog: o.Catalog}}
+	e := &Engine{base: base, opts: o, models: models{current: o.Model, catalog: o.Catalog}, gate: &toolGate{allow: append([]string(nil), o.Tools.Allow...)}}
 	e.conv = e.Fresh()
 	return e
 }
@@ -217,6 +222,11 @@ func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.T
 	e.waiting = WaitNone
 	e.nextID++
 	r := e.newReply(e.nextID, t, o.Model, client)
+	caps := api.Capabilities{}
+	if o.Catalog != nil {
+		caps = o.Catalog.Lookup(o.Model).Caps
+	}
+	r.tools = e.toolsFor(o.Model, caps)
 	e.replies, e.group = []*Reply{r}, []*Reply{r}
 	e.last.Trimmed = t.Built.Trimmed
 	return r, nil
@@ -244,7 +254,7 @@ func (e *Engine) canBegin(models ...string) error {
 func (e *Engine) newReply(id int, t *conversation.Turn, model string, client *api.Client) *Reply {
 	now := e.opts.Now()
 	ctx, cancel := context.WithCancel(e.base)
-	return &Reply{ID: id, Turn: t, Model: model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now}
+	return &Reply{ID: id, Turn: t, Model: model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now, rounds: e.rounds}
 }
 
 // Drain applies what the replies in flight sent since the previous call
@@ -301,8 +311,60 @@ func (e *Engine) apply(r *Reply, b Batch, now time.Time) {
 		r.Chars += utf8.RuneCountInString(b.Reasoning) + utf8.RuneCountInString(b.Text)
 	}
 	e.conv.ReceiveReasoning(r.Turn, b.Reasoning)
-	e.conv.Receive(r.Turn, b.Text, b.Usage, b.Finish)
+	text := b.Text
+	from := 0
+	for _, ev := range b.Tools {
+		at := min(max(ev.At, from), len(text))
+		e.conv.Receive(r.Turn, text[from:at], nil, "")
+		from = at
+		e.applyTool(r, ev)
+	}
+	e.conv.Receive(r.Turn, text[from:], b.Usage, b.Finish)
 }
+
+// applyTool puts one event of the tool loop into the conversation.
+func (e *Engine) applyTool(r *Reply, ev ToolEvent) {
+	switch {
+	case ev.Refused:
+		r.ToolsRefused = true
+		e.refusedTold = true
+	case ev.Calls != nil:
+		_, _ = e.conv.AddToolCalls(r.Turn, ev.Calls)
+	case ev.Result != nil:
+		_ = e.conv.SetToolResult(r.Turn, ev.Step, ev.Index, *ev.Result)
+	}
+}
+
+// Asking is the tool call of the reply in flight that waits for the
+// user's answer, nil when none does.
+func (e *Engine) Asking() *ToolAsk {
+	r := e.Reply()
+	if r == nil {
+		return nil
+	}
+	return r.pump.Asking()
+}
+
+// Answer answers the call waiting (Asking); false when none waits.
+func (e *Engine) Answer(a Approval) bool {
+	r := e.Reply()
+	if r == nil {
+		return false
+	}
+	return r.pump.Answer(a)
+}
+
+// ToolsRefusedNow reports, once, that the gateway refused the tools of a
+// turn (the turn was sent again without them, and the model gets none
+// from now on).
+func (e *Engine) ToolsRefusedNow() bool {
+	told := e.refusedTold
+	e.refusedTold = false
+	return told
+}
+
+// ToolsOffered reports whether the engine has tools to offer at all.
+func (e *Engine) ToolsOffered() bool { return e.opts.Tools.Box != nil }
 
 // Stop ends every reply in flight (esc, ctrl+c, quit, leaving the
 // conversation), keeping what arrived, the text still in the pump

@@ -1,10 +1,12 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"sync"
 
 	"parley/api"
+	"parley/conversation"
 )
 
 // Pump is the small buffer between the goroutine reading a stream and the
@@ -26,6 +28,13 @@ type Pump struct {
 	retry *api.RetryNotice
 	// pauses counts the reader's pauses before a network read.
 	pauses int
+	// tools are the tool loop's events since the last take, steps how
+	// many steps of calls the reply made, ask the call waiting for an
+	// answer and answer where that answer goes.
+	tools  []ToolEvent
+	steps  int
+	ask    *ToolAsk
+	answer chan Approval
 }
 
 // Event adds one stream event.
@@ -43,6 +52,86 @@ func (p *Pump) Event(ev api.StreamEvent) {
 		p.finish = ev.FinishReason
 	}
 	p.mu.Unlock()
+}
+
+// ToolEvent is something of the tool loop, at offset At of its batch's
+// Text: a step of calls (Calls), a call's result (Result, call Index of
+// step Step), or the gateway's refusal of tools (Refused).
+type ToolEvent struct {
+	At      int
+	Step    int
+	Index   int
+	Calls   []conversation.ToolCallMade
+	Result  *conversation.ToolCallMade
+	Refused bool
+}
+
+// Calls queues a step of calls and returns its index.
+func (p *Pump) Calls(calls []conversation.ToolCallMade) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.alive = true
+	p.tools = append(p.tools, ToolEvent{At: p.text.Len(), Step: p.steps, Calls: calls})
+	p.steps++
+	return p.steps - 1
+}
+
+// Result queues a call's result.
+func (p *Pump) Result(step, i int, call conversation.ToolCallMade) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.alive = true
+	p.tools = append(p.tools, ToolEvent{At: p.text.Len(), Step: step, Index: i, Result: &call})
+}
+
+// Refused queues the gateway's refusal of tools.
+func (p *Pump) Refused() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tools = append(p.tools, ToolEvent{At: p.text.Len(), Refused: true})
+}
+
+// Approve waits for the answer to a call (Answer gives it) or the end of
+// ctx.
+func (p *Pump) Approve(ctx context.Context, ask ToolAsk) (Approval, error) {
+	answer := make(chan Approval, 1)
+	p.mu.Lock()
+	p.ask, p.answer = &ask, answer
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.ask, p.answer = nil, nil
+		p.mu.Unlock()
+	}()
+	select {
+	case a := <-answer:
+		return a, nil
+	case <-ctx.Done():
+		return Deny, ctx.Err()
+	}
+}
+
+// Asking is the call waiting for an answer, nil when none is.
+func (p *Pump) Asking() *ToolAsk {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ask == nil {
+		return nil
+	}
+	a := *p.ask
+	return &a
+}
+
+// Answer answers the call waiting; it reports false when none is.
+func (p *Pump) Answer(a Approval) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.answer == nil {
+		return false
+	}
+	p.answer <- a
+	p.answer = nil
+	return true
 }
 
 // Retrying records a retry the client is about to make.
@@ -85,7 +174,8 @@ func (p *Pump) End(err error) {
 func (p *Pump) Take() Batch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry}
+	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry, Tools: p.tools}
+	p.tools = nil
 	p.text.Reset()
 	p.reasoning.Reset()
 	p.usage = nil
@@ -107,4 +197,6 @@ type Batch struct {
 	Alive bool
 	// Retry is the gateway client's retry notice (nil when none).
 	Retry *api.RetryNotice
+	// Tools are the tool loop's events, each at its place in Text.
+	Tools []ToolEvent
 }

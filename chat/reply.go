@@ -29,6 +29,9 @@ type Reply struct {
 	flush  func(context.Context) error
 	wait   time.Duration
 	pump   *Pump
+	// tools are the tools the turn offers; rounds runs its tool loop.
+	tools  []api.Tool
+	rounds func(context.Context, *Reply, toolSink, time.Duration) error
 
 	// Started is when the request went; First when text or reasoning
 	// first came (zero until then); Last when the gateway last sent
@@ -48,6 +51,9 @@ type Reply struct {
 	Err   error
 	Ended time.Time
 	Rate  float64
+	// ToolsRefused: the gateway answered the tools with a 400, and the
+	// turn was sent again without them.
+	ToolsRefused bool
 }
 
 // Pump is what the reader gathered and the owner has not taken yet.
@@ -62,7 +68,7 @@ func (r *Reply) Pump() *Pump { return r.pump }
 // cancel.
 func (r *Reply) Run(gap time.Duration) {
 	r.flushFirst()
-	r.pump.End(read(r.ctx, r.client, r.Turn.Chat, r.pump, gap))
+	r.pump.End(r.rounds(r.ctx, r, r.pump, gap))
 }
 
 // flushFirst waits, within its bound, for the store to write what it

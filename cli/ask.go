@@ -35,6 +35,10 @@ type askFlags struct {
 	role      string
 	reasoning bool
 	history   historyFlags
+	// tools lets the model call the MCP servers' tools; allowTools
+	// pre-approves SERVER/TOOL or SERVER/* besides the config's allow.
+	tools      bool
+	allowTools []string
 }
 
 func (a *app) askCommand() *cobra.Command {
@@ -76,14 +80,21 @@ Each answer is printed whole under a "## MODEL" header as soon as it is done,
 in the order the models finish (--ordered: in the order given). A model that
 cannot see the attached images is left out with a warning. Every answer is
 kept in the session as an alternative of the others. The exit status is 1 when
-any model failed (its error is said on stderr; the other answers are printed).`,
+any model failed (its error is said on stderr; the other answers are printed).
+
+--tools lets the model call the tools of the MCP servers of the config
+([[mcp_servers]]). Nobody can be asked without a screen, so a call runs only when
+the config's allow or --allow-tool SERVER/TOOL (or SERVER/*) pre-approves it;
+any other call is denied, the model is told so, and stderr says which. Each call
+that ran is one line on stderr; stdout gets the answer alone.`,
 		Example: `  parley ask "What is the capital of Peru?"
   parley ask --continue "And of Chile?"
   parley ask -a screenshot.png "What does this error mean?"
   parley ask -a main.go -a go.mod "Why does this not build?"
   parley ask -m gpt-4o -m llama3 --ordered "Which is faster, quicksort or mergesort?"
   parley ask --role reviewer --param temperature=0.2 -a app.log "What failed?"
-  cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md`,
+  cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md
+  parley ask --tools --allow-tool everything/get-sum "What is 2 + 3? Use the tool."`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			models, err := f.compareModels()
@@ -111,12 +122,17 @@ any model failed (its error is said on stderr; the other answers are printed).`,
 	fl.StringArrayVar(&f.params, "param", nil, "set a parameter, NAME=VALUE, such as temperature=0.2 (repeatable)")
 	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
 	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
+	fl.BoolVar(&f.tools, "tools", false, "let the model call the tools of the config's MCP servers; only tools allowed by the config's allow or --allow-tool run, the rest are denied")
+	fl.StringArrayVar(&f.allowTools, "allow-tool", nil, "with --tools, let a tool run without asking: SERVER/TOOL or SERVER/* (repeatable)")
 	f.history.register(fl)
 	return cmd
 }
 
 func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err := f.history.check(); err != nil {
+		return err
+	}
+	if err := checkToolFlags(f); err != nil {
 		return err
 	}
 	text, err := a.askText(ctx, prompt)
@@ -142,7 +158,14 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	}
 	// The same engine as the chat: Begin checks and starts the turn,
 	// Complete takes what streams and closes it.
-	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.console.mask})
+	tools, servers, err := a.askTools(ctx, cfg, f)
+	if err != nil {
+		return err
+	}
+	if servers != nil {
+		defer servers.Close()
+	}
+	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.console.mask, Tools: tools})
 	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
 	if plan.role != nil {
 		conv.SetRole(plan.role.Name) // kept with the session
@@ -194,6 +217,13 @@ func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, 
 				think.Write(r)
 			}
 		},
+		Tool: func(c conversation.ToolCallMade) {
+			if line := toolLine(c); line != "" {
+				think.Close()
+				a.console.say(line)
+			}
+		},
+		Refused: func() { a.console.say("this model does not take tools, so the question was sent again without them") },
 	}
 	res, err := eng.Complete(ctx, reply, !f.noStream, on)
 	think.Close()

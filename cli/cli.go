@@ -39,8 +39,11 @@ type Env struct {
 	// not one; ask shows reasoning on stderr when it is one).
 	StdinIsTerminal, StdoutIsTerminal, StderrIsTerminal bool
 	Getenv                                              func(string) string
-	HomeDir                                             string
-	Now                                                 func() time.Time
+	// Environ is the whole environment, which MCP servers parley starts
+	// inherit; nil means the process's own (os.Environ).
+	Environ func() []string
+	HomeDir string
+	Now     func() time.Time
 	// RunTUI opens the full-screen chat; nil means it is not available.
 	RunTUI func(ctx context.Context, req TUIRequest) error
 }

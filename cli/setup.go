@@ -13,6 +13,7 @@ import (
 	"parley/api"
 	"parley/config"
 	"parley/internal/homepath"
+	"parley/mcp"
 	"parley/termsafe"
 )
 
@@ -228,6 +229,9 @@ type TUIRequest struct {
 	// (Config.Role has it; checked to exist). "" keeps a reopened
 	// session's role, and none for new ones.
 	Role string
+	// MCP are the config's MCP servers, already starting in the
+	// background (nil without [[mcp_servers]]); closed after the chat.
+	MCP *mcp.Manager
 }
 
 type tuiFlags struct {
@@ -273,6 +277,12 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	req.History, req.VerboseLog = hist, logPath
 	req.Model = cmp.Or(strings.TrimSpace(f.model), roleModel, strings.TrimSpace(cfg.DefaultModel))
 	req.Role = role
+	if len(cfg.MCPServers) > 0 && !a.demo {
+		// The servers start now, in the background: the chat's first
+		// frame waits for none of them.
+		req.MCP = a.startServers(ctx, cfg)
+		defer req.MCP.Close()
+	}
 	return a.env.RunTUI(ctx, req)
 }
 

@@ -149,6 +149,10 @@ type Config struct {
 	Models []ModelConfig
 	// Roles declared under [[roles]], in file order.
 	Roles []Role
+	// MCPServers declared under [[mcp_servers]], in file order.
+	MCPServers []MCPServer
+	// Tools are the tool loop's limits and pre-approved tools.
+	Tools ToolSettings
 
 	// Warnings are problems that do not stop parley: unknown keys, a key
 	// readable by other users. Each is one line, "<file>:<line>:<col>: ...".
@@ -171,6 +175,7 @@ type ModelConfig struct {
 	ImageGeneration *bool    // image_generation
 	ImageEdit       *bool    // image_edit
 	ResponseFormat  *bool    // response_format: may response_format = "b64_json" be sent?
+	Tools           *bool    // tools: false for a model that takes no tools
 	Sizes           []string // sizes: accepted image sizes ("1024x1024", "auto"); nil = not set
 	MaxN            *int     // max_n: most images per request
 	EditPath        string   // edit_path: edit endpoint relative to the /v1 base ("/images/edits")
@@ -215,6 +220,9 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 	}
 	if m.MaxTokensField != "" {
 		c.MaxTokensField = m.MaxTokensField
+	}
+	if m.Tools != nil {
+		c.NoTools = !*m.Tools
 	}
 	return c
 }

@@ -33,11 +33,12 @@ var (
 		"max_reply_bytes",
 		"connect_timeout", "header_timeout", "stream_idle_timeout", "image_timeout", "reply_timeout",
 		"max_retries", "keys", "providers", "models", "history", "auto_title",
+		"mcp_servers", "allow", "max_tool_rounds", "tool_timeout", "tool_result_max_bytes", "tool_turn_max_bytes",
 	}
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
-		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params",
+		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params", "tools",
 		"input_price", "output_price",
 	}
 )
@@ -248,7 +249,7 @@ func (l *loader) loadTimeouts(doc map[string]any) error {
 // sections reads the tables: [history], [keys], [[providers]], then the
 // [[models]] and [[roles]] that may name them.
 func (l *loader) sections(doc map[string]any) error {
-	for _, read := range []func(map[string]any) error{l.history, l.keys, l.providers, l.models, l.roles} {
+	for _, read := range []func(map[string]any) error{l.history, l.keys, l.providers, l.models, l.roles, l.toolSettings, l.mcpServers} {
 		if err := read(doc); err != nil {
 			return err
 		}
@@ -556,7 +557,7 @@ func (l *loader) models(doc map[string]any) error {
 			dst **bool
 		}{
 			{"vision", &m.Vision}, {"stream_usage", &m.StreamUsage}, {"image_generation", &m.ImageGeneration},
-			{"image_edit", &m.ImageEdit}, {"response_format", &m.ResponseFormat},
+			{"image_edit", &m.ImageEdit}, {"response_format", &m.ResponseFormat}, {"tools", &m.Tools},
 		} {
 			if *f.dst, err = l.boolean(e, base, f.key); err != nil {
 				return err

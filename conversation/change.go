@@ -53,6 +53,9 @@ const (
 	// ChangeSettings: the conversation's role or parameters changed
 	// (SetRole, SetParams); Role and Params hold the new values.
 	ChangeSettings
+	// ChangeTools: a streaming reply called tools or got a tool's result
+	// (Message carries its steps).
+	ChangeTools
 )
 
 // String names the kind for logs and test failures.
@@ -80,6 +83,8 @@ func (k ChangeKind) String() string {
 		return "reasoning"
 	case ChangeSettings:
 		return "settings"
+	case ChangeTools:
+		return "tools"
 	}
 	return "unknown"
 }

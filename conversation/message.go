@@ -69,7 +69,10 @@ type Message struct {
 	Usage        *api.Usage
 	// Image says how an image turn's images were asked for (RoleImages
 	// only).
-	Image   *ImageTurn
+	Image *ImageTurn
+	// Tools are the rounds of tool calls a reply made, in order (see
+	// ToolStep); nil for a reply that called none.
+	Tools   []ToolStep
 	Created time.Time
 	// Excluded: the message's turn is left out of what the model sees
 	// (SetExcluded). A turn is a user message and the replies that follow
@@ -131,6 +134,7 @@ func (m Message) clone() Message {
 		m.Attachments = append([]api.Attachment(nil), m.Attachments...)
 	}
 	m.Usage = m.Usage.Clone()
+	m.Tools = cloneSteps(m.Tools)
 	if m.Image != nil {
 		t := *m.Image
 		t.Notes = append([]string(nil), t.Notes...)

@@ -110,6 +110,10 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 			r.HasImages = true
 			r.ImagesFrom = append(r.ImagesFrom, m.ID)
 		}
+		if m.Role == api.RoleAssistant && len(m.Tools) > 0 {
+			r.Messages = appendReply(r.Messages, m)
+			continue
+		}
 		r.Messages = append(r.Messages, apiMessage(m, withImages))
 	}
 	return r
@@ -137,7 +141,7 @@ func sendable(path []*node) (out []*node, dropped, excluded []int) {
 		if skip || m.Role == RoleImages || m.Foreign() {
 			continue
 		}
-		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "") {
+		if m.Role == api.RoleAssistant && (m.State == StateStreaming || m.Text == "" && len(m.Tools) == 0) {
 			continue
 		}
 		if m.Role != api.RoleUser {
@@ -175,7 +179,7 @@ func replyTo(path []*node, i int) int {
 		if m.Role != api.RoleAssistant || m.State == StateStreaming {
 			continue
 		}
-		if m.Text != "" || m.State == StateFailed {
+		if m.Text != "" || len(m.Tools) > 0 || m.State == StateFailed {
 			return j
 		}
 	}

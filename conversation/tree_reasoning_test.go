@@ -203,8 +203,8 @@ func TestRequestIsTheActivePathWithParams(t *testing.T) {
 // TestChangeKindsOfBothFeatures: the tree's kinds come before the
 // reasoning's and the settings', each with its own name.
 func TestChangeKindsOfBothFeatures(t *testing.T) {
-	kinds := []ChangeKind{ChangeSystem, ChangeSwitch, ChangeExclude, ChangeReasoning, ChangeSettings}
-	names := []string{"system", "switch", "exclude", "reasoning", "settings"}
+	kinds := []ChangeKind{ChangeSystem, ChangeSwitch, ChangeExclude, ChangeReasoning, ChangeSettings, ChangeTools}
+	names := []string{"system", "switch", "exclude", "reasoning", "settings", "tools"}
 	for i, k := range kinds {
 		if k.String() != names[i] {
 			t.Fatalf("%d is %q, want %q", k, k.String(), names[i])
@@ -213,7 +213,7 @@ func TestChangeKindsOfBothFeatures(t *testing.T) {
 			t.Fatalf("%v follows %v at %d", k, kinds[i-1], k)
 		}
 	}
-	if (ChangeSettings + 1).String() != "unknown" {
-		t.Fatal("a kind after ChangeSettings has a name")
+	if (ChangeTools + 1).String() != "unknown" {
+		t.Fatal("a kind after ChangeTools has a name")
 	}
 }

@@ -141,8 +141,10 @@ func (s *Store) collect(ctx context.Context, candidates []string) error {
 				continue
 			}
 			var used bool
+			// A tool result's image is named in its reply's tools JSON.
 			err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM parts WHERE sha256 = ?1)
-				OR EXISTS (SELECT 1 FROM generated_images WHERE sha256 = ?1)`, h).Scan(&used)
+				OR EXISTS (SELECT 1 FROM generated_images WHERE sha256 = ?1)
+				OR EXISTS (SELECT 1 FROM messages WHERE tools <> '' AND instr(tools, ?1) > 0)`, h).Scan(&used)
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,7 @@ type (
 		Alternative  int              `json:"alternative,omitempty"`
 		Alternatives int              `json:"alternatives,omitempty"`
 		Excluded     bool             `json:"excluded,omitempty"`
+		ToolCalls    []jsonToolCall   `json:"tool_calls,omitempty"`
 	}
 	jsonUsage struct {
 		PromptTokens     int `json:"prompt_tokens"`
@@ -151,6 +152,11 @@ func jsonMessageOf(m conversation.Message, hashes []string, sink imageSink, ts f
 		jm.Usage = &jsonUsage{u.PromptTokens, u.CompletionTokens, u.TotalTokens, u.ReasoningTokens()}
 	}
 	jm.Reasoning, jm.ReasoningMS = m.Reasoning, m.ThoughtFor().Milliseconds()
+	calls, err := jsonToolCalls(m, sink)
+	if err != nil {
+		return jm, err
+	}
+	jm.ToolCalls = calls
 	for j, a := range m.Attachments {
 		hash := ""
 		if j < len(hashes) {

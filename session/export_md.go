@@ -129,7 +129,11 @@ func writeMarkdownMessage(b *bufio.Writer, m conversation.Message, hashes []stri
 	if strings.TrimSpace(m.Reasoning) != "" {
 		block(thinking(m))
 	}
-	if strings.TrimSpace(m.Text) != "" {
+	if len(m.Tools) > 0 {
+		if err := writeMarkdownReplyWithTools(b, m, sink); err != nil {
+			return err
+		}
+	} else if strings.TrimSpace(m.Text) != "" {
 		block(strings.TrimRight(m.Text, "\n") + "\n")
 	}
 	for j, a := range m.Attachments {

@@ -278,7 +278,7 @@ type messageReader struct {
 // messageColumns are read from messages (unaliased); a streaming reply's
 // text and reasoning come with their pieces.
 const messageColumns = `id, seq, role, ` + textSoFar + ` AS text, state, error, model, finish_reason, prompt_tokens, completion_tokens, total_tokens, created, image, parent, excluded,
-	` + reasoningSoFar + ` AS reasoning, reasoning_start, reasoning_end, reasoning_tokens`
+	` + reasoningSoFar + ` AS reasoning, reasoning_start, reasoning_end, reasoning_tokens, tools`
 
 // messages runs a query over messageColumns and attaches each message's
 // parts, images with their bytes. expect is how many rows the query
@@ -313,13 +313,15 @@ func (r messageReader) readMessages(ctx context.Context, rows *sql.Rows, data bo
 	msgs := make([]conversation.Message, 0, expect)
 	rowIDs := make([]int64, 0, expect)
 	var in interner
+	var tools string
 	for rows.Next() {
 		msgs = append(msgs, conversation.Message{})
-		rowID, err := scanMessage(rows, &msgs[len(msgs)-1], &in)
+		rowID, err := scanMessage(rows, &msgs[len(msgs)-1], &in, &tools)
 		if err != nil {
 			rows.Close()
 			return nil, nil, classify(r.path, op, err)
 		}
+		r.folder.readTools(tools, &msgs[len(msgs)-1], data)
 		rowIDs = append(rowIDs, rowID)
 	}
 	rows.Close()
@@ -352,12 +354,12 @@ func (r messageReader) readMessages(ctx context.Context, rows *sql.Rows, data bo
 // place (a message returned by value would be allocated for every row),
 // and returns the row's id. The short strings that repeat from row to
 // row (role, model, finish reason) are shared through in.
-func scanMessage(rows *sql.Rows, m *conversation.Message, in *interner) (rowID int64, err error) {
+func scanMessage(rows *sql.Rows, m *conversation.Message, in *interner, tools *string) (rowID int64, err error) {
 	var created, rstart, rend int64
 	var state, image string
 	var pt, ct, tt, rt sql.NullInt64
 	if err := rows.Scan(&rowID, &m.ID, &m.Role, &m.Text, &state, &m.Err, &m.Model, &m.FinishReason, &pt, &ct, &tt, &created, &image, &m.Parent, &m.Excluded,
-		&m.Reasoning, &rstart, &rend, &rt); err != nil {
+		&m.Reasoning, &rstart, &rend, &rt, tools); err != nil {
 		return 0, err
 	}
 	m.Role, m.Model, m.FinishReason = in.of(m.Role), in.of(m.Model), in.of(m.FinishReason)

@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}, {version: 6, sql: schemaNumbered}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}, {version: 6, sql: schemaNumbered}, {version: 7, sql: schemaTools}}
 }
 
 // SchemaVersion is the schema this build writes.
@@ -33,6 +33,29 @@ func SchemaVersion() int {
 // numberedBy is the first schema whose parley lets the store number
 // messages; messages.writer holds it for every row this parley inserts.
 const numberedBy = 6
+
+// schemaTools keeps the tool calls of a reply (conversation.ToolStep as
+// JSON in messages.tools, empty for none; the images of results are blobs
+// like attachments, named by their SHA-256 in the JSON) and makes them
+// searchable: tools_fts indexes each reply's calls (names, arguments,
+// results) under the message's row id, written by the store with the
+// message (contentless: the JSON is the content), and a deleted message
+// takes its entry along. Older parleys are refused the file as too new;
+// one still running when the file was migrated writes no tools, and its
+// inserts are numbered as before (messages_numbered still holds).
+const schemaTools = `
+ALTER TABLE messages ADD COLUMN tools TEXT NOT NULL DEFAULT '';
+CREATE VIRTUAL TABLE tools_fts USING fts5 (
+	body,
+	content = '',
+	contentless_delete = 1,
+	tokenize = 'unicode61 remove_diacritics 2',
+	prefix = '2 3'
+);
+CREATE TRIGGER messages_tools_delete AFTER DELETE ON messages WHEN old.tools <> '' BEGIN
+	DELETE FROM tools_fts WHERE rowid = old.id;
+END;
+`
 
 // schemaNumbered makes the store give messages their numbers (seq), so
 // two processes appending to one session (a chat and an ask --session,

@@ -90,37 +90,15 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 		limit = 50
 	}
 	const op = "search the history"
-	rows, err := s.db.QueryContext(ctx, `
-		SELECT m.id, m.session_id, s.title, m.seq, m.role, m.created, octet_length(m.text), substr(m.text, 1, ?2)
-		FROM messages_fts
-		JOIN messages m ON m.id = messages_fts.rowid
-		JOIN sessions s ON s.id = m.session_id
-		WHERE messages_fts MATCH ?1
-		ORDER BY messages_fts.rowid DESC
-		LIMIT ?3`, match, snippetChars+1, limit)
-	if err != nil {
-		return nil, classify(s.path, op, err)
-	}
-	type found struct {
-		Hit
-		rowID int64
-		size  int64
-		head  string
-	}
+	// Replies whose tool calls match come from tools_fts, a second index
+	// (few rows), merged in by row id so the newest hits still come first.
 	var all []found
-	for rows.Next() {
-		var f found
-		var created int64
-		if err := rows.Scan(&f.rowID, &f.SessionID, &f.SessionTitle, &f.MessageID, &f.Role, &created, &f.size, &f.head); err != nil {
-			rows.Close()
-			return nil, classify(s.path, op, err)
+	for _, index := range []string{"messages_fts", "tools_fts"} {
+		more, err := s.searchIndex(ctx, index, match, limit)
+		if err != nil {
+			return nil, err
 		}
-		f.Created = fromMillis(created)
-		all = append(all, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, classify(s.path, op, err)
+		all = mergeFound(all, more, limit)
 	}
 	terms = foldTerms(terms)
 	budget := int64(searchScanBudget)
@@ -294,4 +272,65 @@ func foldTerms(terms []term) []term {
 // digits.
 func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) })
+}
+
+// found is a hit as an index gives it, before its snippet.
+type found struct {
+	Hit
+	rowID int64
+	size  int64
+	head  string
+}
+
+// searchIndex runs the match on one full-text index (messages_fts or
+// tools_fts, both keyed by the message's row id), newest first.
+func (s *Store) searchIndex(ctx context.Context, index, match string, limit int) ([]found, error) {
+	const op = "search the history"
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT m.id, m.session_id, s.title, m.seq, m.role, m.created, octet_length(m.text), substr(m.text, 1, ?2)
+		FROM `+index+`
+		JOIN messages m ON m.id = `+index+`.rowid
+		JOIN sessions s ON s.id = m.session_id
+		WHERE `+index+` MATCH ?1
+		ORDER BY `+index+`.rowid DESC
+		LIMIT ?3`, match, snippetChars+1, limit)
+	if err != nil {
+		return nil, classify(s.path, op, err)
+	}
+	var all []found
+	for rows.Next() {
+		var f found
+		var created int64
+		if err := rows.Scan(&f.rowID, &f.SessionID, &f.SessionTitle, &f.MessageID, &f.Role, &created, &f.size, &f.head); err != nil {
+			rows.Close()
+			return nil, classify(s.path, op, err)
+		}
+		f.Created = fromMillis(created)
+		all = append(all, f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, classify(s.path, op, err)
+	}
+	return all, nil
+}
+
+// mergeFound merges two lists of hits, each newest first, into one of at
+// most limit, a message found by both once.
+func mergeFound(a, b []found, limit int) []found {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]found, 0, min(limit, len(a)+len(b)))
+	for len(out) < limit && (len(a) > 0 || len(b) > 0) {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0].rowID > b[0].rowID:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0].rowID > a[0].rowID:
+			out, b = append(out, b[0]), b[1:]
+		default: // the same message
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
 }

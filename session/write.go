@@ -33,6 +33,11 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change, n *numbering)
 			return applied{}, nil
 		}
 		return s.writeProgress(ctx, ch, n)
+	case conversation.ChangeTools:
+		if ch.Message == nil {
+			return applied{}, nil
+		}
+		return s.writeTools(ctx, ch, n)
 	case conversation.ChangeAppend, conversation.ChangeUpdate:
 		if ch.Message == nil {
 			return applied{}, nil
@@ -75,6 +80,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 	withParts, atts, b, err := s.putParts(ch)
 	if err != nil {
 		return applied{}, err
+	}
+	if err := s.folder.put(toolBlobs(m.Tools)); err != nil {
+		return applied{}, classify(s.path, "save a tool's image", err)
 	}
 	var (
 		candidates []string
@@ -119,6 +127,9 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 			id, err = s.insertMessage(ctx, tx, ch.ConversationID, newSeq, parent, m)
 		}
 		if err != nil {
+			return err
+		}
+		if err := indexTools(ctx, tx, id, m); err != nil {
 			return err
 		}
 		if !withParts {
@@ -284,17 +295,17 @@ const sqlUpsertSession = `
 const sqlInsertMessage = `
 	INSERT INTO messages (session_id, seq, role, text, state, error, model, finish_reason,
 		prompt_tokens, completion_tokens, total_tokens, created, updated, image, parent, excluded,
-		reasoning, reasoning_start, reasoning_end, reasoning_tokens, writer)
-	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+		reasoning, reasoning_start, reasoning_end, reasoning_tokens, tools, writer)
+	VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
 	RETURNING id`
 
 // sqlUpdateMessage rewrites a stored message whole (a reply that ended),
-// its reasoning too unless ?21 (kept in its pieces); its number, parent
+// its reasoning too unless ?22 (kept in its pieces); its number, parent
 // (?15) and creation (?12) stay.
 const sqlUpdateMessage = `
 	UPDATE messages SET role = ?3, text = ?4, state = ?5, error = ?6, model = ?7, finish_reason = ?8,
 		prompt_tokens = ?9, completion_tokens = ?10, total_tokens = ?11, updated = ?13, image = ?14, excluded = ?16,
-		reasoning = CASE WHEN ?21 THEN reasoning ELSE ?17 END, reasoning_start = ?18, reasoning_end = ?19, reasoning_tokens = ?20
+		reasoning = CASE WHEN ?22 THEN reasoning ELSE ?17 END, reasoning_start = ?18, reasoning_end = ?19, reasoning_tokens = ?20, tools = ?21
 	WHERE session_id = ?1 AND seq = ?2
 	RETURNING id`
 
@@ -393,7 +404,7 @@ func (s *Store) updateMessage(ctx context.Context, tx *sql.Tx, sessionID string,
 	return id, err
 }
 
-// messageArgs are the parameters ?1 to ?20 of sqlInsertMessage and
+// messageArgs are the parameters ?1 to ?21 of sqlInsertMessage and
 // sqlUpdateMessage.
 func (s *Store) messageArgs(sessionID string, seq, parent int, m *conversation.Message) ([]any, error) {
 	var pt, ct, tt, rt sql.NullInt64
@@ -418,9 +429,13 @@ func (s *Store) messageArgs(sessionID string, seq, parent int, m *conversation.M
 		}
 		image = string(b)
 	}
+	tools, err := s.toolsJSON(m.Tools)
+	if err != nil {
+		return nil, err
+	}
 	return []any{sessionID, seq, m.Role, s.keys.redact(m.Text), m.State.String(), m.Err, m.Model, m.FinishReason,
 		pt, ct, tt, created, now, image, parent, m.Role == api.RoleUser && m.Excluded,
-		s.keys.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt}, nil
+		s.keys.redact(m.Reasoning), millis(m.ReasoningStart), millis(m.ReasoningEnd), rt, tools}, nil
 }
 
 // insertParts writes attachments as the parts of a message or a draft

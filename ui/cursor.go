@@ -86,7 +86,7 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case k == "left" || s == "h" || k == "right" || s == "l":
 		return m.switchAlternative(sel, k == "right" || s == "l")
 	case s == "y":
-		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.Text)
+		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.WithTools())
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
 		return m.copied(copyBlock(m.tr, m.opts.clipboardWrite(m.desktop, m.base), sel.ID, int(s[0]-'0'), "this message"))
 	case s == "e" || k == "enter":

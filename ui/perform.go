@@ -37,6 +37,7 @@ const (
 	opMouse
 	opQuit
 	opInterrupt
+	opTools
 	// The message being written and what it carries.
 	opAttach
 	opScreenshot
@@ -146,6 +147,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		return m.quit()
 	case opInterrupt:
 		return m.interrupt()
+	case opTools:
+		return m.notify(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	}
 	return m.performMessage(o, c)
 }

@@ -18,6 +18,7 @@ import (
 	"parley/conversation"
 	"parley/internal/desktop"
 	"parley/internal/homepath"
+	"parley/mcp"
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
@@ -76,6 +77,10 @@ type Options struct {
 	NeedsSetup bool
 	// Mouse turns mouse wheel scrolling on at start (config mouse = true).
 	Mouse bool
+	// MCP are the configured MCP servers, started (in the background) by
+	// the caller, whose tools the model may call; nil: no tools. The
+	// caller closes it after the chat.
+	MCP *mcp.Manager
 	// Listener hears every conversation change (the sessions store). It
 	// must only enqueue: it is called from Update.
 	Listener conversation.Listener
@@ -253,6 +258,7 @@ func engineOptions(opts Options, st settings, now func() time.Time) chat.Options
 			return paramLayers(opts.Config, model, conv)
 		},
 		Model: st.model,
+		Tools: toolOptions(opts),
 		// Refusals name the config file the way people write it (~/…).
 		Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME"))),
 	}

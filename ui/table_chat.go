@@ -51,6 +51,7 @@ func chatActions() []action {
 		{key: keys.Send, op: opSend},
 		{key: keys.CopyCode, op: opCopyCode},
 		{key: keys.Interrupt, app: true, op: opInterrupt},
+		{cmd: cmd{Name: "tools", Args: "[restart NAME]", Summary: "list the MCP servers and their tools, or restart one"}, op: opTools},
 	}, treeActions(), scrollActions())
 }
 

@@ -33,6 +33,8 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 		l.tr.SwitchPath(c.Path)
 	case conversation.ChangeExclude:
 		l.tr.SetExcluded(c.Turn, c.Message.Excluded)
+	case conversation.ChangeTools:
+		l.tr.UpdateTools(c.Message.ID, c.Message.Tools)
 	}
 }
 

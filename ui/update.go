@@ -43,6 +43,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // reports, the results of background work, the history's messages, and the
 // user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if ch, ok := msg.(serverChanged); ok {
+		if text, kind := serverNotice(ch, m.opts.MCP, &m.layers); text != "" {
+			return tea.Batch(waitServers(m.opts.MCP), m.notify(text, kind))
+		}
+		return waitServers(m.opts.MCP)
+	}
 	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
@@ -96,6 +102,10 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	if msg.id != 0 {
 		m.cmp.frame(m.ctx, m.eng, m.eng.Catalog(), m.screen.lay.Transcript.W, m.now())
 	}
+	var tools tea.Cmd
+	if text := followToolAsk(m.eng, &m.layers, m.ctx); text != "" {
+		tools = m.notify(text, toastWarn)
+	}
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
 	m.eng.Conv().FlushProgress()
@@ -106,9 +116,9 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 			m.spin.frame++
 			m.spin.shown = now
 		}
-		return tea.Batch(frameTick(msg.id, m.cmp.frameEvery(m.eng, streamFrame(m.ctx.Width, m.ctx.Height))), render)
+		return tea.Batch(frameTick(msg.id, m.cmp.frameEvery(m.eng, streamFrame(m.ctx.Width, m.ctx.Height))), render, tools)
 	}
-	return tea.Batch(m.tickIfNeeded(), render, ended)
+	return tea.Batch(m.tickIfNeeded(), render, ended, tools)
 }
 
 // terminalMsg takes what the terminal reported: its size, colours,

@@ -27,6 +27,8 @@ type (
 	StreamOptions = fake.StreamOptions
 	StopList      = fake.StopList
 	TokensDetails = fake.TokensDetails
+	ToolCall      = fake.ToolCall
+	WireCall      = fake.WireCall
 	Usage         = fake.Usage
 )
 

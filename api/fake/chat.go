@@ -28,10 +28,17 @@ type replyChoice struct {
 }
 
 type replyMessage struct {
-	Role             string  `json:"role"`
-	Content          string  `json:"content"`
-	ReasoningContent *string `json:"reasoning_content,omitempty"`
-	Reasoning        *string `json:"reasoning,omitempty"`
+	Role             string          `json:"role"`
+	Content          *string         `json:"content"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ToolCalls        []replyToolCall `json:"tool_calls,omitempty"`
+}
+
+type replyToolCall struct {
+	ID       string            `json:"id"`
+	Type     string            `json:"type"`
+	Function chunkToolFunction `json:"function"`
 }
 
 func (ex *exchange) handleChat() {
@@ -64,7 +71,14 @@ func (ex *exchange) completionID() string { return "chatcmpl-apitest-" + strconv
 // complete writes the non-streaming reply. Usage is always included, as
 // OpenAI does.
 func (ex *exchange) complete(call *chatCall, deltas []string, usage Usage) {
-	msg := replyMessage{Role: "assistant", Content: strings.Join(deltas, "")}
+	text := strings.Join(deltas, "")
+	msg := replyMessage{Role: "assistant", Content: &text}
+	if len(ex.rep.ToolCalls) > 0 && text == "" {
+		msg.Content = nil // null beside tool calls, as OpenAI writes it
+	}
+	for _, tc := range ex.rep.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, replyToolCall{ID: tc.ID, Type: "function", Function: chunkToolFunction{Name: tc.Name, Arguments: tc.Arguments}})
+	}
 	if r := ex.rep.reasoningDeltas(); r != nil {
 		text := strings.Join(r, "")
 		if ex.rep.reasoningField() == ReasoningField {

@@ -25,10 +25,23 @@ type chunkChoice struct {
 }
 
 type chunkDelta struct {
-	Role             string  `json:"role,omitempty"`
-	Content          *string `json:"content,omitempty"`
-	ReasoningContent *string `json:"reasoning_content,omitempty"`
-	Reasoning        *string `json:"reasoning,omitempty"`
+	Role             string          `json:"role,omitempty"`
+	Content          *string         `json:"content,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ToolCalls        []chunkToolCall `json:"tool_calls,omitempty"`
+}
+
+type chunkToolCall struct {
+	Index    int               `json:"index"`
+	ID       string            `json:"id,omitempty"`
+	Type     string            `json:"type,omitempty"`
+	Function chunkToolFunction `json:"function"`
+}
+
+type chunkToolFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
 }
 
 type promptFilterResult struct {
@@ -100,6 +113,15 @@ func (c *chunker) reasoning(text, field string) []byte {
 		d.ReasoningContent = &text
 	}
 	return marshal(c.base(chunkChoice{Delta: d, FinishReason: c.unfinished()}))
+}
+
+// toolCall is a piece of the tool call at index i: the first names it.
+func (c *chunker) toolCall(i int, call ToolCall, args string, first bool) []byte {
+	tc := chunkToolCall{Index: i, Function: chunkToolFunction{Arguments: args}}
+	if first {
+		tc.ID, tc.Type, tc.Function.Name = call.ID, "function", call.Name
+	}
+	return marshal(c.base(chunkChoice{Delta: &chunkDelta{ToolCalls: []chunkToolCall{tc}}, FinishReason: c.unfinished()}))
 }
 
 // final is step 3: an empty delta and the finish reason.

@@ -90,6 +90,13 @@ type Reply struct {
 	ErrorType        string        // "type" of the error; a per-shape/status default when empty
 	ErrorCode        string        // "code" of the error; numeric for openrouter/vllm shapes
 
+	// ToolCalls are tool calls the reply makes after its text (none by
+	// default, and then no fallback text either): streamed as a first
+	// piece naming the call and its arguments cut like Text into pieces of
+	// DeltaRunes runes, each call's pieces after the one before; the finish
+	// reason defaults to "tool_calls".
+	ToolCalls []ToolCall
+
 	// Image endpoints: these bytes are returned instead of generated PNGs
 	// (non-nil empty = an empty data array), as b64_json or, with AsURL, as
 	// URLs the fake serves under RootURL()/files/.
@@ -220,7 +227,7 @@ func (r *Reply) deltas(fallback string) []string {
 		return append(splitRunes(think, r.deltaRunes()), r.Deltas...)
 	}
 	text := r.Text
-	if text == "" {
+	if text == "" && len(r.ToolCalls) == 0 {
 		text = fallback
 	}
 	return splitRunes(think+text, r.deltaRunes())
@@ -257,6 +264,9 @@ func (r *Reply) reasoningField() string {
 }
 
 func (r *Reply) finishReason() string {
+	if r.FinishReason == "" && len(r.ToolCalls) > 0 {
+		return "tool_calls"
+	}
 	if r.FinishReason == "" {
 		return "stop"
 	}
@@ -283,4 +293,9 @@ func splitRunes(s string, n int) []string {
 		rs = rs[k:]
 	}
 	return out
+}
+
+// ToolCall is one tool call a Reply makes.
+type ToolCall struct {
+	ID, Name, Arguments string
 }

@@ -60,6 +60,12 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 			return
 		}
 	}
+	for i, tc := range rep.ToolCalls {
+		sse.event(c.toolCall(i, tc, "", true))
+		for _, piece := range splitRunes(tc.Arguments, rep.deltaRunes()) {
+			sse.event(c.toolCall(i, tc, piece, false))
+		}
+	}
 	if !q.NoFinishReason && !(finishOnContent && n > 0) {
 		var u *Usage
 		if usageOnFinish {

@@ -29,6 +29,8 @@ type ChatRequest struct {
 	PresencePenalty     *float64 `json:"presence_penalty"`
 	FrequencyPenalty    *float64 `json:"frequency_penalty"`
 	ReasoningEffort     string   `json:"reasoning_effort"`
+
+	Tools []WireTool `json:"tools"`
 }
 
 // StopList is the stop member: one string or a list of them.
@@ -64,8 +66,30 @@ type StreamOptions struct {
 
 // Message is one message of a chat request.
 type Message struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
+	Role       string     `json:"role"`
+	Content    Content    `json:"content"`
+	ToolCalls  []WireCall `json:"tool_calls"`
+	ToolCallID string     `json:"tool_call_id"`
+}
+
+// WireCall is a tool call of an assistant message in a request.
+type WireCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// WireTool is one tool a request offers.
+type WireTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
 }
 
 // Content is a message body: a JSON string (Text, Parts nil) or an array of

@@ -171,6 +171,9 @@ func (t *Transcript) rethinkAll() {
 
 // hasThink reports whether the message shows reasoning.
 func (it *item) hasThink() bool {
+	if len(toolsOf(it)) > 0 {
+		return true
+	}
 	if it.live != nil {
 		return it.live.think != nil && it.live.think.any
 	}
@@ -210,8 +213,13 @@ func (t *thinking) thinkRoom() int {
 // reasoning as it came tells (for estimates: the safe reasoning is made
 // only when needed).
 func (it *item) mayThink() bool {
+	return it.mayReason() || len(toolsOf(it)) > 0
+}
+
+// mayReason is mayThink for the reasoning alone.
+func (it *item) mayReason() bool {
 	if it.live != nil {
-		return it.hasThink()
+		return it.live.think != nil && it.live.think.any
 	}
 	return it.msg.Role == api.RoleAssistant && strings.TrimSpace(it.msg.Reasoning) != ""
 }
@@ -219,7 +227,12 @@ func (it *item) mayThink() bool {
 // thinkEstimate is the number of reasoning lines of it without making
 // them, from the reasoning as it came.
 func (t *thinking) thinkEstimate(it *item) int {
-	if !it.mayThink() {
+	return t.reasoningEstimate(it) + t.toolEstimate(it)
+}
+
+// reasoningEstimate is thinkEstimate without the tool calls.
+func (t *thinking) reasoningEstimate(it *item) int {
+	if !it.mayReason() {
 		return 0
 	}
 	if l := it.live; l != nil && !t.thinkShown {
@@ -252,6 +265,11 @@ func (t *thinking) thinkEstimate(it *item) int {
 // the folded line; or the label and the reasoning (its last lines while
 // the reply thinks, all of it unfolded).
 func (t *thinking) renderThink(it *item, dst []string) []string {
+	return t.toolLines(it, t.renderReasoning(it, dst))
+}
+
+// renderReasoning is renderThink without the tool calls.
+func (t *thinking) renderReasoning(it *item, dst []string) []string {
 	it.thinkGen = t.thinkGen
 	if l := it.live; l != nil {
 		return t.renderLiveThink(it, dst)
