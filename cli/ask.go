@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"parley/api"
 	"parley/chat"
@@ -39,6 +40,24 @@ type askFlags struct {
 	// pre-approves SERVER/TOOL or SERVER/* besides the config's allow.
 	tools      bool
 	allowTools []string
+}
+
+// register declares ask's flags on fl.
+func (f *askFlags) register(fl *pflag.FlagSet) {
+	fl.StringArrayVarP(&f.models, "model", "m", nil, "model to ask (default: the role's, the session's, or default_model from the config); give it 2 to 4 times to compare models")
+	fl.StringSliceVar(&f.compare, "compare", nil, "ask 2 to 4 models at once, as MODEL,MODEL[,…], each answer printed under a header with its model's name")
+	fl.BoolVar(&f.ordered, "ordered", false, "with several models, print the answers in the order the models were given instead of the order they finish")
+	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image, a text file or an http(s) image URL (repeatable)")
+	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
+	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")
+	fl.BoolVar(&f.raw, "raw", false, "write the reply exactly as received, control characters included")
+	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: the role's, the session's, or system_prompt from the config)")
+	fl.StringArrayVar(&f.params, "param", nil, "set a parameter, NAME=VALUE, such as temperature=0.2 (repeatable)")
+	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
+	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
+	fl.BoolVar(&f.tools, "tools", false, "let the model call the tools of the config's MCP servers; only tools allowed by the config's allow or --allow-tool run, the rest are denied")
+	fl.StringArrayVar(&f.allowTools, "allow-tool", nil, "with --tools, let a tool run without asking: SERVER/TOOL or SERVER/* (repeatable)")
+	f.history.register(fl)
 }
 
 func (a *app) askCommand() *cobra.Command {
@@ -110,21 +129,7 @@ that ran is one line on stderr; stdout gets the answer alone.`,
 			return a.ask(cmd.Context(), f, strings.Join(args, " "))
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.models, "model", "m", nil, "model to ask (default: the role's, the session's, or default_model from the config); give it 2 to 4 times to compare models")
-	fl.StringSliceVar(&f.compare, "compare", nil, "ask 2 to 4 models at once, as MODEL,MODEL[,…], each answer printed under a header with its model's name")
-	fl.BoolVar(&f.ordered, "ordered", false, "with several models, print the answers in the order the models were given instead of the order they finish")
-	fl.StringArrayVarP(&f.attach, "attach", "a", nil, "attach an image, a text file or an http(s) image URL (repeatable)")
-	fl.BoolVar(&f.noStream, "no-stream", false, "wait for the whole reply instead of streaming it")
-	fl.BoolVar(&f.usage, "usage", false, "print the token usage on stderr after the reply")
-	fl.BoolVar(&f.raw, "raw", false, "write the reply exactly as received, control characters included")
-	fl.StringVarP(&f.system, "system", "s", "", "system prompt for this question (default: the role's, the session's, or system_prompt from the config)")
-	fl.StringArrayVar(&f.params, "param", nil, "set a parameter, NAME=VALUE, such as temperature=0.2 (repeatable)")
-	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
-	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
-	fl.BoolVar(&f.tools, "tools", false, "let the model call the tools of the config's MCP servers; only tools allowed by the config's allow or --allow-tool run, the rest are denied")
-	fl.StringArrayVar(&f.allowTools, "allow-tool", nil, "with --tools, let a tool run without asking: SERVER/TOOL or SERVER/* (repeatable)")
-	f.history.register(fl)
+	f.register(cmd.Flags())
 	return cmd
 }
 

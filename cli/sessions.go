@@ -295,11 +295,11 @@ func writeTranscript(w io.Writer, s session.Session, price func(string) *api.Pri
 		count += fmt.Sprintf(" (%d in all branches)", n)
 	}
 	head = append(head, count, "updated "+shortTime(s.Updated))
-	if c, ok := conv.Spent(price); ok {
+	if c, ok := conv.Tree().Spent(price); ok {
 		head = append(head, "cost "+api.FormatCost(c))
 	}
 	b.WriteString(strings.Join(head, " · ") + "\n")
-	if n := len(conv.Branches()); n > 1 {
+	if n := len(conv.Tree().Branches()); n > 1 {
 		b.WriteString(branchSummary(n, msgs) + "\n")
 	}
 	if p := strings.TrimSpace(s.SystemPrompt); p != "" {

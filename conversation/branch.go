@@ -115,36 +115,36 @@ func (c *Conversation) SwitchAlternative(id, delta int) (int, error) {
 // Alternatives returns the place of the message with the given id among
 // its alternatives: index from 0, count at least 1; count is 0 for an id
 // the conversation does not hold.
-func (c *Conversation) Alternatives(id int) (index, count int) {
-	n := c.tree.node(id)
+func (v TreeView) Alternatives(id int) (index, count int) {
+	n := v.t.node(id)
 	if n == nil {
 		return 0, 0
 	}
-	return c.tree.alternatives(n)
+	return v.t.alternatives(n)
 }
 
 // Siblings returns copies of the alternatives of the message with the
 // given id, itself included, oldest first (nil for an unknown id).
-func (c *Conversation) Siblings(id int) []Message {
-	n := c.tree.node(id)
+func (v TreeView) Siblings(id int) []Message {
+	n := v.t.node(id)
 	if n == nil {
 		return nil
 	}
 	out := make([]Message, len(n.parent.children))
 	for i, s := range n.parent.children {
-		out[i] = c.tree.copyOf(s, excludedNode(s))
+		out[i] = v.t.copyOf(s, excludedNode(s))
 	}
 	return out
 }
 
 // PathTo returns copies of the messages from the first one to the message
 // with the given id, through its parents (nil for an unknown id).
-func (c *Conversation) PathTo(id int) []Message {
-	n := c.tree.node(id)
+func (v TreeView) PathTo(id int) []Message {
+	n := v.t.node(id)
 	if n == nil {
 		return nil
 	}
-	return c.tree.copies(pathTo(n))
+	return v.t.copies(pathTo(n))
 }
 
 // PathTail returns copies of the messages of the path to id from its
@@ -152,8 +152,8 @@ func (c *Conversation) PathTo(id int) []Message {
 // end). It reads only those messages, so writing every branch after the
 // one it shares a start with costs what the branches add, not their
 // lengths.
-func (c *Conversation) PathTail(id, from int) []Message {
-	n := c.tree.node(id)
+func (v TreeView) PathTail(id, from int) []Message {
+	n := v.t.node(id)
 	if n == nil || from > n.depth {
 		return nil
 	}
@@ -162,7 +162,7 @@ func (c *Conversation) PathTail(id, from int) []Message {
 	for x := n; x.depth >= from; x = x.parent {
 		p[x.depth-from] = x
 	}
-	return c.tree.copies(p)
+	return v.t.copies(p)
 }
 
 // SetExcluded leaves the turn of the message with the given id out of
@@ -271,11 +271,11 @@ type Branch struct {
 // alternatives oldest first. A linear conversation has one branch (none
 // when empty). It costs one walk of the tree and no copy of any path, so
 // a tree of thousands of branches lists in milliseconds.
-func (c *Conversation) Branches() []Branch {
+func (v TreeView) Branches() []Branch {
 	var out []Branch
 	var leaves []*node
-	active := c.tree.leaf()
-	stack := slices.Clone(c.tree.root.children)
+	active := v.t.leaf()
+	stack := slices.Clone(v.t.root.children)
 	slices.Reverse(stack)
 	// In the tree's order the branch before a leaf shares every message
 	// above the shallowest one taken off the stack since that branch's

@@ -84,7 +84,7 @@ func TestBranchesMatchTheirPaths(t *testing.T) {
 			msgs[i] = Message{ID: i + 1, Parent: parent, Role: role, Text: "m"}
 		}
 		c := Restore(Options{}, Snapshot{Messages: msgs, Leaf: 1 + r.IntN(n)})
-		got, want := c.Branches(), referenceBranches(c)
+		got, want := c.Tree().Branches(), referenceBranches(c)
 		if len(got) != len(want) {
 			t.Fatalf("round %d: %d branches, want %d", round, len(got), len(want))
 		}
@@ -102,7 +102,7 @@ func BenchmarkBranches4000(b *testing.B) {
 	c := Restore(Options{}, combSnapshot(4000))
 	b.ReportAllocs()
 	for b.Loop() {
-		if n := len(c.Branches()); n != 4001 {
+		if n := len(c.Tree().Branches()); n != 4001 {
 			b.Fatalf("%d branches", n)
 		}
 	}

@@ -284,7 +284,7 @@ func TestRetryReplacesAReplyWithoutText(t *testing.T) {
 		got[1].Kind != ChangeAppend || got[1].Message.Parent != c.At(0).ID {
 		t.Fatalf("changes of the retry: %+v", got)
 	}
-	if _, n := c.Alternatives(turn2.ReplyID); n != 1 {
+	if _, n := c.Tree().Alternatives(turn2.ReplyID); n != 1 {
 		t.Fatalf("the new reply has %d alternatives, want 1", n)
 	}
 }

@@ -7,8 +7,8 @@ import "parley/api"
 // compare, was paid for). ok is false when no reply's cost is known: a
 // price or a usage missing shows no cost, never a cost of zero. A
 // conversation restored from a window counts the replies it holds.
-func (c *Conversation) Spent(price func(model string) *api.Price) (total float64, ok bool) {
-	for _, n := range c.tree.all {
+func (v TreeView) Spent(price func(model string) *api.Price) (total float64, ok bool) {
+	for _, n := range v.t.all {
 		if n.msg.Role != api.RoleAssistant || n.msg.Usage == nil {
 			continue
 		}

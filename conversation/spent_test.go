@@ -24,10 +24,10 @@ func TestSpent(t *testing.T) {
 		}
 		return nil
 	}
-	if got, ok := c.Spent(price); !ok || got != 0.005 {
+	if got, ok := c.Tree().Spent(price); !ok || got != 0.005 {
 		t.Fatalf("spent %v %v, want 0.005", got, ok)
 	}
-	if _, ok := c.Spent(func(string) *api.Price { return nil }); ok {
+	if _, ok := c.Tree().Spent(func(string) *api.Price { return nil }); ok {
 		t.Fatal("a cost without any price")
 	}
 }

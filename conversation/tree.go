@@ -73,6 +73,15 @@ type tree struct {
 	nextID  int
 }
 
+// TreeView reads every branch of a conversation, not only the path it
+// shows: a message's alternatives, the path to any message, the list of
+// branches, what all replies cost. It changes nothing; read it before the
+// conversation changes again.
+type TreeView struct{ t *tree }
+
+// Tree is the read-only view of every branch of the conversation.
+func (c *Conversation) Tree() TreeView { return TreeView{&c.tree} }
+
 func newTree() tree {
 	return tree{root: &node{depth: -1}, nodes: map[int]*node{}, nextID: 1}
 }

@@ -72,7 +72,7 @@ func TestReasoningPerAlternative(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := c.Leaf()
-	if got := reasonings(c.Siblings(first)); !reflect.DeepEqual(got, []string{"warm ones first", "cool ones now"}) {
+	if got := reasonings(c.Tree().Siblings(first)); !reflect.DeepEqual(got, []string{"warm ones first", "cool ones now"}) {
 		t.Fatalf("alternatives think %q", got)
 	}
 	if r, _ := c.ByID(second); r.ThoughtFor() != 1500*time.Millisecond || r.Text != "blue" {
@@ -192,7 +192,7 @@ func TestRequestIsTheActivePathWithParams(t *testing.T) {
 	if !reflect.DeepEqual(back.Messages(), c.Messages()) || !reflect.DeepEqual(back.Snapshot().Messages, snap.Messages) {
 		t.Fatal("the restored tree differs")
 	}
-	if sib := back.Siblings(a2); len(sib) != 2 || sib[0].Reasoning != "THOUGHT-2" || sib[1].Reasoning != "THOUGHT-2B" {
+	if sib := back.Tree().Siblings(a2); len(sib) != 2 || sib[0].Reasoning != "THOUGHT-2" || sib[1].Reasoning != "THOUGHT-2B" {
 		t.Fatalf("restored alternatives %+v", sib)
 	}
 	if got := sent(back.BuildRequest(RequestOptions{})); !reflect.DeepEqual(got, []string{"user:q2", "assistant:a2", "user:q4", "assistant:a4"}) {

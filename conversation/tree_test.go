@@ -133,7 +133,7 @@ func TestRegenerateAReplyInTheMiddle(t *testing.T) {
 	if _, err := c.SwitchAlternative(99, 1); !errors.Is(err, ErrNoMessage) {
 		t.Fatalf("SwitchAlternative(99) = %v", err)
 	}
-	if i, n := c.Alternatives(99); i != 0 || n != 0 || c.Siblings(99) != nil || c.PathTo(99) != nil {
+	if i, n := c.Tree().Alternatives(99); i != 0 || n != 0 || c.Tree().Siblings(99) != nil || c.Tree().PathTo(99) != nil {
 		t.Fatalf("an unknown id: alternatives %d/%d", i, n)
 	}
 	if _, err := c.Regenerate(c.At(0).ID, TurnOptions{Model: "m"}); !errors.Is(err, ErrNotAReply) {
@@ -171,7 +171,7 @@ func TestEndedRepliesWithAndWithoutText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, n := c.Alternatives(again.ReplyID); n != tc.alts {
+			if _, n := c.Tree().Alternatives(again.ReplyID); n != tc.alts {
 				t.Fatalf("%d alternatives, want %d", n, tc.alts)
 			}
 			if _, kept := c.ByID(tn.ReplyID); kept != (tc.alts == 2) {
@@ -350,7 +350,7 @@ func TestForkIsThePathToAMessage(t *testing.T) {
 		t.Fatalf("the fork's settings: %q %+v", snap.Role, snap.Params)
 	}
 	f := Restore(Options{}, snap)
-	if got := texts(f.Messages()); !reflect.DeepEqual(got, []string{"q1", "a1"}) || f.Leaf() != 2 || len(f.Branches()) != 1 {
+	if got := texts(f.Messages()); !reflect.DeepEqual(got, []string{"q1", "a1"}) || f.Leaf() != 2 || len(f.Tree().Branches()) != 1 {
 		t.Fatalf("forked conversation %q", got)
 	}
 	if _, err := c.Fork(50); !errors.Is(err, ErrNoMessage) {
@@ -370,7 +370,7 @@ func TestBranchesAndSnapshots(t *testing.T) {
 	tn, _ = c.Regenerate(6, TurnOptions{Model: "m"}) // 7
 	reply(t, c, tn, "b2'")
 	want := []Branch{{Leaf: 4, Len: 4, From: 3, FromAt: 2}, {Leaf: 6, Len: 4, Shared: 2, From: 6, FromAt: 3}, {Leaf: 7, Len: 4, Shared: 3, From: 7, FromAt: 3, Active: true}}
-	if got := c.Branches(); !reflect.DeepEqual(got, want) {
+	if got := c.Tree().Branches(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("branches %+v, want %+v", got, want)
 	}
 	snap := c.Snapshot()
@@ -378,7 +378,7 @@ func TestBranchesAndSnapshots(t *testing.T) {
 		t.Fatalf("snapshot leaf %d, messages %v, path %v", snap.Leaf, ids(snap.Messages), ids(snap.Path()))
 	}
 	r := Restore(Options{}, snap)
-	if !reflect.DeepEqual(r.Messages(), c.Messages()) || !reflect.DeepEqual(r.Branches(), want) {
+	if !reflect.DeepEqual(r.Messages(), c.Messages()) || !reflect.DeepEqual(r.Tree().Branches(), want) {
 		t.Fatalf("restored path %v", ids(r.Messages()))
 	}
 	// Below the edit, the newest reply is the way in after a restore.
@@ -387,10 +387,10 @@ func TestBranchesAndSnapshots(t *testing.T) {
 	if r.Leaf() != 7 {
 		t.Fatalf("back to the edit: leaf %d, want the newest reply 7", r.Leaf())
 	}
-	if sib := r.Siblings(6); !reflect.DeepEqual(ids(sib), []int{6, 7}) || sib[1].AltIndex != 1 {
+	if sib := r.Tree().Siblings(6); !reflect.DeepEqual(ids(sib), []int{6, 7}) || sib[1].AltIndex != 1 {
 		t.Fatalf("siblings %+v", sib)
 	}
-	if got := r.PathTo(4); !reflect.DeepEqual(ids(got), []int{1, 2, 3, 4}) {
+	if got := r.Tree().PathTo(4); !reflect.DeepEqual(ids(got), []int{1, 2, 3, 4}) {
 		t.Fatalf("PathTo(4) = %v", ids(got))
 	}
 	// A leaf unknown to the snapshot: the newest message.
@@ -453,7 +453,7 @@ func TestImageTurnsInTheTree(t *testing.T) {
 	if _, ok := c.ByID(again); ok {
 		t.Fatal("the image turn without images was kept")
 	}
-	if _, n := c.Alternatives(third); n != 2 {
+	if _, n := c.Tree().Alternatives(third); n != 2 {
 		t.Fatalf("%d alternatives", n)
 	}
 	if _, err := c.StartImagesAgain(1, "x", "m", ImageTurn{}); err == nil {
@@ -659,7 +659,7 @@ func BenchmarkSwitchLongConversation(b *testing.B) {
 			c.Finish(c.Leaf(), "stop", nil)
 		}
 	}
-	branches := c.Siblings(6)
+	branches := c.Tree().Siblings(6)
 	if len(branches) != 2 || c.Len() != 10_000 {
 		b.Fatalf("%d alternatives, path of %d", len(branches), c.Len())
 	}

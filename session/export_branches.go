@@ -50,7 +50,7 @@ func (t exportTree) branches(all bool) []conversation.Branch {
 		leaf := t.conv.Leaf()
 		return []conversation.Branch{{Leaf: leaf, Len: t.conv.Len(), From: leaf, Active: true}}
 	}
-	return t.conv.Branches()
+	return t.conv.Tree().Branches()
 }
 
 // section is what an export writes of branch b: with every branch, only
@@ -62,7 +62,7 @@ func (t exportTree) section(b conversation.Branch, all bool) branchView {
 	if all {
 		from = b.Shared
 	}
-	return t.view(t.conv.PathTail(b.Leaf, from))
+	return t.view(t.conv.Tree().PathTail(b.Leaf, from))
 }
 
 // branchCount is how many branches (leaves) e's tree has.

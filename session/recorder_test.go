@@ -146,7 +146,7 @@ func TestRegenerateAndEditKeepBranches(t *testing.T) {
 		t.Fatalf("stored %q (count %d, leaf %d)", rows, got.Messages, got.Snapshot.Leaf)
 	}
 	again := conversation.Restore(conversation.Options{ID: conv.ID()}, got.Snapshot)
-	if a, b := shape(again.Messages()), shape(conv.Messages()); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(again.Branches(), conv.Branches()) {
+	if a, b := shape(again.Messages()), shape(conv.Messages()); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(again.Tree().Branches(), conv.Tree().Branches()) {
 		t.Fatalf("reopened path %q, want %q", a, b)
 	}
 	// A switch is stored: the next open shows that branch.

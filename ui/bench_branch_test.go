@@ -144,7 +144,7 @@ func branchBenchModel(b *testing.B, n int) *Model {
 	if got := m.eng.Conv().Len(); got != n {
 		b.Fatalf("the session's path holds %d messages, want %d", got, n)
 	}
-	if i, c := m.eng.Conv().Alternatives(branchLongAlt); i != 1 || c != 2 {
+	if i, c := m.eng.Conv().Tree().Alternatives(branchLongAlt); i != 1 || c != 2 {
 		b.Fatalf("message %d is alternative %d/%d, want 2/2", branchLongAlt, i+1, c)
 	}
 	checkSwitched(b, m, n, branchLongAlt, branchLongMark)

@@ -281,7 +281,7 @@ func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // spentSeg is the status bar's cost: the last reply's and the session's,
 // where their prices are known ("" when none is).
 func spentSeg(conv *conversation.Conversation, cat *api.Catalog) string {
-	total, ok := conv.Spent(cat.Price)
+	total, ok := conv.Tree().Spent(cat.Price)
 	if !ok {
 		return ""
 	}

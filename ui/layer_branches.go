@@ -58,7 +58,7 @@ const branchSnippet = 200
 // message a branch, never a branch's path, so thousands of branches list
 // at once.
 func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
-	bs := conv.Branches()
+	bs := conv.Tree().Branches()
 	items := make([]overlay.PickerItem, 0, len(bs))
 	for i, b := range bs {
 		msg, _ := conv.ByID(b.From)
