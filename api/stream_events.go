@@ -46,6 +46,9 @@ func (s *Stream) fromJSON(body io.Reader) {
 		s.pendingErr = tooLarge
 		return
 	}
+	for _, img := range s.images.decode(ch.Images) {
+		s.pending = append(s.pending, StreamEvent{Image: &img})
+	}
 	s.pending = append(s.pending, StreamEvent{Reasoning: ch.Reasoning, Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
 	s.pendingErr = io.EOF
 }
@@ -61,8 +64,8 @@ func (s *Stream) deliver(ev StreamEvent) StreamEvent {
 	if ev == (StreamEvent{}) {
 		return ev
 	}
-	if ev.Text != "" || ev.Reasoning != "" {
-		// A retry would start the reasoning over as well.
+	if ev.Text != "" || ev.Reasoning != "" || ev.Image != nil {
+		// A retry would start the reasoning (and the images) over as well.
 		s.gotText = true
 	}
 	if ev.FinishReason != "" {
@@ -112,6 +115,7 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 			out.Role = ch.Delta.Role
 			// A gateway moving from one name to the other may send both.
 			out.Reasoning = cmp.Or(ch.Delta.ReasoningContent, ch.Delta.Reasoning)
+			out.Image = s.queueImages(s.images.decode(ch.Delta.Images))
 		}
 		if ch.FinishReason != nil {
 			out.FinishReason = *ch.FinishReason
@@ -128,6 +132,19 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 		out.FinishReason = ""
 	}
 	return out, nil
+}
+
+// queueImages returns the first of a chunk's images for its own event and
+// queues the others as events of their own, delivered before the next
+// chunk is read.
+func (s *Stream) queueImages(imgs []ReplyImage) *ReplyImage {
+	if len(imgs) == 0 {
+		return nil
+	}
+	for i := range imgs[1:] {
+		s.pending = append(s.pending, StreamEvent{Image: &imgs[1+i]})
+	}
+	return &imgs[0]
 }
 
 // streamError builds the APIError for an error reported inside the stream.

@@ -28,10 +28,11 @@ type replyChoice struct {
 }
 
 type replyMessage struct {
-	Role             string  `json:"role"`
-	Content          string  `json:"content"`
-	ReasoningContent *string `json:"reasoning_content,omitempty"`
-	Reasoning        *string `json:"reasoning,omitempty"`
+	Role             string       `json:"role"`
+	Content          string       `json:"content"`
+	ReasoningContent *string      `json:"reasoning_content,omitempty"`
+	Reasoning        *string      `json:"reasoning,omitempty"`
+	Images           []imageEntry `json:"images,omitempty"`
 }
 
 func (ex *exchange) handleChat() {
@@ -64,7 +65,7 @@ func (ex *exchange) completionID() string { return "chatcmpl-apitest-" + strconv
 // complete writes the non-streaming reply. Usage is always included, as
 // OpenAI does.
 func (ex *exchange) complete(call *chatCall, deltas []string, usage Usage) {
-	msg := replyMessage{Role: "assistant", Content: strings.Join(deltas, "")}
+	msg := replyMessage{Role: "assistant", Content: strings.Join(deltas, ""), Images: imageEntries(ex.rep.ReplyImages)}
 	if r := ex.rep.reasoningDeltas(); r != nil {
 		text := strings.Join(r, "")
 		if ex.rep.reasoningField() == ReasoningField {

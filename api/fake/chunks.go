@@ -1,7 +1,9 @@
 package fake
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"strconv"
 )
 
@@ -25,10 +27,36 @@ type chunkChoice struct {
 }
 
 type chunkDelta struct {
-	Role             string  `json:"role,omitempty"`
-	Content          *string `json:"content,omitempty"`
-	ReasoningContent *string `json:"reasoning_content,omitempty"`
-	Reasoning        *string `json:"reasoning,omitempty"`
+	Role             string       `json:"role,omitempty"`
+	Content          *string      `json:"content,omitempty"`
+	ReasoningContent *string      `json:"reasoning_content,omitempty"`
+	Reasoning        *string      `json:"reasoning,omitempty"`
+	Images           []imageEntry `json:"images,omitempty"`
+}
+
+// imageEntry is one image of a reply, as OpenRouter sends the images an
+// image-output chat model makes: {"type":"image_url","image_url":{"url":
+// "data:image/png;base64,…"}}.
+type imageEntry struct {
+	Type     string `json:"type"`
+	ImageURL struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
+}
+
+// imageEntries turns image files into reply entries with data URIs.
+func imageEntries(files [][]byte) []imageEntry {
+	out := make([]imageEntry, len(files))
+	for i, f := range files {
+		out[i].Type = "image_url"
+		out[i].ImageURL.URL = "data:" + http.DetectContentType(f) + ";base64," + base64.StdEncoding.EncodeToString(f)
+	}
+	return out
+}
+
+// images is a chunk carrying the reply's images in its delta.
+func (c *chunker) images(files [][]byte) []byte {
+	return marshal(c.base(chunkChoice{Delta: &chunkDelta{Images: imageEntries(files)}, FinishReason: c.unfinished()}))
 }
 
 type promptFilterResult struct {

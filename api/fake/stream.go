@@ -74,6 +74,9 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 			return
 		}
 	}
+	if len(rep.ReplyImages) > 0 {
+		sse.event(c.images(rep.ReplyImages))
+	}
 	if !q.NoFinishReason && !(finishOnContent && n > 0) {
 		var u *Usage
 		if usageOnFinish {
