@@ -37,7 +37,7 @@ var (
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
-		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params",
+		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params", "image_output",
 	}
 )
 
@@ -526,6 +526,7 @@ func (l *loader) models(doc map[string]any) error {
 		}{
 			{"vision", &m.Vision}, {"stream_usage", &m.StreamUsage}, {"image_generation", &m.ImageGeneration},
 			{"image_edit", &m.ImageEdit}, {"response_format", &m.ResponseFormat},
+			{"image_output", &m.ImageOutput},
 		} {
 			if *f.dst, err = l.boolean(e, base, f.key); err != nil {
 				return err
