@@ -5,23 +5,32 @@ import (
 	"strings"
 )
 
+// ModelIDs are the ids of infos, in order.
+func ModelIDs(infos []ModelInfo) []string {
+	ids := make([]string, len(infos))
+	for i, m := range infos {
+		ids[i] = m.ID
+	}
+	return ids
+}
+
 // WithGateway returns a copy of the catalog that knows what the gateway's
-// model list says each model takes and makes (ListModelInfo), and its ids
-// (as WithListed). The gateway's word wins over the built-in guess by name
+// model list says each model takes and makes (ListModelInfo); its ids
+// are WithListed's business. The gateway's word wins over the built-in guess by name
 // and over a plain chat model's defaults; the config's word wins over it
 // (Model.Declared). A model the gateway lists with image input is never
 // refused images; one it lists with text input alone is refused them.
 func (c *Catalog) WithGateway(infos []ModelInfo) *Catalog {
-	ids := make([]string, len(infos))
 	said := make(map[string]ModelInfo, len(infos))
-	for i, m := range infos {
-		ids[i] = m.ID
+	for _, m := range infos {
 		if m.Said() || m.Output != nil {
 			said[strings.ToLower(m.ID)] = m
 		}
 	}
-	n := c.WithListed(ids)
-	n.gateway = said
+	n := &Catalog{gateway: said}
+	if c != nil {
+		n.configured, n.configPath, n.listed, n.fixed = c.configured, c.configPath, c.listed, c.fixed
+	}
 	return n
 }
 

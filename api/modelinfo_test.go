@@ -63,7 +63,7 @@ func TestCatalogGatewayWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := NewCatalog([]Model{{Name: "painter", Caps: Capabilities{}, Declared: []Capability{CapVision}}}).WithGateway(infos)
+	cat := NewCatalog([]Model{{Name: "painter", Caps: Capabilities{}, Declared: []Capability{CapVision}}}).WithGateway(infos).WithListed(ModelIDs(infos))
 	if err := cat.Require("seer", CapVision); err != nil {
 		t.Fatalf("seer, listed with image input, refused: %v", err)
 	}

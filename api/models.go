@@ -10,9 +10,5 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(list))
-	for i, m := range list {
-		ids[i] = m.ID
-	}
-	return ids, nil
+	return ModelIDs(list), nil
 }

@@ -37,6 +37,10 @@ type Options struct {
 	// SystemOverride, when set, replaces a reopened session's own system
 	// prompt (--system says this run's, a reopened session's included).
 	SystemOverride string
+	// ImageDir is where the images a model sends with its reply are
+	// saved (image_dir; ask's --save-dir); "" keeps them with the
+	// conversation only.
+	ImageDir string
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -184,7 +188,7 @@ func (e *Engine) begin(o conversation.TurnOptions, start func() (*conversation.T
 	e.nextID++
 	now := e.opts.Now()
 	ctx, cancel := context.WithCancel(e.base)
-	e.reply = &Reply{ID: e.nextID, Turn: t, Model: o.Model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now}
+	e.reply = &Reply{ID: e.nextID, Turn: t, Model: o.Model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now, imageDir: e.opts.ImageDir, now: e.opts.Now}
 	e.last.Trimmed = t.Built.Trimmed
 	return e.reply, nil
 }
@@ -227,6 +231,10 @@ func (e *Engine) apply(r *Reply, b Batch, now time.Time) {
 	}
 	e.conv.ReceiveReasoning(r.Turn, b.Reasoning)
 	e.conv.Receive(r.Turn, b.Text, b.Usage, b.Finish)
+	if b.Images != nil {
+		r.Images = *b.Images
+		e.conv.AddReplyImages(r.Turn, r.Images.Kept)
+	}
 }
 
 // Stop ends the reply in flight (esc, ctrl+c, quit, leaving the

@@ -26,6 +26,11 @@ type Pump struct {
 	retry *api.RetryNotice
 	// pauses counts the reader's pauses before a network read.
 	pauses int
+	// images are the images the reply brought (at most
+	// api.MaxReplyImages, the stream's bound), and kept what became of
+	// them once the stream ended (see keepImages).
+	images []api.ReplyImage
+	kept   *ReplyImages
 }
 
 // Event adds one stream event.
@@ -42,7 +47,28 @@ func (p *Pump) Event(ev api.StreamEvent) {
 	if ev.FinishReason != "" {
 		p.finish = ev.FinishReason
 	}
+	if ev.Image != nil {
+		p.images = append(p.images, *ev.Image)
+	}
 	p.mu.Unlock()
+}
+
+// takeImages hands over the images gathered so far.
+func (p *Pump) takeImages() []api.ReplyImage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	imgs := p.images
+	p.images = nil
+	return imgs
+}
+
+// endWith says the stream is over (see End) with what became of its
+// images.
+func (p *Pump) endWith(err error, kept ReplyImages) {
+	p.mu.Lock()
+	p.kept = &kept
+	p.mu.Unlock()
+	p.End(err)
 }
 
 // Retrying records a retry the client is about to make.
@@ -86,6 +112,9 @@ func (p *Pump) Take() Batch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry}
+	if p.ended && p.kept != nil {
+		b.Images, p.kept = p.kept, nil
+	}
 	p.text.Reset()
 	p.reasoning.Reset()
 	p.usage = nil
@@ -107,4 +136,7 @@ type Batch struct {
 	Alive bool
 	// Retry is the gateway client's retry notice (nil when none).
 	Retry *api.RetryNotice
+	// Images is what became of the reply's images, with the batch that
+	// ends it (nil otherwise).
+	Images *ReplyImages
 }

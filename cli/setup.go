@@ -221,6 +221,8 @@ type TUIRequest struct {
 	// KnownModels are the gateways' model ids from the last `parley models`
 	// (the cache), so refusals name models the user can use.
 	KnownModels []string
+	// KnownSaid is what those lists said the models take and make.
+	KnownSaid []api.ModelInfo
 	// VerboseLog is the file the clients' --verbose trace goes to ("" when
 	// --verbose is off); stderr is the chat's screen.
 	VerboseLog string
@@ -316,7 +318,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 		},
 	}
 	req.Demo, req.Warnings = a.demo, a.collected
-	req.KnownModels = a.knownModels(cfg)
+	req.KnownModels, req.KnownSaid = a.knownModels(cfg)
 	req.NoImages = f.noImages
 	req.Role = role
 	return a.env.RunTUI(ctx, req)

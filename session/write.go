@@ -73,9 +73,11 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change, n *numbering)
 func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *numbering) (applied, error) {
 	m := ch.Message
 	// A message's parts are written once: with a user message, or when an
-	// image turn ends with its images.
+	// image turn ends with its images, or a reply with the images its
+	// model made.
 	withParts := ch.Kind == conversation.ChangeAppend ||
-		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
+		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming ||
+		ch.Kind == conversation.ChangeUpdate && m.Role == api.RoleAssistant && m.State != conversation.StateStreaming && len(m.Attachments) > 0
 	var b blobs
 	var atts []api.Attachment
 	if withParts {

@@ -99,6 +99,8 @@ type Options struct {
 	// KnownModels are the gateway's model ids as last listed (a cache), so
 	// a refusal names models the user can use before the picker asks.
 	KnownModels []string
+	// KnownSaid is what that list said the models take and make.
+	KnownSaid []api.ModelInfo
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -239,7 +241,7 @@ func New(ctx context.Context, opts Options) *Model {
 		opts:    opts,
 		now:     now,
 		base:    ctx,
-		catalog: st.catalog.WithListed(opts.KnownModels),
+		catalog: st.catalog.WithListed(opts.KnownModels).WithGateway(opts.KnownSaid),
 		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
 			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt}),
 		model:   st.model,
