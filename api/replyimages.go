@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -100,17 +101,27 @@ func (b *replyImageBudget) one(e json.RawMessage) (ReplyImage, bool) {
 	}
 	b.bytes += int64(len(data))
 	info, err := media.Inspect(data)
+	var (
+		be *media.BudgetError
+		se *media.ScansError
+	)
 	if err == nil {
 		err = info.Check(media.DecodeBudget)
 	}
-	if err != nil {
-		what := media.DescribeContent(data)
-		if what == "" {
-			what = err.Error()
+	switch {
+	case err == nil:
+		return ReplyImage{Data: data, Info: info}, true
+	case errors.As(err, &be):
+		return ReplyImage{Refused: "is " + be.Detail()}, true
+	case errors.As(err, &se):
+		return ReplyImage{Refused: "is " + se.Detail()}, true
+	case errors.Is(err, media.ErrNotImage):
+		if what := media.DescribeContent(data); what != "" {
+			return ReplyImage{Refused: "is not an image (it looks like " + what + ")"}, true
 		}
-		return ReplyImage{Refused: "is not an image parley can show (" + what + ")"}, true
+		return ReplyImage{Refused: "is not a PNG, JPEG, WEBP or GIF image"}, true
 	}
-	return ReplyImage{Data: data, Info: info}, true
+	return ReplyImage{Refused: fmt.Sprintf("is a damaged %s image (%v)", info.Format.Name(), err)}, true
 }
 
 // imageSource finds the URL or Base64 of an images entry; ok is false for

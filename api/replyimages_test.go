@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -91,6 +93,7 @@ func TestReplyImageShapes(t *testing.T) {
 	wide := replyPNG(t, 1, 1, color.RGBA{})
 	// A header claiming 100000×100000 pixels: over the decode budget.
 	copy(wide[16:24], []byte{0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0})
+	binary.BigEndian.PutUint32(wide[29:33], crc32.ChecksumIEEE(wide[12:29]))
 	cases := []struct {
 		name, entry string
 		want        []byte
@@ -104,7 +107,7 @@ func TestReplyImageShapes(t *testing.T) {
 		{"link", `{"image_url":{"url":"https://example.com/a.png"}}`, nil, "came as a link"},
 		{"not an image", `"data:image/png;base64,` + base64.StdEncoding.EncodeToString([]byte("<html>hello</html>")) + `"`, nil, "is not an image"},
 		{"too large", `"` + huge + `"`, nil, "is larger than parley keeps"},
-		{"over the pixel budget", `"data:image/png;base64,` + base64.StdEncoding.EncodeToString(wide) + `"`, nil, "is not an image parley can show"},
+		{"over the pixel budget", `"data:image/png;base64,` + base64.StdEncoding.EncodeToString(wide) + `"`, nil, "more than parley decodes"},
 		{"empty", `{"image_url":{}}`, nil, "has no data"},
 	}
 	for _, tc := range cases {

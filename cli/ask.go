@@ -29,6 +29,7 @@ type askFlags struct {
 	params    []string
 	role      string
 	reasoning bool
+	saveDir   string
 	history   historyFlags
 }
 
@@ -85,6 +86,7 @@ the session's model, system prompt, role and /set parameters carry on unless
 	fl.StringArrayVar(&f.params, "param", nil, "set a parameter, NAME=VALUE, such as temperature=0.2 (repeatable)")
 	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
 	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
+	fl.StringVar(&f.saveDir, "save-dir", "", "folder for the images a model makes with its reply (default: image_dir from the config); their paths go to stderr")
 	f.history.register(fl)
 	return cmd
 }
@@ -116,7 +118,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	}
 	// The same engine as the chat: Begin checks and starts the turn,
 	// Complete takes what streams and closes it.
-	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.mask})
+	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.mask, ImageDir: a.askImageDir(cfg, f)})
 	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
 	if plan.role != nil {
 		conv.SetRole(plan.role.Name) // kept with the session
@@ -141,6 +143,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
+	a.sayImages(res.Images)
 	if note := finishNote(res.FinishReason); note != "" {
 		a.say(note)
 	}
