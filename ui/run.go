@@ -243,7 +243,7 @@ func New(ctx context.Context, opts Options) *Model {
 		base:    ctx,
 		catalog: st.catalog.WithListed(opts.KnownModels).WithGateway(opts.KnownSaid),
 		eng: chat.New(ctx, chat.Options{Clients: chat.NewClients(opts.NewClient), Now: now,
-			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt}),
+			SystemPrompt: opts.systemPrompt(), Role: opts.Role, SystemOverride: opts.SystemPrompt, ImageDir: opts.imageDir()}),
 		model:   st.model,
 		term:    terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 		desktop: desktop.FromOS(),
