@@ -33,6 +33,9 @@ func (s System) CopyImage(ctx context.Context, img []byte) error {
 		return err
 	}
 	const what = "copy the image"
+	if name, ps := s.wslPowerShell(); ps != "" {
+		return s.copyWSL(ctx, what, name, ps, "image", png)
+	}
 	switch s.session() {
 	case wayland:
 		if p := s.find("wl-copy"); p != "" {
