@@ -41,6 +41,7 @@ type modelLayer struct {
 type modelsListedMsg struct {
 	gen    int
 	models []string
+	said   []api.ModelInfo
 	err    error
 }
 
@@ -60,7 +61,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			return nil, nil
 		}
 		l.p.SetItems(l.rows(ml.models))
-		return nil, modelsListed{models: ml.models}
+		return nil, modelsListed{models: ml.models, said: ml.said}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
@@ -128,8 +129,8 @@ func listModels(ctx context.Context, pool *chat.Clients, model string, gen int) 
 		if err != nil {
 			return modelsListedMsg{gen: gen, err: err}
 		}
-		ms, err := c.ListModels(ctx)
-		return modelsListedMsg{gen: gen, models: ms, err: err}
+		said, err := c.ListModelInfo(ctx)
+		return modelsListedMsg{gen: gen, models: api.ModelIDs(said), said: said, err: err}
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/api"
+	"parley/chat"
 	"parley/termsafe"
 )
 
@@ -15,6 +17,10 @@ import (
 type modelCheckedMsg struct {
 	name   string
 	models []string
+	said   []api.ModelInfo // what the list says each model takes and makes
+	// vision: asked because an image was attached for a model nothing
+	// here says sees images (see gatewayList.askAboutVision).
+	vision bool
 	err    error
 }
 
@@ -40,16 +46,21 @@ func (m *Model) checkModelName(name string) tea.Cmd {
 	if !m.eng.Clients().Configured() {
 		return nil
 	}
-	pool, base := m.eng.Clients(), m.base
+	return askModelList(m.eng.Clients(), m.base, name, false)
+}
+
+// askModelList asks the gateway of name's provider for its model list and
+// what it says of each model, within modelListTimeout.
+func askModelList(pool *chat.Clients, base context.Context, name string, vision bool) tea.Cmd {
 	return func() tea.Msg {
 		c, err := pool.Get(name)
 		if err != nil {
-			return modelCheckedMsg{name: name, err: err}
+			return modelCheckedMsg{name: name, vision: vision, err: err}
 		}
 		ctx, cancel := context.WithTimeout(base, modelListTimeout)
 		defer cancel()
-		ms, err := c.ListModels(ctx)
-		return modelCheckedMsg{name: name, models: ms, err: err}
+		said, err := c.ListModelInfo(ctx)
+		return modelCheckedMsg{name: name, models: api.ModelIDs(said), said: said, vision: vision, err: err}
 	}
 }
 

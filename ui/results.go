@@ -31,7 +31,10 @@ type (
 	}
 	// modelsListed is the gateway's model list, for completion and the
 	// vision refusal.
-	modelsListed struct{ models []string }
+	modelsListed struct {
+		models []string
+		said   []api.ModelInfo // what the list says each model takes and makes
+	}
 	// modelChosen closes the model picker and switches to name; send sends
 	// the message that waited for a model.
 	modelChosen struct {
@@ -96,7 +99,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return cmd
 	case modelsListed:
 		m.gateway.models = r.models
-		m.catalog = m.catalog.WithListed(r.models)
+		m.catalog = m.catalog.WithListed(r.models).WithGateway(r.said)
 		return nil
 	case modelChosen:
 		m.layers.pop()

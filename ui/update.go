@@ -225,7 +225,10 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case modelCheckedMsg:
 		listed, warning := m.gateway.checked(msg, m.model)
 		if listed != nil {
-			m.catalog = m.catalog.WithListed(listed)
+			m.catalog = m.catalog.WithListed(listed).WithGateway(msg.said)
+		}
+		if msg.vision {
+			warning = visionAnswered(m.catalog, m.model, m.comp.attachments, msg, warning)
 		}
 		if warning == "" {
 			return nil, true

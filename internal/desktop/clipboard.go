@@ -64,7 +64,7 @@ func (s System) ReadClipboard(ctx context.Context) (Clip, error) {
 	case sess == windows:
 		c, err = s.readWindows(ctx)
 	default:
-		return Clip{}, newError(ErrNoTool, "cannot read the clipboard: "+s.noSessionReason()+
+		return Clip{}, newError(ErrNoDesktop, "cannot read the clipboard: "+s.noSessionReason()+
 			"; paste text with your terminal's paste key, or attach the image file instead")
 	}
 	if err != nil {

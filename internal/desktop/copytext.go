@@ -67,5 +67,5 @@ func (s System) CopyText(ctx context.Context, text string) error {
 			return tool{name: name, path: p, args: psArgs(psWriteText), env: []string{"PARLEY_CLIPBOARD_TEXT=" + file}, limit: stderrKeep}
 		})
 	}
-	return newError(ErrNoTool, "cannot "+copyText+": "+s.noSessionReason())
+	return newError(ErrNoDesktop, "cannot "+copyText+": "+s.noSessionReason())
 }

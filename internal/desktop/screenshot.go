@@ -102,7 +102,7 @@ func (s System) CaptureRegion(ctx context.Context) (Screenshot, error) {
 		}
 		return s.captureWindows(ctx, name, ps)
 	}
-	return Screenshot{}, newError(ErrNoTool, "cannot take a screenshot: "+s.noSessionReason()+"; attach an image file instead")
+	return Screenshot{}, newError(ErrNoDesktop, "cannot take a screenshot: "+s.noSessionReason()+"; attach an image file instead")
 }
 
 // slurpGeometry is what slurp prints for a region: "X,Y WxH" (X and Y
