@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/imagegen"
@@ -131,6 +132,9 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.tr.SetGraphemes(true)
 		}
 		return nil, true
+
+	case uv.UnknownOscEvent, tea.ClipboardMsg, termClipExpired:
+		return m.term.clip.msg(msg)
 
 	case tea.KeyboardEnhancementsMsg:
 		m.term.enhanced = msg.SupportsKeyDisambiguation()
