@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -93,6 +94,14 @@ while ($true) {
 }`
 )
 
+// WSLTimeout bounds one run of PowerShell through WSL's interop, which
+// takes one to three seconds to start cold (Windows starts a process and
+// loads .NET for it), more than the clipboard tools' DefaultTimeout.
+const WSLTimeout = 10 * time.Second
+
+// wslWait is how long a PowerShell run from WSL may take.
+func (s System) wslWait() time.Duration { return max(s.timeout(), WSLTimeout) }
+
 // psWriteFor is psWriteStream for one kind of data.
 func psWriteFor(kind string) string { return strings.Replace(psWriteStream, "'KIND'", "'"+kind+"'", 1) }
 
@@ -138,7 +147,7 @@ func streamed(out []byte, limit int64) (kind string, data []byte, err error) {
 
 // readWSL reads the Windows clipboard from WSL.
 func (s System) readWSL(ctx context.Context, name, ps string) (Clip, error) {
-	out, err := s.run(ctx, tool{name: name, path: ps, args: psArgs(psReadStream), limit: b64Limit(max(s.maxImage(), MaxTextBytes))})
+	out, err := s.run(ctx, tool{name: name, path: ps, args: psArgs(psReadStream), limit: b64Limit(max(s.maxImage(), MaxTextBytes)), wait: s.wslWait()})
 	switch {
 	case errors.Is(err, errTooMuch):
 		return Clip{}, s.tooLargeImage()
@@ -220,7 +229,7 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func (s System) copyWSL(ctx context.Context, what, name, ps, kind string, data []byte) error {
 	in := make([]byte, base64.StdEncoding.EncodedLen(len(data)))
 	base64.StdEncoding.Encode(in, data)
-	return s.copyWith(ctx, what, tool{name: name, path: ps, args: psArgs(psWriteFor(kind)), stdin: in})
+	return s.copyWith(ctx, what, tool{name: name, path: ps, args: psArgs(psWriteFor(kind)), stdin: in, wait: s.wslWait()})
 }
 
 // captureWindows runs the Windows region capture through PowerShell
