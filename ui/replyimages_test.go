@@ -19,7 +19,7 @@ import (
 func TestAReplysImagesShowAndAreSaved(t *testing.T) {
 	h, dir := imageHarness(t, 120, 50)
 	made := mediatest.PNG(t, mediatest.Screenshot(300, 200))
-	h.srv.Enqueue(apitest.Reply{Text: "Here is your fox.", ReplyImages: [][]byte{made}})
+	h.srv.Enqueue(apitest.Reply{Text: "Here is your fox.", ReplyImages: [][]byte{made, []byte("<html>no</html>")}})
 	h.typeText("paint a fox")
 	h.key("enter")
 	h.wait("the reply", func() bool {
@@ -38,6 +38,9 @@ func TestAReplysImagesShowAndAreSaved(t *testing.T) {
 		return strings.Contains(scr, "Here is your fox.") && strings.Contains(scr, filepath.Base(files[0])) &&
 			strings.Count(h.m.View().Content, "▀") > 50
 	})
+	if flat := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(flat, "the reply's image 2 is not an image (it looks like an HTML page)") || h.m.notes.cur.kind != toastWarn {
+		t.Fatalf("the image not kept is not said:\n%s", h.screen())
+	}
 	items := imageItems(h.m.eng.Conv(), nil, h.m.now(), nil)
 	if len(items) != 1 || items[0].Origin != imagepane.Generated || items[0].Path != files[0] {
 		t.Fatalf("the image pane lists %+v", items)

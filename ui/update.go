@@ -84,9 +84,12 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		m.screen.ticking = false
 	} else if m.eng.Reply() == nil || msg.id != m.eng.Reply().ID {
 		return nil // a late tick of a stopped stream
-	} else if _, over := m.eng.Drain(); over {
+	} else if end, over := m.eng.Drain(); over {
 		client, _ := m.eng.Clients().Ready(m.model)
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.model)
+		if notes := replyImageNotes(end); notes != "" {
+			ended = tea.Batch(ended, m.notify(notes, toastWarn))
+		}
 	}
 	render := m.tr.Tick()
 	// Text that arrived right before a silence is stored within a second
