@@ -87,6 +87,7 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		},
 		VerboseLog:  req.VerboseLog,
 		KnownModels: req.KnownModels,
+		KnownSaid:   req.KnownSaid,
 		NoImages:    req.NoImages,
 		MCP:         req.MCP,
 		JobControl:  &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},

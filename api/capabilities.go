@@ -15,6 +15,8 @@ const (
 	CapStreamUsage
 	CapImageGeneration
 	CapImageEdit
+	// CapImageOutput: a chat model that makes images in its replies.
+	CapImageOutput
 )
 
 // String names the capability as people say it ("vision").
@@ -28,6 +30,8 @@ func (c Capability) String() string {
 		return "image generation"
 	case CapImageEdit:
 		return "image editing"
+	case CapImageOutput:
+		return "images in replies"
 	}
 	return "capability " + strconv.Itoa(int(c))
 }
@@ -43,6 +47,8 @@ func (c Capability) ConfigKey() string {
 		return "image_generation"
 	case CapImageEdit:
 		return "image_edit"
+	case CapImageOutput:
+		return "image_output"
 	}
 	return ""
 }
@@ -58,6 +64,8 @@ func (c Capability) lacks() string {
 		return "cannot generate images"
 	case CapImageEdit:
 		return "cannot edit images"
+	case CapImageOutput:
+		return "does not make images in its replies"
 	}
 	return "lacks " + c.String()
 }
@@ -72,6 +80,8 @@ func (c Capability) holders() string {
 		return "models that generate images"
 	case CapImageEdit:
 		return "models that edit images"
+	case CapImageOutput:
+		return "models that make images in their replies"
 	}
 	return "models with " + c.String()
 }
@@ -83,6 +93,9 @@ type Capabilities struct {
 	ImageGeneration bool // POST /images/generations
 	ImageEdit       bool // multipart POST to EditPath
 	ResponseFormat  bool // accepts response_format ("b64_json"); gpt-image models do not
+	// ImageOutput: a chat model whose replies carry images (asked for with
+	// modalities ["image","text"]; see ReplyImage).
+	ImageOutput bool
 
 	Sizes    []string // sizes the model accepts ("1024x1024", "auto"); empty = not known, any is sent
 	MaxN     int      // most images per request; 0 means unknown and is treated as 1
@@ -108,6 +121,8 @@ func (c Capabilities) Has(cap Capability) bool {
 		return c.ImageGeneration
 	case CapImageEdit:
 		return c.ImageEdit
+	case CapImageOutput:
+		return c.ImageOutput
 	}
 	return false
 }
@@ -158,6 +173,9 @@ func (c Capabilities) Summary() string {
 	}
 	if c.StreamUsage {
 		parts = append(parts, "usage")
+	}
+	if c.ImageOutput {
+		parts = append(parts, "images in replies")
 	}
 	if c.ImageGeneration {
 		parts = append(parts, "image generation")
@@ -259,6 +277,8 @@ var builtinFamilies = []family{
 	{[]string{"claude-2*", "claude-instant*"}, "", Capabilities{}},
 	{[]string{"claude*"}, "claude", visionOnly},
 	{[]string{"gemini-pro", "gemini-1.0*"}, "", Capabilities{}},
+	// Chat models that answer with images (OpenRouter's image output).
+	{[]string{"gemini-*-image*"}, "", Capabilities{Vision: true, ImageOutput: true}},
 	{[]string{"gemini*"}, "gemini", visionOnly},
 }
 

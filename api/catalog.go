@@ -12,6 +12,7 @@ const (
 	SourceConfig  = "config"  // declared under [[models]] (merged over the built-ins)
 	SourceBuiltin = "builtin" // a well-known name
 	SourceDefault = "default" // unknown: a plain chat model
+	SourceGateway = "gateway" // the gateway's model list said what it takes (over the built-ins)
 )
 
 // Model is a model name with its capabilities.
@@ -19,10 +20,13 @@ type Model struct {
 	Name     string
 	Provider string // provider name from config; "" = the default provider
 	Caps     Capabilities
-	Source   string // SourceConfig, SourceBuiltin or SourceDefault
+	Source   string // SourceConfig, SourceBuiltin, SourceGateway or SourceDefault
 	// Price is what the model costs (input_price and output_price of its
 	// [[models]] entry); nil when not known.
 	Price *Price
+	// Declared are the capabilities the config states, true or false:
+	// what the gateway's model list says does not change them.
+	Declared []Capability
 }
 
 // Catalog answers what a model can do and refuses requests a model cannot
@@ -39,6 +43,9 @@ type Catalog struct {
 	fixed string
 	// prices are those the gateway's model list gave (WithPrices).
 	prices map[string]Price
+	// gateway is what the gateway's model list says each model takes and
+	// makes, by lower-case id (WithGateway).
+	gateway map[string]ModelInfo
 }
 
 // NewCatalog builds a catalog from configured models, whose Caps are taken as
@@ -60,7 +67,7 @@ func NewCatalog(configured []Model) *Catalog {
 func (c *Catalog) WithConfigPath(path string) *Catalog {
 	n := &Catalog{configPath: path}
 	if c != nil {
-		n.configured, n.listed, n.fixed = c.configured, c.listed, c.fixed
+		n.configured, n.listed, n.fixed, n.gateway = c.configured, c.listed, c.fixed, c.gateway
 		n.prices = c.prices
 	}
 	return n
@@ -71,7 +78,7 @@ func (c *Catalog) WithConfigPath(path string) *Catalog {
 func (c *Catalog) WithListed(ids []string) *Catalog {
 	n := &Catalog{listed: append([]string(nil), ids...)}
 	if c != nil {
-		n.configured, n.configPath, n.fixed = c.configured, c.configPath, c.fixed
+		n.configured, n.configPath, n.fixed, n.gateway = c.configured, c.configPath, c.fixed, c.gateway
 		n.prices = c.prices
 	}
 	return n
@@ -109,12 +116,12 @@ func (c *Catalog) Configured() []Model {
 func (c *Catalog) Lookup(name string) Model {
 	if m, ok := c.configuredModel(name); ok {
 		m.Caps.Sizes = append([]string(nil), m.Caps.Sizes...)
-		return m
+		return c.gatewaySays(m)
 	}
 	if caps, ok := BuiltinCapabilities(name); ok {
-		return Model{Name: name, Caps: caps, Source: SourceBuiltin}
+		return c.gatewaySays(Model{Name: name, Caps: caps, Source: SourceBuiltin})
 	}
-	return Model{Name: name, Source: SourceDefault}
+	return c.gatewaySays(Model{Name: name, Source: SourceDefault})
 }
 
 func (c *Catalog) configuredModel(name string) (Model, bool) {

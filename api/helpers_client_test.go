@@ -90,6 +90,7 @@ type streamResult struct {
 	finish    string
 	finishN   int // events that carried a finish reason
 	usage     *Usage
+	images    []ReplyImage
 	events    int
 	err       error // io.EOF for a proper end
 }
@@ -131,6 +132,9 @@ func drain(t testing.TB, s *Stream) streamResult {
 		}
 		if ev.Usage != nil {
 			r.usage = ev.Usage
+		}
+		if ev.Image != nil {
+			r.images = append(r.images, *ev.Image)
 		}
 	}
 	r.text = b.String()

@@ -138,18 +138,9 @@ func (c *Catalog) Price(model string) *Price {
 // ListModelsPriced is ListModels with the prices the list gives
 // (ModelPrices: OpenRouter's pricing), from the one request.
 func (c *Client) ListModelsPriced(ctx context.Context) ([]string, map[string]Price, error) {
-	data, err := c.roundTrip(ctx, &apiRequest{
-		method:      "GET",
-		url:         c.endpoint("/models"),
-		accept:      "application/json",
-		credentials: true,
-	}, maxModelsReply)
+	list, prices, err := c.ListModelCatalog(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	ids, err := c.modelIDs(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ids, ModelPrices(data), nil
+	return ModelIDs(list), prices, nil
 }

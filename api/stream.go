@@ -31,6 +31,9 @@ type StreamEvent struct {
 	// ToolCalls are pieces of tool calls (ToolCallAssembler puts them
 	// together); nil on most events.
 	ToolCalls *ToolCallDeltas
+	// Image is an image the model sent with its reply (non-nil on an
+	// event of its own, one per image; see ReplyImage).
+	Image *ReplyImage
 }
 
 // ErrStreamEndedEarly reports a stream that stopped without [DONE] and
@@ -68,6 +71,7 @@ type Stream struct {
 	mask     replyMask     // the key, should the reply echo it
 	rmask    replyMask     // the same for the reasoning
 	think    thinkSplitter // <think> at the start of the content
+	images   replyImageBudget
 	attempts int
 
 	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
@@ -226,6 +230,9 @@ const eventEnvelope = 4 << 10
 // of an event that delivered nothing, the envelope past eventEnvelope of
 // one that did.
 func eventNoise(n int, out StreamEvent) int64 {
+	if out.Image != nil {
+		return 0 // the bytes carried an image
+	}
 	if out == (StreamEvent{}) {
 		return int64(n) + 1
 	}

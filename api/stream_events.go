@@ -47,6 +47,9 @@ func (s *Stream) fromJSON(body io.Reader) {
 		s.pendingErr = tooLarge
 		return
 	}
+	for _, img := range s.images.decode(ch.Images) {
+		s.pending = append(s.pending, StreamEvent{Image: &img})
+	}
 	s.pending = append(s.pending, StreamEvent{Reasoning: ch.Reasoning, Text: ch.Message.Content.PlainText(), Role: ch.Message.Role, FinishReason: finish, Usage: reply.Usage})
 	s.pendingErr = io.EOF
 }
@@ -62,8 +65,8 @@ func (s *Stream) deliver(ev StreamEvent) StreamEvent {
 	if ev == (StreamEvent{}) {
 		return ev
 	}
-	if ev.Text != "" || ev.Reasoning != "" {
-		// A retry would start the reasoning over as well.
+	if ev.Text != "" || ev.Reasoning != "" || ev.Image != nil {
+		// A retry would start the reasoning (and the images) over as well.
 		s.gotText = true
 	}
 	if ev.FinishReason != "" {
@@ -116,6 +119,7 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 			if len(ch.Delta.ToolCalls) > 0 {
 				out.ToolCalls = &ToolCallDeltas{Calls: slices.Clone(ch.Delta.ToolCalls)}
 			}
+			out.Image = s.queueImages(s.images.decode(ch.Delta.Images))
 		}
 		if ch.FinishReason != nil {
 			out.FinishReason = *ch.FinishReason
@@ -132,6 +136,19 @@ func (s *Stream) handle(ev sseEvent) (StreamEvent, error) {
 		out.FinishReason = ""
 	}
 	return out, nil
+}
+
+// queueImages returns the first of a chunk's images for its own event and
+// queues the others as events of their own, delivered before the next
+// chunk is read.
+func (s *Stream) queueImages(imgs []ReplyImage) *ReplyImage {
+	if len(imgs) == 0 {
+		return nil
+	}
+	for i := range imgs[1:] {
+		s.pending = append(s.pending, StreamEvent{Image: &imgs[1+i]})
+	}
+	return &imgs[0]
 }
 
 // streamError builds the APIError for an error reported inside the stream.

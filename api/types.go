@@ -26,6 +26,9 @@ type ChatRequest struct {
 	Messages      []Message      `json:"messages"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+	// Modalities asks a model that makes images in its replies for them
+	// (["image","text"]); nil leaves it out.
+	Modalities []string `json:"modalities,omitempty"`
 	// Params are sent beside the messages; only what is set is sent.
 	Params
 	// Tools are the tools the model may call; none is sent when empty.
@@ -256,6 +259,8 @@ type ChatChoice struct {
 	// message.reasoning (OpenRouter), or a <think>...</think> that opened
 	// the content (which Chat takes out of Message). Never sent.
 	Reasoning string `json:"-"`
+	// Images is message.images as the gateway sent it (see ReplyImage).
+	Images json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON reads the choice with the reasoning gateways put beside
@@ -266,8 +271,9 @@ func (c *ChatChoice) UnmarshalJSON(b []byte) error {
 		plain
 		Message struct {
 			Message
-			ReasoningContent string `json:"reasoning_content"`
-			Reasoning        string `json:"reasoning"`
+			ReasoningContent string          `json:"reasoning_content"`
+			Reasoning        string          `json:"reasoning"`
+			Images           json.RawMessage `json:"images"`
 		} `json:"message"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
@@ -277,6 +283,7 @@ func (c *ChatChoice) UnmarshalJSON(b []byte) error {
 	c.Message = w.Message.Message
 	// A gateway moving from one name to the other may send both.
 	c.Reasoning = cmp.Or(w.Message.ReasoningContent, w.Message.Reasoning)
+	c.Images = w.Message.Images
 	return nil
 }
 
@@ -340,6 +347,10 @@ type Delta struct {
 	ReasoningContent string          `json:"reasoning_content,omitempty"`
 	Reasoning        string          `json:"reasoning,omitempty"`
 	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+	// Images are the images the model makes with its reply (see
+	// ReplyImage), read as raw JSON so an unexpected shape costs the
+	// images, never the stream.
+	Images json.RawMessage `json:"images,omitempty"`
 }
 
 // ImageRequest is the body of POST /v1/images/generations. Zero values are

@@ -21,6 +21,8 @@ type Handlers struct {
 type Result struct {
 	FinishReason string
 	Usage        *api.Usage
+	// Images is what became of the images the model sent with its reply.
+	Images ReplyImages
 }
 
 // directSink hands each event to the conversation and the handlers at
@@ -32,6 +34,9 @@ type directSink struct {
 }
 
 func (s directSink) Event(ev api.StreamEvent) {
+	if ev.Image != nil {
+		s.r.images = append(s.r.images, *ev.Image)
+	}
 	if ev.Reasoning != "" {
 		s.on.Reasoning(ev.Reasoning)
 	}
@@ -84,7 +89,11 @@ func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handler
 	if err != nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
-	res := Result{FinishReason: r.Finish}
+	if ctx.Err() == nil {
+		kept := r.keep(r.images)
+		e.apply(r, Batch{Images: &kept}, e.opts.Now())
+	}
+	res := Result{FinishReason: r.Finish, Images: r.Images}
 	e.end(r, err, e.opts.Now())
 	res.Usage = r.Turn.Usage()
 	return res, err

@@ -49,6 +49,10 @@ type Options struct {
 	ParamLayers func(model string, conv *conversation.Conversation) []api.ParamLayer
 	// Tools configure the tool loop; the zero value offers no tools.
 	Tools ToolOptions
+	// ImageDir is where the images a model sends with its reply are
+	// saved (image_dir; ask's --save-dir); "" keeps them with the
+	// conversation only.
+	ImageDir string
 }
 
 // Engine runs one chat's turns: see the package comment.
@@ -254,7 +258,7 @@ func (e *Engine) canBegin(models ...string) error {
 func (e *Engine) newReply(id int, t *conversation.Turn, model string, client *api.Client) *Reply {
 	now := e.opts.Now()
 	ctx, cancel := context.WithCancel(e.base)
-	return &Reply{ID: id, Turn: t, Model: model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now, rounds: e.rounds}
+	return &Reply{ID: id, Turn: t, Model: model, ctx: ctx, cancel: cancel, client: client, flush: e.opts.Flush, wait: e.opts.FlushWait, pump: &Pump{}, Started: now, Last: now, rounds: e.rounds, imageDir: e.opts.ImageDir, now: e.opts.Now}
 }
 
 // Drain applies what the replies in flight sent since the previous call
@@ -320,6 +324,10 @@ func (e *Engine) apply(r *Reply, b Batch, now time.Time) {
 		e.applyTool(r, ev)
 	}
 	e.conv.Receive(r.Turn, text[from:], b.Usage, b.Finish)
+	if b.Images != nil {
+		r.Images = *b.Images
+		e.conv.AddReplyImages(r.Turn, r.Images.Kept)
+	}
 }
 
 // applyTool puts one event of the tool loop into the conversation.

@@ -115,13 +115,16 @@ func (e *Engine) StopImages() bool {
 	return true
 }
 
+// sha is the hex SHA-256 of data, as attachments carry it.
+func sha(data []byte) string { return fmt.Sprintf("%x", sha256.Sum256(data)) }
+
 // savedAttachment is a saved image as the conversation keeps it: named by
 // its path, with its bytes (so the history keeps it when the file moves).
 func savedAttachment(s media.SavedImage, v media.Verified) api.Attachment {
 	return api.Attachment{
 		Name:   s.Path,
 		MIME:   s.Format.MIME(),
-		SHA256: fmt.Sprintf("%x", sha256.Sum256(v.Data)),
+		SHA256: sha(v.Data),
 		Width:  s.Width, Height: s.Height,
 		Bytes: len(v.Data),
 		Data:  v.Data,

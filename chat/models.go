@@ -73,3 +73,11 @@ func (e *Engine) SetPrices(prices map[string]api.Price) {
 		e.models.catalog = e.Catalog().WithPrices(prices)
 	}
 }
+
+// SetGateway keeps what the gateway's model list says each model takes
+// and makes: a model it says sees images is never refused them.
+func (e *Engine) SetGateway(said []api.ModelInfo) {
+	if said != nil {
+		e.models.catalog = e.Catalog().WithGateway(said)
+	}
+}

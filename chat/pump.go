@@ -35,6 +35,11 @@ type Pump struct {
 	steps  int
 	ask    *ToolAsk
 	answer chan Approval
+	// images are the images the reply brought (at most
+	// api.MaxReplyImages, the stream's bound), and kept what became of
+	// them once the stream ended (see keepImages).
+	images []api.ReplyImage
+	kept   *ReplyImages
 }
 
 // Event adds one stream event.
@@ -50,6 +55,9 @@ func (p *Pump) Event(ev api.StreamEvent) {
 	}
 	if ev.FinishReason != "" {
 		p.finish = ev.FinishReason
+	}
+	if ev.Image != nil {
+		p.images = append(p.images, *ev.Image)
 	}
 	p.mu.Unlock()
 }
@@ -134,6 +142,24 @@ func (p *Pump) Answer(a Approval) bool {
 	return true
 }
 
+// takeImages hands over the images gathered so far.
+func (p *Pump) takeImages() []api.ReplyImage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	imgs := p.images
+	p.images = nil
+	return imgs
+}
+
+// endWith says the stream is over (see End) with what became of its
+// images.
+func (p *Pump) endWith(err error, kept ReplyImages) {
+	p.mu.Lock()
+	p.kept = &kept
+	p.mu.Unlock()
+	p.End(err)
+}
+
 // Retrying records a retry the client is about to make.
 func (p *Pump) Retrying(n api.RetryNotice) {
 	p.mu.Lock()
@@ -176,6 +202,9 @@ func (p *Pump) Take() Batch {
 	defer p.mu.Unlock()
 	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry, Tools: p.tools}
 	p.tools = nil
+	if p.ended && p.kept != nil {
+		b.Images, p.kept = p.kept, nil
+	}
 	p.text.Reset()
 	p.reasoning.Reset()
 	p.usage = nil
@@ -199,4 +228,7 @@ type Batch struct {
 	Retry *api.RetryNotice
 	// Tools are the tool loop's events, each at its place in Text.
 	Tools []ToolEvent
+	// Images is what became of the reply's images, with the batch that
+	// ends it (nil otherwise).
+	Images *ReplyImages
 }

@@ -32,6 +32,15 @@ type Reply struct {
 	// tools are the tools the turn offers; rounds runs its tool loop.
 	tools  []api.Tool
 	rounds func(context.Context, *Reply, toolSink, time.Duration) error
+	// imageDir is where the reply's images are saved ("" keeps them
+	// with the conversation only); now is the engine's clock.
+	imageDir string
+	now      func() time.Time
+	// images are those a reply read by Complete brought (its own
+	// goroutine gathers them; a pumped reply's are in the pump).
+	images []api.ReplyImage
+	// Images is what became of the reply's images once it ended.
+	Images ReplyImages
 
 	// Started is when the request went; First when text or reasoning
 	// first came (zero until then); Last when the gateway last sent
@@ -68,7 +77,17 @@ func (r *Reply) Pump() *Pump { return r.pump }
 // cancel.
 func (r *Reply) Run(gap time.Duration) {
 	r.flushFirst()
-	r.pump.End(r.rounds(r.ctx, r, r.pump, gap))
+	err := r.rounds(r.ctx, r, r.pump, gap)
+	r.pump.endWith(err, r.keep(r.pump.takeImages()))
+}
+
+// keep checks and saves the reply's images (keepImages), in the calling
+// goroutine.
+func (r *Reply) keep(imgs []api.ReplyImage) ReplyImages {
+	if len(imgs) == 0 {
+		return ReplyImages{}
+	}
+	return keepImages(r.ctx, imgs, r.imageDir, question(r.Turn.Chat), r.now())
 }
 
 // flushFirst waits, within its bound, for the store to write what it

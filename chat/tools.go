@@ -264,5 +264,8 @@ func readRound(ctx context.Context, client *api.Client, req api.ChatRequest, sin
 		ev.Usage = resp.Usage
 	}
 	sink.Event(ev)
+	for _, img := range resp.ReplyImages() {
+		sink.Event(api.StreamEvent{Image: &img})
+	}
 	return err
 }

@@ -35,6 +35,7 @@ type askFlags struct {
 	params    []string
 	role      string
 	reasoning bool
+	saveDir   string
 	history   historyFlags
 	// tools lets the model call the MCP servers' tools; allowTools
 	// pre-approves SERVER/TOOL or SERVER/* besides the config's allow.
@@ -56,6 +57,7 @@ func (f *askFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.role, "role", "", "ask with a role of the config ([[roles]]): its system prompt, model and params")
 	fl.BoolVar(&f.reasoning, "reasoning", false, "write a reasoning model's thinking to stderr even when stderr is not a terminal")
 	fl.BoolVar(&f.tools, "tools", false, "let the model call the tools of the config's MCP servers; only tools allowed by the config's allow or --allow-tool run, the rest are denied")
+	fl.StringVar(&f.saveDir, "save-dir", "", "folder for the images a model makes with its reply (default: image_dir from the config); their paths go to stderr")
 	fl.StringArrayVar(&f.allowTools, "allow-tool", nil, "with --tools, let a tool run without asking: SERVER/TOOL or SERVER/* (repeatable)")
 	f.history.register(fl)
 }
@@ -170,7 +172,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if servers != nil {
 		defer servers.Close()
 	}
-	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.console.mask, Tools: tools})
+	eng := chat.New(ctx, chat.Options{Clients: clients, Now: a.env.Now, Flush: h.flushFunc(), FlushWait: flushTimeout, Mask: a.console.mask, Tools: tools, ImageDir: a.askImageDir(cfg, f)})
 	conv := h.conversation(a.env.Now, plan.system(f.system, cfg))
 	if plan.role != nil {
 		conv.SetRole(plan.role.Name) // kept with the session
@@ -195,6 +197,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	if err != nil {
 		return err
 	}
+	a.sayImages(res.Images)
 	if note := finishNote(res.FinishReason); note != "" {
 		a.console.say(note)
 	}

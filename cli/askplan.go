@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"parley/api"
@@ -88,7 +89,8 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	if p.model, err = a.chatModel(ctx, cfg, cmp.Or(strings.TrimSpace(f.model), roleModel, strings.TrimSpace(h.model()))); err != nil {
 		return askPlan{}, err
 	}
-	p.catalog = cfg.Catalog().WithListed(a.knownModels(cfg))
+	ids, said := a.knownModels(cfg)
+	p.catalog = cfg.Catalog().WithListed(ids).WithGateway(said)
 	p.params = cfg.ParamLayers(p.model, role)
 	if set := h.params(); !set.IsZero() {
 		p.params = append(p.params, api.ParamLayer{Source: "/set in this session", Clear: "open the session in the chat and /set %s --clear", Params: set})
@@ -100,7 +102,7 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	// when the names say images: that is the first thing to change. The
 	// bytes decide in the end (below): text files need no vision.
 	if looksLikeImages(f.attach) {
-		if err := p.catalog.Require(p.model, api.CapVision); err != nil {
+		if err := a.requireVision(ctx, cfg, &p); err != nil {
 			return askPlan{}, usage(err)
 		}
 	}
@@ -113,7 +115,7 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	}
 	for _, at := range p.atts {
 		if !at.IsText() {
-			if err := p.catalog.Require(p.model, api.CapVision); err != nil {
+			if err := a.requireVision(ctx, cfg, &p); err != nil {
 				return askPlan{}, usage(err)
 			}
 			break
@@ -161,4 +163,39 @@ func looksLikeImages(refs []string) bool {
 		}
 	}
 	return false
+}
+
+// requireVision refuses images to a model that cannot see them. When
+// neither the config nor the cached model list has the gateway's word on
+// the model, the gateway is asked (one listing, bounded by listTimeout,
+// kept in the cache): a model it lists with image input takes images. A
+// listing that fails leaves the refusal as it was.
+func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan) error {
+	err := p.catalog.Require(p.model, api.CapVision)
+	if err == nil || cfg.Overridden() != "" {
+		return err
+	}
+	if _, said := p.catalog.GatewaySaid(p.model); said {
+		return err
+	}
+	if m := p.catalog.Lookup(p.model); m.Source == api.SourceConfig && slices.Contains(m.Declared, api.CapVision) {
+		return err
+	}
+	prov, perr := cfg.ProviderFor(p.model)
+	if perr != nil {
+		return err
+	}
+	client, cerr := a.client(cfg, p.model)
+	if cerr != nil {
+		return err
+	}
+	lctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	infos, lerr := client.ListModelInfo(lctx)
+	if lerr != nil {
+		return err
+	}
+	a.rememberModels(cfg, prov.Name, infos)
+	p.catalog = p.catalog.WithListed(api.ModelIDs(infos)).WithGateway(infos)
+	return p.catalog.Require(p.model, api.CapVision)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"parley/api"
 	"parley/config"
 	"parley/internal/safefile"
 )
@@ -36,6 +37,10 @@ type cachedGateway struct {
 	BaseURL string    `json:"base_url"`
 	Saved   time.Time `json:"saved"`
 	Models  []string  `json:"models"`
+	// Said is what the list said of the models that it said anything of:
+	// what each takes and makes (api.ModelInfo), so a model the config
+	// does not know is sent images the gateway says it sees.
+	Said []api.ModelInfo `json:"said,omitempty"`
 }
 
 // modelCachePath is where the cache lives; "" when neither an absolute
@@ -77,6 +82,34 @@ func (c modelCache) models(baseURL string) []string {
 	return nil
 }
 
+// said returns what the cached list of the gateway at baseURL said of
+// its models.
+func (c modelCache) said(baseURL string) []api.ModelInfo {
+	for _, g := range c.Gateways {
+		if g.BaseURL == baseURL {
+			return g.Said
+		}
+	}
+	return nil
+}
+
+// maxModalities bounds the modalities kept of one model: real lists name
+// two to five.
+const maxModalities = 8
+
+// putInfo records a listing for baseURL (see put) with what it said of
+// each model.
+func (c *modelCache) putInfo(baseURL string, infos []api.ModelInfo, now time.Time) {
+	c.put(baseURL, api.ModelIDs(infos), now)
+	var said []api.ModelInfo
+	for _, m := range infos {
+		if (m.Said() || m.Output != nil) && validModelID(m.ID) && len(said) < maxCachedModels {
+			said = append(said, api.ModelInfo{ID: m.ID, Input: m.Input[:min(len(m.Input), maxModalities)], Output: m.Output[:min(len(m.Output), maxModalities)]})
+		}
+	}
+	c.Gateways[0].Said = said
+}
+
 // put records ids for baseURL, most recent first, within the bounds. Ids
 // that could not be completed safely are left out.
 func (c *modelCache) put(baseURL string, ids []string, now time.Time) {
@@ -99,14 +132,14 @@ func (c *modelCache) put(baseURL string, ids []string, now time.Time) {
 // rememberModels saves the list a gateway gave `parley models` for shell
 // completion. The demo's models are not saved: its address changes with
 // every run. A failure to save is said, but does not fail the command.
-func (a *app) rememberModels(cfg *config.Config, provider string, ids []string) {
+func (a *app) rememberModels(cfg *config.Config, provider string, infos []api.ModelInfo) {
 	p := cfg.Provider(provider)
 	path := modelCachePath(a.env.Getenv, a.env.HomeDir)
 	if cfg.Overridden() != "" || p == nil || path == "" {
 		return
 	}
 	c := loadModelCache(path)
-	c.put(p.BaseURL, ids, a.env.Now())
+	c.putInfo(p.BaseURL, infos, a.env.Now())
 	// Drop the oldest gateways until the file fits the read limit.
 	b, err := json.Marshal(c)
 	for err == nil && len(b) > maxModelCacheBytes && len(c.Gateways) > 1 {
@@ -148,15 +181,19 @@ func writeFileAtomic(path string, b []byte) error {
 
 // knownModels are the ids the gateways of cfg listed last time `parley
 // models` asked (from the cache; nothing is fetched), so a refusal can
-// name models the user can use.
-func (a *app) knownModels(cfg *config.Config) []string {
+// name models the user can use, and what those lists said of them.
+func (a *app) knownModels(cfg *config.Config) ([]string, []api.ModelInfo) {
 	if cfg.Overridden() != "" {
-		return nil
+		return nil, nil
 	}
 	cache := loadModelCache(modelCachePath(a.env.Getenv, a.env.HomeDir))
-	var ids []string
+	var (
+		ids  []string
+		said []api.ModelInfo
+	)
 	for _, p := range cfg.Providers {
 		ids = append(ids, cache.models(p.BaseURL)...)
+		said = append(said, cache.said(p.BaseURL)...)
 	}
-	return ids
+	return ids, said
 }

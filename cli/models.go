@@ -68,7 +68,7 @@ func (a *app) listProvider(ctx context.Context, cfg *config.Config, provider str
 	}
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
-	ids, err := client.ListModels(ctx)
+	infos, err := client.ListModelInfo(ctx)
 	var apiErr *api.APIError
 	if errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusNotFound || apiErr.StatusCode == http.StatusMethodNotAllowed) {
 		fmt.Fprintf(out, "\nThe gateway at %s does not list its models.\n", client.BaseURL())
@@ -77,9 +77,10 @@ func (a *app) listProvider(ctx context.Context, cfg *config.Config, provider str
 	if err != nil {
 		return fmt.Errorf("could not list the models of provider %q: %w", provider, err)
 	}
+	a.rememberModels(cfg, provider, infos)
+	ids := api.ModelIDs(infos)
 	sort.Strings(ids)
-	a.rememberModels(cfg, provider, ids)
-	catalog := cfg.Catalog()
+	catalog := cfg.Catalog().WithGateway(infos)
 	fmt.Fprintf(out, "\nModels offered by %s (provider %q): %d\n", client.BaseURL(), provider, len(ids))
 	tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
 	marked := false

@@ -222,6 +222,8 @@ type TUIRequest struct {
 	// KnownModels are the gateways' model ids from the last `parley models`
 	// (the cache), so refusals name models the user can use.
 	KnownModels []string
+	// KnownSaid is what those lists said the models take and make.
+	KnownSaid []api.ModelInfo
 	// VerboseLog is the file the clients' --verbose trace goes to ("" when
 	// --verbose is off); stderr is the chat's screen.
 	VerboseLog string
@@ -335,7 +337,7 @@ func roleModel(cfg *config.Config, role string) (string, error) {
 // role and trace log: the config and flags, and clients that trace to
 // trace (nil: no tracing).
 func (a *app) tuiRequest(cfg *config.Config, f tuiFlags, trace io.Writer) TUIRequest {
-	return TUIRequest{
+	req := TUIRequest{
 		Config:     cfg,
 		ModelGiven: strings.TrimSpace(f.model) != "",
 		System:     f.system,
@@ -353,9 +355,10 @@ func (a *app) tuiRequest(cfg *config.Config, f tuiFlags, trace io.Writer) TUIReq
 			p := cfg.ServerProvider(baseURL)
 			return func(string) (*api.Client, error) { return a.buildClient(cfg, p, trace) }
 		},
-		Demo:        a.demo,
-		Warnings:    a.console.collected,
-		KnownModels: a.knownModels(cfg),
-		NoImages:    f.noImages,
+		Demo:     a.demo,
+		Warnings: a.console.collected,
+		NoImages: f.noImages,
 	}
+	req.KnownModels, req.KnownSaid = a.knownModels(cfg)
+	return req
 }

@@ -176,6 +176,7 @@ type ModelConfig struct {
 	ImageEdit       *bool    // image_edit
 	ResponseFormat  *bool    // response_format: may response_format = "b64_json" be sent?
 	Tools           *bool    // tools: false for a model that takes no tools
+	ImageOutput     *bool    // image_output: a chat model whose replies carry images
 	Sizes           []string // sizes: accepted image sizes ("1024x1024", "auto"); nil = not set
 	MaxN            *int     // max_n: most images per request
 	EditPath        string   // edit_path: edit endpoint relative to the /v1 base ("/images/edits")
@@ -209,6 +210,7 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 	set(&c.ImageGeneration, m.ImageGeneration)
 	set(&c.ImageEdit, m.ImageEdit)
 	set(&c.ResponseFormat, m.ResponseFormat)
+	set(&c.ImageOutput, m.ImageOutput)
 	if m.Sizes != nil {
 		c.Sizes = append([]string(nil), m.Sizes...)
 	}
@@ -225,6 +227,19 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 		c.NoTools = !*m.Tools
 	}
 	return c
+}
+
+// declared lists the capabilities the entry states, true or false, which
+// the gateway's model list does not change.
+func (m ModelConfig) declared() []api.Capability {
+	var d []api.Capability
+	if m.Vision != nil {
+		d = append(d, api.CapVision)
+	}
+	if m.ImageOutput != nil {
+		d = append(d, api.CapImageOutput)
+	}
+	return d
 }
 
 // DefaultPath is the config file parley reads: env.Path (--config) if set,
@@ -369,7 +384,7 @@ func (c *Config) checkPermissions() {
 func (c *Config) Catalog() *api.Catalog {
 	models := make([]api.Model, len(c.Models))
 	for i, m := range c.Models {
-		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig, Price: m.Price}
+		models[i] = api.Model{Name: m.Name, Provider: m.Provider, Caps: m.Capabilities(), Source: api.SourceConfig, Price: m.Price, Declared: m.declared()}
 	}
 	cat := api.NewCatalog(models).WithConfigPath(c.Path)
 	if c.overridden != "" {

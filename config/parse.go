@@ -39,7 +39,7 @@ var (
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
 		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params", "tools",
-		"input_price", "output_price",
+		"image_output", "input_price", "output_price",
 	}
 )
 
@@ -558,6 +558,7 @@ func (l *loader) models(doc map[string]any) error {
 		}{
 			{"vision", &m.Vision}, {"stream_usage", &m.StreamUsage}, {"image_generation", &m.ImageGeneration},
 			{"image_edit", &m.ImageEdit}, {"response_format", &m.ResponseFormat}, {"tools", &m.Tools},
+			{"image_output", &m.ImageOutput},
 		} {
 			if *f.dst, err = l.boolean(e, base, f.key); err != nil {
 				return err

@@ -216,7 +216,13 @@ func newTurn(id int, built Request, o TurnOptions) *Turn {
 	t := &Turn{ReplyID: id, Built: built, Chat: api.ChatRequest{Model: o.Model, Messages: built.Messages, Params: o.Params, ParamSources: o.ParamSources}}
 	if o.Catalog != nil {
 		t.Chat.StreamOptions = o.Catalog.StreamOptionsFor(o.Model)
-		t.Chat.MaxTokensField = o.Catalog.Lookup(o.Model).Caps.MaxTokensField
+		caps := o.Catalog.Lookup(o.Model).Caps
+		t.Chat.MaxTokensField = caps.MaxTokensField
+		if caps.ImageOutput {
+			// OpenRouter's image-output chat models answer with images
+			// only when asked to.
+			t.Chat.Modalities = []string{"image", "text"}
+		}
 	}
 	return t
 }
@@ -257,10 +263,11 @@ func (p turnPlan) checkVision(user *UserInput, o TurnOptions, ropts RequestOptio
 }
 
 // pathHasImages reports whether a message of p holds an image (a text
-// file is no image; an image turn's pictures are never sent).
+// file is no image; an image turn's pictures and a reply's are never
+// sent).
 func pathHasImages(p []*node) bool {
 	for _, n := range p {
-		if n.msg.Role != RoleImages && hasImages(n.msg.Attachments) {
+		if n.msg.Role == api.RoleUser && hasImages(n.msg.Attachments) {
 			return true
 		}
 	}

@@ -105,7 +105,9 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 	}
 	for i, n := range sendable {
 		m := &n.msg
-		withImages := hasImages(m.Attachments) && (!opts.WithoutImages || i == lastUser)
+		// A reply's own images (a model that makes images) go back as
+		// its text alone: no gateway takes images from the assistant.
+		withImages := m.Role == api.RoleUser && hasImages(m.Attachments) && (!opts.WithoutImages || i == lastUser)
 		if withImages {
 			r.HasImages = true
 			r.ImagesFrom = append(r.ImagesFrom, m.ID)

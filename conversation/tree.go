@@ -287,5 +287,5 @@ func noise(n *node) bool {
 	if m.Role == RoleImages {
 		return len(m.Attachments) == 0
 	}
-	return m.Role == api.RoleAssistant && m.Text == "" && m.Reasoning == ""
+	return m.Role == api.RoleAssistant && m.Text == "" && m.Reasoning == "" && len(m.Attachments) == 0
 }

@@ -71,3 +71,39 @@ func TestImageTurnRoundTrip(t *testing.T) {
 		t.Fatalf("%d images copied, want 2", len(entries))
 	}
 }
+
+// TestReplyImagesRoundTrip: the images a model made with its reply are
+// stored with the reply (by hash, like every image) and come back with it
+// when the session is reopened.
+func TestReplyImagesRoundTrip(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := conversation.New(conversation.Options{ID: "0190cccc", Listeners: []conversation.Listener{r}, Now: c.now})
+	turn, err := conv.Begin(&conversation.UserInput{Text: "paint a fox"}, conversation.TurnOptions{Model: "painter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flush(t, r) // the reply in progress is stored without images
+	conv.Receive(turn, "Here is a fox.", nil, "stop")
+	img := imageAttachment(t, "/p/paint-a-fox-1.png", 16, 12, 5)
+	if !conv.AddReplyImages(turn, []api.Attachment{img}) {
+		t.Fatal("the reply in flight took no images")
+	}
+	if err := conv.Close(turn, nil); err != nil {
+		t.Fatal(err)
+	}
+	flush(t, r)
+
+	got, err := s.Load(context.Background(), conv.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := got.Snapshot.Messages[len(got.Snapshot.Messages)-1]
+	if reply.Role != api.RoleAssistant || reply.Text != "Here is a fox." || len(reply.Attachments) != 1 {
+		t.Fatalf("reopened reply %+v", reply)
+	}
+	if a := reply.Attachments[0]; a.Name != img.Name || a.SHA256 != img.SHA256 || a.Width != 16 || a.Height != 12 || len(a.Data) != len(img.Data) {
+		t.Fatalf("reopened image %+v", a)
+	}
+}

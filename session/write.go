@@ -155,8 +155,12 @@ func (s *Store) writeMessage(ctx context.Context, ch conversation.Change, n *num
 // atts are the parts as stored (keys redacted) and b their bytes.
 func (s *Store) putParts(ch conversation.Change) (withParts bool, atts []api.Attachment, b blobs, err error) {
 	m := ch.Message
+	// A message's parts are written once: with a user message, or when an
+	// image turn ends with its images, or a reply with the images its
+	// model made.
 	withParts = ch.Kind == conversation.ChangeAppend ||
-		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming
+		ch.Kind == conversation.ChangeUpdate && m.IsImages() && m.State != conversation.StateStreaming ||
+		ch.Kind == conversation.ChangeUpdate && m.Role == api.RoleAssistant && m.State != conversation.StateStreaming && len(m.Attachments) > 0
 	if !withParts {
 		return false, nil, nil, nil
 	}

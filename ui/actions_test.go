@@ -18,6 +18,7 @@ import (
 	"parley/api"
 	"parley/api/apitest"
 	"parley/config"
+	"parley/internal/desktop"
 )
 
 const codeReply = "Two blocks:\n\n```sh\necho one\n```\n\nand\n\n```go\nfmt.Println(\"two\")\n```\n\nEscape \x1b]52;c;ZXZpbA==\x07 here."
@@ -208,9 +209,10 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	checkFrame(t, h.m, 80, 24)
 	h.typeText("what is this?")
 	h.key("enter")
-	// llama3 cannot see: refused before any request, nothing lost.
-	if len(h.srv.Requests()) != 0 || h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("sent anyway: %d requests", len(h.srv.Requests()))
+	// llama3 cannot see (the gateway's list, asked when the image came,
+	// says nothing else): refused before any chat request, nothing lost.
+	if len(h.srv.RequestsTo("/chat/completions")) != 0 || h.m.eng.Conv().Len() != 0 {
+		t.Fatalf("sent anyway: %d requests", len(h.srv.RequestsTo("/chat/completions")))
 	}
 	if h.draft() != "what is this?" || len(h.attached()) != 1 {
 		t.Fatalf("composer lost: %q %d", h.draft(), len(h.attached()))
@@ -220,10 +222,10 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	}
 	// Switch to a vision model: the same composer goes out with the image.
 	h.useModel("gpt-4o")
-	h.srv.Enqueue(apitest.Reply{Text: "a gradient"})
+	h.srv.Enqueue(apitest.Reply{Path: "/chat/completions", Text: "a gradient"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	req := h.srv.Requests()[0].Chat.Messages[0]
+	req := h.srv.RequestsTo("/chat/completions")[0].Chat.Messages[0]
 	if len(req.Content.Parts) != 2 || req.Content.Parts[1].ImageURL == nil || !strings.HasPrefix(req.Content.Parts[1].ImageURL.URL, "data:image/png;base64,") {
 		t.Fatalf("request content %+v", req.Content)
 	}
@@ -231,16 +233,16 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	h.useModel("llama3")
 	h.typeText("and now?")
 	h.key("enter")
-	if len(h.srv.Requests()) != 1 || h.draft() != "and now?" {
+	if len(h.srv.RequestsTo("/chat/completions")) != 1 || h.draft() != "and now?" {
 		t.Fatalf("history image sent to llama3")
 	}
 	// Back on a vision model, the next request carries the whole
 	// conversation, the first turn's image included.
 	h.useModel("gpt-4o")
-	h.srv.Enqueue(apitest.Reply{Text: "still a gradient"})
+	h.srv.Enqueue(apitest.Reply{Path: "/chat/completions", Text: "still a gradient"})
 	h.key("enter")
 	h.wait("done", func() bool { return !h.streaming() })
-	msgs := h.srv.Requests()[1].Chat.Messages
+	msgs := h.srv.RequestsTo("/chat/completions")[1].Chat.Messages
 	if len(msgs) != 3 || msgs[1].Content.PlainText() != "a gradient" || msgs[2].Content.PlainText() != "and now?" {
 		t.Fatalf("second request %+v", msgs)
 	}
@@ -310,5 +312,22 @@ func TestCopyLabelledCodeBlock(t *testing.T) {
 	defer h.mu.Unlock()
 	if len(h.clipboard) != 2 || h.clipboard[0] != "echo first\n" || h.clipboard[1] != "echo second\n" {
 		t.Errorf("clipboard %q", h.clipboard)
+	}
+}
+
+// TestCopyOverSSHIsASuccess: over SSH there is no desktop clipboard at
+// all; the copy that went through the terminal (OSC 52) is simply a copy,
+// with no "cannot" in its notice.
+func TestCopyOverSSHIsASuccess(t *testing.T) {
+	sys := desktop.System{Getenv: func(k string) string {
+		return map[string]string{"SSH_CONNECTION": "10.0.0.2 5000 10.0.0.1 22"}[k]
+	}, LookPath: func(string) (string, error) { return "", exec.ErrNotFound }, GOOS: "linux"}
+	h := newHarness(t, 100, 24, func(o *Options) { o.Clipboard, o.Desktop = nil, &sys })
+	replyWith(t, h, "plain answer")
+	h.key("ctrl+y")
+	h.wait("toast and OSC 52", func() bool { return strings.Contains(h.screen(), "OSC 52") && len(h.osc52) == 1 })
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52, 12 B)") || strings.Contains(flat, "cannot") {
+		t.Errorf("notice kind %d:\n%s", h.m.notes.cur.kind, h.screen())
 	}
 }

@@ -48,13 +48,6 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	case len(atts) == 0:
 		return nil
 	}
-	if slices.ContainsFunc(atts, isImage) {
-		// Text files need no vision; images do.
-		if err := m.eng.Catalog().Require(m.eng.Model(), api.CapVision); err != nil {
-			inChat(err)
-			return m.notify(err.Error(), toastWarn)
-		}
-	}
 	names := make([]string, len(atts))
 	for i, a := range atts {
 		names[i] = a.Describe()
@@ -62,6 +55,17 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	text := "attached " + strings.Join(names, "; ")
 	if len(twice) > 0 {
 		text += "; " + strings.Join(twice, ", ") + " " + plural(len(twice), "was", "were") + " attached already"
+	}
+	if slices.ContainsFunc(atts, isImage) {
+		// Text files need no vision; images do.
+		if err := m.eng.Catalog().Require(m.eng.Model(), api.CapVision); err != nil {
+			if ask := askAboutVision(m.eng, m.base, m.eng.Model()); ask != nil {
+				// The warning, if any, comes with the gateway's answer.
+				return tea.Batch(ask, m.notify(text, toastOK))
+			}
+			inChat(err)
+			return m.notify(err.Error(), toastWarn)
+		}
 	}
 	return m.notify(text, toastOK)
 }

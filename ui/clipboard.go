@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"parley/internal/bytesize"
+	"parley/internal/desktop"
 	"parley/termsafe"
 	"parley/ui/cells"
 )
@@ -39,6 +41,11 @@ func copyText(write func(string) error, what, s string) tea.Cmd {
 // desktop clipboard was not written, not a warning that stays.
 func copiedToast(msg copiedMsg) (string, toastKind) {
 	size := bytesize.Format(int64(msg.bytes))
+	if errors.Is(msg.err, desktop.ErrNoDesktop) {
+		// Over SSH or on a console the terminal's clipboard is the one
+		// there is: nothing went wrong.
+		return fmt.Sprintf("%s copied through the terminal (OSC 52, %s)", msg.what, size), toastOK
+	}
 	if msg.err != nil {
 		return fmt.Sprintf("%s copied through the terminal (OSC 52, %s), not to the desktop clipboard: %s", msg.what, size, cells.OneLine(msg.err.Error())), toastOK
 	}

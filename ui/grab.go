@@ -38,6 +38,9 @@ type grabbedMsg struct {
 	text  string
 	taken time.Time
 	err   error
+	// clipboard: a read of the clipboard (a desktop without one is
+	// then asked through the terminal).
+	clipboard bool
 }
 
 // grab starts a read of the desktop, counted as attaching work.
@@ -53,7 +56,7 @@ func (g grabber) clipboard() tea.Cmd {
 		clip, err := g.sys.ReadClipboard(ctx)
 		cancel()
 		if err != nil {
-			return grabbedMsg{err: err}
+			return grabbedMsg{err: err, clipboard: true}
 		}
 		if !clip.IsImage() {
 			return grabbedMsg{text: clip.Text}
@@ -111,6 +114,10 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	switch {
 	case stopped(msg.err):
 		return nil
+	case msg.clipboard && errors.Is(msg.err, desktop.ErrNoDesktop) && m.term.clip.idle():
+		// No desktop clipboard (SSH, a console): the terminal's, if it
+		// shares it.
+		return m.term.clip.start(m.grab(), m.opts.Getenv("TERM"))
 	case errors.Is(msg.err, desktop.ErrCancelled):
 		cmd = m.notify("screenshot cancelled", toastInfo)
 	case errors.Is(msg.err, desktop.ErrEmpty):

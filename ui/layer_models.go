@@ -46,6 +46,7 @@ type modelsListedMsg struct {
 	models []string
 	// prices are those the list gave (OpenRouter's pricing).
 	prices map[string]api.Price
+	said   []api.ModelInfo
 	err    error
 }
 
@@ -65,7 +66,7 @@ func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
 			return nil, nil
 		}
 		l.p.SetItems(l.rows(ml.models))
-		return nil, modelsListed{models: ml.models, prices: ml.prices}
+		return nil, modelsListed{models: ml.models, said: ml.said, prices: ml.prices}
 	}
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
@@ -137,8 +138,8 @@ func listModels(ctx context.Context, pool *chat.Clients, model string, gen int) 
 		if err != nil {
 			return modelsListedMsg{gen: gen, err: err}
 		}
-		ms, prices, err := c.ListModelsPriced(ctx)
-		return modelsListedMsg{gen: gen, models: ms, prices: prices, err: err}
+		said, prices, err := c.ListModelCatalog(ctx)
+		return modelsListedMsg{gen: gen, models: api.ModelIDs(said), said: said, prices: prices, err: err}
 	}
 }
 

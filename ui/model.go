@@ -107,6 +107,8 @@ type terminal struct {
 	// started is when the model was made: keys typed ahead of the first
 	// frame arrive right after it.
 	started time.Time
+	// clip is a clipboard read through the terminal in flight (over SSH).
+	clip termClip
 }
 
 // armed holds the keys that wait: a first ctrl+c (a second within

@@ -18,6 +18,10 @@ type modelCheckedMsg struct {
 	name   string
 	models []string
 	prices map[string]api.Price
+	said   []api.ModelInfo // what the list says each model takes and makes
+	// vision: asked because an image was attached for a model nothing
+	// here says sees images (see askAboutVision).
+	vision bool
 	err    error
 }
 
@@ -44,17 +48,22 @@ func checkModelName(eng *chat.Engine, base context.Context, name string) (tea.Cm
 	if !eng.Clients().Configured() {
 		return nil, noticeResult{}
 	}
-	pool := eng.Clients()
+	return askModelList(eng.Clients(), base, name, false), noticeResult{}
+}
+
+// askModelList asks the gateway of name's provider for its model list,
+// what it says of each model and its prices, within modelListTimeout.
+func askModelList(pool *chat.Clients, base context.Context, name string, vision bool) tea.Cmd {
 	return func() tea.Msg {
 		c, err := pool.Get(name)
 		if err != nil {
-			return modelCheckedMsg{name: name, err: err}
+			return modelCheckedMsg{name: name, vision: vision, err: err}
 		}
 		ctx, cancel := context.WithTimeout(base, modelListTimeout)
 		defer cancel()
-		ms, prices, err := c.ListModelsPriced(ctx)
-		return modelCheckedMsg{name: name, models: ms, prices: prices, err: err}
-	}, noticeResult{}
+		said, prices, err := c.ListModelCatalog(ctx)
+		return modelCheckedMsg{name: name, models: api.ModelIDs(said), said: said, prices: prices, vision: vision, err: err}
+	}
 }
 
 // checkedModel is the warning when the model asked for is not in the

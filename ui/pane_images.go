@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -173,6 +174,14 @@ func itemFor(msg conversation.Message, a api.Attachment) imagepane.Item {
 		Width: a.Width, Height: a.Height, Bytes: len(a.Data), MIME: a.MIME, Created: msg.Created,
 		// An attached file keeps its own path: o opens it, c copies it.
 		Path: a.Path,
+	}
+	if msg.Role == api.RoleAssistant {
+		// Made by a chat model with its reply: saved like /image's when
+		// its name is the file's path.
+		it.Origin, it.Model = imagepane.Generated, msg.Model
+		if filepath.IsAbs(a.Name) {
+			it.Path, it.Name = a.Name, ""
+		}
 	}
 	if msg.IsImages() {
 		it.Origin, it.Path, it.Name = imagepane.Generated, a.Name, ""

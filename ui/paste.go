@@ -18,8 +18,9 @@ import (
 // Time limits of the background work.
 const (
 	pasteCheckTimeout = 5 * time.Second
-	// clipboardTimeout leaves room for two tool runs (macOS may need them).
-	clipboardTimeout = 2*desktop.DefaultTimeout + time.Second
+	// clipboardTimeout leaves room for two tool runs (macOS may need
+	// them), or one PowerShell start through WSL's interop.
+	clipboardTimeout = max(2*desktop.DefaultTimeout, desktop.WSLTimeout) + time.Second
 )
 
 // paste handles a bracketed paste: image paths are attached (after their

@@ -34,6 +34,7 @@ type (
 	modelsListed struct {
 		models []string
 		prices map[string]api.Price
+		said   []api.ModelInfo // what the list says each model takes and makes
 	}
 	// modelChosen closes the model picker and switches to name; send sends
 	// the message that waited for a model.
@@ -99,6 +100,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return cmd
 	case modelsListed:
 		m.eng.SetListed(r.models)
+		m.eng.SetGateway(r.said)
 		m.eng.SetPrices(r.prices)
 		return nil
 	case modelChosen:

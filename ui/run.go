@@ -104,6 +104,8 @@ type Options struct {
 	// KnownModels are the gateway's model ids as last listed (a cache), so
 	// a refusal names models the user can use before the picker asks.
 	KnownModels []string
+	// KnownSaid is what that list said the models take and make.
+	KnownSaid []api.ModelInfo
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -257,10 +259,11 @@ func engineOptions(opts Options, st settings, now func() time.Time) chat.Options
 		ParamLayers: func(model string, conv *conversation.Conversation) []api.ParamLayer {
 			return paramLayers(opts.Config, model, conv)
 		},
-		Model: st.model,
-		Tools: toolOptions(opts),
+		Model:    st.model,
+		Tools:    toolOptions(opts),
+		ImageDir: opts.imageDir(),
 		// Refusals name the config file the way people write it (~/…).
-		Catalog: st.catalog.WithListed(opts.KnownModels).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME"))),
+		Catalog: st.catalog.WithListed(opts.KnownModels).WithGateway(opts.KnownSaid).WithConfigPath(homepath.Short(st.catalog.ConfigPath(), opts.Getenv("HOME"))),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/imagegen"
@@ -89,9 +90,12 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		m.screen.ticking = false
 	} else if m.eng.Reply() == nil || msg.id != m.eng.Reply().ID {
 		return nil // a late tick of a stopped stream
-	} else if _, over := m.eng.Drain(); over {
+	} else if end, over := m.eng.Drain(); over {
 		client, _ := m.eng.Clients().Ready(m.eng.Model())
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.eng.Model())
+		if notes := replyImageNotes(end); notes != "" {
+			ended = tea.Batch(ended, m.notify(notes, toastWarn))
+		}
 	}
 	var render tea.Cmd
 	if !m.cmp.covers(m.eng) {
@@ -149,6 +153,9 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.tr.SetGraphemes(true)
 		}
 		return nil, true
+
+	case uv.UnknownOscEvent, tea.ClipboardMsg, termClipExpired:
+		return m.term.clip.msg(msg)
 
 	case tea.KeyboardEnhancementsMsg:
 		m.term.enhanced = msg.SupportsKeyDisambiguation()
@@ -238,6 +245,10 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		listed, warning := checkedModel(msg, m.eng.Model())
 		if listed != nil {
 			m.eng.SetListed(listed)
+			m.eng.SetGateway(msg.said)
+		}
+		if msg.vision {
+			warning = visionAnswered(m.eng.Catalog(), m.eng.Model(), m.comp.attachments, msg, warning)
 		}
 		m.eng.SetPrices(msg.prices)
 		if warning == "" {

@@ -33,6 +33,7 @@ type replyMessage struct {
 	ReasoningContent *string         `json:"reasoning_content,omitempty"`
 	Reasoning        *string         `json:"reasoning,omitempty"`
 	ToolCalls        []replyToolCall `json:"tool_calls,omitempty"`
+	Images           []imageEntry    `json:"images,omitempty"`
 }
 
 type replyToolCall struct {
@@ -72,7 +73,7 @@ func (ex *exchange) completionID() string { return "chatcmpl-apitest-" + strconv
 // OpenAI does.
 func (ex *exchange) complete(call *chatCall, deltas []string, usage Usage) {
 	text := strings.Join(deltas, "")
-	msg := replyMessage{Role: "assistant", Content: &text}
+	msg := replyMessage{Role: "assistant", Content: &text, Images: imageEntries(ex.rep.ReplyImages)}
 	if len(ex.rep.ToolCalls) > 0 && text == "" {
 		msg.Content = nil // null beside tool calls, as OpenAI writes it
 	}

@@ -1,7 +1,9 @@
 package fake
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"strconv"
 )
 
@@ -30,6 +32,7 @@ type chunkDelta struct {
 	ReasoningContent *string         `json:"reasoning_content,omitempty"`
 	Reasoning        *string         `json:"reasoning,omitempty"`
 	ToolCalls        []chunkToolCall `json:"tool_calls,omitempty"`
+	Images           []imageEntry    `json:"images,omitempty"`
 }
 
 type chunkToolCall struct {
@@ -42,6 +45,31 @@ type chunkToolCall struct {
 type chunkToolFunction struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments"`
+}
+
+// imageEntry is one image of a reply, as OpenRouter sends the images an
+// image-output chat model makes: {"type":"image_url","image_url":{"url":
+// "data:image/png;base64,…"}}.
+type imageEntry struct {
+	Type     string `json:"type"`
+	ImageURL struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
+}
+
+// imageEntries turns image files into reply entries with data URIs.
+func imageEntries(files [][]byte) []imageEntry {
+	out := make([]imageEntry, len(files))
+	for i, f := range files {
+		out[i].Type = "image_url"
+		out[i].ImageURL.URL = "data:" + http.DetectContentType(f) + ";base64," + base64.StdEncoding.EncodeToString(f)
+	}
+	return out
+}
+
+// images is a chunk carrying the reply's images in its delta.
+func (c *chunker) images(files [][]byte) []byte {
+	return marshal(c.base(chunkChoice{Delta: &chunkDelta{Images: imageEntries(files)}, FinishReason: c.unfinished()}))
 }
 
 type promptFilterResult struct {

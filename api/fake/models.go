@@ -26,6 +26,12 @@ type ModelSpec struct {
 	// RejectParams are request members the chat refuses as unsupported
 	// ("temperature" for a model that only samples at its default).
 	RejectParams []string
+	// Modalities lists the model with what it takes and makes, the way
+	// OpenRouter does (architecture.input_modalities and
+	// output_modalities): text, plus image when Vision (input) or
+	// ImageOutput (output).
+	Modalities  bool
+	ImageOutput bool // chat: the reply carries images (with Modalities, listed as an output)
 }
 
 func (m ModelSpec) isImageModel() bool { return m.ImageGeneration || m.ImageEdit }
@@ -81,14 +87,32 @@ func cloneModels(ms []ModelSpec) []ModelSpec {
 const modelCreated = 1700000000
 
 type modelObject struct {
-	ID      string `json:"id"`
-	Object  string `json:"object"`
-	Created int64  `json:"created"`
-	OwnedBy string `json:"owned_by"`
+	ID           string        `json:"id"`
+	Object       string        `json:"object"`
+	Created      int64         `json:"created"`
+	OwnedBy      string        `json:"owned_by"`
+	Architecture *architecture `json:"architecture,omitempty"`
+}
+
+// architecture is OpenRouter's word on what a model takes and makes.
+type architecture struct {
+	InputModalities  []string `json:"input_modalities"`
+	OutputModalities []string `json:"output_modalities"`
 }
 
 func modelObj(m ModelSpec) modelObject {
-	return modelObject{ID: m.ID, Object: "model", Created: modelCreated, OwnedBy: "apitest"}
+	o := modelObject{ID: m.ID, Object: "model", Created: modelCreated, OwnedBy: "apitest"}
+	if m.Modalities {
+		a := &architecture{InputModalities: []string{"text"}, OutputModalities: []string{"text"}}
+		if m.Vision {
+			a.InputModalities = append(a.InputModalities, "image")
+		}
+		if m.ImageOutput || m.ImageGeneration {
+			a.OutputModalities = append(a.OutputModalities, "image")
+		}
+		o.Architecture = a
+	}
+	return o
 }
 
 // handleModels answers GET /v1/models with every model of the catalog.

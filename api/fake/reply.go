@@ -102,6 +102,12 @@ type Reply struct {
 	// URLs the fake serves under RootURL()/files/.
 	Images [][]byte
 	AsURL  bool
+
+	// ReplyImages are image files a chat reply carries besides its text,
+	// as data URIs in delta.images (a chunk of their own after the
+	// content) or message.images, the way OpenRouter sends the images of
+	// an image-output chat model.
+	ReplyImages [][]byte
 }
 
 // Quirks are the ways real gateways bend the stream lifecycle of the spec.

@@ -66,6 +66,9 @@ func (ex *exchange) stream(call *chatCall, deltas []string, usage Usage) {
 			sse.event(c.toolCall(i, tc, piece, false))
 		}
 	}
+	if len(rep.ReplyImages) > 0 {
+		sse.event(c.images(rep.ReplyImages))
+	}
 	if !q.NoFinishReason && !(finishOnContent && n > 0) {
 		var u *Usage
 		if usageOnFinish {

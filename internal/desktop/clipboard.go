@@ -31,7 +31,7 @@ type Clip struct {
 func (c Clip) IsImage() bool { return c.Image != nil }
 
 // ReadClipboard reads the system clipboard with the session's tool:
-// wl-paste on Wayland (xclip through XWayland when only that is installed),
+// Windows' PowerShell through interop in WSL, wl-paste on Wayland (xclip through XWayland when only that is installed),
 // xclip on X11, pbpaste and pngpaste or osascript on macOS, PowerShell on
 // Windows. It returns the image when the clipboard holds one and no plain
 // text, else the text; when both are offered the text wins, because the
@@ -49,17 +49,22 @@ func (c Clip) IsImage() bool { return c.Image != nil }
 func (s System) ReadClipboard(ctx context.Context) (Clip, error) {
 	var c Clip
 	var err error
-	switch s.session() {
-	case wayland:
+	name, ps := s.wslPowerShell()
+	switch sess := s.session(); {
+	case ps != "":
+		// WSL: the clipboard people copy to is Windows' (WSLg's Wayland
+		// clipboard is kept in step for text only).
+		c, err = s.readWSL(ctx, name, ps)
+	case sess == wayland:
 		c, err = s.readWayland(ctx)
-	case x11:
+	case sess == x11:
 		c, err = s.readX11(ctx)
-	case macOS:
+	case sess == macOS:
 		c, err = s.readMac(ctx)
-	case windows:
+	case sess == windows:
 		c, err = s.readWindows(ctx)
 	default:
-		return Clip{}, newError(ErrNoTool, "cannot read the clipboard: "+s.noSessionReason()+
+		return Clip{}, newError(ErrNoDesktop, "cannot read the clipboard: "+s.noSessionReason()+
 			"; paste text with your terminal's paste key, or attach the image file instead")
 	}
 	if err != nil {

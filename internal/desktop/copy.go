@@ -33,6 +33,9 @@ func (s System) CopyImage(ctx context.Context, img []byte) error {
 		return err
 	}
 	const what = "copy the image"
+	if name, ps := s.wslPowerShell(); ps != "" {
+		return s.copyWSL(ctx, what, name, ps, "image", png)
+	}
 	switch s.session() {
 	case wayland:
 		if p := s.find("wl-copy"); p != "" {
@@ -66,7 +69,7 @@ func (s System) CopyImage(ctx context.Context, img []byte) error {
 			return tool{name: name, path: p, args: psArgs(psWrite), env: []string{"PARLEY_CLIPBOARD_IMAGE=" + file}, limit: stderrKeep}
 		})
 	}
-	return newError(ErrNoTool, "cannot copy the image: "+s.noSessionReason()+osc52+"; copy the file's path instead")
+	return newError(ErrNoDesktop, "cannot copy the image: "+s.noSessionReason()+osc52+"; copy the file's path instead")
 }
 
 // xclipWrite puts data on the clipboard selection as the given target

@@ -29,6 +29,9 @@ func (s System) CopyText(ctx context.Context, text string) error {
 		return errors.New("cannot " + copyText + ": there is no text to copy")
 	}
 	data := []byte(text)
+	if name, ps := s.wslPowerShell(); ps != "" {
+		return s.copyWSL(ctx, copyText, name, ps, "text", data)
+	}
 	switch s.session() {
 	case wayland:
 		if p := s.find("wl-copy"); p != "" {
@@ -64,5 +67,5 @@ func (s System) CopyText(ctx context.Context, text string) error {
 			return tool{name: name, path: p, args: psArgs(psWriteText), env: []string{"PARLEY_CLIPBOARD_TEXT=" + file}, limit: stderrKeep}
 		})
 	}
-	return newError(ErrNoTool, "cannot "+copyText+": "+s.noSessionReason())
+	return newError(ErrNoDesktop, "cannot "+copyText+": "+s.noSessionReason())
 }

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -19,6 +20,10 @@ var (
 	// ErrTimeout: the tool did not finish within the time limit and was
 	// killed with its process group.
 	ErrTimeout = errors.New("the tool did not answer in time")
+	// ErrNoDesktop: there is no graphical session at all (a console, SSH
+	// without forwarding), so no tool could help. It matches ErrNoTool
+	// too.
+	ErrNoDesktop = fmt.Errorf("there is no graphical session: %w", ErrNoTool)
 )
 
 // sentence is an error whose text is written for the user and which wraps

@@ -66,7 +66,7 @@ func (s System) Open(ctx context.Context, path string) error {
 			return newError(ErrNoTool, fmt.Sprintf("cannot open %q: install xdg-utils (xdg-open) to open files from parley", abs))
 		}
 	default:
-		return newError(ErrNoTool, fmt.Sprintf("cannot open %q: %s, so there is no viewer to show it in", abs, s.noSessionReason()))
+		return newError(ErrNoDesktop, fmt.Sprintf("cannot open %q: %s, so there is no viewer to show it in", abs, s.noSessionReason()))
 	}
 	return s.startOpener(ctx, name, bin, args, env, abs, hint)
 }

@@ -76,6 +76,9 @@ func (s System) CaptureRegion(ctx context.Context) (Screenshot, error) {
 	if cmd := strings.TrimSpace(s.ScreenshotCmd); cmd != "" {
 		return s.captureCommand(ctx, cmd)
 	}
+	if name, ps := s.wslPowerShell(); ps != "" {
+		return s.captureWindows(ctx, name, ps)
+	}
 	switch s.session() {
 	case wayland:
 		return s.captureWayland(ctx)
@@ -93,9 +96,13 @@ func (s System) CaptureRegion(ctx context.Context) (Screenshot, error) {
 		}
 		return s.capture(ctx, capturer{name: "screencapture", args: func(f string) []string { return []string{"-i", f} }}, p)
 	case windows:
-		return Screenshot{}, newError(ErrNoTool, "cannot take a screenshot from parley on Windows: press Win+Shift+S and paste the image with ctrl+v, or set screenshot_cmd in the config")
+		name, ps := s.powershell()
+		if ps == "" {
+			return Screenshot{}, psMissing("take a screenshot")
+		}
+		return s.captureWindows(ctx, name, ps)
 	}
-	return Screenshot{}, newError(ErrNoTool, "cannot take a screenshot: "+s.noSessionReason()+"; attach an image file instead")
+	return Screenshot{}, newError(ErrNoDesktop, "cannot take a screenshot: "+s.noSessionReason()+"; attach an image file instead")
 }
 
 // slurpGeometry is what slurp prints for a region: "X,Y WxH" (X and Y

@@ -103,7 +103,7 @@ func TestCaptureNoTool(t *testing.T) {
 		{"console", "linux", map[string]string{}, nil, "cannot take a screenshot: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set); attach an image file instead"},
 		{"ssh", "linux", map[string]string{"SSH_CONNECTION": "1 2 3 4"}, nil, "parley runs over SSH without a graphical session"},
 		{"macos", "darwin", nil, nil, "screencapture was not found on PATH; it comes with macOS"},
-		{"windows", "windows", nil, nil, "press Win+Shift+S and paste the image with ctrl+v, or set screenshot_cmd"},
+		{"windows", "windows", nil, nil, "cannot take a screenshot: PowerShell (powershell.exe) was not found on PATH"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakes(t)

@@ -98,25 +98,35 @@ func (v *imageView) made(it *item, dst []string) []string {
 			return fitLine(dst, replyIndent, len(replyIndent), lk.meta.Render(nothingSent), w)
 		}
 	}
-	for _, a := range m.Attachments {
-		for _, l := range v.pics.lines(a) {
-			dst = append(dst, pictureLine(replyIndent, l, w))
-		}
-		// The mark hangs before the path: it never stands alone on a
-		// line, and a wrapped path continues under its first character.
-		mark, markW := replyIndent+lk.meta.Render(pathMark), len(replyIndent)+cells.Width(pathMark)
-		for i, l := range v.wrap(chipText(a), max(room-cells.Width(pathMark), 1), lk.meta.Render) {
-			if i == 1 {
-				mark = replyIndent + cells.Spaces(cells.Width(pathMark))
-			}
-			dst = fitLine(dst, mark, markW, l, w)
-		}
-	}
+	dst = v.pictured(v.pics, m.Attachments, dst)
 	if m.Image != nil {
 		for _, n := range m.Image.Notes {
 			for _, l := range v.wrap(noteMark+termsafe.Sanitize(n), room, lk.note.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}
+		}
+	}
+	return dst
+}
+
+// pictured draws images a model made, each as its picture, then the path
+// it was saved to: an image turn's, and those a reply carries.
+func (c *canvas) pictured(pics *pictures, atts []api.Attachment, dst []string) []string {
+	lk := &c.look
+	w := c.w
+	room := max(w-len(replyIndent), 1)
+	for _, a := range atts {
+		for _, l := range pics.lines(a) {
+			dst = append(dst, pictureLine(replyIndent, l, w))
+		}
+		// The mark hangs before the path: it never stands alone on a
+		// line, and a wrapped path continues under its first character.
+		mark, markW := replyIndent+lk.meta.Render(pathMark), len(replyIndent)+cells.Width(pathMark)
+		for i, l := range c.wrap(chipText(a), max(room-cells.Width(pathMark), 1), lk.meta.Render) {
+			if i == 1 {
+				mark = replyIndent + cells.Spaces(cells.Width(pathMark))
+			}
+			dst = fitLine(dst, mark, markW, l, w)
 		}
 	}
 	return dst

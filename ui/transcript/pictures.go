@@ -129,8 +129,8 @@ func (p *pictures) lines(a api.Attachment) []string {
 	return blank
 }
 
-// shows reports whether it (a user message or an image turn) shows the
-// picture k.
+// shows reports whether it (a user message, an image turn, a reply with
+// the images its model made) shows the picture k.
 func (it *item) shows(k PictureKey) bool {
 	want := hex.EncodeToString(k.Sum[:])
 	for _, a := range it.msg.Attachments {
@@ -186,7 +186,7 @@ func (t *Transcript) SetPicture(k PictureKey, lines []string) {
 	t.pics.set(k, lines)
 	l := &t.list
 	for i, it := range l.items {
-		if !(it.isUser() || it.msg.IsImages()) || !t.r.fresh(it) || !it.shows(k) {
+		if !t.r.fresh(it) || !it.shows(k) {
 			continue
 		}
 		old := l.hs.get(i)

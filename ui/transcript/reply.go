@@ -16,6 +16,7 @@ type replyView struct {
 	think *thinking
 	jobs  *jobs
 	codes *numbering
+	pics  *pictures // of the images a model made with its reply
 	// streams are the items with a reply in flight (usually one).
 	streams []*item
 }
@@ -83,12 +84,22 @@ func (c *canvas) fitReply(dst []string, md []string, done bool) []string {
 	return dst
 }
 
-// foot is how the reply ended, when it did not simply finish.
-func (r *replyView) foot(it *item, dst []string) []string { return r.stateFoot(it, dst) }
+// foot is the images the model made with the reply, then how the reply
+// ended when it did not simply finish.
+func (r *replyView) foot(it *item, dst []string) []string {
+	if !it.msg.Foreign() {
+		dst = r.pictured(r.pics, it.msg.Attachments, dst)
+	}
+	return r.stateFoot(it, dst)
+}
 
 func (r *replyView) extra(it *item) int {
-	if it.msg.State != conversation.StateDone {
-		return 2
+	n := 0
+	if !it.msg.Foreign() {
+		n = r.pics.estimate(it.msg.Attachments)
 	}
-	return 0
+	if it.msg.State != conversation.StateDone {
+		return n + 2
+	}
+	return n
 }

@@ -114,7 +114,7 @@ func newTranscript(s settings) *Transcript {
 	t.r = renderers{
 		canvas: &t.c, think: &t.think, list: &t.list, codes: &t.codes,
 		user:   userView{canvas: &t.c, pics: &t.pics},
-		reply:  replyView{canvas: &t.c, think: &t.think, jobs: &t.jobs, codes: &t.codes},
+		reply:  replyView{canvas: &t.c, think: &t.think, jobs: &t.jobs, codes: &t.codes, pics: &t.pics},
 		images: imageView{canvas: &t.c, pics: &t.pics},
 	}
 	t.apply(s)
