@@ -10,6 +10,7 @@ import (
 
 	"parley/api"
 	"parley/chat"
+	"parley/config"
 	"parley/conversation"
 	"parley/termsafe"
 )
@@ -66,27 +67,9 @@ func (a *app) askCompare(ctx context.Context, f askFlags, models []string, promp
 		return err
 	}
 	defer h.close()
-	// Each model is planned on its own (its params); the files are read
-	// once, and the engine leaves out a model that cannot see them.
-	files := f.attach
-	f.attach = nil
-	var plans []askPlan
-	for _, m := range models {
-		g := f
-		g.model = m
-		p, err := a.planAsk(ctx, cfg, g, h)
-		if err != nil {
-			return err
-		}
-		plans = append(plans, p)
-	}
-	lim := cfg.AttachLimits()
-	atts, err := a.attachAll(files, lim)
+	plans, atts, err := a.planCompare(ctx, cfg, f, h, models)
 	if err != nil {
 		return err
-	}
-	if err := lim.CheckTextTotal(atts); err != nil {
-		return usage(err)
 	}
 	clients := chat.NewClients(func(model string) (*api.Client, error) { return a.client(cfg, model) })
 	opts := make([]conversation.TurnOptions, len(plans))
@@ -123,6 +106,32 @@ func (a *app) askCompare(ctx context.Context, f askFlags, models []string, promp
 		return fmt.Errorf("%d of %d models failed (%s); the other answers are printed above", len(p.failed), len(replies), strings.Join(p.failed, ", "))
 	}
 	return nil
+}
+
+// planCompare plans each model on its own (its params) and reads the
+// files once: the engine leaves out a model that cannot see them.
+func (a *app) planCompare(ctx context.Context, cfg *config.Config, f askFlags, h *askHistory, models []string) ([]askPlan, []api.Attachment, error) {
+	files := f.attach
+	f.attach = nil
+	var plans []askPlan
+	for _, m := range models {
+		g := f
+		g.model = m
+		p, err := a.planAsk(ctx, cfg, g, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		plans = append(plans, p)
+	}
+	lim := cfg.AttachLimits()
+	atts, err := a.attachAll(files, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := lim.CheckTextTotal(atts); err != nil {
+		return nil, nil, usage(err)
+	}
+	return plans, atts, nil
 }
 
 // comparePrinter prints the answers of a compare as they end, or in the

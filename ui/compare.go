@@ -78,11 +78,14 @@ func compareModels(args []string) ([]string, error) {
 }
 
 // completeCompare offers the chat's models for every word of /compare,
-// leaving out those already named.
+// leaving out those already named, up to conversation.MaxCompare.
 func completeCompare(_ context.Context, a slash.Arg, env commandEnv) []slash.Completion {
 	named := strings.Fields(a.Line)
 	if a.Word != "" && len(named) > 0 {
 		named = named[:len(named)-1]
+	}
+	if len(named) >= conversation.MaxCompare {
+		return nil
 	}
 	out := make([]slash.Completion, 0, len(env.models))
 	for _, md := range env.models {

@@ -7,6 +7,7 @@ import (
 
 	"parley/api/apitest"
 	"parley/conversation"
+	"parley/ui/slash"
 )
 
 // /compare arms the next message for two models; the gateway's model
@@ -95,5 +96,25 @@ func TestCompareStopOneColumnThenAll(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "■ stopped") {
 		t.Fatalf("the columns do not say stopped:\n%s", h.screen())
+	}
+}
+
+// /compare completes every word from the model list, leaving out the
+// models already named, and nothing past four.
+func TestCompareCompletion(t *testing.T) {
+	env := commandEnv{models: []string{"gpt-4o", "gpt-4o-mini", "llama3", "llava", "qwen"}}
+	got := completeCompare(t.Context(), slash.Arg{Line: "gpt-4o ll", Word: "ll", Index: 1}, env)
+	var vals []string
+	for _, c := range got {
+		vals = append(vals, c.Value)
+	}
+	if strings.Join(vals, " ") != "llama3 llava" {
+		t.Fatalf("completions %q", vals)
+	}
+	if got := completeCompare(t.Context(), slash.Arg{Line: "gpt-4o gpt-4o-mini llama3 llava ", Index: 4}, env); len(got) != 0 {
+		t.Fatalf("a fifth model offered: %v", got)
+	}
+	if got := completeCompare(t.Context(), slash.Arg{Line: "gpt-4o ", Index: 1}, env); len(got) != 4 {
+		t.Fatalf("after one model: %v", got)
 	}
 }
