@@ -252,7 +252,7 @@ func TestCopyReply(t *testing.T) {
 	}
 
 	tm.keys("C-y")
-	s := tm.waitText("clipboard")
+	s := tm.waitText("reply copied through the terminal (OSC 52")
 	if got := newestBuffer(t, tm, 1); got != markdown {
 		t.Errorf("ctrl+y copied %q, want the reply's Markdown %q\n%s", got, markdown, frame(s))
 	}

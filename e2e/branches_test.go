@@ -79,7 +79,7 @@ func TestMessageCursorBranches(t *testing.T) {
 	selectMessages(tm)
 	tm.keys("Up", "Up")
 	tm.keys("y")
-	tm.waitText("clipboard")
+	tm.waitText("message copied through the terminal (OSC 52")
 	if got := newestBuffer(t, tm, 1); got != "edited answer" {
 		t.Fatalf("y on the earlier reply copied %q", got)
 	}
