@@ -34,16 +34,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
+	staged := m.pics.stageFrame(&m.screen.frame, m.ctx.Width, m.ctx.Height, m.tr)
 	// A new layout or theme may leave off-screen messages to render
 	// lazily; an edited composer is kept as the session's draft.
-	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp))
+	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp), staged)
 }
 
 // update hands a message to the part that owns it: the terminal's
 // reports, the results of background work, the history's messages, and the
 // user's input.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.historyMsg, m.inputMsg} {
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.graphicsMsg, m.workDone, m.historyMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -177,10 +178,6 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 			m.spin.shown = m.now()
 			return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} }), true
 		}
-		return nil, true
-
-	case tmuxProbedMsg:
-		m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr)
 		return nil, true
 
 	case transcriptPictureMsg:

@@ -37,12 +37,14 @@ type cacheKey struct {
 	bg      rgb
 	// cellW and cellH are a cell's pixels, for sixel pictures only.
 	cellW, cellH int
+	colors       int
 }
 
 func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
 	k := cacheKey{sum: sum, w: w, h: h, mode: opts.Mode, profile: opts.Profile, bg: toRGB(opts.Background)}
 	if opts.Mode == Sixel {
 		k.cellW, k.cellH = opts.cell()
+		k.colors = opts.colors()
 	}
 	return k
 }

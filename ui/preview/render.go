@@ -48,6 +48,9 @@ type Options struct {
 	// terminal said (sixel pictures are made at that size); 0 means
 	// DefaultCellWidth×DefaultCellHeight.
 	CellWidth, CellHeight int
+	// Colors is how many colour registers a sixel picture may use (the
+	// terminal's XTSMGRAPHICS answer); 0 means sixel.MaxColors.
+	Colors int
 }
 
 // Rendered is a picture ready for the screen. Its fields are shared with

@@ -108,7 +108,7 @@ func renderStaged(data []byte, info media.Info, o, w, h int, opts Options, seed 
 		if err != nil {
 			return Rendered{}, describe(err, info, data)
 		}
-		pal, err := sixel.Quantize(canvas, color.RGBA{bg.r, bg.g, bg.b, 0xff}, sixel.MaxColors)
+		pal, err := sixel.Quantize(canvas, color.RGBA{bg.r, bg.g, bg.b, 0xff}, opts.colors())
 		if err != nil {
 			return Rendered{}, fmt.Errorf("cannot preview the image: %w", err)
 		}
@@ -184,6 +184,14 @@ func (o Options) cell() (int, int) {
 		return o.CellWidth, o.CellHeight
 	}
 	return DefaultCellWidth, DefaultCellHeight
+}
+
+// colors is how many colour registers a sixel picture may use.
+func (o Options) colors() int {
+	if o.Colors > 0 {
+		return min(o.Colors, sixel.MaxColors)
+	}
+	return sixel.MaxColors
 }
 
 // transmitOnly sends a PNG as image id without placing it (a=t), quietly.
