@@ -27,14 +27,18 @@ import (
 // keep an image in the cells it covers). Kitty placements lie above the
 // cells and are deleted by command.
 //
-// What is written, and when: a kitty picture is transmitted once (a=t) and
-// placed (a=p, C=1: the cursor stays) again only when its place or crop
-// changes, at once, since a placement does not mind the cells under it. A
-// sixel or inline image is written into cells, so it must come after the
-// frame that blanks those cells: Frame says a drawing is due, and Draw,
-// called a couple of renderer ticks later, writes what is still due, each
-// picture once for as long as it stays where it is and its rows are not
-// painted over.
+// What is written, and when: a kitty placement is deleted with the frame
+// that no longer shows it. Everything else waits for the frame: a kitty
+// picture is transmitted once (a=t) before its first placement, after the
+// frame, since a frame that clears the screen (a resize) frees the
+// pictures not placed yet; a sixel or inline image is written into
+// cells, so it must come after the frame that blanks them, and a kitty
+// placement (a=p, C=1: the cursor stays) made before a frame that the
+// renderer draws by scrolling part of the screen would be scrolled along
+// with the text. So Frame says a drawing is due, and Draw, called a couple
+// of renderer ticks later, writes what is still due: each picture once for
+// as long as it stays where it is (and, for sixel and inline images, its
+// rows are not painted over).
 //
 // A Stage is used from Update only.
 type Stage struct {
@@ -172,7 +176,7 @@ func (s *Stage) Cleared() {
 // Due reports whether pictures wait to be drawn after the last frame is on
 // the screen, and the frame generation to hand Draw.
 func (s *Stage) Due() (uint64, bool) {
-	if s.mode != Sixel && s.mode != ITerm {
+	if !s.mode.Staged() {
 		return 0, false
 	}
 	for _, p := range s.want {
@@ -187,7 +191,7 @@ func (s *Stage) Due() (uint64, bool) {
 // generation gen moved them or painted over them; "" otherwise (Due then
 // gives the newer generation).
 func (s *Stage) Draw(gen uint64) string {
-	if gen != s.gen || (s.mode != Sixel && s.mode != ITerm) {
+	if gen != s.gen || !s.mode.Staged() {
 		return ""
 	}
 	var b strings.Builder
@@ -197,6 +201,17 @@ func (s *Stage) Draw(gen uint64) string {
 		}
 		k, ok := s.known[p.ID]
 		if !ok {
+			continue
+		}
+		if s.mode == KittyDirect {
+			if !s.sent[p.ID] {
+				// After the frame too: a frame that clears the screen
+				// (a resize) frees the pictures not placed yet.
+				b.WriteString(k.r.staged.transmit)
+				s.sent[p.ID] = true
+			}
+			writePlacement(&b, k, p)
+			s.shown[p.key()] = p
 			continue
 		}
 		seq, err := k.r.staged.rows(k.r, p.Row, p.Rows)
@@ -213,9 +228,8 @@ func (s *Stage) Draw(gen uint64) string {
 }
 
 // Frame takes the composed frame and returns the frame for the terminal
-// (the markers made blank cells) and what to write at once: kitty's
-// transmits, placements and deletions. Sixel and inline images are drawn
-// later (Due, Draw).
+// (the markers made blank cells) and what to write at once: the deletion
+// of kitty placements. Pictures are drawn later (Due, Draw).
 func (s *Stage) Frame(frame string) (string, string) {
 	if !s.mode.Staged() {
 		return frame, ""
@@ -239,13 +253,13 @@ func (s *Stage) Frame(frame string) (string, string) {
 	changed := !slices.Equal(want, s.want)
 	s.want = want
 	var now string
-	switch s.mode {
-	case KittyDirect:
+	if s.mode == KittyDirect {
 		now = s.kittyUpdate()
-	default:
-		if s.paintedOver(out) || changed {
-			s.gen++
-		}
+	} else if s.paintedOver(out) {
+		changed = true
+	}
+	if changed {
+		s.gen++
 	}
 	s.lines = out
 	return strings.Join(out, "\n"), now
@@ -453,40 +467,13 @@ func changedCells(old, cur string) (first, last int, diff bool) {
 	return first, last, true
 }
 
-// kittyUpdate places what moved or came and deletes what went.
+// kittyUpdate deletes the placements of the pictures the frame no longer
+// shows.
 func (s *Stage) kittyUpdate() string {
 	var b strings.Builder
 	wanted := map[placeKey]bool{}
 	for _, p := range s.want {
 		wanted[p.key()] = true
-		if q, ok := s.shown[p.key()]; ok && q == p {
-			continue
-		}
-		k := s.known[p.ID]
-		if !s.sent[p.ID] {
-			b.WriteString(k.r.staged.transmit)
-			s.sent[p.ID] = true
-		}
-		st := k.r.staged
-		b.WriteString("\x1b7")
-		b.WriteString(ansi.CursorPosition(p.X+1, p.Y+1))
-		b.WriteString("\x1b_Ga=p,i=")
-		b.WriteString(strconv.FormatUint(uint64(p.ID), 10))
-		b.WriteString(",p=")
-		b.WriteString(strconv.Itoa(p.N + 1))
-		b.WriteString(",c=")
-		b.WriteString(strconv.Itoa(k.r.Cols))
-		b.WriteString(",r=")
-		b.WriteString(strconv.Itoa(p.Rows))
-		if p.Row > 0 || p.Rows < k.r.Rows {
-			y0, y1 := p.Row*st.ph/k.r.Rows, (p.Row+p.Rows)*st.ph/k.r.Rows
-			b.WriteString(",y=")
-			b.WriteString(strconv.Itoa(y0))
-			b.WriteString(",h=")
-			b.WriteString(strconv.Itoa(max(1, y1-y0)))
-		}
-		b.WriteString(",C=1,q=2\x1b\\\x1b8")
-		s.shown[p.key()] = p
 	}
 	for _, p := range s.sorted(s.shown) {
 		if !wanted[p.key()] {
@@ -495,6 +482,30 @@ func (s *Stage) kittyUpdate() string {
 		}
 	}
 	return b.String()
+}
+
+// writePlacement places rows p.Row to p.Row+p.Rows-1 of kitty picture k
+// with its top-left cell at p's, the cursor kept where it was.
+func writePlacement(b *strings.Builder, k *knownPic, p Placement) {
+	st := k.r.staged
+	b.WriteString("\x1b7")
+	b.WriteString(ansi.CursorPosition(p.X+1, p.Y+1))
+	b.WriteString("\x1b_Ga=p,i=")
+	b.WriteString(strconv.FormatUint(uint64(p.ID), 10))
+	b.WriteString(",p=")
+	b.WriteString(strconv.Itoa(p.N + 1))
+	b.WriteString(",c=")
+	b.WriteString(strconv.Itoa(k.r.Cols))
+	b.WriteString(",r=")
+	b.WriteString(strconv.Itoa(p.Rows))
+	if p.Row > 0 || p.Rows < k.r.Rows {
+		y0, y1 := p.Row*st.ph/k.r.Rows, (p.Row+p.Rows)*st.ph/k.r.Rows
+		b.WriteString(",y=")
+		b.WriteString(strconv.Itoa(y0))
+		b.WriteString(",h=")
+		b.WriteString(strconv.Itoa(max(1, y1-y0)))
+	}
+	b.WriteString(",C=1,q=2\x1b\\\x1b8")
 }
 
 // sorted is the placements of m in a fixed order, so what is written does

@@ -84,55 +84,67 @@ func noMarkers(t *testing.T, in, out string) {
 
 var placeRE = regexp.MustCompile(`\x1b7\x1b\[(\d+);(\d+)H\x1b_Ga=p,i=(\d+),p=(\d+),c=(\d+),r=(\d+)((?:,y=\d+,h=\d+)?),C=1,q=2\x1b\\\x1b8`)
 
+// step hands the Stage a frame and returns the frame for the terminal,
+// what it writes with the frame, and what it draws once the frame is out.
+func step(t *testing.T, st *Stage, frame string) (out, now, drawn string) {
+	t.Helper()
+	out, now = st.Frame(frame)
+	noMarkers(t, frame, out)
+	if gen, due := st.Due(); due {
+		drawn = st.Draw(gen)
+	}
+	return out, now, drawn
+}
+
 // A kitty before 0.28 gets direct placements: the picture is transmitted
-// once without a placement (a=t), placed where the frame has it (a=p, the
-// cursor kept), placed again only when it moves or is cropped, and its
-// placement deleted when it goes; the frame itself holds blank cells, no
-// placeholder.
+// once without a placement (a=t) with the frame, placed after the frame
+// where the frame has it (a=p, the cursor kept), placed again only when it
+// moves or is cropped, and its placement deleted when it goes; the frame
+// itself holds blank cells, no placeholder.
 func TestStageKittyDirect(t *testing.T) {
 	r := renderStagedFor(t, KittyDirect)
 	st := NewStage(KittyDirect)
 	st.Register(r)
 
-	frame := screen(r, 3)
-	out, now := st.Frame(frame)
-	noMarkers(t, frame, out)
-	if n := strings.Count(now, "a=t,f=100,"); n != 1 {
-		t.Fatalf("%d transmits in %q", n, now[:min(len(now), 200)])
+	out, now, drawn := step(t, st, screen(r, 3))
+	if now != "" {
+		t.Fatalf("written with the frame: %q", now[:min(len(now), 200)])
 	}
-	if strings.Contains(now, "U=1") || strings.Contains(now, "a=T") {
+	if n := strings.Count(drawn, "a=t,f=100,"); n != 1 {
+		t.Fatalf("%d transmits in %q", n, drawn[:min(len(drawn), 200)])
+	}
+	if strings.Contains(drawn, "U=1") || strings.Contains(drawn, "a=T") {
 		t.Errorf("a virtual placement for a terminal without placeholders")
 	}
-	m := placeRE.FindAllStringSubmatch(now, -1)
-	want := fmt.Sprintf("%d;%d;%d;1;%d;%d;", 3+r.Y+1, 4+r.X+1, r.ID, r.Cols, r.Rows)
-	if len(m) != 1 || strings.Join(m[0][1:8], ";") != want {
-		t.Fatalf("placements %q, want one at %s", m, want)
-	}
-	if strings.Index(now, "a=t,") > strings.Index(now, "a=p,") {
+	if strings.Index(drawn, "a=t,") > strings.Index(drawn, "a=p,") {
 		t.Error("placed before it was transmitted")
+	}
+	m := placeRE.FindAllStringSubmatch(drawn, -1)
+	want := fmt.Sprintf("%d;%d;%d;1;%d;%d;", 3+r.Y+1, 4+r.X+1, r.ID, r.Cols, r.Rows)
+	if len(m) != 1 || strings.Join(m[0][1:8], ";") != want || !strings.HasSuffix(drawn, m[0][0]) {
+		t.Fatalf("drawn %q, want one placement at %s", drawn, want)
 	}
 	if got := strings.Count(out, nbsp); got != r.Cols*r.Rows {
 		t.Errorf("%d blank picture cells, want %d", got, r.Cols*r.Rows)
 	}
 
 	// The same frame again writes nothing.
-	if _, now := st.Frame(frame); now != "" {
-		t.Errorf("an unchanged frame wrote %q", now)
+	if _, now, drawn := step(t, st, screen(r, 3)); now != "" || drawn != "" {
+		t.Errorf("an unchanged frame wrote %q, %q", now, drawn)
 	}
 
 	// Scrolled up by two lines: placed again there, not transmitted again.
-	_, now = st.Frame(screen(r, 1))
-	m = placeRE.FindAllStringSubmatch(now, -1)
-	if strings.Contains(now, "a=t,") || len(m) != 1 || m[0][1] != fmt.Sprint(1+r.Y+1) || m[0][7] != "" {
-		t.Errorf("after scrolling: %q", now)
+	_, now, drawn = step(t, st, screen(r, 1))
+	m = placeRE.FindAllStringSubmatch(drawn, -1)
+	if now != "" || strings.Contains(drawn, "a=t,") || len(m) != 1 || m[0][1] != fmt.Sprint(1+r.Y+1) || m[0][7] != "" {
+		t.Errorf("after scrolling: %q, %q", now, drawn)
 	}
 
 	// Half out of view: the rows still shown, cropped from the picture.
-	top := -(r.Y + 2)
-	_, now = st.Frame(screen(r, top))
-	m = placeRE.FindAllStringSubmatch(now, -1)
+	_, _, drawn = step(t, st, screen(r, -(r.Y+2)))
+	m = placeRE.FindAllStringSubmatch(drawn, -1)
 	if len(m) != 1 || m[0][1] != "1" || m[0][6] != fmt.Sprint(r.Rows-2) || !strings.HasPrefix(m[0][7], ",y=") {
-		t.Errorf("cropped placement: %q", now)
+		t.Errorf("cropped placement: %q", drawn)
 	}
 
 	// An overlay over the right part of the first row shown: that row is
@@ -140,25 +152,23 @@ func TestStageKittyDirect(t *testing.T) {
 	lines := strings.Split(screen(r, 3), "\n")
 	y := 3 + r.Y
 	lines[y] = ansi.Cut(lines[y], 0, 4+r.X+2) + strings.Repeat("#", 60-(4+r.X+2))
-	frame = strings.Join(lines, "\n")
-	out, now = st.Frame(frame)
-	noMarkers(t, frame, out)
-	m = placeRE.FindAllStringSubmatch(now, -1)
+	_, _, drawn = step(t, st, strings.Join(lines, "\n"))
+	m = placeRE.FindAllStringSubmatch(drawn, -1)
 	if len(m) != 1 || m[0][1] != fmt.Sprint(y+2) || m[0][6] != fmt.Sprint(r.Rows-1) {
-		t.Errorf("partly covered: %q", now)
+		t.Errorf("partly covered: %q", drawn)
 	}
 
-	// Gone: its placement is deleted, the picture kept.
-	_, now = st.Frame(screen(r, 40))
-	if want := fmt.Sprintf("\x1b_Ga=d,d=i,i=%d,p=1,q=2\x1b\\", r.ID); now != want {
-		t.Errorf("scrolled away: %q, want %q", now, want)
+	// Gone: its placement is deleted with the frame, the picture kept.
+	_, now, drawn = step(t, st, screen(r, 40))
+	if want := fmt.Sprintf("\x1b_Ga=d,d=i,i=%d,p=1,q=2\x1b\\", r.ID); now != want || drawn != "" {
+		t.Errorf("scrolled away: %q, %q; want %q", now, drawn, want)
 	}
 
-	// A resize clears the screen: placed and transmitted again.
+	// A resize clears the screen: transmitted and placed again, after it.
 	st.Cleared()
-	_, now = st.Frame(screen(r, 3))
-	if !strings.Contains(now, "a=t,") || len(placeRE.FindAllString(now, -1)) != 1 {
-		t.Errorf("after a clear: %q", now[:min(len(now), 120)])
+	_, now, drawn = step(t, st, screen(r, 3))
+	if now != "" || !strings.Contains(drawn, "a=t,") || len(placeRE.FindAllString(drawn, -1)) != 1 {
+		t.Errorf("after a clear: %q, %q", now, drawn[:min(len(drawn), 120)])
 	}
 }
 
