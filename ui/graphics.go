@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -122,7 +124,7 @@ func (p *pictures) tmuxProbed(msg tmuxProbedMsg, getenv func(string) string, tr 
 // stageFrame hands the composed frame to the Stage: the frame the terminal
 // gets replaces it, kitty placements go out at once, and a draw of sixel
 // or inline images is planned for after the frame is on screen.
-func (p *pictures) stageFrame(frame *string, w, h int, tr *transcript.Transcript) tea.Cmd {
+func (p *pictures) stageFrame(frame *string, w, h int, tr *transcript.Transcript, output io.Writer) tea.Cmd {
 	if !p.mode.Staged() {
 		return nil
 	}
@@ -130,6 +132,7 @@ func (p *pictures) stageFrame(frame *string, w, h int, tr *transcript.Transcript
 		// Bubble Tea clears the screen and paints it again on a resize.
 		p.size = [2]int{w, h}
 		p.stage.Cleared()
+		p.readCellSize(output, tr)
 	}
 	out, now := p.stage.Frame(*frame)
 	*frame = out
@@ -145,6 +148,28 @@ func (p *pictures) stageFrame(frame *string, w, h int, tr *transcript.Transcript
 		cmds = append(cmds, tea.Tick(stageDrawDelay, func(time.Time) tea.Msg { return stageDrawMsg{gen: gen} }))
 	}
 	return tea.Batch(cmds...)
+}
+
+// readCellSize reads a cell's size in pixels from the terminal's window
+// size (a terminal that answered XTWINOPS 16 has said it already), and
+// has sixel pictures made again when it changed (a new font size).
+func (p *pictures) readCellSize(output io.Writer, tr *transcript.Transcript) {
+	if p.known.Facts.CellWidth > 0 {
+		return
+	}
+	f, ok := output.(*os.File)
+	if output == nil {
+		f, ok = os.Stdout, true
+	}
+	if !ok {
+		return
+	}
+	if w, h, ok := termprobe.CellSize(f); ok && [2]int{w, h} != p.cell {
+		p.cell = [2]int{w, h}
+		if p.mode == preview.Sixel {
+			tr.ForgetPictures()
+		}
+	}
 }
 
 // draw writes the sixel or inline images still due, and plans the next

@@ -39,6 +39,9 @@ type pictures struct {
 	stage   *preview.Stage
 	size    [2]int
 	drawing bool
+	// cell is a cell's size in pixels from the window size (for sixel),
+	// when the terminal did not say it.
+	cell [2]int
 }
 
 func newPictures(setting string, getenv func(string) string) pictures {
@@ -71,6 +74,9 @@ func (p *pictures) options(ctx *uictx.Context, profile colorprofile.Profile) pre
 		o.Background = color.White
 	}
 	o.CellWidth, o.CellHeight = p.known.Facts.CellWidth, p.known.Facts.CellHeight
+	if o.CellWidth == 0 {
+		o.CellWidth, o.CellHeight = p.cell[0], p.cell[1]
+	}
 	if n := p.known.Facts.Registers; n > 0 {
 		o.Colors = n
 	}

@@ -34,7 +34,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
-	staged := m.pics.stageFrame(&m.screen.frame, m.ctx.Width, m.ctx.Height, m.tr)
+	staged := m.pics.stageFrame(&m.screen.frame, m.ctx.Width, m.ctx.Height, m.tr, m.opts.Output)
 	// A new layout or theme may leave off-screen messages to render
 	// lazily; an edited composer is kept as the session's draft.
 	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp), staged)

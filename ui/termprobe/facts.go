@@ -48,11 +48,13 @@ type Facts struct {
 const kittyQueryID = 7
 
 // Queries is what to write to ask the terminal: XTVERSION, the kitty
-// graphics query (a 1×1 RGB image that is never stored: a=q), the number of
-// sixel colour registers and the sixel geometry (XTSMGRAPHICS), the cell
-// size (XTWINOPS 16), then DA1, which every terminal answers.
+// graphics query (a 1×1 RGB image that is never stored: a=q), 256 sixel
+// colour registers asked for and their number read back (xterm as a VT340
+// starts with 16), the sixel geometry (XTSMGRAPHICS), the cell size
+// (XTWINOPS 16), then DA1, which every terminal answers.
 const Queries = "\x1b[>0q" +
 	"\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\" +
+	"\x1b[?1;3;256S" +
 	"\x1b[?1;1;0S" +
 	"\x1b[?2;1;0S" +
 	"\x1b[16t" +
