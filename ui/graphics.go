@@ -42,13 +42,14 @@ const stageDrawDelay = 2*time.Second/rendererFPS + 5*time.Millisecond
 // probe asks the terminal what it is and draws, with the first frame
 // (Bubble Tea writes raw output on its first tick, the frame right after),
 // gives it termprobe.ProbeTimeout to answer, and asks tmux, when parley
-// runs in it, once the first frame is out.
+// runs in it, once the first frame is out (about pictures and 24-bit
+// colour: startColorProfile did not ask it).
 func (p *pictures) probe(getenv func(string) string) tea.Cmd {
 	cmds := []tea.Cmd{
 		tea.Raw(termprobe.Queries),
 		tea.Tick(termprobe.ProbeTimeout, func(time.Time) tea.Msg { return probeTimeoutMsg{} }),
 	}
-	if getenv("TMUX") != "" && p.mode != preview.Off {
+	if getenv("TMUX") != "" {
 		cmds = append(cmds, tea.Tick(afterFirstFrame, func(time.Time) tea.Msg { return tmuxProbeDueMsg{} }))
 	}
 	return tea.Batch(cmds...)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"parley/api/apitest"
@@ -136,4 +137,44 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// Inside tmux, tmux is asked once the first frame is out; when it draws
+// 24-bit colour on its client, the program and the theme switch to it.
+func TestTmuxAnswerUpgradesColour(t *testing.T) {
+	env := map[string]string{"TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color", "XDG_CONFIG_HOME": t.TempDir()}
+	h := newHarness(t, 100, 30, func(o *Options) { o.Getenv = func(k string) string { return env[k] } })
+	h.send(tea.ColorProfileMsg{Profile: colorprofile.ANSI256})
+	cmd, ok := h.m.graphicsMsg(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color", RGB: true}})
+	if !ok || cmd == nil {
+		t.Fatal("tmux's answer did nothing")
+	}
+	var got []tea.Msg
+	var collect func(tea.Cmd)
+	collect = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				collect(c)
+			}
+		default:
+			got = append(got, msg)
+		}
+	}
+	collect(cmd)
+	found := false
+	for _, msg := range got {
+		if p, ok := msg.(tea.ColorProfileMsg); ok && p.Profile == colorprofile.TrueColor {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no switch to 24-bit colour in %v", got)
+	}
+	if cmd, _ := h.m.graphicsMsg(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color"}}); cmd != nil {
+		t.Errorf("tmux without RGB changed something")
+	}
 }
