@@ -178,3 +178,18 @@ func TestTmuxAnswerUpgradesColour(t *testing.T) {
 		t.Errorf("tmux without RGB changed something")
 	}
 }
+
+// /about names the terminal with its version and how pictures are drawn.
+func TestAboutSaysTerminalAndPictures(t *testing.T) {
+	h := newHarness(t, 120, 30, kittyEnv(t))
+	h.send(tea.TerminalVersionMsg{Name: "kitty(0.26.5)"})
+	h.send(uv.PrimaryDeviceAttributesEvent{62, 52, 4})
+	h.typeText("/about")
+	h.key("enter")
+	text, _ := h.notice()
+	for _, want := range []string{"parley test", "terminal: kitty 0.26.5", "pictures: kitty graphics, direct placement", "colours: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/about says %q, without %q", text, want)
+		}
+	}
+}

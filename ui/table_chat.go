@@ -83,6 +83,7 @@ func chatActions() []action {
 		}},
 		{key: keys.Notices, app: true, cmd: cmd{Name: "notices", Summary: "show or hide every notice of this run"},
 			run: do(func(m *Model) tea.Cmd { return m.togglePane(newNoticesPane(m.ctx)) })},
+		{cmd: cmd{Name: "about", Summary: "parley's version, the terminal and how pictures are drawn"}, run: do(aboutAction)},
 		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, run: do(func(m *Model) tea.Cmd { return m.notify(m.term.toggleMouse(), toastInfo) })},
 		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, run: do(func(m *Model) tea.Cmd { m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands())); return nil })},
 		{key: keys.Quit, app: true, cmd: cmd{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley"}, run: do((*Model).quit)},
