@@ -48,7 +48,7 @@ func (a *app) doctor(ctx context.Context) error {
 	if r.setting == "" {
 		r.setting = preview.SettingAuto
 	}
-	r.known.Facts, r.asked = askTerminal()
+	r.known.Facts, r.asked = askTerminal(a.env.Getenv)
 	if a.env.Getenv("TMUX") != "" {
 		t, err := preview.ProbeTmux(ctx, a.env.Getenv)
 		r.known.Tmux = t
@@ -65,13 +65,13 @@ func (a *app) doctor(ctx context.Context) error {
 
 // askTerminal asks the controlling terminal (/dev/tty, so it works with
 // the output redirected) what it is, and says why when it could not.
-func askTerminal() (termprobe.Facts, string) {
+func askTerminal(getenv func(string) string) (termprobe.Facts, string) {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return termprobe.Facts{}, "not asked: there is no terminal to ask (" + err.Error() + ")"
 	}
 	defer tty.Close()
-	f, err := termprobe.Probe(tty, termprobe.ProbeTimeout)
+	f, err := termprobe.Probe(tty, termprobe.QueriesFor(getenv), termprobe.ProbeTimeout)
 	if err != nil {
 		return f, err.Error()
 	}

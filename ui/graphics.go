@@ -46,7 +46,7 @@ const stageDrawDelay = 2*time.Second/rendererFPS + 5*time.Millisecond
 // colour: startColorProfile did not ask it).
 func (p *pictures) probe(getenv func(string) string) tea.Cmd {
 	cmds := []tea.Cmd{
-		tea.Raw(termprobe.Queries),
+		tea.Raw(termprobe.QueriesFor(getenv)),
 		tea.Tick(termprobe.ProbeTimeout, func(time.Time) tea.Msg { return probeTimeoutMsg{} }),
 	}
 	if getenv("TMUX") != "" {

@@ -47,18 +47,33 @@ type Facts struct {
 // names it, and no picture of parley's has it (theirs are over 16).
 const kittyQueryID = 7
 
+// kittyQuery asks for kitty graphics support with a 1×1 RGB image that is
+// never stored (a=q); its answer names image id kittyQueryID.
+const kittyQuery = "\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
+
 // Queries is what to write to ask the terminal: XTVERSION, the kitty
-// graphics query (a 1×1 RGB image that is never stored: a=q), 256 sixel
-// colour registers asked for and their number read back (xterm as a VT340
-// starts with 16), the sixel geometry (XTSMGRAPHICS), the cell size
-// (XTWINOPS 16), then DA1, which every terminal answers.
-const Queries = "\x1b[>0q" +
-	"\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\" +
-	"\x1b[?1;3;256S" +
+// graphics query, 256 sixel colour registers asked for and their number
+// read back (xterm as a VT340 starts with 16), the sixel geometry
+// (XTSMGRAPHICS), the cell size (XTWINOPS 16), then DA1, which every
+// terminal answers.
+const Queries = "\x1b[>0q" + kittyQuery + otherQueries
+
+const otherQueries = "\x1b[?1;3;256S" +
 	"\x1b[?1;1;0S" +
 	"\x1b[?2;1;0S" +
 	"\x1b[16t" +
 	"\x1b[c"
+
+// QueriesFor is Queries for the terminal getenv describes: inside tmux or
+// GNU screen without the kitty graphics query, which they do not pass on
+// and take as a window title (an APC).
+func QueriesFor(getenv func(string) string) string {
+	term := getenv("TERM")
+	if getenv("TMUX") != "" || getenv("STY") != "" || strings.HasPrefix(term, "tmux") || strings.HasPrefix(term, "screen") {
+		return "\x1b[>0q" + otherQueries
+	}
+	return Queries
+}
 
 // Take reads one message or event into f and reports whether it was an
 // answer to Queries. Bubble Tea hands the chat the answers as

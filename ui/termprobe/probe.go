@@ -20,19 +20,19 @@ const ProbeTimeout = 700 * time.Millisecond
 const maxAnswer = 64 << 10
 
 // Probe asks the terminal on tty (the controlling terminal, /dev/tty) the
-// Queries and reads its answers for at most timeout, with the terminal in
+// queries (QueriesFor) and reads its answers for at most timeout, with the terminal in
 // raw mode meanwhile (restored before it returns). It is for commands
 // outside the chat (`parley doctor`); the chat reads the answers as
 // messages instead. A terminal that does not answer DA1 in time gives the
 // facts that came and an error saying so.
-func Probe(tty *os.File, timeout time.Duration) (Facts, error) {
+func Probe(tty *os.File, queries string, timeout time.Duration) (Facts, error) {
 	var f Facts
 	state, err := term.MakeRaw(tty.Fd())
 	if err != nil {
 		return f, fmt.Errorf("cannot put the terminal in raw mode to ask what it draws: %w", err)
 	}
 	defer func() { _ = term.Restore(tty.Fd(), state) }()
-	return ask(tty, timeout)
+	return ask(tty, queries, timeout)
 }
 
 // conn is the terminal as ask uses it: what it writes and reads, with a
@@ -42,12 +42,12 @@ type conn interface {
 	SetReadDeadline(time.Time) error
 }
 
-// ask writes the Queries to c and reads the answers (Probe's work once the
+// ask writes the queries to c and reads the answers (Probe's work once the
 // terminal is in raw mode).
-func ask(c conn, timeout time.Duration) (Facts, error) {
+func ask(c conn, queries string, timeout time.Duration) (Facts, error) {
 	var f Facts
 	tty := c
-	if _, err := io.WriteString(tty, Queries); err != nil {
+	if _, err := io.WriteString(tty, queries); err != nil {
 		return f, fmt.Errorf("cannot ask the terminal what it draws: %w", err)
 	}
 	deadline := time.Now().Add(timeout)

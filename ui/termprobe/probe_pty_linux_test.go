@@ -52,7 +52,7 @@ func TestProbeOnAPseudoTerminal(t *testing.T) {
 		_, _ = io.WriteString(controller, "\x1bP>|kitty(0.26.5)\x1b\\\x1b_Gi=7;OK\x1b\\\x1b[?62;52;4c")
 	}()
 	start := time.Now()
-	f, err := Probe(terminal, 3*time.Second)
+	f, err := Probe(terminal, Queries, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

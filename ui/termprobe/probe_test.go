@@ -45,7 +45,7 @@ func TestAskReadsTheAnswers(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 		_, _ = io.WriteString(answers, "\x1b[?1;0;256S\x1b[?2;0;2000;1200S\x1b[6;20;10t\x1b[?62;52;4c")
 	}()
-	f, err := ask(term, 2*time.Second)
+	f, err := ask(term, Queries, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestAskTimesOut(t *testing.T) {
 	term, queries, _ := newPipeTerminal(t)
 	go func() { _, _ = io.Copy(io.Discard, queries) }()
 	start := time.Now()
-	_, err := ask(term, 150*time.Millisecond)
+	_, err := ask(term, Queries, 150*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "did not answer within") {
 		t.Errorf("no answer: %v", err)
 	}
@@ -107,5 +107,29 @@ func TestAtLeast(t *testing.T) {
 		if got := AtLeast(c.v, c.want); got != c.ok {
 			t.Errorf("AtLeast(%q, %q) = %v", c.v, c.want, got)
 		}
+	}
+}
+
+// Inside tmux or GNU screen the kitty query is left out: they would take
+// its APC as the window's title.
+func TestQueriesInMultiplexers(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, e := range [][]string{{"TMUX", "/tmp/t,1,0"}, {"STY", "1.x"}, {"TERM", "screen-256color"}, {"TERM", "tmux-256color"}} {
+		q := QueriesFor(env(e...))
+		if strings.Contains(q, "\x1b_") || !strings.HasSuffix(q, "\x1b[c") || !strings.HasPrefix(q, "\x1b[>0q") {
+			t.Errorf("%v: %q", e, q)
+		}
+	}
+	if q := QueriesFor(env("TERM", "xterm-kitty")); q != Queries {
+		t.Errorf("kitty: %q", q)
 	}
 }
