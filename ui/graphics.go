@@ -22,17 +22,9 @@ import (
 // then decides.
 type probeTimeoutMsg struct{}
 
-// tmuxProbeDueMsg says the first frame is on screen: time to ask tmux.
-type tmuxProbeDueMsg struct{}
-
 // stageDrawMsg says the frame of generation gen has reached the screen, so
 // the sixel or inline images it waits for can be drawn over it.
 type stageDrawMsg struct{ gen uint64 }
-
-// afterFirstFrame is how long after start tmux is asked: the first frame
-// goes out on the renderer's first tick (1/rendererFPS), and a tmux
-// subprocess started before then takes CPU time from it.
-const afterFirstFrame = 3 * time.Second / rendererFPS
 
 // stageDrawDelay is how long after a frame its sixel or inline images are
 // drawn: two renderer ticks, so the frame that blanks their cells has been
@@ -41,18 +33,27 @@ const stageDrawDelay = 2*time.Second/rendererFPS + 5*time.Millisecond
 
 // probe asks the terminal what it is and draws, with the first frame
 // (Bubble Tea writes raw output on its first tick, the frame right after),
-// gives it termprobe.ProbeTimeout to answer, and asks tmux, when parley
-// runs in it, once the first frame is out (about pictures and 24-bit
-// colour: startColorProfile did not ask it).
+// and gives it termprobe.ProbeTimeout to answer. tmux is asked once the
+// terminal has answered (answered).
 func (p *pictures) probe(getenv func(string) string) tea.Cmd {
-	cmds := []tea.Cmd{
+	return tea.Batch(
 		tea.Raw(termprobe.QueriesFor(getenv)),
 		tea.Tick(termprobe.ProbeTimeout, func(time.Time) tea.Msg { return probeTimeoutMsg{} }),
+	)
+}
+
+// answered decides once the terminal has answered (or the wait ended),
+// and asks tmux, when parley runs in it, about pictures and 24-bit colour
+// (startColorProfile did not ask it): the answer to the queries written
+// with the first frame means the first frame is out, so the tmux
+// subprocess no longer competes with it.
+func (m *Model) answered() tea.Cmd {
+	cmd := m.pics.choose(m.opts.Getenv, m.tr)
+	if m.pics.tmuxAsked || m.opts.Getenv("TMUX") == "" {
+		return cmd
 	}
-	if getenv("TMUX") != "" {
-		cmds = append(cmds, tea.Tick(afterFirstFrame, func(time.Time) tea.Msg { return tmuxProbeDueMsg{} }))
-	}
-	return tea.Batch(cmds...)
+	m.pics.tmuxAsked = true
+	return tea.Batch(cmd, m.pics.probeTmux(m.base, m.opts.Getenv))
 }
 
 // graphicsMsg takes the terminal's answers, the end of the wait for them,
@@ -64,9 +65,7 @@ func (m *Model) graphicsMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.pics.known.Facts.Answered = true
-		return m.pics.choose(m.opts.Getenv, m.tr), true
-	case tmuxProbeDueMsg:
-		return m.pics.probeTmux(m.base, m.opts.Getenv), true
+		return m.answered(), true
 	case tmuxProbedMsg:
 		return m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr, m.opts.Profile == 0 && !m.ctx.NoColor && m.term.profile < colorprofile.TrueColor), true
 	case stageDrawMsg:
@@ -77,7 +76,7 @@ func (m *Model) graphicsMsg(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	if m.pics.known.Facts.Answered {
 		// DA1 came (or the wait ended and a late answer came): decide.
-		return m.pics.choose(m.opts.Getenv, m.tr), true
+		return m.answered(), true
 	}
 	return nil, true
 }

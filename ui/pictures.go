@@ -42,6 +42,8 @@ type pictures struct {
 	// cell is a cell's size in pixels from the window size (for sixel),
 	// when the terminal did not say it.
 	cell [2]int
+	// tmuxAsked: tmux was asked (once, after the first frame).
+	tmuxAsked bool
 }
 
 func newPictures(setting string, getenv func(string) string) pictures {
