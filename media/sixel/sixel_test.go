@@ -214,7 +214,7 @@ func BenchmarkQuantizeEncode(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	img := image.NewRGBA(image.Rect(0, 0, 480, 240))
 	for i := range img.Pix {
-		img.Pix[i] = uint8(r.IntN(256)) | 0
+		img.Pix[i] = uint8(r.IntN(256))
 	}
 	for i := 3; i < len(img.Pix); i += 4 {
 		img.Pix[i] = 255
