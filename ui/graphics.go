@@ -47,13 +47,13 @@ func (p *pictures) probe(getenv func(string) string) tea.Cmd {
 // (startColorProfile did not ask it): the answer to the queries written
 // with the first frame means the first frame is out, so the tmux
 // subprocess no longer competes with it.
-func (m *Model) answered() tea.Cmd {
-	cmd := m.pics.choose(m.opts.Getenv, m.tr)
-	if m.pics.tmuxAsked || m.opts.Getenv("TMUX") == "" {
+func (p *pictures) answered(ctx context.Context, getenv func(string) string, tr *transcript.Transcript) tea.Cmd {
+	cmd := p.choose(getenv, tr)
+	if p.tmuxAsked || getenv("TMUX") == "" {
 		return cmd
 	}
-	m.pics.tmuxAsked = true
-	return tea.Batch(cmd, m.pics.probeTmux(m.base, m.opts.Getenv))
+	p.tmuxAsked = true
+	return tea.Batch(cmd, p.probeTmux(ctx, getenv))
 }
 
 // graphicsMsg takes the terminal's answers, the end of the wait for them,
@@ -65,7 +65,7 @@ func (m *Model) graphicsMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.pics.known.Facts.Answered = true
-		return m.answered(), true
+		return m.pics.answered(m.base, m.opts.Getenv, m.tr), true
 	case tmuxProbedMsg:
 		return m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr, m.opts.Profile == 0 && !m.ctx.NoColor && m.term.profile < colorprofile.TrueColor), true
 	case stageDrawMsg:
@@ -76,7 +76,7 @@ func (m *Model) graphicsMsg(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	if m.pics.known.Facts.Answered {
 		// DA1 came (or the wait ended and a late answer came): decide.
-		return m.answered(), true
+		return m.pics.answered(m.base, m.opts.Getenv, m.tr), true
 	}
 	return nil, true
 }

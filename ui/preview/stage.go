@@ -66,7 +66,7 @@ type knownPic struct {
 // maxKnown is how many pictures a Stage keeps for drawing again; those
 // shown longest ago go first, and one that comes back after is asked for
 // again (Missing).
-const maxKnown = 256
+const maxKnown = 64
 
 // Placement is one picture on screen: rows Row to Row+Rows-1 of picture ID
 // with their top-left cell at X, Y. N counts the places the same picture
