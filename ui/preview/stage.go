@@ -55,6 +55,10 @@ type Stage struct {
 	tick    uint64
 	gen     uint64
 	missing bool
+	// gone are the pictures let go (maxKnown): a frame that shows one
+	// again is what Missing reports, and nothing else (an id no picture
+	// had is text that merely looks like a marker).
+	gone map[uint32]bool
 }
 
 // knownPic is a registered picture and the last frame that showed it.
@@ -87,7 +91,7 @@ func (p Placement) key() placeKey { return placeKey{p.ID, p.N} }
 
 // NewStage makes a Stage for mode; it draws nothing in the other modes.
 func NewStage(mode Mode) *Stage {
-	return &Stage{mode: mode, known: map[uint32]*knownPic{}, sent: map[uint32]bool{}, shown: map[placeKey]Placement{}}
+	return &Stage{mode: mode, known: map[uint32]*knownPic{}, sent: map[uint32]bool{}, shown: map[placeKey]Placement{}, gone: map[uint32]bool{}}
 }
 
 // Mode is the mode the Stage draws.
@@ -151,6 +155,10 @@ func (s *Stage) Register(r Rendered) {
 	if found {
 		delete(s.known, oldest)
 		delete(s.sent, oldest)
+		if len(s.gone) >= 4*maxKnown {
+			clear(s.gone)
+		}
+		s.gone[oldest] = true
 	}
 }
 
@@ -328,7 +336,8 @@ func (s *Stage) place(rows []markedRow, height int) []Placement {
 		first := &rows[i]
 		k, ok := s.known[first.id]
 		if !ok {
-			if first.row >= 0 {
+			if s.gone[first.id] {
+				delete(s.gone, first.id)
 				s.missing = true
 			}
 			continue

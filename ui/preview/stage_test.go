@@ -67,7 +67,7 @@ func renderStagedFor(t *testing.T, mode Mode) Rendered {
 func noMarkers(t *testing.T, in, out string) {
 	t.Helper()
 	for _, r := range out {
-		if r >= markerBase && r <= markerFill || r == 0x10EEEE || r >= markFirst && r <= markFirst+0xf {
+		if r == markerBase || r == markerFill || r == 0x10EEEE || r >= markFirst && r <= markFirst+0xf {
 			t.Fatalf("the frame for the terminal holds %U", r)
 		}
 	}
@@ -330,5 +330,34 @@ func TestBytesPerTerminal(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %v, %d bytes for the first frame's picture", c.name, mode, len(written))
+	}
+}
+
+// Text that looks like a marker (a reply can hold any character) draws
+// nothing and asks for nothing: its id is no picture's. A picture the Stage
+// let go and sees again is reported once, to be made again.
+func TestStageForgedAndForgottenMarkers(t *testing.T) {
+	r := renderStagedFor(t, Sixel)
+	st := NewStage(Sixel)
+	forged := Rendered{Lines: markerLines(r.ID^0x5a5a5a, r.Cols, r.Rows, 24, 8), Cols: r.Cols, Rows: r.Rows}
+	frame := screen(forged, 3)
+	out, now := st.Frame(frame)
+	noMarkers(t, frame, out)
+	if _, due := st.Due(); due || now != "" || st.Missing() || strings.Contains(out, nbsp) {
+		t.Errorf("a forged marker drew or asked for something")
+	}
+	st.Register(r)
+	st.Frame(screen(forged, 4)) // a later frame: r is the oldest picture
+	for i := range maxKnown + 1 {
+		other := r
+		other.ID = r.ID + uint32(i) + 1
+		st.Register(other) // r, never shown, is the oldest and goes
+	}
+	st.Frame(screen(r, 3))
+	if !st.Missing() {
+		t.Error("a picture let go and shown again was not reported")
+	}
+	if st.Missing() {
+		t.Error("reported twice")
 	}
 }

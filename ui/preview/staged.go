@@ -42,13 +42,15 @@ type staged struct {
 
 // markerBase opens the first cell of each row of a staged picture; the
 // combining marks after it say the row and the id (markNibbles). Every
-// other cell of the row is markerFill. Both are private-use characters one
-// cell wide that no text parley shows contains (termsafe drops private-use
-// characters from untrusted text), and no terminal ever sees them: the
-// Stage puts blank cells in their place.
+// other cell of the row is markerFill. Both are private-use characters of
+// plane 16, one cell wide, which no font parley knows of uses (Nerd Fonts'
+// icons are in plane 15), and no terminal ever sees them: the Stage puts
+// blank cells in their place. Text that holds them (a model's reply)
+// cannot draw a picture: a row is drawn only when its id is a picture the
+// Stage was given, and ids are random for each run.
 const (
-	markerBase = '\U000F0000'
-	markerFill = '\U000F0001'
+	markerBase = '\U0010FFFC'
+	markerFill = '\U0010FFFD'
 	// markNibbles combining marks follow markerBase: three for the row,
 	// eight for the id, four bits each, as U+0300 + the nibble.
 	markNibbles = 11
