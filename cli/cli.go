@@ -188,7 +188,7 @@ file (see "parley help config"). To try it without a gateway, run
 	root.Flags().BoolVar(&tui.mouse, "mouse", false, "scroll with the mouse wheel (the terminal's own text selection then needs shift)")
 	root.Flags().BoolVar(&tui.noImages, "no-images", false, "show no image previews (the images config setting for this run)")
 	tui.history.register(root.Flags())
-	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), (&sessionsCmd{env: a.env, console: a.console, priceOf: a.priceOf}).sessionsCommand(), configHelpTopic(), demoHelpTopic())
+	root.AddCommand(a.askCommand(), a.imageCommand(), a.modelsCommand(), (&sessionsCmd{env: a.env, console: a.console, priceOf: a.priceOf}).sessionsCommand(), a.doctorCommand(), configHelpTopic(), demoHelpTopic())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())
 	}
@@ -203,7 +203,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	if !cmd.HasParent() {
-		return usagef("%q is not a parley command; the commands are ask, image, models and sessions (see \"parley --help\")", args[0])
+		return usagef("%q is not a parley command; the commands are ask, image, models, sessions and doctor (see \"parley --help\")", args[0])
 	}
 	return usagef("unexpected argument %q: %s takes none; see \"%s --help\"", strings.Join(args, " "), cmd.CommandPath(), cmd.CommandPath())
 }

@@ -73,7 +73,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}{
 		{[]string{"ask", "--bogus"}, `parley: Unknown flag --bogus for parley ask; see "parley ask --help".`},
 		{[]string{"image", "-x", "cat"}, `parley: Unknown flag -x for parley image; see "parley image --help".`},
-		{[]string{"frobnicate"}, `parley: "frobnicate" is not a parley command; the commands are ask, image, models and sessions (see "parley --help").`},
+		{[]string{"frobnicate"}, `parley: "frobnicate" is not a parley command; the commands are ask, image, models, sessions and doctor (see "parley --help").`},
 		{[]string{"models", "extra"}, `parley: Unexpected argument "extra": parley models takes none; see "parley models --help".`},
 		{[]string{"image", "-n", "many", "x"}, `parley: "many" is not a whole number, as the flag -n/--n needs; see "parley image --help".`},
 		{[]string{"ask", "-m"}, `parley: The flag -m/--model needs a value; see "parley ask --help".`},

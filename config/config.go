@@ -81,8 +81,10 @@ type Config struct {
 	// attach_max_count: the most images one message may carry. Default 0 =
 	// DefaultAttachMaxCount (10).
 	AttachMaxCount int
-	// images: how the chat shows images: "auto" (default), "blocks"
-	// (Unicode half blocks), "kitty" (the kitty graphics protocol) or "off".
+	// images: how the chat shows images: "auto" (default: the best the
+	// terminal draws), "kitty" (the kitty graphics protocol), "sixel",
+	// "iterm" (iTerm2's inline images), "blocks" (Unicode half blocks) or
+	// "off".
 	Images string
 	// reading_width: the widest prose runs in the chat, in columns. Default
 	// 0 = 100 (the transcript's default).

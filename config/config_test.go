@@ -196,6 +196,7 @@ func TestConfigSemanticErrorsHaveLines(t *testing.T) {
 		{"headers not table", "[[providers]]\nname = \"x\"\nbase_url = \"https://x\"\nheaders = \"X-Title: parley\"\n", 4, 1, "headers must be a table"},
 		{"proxy", "[[providers]]\nname = \"x\"\nbase_url = \"https://x\"\nproxy = \"proxy.local\"\n", 4, 1, "is not a proxy URL"},
 		{"string as int", "max_retries = \"3\"\n", 1, 1, "max_retries must be a whole number"},
+		{"images", "images = \"pictures\"\n", 1, 1, `images = "pictures": write "auto", "kitty", "sixel", "iterm", "blocks" or "off"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -213,6 +214,20 @@ func TestConfigSemanticErrorsHaveLines(t *testing.T) {
 				t.Errorf("message %q lacks %q", pe.Msg, c.want)
 			}
 		})
+	}
+}
+
+// Every way of drawing pictures can be chosen, in any case.
+func TestConfigImagesSetting(t *testing.T) {
+	for _, v := range []string{"auto", "kitty", "sixel", "iterm", "blocks", "off", "Sixel", "ITERM"} {
+		env, _ := testEnv(t, nil)
+		writeConfig(t, env, "images = \""+v+"\"\n", 0o600)
+		c, err := Load(env)
+		if err != nil {
+			t.Errorf("images = %q: %v", v, err)
+		} else if c.Images != strings.ToLower(v) {
+			t.Errorf("images = %q read as %q", v, c.Images)
+		}
 	}
 }
 

@@ -168,10 +168,10 @@ func (l *loader) loadTexts(doc map[string]any) error {
 	str("images", &c.Images)
 	if err == nil {
 		switch strings.ToLower(c.Images) {
-		case "", "auto", "blocks", "kitty", "off":
+		case "", "auto", "kitty", "sixel", "iterm", "blocks", "off":
 			c.Images = strings.ToLower(c.Images)
 		default:
-			err = l.errAt("images", "images = %q: write \"auto\", \"blocks\", \"kitty\" or \"off\"", c.Images)
+			err = l.errAt("images", "images = %q: write \"auto\", \"kitty\", \"sixel\", \"iterm\", \"blocks\" or \"off\"", c.Images)
 		}
 	}
 	if err != nil {

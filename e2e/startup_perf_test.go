@@ -25,8 +25,10 @@ var firstFrameWrapper = strings.Replace(wrapperScript,
 	"printf '%s\\n' '"+startMark+"'\nsh -c 'echo $$", 1)
 
 // TestPerfFirstFrame measures how long parley takes from exec to its first
-// frame in a real terminal: a prebuilt binary, an 80x24 tmux pane, a
-// config naming the model (so the frame shows the composer) and a fake
+// frame in a real terminal: a prebuilt binary, a 120x40 tmux pane (another
+// size with PARLEY_PERF_SIZE=80x24), parley run as inside tmux (TMUX set,
+// so whatever asks tmux is timed too; PARLEY_PERF_TMUX=0 runs it without),
+// a config naming the model (so the frame shows the composer) and a fake
 // gateway. The time is from the wrapper's line printed just before the exec
 // to the composer's placeholder in the bytes the pane receives, both seen
 // through pipe-pane by polling every millisecond. The first start creates
@@ -57,13 +59,25 @@ func TestPerfFirstFrame(t *testing.T) {
 		}
 		runs = v
 	}
-	gw := apitest.New(t)
-	home := t.TempDir()
+	w, h := 120, 40
+	if s := os.Getenv("PARLEY_PERF_SIZE"); s != "" {
+		a, b, _ := strings.Cut(s, "x")
+		var errA, errB error
+		w, errA = strconv.Atoi(a)
+		h, errB = strconv.Atoi(b)
+		if errA != nil || errB != nil || w < 40 || h < 10 || w > 500 || h > 200 {
+			t.Fatalf("PARLEY_PERF_SIZE=%q: write the pane's size as WIDTHxHEIGHT, from 40x10 to 500x200", s)
+		}
+	}
+	l := launch{Width: w, Height: h, Config: chatConfig, wrapper: firstFrameWrapper, bin: bin, inTmux: os.Getenv("PARLEY_PERF_TMUX") != "0"}
+	l.Gateway = apitest.New(t)
+	l.home = t.TempDir()
+	t.Logf("%dx%d pane, TMUX set: %v", w, h, l.inTmux)
 	t.Logf("first start (creates the history database): first frame %v after exec",
-		firstFrame(t, gw, home, bin).Round(100*time.Microsecond))
+		firstFrame(t, l).Round(100*time.Microsecond))
 	times := make([]time.Duration, 0, runs)
 	for i := range runs {
-		d := firstFrame(t, gw, home, bin)
+		d := firstFrame(t, l)
 		t.Logf("run %d: first frame %v after exec", i+1, d.Round(100*time.Microsecond))
 		times = append(times, d)
 	}
@@ -73,12 +87,11 @@ func TestPerfFirstFrame(t *testing.T) {
 		times[runs-1].Round(100*time.Microsecond))
 }
 
-// firstFrame starts parley (bin, or the tests' build when "") once with
-// the given home directory and returns the time from startMark to the
-// composer on screen.
-func firstFrame(t *testing.T, gw *apitest.Server, home, bin string) time.Duration {
+// firstFrame starts parley as l says once and returns the time from
+// startMark to the composer on screen.
+func firstFrame(t *testing.T, l launch) time.Duration {
 	t.Helper()
-	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, wrapper: firstFrameWrapper, home: home, bin: bin})
+	tm := startParley(t, l)
 	defer tm.close()
 	var started, shown time.Time
 	deadline := time.Now().Add(waitTimeout)

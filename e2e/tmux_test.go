@@ -86,6 +86,10 @@ type launch struct {
 	// bin replaces the binary built for the tests (the start-up
 	// measurement times other builds).
 	bin string
+	// inTmux gives parley the TMUX and TMUX_PANE a shell in the pane has,
+	// naming the test's private server, as when a user runs parley inside
+	// tmux (the others run it with neither, so nothing asks tmux).
+	inTmux bool
 }
 
 // term is one parley process running in its own private tmux server.
@@ -183,6 +187,9 @@ func startParley(t *testing.T, l launch) *term {
 		env = append(env, "GORACE=log_path="+filepath.Join(tm.race, "report"))
 	}
 	env = append(env, l.Env...)
+	if l.inTmux {
+		env = append(env, "TMUX="+tm.socket+",1,0", "TMUX_PANE=%0")
+	}
 	command := append([]string{"sh", wrapper, tm.pid, "env", "-i"}, env...)
 	command = append(command, bin)
 	command = append(command, l.args...)

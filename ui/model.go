@@ -142,6 +142,6 @@ func (m *Model) Init() tea.Cmd {
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
 	}
-	cmds = append(cmds, m.pics.probeTmux(m.base, m.opts.Getenv), waitServers(m.opts.MCP))
+	cmds = append(cmds, m.pics.probe(m.opts.Getenv), waitServers(m.opts.MCP))
 	return tea.Batch(cmds...)
 }

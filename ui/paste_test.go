@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 
 	"parley/api/apitest"
 	"parley/ui/preview"
@@ -173,14 +174,20 @@ func TestSentImageShowsInTheTranscript(t *testing.T) {
 	}
 }
 
-// In kitty, a sent image is transmitted to the terminal once, outside the
-// frame, and the transcript holds Unicode placeholders for it.
+// In kitty 0.28 and later, a sent image is transmitted to the terminal
+// once, outside the frame, and the transcript holds Unicode placeholders
+// for it.
 func TestSentImageInKittyIsTransmittedOnce(t *testing.T) {
 	shot := pngFile(t, t.TempDir(), 64, 48)
 	h := newHarness(t, 100, 40, func(o *Options) {
 		env := map[string]string{"TERM": "xterm-kitty", "XDG_CONFIG_HOME": t.TempDir()}
 		o.Getenv = func(k string) string { return env[k] }
 	})
+	h.send(tea.TerminalVersionMsg{Name: "kitty(0.35.2)"})
+	h.send(uv.PrimaryDeviceAttributesEvent{62, 52})
+	if h.pictureMode() != preview.Kitty {
+		t.Fatalf("kitty 0.35.2 draws %v", h.pictureMode())
+	}
 	h.srv.Enqueue(apitest.Reply{Text: "a test pattern"}, apitest.Reply{Text: "the same pattern"})
 	for _, text := range []string{"what is this?", "and now?"} {
 		h.typeText("/attach " + shot)
@@ -217,8 +224,11 @@ func TestTmuxProbeSwitchesToKitty(t *testing.T) {
 	if h.pictureMode() != preview.Blocks {
 		t.Fatalf("before the probe: %v", h.pictureMode())
 	}
-	if h.m.pics.probeTmux(h.m.base, h.m.opts.Getenv) == nil {
-		t.Fatal("no probe inside tmux")
+	if !h.m.pics.tmuxAsked {
+		h.send(probeTimeoutMsg{})
+	}
+	if !h.m.pics.tmuxAsked {
+		t.Fatal("tmux was not asked once the terminal's answers were in")
 	}
 	h.send(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-ghostty", Passthrough: false}})
 	if h.pictureMode() != preview.Blocks {

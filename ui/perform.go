@@ -32,12 +32,6 @@ const (
 	opSend
 	opBranches
 	opFork
-	opHelp
-	opNotices
-	opMouse
-	opQuit
-	opInterrupt
-	opTools
 	// The message being written and what it carries.
 	opAttach
 	opScreenshot
@@ -51,7 +45,14 @@ const (
 	opEditor
 	opCopy
 	opCopyCode
-	// The view.
+	// The screen and the program.
+	opHelp
+	opNotices
+	opAbout
+	opTools
+	opMouse
+	opQuit
+	opInterrupt
 	opImagePane
 	opThinking
 	opTop
@@ -64,8 +65,8 @@ const (
 
 // perform does an action's op; c says how it was asked for.
 func (m *Model) perform(o op, c call) tea.Cmd {
-	if o >= opImagePane {
-		return m.performView(o)
+	if o >= opHelp {
+		return m.performScreen(o, c)
 	}
 	return m.performConversation(o, c)
 }
@@ -136,19 +137,6 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 			return m.notify("there is nothing to fork yet: ask something first", toastInfo)
 		}
 		return m.fork(msgs[len(msgs)-1])
-	case opHelp:
-		m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands()))
-		return nil
-	case opNotices:
-		return m.togglePane(newNoticesPane(m.ctx))
-	case opMouse:
-		return m.notify(m.term.toggleMouse(), toastInfo)
-	case opQuit:
-		return m.quit()
-	case opInterrupt:
-		return m.interrupt()
-	case opTools:
-		return m.notify(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	}
 	return m.performMessage(o, c)
 }
@@ -217,9 +205,26 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 	return m.notify(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
 }
 
-// performView does the ops that change what the screen shows.
-func (m *Model) performView(o op) tea.Cmd {
+// performScreen does the ops on the screen and the program: what it
+// shows (help, notices, /about, /tools, panes, thinking, scrolling), the
+// mouse, quitting.
+func (m *Model) performScreen(o op, c call) tea.Cmd {
 	switch o {
+	case opHelp:
+		m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands()))
+		return nil
+	case opNotices:
+		return m.togglePane(newNoticesPane(m.ctx))
+	case opAbout:
+		return m.notify(m.pics.about(m.opts.Version, m.term.profile), toastInfo)
+	case opMouse:
+		return m.notify(m.term.toggleMouse(), toastInfo)
+	case opQuit:
+		return m.quit()
+	case opInterrupt:
+		return m.interrupt()
+	case opTools:
+		return m.notify(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	case opImagePane:
 		return m.toggleImagePane()
 	case opThinking:

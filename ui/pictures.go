@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"image/color"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -18,7 +17,8 @@ import (
 // transcript and the image pane), and the kitty pictures the terminal
 // holds. Only Update changes it.
 type pictures struct {
-	// setting is the images setting ("auto", "blocks", "kitty", "off");
+	// setting is the images setting ("auto", "kitty", "sixel", "iterm",
+	// "blocks", "off");
 	// mode is how pictures are drawn, chosen from it at start and once
 	// more when tmux has said what terminal it runs in.
 	setting string
@@ -30,15 +30,32 @@ type pictures struct {
 	// asked are the transcript's pictures being made, so a picture is
 	// asked for once.
 	asked map[transcript.PictureKey]bool
+	// known is what the terminal (and tmux) said; choice the mode and
+	// terminal chosen from it (graphics.go).
+	known  preview.Known
+	choice preview.Choice
+	// stage draws kitty direct placements, sixel and inline images; size
+	// is the screen it last drew on, drawing says a draw is planned.
+	stage   *preview.Stage
+	size    [2]int
+	drawing bool
+	// cell is a cell's size in pixels from the window size (for sixel),
+	// when the terminal did not say it.
+	cell [2]int
+	// tmuxAsked: tmux was asked (once, after the first frame).
+	tmuxAsked bool
 }
 
 func newPictures(setting string, getenv func(string) string) pictures {
+	choice := preview.Choose(setting, getenv, preview.Known{})
 	return pictures{
 		setting: setting,
-		mode:    preview.Select(setting, getenv),
+		mode:    choice.Mode,
+		choice:  choice,
 		cache:   preview.NewCache(0, 0),
 		sent:    preview.Transmitted{},
 		asked:   map[transcript.PictureKey]bool{},
+		stage:   preview.NewStage(choice.Mode),
 	}
 }
 
@@ -58,12 +75,21 @@ func (p *pictures) options(ctx *uictx.Context, profile colorprofile.Profile) pre
 	if !ctx.Theme.Dark {
 		o.Background = color.White
 	}
+	o.CellWidth, o.CellHeight = p.known.Facts.CellWidth, p.known.Facts.CellHeight
+	if o.CellWidth == 0 {
+		o.CellWidth, o.CellHeight = p.cell[0], p.cell[1]
+	}
+	if n := p.known.Facts.Registers; n > 0 {
+		o.Colors = n
+	}
 	return o
 }
 
 // transmit returns what the terminal must receive before a frame shows r
-// (a kitty picture's first transmit), written outside the frame.
+// (a kitty picture's first transmit), written outside the frame, and
+// makes a staged picture known to the Stage, which draws it.
 func (p *pictures) transmit(r preview.Rendered) tea.Cmd {
+	p.stage.Register(r)
 	if seq := p.sent.Need(r); seq != "" {
 		return tea.Raw(seq)
 	}
@@ -126,32 +152,6 @@ func (p *pictures) arrived(msg transcriptPictureMsg, tr *transcript.Transcript) 
 type tmuxProbedMsg struct {
 	t   preview.Tmux
 	err error
-}
-
-// probeTmux asks tmux, in a command at start, whether the terminal behind
-// it draws kitty pictures (auto only: "kitty" and "blocks" are taken as
-// said). A failed probe keeps half blocks.
-func (p *pictures) probeTmux(ctx context.Context, getenv func(string) string) tea.Cmd {
-	if getenv("TMUX") == "" || p.mode == preview.Off || !strings.EqualFold(p.setting, preview.SettingAuto) && p.setting != "" {
-		return nil
-	}
-	return func() tea.Msg {
-		t, err := preview.ProbeTmux(ctx, getenv)
-		return tmuxProbedMsg{t: t, err: err}
-	}
-}
-
-// tmuxProbed switches to kitty pictures when tmux passes them through.
-func (p *pictures) tmuxProbed(msg tmuxProbedMsg, getenv func(string) string, tr *transcript.Transcript) {
-	if msg.err != nil {
-		return
-	}
-	mode := preview.SelectProbed(p.setting, getenv, msg.t)
-	if mode == p.mode {
-		return
-	}
-	p.mode = mode
-	tr.ForgetPictures()
 }
 
 // pictureRequest is a picture a pane waits for: src drawn into w×h cells,

@@ -168,6 +168,8 @@ func Run(ctx context.Context, opts Options) (err error) {
 	}
 	if opts.Profile != 0 {
 		popts = append(popts, tea.WithColorProfile(opts.Profile))
+	} else if !m.ctx.NoColor {
+		popts = append(popts, tea.WithColorProfile(startColorProfile(opts.Output, os.Environ())))
 	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))

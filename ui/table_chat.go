@@ -45,6 +45,7 @@ func chatActions() []action {
 		{key: keys.Editor, cmd: cmd{Name: "editor", Summary: "write the message in $EDITOR"}, op: opEditor},
 		{key: keys.Cancel, cmd: cmd{Name: "stop", Summary: "stop the reply"}, op: opStop},
 		{key: keys.Notices, app: true, cmd: cmd{Name: "notices", Summary: "show or hide every notice of this run"}, op: opNotices},
+		{cmd: cmd{Name: "about", Summary: "parley's version, the terminal and how pictures are drawn"}, op: opAbout},
 		{key: keys.ToggleMouse, app: true, cmd: cmd{Name: "mouse", Summary: "mouse wheel scrolling on or off"}, op: opMouse},
 		{key: keys.Help, app: true, opens: "help", cmd: cmd{Name: "help", Summary: "show every key"}, op: opHelp},
 		{key: keys.Quit, app: true, cmd: cmd{Name: "quit", Aliases: []string{"exit", "q"}, Summary: "quit parley"}, op: opQuit},

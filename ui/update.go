@@ -35,9 +35,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.comp.sync(m.ctx, m.composerLook())
 	m.refreshChrome()
 	m.composeFrame()
+	staged := m.pics.stageFrame(&m.screen.frame, m.ctx.Width, m.ctx.Height, m.tr, m.opts.Output)
 	// A new layout or theme may leave off-screen messages to render
 	// lazily; an edited composer is kept as the session's draft.
-	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp))
+	return m, tea.Batch(cmd, pics, m.pics.askPane(m.work.ctx, m.pane, opts), m.tickIfNeeded(), m.hist.draftChanged(&m.comp), staged)
 }
 
 // update hands a message to the part that owns it: the terminal's
@@ -50,7 +51,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return waitServers(m.opts.MCP)
 	}
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.graphicsMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -173,7 +174,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // imageWork takes what the work on images brings: images made, a mask
-// read, the image turn's clock, pictures drawn, the tmux probe.
+// read, the image turn's clock, pictures drawn.
 func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case imagesMadeMsg:
@@ -189,13 +190,10 @@ func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 			return tea.Tick(imageTick, func(time.Time) tea.Msg { return imageTickMsg{id: msg.id} }), true
 		}
 		return nil, true
-	case panePictureMsg:
-		return m.pics.paneArrived(msg, m.pane), true
 	case transcriptPictureMsg:
 		return m.pics.arrived(msg, m.tr), true
-	case tmuxProbedMsg:
-		m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr)
-		return nil, true
+	case panePictureMsg:
+		return m.pics.paneArrived(msg, m.pane), true
 	}
 	return nil, false
 }

@@ -35,10 +35,18 @@ type cacheKey struct {
 	mode    Mode
 	profile colorprofile.Profile
 	bg      rgb
+	// cellW and cellH are a cell's pixels, for sixel pictures only.
+	cellW, cellH int
+	colors       int
 }
 
 func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
-	return cacheKey{sum: sum, w: w, h: h, mode: opts.Mode, profile: opts.Profile, bg: toRGB(opts.Background)}
+	k := cacheKey{sum: sum, w: w, h: h, mode: opts.Mode, profile: opts.Profile, bg: toRGB(opts.Background)}
+	if opts.Mode == Sixel {
+		k.cellW, k.cellH = opts.cell()
+		k.colors = opts.colors()
+	}
+	return k
 }
 
 // entry is one cached preview, or the error making it gave (a damaged file
@@ -176,6 +184,15 @@ func (c *Cache) remove(el *list.Element) {
 // for its bookkeeping.
 func sizeOf(r Rendered) int64 {
 	n := int64(256 + len(r.Transmit) + len(r.Delete) + 16*len(r.Lines))
+	if st := r.staged; st != nil {
+		n += int64(len(st.transmit) + len(st.full))
+		if st.pal != nil {
+			n += int64(len(st.pal.Pix))
+		}
+		if st.pic != nil {
+			n += int64(len(st.pic.Pix))
+		}
+	}
 	for _, l := range r.Lines {
 		n += int64(len(l))
 	}

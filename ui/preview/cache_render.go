@@ -54,7 +54,7 @@ func (c *Cache) RenderContext(ctx context.Context, src Source, w, h int, opts Op
 		cl := &call{done: make(chan struct{})}
 		c.inflight[k] = cl
 		var seed uint32
-		if opts.Mode.IsKitty() {
+		if opts.Mode.IsKitty() || opts.Mode.Staged() {
 			seed = c.nextID
 			c.nextID++
 		}

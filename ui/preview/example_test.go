@@ -96,7 +96,9 @@ func (m *root) showsElsewhere(key string, id uint32) bool {
 }
 
 // Example shows the calls a root model makes: the mode once at start-up
-// (with a tmux probe in a command when TMUX is set), the options from the
+// from the environment, again when the terminal has answered the probe
+// (termprobe.Queries, written with the first frame) and, in a command
+// after the first frame when TMUX is set, tmux; the options from the
 // program's colour profile and the terminal's background, then previews
 // through one cache.
 func Example() {
@@ -105,7 +107,7 @@ func Example() {
 	if os.Getenv("TMUX") != "" && setting == preview.SettingAuto {
 		// In a tea.Cmd at start-up; the answer comes back as a message.
 		if t, err := preview.ProbeTmux(context.Background(), os.Getenv); err == nil {
-			mode = preview.SelectProbed(setting, os.Getenv, t)
+			mode = preview.Choose(setting, os.Getenv, preview.Known{Tmux: t}).Mode
 		}
 	}
 	m := &root{

@@ -3,6 +3,8 @@ package preview
 import (
 	"fmt"
 	"strings"
+
+	"parley/ui/termprobe"
 )
 
 // Mode is how pictures are drawn.
@@ -12,11 +14,20 @@ type Mode uint8
 // every graphics command wrapped in tmux's passthrough sequence and the
 // image id carried in a 256-colour index, which tmux passes unchanged
 // whether or not it knows the outer terminal takes 24-bit colour.
+//
+// KittyDirect, Sixel and ITerm are drawn beside the frame, not in it: the
+// frame holds marker cells where the picture goes (Rendered.Lines), and a
+// Stage finds them in the composed frame, puts blank cells in their place
+// and writes the picture there (a kitty placement, a sixel image, an
+// iTerm2 inline image), again whenever it moves and never while it stays.
 const (
 	Off Mode = iota
 	Blocks
 	Kitty
 	KittyTmux
+	KittyDirect
+	Sixel
+	ITerm
 )
 
 func (m Mode) String() string {
@@ -29,12 +40,47 @@ func (m Mode) String() string {
 		return "kitty"
 	case KittyTmux:
 		return "kitty (tmux)"
+	case KittyDirect:
+		return "kitty (direct placement)"
+	case Sixel:
+		return "sixel"
+	case ITerm:
+		return "iterm"
 	}
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
 
+// Describe says in words how pictures are drawn, for `parley doctor` and
+// /about.
+func (m Mode) Describe() string {
+	switch m {
+	case Off:
+		return "none (images = \"off\" or --no-images)"
+	case Blocks:
+		return "half blocks"
+	case Kitty:
+		return "kitty graphics, Unicode placeholders"
+	case KittyTmux:
+		return "kitty graphics, Unicode placeholders through tmux"
+	case KittyDirect:
+		return "kitty graphics, direct placement"
+	case Sixel:
+		return "sixel"
+	case ITerm:
+		return "iTerm2 inline images (OSC 1337)"
+	}
+	return m.String()
+}
+
 // IsKitty reports whether m draws with the kitty graphics protocol.
-func (m Mode) IsKitty() bool { return m == Kitty || m == KittyTmux }
+func (m Mode) IsKitty() bool { return m == Kitty || m == KittyTmux || m == KittyDirect }
+
+// Staged reports whether m draws pictures beside the frame (through a
+// Stage) rather than in it.
+func (m Mode) Staged() bool { return m == KittyDirect || m == Sixel || m == ITerm }
+
+// placeholders reports whether m draws kitty's Unicode placeholders.
+func (m Mode) placeholders() bool { return m == Kitty || m == KittyTmux }
 
 // The values of the images setting (`images = "auto"` in the config; the
 // --no-images flag means "off").
@@ -42,83 +88,154 @@ const (
 	SettingAuto   = "auto"
 	SettingBlocks = "blocks"
 	SettingKitty  = "kitty"
+	SettingSixel  = "sixel"
+	SettingITerm  = "iterm"
 	SettingOff    = "off"
 )
 
-// Select picks the mode for the images setting in the environment getenv
-// reads. It is SelectProbed without a tmux probe, so inside tmux "auto"
-// means half blocks.
-func Select(setting string, getenv func(string) string) Mode {
-	return SelectProbed(setting, getenv, Tmux{})
+// Settings are the values the images setting takes, in the order the
+// documentation gives them.
+var Settings = []string{SettingAuto, SettingKitty, SettingSixel, SettingITerm, SettingBlocks, SettingOff}
+
+// Known is what parley learnt about the terminal: its answers to the
+// probe, and inside tmux what tmux said about its client.
+type Known struct {
+	Facts termprobe.Facts
+	Tmux  Tmux
 }
 
-// SelectProbed picks the mode for the images setting. The rules, in order:
+// Choice is the mode chosen and the terminal it was chosen for.
+type Choice struct {
+	Mode     Mode
+	Terminal termprobe.Terminal
+}
+
+// Select picks the mode for the images setting from the environment alone,
+// as at start before the terminal answered: Choose with nothing known.
+func Select(setting string, getenv func(string) string) Mode {
+	return Choose(setting, getenv, Known{}).Mode
+}
+
+// Choose picks the mode for the images setting. The rules, in order:
 //
 //   - "off" draws nothing.
 //   - NO_COLOR (set and not empty) means half blocks, whatever the setting:
 //     the placeholders carry the image id in their colour, which a
-//     colourless screen drops. The colour profile then makes the blocks
-//     shade characters without colour.
-//   - "blocks" means half blocks.
-//   - "kitty" means kitty, trusted without checks; inside tmux (TMUX set,
-//     or TERM naming tmux, as over SSH from a tmux pane) through tmux's
-//     passthrough, which needs `set -g allow-passthrough on`.
-//   - "auto" (or empty, or unknown) means kitty only in a terminal known to
-//     draw kitty's Unicode placeholders: kitty (TERM=xterm-kitty, or
-//     KITTY_WINDOW_ID with no other terminal named) and Ghostty
-//     (TERM=xterm-ghostty or TERM_PROGRAM=ghostty), also over SSH, where
-//     TERM travels. WezTerm, Konsole, iTerm2 and others speak parts of the
-//     protocol but do not draw placeholders, so they get half blocks.
-//     Inside tmux, auto means kitty only when probe (ProbeTmux) says the
-//     client runs in such a terminal and allow-passthrough is on or all;
-//     without a probe, or in GNU screen or zellij, half blocks.
-func SelectProbed(setting string, getenv func(string) string, probe Tmux) Mode {
+//     colourless screen drops, and a NO_COLOR screen wants no pictures in
+//     colour. The colour profile then makes the blocks shade characters.
+//   - "blocks" means half blocks; "sixel" sixel; "iterm" iTerm2's inline
+//     images, trusted without checks.
+//   - "kitty" means the kitty protocol, trusted: placeholders, through
+//     tmux's passthrough inside tmux (TMUX set, or TERM naming tmux, as over
+//     SSH from a tmux pane; it needs `set -g allow-passthrough on`), and
+//     direct placement in a terminal known not to draw placeholders
+//     (kitty before 0.28, WezTerm, Konsole).
+//   - "auto" (or empty, or unknown) picks by the terminal (Identify: its
+//     XTVERSION answer, else its environment) and what it answered: kitty
+//     0.28 and later and Ghostty draw placeholders; kitty before 0.28 (or
+//     of an unknown version), WezTerm and Konsole get direct placement;
+//     iTerm2 gets its inline images; a terminal whose device attributes
+//     list sixel (xterm started as a VT340 or with sixel on, foot, mlterm,
+//     Windows Terminal 1.22 and later, VS Code with images on) gets sixel;
+//     another that answered the kitty query gets direct placement. Inside
+//     tmux, placeholders when tmux's client is kitty 0.28 or later or
+//     Ghostty and allow-passthrough is on; sixel when tmux itself lists
+//     sixel (tmux 3.4 built with it); else half blocks, as in GNU screen,
+//     zellij and everything else.
+func Choose(setting string, getenv func(string) string, k Known) Choice {
+	t := termprobe.Identify(getenv, k.Facts)
+	c := Choice{Mode: Blocks, Terminal: t}
 	if setting == SettingOff {
-		return Off
+		c.Mode = Off
+		return c
 	}
 	if getenv("NO_COLOR") != "" {
-		return Blocks
+		return c
 	}
 	term := getenv("TERM")
 	inTmux := getenv("TMUX") != "" || strings.HasPrefix(term, "tmux")
 	switch setting {
 	case SettingBlocks:
-		return Blocks
+		return c
+	case SettingSixel:
+		c.Mode = Sixel
+		return c
+	case SettingITerm:
+		c.Mode = ITerm
+		return c
 	case SettingKitty:
-		if inTmux {
-			return KittyTmux
+		switch {
+		case inTmux:
+			c.Mode = KittyTmux
+		case noPlaceholders(t):
+			c.Mode = KittyDirect
+		default:
+			c.Mode = Kitty
 		}
-		return Kitty
+		return c
 	}
 	switch {
 	case inTmux:
-		if probe.Passthrough && placeholderTerm(probe.ClientTerm) {
-			return KittyTmux
+		if k.Tmux.Passthrough && tmuxClientPlaceholders(k.Tmux) {
+			c.Mode = KittyTmux
+		} else if k.Facts.Sixel {
+			c.Mode = Sixel
 		}
-		return Blocks
+		return c
 	case getenv("STY") != "", getenv("ZELLIJ") != "", strings.HasPrefix(term, "screen"), term == "dumb":
-		return Blocks
-	case placeholderTerm(term), getenv("TERM_PROGRAM") == "ghostty":
-		return Kitty
-	case getenv("KITTY_WINDOW_ID") != "" && !otherTerminal(getenv):
-		return Kitty
+		return c
 	}
-	return Blocks
-}
-
-// placeholderTerm reports whether a TERM value names a terminal that draws
-// kitty's Unicode placeholders.
-func placeholderTerm(term string) bool {
-	return term == "xterm-kitty" || term == "xterm-ghostty"
-}
-
-// otherTerminal reports whether the environment names a terminal other than
-// kitty, as when a terminal started from kitty inherits KITTY_WINDOW_ID.
-func otherTerminal(getenv func(string) string) bool {
-	switch getenv("TERM_PROGRAM") {
-	case "", "kitty":
+	switch t.Name {
+	case termprobe.Ghostty:
+		c.Mode = Kitty
+	case termprobe.Kitty:
+		if termprobe.AtLeast(t.Version, "0.28") {
+			c.Mode = Kitty
+		} else if k.Facts.Answered || t.Version != "" {
+			// Before 0.28, or a kitty that did not say which: placements
+			// every kitty since 0.20 draws. Until the terminal answered,
+			// half blocks: a picture drawn now is redrawn when it does.
+			c.Mode = KittyDirect
+		}
+	case termprobe.WezTerm, termprobe.Konsole:
+		c.Mode = KittyDirect
+	case termprobe.ITerm2:
+		c.Mode = ITerm
 	default:
-		return true
+		switch {
+		case k.Facts.Sixel:
+			c.Mode = Sixel
+		case k.Facts.KittyGraphics:
+			c.Mode = KittyDirect
+		}
 	}
-	return getenv("VTE_VERSION") != "" || getenv("WEZTERM_PANE") != "" || getenv("ALACRITTY_WINDOW_ID") != ""
+	return c
+}
+
+// noPlaceholders reports whether t is a terminal known to speak the kitty
+// protocol without drawing Unicode placeholders.
+func noPlaceholders(t termprobe.Terminal) bool {
+	switch t.Name {
+	case termprobe.WezTerm, termprobe.Konsole:
+		return true
+	case termprobe.Kitty:
+		return t.Version != "" && !termprobe.AtLeast(t.Version, "0.28")
+	}
+	return false
+}
+
+// tmuxClientPlaceholders reports whether tmux's client runs in a terminal
+// that draws kitty's placeholders: by the type tmux learnt from it (tmux
+// 3.3 and later: "kitty(0.26.5)"), else by its TERM.
+func tmuxClientPlaceholders(t Tmux) bool {
+	if ct := termprobe.Identify(func(string) string { return "" }, termprobe.Facts{Version: t.ClientType}); ct.Name != "" {
+		switch ct.Name {
+		case termprobe.Ghostty:
+			return true
+		case termprobe.Kitty:
+			return termprobe.AtLeast(ct.Version, "0.28")
+		}
+		return false
+	}
+	return t.ClientTerm == "xterm-kitty" || t.ClientTerm == "xterm-ghostty"
 }

@@ -44,6 +44,13 @@ type Options struct {
 	// the cache's own. A cache keeps refusals, so give all renders
 	// through one cache the same budget.
 	Budget *media.Budget
+	// CellWidth and CellHeight are a cell's size in pixels, as the
+	// terminal said (sixel pictures are made at that size); 0 means
+	// DefaultCellWidth×DefaultCellHeight.
+	CellWidth, CellHeight int
+	// Colors is how many colour registers a sixel picture may use (the
+	// terminal's XTSMGRAPHICS answer); 0 means sixel.MaxColors.
+	Colors int
 }
 
 // Rendered is a picture ready for the screen. Its fields are shared with
@@ -58,7 +65,8 @@ type Rendered struct {
 	// Delete (kitty only) frees the picture in the terminal when it is no
 	// longer shown anywhere.
 	Delete string
-	// ID is the kitty image id (0 for other modes).
+	// ID is the kitty image id, and the id a Stage knows a staged picture
+	// by (0 for half blocks and Off).
 	ID uint32
 	// Mode is how it was drawn, which differs from Options.Mode when kitty
 	// fell back to half blocks.
@@ -69,6 +77,10 @@ type Rendered struct {
 	// (after EXIF orientation); Format is its file format.
 	Width, Height int
 	Format        media.Format
+
+	// staged is what a Stage draws a KittyDirect, Sixel or ITerm picture
+	// with.
+	staged *staged
 }
 
 // picturer gives the picture scaled to tw×th pixels as it is seen; need is
@@ -101,8 +113,11 @@ func render(data []byte, w, h int, opts Options, seed uint32, pics picturer) (Re
 	if err := info.Check(opts.budgetTotal()); err != nil {
 		return Rendered{}, describe(err, info, data)
 	}
-	if opts.Mode.IsKitty() && opts.Profile >= colorprofile.ANSI256 {
+	if opts.Mode.placeholders() && opts.Profile >= colorprofile.ANSI256 {
 		return renderKitty(data, info, o, w, h, opts, seed, r, pics)
+	}
+	if opts.Mode.Staged() {
+		return renderStaged(data, info, o, w, h, opts, seed, r, pics)
 	}
 	r.Mode = Blocks
 	pw, ph := fitPixels(r.Width, r.Height, w, h)

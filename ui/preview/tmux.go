@@ -17,9 +17,15 @@ type Tmux struct {
 	// ClientTerm is the TERM of the terminal the tmux client runs in
 	// ("xterm-kitty"), empty when no client is attached.
 	ClientTerm string
+	// ClientType is what the client's terminal told tmux it is (tmux 3.3
+	// and later ask it with XTVERSION: "kitty(0.26.5)"), "" when unknown.
+	ClientType string
 	// Passthrough is true when allow-passthrough is on (or "all", tmux 3.4
 	// and later), so graphics commands wrapped for tmux reach that terminal.
 	Passthrough bool
+	// RGB is true when tmux draws 24-bit colour on its client (the client's
+	// features include RGB, from its terminfo or terminal-features).
+	RGB bool
 }
 
 // TmuxProbeTimeout bounds ProbeTmux: tmux answers in milliseconds; a server
@@ -27,9 +33,10 @@ type Tmux struct {
 const TmuxProbeTimeout = 2 * time.Second
 
 // ProbeTmux asks the tmux server parley runs under (TMUX set) about its
-// client's terminal and allow-passthrough, with one `tmux display-message`
-// bounded by TmuxProbeTimeout. Call it from a tea.Cmd at start-up and pass
-// the result to SelectProbed. Outside tmux it returns Tmux{} and no error.
+// client's terminal, allow-passthrough and 24-bit colour, with one `tmux
+// display-message` bounded by TmuxProbeTimeout. Call it from a tea.Cmd
+// after the first frame and pass the result to Choose. Outside tmux it
+// returns Tmux{} and no error.
 func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 	if getenv("TMUX") == "" {
 		return Tmux{}, nil
@@ -42,7 +49,7 @@ func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 	}
 	// A format reads options by name; allow-passthrough is a pane option
 	// since tmux 3.3 (older servers print nothing for it and count as off).
-	args = append(args, "#{client_termname}\t#{allow-passthrough}")
+	args = append(args, "#{client_termname}\t#{allow-passthrough}\t#{client_termtype}\t#{client_termfeatures}")
 	cmd := exec.CommandContext(ctx, "tmux", args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout = &limitedWriter{w: &out, n: 4096}
@@ -56,14 +63,25 @@ func ProbeTmux(ctx context.Context, getenv func(string) string) (Tmux, error) {
 		return Tmux{}, fmt.Errorf("asking tmux whether it passes images through failed: %w", err)
 	}
 	line, _, _ := strings.Cut(out.String(), "\n")
-	term, pass, ok := strings.Cut(line, "\t")
-	if !ok {
+	f := strings.Split(line, "\t")
+	if len(f) < 2 {
 		return Tmux{}, fmt.Errorf("tmux answered %q where parley expected its client's terminal and allow-passthrough", truncateASCII(line, 60))
 	}
-	pass = strings.TrimSpace(pass)
+	pass := strings.TrimSpace(f[1])
 	// tmux 3.3 shows the option as a flag ("1"), later versions as a
 	// choice ("on", "all").
-	return Tmux{ClientTerm: strings.TrimSpace(term), Passthrough: pass == "1" || pass == "on" || pass == "all"}, nil
+	t := Tmux{ClientTerm: strings.TrimSpace(f[0]), Passthrough: pass == "1" || pass == "on" || pass == "all"}
+	if len(f) > 2 {
+		t.ClientType = truncateASCII(strings.TrimSpace(f[2]), 80)
+	}
+	if len(f) > 3 {
+		for feat := range strings.SplitSeq(f[3], ",") {
+			if strings.TrimSpace(feat) == "RGB" {
+				t.RGB = true
+			}
+		}
+	}
+	return t, nil
 }
 
 // limitedWriter keeps at most n bytes and drops the rest, so a broken tmux

@@ -40,6 +40,8 @@ func TestProbeTmuxAnswers(t *testing.T) {
 		{`xterm-kitty\t0`, Tmux{ClientTerm: "xterm-kitty"}},
 		{`xterm-256color\t`, Tmux{ClientTerm: "xterm-256color"}}, // tmux before 3.3
 		{`\ton`, Tmux{Passthrough: true}},                        // no client attached
+		{`xterm-kitty\ton\tkitty(0.26.5)\t256,RGB,title`, Tmux{ClientTerm: "xterm-kitty", ClientType: "kitty(0.26.5)", Passthrough: true, RGB: true}},
+		{`xterm-256color\toff\tXTerm(379)\t256,title`, Tmux{ClientTerm: "xterm-256color", ClientType: "XTerm(379)"}},
 	}
 	for _, c := range cases {
 		args := fakeTmux(t, `printf '`+c.out+`\n'`)
@@ -48,7 +50,7 @@ func TestProbeTmuxAnswers(t *testing.T) {
 			t.Errorf("%q: %+v, %v; want %+v", c.out, got, err, c.want)
 		}
 		b, _ := os.ReadFile(args)
-		if want := "display-message\n-p\n-t\n%3\n#{client_termname}\t#{allow-passthrough}\n"; string(b) != want {
+		if want := "display-message\n-p\n-t\n%3\n#{client_termname}\t#{allow-passthrough}\t#{client_termtype}\t#{client_termfeatures}\n"; string(b) != want {
 			t.Errorf("tmux ran with %q, want %q", b, want)
 		}
 	}
