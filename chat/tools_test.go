@@ -331,3 +331,34 @@ func TestEscWhileAToolWaitsCancelsTheTurn(t *testing.T) {
 		t.Fatalf("the unanswered call sent as %+v", msgs[2])
 	}
 }
+
+// Complete (ask) runs the loop in its own goroutine, streamed or not,
+// answering with ToolOptions.Approve.
+func TestCompleteRunsTheLoopStreamedOrNot(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		var asked []string
+		e, gw, b := toolEngine(t, ToolOptions{Allow: []string{"wx/*"}, Approve: func(a ToolAsk) Approval { asked = append(asked, a.Call.Name); return Deny }})
+		gw.Enqueue(apitest.Reply{Text: "Checking. ", ToolCalls: []apitest.ToolCall{{ID: "a", Name: "get_weather", Arguments: `{}`}, {ID: "b", Name: "read_file", Arguments: `{}`}}},
+			apitest.Reply{Text: "Done."})
+		r, err := e.Begin(ask("go"), gpt4o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		var told []string
+		if _, err := e.Complete(t.Context(), r, stream, Handlers{Text: func(s string) { text.WriteString(s) }, Reasoning: func(string) {},
+			Tool: func(c conversation.ToolCallMade) { told = append(told, c.Name) }}); err != nil {
+			t.Fatalf("stream %v: %v", stream, err)
+		}
+		if text.String() != "Checking. Done." || len(b.made()) != 1 || len(asked) != 1 || asked[0] != "read_file" || len(told) != 2 {
+			t.Fatalf("stream %v: text %q, ran %v, asked %v, told %v", stream, text.String(), b.made(), asked, told)
+		}
+		reqs := gw.Requests()
+		if reqs[1].Chat.Stream != stream || len(reqs[1].Chat.Messages) != 4 {
+			t.Fatalf("stream %v: the second request %s", stream, reqs[1].Body)
+		}
+		if m := e.Conv().At(1); m.State != conversation.StateDone || m.Tools[0].Calls[1].Denied != true {
+			t.Fatalf("stream %v: kept %v %+v", stream, m.State, m.Tools)
+		}
+	}
+}
