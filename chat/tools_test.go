@@ -225,17 +225,17 @@ func TestAToolLoopThatNeverEndsIsStopped(t *testing.T) {
 		t.Fatalf("a loop that never ends ended with %v", end.Err)
 	}
 	reqs := gw.Requests()
-	if len(reqs) != 4 || len(b.made()) != 2 {
-		t.Fatalf("%d requests and %d calls run; want 3 rounds with tools (the third's calls not run) and one without", len(reqs), len(b.made()))
+	if len(reqs) != 5 || len(b.made()) != 3 {
+		t.Fatalf("%d requests and %d calls run; want 3 rounds of calls run, a fourth told the limit, and one request without tools", len(reqs), len(b.made()))
 	}
-	if len(reqs[2].Chat.Tools) == 0 || len(reqs[3].Chat.Tools) != 0 {
+	if len(reqs[3].Chat.Tools) == 0 || len(reqs[4].Chat.Tools) != 0 {
 		t.Fatal("the last request still offered tools")
 	}
-	last := reqs[3].Chat.Messages
+	last := reqs[4].Chat.Messages
 	if note := last[len(last)-1].Content.Text; !strings.Contains(note, "limit of 3 rounds of tool calls") {
 		t.Fatalf("the model was not told of the limit: %q", note)
 	}
-	if m := e.Conv().At(1); m.State != conversation.StateFailed || len(m.Tools) != 3 {
+	if m := e.Conv().At(1); m.State != conversation.StateFailed || len(m.Tools) != 4 {
 		t.Fatalf("the stopped turn: %v with %d steps", m.State, len(m.Tools))
 	}
 }
