@@ -130,12 +130,15 @@ func (e *Engine) toolsFor(model string, caps api.Capabilities) []api.Tool {
 }
 
 // rounds runs a turn: a reply, and while it calls tools, the calls and
-// another reply with their results, up to MaxRounds times.
+// another reply with their results, up to MaxRounds rounds of calls. A
+// model that calls tools once more is told the limit (its calls are not
+// run) and gets one last request without tools; calling them even then
+// ends the turn with ErrToolRounds.
 func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.Duration) error {
 	req := r.Turn.Chat
 	req.Messages = append([]api.Message(nil), req.Messages...)
 	req.Tools = r.tools
-	max := max(e.opts.Tools.MaxRounds, 1)
+	limit := max(e.opts.Tools.MaxRounds, 1)
 	budget := e.opts.Tools.TurnMaxBytes
 	for round := 1; ; round++ {
 		rs := &roundSink{Sink: sink, keepText: req.Tools != nil}
@@ -153,20 +156,20 @@ func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.D
 		if err != nil || rs.calls.Len() == 0 {
 			return err
 		}
-		if req.Tools == nil && round <= max {
+		if req.Tools == nil && round <= limit {
 			return nil // calls of tools never offered: the reply is what it said
 		}
-		if round > max {
+		if round > limit+1 {
 			return ErrToolRounds
 		}
 		calls := made(rs.calls.Calls(), e.opts.Tools.Box)
 		step := sink.Calls(slices.Clone(calls))
 		for i := range calls {
 			note := ""
-			if round == max {
-				note = fmt.Sprintf("The call was not run: this turn reached its limit of %d rounds of tool calls (max_tool_rounds). Answer with what you have.", max)
+			if round > limit {
+				note = fmt.Sprintf("The call was not run: this turn reached its limit of %d rounds of tool calls (max_tool_rounds). Answer with what you have.", limit)
 			}
-			c, err := e.runCall(ctx, sink, ToolAsk{Call: calls[i], Index: i, Of: len(calls), Round: round, Max: max}, note, &budget)
+			c, err := e.runCall(ctx, sink, ToolAsk{Call: calls[i], Index: i, Of: len(calls), Round: round, Max: limit}, note, &budget)
 			if err != nil {
 				return err
 			}
@@ -174,7 +177,7 @@ func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.D
 			sink.Result(step, i, c)
 		}
 		req.Messages = append(req.Messages, conversation.StepMessages(rs.text.String(), conversation.ToolStep{Calls: done(calls)})...)
-		if round == max {
+		if round > limit {
 			req.Tools = nil // one last reply, with what it has
 		}
 	}

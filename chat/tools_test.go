@@ -225,17 +225,17 @@ func TestAToolLoopThatNeverEndsIsStopped(t *testing.T) {
 		t.Fatalf("a loop that never ends ended with %v", end.Err)
 	}
 	reqs := gw.Requests()
-	if len(reqs) != 4 || len(b.made()) != 2 {
-		t.Fatalf("%d requests and %d calls run; want 3 rounds with tools (the third's calls not run) and one without", len(reqs), len(b.made()))
+	if len(reqs) != 5 || len(b.made()) != 3 {
+		t.Fatalf("%d requests and %d calls run; want 3 rounds of calls run, a fourth told the limit, and one request without tools", len(reqs), len(b.made()))
 	}
-	if len(reqs[2].Chat.Tools) == 0 || len(reqs[3].Chat.Tools) != 0 {
+	if len(reqs[3].Chat.Tools) == 0 || len(reqs[4].Chat.Tools) != 0 {
 		t.Fatal("the last request still offered tools")
 	}
-	last := reqs[3].Chat.Messages
+	last := reqs[4].Chat.Messages
 	if note := last[len(last)-1].Content.Text; !strings.Contains(note, "limit of 3 rounds of tool calls") {
 		t.Fatalf("the model was not told of the limit: %q", note)
 	}
-	if m := e.Conv().At(1); m.State != conversation.StateFailed || len(m.Tools) != 3 {
+	if m := e.Conv().At(1); m.State != conversation.StateFailed || len(m.Tools) != 4 {
 		t.Fatalf("the stopped turn: %v with %d steps", m.State, len(m.Tools))
 	}
 }
@@ -329,5 +329,36 @@ func TestEscWhileAToolWaitsCancelsTheTurn(t *testing.T) {
 	msgs := gw.Requests()[1].Chat.Messages
 	if msgs[2].Role != "tool" || msgs[2].Content.Text != conversation.NotRun {
 		t.Fatalf("the unanswered call sent as %+v", msgs[2])
+	}
+}
+
+// Complete (ask) runs the loop in its own goroutine, streamed or not,
+// answering with ToolOptions.Approve.
+func TestCompleteRunsTheLoopStreamedOrNot(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		var asked []string
+		e, gw, b := toolEngine(t, ToolOptions{Allow: []string{"wx/*"}, Approve: func(a ToolAsk) Approval { asked = append(asked, a.Call.Name); return Deny }})
+		gw.Enqueue(apitest.Reply{Text: "Checking. ", ToolCalls: []apitest.ToolCall{{ID: "a", Name: "get_weather", Arguments: `{}`}, {ID: "b", Name: "read_file", Arguments: `{}`}}},
+			apitest.Reply{Text: "Done."})
+		r, err := e.Begin(ask("go"), gpt4o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		var told []string
+		if _, err := e.Complete(t.Context(), r, stream, Handlers{Text: func(s string) { text.WriteString(s) }, Reasoning: func(string) {},
+			Tool: func(c conversation.ToolCallMade) { told = append(told, c.Name) }}); err != nil {
+			t.Fatalf("stream %v: %v", stream, err)
+		}
+		if text.String() != "Checking. Done." || len(b.made()) != 1 || len(asked) != 1 || asked[0] != "read_file" || len(told) != 2 {
+			t.Fatalf("stream %v: text %q, ran %v, asked %v, told %v", stream, text.String(), b.made(), asked, told)
+		}
+		reqs := gw.Requests()
+		if reqs[1].Chat.Stream != stream || len(reqs[1].Chat.Messages) != 4 {
+			t.Fatalf("stream %v: the second request %s", stream, reqs[1].Body)
+		}
+		if m := e.Conv().At(1); m.State != conversation.StateDone || m.Tools[0].Calls[1].Denied != true {
+			t.Fatalf("stream %v: kept %v %+v", stream, m.State, m.Tools)
+		}
 	}
 }

@@ -125,6 +125,10 @@ func (m *Manager) Start() {
 	}
 }
 
+// Done is closed when the manager is closed (or its context ends): a
+// reader of Changes stops waiting then.
+func (m *Manager) Done() <-chan struct{} { return m.ctx.Done() }
+
 // Changes delivers each change of a server's state. Changes are dropped
 // when nobody reads them (the list in Status stays right).
 func (m *Manager) Changes() <-chan Change { return m.changes }

@@ -63,7 +63,12 @@ func waitServers(mg *mcp.Manager) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		return serverChanged{<-mg.Changes()}
+		select {
+		case ch := <-mg.Changes():
+			return serverChanged{ch}
+		case <-mg.Done():
+			return nil // the chat ended: nothing more to tell
+		}
 	}
 }
 
