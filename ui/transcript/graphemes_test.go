@@ -49,7 +49,7 @@ func TestEmojiSequencesShowEveryPart(t *testing.T) {
 	parts := []string{"👨👩👧", "👍🏽", "1\u20e3", "❤", "กำ", "👩🏽💻"}
 	whole := []string{"👨\u200d👩\u200d👧", "👍🏽", "1\ufe0f\u20e3", "❤\ufe0f", "👩🏽\u200d💻"}
 
-	tr := newTest(t, 60, 20)
+	tr := patient(newTest(t, 60, 20))
 	tr.Append(userMsg(1, "emoji 👨\u200d👩\u200d👧 please"))
 	tr.Append(streamingMsg(2))
 	for _, r := range emojiReply {
@@ -64,7 +64,7 @@ func TestEmojiSequencesShowEveryPart(t *testing.T) {
 	check(t, tr, 0, []string{"👨👩👧 please"})
 	check(t, tr, 1, parts)
 
-	again := newTest(t, 60, 20)
+	again := patient(newTest(t, 60, 20))
 	again.Reset([]conversation.Message{userMsg(1, "hi"), replyMsg(2, emojiReply)})
 	settle(t, again)
 	check(t, again, 1, parts)

@@ -135,3 +135,12 @@ func renderAll(tb testing.TB, tr *Transcript) {
 		}
 	}
 }
+
+// patient gives tr's renders on the Update goroutine a budget no loaded
+// machine reaches: for tests of what is shown, not of how long a render
+// may take (a render past its budget shows its plain text on purpose).
+func patient(tr *Transcript) *Transcript {
+	tr.c.syncBudget = time.Minute
+	tr.c.eng = nil
+	return tr
+}

@@ -35,7 +35,7 @@ func TestResizeReflowConverges(t *testing.T) {
 	newT := func(w int) *Transcript {
 		tr := New(noColorContext(w, 20))
 		tr.SetSize(w, 20)
-		return tr
+		return patient(tr)
 	}
 	tr := newT(100)
 	tr.Reset(msgs)
