@@ -17,6 +17,8 @@ const (
 	CapImageEdit
 	// CapImageOutput: a chat model that makes images in its replies.
 	CapImageOutput
+	// CapTools: a chat model that takes tools (false: NoTools).
+	CapTools
 )
 
 // String names the capability as people say it ("vision").
@@ -32,6 +34,8 @@ func (c Capability) String() string {
 		return "image editing"
 	case CapImageOutput:
 		return "images in replies"
+	case CapTools:
+		return "tools"
 	}
 	return "capability " + strconv.Itoa(int(c))
 }
@@ -49,6 +53,8 @@ func (c Capability) ConfigKey() string {
 		return "image_edit"
 	case CapImageOutput:
 		return "image_output"
+	case CapTools:
+		return "tools"
 	}
 	return ""
 }

@@ -23,13 +23,14 @@ func ModelIDs(infos []ModelInfo) []string {
 func (c *Catalog) WithGateway(infos []ModelInfo) *Catalog {
 	said := make(map[string]ModelInfo, len(infos))
 	for _, m := range infos {
-		if m.Said() || m.Output != nil {
+		if m.Said() || m.Output != nil || m.Tools != nil {
 			said[strings.ToLower(m.ID)] = m
 		}
 	}
 	n := &Catalog{gateway: said}
 	if c != nil {
 		n.configured, n.configPath, n.listed, n.fixed = c.configured, c.configPath, c.listed, c.fixed
+		n.prices = c.prices
 	}
 	return n
 }
@@ -59,6 +60,9 @@ func (c *Catalog) gatewaySays(m Model) Model {
 	}
 	if info.Output != nil && !slices.Contains(m.Declared, CapImageOutput) {
 		m.Caps.ImageOutput, changed = info.MakesImages(), true
+	}
+	if info.Tools != nil && !slices.Contains(m.Declared, CapTools) {
+		m.Caps.NoTools, changed = !*info.Tools, true
 	}
 	if changed && m.Source != SourceConfig {
 		m.Source = SourceGateway

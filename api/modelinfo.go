@@ -18,6 +18,9 @@ type ModelInfo struct {
 	ID     string   `json:"id"`
 	Input  []string `json:"input,omitempty"`
 	Output []string `json:"output,omitempty"`
+	// Tools says whether the model takes tools, where the list says
+	// (OpenRouter's supported_parameters, Ollama's capabilities).
+	Tools *bool `json:"tools,omitempty"`
 }
 
 // Said reports whether the gateway said what the model takes.
@@ -99,6 +102,7 @@ type modelEntry struct {
 	Modalities   json.RawMessage `json:"modalities"`
 	Capabilities json.RawMessage `json:"capabilities"`
 	Vision       *bool           `json:"supports_vision"`
+	Parameters   []string        `json:"supported_parameters"` // OpenRouter
 	ModelInfo    *struct {
 		Vision *bool `json:"supports_vision"`
 	} `json:"model_info"`
@@ -125,7 +129,7 @@ func parseModelList(data []byte) ([]ModelInfo, error) {
 	for _, e := range list {
 		if id := cmp.Or(e.ID, e.Name, e.Model, e.ModelName); id != "" {
 			in, outm := e.modalities()
-			out = append(out, ModelInfo{ID: id, Input: in, Output: outm})
+			out = append(out, ModelInfo{ID: id, Input: in, Output: outm, Tools: e.tools()})
 		}
 	}
 	return out, nil
@@ -267,4 +271,21 @@ func (c *Client) addLiteLLMInfo(ctx context.Context, list []ModelInfo) {
 			list[i].Input = in
 		}
 	}
+}
+
+// tools reads whether the entry says the model takes tools: OpenRouter
+// lists "tools" among its supported_parameters, Ollama among its
+// capabilities. nil when the entry says nothing of it.
+func (e modelEntry) tools() *bool {
+	var said []string
+	switch {
+	case len(e.Parameters) > 0:
+		said = e.Parameters
+	case len(e.Capabilities) > 0 && e.Capabilities[0] == '[':
+		said = stringList(e.Capabilities)
+	default:
+		return nil
+	}
+	takes := slices.Contains(said, "tools")
+	return &takes
 }

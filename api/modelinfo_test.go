@@ -128,3 +128,29 @@ func TestListModelInfoLiteLLM(t *testing.T) {
 		t.Fatalf("a gateway without /model/info: %+v, %v", infos, err)
 	}
 }
+
+// The gateway's list says which models take tools (OpenRouter's
+// supported_parameters, Ollama's capabilities): a model it says takes none
+// is sent none, unless the config says tools = true; a list that says
+// nothing of tools changes nothing.
+func TestCatalogGatewayWordOnTools(t *testing.T) {
+	list := `{"data":[
+	{"id":"caller","supported_parameters":["temperature","tools","tool_choice"]},
+	{"id":"plain","supported_parameters":["temperature","max_tokens"]},
+	{"id":"forced","supported_parameters":["temperature"]},
+	{"id":"llama3.2","capabilities":["completion","tools"]},
+	{"id":"quiet"}]}`
+	infos, err := parseModelList([]byte(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := NewCatalog([]Model{{Name: "forced", Source: SourceConfig, Declared: []Capability{CapTools}}}).WithGateway(infos).WithPrices(map[string]Price{"caller": {Input: 1, Output: 2}})
+	for model, noTools := range map[string]bool{"caller": false, "plain": true, "forced": false, "llama3.2": false, "quiet": false} {
+		if got := cat.Lookup(model).Caps.NoTools; got != noTools {
+			t.Errorf("%s: NoTools %v, want %v", model, got, noTools)
+		}
+	}
+	if p := cat.WithGateway(infos).Price("caller"); p == nil {
+		t.Error("taking the gateway's word again lost the list's prices")
+	}
+}

@@ -241,6 +241,9 @@ func (m ModelConfig) declared() []api.Capability {
 	if m.ImageOutput != nil {
 		d = append(d, api.CapImageOutput)
 	}
+	if m.Tools != nil {
+		d = append(d, api.CapTools)
+	}
 	return d
 }
 
