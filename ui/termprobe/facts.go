@@ -64,15 +64,20 @@ const otherQueries = "\x1b[?1;3;256S" +
 	"\x1b[16t" +
 	"\x1b[c"
 
-// QueriesFor is Queries for the terminal getenv describes: inside tmux or
-// GNU screen without the kitty graphics query, which they do not pass on
-// and take as a window title (an APC).
+// QueriesFor is Queries for the terminal getenv describes, with the kitty
+// graphics query only where the environment names a terminal that speaks
+// the protocol (kitty, Ghostty, WezTerm, Konsole): an APC is a window title
+// to tmux and GNU screen (which pass no graphics on), and some terminals
+// show it as text.
 func QueriesFor(getenv func(string) string) string {
 	term := getenv("TERM")
-	if getenv("TMUX") != "" || getenv("STY") != "" || strings.HasPrefix(term, "tmux") || strings.HasPrefix(term, "screen") {
-		return "\x1b[>0q" + otherQueries
+	switch {
+	case getenv("TMUX") != "", getenv("STY") != "", strings.HasPrefix(term, "tmux"), strings.HasPrefix(term, "screen"):
+	case term == "xterm-kitty", term == "xterm-ghostty", getenv("KITTY_WINDOW_ID") != "", getenv("WEZTERM_PANE") != "",
+		getenv("KONSOLE_VERSION") != "", getenv("TERM_PROGRAM") == "WezTerm", getenv("TERM_PROGRAM") == "ghostty":
+		return Queries
 	}
-	return Queries
+	return "\x1b[>0q" + otherQueries
 }
 
 // Take reads one message or event into f and reports whether it was an
