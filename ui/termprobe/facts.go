@@ -54,14 +54,15 @@ const kittyQuery = "\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 // Queries is what to write to ask the terminal: XTVERSION, the kitty
 // graphics query, 256 sixel colour registers asked for and their number
 // read back (xterm as a VT340 starts with 16), the sixel geometry
-// (XTSMGRAPHICS), the cell size (XTWINOPS 16), then DA1, which every
-// terminal answers.
+// (XTSMGRAPHICS), then DA1, which every terminal answers. The cell size is
+// not asked (XTWINOPS 16: a tmux pane's answer to it disturbed the keys
+// typed ahead of the first frame); CellSize reads it from the window size,
+// and an answer that comes anyway is taken.
 const Queries = "\x1b[>0q" + kittyQuery + otherQueries
 
 const otherQueries = "\x1b[?1;3;256S" +
 	"\x1b[?1;1;0S" +
 	"\x1b[?2;1;0S" +
-	"\x1b[16t" +
 	"\x1b[c"
 
 // QueriesFor is Queries for the terminal getenv describes, with the kitty
