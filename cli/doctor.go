@@ -72,6 +72,9 @@ func askTerminal(getenv func(string) string) (termprobe.Facts, string) {
 	}
 	defer tty.Close()
 	f, err := termprobe.Probe(tty, termprobe.QueriesFor(getenv), termprobe.ProbeTimeout)
+	if w, h, ok := termprobe.CellSize(tty); ok && f.CellWidth == 0 {
+		f.CellWidth, f.CellHeight = w, h
+	}
 	if err != nil {
 		return f, err.Error()
 	}

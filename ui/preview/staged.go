@@ -16,7 +16,8 @@ import (
 )
 
 // The default size of a cell in pixels, for sixel pictures when the
-// terminal did not say (XTWINOPS 16): xterm's with its default font.
+// size is not known (the window size gives no pixels): xterm's with its
+// default font.
 const (
 	DefaultCellWidth  = 10
 	DefaultCellHeight = 20

@@ -54,25 +54,31 @@ const kittyQuery = "\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 // Queries is what to write to ask the terminal: XTVERSION, the kitty
 // graphics query, 256 sixel colour registers asked for and their number
 // read back (xterm as a VT340 starts with 16), the sixel geometry
-// (XTSMGRAPHICS), the cell size (XTWINOPS 16), then DA1, which every
-// terminal answers.
+// (XTSMGRAPHICS), then DA1, which every terminal answers. The cell size is
+// not asked (XTWINOPS 16: a tmux pane's answer to it disturbed the keys
+// typed ahead of the first frame); CellSize reads it from the window size,
+// and an answer that comes anyway is taken.
 const Queries = "\x1b[>0q" + kittyQuery + otherQueries
 
 const otherQueries = "\x1b[?1;3;256S" +
 	"\x1b[?1;1;0S" +
 	"\x1b[?2;1;0S" +
-	"\x1b[16t" +
 	"\x1b[c"
 
-// QueriesFor is Queries for the terminal getenv describes: inside tmux or
-// GNU screen without the kitty graphics query, which they do not pass on
-// and take as a window title (an APC).
+// QueriesFor is Queries for the terminal getenv describes, with the kitty
+// graphics query only where the environment names a terminal that speaks
+// the protocol (kitty, Ghostty, WezTerm, Konsole): an APC is a window title
+// to tmux and GNU screen (which pass no graphics on), and some terminals
+// show it as text.
 func QueriesFor(getenv func(string) string) string {
 	term := getenv("TERM")
-	if getenv("TMUX") != "" || getenv("STY") != "" || strings.HasPrefix(term, "tmux") || strings.HasPrefix(term, "screen") {
-		return "\x1b[>0q" + otherQueries
+	switch {
+	case getenv("TMUX") != "", getenv("STY") != "", strings.HasPrefix(term, "tmux"), strings.HasPrefix(term, "screen"):
+	case term == "xterm-kitty", term == "xterm-ghostty", getenv("KITTY_WINDOW_ID") != "", getenv("WEZTERM_PANE") != "",
+		getenv("KONSOLE_VERSION") != "", getenv("TERM_PROGRAM") == "WezTerm", getenv("TERM_PROGRAM") == "ghostty":
+		return Queries
 	}
-	return Queries
+	return "\x1b[>0q" + otherQueries
 }
 
 // Take reads one message or event into f and reports whether it was an

@@ -110,8 +110,9 @@ func TestAtLeast(t *testing.T) {
 	}
 }
 
-// Inside tmux or GNU screen the kitty query is left out: they would take
-// its APC as the window's title.
+// The kitty query goes only to terminals the environment says speak the
+// protocol: inside tmux or GNU screen its APC would become the window's
+// title, and others may show it.
 func TestQueriesInMultiplexers(t *testing.T) {
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
@@ -123,13 +124,15 @@ func TestQueriesInMultiplexers(t *testing.T) {
 			return ""
 		}
 	}
-	for _, e := range [][]string{{"TMUX", "/tmp/t,1,0"}, {"STY", "1.x"}, {"TERM", "screen-256color"}, {"TERM", "tmux-256color"}} {
+	for _, e := range [][]string{{"TMUX", "/tmp/t,1,0", "TERM", "xterm-kitty"}, {"STY", "1.x"}, {"TERM", "screen-256color"}, {"TERM", "tmux-256color"}, {"TERM", "xterm-256color"}} {
 		q := QueriesFor(env(e...))
 		if strings.Contains(q, "\x1b_") || !strings.HasSuffix(q, "\x1b[c") || !strings.HasPrefix(q, "\x1b[>0q") {
 			t.Errorf("%v: %q", e, q)
 		}
 	}
-	if q := QueriesFor(env("TERM", "xterm-kitty")); q != Queries {
-		t.Errorf("kitty: %q", q)
+	for _, e := range [][]string{{"TERM", "xterm-kitty"}, {"TERM", "xterm-256color", "TERM_PROGRAM", "WezTerm"}, {"KONSOLE_VERSION", "230805"}} {
+		if q := QueriesFor(env(e...)); q != Queries {
+			t.Errorf("%v: %q", e, q)
+		}
 	}
 }
