@@ -132,7 +132,7 @@ type worded interface {
 	notice() noticeResult
 }
 
-func (msg noticeMsg) notice() noticeResult { return noticeResult{msg.text, msg.kind} }
+func (msg noticeMsg) notice() noticeResult { return noticeResult(msg) }
 
 func (msg copiedMsg) notice() noticeResult {
 	text, kind := copiedToast(msg)

@@ -59,6 +59,8 @@ type keyState struct {
 
 func (st keyState) holds(c condition) bool {
 	switch c {
+	case always:
+		return true
 	case whileTextEmpty:
 		return st.textEmpty
 	case whileNothingDrafted:
