@@ -12,6 +12,7 @@ import (
 
 	"parley/api"
 	"parley/chat"
+	"parley/config"
 	"parley/conversation"
 	"parley/internal/bytesize"
 )
@@ -136,21 +137,7 @@ that ran is one line on stderr; stdout gets the answer alone.`,
 }
 
 func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
-	if err := f.history.check(); err != nil {
-		return err
-	}
-	if err := checkToolFlags(f); err != nil {
-		return err
-	}
-	text, err := a.askText(ctx, prompt)
-	if err != nil {
-		return err
-	}
-	cfg, err := a.loadGatewayConfig("ask")
-	if err != nil {
-		return err
-	}
-	h, err := a.openHistory(ctx, cfg, f.history)
+	text, cfg, h, err := a.askStart(ctx, f, prompt)
 	if err != nil {
 		return err
 	}
@@ -330,4 +317,29 @@ func usageLine(u *api.Usage) string {
 		return "usage: the gateway did not report token usage for this reply."
 	}
 	return fmt.Sprintf("usage: %d prompt + %d completion = %d tokens", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
+}
+
+// askStart does what every ask does first, one model or several: check
+// the flags, read the question (stdin and PROMPT), load the config and
+// open the history. The caller closes the history.
+func (a *app) askStart(ctx context.Context, f askFlags, prompt string) (string, *config.Config, *askHistory, error) {
+	if err := f.history.check(); err != nil {
+		return "", nil, nil, err
+	}
+	if err := checkToolFlags(f); err != nil {
+		return "", nil, nil, err
+	}
+	text, err := a.askText(ctx, prompt)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	cfg, err := a.loadGatewayConfig("ask")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	h, err := a.openHistory(ctx, cfg, f.history)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return text, cfg, h, nil
 }

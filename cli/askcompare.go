@@ -51,18 +51,10 @@ func (f askFlags) compareModels() ([]string, error) {
 // Every answer is kept in the session, alternatives of one another. It
 // fails (exit 1) when any model failed, after printing the others.
 func (a *app) askCompare(ctx context.Context, f askFlags, models []string, prompt string) error {
-	if err := f.history.check(); err != nil {
-		return err
+	if f.tools {
+		return usagef("--tools works with one model, and -m was given %d times: ask the models one at a time to let them call tools", len(models))
 	}
-	text, err := a.askText(ctx, prompt)
-	if err != nil {
-		return err
-	}
-	cfg, err := a.loadGatewayConfig("ask")
-	if err != nil {
-		return err
-	}
-	h, err := a.openHistory(ctx, cfg, f.history)
+	text, cfg, h, err := a.askStart(ctx, f, prompt)
 	if err != nil {
 		return err
 	}

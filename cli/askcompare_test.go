@@ -77,9 +77,14 @@ func TestAskCompareRefusals(t *testing.T) {
 		{"-m", "gpt-4o", "-m", "gpt-4o"},
 		{"--compare", "gpt-4o"},
 		{"-m", "a", "-m", "b", "-m", "c", "-m", "d", "-m", "e"},
+		{"-m", "gpt-4o", "-m", "llama3", "--tools"},
+		{"-m", "gpt-4o", "-m", "llama3", "--allow-tool", "fs"},
 	} {
 		r := h.run(nil, append(append([]string{"ask"}, args...), "q")...)
 		r.mustCode(t, 2)
+		if strings.Contains(strings.Join(args, " "), "tool") && !strings.Contains(r.stderr, "tool") {
+			t.Errorf("%v: stderr %q does not say what is wrong with the tool flags", args, r.stderr)
+		}
 	}
 	if n := h.gw.RequestCount(); n != 0 {
 		t.Fatalf("%d requests sent", n)
