@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
@@ -39,10 +41,18 @@ func lowWater(t *testing.T, s *Stream) int {
 // from waking the process; the mark is back to 1 when Pause returns (by
 // its time or by the caller's cancel), and what arrived meanwhile is read
 // at once, although it is far below the mark.
+//
+// Over TLS with HTTP/2 (every https gateway that offers it) the mark is
+// set on the TCP socket below TLS, which many streams may share.
 func TestPauseRaisesTheLowWaterMarkOnlyWhilePaused(t *testing.T) {
+	t.Run("http", func(t *testing.T) { pauseCase(t, false) })
+	t.Run("https-h2", func(t *testing.T) { pauseCase(t, true) })
+}
+
+func pauseCase(t *testing.T, h2 bool) {
 	sent := make(chan struct{})
 	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"first \"}}]}\n\n")
 		w.(http.Flusher).Flush()
@@ -52,10 +62,21 @@ func TestPauseRaisesTheLowWaterMarkOnlyWhilePaused(t *testing.T) {
 		close(sent)
 		<-r.Context().Done()
 	}))
+	if h2 {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	defer srv.Close()
 	c, err := NewClient(ClientConfig{BaseURL: srv.URL, APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if h2 {
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		c.transport.TLSClientConfig = &tls.Config{RootCAs: pool}
 	}
 	s, err := c.ChatStream(context.Background(), ChatRequest{Model: "m", Messages: []Message{TextMessage(RoleUser, "hi")}})
 	if err != nil {
@@ -64,6 +85,9 @@ func TestPauseRaisesTheLowWaterMarkOnlyWhilePaused(t *testing.T) {
 	defer s.Close()
 	if ev, err := s.Recv(); err != nil || ev.Text != "first " {
 		t.Fatalf("first event: %q %v", ev.Text, err)
+	}
+	if want := map[bool]int{false: 1, true: 2}[h2]; s.resp.ProtoMajor != want {
+		t.Fatalf("the reply came over HTTP/%d, want HTTP/%d", s.resp.ProtoMajor, want)
 	}
 	if got := lowWater(t, s); got != 1 {
 		t.Fatalf("low-water mark before any pause = %d, want 1", got)
