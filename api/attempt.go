@@ -11,13 +11,16 @@ import (
 )
 
 // phaseTimers runs parley's connect and header timers from httptrace
-// callbacks, which may come from the transport's goroutines.
+// callbacks, which may come from the transport's goroutines, and keeps the
+// connection the request went out on (Stream.Pause sets its socket's
+// low-water mark).
 type phaseTimers struct {
 	mu       sync.Mutex
 	connect  *time.Timer
 	header   *time.Timer
 	gotConn  bool
 	finished bool
+	conn     net.Conn
 }
 
 func (p *phaseTimers) start(slot **time.Timer, d time.Duration, fire func()) {
@@ -48,6 +51,12 @@ func (p *phaseTimers) stopAll() {
 	}
 }
 
+func (p *phaseTimers) connection() net.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conn
+}
+
 func (p *phaseTimers) connected() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -75,9 +84,10 @@ func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, 
 		GetConn: func(string) {
 			timers.start(&timers.connect, c.timeouts.Connect, func() { cancel(errConnectTimeout) })
 		},
-		GotConn: func(httptrace.GotConnInfo) {
+		GotConn: func(info httptrace.GotConnInfo) {
 			timers.mu.Lock()
 			timers.gotConn = true
+			timers.conn = info.Conn
 			timers.mu.Unlock()
 			timers.stop(&timers.connect)
 		},
@@ -106,7 +116,7 @@ func (c *Client) attempt(ctx context.Context, r *apiRequest, n int) (*response, 
 		return nil, c.classify(err, cause, timers.connected(), headerLimit, r)
 	}
 	c.traceResponse(resp, time.Since(start))
-	return &response{Response: resp, ctx: actx, cancel: cancel, start: start}, nil
+	return &response{Response: resp, ctx: actx, cancel: cancel, start: start, conn: timers.connection()}, nil
 }
 
 // headerNames lists the configured extra headers.

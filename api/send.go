@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"time"
 
@@ -27,6 +28,7 @@ type response struct {
 	cancel   context.CancelCauseFunc
 	attempts int
 	start    time.Time
+	conn     net.Conn // the connection the reply arrives on (nil if the transport did not say)
 }
 
 func (r *response) close() {

@@ -73,6 +73,7 @@ type Stream struct {
 	think    thinkSplitter // <think> at the start of the content
 	images   replyImageBudget
 	attempts int
+	pause    *time.Timer // Pause's timer, kept between pauses
 
 	pending    []StreamEvent // events decoded ahead (a non-streamed JSON reply)
 	pendingErr error         // returned after the pending events

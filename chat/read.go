@@ -20,7 +20,8 @@ type Sink interface {
 // ends (nil at its proper end) or ctx is cancelled. With gap > 0 it pauses
 // that long whenever the next event would have to come from the network,
 // so that the deltas a gateway sends meanwhile are read together, in one
-// system call, instead of waking the process one by one. The decision
+// system call, instead of waking the process one by one (api.Stream.Pause
+// keeps the packets that arrive meanwhile from waking it). The decision
 // comes from what is buffered, never from the clock: while the stream
 // holds unread bytes the reader goes on at once, so a fast gateway is
 // never slowed down.
@@ -31,20 +32,11 @@ func read(ctx context.Context, client *api.Client, req api.ChatRequest, sink Sin
 		return err
 	}
 	defer s.Close()
-	var pause *time.Timer
-	if gap > 0 {
-		pause = time.NewTimer(gap)
-		pause.Stop()
-		defer pause.Stop()
-	}
 	for {
-		if pause != nil && !s.Buffered() {
+		if gap > 0 && !s.Buffered() {
 			sink.Paused()
-			pause.Reset(gap)
-			select {
-			case <-pause.C:
-			case <-ctx.Done():
-				return ctx.Err()
+			if err := s.Pause(ctx, gap); err != nil {
+				return err
 			}
 		}
 		ev, err := s.Recv()
