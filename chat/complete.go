@@ -95,6 +95,7 @@ func (e *Engine) Complete(ctx context.Context, r *Reply, stream bool, on Handler
 	}
 	res := Result{FinishReason: r.Finish, Images: r.Images}
 	e.end(r, err, e.opts.Now())
+	r.forgetRequest()
 	res.Usage = r.Turn.Usage()
 	return res, err
 }

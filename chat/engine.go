@@ -295,6 +295,7 @@ func (e *Engine) DrainEach() []Ended {
 			err = errors.New("the request was cancelled")
 		}
 		ends = append(ends, e.end(r, err, now))
+		r.forgetRequest()
 	}
 	return ends
 }

@@ -95,6 +95,11 @@ func TestAReplyRunsDrainsAndFinishes(t *testing.T) {
 	if got := gw.Requests()[0].Chat.Messages; len(got) != 1 || got[0].Content.PlainText() != "what is it?" {
 		t.Fatalf("request messages %+v", got)
 	}
+	// The engine keeps the reply for its figures; not the request, as
+	// long as the session, that it was sent with.
+	if g := e.Group(); len(g) != 1 || g[0].Turn.Chat.Messages != nil || g[0].Turn.Built.Messages != nil {
+		t.Fatalf("the finished reply still holds its request's %d messages", len(r.Turn.Chat.Messages))
+	}
 }
 
 func TestTheStateMachine(t *testing.T) {

@@ -81,6 +81,17 @@ func (r *Reply) Run(gap time.Duration) {
 	r.pump.endWith(err, r.keep(r.pump.takeImages()))
 }
 
+// forgetRequest drops the messages of the request r was sent with, once
+// its reader has ended (the engine keeps the last replies for their
+// figures until the next turn). A retry or a regeneration builds a new
+// request from the conversation; kept, a long session's request is a
+// slice as long as the session (about 1 MB for 10,000 messages). Only
+// after the reader's end: a stopped reply's reader may still read them.
+func (r *Reply) forgetRequest() {
+	r.Turn.Chat.Messages = nil
+	r.Turn.Built.Messages = nil
+}
+
 // keep checks and saves the reply's images (keepImages), in the calling
 // goroutine.
 func (r *Reply) keep(imgs []api.ReplyImage) ReplyImages {

@@ -30,7 +30,7 @@ const (
 //	PARLEY_PERF=1 go test ./e2e/ -run TestPerfCompare3x20KB -count 1 -v
 //
 // PARLEY_PERF_PROFILE=/abs/path/cpu.pprof has parley write a CPU profile
-// of the session.
+// of the session; PARLEY_PERF_ENV="K=v K2=v2" adds to parley's environment.
 func TestPerfCompare3x20KB(t *testing.T) {
 	if os.Getenv("PARLEY_PERF") == "" {
 		t.Skip("the streaming measurements take about 80 s; set PARLEY_PERF=1 to run them")
@@ -47,7 +47,7 @@ func TestPerfCompare3x20KB(t *testing.T) {
 		served.Add(1)
 		return apitest.Reply{Text: string(answer), DeltaRunes: perfDeltaRunes, Interval: perfInterval}
 	}))
-	var env []string
+	env := strings.Fields(os.Getenv("PARLEY_PERF_ENV"))
 	if p := os.Getenv("PARLEY_PERF_PROFILE"); p != "" {
 		if !filepath.IsAbs(p) {
 			t.Fatalf("PARLEY_PERF_PROFILE=%q: give an absolute path (parley runs in another directory)", p)
