@@ -347,7 +347,15 @@ var errNotYet = errors.New("not yet")
 // the failure reports.
 func (tm *term) waitCheck(what string, check func(screen string) error) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	return tm.waitCheckWithin(waitTimeout, what, check)
+}
+
+// waitCheckWithin is waitCheck with a wait of d, for a step the race
+// detector's binary makes much slower than the others (reading a large
+// picture).
+func (tm *term) waitCheckWithin(d time.Duration, what string, check func(screen string) error) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		last := tm.screen()
 		err := check(last)
@@ -362,7 +370,7 @@ func (tm *term) waitCheck(what string, check func(screen string) error) string {
 			tm.t.Fatalf("parley exited while waiting for %s%s; the screen:\n%s", what, why, frame(last))
 		}
 		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out after %v waiting for %s%s; the last screen:\n%s", waitTimeout, what, why, frame(last))
+			tm.t.Fatalf("timed out after %v waiting for %s%s; the last screen:\n%s", d, what, why, frame(last))
 		}
 		time.Sleep(pollEvery)
 	}

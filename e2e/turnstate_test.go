@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
 )
@@ -36,19 +37,31 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 // TestEnterRightAfterPastingAnImagePath (issue 26 §2): a PNG's path
 // pasted, a question typed and enter pressed at once, while the image is
 // still being read: the request carries the image with the question, and
-// nothing is left on the composer for the next message. (1400x1000: large
-// enough to take a while to check, small enough for the race detector's
-// binary to read within the wait.)
+// nothing is left on the composer for the next message. The picture is
+// the issue's 3000x2000: reading and scaling it takes far longer than the
+// keys typed after the paste (at 1400x1000 it was read before enter, so
+// the test passed without the wait it is about).
+// bigPictureWait bounds the read of a 3000x2000 picture by the race
+// detector's binary on a loaded machine (seconds without it).
+const bigPictureWait = 90 * time.Second
+
 func TestEnterRightAfterPastingAnImagePath(t *testing.T) {
 	t.Parallel()
 	gw := apitest.New(t)
-	shot, _ := writeTestPNG(t, t.TempDir(), "big screen.png", 1400, 1000)
+	shot, _ := writeTestPNG(t, t.TempDir(), "big screen.png", 3000, 2000)
 	tm := startParley(t, launch{Gateway: gw, Config: chatConfig, Width: 100, Height: 30})
 	tm.waitText(composerReady)
 	tm.must("set-buffer", "--", "'"+shot+"'")
 	tm.must("paste-buffer", "-p", "-t", sessionName)
 	tm.send("what is this?")
-	tm.waitText("You said: what is this?")
+	start := time.Now()
+	tm.waitCheckWithin(bigPictureWait, "the reply to the question with the picture", func(s string) error {
+		if strings.Contains(s, "You said: what is this?") {
+			return nil
+		}
+		return errNotYet
+	})
+	t.Logf("the reply came %v after enter", time.Since(start).Round(time.Millisecond))
 	if n := len(imageParts(t, gw)); n != 1 {
 		t.Fatalf("the request carries %d images, want the pasted one", n)
 	}

@@ -72,8 +72,8 @@ func TestBranchesOfAComb(t *testing.T) {
 	if !strings.Contains(frame, "Branches (4001)") || !strings.Contains(frame, "reply: answer") || !strings.Contains(frame, "at message 8000 of 8000") {
 		t.Fatalf("the list:\n%s", frame)
 	}
-	items := branchItems(m.eng.Conv())
-	if len(items) != 4001 || items[1].Title != "2. reply: another answer" || items[1].Detail != "at message 8000 of 8000" || items[4000].Detail != "at message 2 of 2" {
+	items := branchItems(m.eng.Conv(), m.now())
+	if len(items) != 4001 || items[1].Title != "2. reply: another answer" || !strings.HasPrefix(items[1].Detail, "gpt-4o · ") || !strings.HasSuffix(items[1].Detail, " · at message 8000 of 8000") || !strings.HasSuffix(items[4000].Detail, " · at message 2 of 2") {
 		t.Fatalf("items %+v … %+v", items[:2], items[4000])
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,10 +56,12 @@ func (l *branchLayer) update(msg tea.Msg) (tea.Cmd, result) {
 const branchSnippet = 200
 
 // branchItems describes each branch by where it starts to differ from the
-// others: the edited question, or the regenerated reply. It reads one
-// message a branch, never a branch's path, so thousands of branches list
-// at once.
-func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
+// others: the edited question, or the regenerated reply, with the model
+// that answered and when, so two replies at the same place are told apart
+// even when they have no text. It reads one message a branch, never a
+// branch's path, so thousands of branches list at once. now is the
+// clock's time, to say a time of today by its hour.
+func branchItems(conv *conversation.Conversation, now time.Time) []overlay.PickerItem {
 	bs := conv.Tree().Branches()
 	items := make([]overlay.PickerItem, 0, len(bs))
 	for i, b := range bs {
@@ -65,11 +69,40 @@ func branchItems(conv *conversation.Conversation) []overlay.PickerItem {
 		items = append(items, overlay.PickerItem{
 			Value:   strconv.Itoa(b.Leaf),
 			Title:   fmt.Sprintf("%d. %s", i+1, branchTitle(msg)),
-			Detail:  fmt.Sprintf("at message %d of %d", b.FromAt+1, b.Len),
+			Detail:  branchDetail(msg, b.FromAt+1, b.Len, now),
 			Current: b.Active,
 		})
 	}
 	return items
+}
+
+// branchDetail says who wrote the message a branch starts at and when,
+// then where it is: "gpt-4o · 14:05:09 · at message 3 of 4". A question
+// has no model; a message without a time (none was kept) says only where.
+func branchDetail(msg conversation.Message, at, of int, now time.Time) string {
+	parts := make([]string, 0, 3)
+	if msg.Role != api.RoleUser && msg.Model != "" {
+		parts = append(parts, cells.OneLine(msg.Model))
+	}
+	if !msg.Created.IsZero() {
+		parts = append(parts, branchTime(msg.Created, now))
+	}
+	parts = append(parts, fmt.Sprintf("at message %d of %d", at, of))
+	return strings.Join(parts, " · ")
+}
+
+// branchTime says when a message was written: to the second today (two
+// regenerations a minute apart differ), with the day this year, and with
+// the date before.
+func branchTime(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return t.Format("15:04:05")
+	case t.Year() == now.Year():
+		return t.Format("Jan 2 15:04")
+	}
+	return t.Format("2006-01-02 15:04")
 }
 
 // branchTitle is one line naming a message: a question as written, a
@@ -89,6 +122,9 @@ func branchTitle(msg conversation.Message) string {
 	} else if len(head) < len(msg.Text) {
 		text = append(text, '…')
 	}
+	if len(text) == 0 && msg.Role != api.RoleUser {
+		text = []rune(noText(msg.State))
+	}
 	switch {
 	case msg.IsImages():
 		return "images: " + string(text)
@@ -98,9 +134,21 @@ func branchTitle(msg conversation.Message) string {
 	return string(text)
 }
 
-// newBranchLayer lists the branches of conv.
-func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation) *branchLayer {
-	items := branchItems(conv)
+// noText stands for the words of a reply or image turn that has none: how
+// it ended, which is what tells it apart.
+func noText(st conversation.State) string {
+	switch st {
+	case conversation.StateFailed:
+		return "(failed before any text)"
+	case conversation.StateInterrupted:
+		return "(stopped before any text)"
+	}
+	return "(no text)"
+}
+
+// newBranchLayer lists the branches of conv, at the time now.
+func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation, now time.Time) *branchLayer {
+	items := branchItems(conv, now)
 	return &branchLayer{
 		p:  overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
 		km: &ctx.Keys,

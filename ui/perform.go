@@ -129,7 +129,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		if m.eng.Conv().Len() == 0 {
 			return m.notify("this conversation has no messages yet, so no branches", toastInfo)
 		}
-		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv()))
+		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv(), m.now()))
 		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()

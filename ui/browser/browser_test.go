@@ -397,3 +397,22 @@ func TestForeignMessagesChangeNothing(t *testing.T) {
 		t.Fatalf("a focus message: %+v, %v, rev %d→%d", res, cmd, rev, b.rev)
 	}
 }
+
+// The line under a session, the start of its latest message, keeps every
+// character the store gave it, as the search snippets do: the store made
+// it plain text line by line already, and a second Markdown pass over the
+// folded line dropped a ">" or "-" standing alone mid-sentence (issue 26
+// §10, "…when x 3 Use List<String>").
+func TestSessionPreviewKeepsEveryCharacter(t *testing.T) {
+	st := openStore(t)
+	addSession(t, st, "Result check", "q", "Result: A < B when x > 3 - so Use List<String> here.")
+	b := open(t, st, 120, 20, Options{})
+	want := "Result: A < B when x > 3 - so Use List<String> here."
+	if v := plain(b.View()); !strings.Contains(v, want) {
+		t.Fatalf("the preview does not read %q:\n%s", want, v)
+	}
+	typeText(t, b, "result")
+	if v := plain(b.View()); strings.Count(v, want) != 2 {
+		t.Fatalf("while searching, the preview and the snippet do not both read %q:\n%s", want, v)
+	}
+}

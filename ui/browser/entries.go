@@ -102,7 +102,10 @@ func renderEntry(ctx *uictx.Context, now time.Time, current string, r list.Row[e
 		if m.HasDraft {
 			info += " · draft"
 		}
-		second = st.Muted.Render(cells.Fit("    "+plainPreview(m.Preview), w))
+		// The store made the preview plain text line by line (Markdown
+		// left out where it stands at a line's start); what is left is
+		// text, shown whole, made safe and folded onto the line.
+		second = st.Muted.Render(cells.Fit("    "+cells.Fold(m.Preview), w))
 	}
 	row, hit := st.Text, st.PickerMatch
 	if e.hit {
