@@ -74,7 +74,7 @@ func (m *Model) newConversationKey() tea.Cmd {
 	now := m.now()
 	if m.armed.newConv.IsZero() || now.Sub(m.armed.newConv) > quitWindow {
 		m.armed.newConv = now
-		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
+		return m.notes.show(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
 	}
 	return m.startNewConversation()
 }
@@ -88,7 +88,7 @@ func (m *Model) startNewConversation() tea.Cmd {
 	if m.comp.editing {
 		m.comp.leaveEdit(true)
 	}
-	return m.notify("new conversation", toastOK)
+	return m.notes.show("new conversation", toastOK)
 }
 
 // attachedMsg carries images attached from a pasted or dropped path.
@@ -105,12 +105,12 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
 	if stopped(msg.err) {
 		// esc, or the conversation was left: what was pasted stays.
-		return m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
+		return m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
 	}
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		return tea.Batch(m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notify(msg.err.Error(), toastWarn), m.attachingDone(true))
+		return tea.Batch(m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notes.show(msg.err.Error(), toastWarn), m.attachingDone(true))
 	}
 	before := len(m.comp.attachments)
 	cmd := m.addAttachments(msg.atts)

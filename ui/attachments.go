@@ -28,7 +28,7 @@ const maxChipLines = 3
 func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	atts, twice := newOnly(m.comp.attachments, atts)
 	if len(atts) == 0 && len(twice) > 0 {
-		return m.notify(strings.Join(twice, ", ")+" "+plural(len(twice), "is", "are")+" attached already", toastInfo)
+		return m.notes.show(strings.Join(twice, ", ")+" "+plural(len(twice), "is", "are")+" attached already", toastInfo)
 	}
 	room := m.opts.maxAttachments() - len(m.comp.attachments)
 	var refused int
@@ -39,12 +39,12 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	if err := attachLimits(m.opts, &m.pics).CheckTextTotal(append(slices.Clone(m.comp.attachments), atts...)); err != nil {
 		// Over the text a message may carry: none of these is attached,
 		// never a part of one.
-		return m.notify(userSentence(err), toastErr)
+		return m.notes.show(userSentence(err), toastErr)
 	}
 	m.comp.setAttachments(append(m.comp.attachments, atts...))
 	switch {
 	case refused > 0:
-		return m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
+		return m.notes.show(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
 	case len(atts) == 0:
 		return nil
 	}
@@ -61,13 +61,13 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 		if err := m.eng.Catalog().Require(m.eng.Model(), api.CapVision); err != nil {
 			if ask := askAboutVision(m.eng, m.base, m.eng.Model()); ask != nil {
 				// The warning, if any, comes with the gateway's answer.
-				return tea.Batch(ask, m.notify(text, toastOK))
+				return tea.Batch(ask, m.notes.show(text, toastOK))
 			}
 			inChat(err)
-			return m.notify(err.Error(), toastWarn)
+			return m.notes.show(err.Error(), toastWarn)
 		}
 	}
-	return m.notify(text, toastOK)
+	return m.notes.show(text, toastOK)
 }
 
 // newOnly keeps the attachments not on the message yet (the same name and
@@ -189,7 +189,7 @@ func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
 		return attach
 	}
 	refused := len(refs) - keep
-	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
+	return tea.Batch(attach, m.notes.show(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
 		m.opts.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
 }
 

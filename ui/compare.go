@@ -39,14 +39,14 @@ func (m *Model) compareCommand(inv slash.Invocation) tea.Cmd {
 	args := inv.Positional
 	if len(args) == 0 || (len(args) == 1 && args[0] == "off") {
 		if len(m.cmp.models) == 0 {
-			return m.notify("/compare takes 2 to 4 models, as in /compare gpt-4o llama3: your next message goes to each at once", toastInfo)
+			return m.notes.show("/compare takes 2 to 4 models, as in /compare gpt-4o llama3: your next message goes to each at once", toastInfo)
 		}
 		m.cmp.models = nil
-		return m.notify("compare off: the next message goes to "+cells.OneLine(m.eng.Model())+" alone", toastInfo)
+		return m.notes.show("compare off: the next message goes to "+cells.OneLine(m.eng.Model())+" alone", toastInfo)
 	}
 	models, err := compareModels(args)
 	if err != nil {
-		return m.notify(err.Error(), toastErr)
+		return m.notes.show(err.Error(), toastErr)
 	}
 	m.cmp.models = models
 	var cmds []tea.Cmd
@@ -60,7 +60,7 @@ func (m *Model) compareCommand(inv slash.Invocation) tea.Cmd {
 	if m.eng.Listed() == nil && m.eng.Clients().Configured() {
 		cmds = append(cmds, listPriced(m.base, m.eng.Clients(), m.eng.Model()))
 	}
-	cmds = append(cmds, m.notify("your next message goes to "+strings.Join(names, ", ")+" at once, side by side (/compare off: back to one model)", toastOK))
+	cmds = append(cmds, m.notes.show("your next message goes to "+strings.Join(names, ", ")+" at once, side by side (/compare off: back to one model)", toastOK))
 	return tea.Batch(cmds...)
 }
 
@@ -129,9 +129,9 @@ func sendCompare(m *Model, text string) tea.Cmd {
 	if err != nil {
 		m.eng.Hold(chat.WaitNone)
 		if len(left) > 0 {
-			return m.notify(strings.Join(left, "; "), toastErr)
+			return m.notes.show(strings.Join(left, "; "), toastErr)
 		}
-		return m.say(refusal(err))
+		return m.notes.say(refusal(err))
 	}
 	m.cmp.models = nil
 	ids := make([]int, len(rs))
@@ -149,7 +149,7 @@ func sendCompare(m *Model, text string) tea.Cmd {
 		cmds = append(cmds, runCompared(r))
 	}
 	if len(left) > 0 {
-		cmds = append(cmds, m.notify(strings.Join(left, "; "), toastWarn))
+		cmds = append(cmds, m.notes.show(strings.Join(left, "; "), toastWarn))
 	}
 	return tea.Batch(cmds...)
 }
@@ -262,11 +262,11 @@ func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case columns.Pick:
 		m.cmp.view = nil
 		if err := m.eng.Conv().SwitchTo(act.ID); err != nil {
-			return m.notify(treeRefusal(err)), true
+			return m.notes.show(treeRefusal(err)), true
 		}
 		m.tr.List().Bottom()
 		sel, _ := m.eng.Conv().ByID(act.ID)
-		return tea.Batch(m.tickIfNeeded(), m.notify("going on from "+termsafe.Sanitize(sel.Model)+"'s answer; the others stay as alternatives (esc, then ←/→ on the reply)", toastOK)), true
+		return tea.Batch(m.tickIfNeeded(), m.notes.show("going on from "+termsafe.Sanitize(sel.Model)+"'s answer; the others stay as alternatives (esc, then ←/→ on the reply)", toastOK)), true
 	case columns.Stop:
 		if m.eng.StopReply(act.ID) {
 			m.cmp.frame(m.ctx, m.eng, m.eng.Catalog(), m.screen.lay.Transcript.W, m.now())

@@ -32,7 +32,7 @@ type editMaskMsg struct {
 func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 	refuse := func(why string) tea.Cmd {
 		m.comp.keepLine(inv)
-		return m.notify(why, toastErr)
+		return m.notes.show(why, toastErr)
 	}
 	src, ok := editSource(m.pane, m.comp.attachments, m.eng.Conv())
 	if !ok {
@@ -81,7 +81,7 @@ func readMask(ask imageAsk, path string) tea.Cmd {
 // the picker asks for one.
 func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.notify(userSentence(msg.err), toastErr)
+		return m.notes.show(userSentence(msg.err), toastErr)
 	}
 	if msg.ask.model == "" {
 		return m.openImageModelPicker(api.CapImageEdit, msg.ask)

@@ -30,7 +30,7 @@ type exportedMsg struct {
 // that keeps no history (the demo, --no-save) exports what it holds.
 func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 	if m.eng.Conv().Len() == 0 {
-		return m.notify("there is nothing to export yet", toastInfo)
+		return m.notes.show("there is nothing to export yet", toastInfo)
 	}
 	home := m.opts.Getenv("HOME")
 	path := strings.TrimSpace(arg)

@@ -119,11 +119,11 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 		// shares it.
 		return m.term.clip.start(m.grab(), m.opts.Getenv("TERM"))
 	case errors.Is(msg.err, desktop.ErrCancelled):
-		cmd = m.notify("screenshot cancelled", toastInfo)
+		cmd = m.notes.show("screenshot cancelled", toastInfo)
 	case errors.Is(msg.err, desktop.ErrEmpty):
-		cmd = m.notify(userSentence(msg.err), toastInfo)
+		cmd = m.notes.show(userSentence(msg.err), toastInfo)
 	case msg.err != nil:
-		cmd = m.notify(userSentence(msg.err), toastWarn)
+		cmd = m.notes.show(userSentence(msg.err), toastWarn)
 	case msg.att == nil:
 		cmd = m.pasteText(msg.text)
 	}
@@ -139,7 +139,7 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 		return cmd
 	}
 	said := fmt.Sprintf("attached the newest screenshot, %s, taken %s", cells.OneLine(filepath.Base(msg.att.Name)), age(m.now().Sub(msg.taken)))
-	return tea.Batch(cmd, m.notify(said, toastOK))
+	return tea.Batch(cmd, m.notes.show(said, toastOK))
 }
 
 // age says how long ago something happened, the way people say it.

@@ -166,13 +166,13 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 			id := conversation.NewID()
 			m.hist.rec.Copy(id, snap)
 			m.openConversation(snap, id)
-			cmds := []tea.Cmd{m.notify(notice, toastWarn)}
+			cmds := []tea.Cmd{m.notes.show(notice, toastWarn)}
 			if m.eng.Waiting() == chat.WaitSession {
 				cmds = append(cmds, m.send())
 			}
 			return tea.Batch(cmds...)
 		}
-		return m.notify("could not open the session: "+msg.err.Error(), toastErr)
+		return m.notes.show("could not open the session: "+msg.err.Error(), toastErr)
 	}
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
 	m.interruptStream()
@@ -188,7 +188,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if !msg.full {
 		m.comp.reset()
 		m.comp.setAttachments(msg.atts)
-		draft = m.say(m.comp.restoreDraft(msg.text))
+		draft = m.notes.say(m.comp.restoreDraft(msg.text))
 		m.hist.draft.saved, m.hist.draft.savedAtts = msg.text, len(msg.atts)
 		m.hist.draft.key = itoa(m.comp.gen)
 	}

@@ -139,14 +139,14 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 	ask, err := m.images.parse(inv, api.CapImageGeneration, m.eng.Catalog(), m.opts.Config)
 	if err != nil {
 		m.comp.keepLine(inv)
-		return m.notify(err.Error(), toastErr)
+		return m.notes.show(err.Error(), toastErr)
 	}
 	if ask.model == "" {
 		return m.openImageModelPicker(api.CapImageGeneration, ask)
 	}
 	if _, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir())); err != nil {
 		m.comp.keepLine(inv)
-		return m.notify(userSentence(err), toastErr)
+		return m.notes.show(userSentence(err), toastErr)
 	}
 	return m.startImages(ask)
 }
@@ -156,11 +156,11 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 // images in a command.
 func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	if m.eng.Busy() || m.eng.Waiting() != chat.WaitNone {
-		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
+		return m.notes.show(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	job, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir()))
 	if err != nil {
-		return m.notify(userSentence(err), toastErr)
+		return m.notes.show(userSentence(err), toastErr)
 	}
 	turn := conversation.ImageTurn{Size: job.Size, N: job.N}
 	if ask.edit != nil {
@@ -168,7 +168,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	}
 	run, err := m.eng.StartImages(job, ask.prompt, turn, ask.again)
 	if err != nil {
-		return m.notify(userSentence(err), toastWarn)
+		return m.notes.show(userSentence(err), toastWarn)
 	}
 	m.notes.dismiss()
 	m.tr.List().Bottom()
@@ -209,7 +209,7 @@ func (m *Model) stopImages() tea.Cmd {
 	if !m.eng.StopImages() {
 		return nil
 	}
-	return m.notify("stopped; no image was saved", toastInfo)
+	return m.notes.show("stopped; no image was saved", toastInfo)
 }
 
 // imageSeg is the status while images are made: what, for how long, and

@@ -81,12 +81,12 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 		cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
-		return tea.Batch(cmd, m.say(n), m.menu.sync(m.comp.value()))
+		return tea.Batch(cmd, m.notes.say(n), m.menu.sync(m.comp.value()))
 	}
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
-			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
+			return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
 		}
 		if keys.Matches(msg, m.ctx.Keys.Cancel) {
 			return nil
@@ -108,7 +108,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.tickIfNeeded()
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
-		return m.say(m.comp.remove(-1))
+		return m.notes.say(m.comp.remove(-1))
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
 		return m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value())
@@ -117,7 +117,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.perform(a.op, call{key: msg})
 	}
 	cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
-	return tea.Batch(cmd, m.say(n))
+	return tea.Batch(cmd, m.notes.say(n))
 }
 
 // keysNow is the state the keys' conditions read.
@@ -151,12 +151,12 @@ func (m *Model) cancelKey() tea.Cmd {
 		m.work.stopAttaching()
 		if m.eng.Waiting() == chat.WaitAttachments {
 			m.eng.Hold(chat.WaitNone)
-			return m.notify("stopped attaching; the images being prepared were not attached, and your message was not sent", toastInfo)
+			return m.notes.show("stopped attaching; the images being prepared were not attached, and your message was not sent", toastInfo)
 		}
-		return m.notify("stopped attaching; the images being prepared were not attached", toastInfo)
+		return m.notes.show("stopped attaching; the images being prepared were not attached", toastInfo)
 	case m.comp.editing:
 		if m.comp.abandonEdit() {
-			return m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
+			return m.notes.show("left edit mode; your text stays in the composer as a new message", toastInfo)
 		}
 		return nil
 	case m.pane != nil && m.screen.lay.SideFull:
@@ -165,7 +165,7 @@ func (m *Model) cancelKey() tea.Cmd {
 		return nil
 	case m.eng.Waiting() != chat.WaitNone:
 		m.eng.Hold(chat.WaitNone)
-		return m.notify("not sent; your message stays in the composer", toastInfo)
+		return m.notes.show("not sent; your message stays in the composer", toastInfo)
 	case m.notes.dismissBanner():
 		return nil
 	case m.notes.cur.kind.sticky() && m.notes.dismiss():
@@ -199,7 +199,7 @@ func (m *Model) interrupt() tea.Cmd {
 		return m.quit()
 	}
 	m.armed.quit = now
-	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
+	return m.notes.show(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
 }
 
 // quit stops a reply in flight (kept as interrupted) and ends the program.

@@ -110,7 +110,7 @@ func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation) *branch
 // switchBranch shows the branch ending at leaf.
 func (m *Model) switchBranch(leaf int) tea.Cmd {
 	if err := m.eng.Conv().SwitchTo(leaf); err != nil {
-		return m.notify(treeRefusal(err))
+		return m.notes.show(treeRefusal(err))
 	}
 	m.focus.toComposer()
 	m.tr.List().Bottom()

@@ -58,7 +58,7 @@ func (l *browserLayer) update(msg tea.Msg) (tea.Cmd, result) {
 // first, so the conversation on screen is listed as it is.
 func (m *Model) openSessions() tea.Cmd {
 	if m.hist.Store == nil {
-		return m.notify(m.hist.off().Error(), toastInfo)
+		return m.notes.show(m.hist.off().Error(), toastInfo)
 	}
 	ctx, cancel := context.WithCancel(m.base)
 	b, cmd := browser.New(m.ctx, browser.Options{Store: m.hist.Store, Current: m.eng.Conv().ID(), Now: m.now, Context: ctx})

@@ -121,7 +121,7 @@ func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
 	m.layers.push(l)
 	var said tea.Cmd
 	if sendAfter {
-		said = m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
+		said = m.notes.show("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
 	}
 	if !m.eng.Clients().Configured() {
 		return said
@@ -176,7 +176,7 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	if m.eng.Reply() != nil {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.eng.Model())
 	}
-	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
+	return tea.Batch(append(cmds, m.notes.show(msg, toastOK))...)
 }
 
 // openImageModelPicker asks which model makes the images of ask: the

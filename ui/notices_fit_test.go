@@ -12,7 +12,7 @@ import (
 func TestShortNoticeGetsItsLines(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	text := "system prompt: Review the code tersely: bugs first, style last. (/system TEXT changes it, /system --clear removes it)"
-	h.m.notify(text, toastInfo)
+	h.m.notes.show(text, toastInfo)
 	h.send(struct{}{})
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "/system --clear removes it)") || strings.Contains(flat, "shows all") {
@@ -26,9 +26,9 @@ func TestShortNoticeGetsItsLines(t *testing.T) {
 func TestNoticesPaneFillsItsRows(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	long := strings.Repeat("a long start-up problem that goes on and on; ", 40)
-	h.m.notify(long, toastWarn)
+	h.m.notes.show(long, toastWarn)
 	for range 3 {
-		h.m.notify("a short notice about something done", toastOK)
+		h.m.notes.show("a short notice about something done", toastOK)
 	}
 	h.key("f4")
 	p, ok := h.m.pane.(*noticesPane)

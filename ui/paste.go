@@ -44,7 +44,7 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
-	return tea.Batch(m.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.menu.sync(m.comp.value()))
+	return tea.Batch(m.notes.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.menu.sync(m.comp.value()))
 }
 
 // checkAndAttach confirms that pasted paths are images or text files (a

@@ -80,7 +80,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 			return m.openModelPicker(false)
 		}
 		check, unlisted := checkModelName(m.eng, m.base, c.inv.Args)
-		return tea.Batch(m.useModel(c.inv.Args, false), check, m.say(unlisted))
+		return tea.Batch(m.useModel(c.inv.Args, false), check, m.notes.say(unlisted))
 	case opTheme:
 		if c.inv.Args == "" {
 			m.layers.push(newThemeLayer(m.ctx, m.term))
@@ -88,24 +88,24 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		}
 		cmd := m.setTheme(c.inv.Args)
 		if m.term.themeName == c.inv.Args {
-			return tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+			return tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
 		}
 		return cmd
 	case opCompare:
 		return m.compareCommand(c.inv)
 	case opRole:
 		n, model := roleCommand(m.eng.Conv(), m.opts, m.eng.Model(), c.inv.Args)
-		return tea.Batch(m.useModel(model, false), m.say(n))
+		return tea.Batch(m.useModel(model, false), m.notes.say(n))
 	case opSet:
-		return m.say(setParameter(m.eng.Conv(), m.opts.Config, m.eng.Model(), c.inv.Args))
+		return m.notes.say(setParameter(m.eng.Conv(), m.opts.Config, m.eng.Model(), c.inv.Args))
 	case opSystem:
-		return m.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
+		return m.notes.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
 	case opNew:
 		switch {
 		case c.byKey():
 			return m.newConversationKey()
 		case m.eng.Conv().Len() == 0:
-			return m.notify("this conversation is new already", toastInfo)
+			return m.notes.show("this conversation is new already", toastInfo)
 		}
 		return m.startNewConversation()
 	case opSessions:
@@ -119,7 +119,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		case c.byKey():
 			return m.cancelKey()
 		case m.eng.Reply() == nil:
-			return m.notify("no reply is streaming", toastInfo)
+			return m.notes.show("no reply is streaming", toastInfo)
 		}
 		m.interruptStream()
 		return m.tickIfNeeded()
@@ -127,14 +127,14 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		return m.send()
 	case opBranches:
 		if m.eng.Conv().Len() == 0 {
-			return m.notify("this conversation has no messages yet, so no branches", toastInfo)
+			return m.notes.show("this conversation has no messages yet, so no branches", toastInfo)
 		}
 		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv()))
 		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()
 		if len(msgs) == 0 {
-			return m.notify("there is nothing to fork yet: ask something first", toastInfo)
+			return m.notes.show("there is nothing to fork yet: ask something first", toastInfo)
 		}
 		return m.fork(msgs[len(msgs)-1])
 	}
@@ -149,7 +149,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		return m.attachCommand(c.inv.Positional)
 	case opScreenshot:
 		name := "screenshot-" + m.now().Format("20060102-150405")
-		return tea.Batch(m.grab().region(name), m.notify("draw the region to capture; esc here stops the capture", toastInfo))
+		return tea.Batch(m.grab().region(name), m.notes.show("draw the region to capture; esc here stops the capture", toastInfo))
 	case opImage:
 		if c.byKey() {
 			m.layers.push(newFormLayer(m.ctx, &m.images, m.eng.Catalog(), m.eng.Listed(), m.opts.Config))
@@ -163,25 +163,25 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 	case opClearComposer:
 		switch m.comp.clearAll() {
 		case "cleared":
-			return m.notify("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
+			return m.notes.show("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
 		case "restored":
-			return m.notify("message brought back", toastInfo)
+			return m.notes.show("message brought back", toastInfo)
 		}
 		return nil
 	case opDetach:
 		n, err := numberArg(c.inv, "an attachment", len(m.comp.attachments))
 		if err != nil {
-			return m.notify(err.Error(), toastErr)
+			return m.notes.show(err.Error(), toastErr)
 		}
-		return m.say(m.comp.remove(n - 1))
+		return m.notes.say(m.comp.remove(n - 1))
 	case opAttached:
-		return m.notify(attachedList(m.comp.attachments), toastInfo)
+		return m.notes.show(attachedList(m.comp.attachments), toastInfo)
 	case opEditLast:
 		if !c.byKey() && (m.eng.Reply() != nil || m.eng.Conv().Len() == 0) {
-			return m.notify("there is no message to edit yet", toastInfo)
+			return m.notes.show("there is no message to edit yet", toastInfo)
 		}
 		if u, ok := m.eng.Conv().LastUser(); ok {
-			return m.say(m.comp.editMessage(u.ID, u.Text, u.Attachments))
+			return m.notes.say(m.comp.editMessage(u.ID, u.Text, u.Attachments))
 		}
 		return nil
 	case opEditor:
@@ -190,19 +190,19 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		n, err := numberArg(c.inv, "a code block", 0)
 		switch {
 		case err != nil:
-			return m.notify(err.Error(), toastErr)
+			return m.notes.show(err.Error(), toastErr)
 		case n > 0:
-			return m.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+			return m.notes.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 		}
-		return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
+		return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
 	case opCopyCode:
 		if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
-			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+			return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 		}
 		m.armed.codePrefix = true
 		return nil
 	}
-	return m.notify(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
+	return m.notes.show(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
 }
 
 // performScreen does the ops on the screen and the program: what it
@@ -216,23 +216,23 @@ func (m *Model) performScreen(o op, c call) tea.Cmd {
 	case opNotices:
 		return m.togglePane(newNoticesPane(m.ctx))
 	case opAbout:
-		return m.notify(m.pics.about(m.opts.Version, m.term.profile), toastInfo)
+		return m.notes.show(m.pics.about(m.opts.Version, m.term.profile), toastInfo)
 	case opMouse:
-		return m.notify(m.term.toggleMouse(), toastInfo)
+		return m.notes.show(m.term.toggleMouse(), toastInfo)
 	case opQuit:
 		return m.quit()
 	case opInterrupt:
 		return m.interrupt()
 	case opTools:
-		return m.notify(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
+		return m.notes.show(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	case opImagePane:
 		return m.toggleImagePane()
 	case opThinking:
 		m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
 		if m.tr.ThinkingOpen() {
-			return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
+			return tea.Batch(m.tickIfNeeded(), m.notes.show("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
 		}
-		return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
+		return tea.Batch(m.tickIfNeeded(), m.notes.show("thinking folded to one line", toastInfo))
 	case opTop:
 		m.tr.List().Top()
 	case opBottom:

@@ -20,7 +20,7 @@ type regenerateChosen struct {
 // answers the reply's question again (the chat's model stays).
 func pickRegenerateModel(m *Model, sel conversation.Message) tea.Cmd {
 	if sel.Role != api.RoleAssistant {
-		return m.notify("R regenerates a reply with another model: select a reply (↓)", toastInfo)
+		return m.notes.show("R regenerates a reply with another model: select a reply (↓)", toastInfo)
 	}
 	l := &modelLayer{gen: m.layers.gen + 1, regenerate: sel.ID, catalog: m.eng.Catalog(), current: sel.Model, def: m.opts.defaultModel(), km: &m.ctx.Keys}
 	l.p = overlay.NewPicker(m.ctx, l.rows(m.eng.Listed()), overlay.ModelPickerOptions())
@@ -37,7 +37,7 @@ func pickRegenerateModel(m *Model, sel conversation.Message) tea.Cmd {
 func regenerateChosenModel(m *Model, r regenerateChosen) tea.Cmd {
 	sel, ok := m.eng.Conv().ByID(r.reply)
 	if !ok {
-		return m.notify("that reply is no longer in this conversation", toastInfo)
+		return m.notes.show("that reply is no longer in this conversation", toastInfo)
 	}
 	if pool := m.eng.Clients(); pool.NeedsBuild(r.model) {
 		// Built off Update (api_key_cmd may take seconds); the reply is
@@ -54,19 +54,19 @@ func regenerateChosenModel(m *Model, r regenerateChosen) tea.Cmd {
 // the new reply is an alternative of sel, the path switched to it.
 func regenerateWith(m *Model, sel conversation.Message, model string) tea.Cmd {
 	if m.eng.Reply() != nil || m.eng.Images() != nil {
-		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
+		return m.notes.show("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	if m.eng.Clients().NeedsBuild(model) {
 		again := "r"
 		if model != m.eng.Model() {
 			again = "R and " + termsafe.Sanitize(model)
 		}
-		return tea.Batch(prepareClient(m.eng.Clients(), model), m.notify("connecting to the gateway; press "+again+" again in a moment", toastInfo))
+		return tea.Batch(prepareClient(m.eng.Clients(), model), m.notes.show("connecting to the gateway; press "+again+" again in a moment", toastInfo))
 	}
 	o := m.eng.TurnOptions(model)
 	r, err := m.eng.Regenerate(sel.ID, o)
 	if err != nil {
-		return m.notify(treeRefusal(err))
+		return m.notes.show(treeRefusal(err))
 	}
 	m.focus.toComposer()
 	m.tr.List().Bottom()

@@ -95,7 +95,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		}
 		cmd := m.setTheme(r.name)
 		if r.announce {
-			cmd = tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+			cmd = tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
 		}
 		return cmd
 	case modelsListed:
@@ -134,12 +134,12 @@ func (m *Model) handleResult(r result) tea.Cmd {
 			m.interruptStream()
 			m.newConversation()
 		}
-		return m.notify("deleted "+cells.OneLine(r.title), toastOK)
+		return m.notes.show("deleted "+cells.OneLine(r.title), toastOK)
 	case newConversationAsked:
 		m.layers.pop()
 		return m.startNewConversation()
 	case noticeResult:
-		return m.notify(r.text, r.kind)
+		return m.notes.show(r.text, r.kind)
 	case focusComposerResult:
 		m.focus.toComposer()
 		return nil
@@ -157,7 +157,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		m.layers.pop()
 		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))
 	}
-	return m.notify("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
+	return m.notes.show("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }
 
 // resultName names a result's type for the message of a result nothing

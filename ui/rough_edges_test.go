@@ -138,9 +138,9 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		h := newHarness(t, size[0], size[1])
 		long := "the image could not be attached (neither a PNG nor a JPEG nor a WEBP nor a GIF was found in its first bytes); attach the image file itself, or paste a screenshot with ctrl+v"
 		for range 6 {
-			h.m.notify(long, toastWarn)
+			h.m.notes.show(long, toastWarn)
 		}
-		h.m.notify("short one", toastInfo)
+		h.m.notes.show("short one", toastInfo)
 		h.key("f4")
 		p, ok := h.m.pane.(*noticesPane)
 		if !ok {

@@ -310,6 +310,7 @@ func New(ctx context.Context, opts Options) *Model {
 	} else if off := m.hist.Off; off != "" && off != "demo" && off != "--no-save" && off != "history = false" {
 		problems = append(problems, "history is off for this run: "+off)
 	}
+	m.notes.now = now
 	m.notes.setBanner(problems, now())
 	if opts.VerboseLog != "" {
 		m.notes.add(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})

@@ -30,13 +30,13 @@ func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
 	if res.Model != "" {
 		m.eng.SetModel(res.Model)
 	}
-	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.eng.Model()), termsafe.Sanitize(base)), toastOK)
+	toastCmd := m.notes.show(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.eng.Model()), termsafe.Sanitize(base)), toastOK)
 	if !res.Save {
 		return toastCmd
 	}
 	path := m.opts.configPath()
 	if path == "" {
-		return m.notify("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
+		return m.notes.show("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
 	}
 	return tea.Batch(toastCmd, saveConfig(path, base, res.Model))
 }

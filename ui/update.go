@@ -47,7 +47,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if ch, ok := msg.(serverChanged); ok {
 		if text, kind := serverNotice(ch, m.opts.MCP, &m.layers); text != "" {
-			return tea.Batch(waitServers(m.opts.MCP), m.notify(text, kind))
+			return tea.Batch(waitServers(m.opts.MCP), m.notes.show(text, kind))
 		}
 		return waitServers(m.opts.MCP)
 	}
@@ -95,7 +95,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.eng.Model())
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.eng.Model())
 		if notes := replyImageNotes(end); notes != "" {
-			ended = tea.Batch(ended, m.notify(notes, toastWarn))
+			ended = tea.Batch(ended, m.notes.show(notes, toastWarn))
 		}
 	}
 	var render tea.Cmd
@@ -109,7 +109,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	}
 	var tools tea.Cmd
 	if text := followToolAsk(m.eng, &m.layers, m.ctx); text != "" {
-		tools = m.notify(text, toastWarn)
+		tools = m.notes.show(text, toastWarn)
 	}
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
@@ -179,7 +179,7 @@ func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case imagesMadeMsg:
 		if n, ok := m.eng.FinishImages(msg.ImagesMade, imageFailure); ok && n > 0 {
-			return m.notify(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
+			return m.notes.show(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
 		}
 		return nil, true
 	case editMaskMsg:
@@ -220,9 +220,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case editorDoneMsg:
 		if msg.err != nil {
-			return m.notify(msg.err.Error(), toastErr), true
+			return m.notes.show(msg.err.Error(), toastErr), true
 		}
-		return m.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics))), true
+		return m.notes.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics))), true
 
 	case attachedMsg:
 		return m.attached(msg), true
@@ -235,9 +235,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case forkedMsg:
 		if msg.err != nil {
-			return m.notify("could not fork: "+userSentence(msg.err), toastErr), true
+			return m.notes.show("could not fork: "+userSentence(msg.err), toastErr), true
 		}
-		return tea.Batch(m.openSession(msg.id, 0), m.notify("forked: a new session up to that message, opened", toastOK)), true
+		return tea.Batch(m.openSession(msg.id, 0), m.notes.show("forked: a new session up to that message, opened", toastOK)), true
 
 	case modelCheckedMsg:
 		listed, warning := checkedModel(msg, m.eng.Model())
@@ -252,10 +252,10 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		if warning == "" {
 			return nil, true
 		}
-		return m.notify(warning, toastWarn), true
+		return m.notes.show(warning, toastWarn), true
 
 	case worded:
-		return m.say(msg.notice()), true
+		return m.notes.say(msg.notice()), true
 	default:
 		return nil, false
 	}
@@ -270,14 +270,14 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if text == "" {
 			return nil, true
 		}
-		return tea.Batch(m.notify(text, toastWarn), wait), true
+		return tea.Batch(m.notes.show(text, toastWarn), wait), true
 
 	case othersAddedMsg:
 		text, wait := m.hist.othersAdded(msg, m.eng.Conv().ID(), firstKey(m.ctx.Keys.Sessions, "alt+s"))
 		if text == "" {
 			return wait, true
 		}
-		return tea.Batch(m.notify(text, toastInfo), wait), true
+		return tea.Batch(m.notes.show(text, toastInfo), wait), true
 
 	case sessionLoadedMsg:
 		return m.sessionLoaded(msg), true
@@ -290,7 +290,7 @@ func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
 
 	case draftSavedMsg:
 		if text := m.hist.draftSaved(msg); text != "" {
-			return m.notify(text, toastWarn), true
+			return m.notes.show(text, toastWarn), true
 		}
 		return nil, true
 
