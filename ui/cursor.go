@@ -92,9 +92,13 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s == "e" || k == "enter":
 		return m.editAsBranch(sel)
 	case s == "r":
-		return m.regenerate(sel)
+		return m.regenerate(sel.ID, "")
+	case s == "R" && sel.Role != api.RoleAssistant:
+		return m.notes.show("R regenerates a reply with another model: select a reply (↓)", toastInfo)
 	case s == "R":
-		return pickRegenerateModel(m, sel)
+		// The model picker, whose choice answers the reply's question
+		// again (the chat's model stays).
+		return m.openModels(modelLayer{regenerate: sel.ID, current: sel.Model})
 	case s == "f":
 		return m.fork(sel)
 	case s == "d":
@@ -144,26 +148,6 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 	m.focus.toComposer()
 	block := m.notes.say(m.comp.editMessage(sel.ID, sel.Text, sel.Attachments))
 	return tea.Batch(m.notes.show("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
-}
-
-// regenerate answers again in place of sel, a reply or an image turn,
-// keeping it as an alternative.
-func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
-	if sel.IsImages() {
-		ask := imageAsk{prompt: sel.Text, model: sel.Model, again: sel.ID}
-		if sel.Image != nil {
-			ask.size, ask.n = sel.Image.Size, sel.Image.N
-			if sel.Image.From != "" {
-				return m.notes.show("the image this edit started from is not at hand any more; select it in the image pane and press e", toastInfo)
-			}
-		}
-		m.focus.toComposer()
-		return m.startImages(ask)
-	}
-	if sel.Role != api.RoleAssistant {
-		return m.notes.show("r regenerates a reply: select the reply (↓)", toastInfo)
-	}
-	return regenerateWith(m, sel, m.eng.Model())
 }
 
 // fork starts a new session holding the conversation up to and including

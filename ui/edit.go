@@ -55,7 +55,7 @@ func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
 	case inv.Flags.Has("mask"):
 		return readMask(ask, slash.ExpandHome(inv.Flags.String("mask"), m.opts.Getenv("HOME")))
 	case pick:
-		return m.openImageModelPicker(api.CapImageEdit, ask)
+		return m.openModels(modelLayer{forImages: &ask, imageCap: api.CapImageEdit})
 	}
 	return m.startImages(ask)
 }
@@ -84,7 +84,7 @@ func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
 		return m.notes.show(userSentence(msg.err), toastErr)
 	}
 	if msg.ask.model == "" {
-		return m.openImageModelPicker(api.CapImageEdit, msg.ask)
+		return m.openModels(modelLayer{forImages: &msg.ask, imageCap: api.CapImageEdit})
 	}
 	return m.startImages(msg.ask)
 }

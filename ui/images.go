@@ -142,7 +142,7 @@ func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
 		return m.notes.show(err.Error(), toastErr)
 	}
 	if ask.model == "" {
-		return m.openImageModelPicker(api.CapImageGeneration, ask)
+		return m.openModels(modelLayer{forImages: &ask, imageCap: api.CapImageGeneration})
 	}
 	if _, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir())); err != nil {
 		m.comp.keepLine(inv)

@@ -46,8 +46,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.focus.toComposer()
 	}
-	if cmd, ok := compareKey(m, msg); ok {
-		return cmd
+	if !m.menu.IsOpen() {
+		if out, ok := m.cmp.key(msg, m.eng, !m.comp.empty(), m.ctx, m.screen.lay.Transcript, m.now()); ok {
+			if out.bottom {
+				m.tr.List().Bottom()
+			}
+			return tea.Batch(m.tickIfNeeded(), m.notes.say(out.say))
+		}
 	}
 	return m.chatKey(msg)
 }

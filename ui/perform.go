@@ -77,7 +77,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	switch o {
 	case opModel:
 		if c.inv.Args == "" {
-			return m.openModelPicker(false)
+			return m.openModels(modelLayer{})
 		}
 		check, unlisted := checkModelName(m.eng, m.base, c.inv.Args)
 		return tea.Batch(m.useModel(c.inv.Args, false), check, m.notes.say(unlisted))
@@ -92,7 +92,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		}
 		return cmd
 	case opCompare:
-		return m.compareCommand(c.inv)
+		cmd, n := m.cmp.command(c.inv, m.eng, m.base)
+		return tea.Batch(cmd, m.notes.say(n))
 	case opRole:
 		n, model := roleCommand(m.eng.Conv(), m.opts, m.eng.Model(), c.inv.Args)
 		return tea.Batch(m.useModel(model, false), m.notes.say(n))

@@ -110,7 +110,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		m.layers.pop()
 		m.images.lastAsk = r.ask
 		if r.ask.model == "" {
-			return m.openImageModelPicker(api.CapImageGeneration, r.ask)
+			return m.openModels(modelLayer{forImages: &r.ask, imageCap: api.CapImageGeneration})
 		}
 		return m.startImages(r.ask)
 	case serverChosen:
@@ -147,7 +147,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.imageAction(r)
 	case regenerateChosen:
 		m.layers.pop()
-		return regenerateChosenModel(m, r)
+		return m.regenerate(r.reply, r.model)
 	case branchChosen:
 		m.layers.pop()
 		return m.switchBranch(r.leaf)

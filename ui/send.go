@@ -58,7 +58,7 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return m.notes.show(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.eng.Model() == "" {
-		return m.openModelPicker(true)
+		return m.openModels(modelLayer{sendAfter: true})
 	}
 	if !m.eng.Clients().Configured() {
 		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)
@@ -74,23 +74,35 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		m.eng.Hold(chat.WaitClient)
 		return prepareClient(m.eng.Clients(), m.eng.Model())
 	}
-	if len(m.cmp.models) > 0 {
-		return sendCompare(m, text)
-	}
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf
+	}
+	if len(m.cmp.models) > 0 {
+		rs, cmd, n := m.cmp.send(m.eng, in)
+		if rs == nil {
+			return tea.Batch(cmd, m.notes.say(n))
+		}
+		m.sent()
+		m.spin = spinner{shown: rs[0].Started}
+		return tea.Batch(frameTick(rs[0].ID, frameInterval), cmd, m.notes.say(n))
 	}
 	r, err := m.eng.Begin(in, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
 		m.eng.Hold(chat.WaitNone)
 		return m.notes.say(refusal(err))
 	}
+	m.sent()
+	return m.startStream(r)
+}
+
+// sent shows that a message went: the composer empties, the banner and
+// the notice go, and the transcript shows its end.
+func (m *Model) sent() {
 	m.comp.reset()
 	m.notes.dismissBanner()
 	m.notes.dismiss()
 	m.tr.List().Bottom()
-	return m.startStream(r)
 }
 
 // attachingDone sends the message that waited for attachments once the
@@ -154,7 +166,7 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 		cmds = append(cmds, m.send())
 	}
 	if msg.regenerate != 0 {
-		cmds = append(cmds, regenerateChosenModel(m, regenerateChosen{reply: msg.regenerate, model: msg.model}))
+		cmds = append(cmds, m.regenerate(msg.regenerate, msg.model))
 	}
 	return tea.Batch(cmds...)
 }
@@ -201,7 +213,7 @@ func (m *Model) retry() tea.Cmd {
 		return m.notes.show(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.eng.Model() == "" {
-		return m.openModelPicker(true)
+		return m.openModels(modelLayer{sendAfter: true})
 	}
 	if !m.eng.Clients().Configured() {
 		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)
