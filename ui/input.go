@@ -151,7 +151,7 @@ func (m *Model) cancelKey() tea.Cmd {
 		m.interruptStream()
 		return m.tickIfNeeded()
 	case m.eng.Images() != nil:
-		return m.stopImages()
+		return m.notes.say(stopImages(m.eng))
 	case m.work.attaching > 0:
 		m.work.stopAttaching()
 		if m.eng.Waiting() == chat.WaitAttachments {
@@ -197,7 +197,7 @@ func (m *Model) interrupt() tea.Cmd {
 		return m.tickIfNeeded()
 	}
 	if m.eng.Images() != nil {
-		return m.stopImages()
+		return m.notes.say(stopImages(m.eng))
 	}
 	now := m.now()
 	if !m.armed.quit.IsZero() && now.Sub(m.armed.quit) <= quitWindow {

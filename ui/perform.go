@@ -156,9 +156,10 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 			m.layers.push(newFormLayer(m.ctx, &m.images, m.eng.Catalog(), m.eng.Listed(), m.opts.Config))
 			return nil
 		}
-		return m.imageCommand(c.inv)
+		return m.askImages(c.inv, m.images.command(c.inv, m.eng.Catalog(), m.opts.Config, m.opts.imageDir()))
 	case opEdit:
-		return m.editCommand(c.inv)
+		src, found := editSource(m.pane, m.comp.attachments, m.eng.Conv())
+		return m.askImages(c.inv, m.images.edit(c.inv, src, found, m.eng.Catalog(), m.eng.Listed(), m.opts.Config, m.opts.Getenv("HOME")))
 	case opPaste:
 		return m.grab().clipboard()
 	case opClearComposer:

@@ -109,9 +109,6 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case imagesAsked:
 		m.layers.pop()
 		m.images.lastAsk = r.ask
-		if r.ask.model == "" {
-			return m.openModels(modelLayer{forImages: &r.ask, imageCap: api.CapImageGeneration})
-		}
 		return m.startImages(r.ask)
 	case serverChosen:
 		m.layers.pop()

@@ -183,7 +183,10 @@ func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case editMaskMsg:
-		return m.maskRead(msg), true
+		if msg.err != nil {
+			return m.notes.show(userSentence(msg.err), toastErr), true
+		}
+		return m.startImages(msg.ask), true
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
 			m.spin.shown = m.now()
