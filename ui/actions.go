@@ -84,7 +84,7 @@ func (m *Model) newConversationKey() tea.Cmd {
 func (m *Model) startNewConversation() tea.Cmd {
 	m.armed.newConv = time.Time{}
 	m.interruptStream()
-	m.newConversation()
+	m.openConversation(m.eng.Fresh(), 0)
 	if m.comp.editing {
 		m.comp.leaveEdit(true)
 	}

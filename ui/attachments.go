@@ -253,7 +253,7 @@ func (m *Model) attachCommand(refs []string) tea.Cmd {
 		if m.opts.Config != nil {
 			dir = m.opts.Config.ScreenshotsDir()
 		}
-		return m.grab().latest(dir)
+		return m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).latest(dir)
 	}
 	expanded := make([]string, len(refs))
 	for i, r := range refs {

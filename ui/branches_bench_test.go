@@ -41,7 +41,8 @@ func combModel(tb testing.TB, turns int) *Model {
 		Now:       func() time.Time { return clock },
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
-	m.openConversation(combSession(turns), conversation.NewID())
+	snap := combSession(turns)
+	m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
 	settleTranscript(m.tr)
 	return m
 }

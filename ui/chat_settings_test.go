@@ -139,7 +139,7 @@ func TestRunRoleStartsEveryNewConversation(t *testing.T) {
 	if msgs := h.srv.RequestsTo("/chat/completions")[0].Chat.Messages; msgs[0].Content.Text != "You review code." {
 		t.Fatalf("--role's prompt is not sent: %+v", msgs)
 	}
-	h.m.newConversation()
+	h.m.openConversation(h.m.eng.Fresh(), 0)
 	if h.m.eng.Conv().Role() != "reviewer" {
 		t.Fatal("a new conversation lost --role")
 	}

@@ -160,7 +160,7 @@ func (m *Model) fork(sel conversation.Message) tea.Cmd {
 	m.focus.toComposer()
 	if m.hist.Store == nil {
 		m.interruptStream()
-		m.openConversation(snap, conversation.NewID())
+		m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
 		return m.notes.show("forked: this new conversation holds the one before up to that message", toastOK)
 	}
 	store := m.hist.Store

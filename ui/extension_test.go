@@ -274,7 +274,7 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	snap := h.m.eng.Conv().Snapshot()
 	h.key("ctrl+l")
 	h.key("ctrl+l")
-	h.m.openConversation(snap, "opened")
+	h.m.openConversation(h.m.eng.Restore("opened", snap), len(snap.Messages))
 	if h.m.eng.Conv().Len() != 2 {
 		t.Fatalf("the opened conversation has %d messages", h.m.eng.Conv().Len())
 	}

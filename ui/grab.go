@@ -43,9 +43,10 @@ type grabbedMsg struct {
 	clipboard bool
 }
 
-// grab starts a read of the desktop, counted as attaching work.
-func (m *Model) grab() grabber {
-	return grabber{sys: m.desktop, lim: attachLimits(m.opts, &m.pics), base: m.work.startAttaching()}
+// grab starts a read of sys, counted as attaching work, its image
+// prepared within lim.
+func (w *work) grab(sys desktop.System, lim api.AttachLimits) grabber {
+	return grabber{sys: sys, lim: lim, base: w.startAttaching()}
 }
 
 // clipboard reads the system clipboard: an image is prepared for sending
@@ -117,7 +118,7 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	case msg.clipboard && errors.Is(msg.err, desktop.ErrNoDesktop) && m.term.clip.idle():
 		// No desktop clipboard (SSH, a console): the terminal's, if it
 		// shares it.
-		return m.term.clip.start(m.grab(), m.opts.Getenv("TERM"))
+		return m.term.clip.start(m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)), m.opts.Getenv("TERM"))
 	case errors.Is(msg.err, desktop.ErrCancelled):
 		cmd = m.notes.show("screenshot cancelled", toastInfo)
 	case errors.Is(msg.err, desktop.ErrEmpty):

@@ -165,7 +165,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 			// the chat adds to it.
 			id := conversation.NewID()
 			m.hist.rec.Copy(id, snap)
-			m.openConversation(snap, id)
+			m.openConversation(m.eng.Restore(id, snap), len(snap.Messages))
 			cmds := []tea.Cmd{m.notes.show(notice, toastWarn)}
 			if m.eng.Waiting() == chat.WaitSession {
 				cmds = append(cmds, m.send())
@@ -176,7 +176,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
 	m.interruptStream()
-	m.openConversation(msg.sess.Snapshot, msg.id)
+	m.openConversation(m.eng.Restore(msg.id, msg.sess.Snapshot), len(msg.sess.Snapshot.Messages))
 	// The whole session, read next, is read with the headroom it will have.
 	setHeapFor(max(msg.sess.Messages, len(msg.sess.Snapshot.Messages)), m.opts.Getenv)
 	if msg.sess.Model != "" && !m.opts.ModelGiven {

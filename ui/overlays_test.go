@@ -266,7 +266,7 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 		t.Fatalf("reply %+v", r)
 	}
 	// Saving again never overwrites.
-	h.m.useServer(overlay.SetupResult{BaseURL: "http://127.0.0.1:9/v1", Model: "x"})
+	useServer(h.m.eng, h.m.opts, overlay.SetupResult{BaseURL: "http://127.0.0.1:9/v1", Model: "x"})
 	h.send(saveConfig(cfgPath, "http://127.0.0.1:9/v1", "x")())
 	if b2, _ := os.ReadFile(cfgPath); string(b2) != string(b) || !strings.Contains(h.screen(), "left unchanged") {
 		t.Fatalf("config overwritten or not reported:\n%s\n%s", b2, h.screen())

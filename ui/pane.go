@@ -67,9 +67,15 @@ func (m *Model) paneInput() paneInput {
 }
 
 // togglePane opens p, or closes the side pane when a pane of that name is
-// open already. A pane that can take the keys gets them when it opens.
+// open already. A pane that can take the keys gets them when it opens, and
+// when it is open without them (it keeps what it shows; p is dropped).
 func (m *Model) togglePane(p sidePane) tea.Cmd {
-	if m.pane != nil && m.pane.name() == p.name() {
+	_, takesKeys := m.pane.(focusablePane)
+	switch {
+	case m.pane != nil && m.pane.name() == p.name() && takesKeys && m.focus.on != focusPane:
+		m.focus.toPane()
+		return nil
+	case m.pane != nil && m.pane.name() == p.name():
 		m.pane = nil
 		m.focus.toComposer()
 		return nil

@@ -280,14 +280,3 @@ func findImage(conv *conversation.Conversation, pending []api.Attachment, key st
 	}
 	return api.Attachment{}, false
 }
-
-// openImagePane opens the image pane with the keys, gives it the keys when
-// it is open without them, and closes it when it has them.
-func (m *Model) toggleImagePane() tea.Cmd {
-	if _, ok := m.pane.(*imagesPane); ok && m.focus.on != focusPane {
-		m.focus.toPane()
-		return nil
-	}
-	home := m.opts.Getenv("HOME")
-	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
-}

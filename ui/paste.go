@@ -23,19 +23,11 @@ const (
 	clipboardTimeout = max(2*desktop.DefaultTimeout, desktop.WSLTimeout) + time.Second
 )
 
-// paste handles a bracketed paste: image paths are attached (after their
-// bytes are checked), a lone link to an image is attached as a link, and
-// anything else is text in the composer, or a block on the message when
-// the composer would pass its bound.
-func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	if m.menu.IsOpen() && m.comp.fits(msg.Content) {
-		m.comp.update(msg)
-		return m.menu.sync(m.comp.value())
-	}
-	return m.pasteText(msg.Content)
-}
-
-// pasteText is the paste path of text from a paste or the clipboard.
+// pasteText is the paste path of text from a bracketed paste or the
+// clipboard: image paths are attached (after their bytes are checked), a
+// lone link to an image is attached as a link, and anything else is text
+// in the composer, or a block on the message when the composer would pass
+// its bound.
 func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {

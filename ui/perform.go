@@ -6,7 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/imagepane"
 	"parley/ui/keys"
+	"parley/ui/preview"
 )
 
 // op is what an action of the table does (table.go): the table says which
@@ -150,7 +152,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		return m.attachCommand(c.inv.Positional)
 	case opScreenshot:
 		name := "screenshot-" + m.now().Format("20060102-150405")
-		return tea.Batch(m.grab().region(name), m.notes.show("draw the region to capture; esc here stops the capture", toastInfo))
+		return tea.Batch(m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).region(name), m.notes.show("draw the region to capture; esc here stops the capture", toastInfo))
 	case opImage:
 		if c.byKey() {
 			m.layers.push(newFormLayer(m.ctx, &m.images, m.eng.Catalog(), m.eng.Listed(), m.opts.Config))
@@ -161,7 +163,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		src, found := editSource(m.pane, m.comp.attachments, m.eng.Conv())
 		return m.askImages(c.inv, m.images.edit(c.inv, src, found, m.eng.Catalog(), m.eng.Listed(), m.opts.Config, m.opts.Getenv("HOME")))
 	case opPaste:
-		return m.grab().clipboard()
+		return m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).clipboard()
 	case opClearComposer:
 		switch m.comp.clearAll() {
 		case "cleared":
@@ -228,7 +230,7 @@ func (m *Model) performScreen(o op, c call) tea.Cmd {
 	case opTools:
 		return m.notes.show(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	case opImagePane:
-		return m.toggleImagePane()
+		return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: m.opts.Getenv("HOME"), Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 	case opThinking:
 		m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
 		if m.tr.ThinkingOpen() {

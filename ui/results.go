@@ -112,7 +112,8 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.startImages(r.ask)
 	case serverChosen:
 		m.layers.pop()
-		return m.useServer(r.setup)
+		cmd, n := useServer(m.eng, m.opts, r.setup)
+		return tea.Batch(cmd, m.notes.say(n))
 	case sessionChosen:
 		m.layers.pop()
 		if r.id == m.eng.Conv().ID() && r.jump == 0 {
@@ -129,7 +130,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 			// The conversation on screen is gone from the history: start
 			// afresh so nothing more is written under its id.
 			m.interruptStream()
-			m.newConversation()
+			m.openConversation(m.eng.Fresh(), 0)
 		}
 		return m.notes.show("deleted "+cells.OneLine(r.title), toastOK)
 	case newConversationAsked:

@@ -325,7 +325,12 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if m.focus.on == focusPane {
 			m.focus.toComposer()
 		}
-		return m.paste(msg), true
+		if m.menu.IsOpen() && m.comp.fits(msg.Content) {
+			// A paste into the command line being typed.
+			m.comp.update(msg)
+			return m.menu.sync(m.comp.value()), true
+		}
+		return m.pasteText(msg.Content), true
 
 	case tea.MouseClickMsg:
 		// With the mouse on, a click on a message selects it.
