@@ -15,6 +15,7 @@ import (
 	"parley/chat"
 	"parley/conversation"
 	"parley/session"
+	"parley/ui/keys"
 	"parley/ui/uictx"
 )
 
@@ -94,6 +95,31 @@ func waitRecorder(rec *session.Recorder) tea.Cmd {
 		}
 		return recorderFailedMsg{rec: rec, err: err}
 	}
+}
+
+// update takes the sessions store's messages: write failures, what
+// another process added to the session, the draft, a proposed title; say
+// is what to tell the user, and ok reports msg was one of them.
+func (h *history) update(msg tea.Msg, conv *conversation.Conversation, c *composer, km keys.Map) (cmd tea.Cmd, say noticeResult, ok bool) {
+	switch msg := msg.(type) {
+	case recorderFailedMsg:
+		text, wait := h.recorderFailed(msg)
+		return wait, noticeResult{text, toastWarn}, true
+	case othersAddedMsg:
+		text, wait := h.othersAdded(msg, conv.ID(), firstKey(km.Sessions, "alt+s"))
+		return wait, noticeResult{text, toastInfo}, true
+	case draftTickMsg:
+		if msg.gen == h.draft.gen {
+			return h.saveDraft(conv.ID(), c), noticeResult{}, true
+		}
+		return nil, noticeResult{}, true
+	case draftSavedMsg:
+		return nil, noticeResult{h.draftSaved(msg), toastWarn}, true
+	case autoTitleMsg:
+		autoTitled(msg, conv)
+		return nil, noticeResult{}, true
+	}
+	return nil, noticeResult{}, false
 }
 
 // recorderFailed words a write failure of the recorder and waits for the

@@ -114,7 +114,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	case opSessions:
 		return m.openSessions()
 	case opExport:
-		return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
+		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started)
+		return tea.Batch(cmd, m.notes.say(n))
 	case opRetry:
 		return m.retry()
 	case opStop:

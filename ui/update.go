@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
@@ -51,7 +52,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return waitServers(m.opts.MCP)
 	}
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.graphicsMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
+	if cmd, ok := m.pics.update(msg, m.base, m.opts.Getenv, m.tr, m.opts.Profile == 0 && !m.ctx.NoColor && m.term.profile < colorprofile.TrueColor); ok {
+		return cmd
+	}
+	if cmd, say, ok := m.hist.update(msg, m.eng.Conv(), &m.comp, m.ctx.Keys); ok {
+		return tea.Batch(cmd, m.notes.say(say))
+	}
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.imageWork, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -233,6 +240,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case clientReadyMsg:
 		return m.clientReady(msg), true
 
+	case sessionLoadedMsg:
+		return m.sessionLoaded(msg), true
+
 	case grabbedMsg:
 		return m.grabbed(msg), true
 
@@ -259,47 +269,6 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case worded:
 		return m.notes.say(msg.notice()), true
-	default:
-		return nil, false
-	}
-}
-
-// historyMsg takes the sessions store's messages: write failures, a
-// session read, the draft, a proposed title.
-func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case recorderFailedMsg:
-		text, wait := m.hist.recorderFailed(msg)
-		if text == "" {
-			return nil, true
-		}
-		return tea.Batch(m.notes.show(text, toastWarn), wait), true
-
-	case othersAddedMsg:
-		text, wait := m.hist.othersAdded(msg, m.eng.Conv().ID(), firstKey(m.ctx.Keys.Sessions, "alt+s"))
-		if text == "" {
-			return wait, true
-		}
-		return tea.Batch(m.notes.show(text, toastInfo), wait), true
-
-	case sessionLoadedMsg:
-		return m.sessionLoaded(msg), true
-
-	case draftTickMsg:
-		if msg.gen == m.hist.draft.gen {
-			return m.hist.saveDraft(m.eng.Conv().ID(), &m.comp), true
-		}
-		return nil, true
-
-	case draftSavedMsg:
-		if text := m.hist.draftSaved(msg); text != "" {
-			return m.notes.show(text, toastWarn), true
-		}
-		return nil, true
-
-	case autoTitleMsg:
-		autoTitled(msg, m.eng.Conv())
-		return nil, true
 	default:
 		return nil, false
 	}
