@@ -84,7 +84,11 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case k == "end" || s == "G":
 		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, m.eng.Conv().Len()))
 	case k == "left" || s == "h" || k == "right" || s == "l":
-		return m.switchAlternative(sel, k == "right" || s == "l")
+		id, refused := switchAlternative(m.eng.Conv(), sel, k == "right" || s == "l")
+		if refused.text != "" {
+			return m.notes.say(refused)
+		}
+		m.selectMessage(id)
 	case s == "y":
 		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.WithTools())
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
@@ -118,22 +122,23 @@ func treeRefusal(err error) (string, toastKind) {
 	return userSentence(err), toastWarn
 }
 
-// switchAlternative shows the previous or next alternative of sel and the
-// branch that follows it to its end.
-func (m *Model) switchAlternative(sel conversation.Message, next bool) tea.Cmd {
+// switchAlternative makes the previous or next alternative of sel, and the
+// branch that follows it to its end, the path; id is the alternative, or
+// refused says why there is none.
+func switchAlternative(conv *conversation.Conversation, sel conversation.Message, next bool) (id int, refused noticeResult) {
 	if sel.AltCount < 2 {
-		return m.notes.show("this message has no alternatives: r makes one (regenerate), e edits a message of yours as a new branch", toastInfo)
+		return 0, noticeResult{"this message has no alternatives: r makes one (regenerate), e edits a message of yours as a new branch", toastInfo}
 	}
 	delta := -1
 	if next {
 		delta = 1
 	}
-	id, err := m.eng.Conv().SwitchAlternative(sel.ID, delta)
+	id, err := conv.SwitchAlternative(sel.ID, delta)
 	if err != nil {
-		return m.notes.show(treeRefusal(err))
+		text, kind := treeRefusal(err)
+		return 0, noticeResult{text, kind}
 	}
-	m.selectMessage(id)
-	return m.tickIfNeeded()
+	return id, noticeResult{}
 }
 
 // editAsBranch puts a message of the user into the composer: sending it

@@ -199,11 +199,9 @@ func (m *Model) interrupt() tea.Cmd {
 	if m.eng.Images() != nil {
 		return m.notes.say(stopImages(m.eng))
 	}
-	now := m.now()
-	if !m.armed.quit.IsZero() && now.Sub(m.armed.quit) <= quitWindow {
+	if m.armed.again(&m.armed.quit, m.now()) {
 		return m.quit()
 	}
-	m.armed.quit = now
 	return m.notes.show(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
 }
 

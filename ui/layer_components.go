@@ -54,16 +54,14 @@ func (l *browserLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return cmd, nil
 }
 
-// openSessions opens the browser (history must be on); the draft is saved
-// first, so the conversation on screen is listed as it is.
-func (m *Model) openSessions() tea.Cmd {
-	if m.hist.Store == nil {
-		return m.notes.show(m.hist.off().Error(), toastInfo)
-	}
-	ctx, cancel := context.WithCancel(m.base)
-	b, cmd := browser.New(m.ctx, browser.Options{Store: m.hist.Store, Current: m.eng.Conv().ID(), Now: m.now, Context: ctx})
-	m.layers.push(&browserLayer{b: b, cancel: cancel})
-	return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
+// newBrowserLayer is the sessions browser over the history's store
+// (current is the session on screen); its work stops with base or when it
+// closes.
+func newBrowserLayer(ctx *uictx.Context, base context.Context, o browser.Options) (*browserLayer, tea.Cmd) {
+	bctx, cancel := context.WithCancel(base)
+	o.Context = bctx
+	b, cmd := browser.New(ctx, o)
+	return &browserLayer{b: b, cancel: cancel}, cmd
 }
 
 // pickerLayer is the image file picker of /attach (ui/filepicker). The

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/browser"
 	"parley/ui/imagepane"
 	"parley/ui/keys"
 	"parley/ui/preview"
@@ -104,15 +105,26 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	case opSystem:
 		return m.notes.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
 	case opNew:
+		// By key, with history on screen, the first press asks for a
+		// second one, so a stray key loses nothing.
 		switch {
-		case c.byKey():
-			return m.newConversationKey()
+		case c.byKey() && m.eng.Conv().Len() == 0:
+			return nil
+		case c.byKey() && !m.armed.again(&m.armed.newConv, m.now()):
+			return m.notes.show(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
 		case m.eng.Conv().Len() == 0:
 			return m.notes.show("this conversation is new already", toastInfo)
 		}
 		return m.startNewConversation()
 	case opSessions:
-		return m.openSessions()
+		// History must be on; the draft is saved first, so the
+		// conversation on screen is listed as it is.
+		if m.hist.Store == nil {
+			return m.notes.show(m.hist.off().Error(), toastInfo)
+		}
+		l, cmd := newBrowserLayer(m.ctx, m.base, browser.Options{Store: m.hist.Store, Current: m.eng.Conv().ID(), Now: m.now})
+		m.layers.push(l)
+		return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
 	case opExport:
 		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started)
 		return tea.Batch(cmd, m.notes.say(n))
