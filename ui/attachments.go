@@ -12,6 +12,7 @@ import (
 	"parley/api"
 	"parley/chat"
 	"parley/internal/bytesize"
+	"parley/internal/desktop"
 	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/slash"
@@ -187,22 +188,22 @@ func chip(a api.Attachment, n int) string {
 // once, said so, and never read. With check, the refs are a paste's paths
 // and are all confirmed to be images or text files first (a few bytes of
 // each), so a paste that is not files to attach stays text whatever its
-// count.
-func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
-	keep := min(max(m.opts.maxAttachments()-len(m.comp.attachments), 0), len(refs))
+// count. have is how many the message carries already.
+func (w *work) attachUpTo(refs []string, room blockRoom, have int, pasted string, check bool) (tea.Cmd, noticeResult) {
+	keep := min(max(room.maxCount-have, 0), len(refs))
 	var attach tea.Cmd
 	switch {
 	case check:
-		attach = checkAndAttach(m.work.startAttaching(), refs, keep, pasted, attachLimits(m.opts, &m.pics))
+		attach = checkAndAttach(w.startAttaching(), refs, keep, pasted, room.lim)
 	case keep > 0:
-		attach = attachRefsContext(m.work.startAttaching(), refs[:keep], pasted, attachLimits(m.opts, &m.pics))
+		attach = attachRefsContext(w.startAttaching(), refs[:keep], pasted, room.lim)
 	}
 	if keep == len(refs) {
-		return attach
+		return attach, noticeResult{}
 	}
 	refused := len(refs) - keep
-	return tea.Batch(attach, m.notes.show(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
-		m.opts.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
+	return attach, noticeResult{fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
+		room.maxCount, refused, len(refs), plural(refused, "was", "were")), toastWarn}
 }
 
 // attachRefsContext reads and prepares images (paths or URLs) off the UI
@@ -253,23 +254,24 @@ func attachedList(atts []api.Attachment) string {
 }
 
 // attachCommand is /attach: without paths it opens the file picker (in
-// the folder it was left in), "latest" attaches the newest screenshot, and
-// paths or links are attached.
-func (m *Model) attachCommand(refs []string) tea.Cmd {
+// the folder it was left in), "latest" attaches the newest screenshot of
+// sys, and paths or links are attached (have: how many the message
+// carries already).
+func (w *work) attachCommand(refs []string, o Options, sys desktop.System, room blockRoom, have int) (tea.Cmd, noticeResult) {
 	switch {
 	case len(refs) == 0:
-		return findPickerFolder(m.opts.Getenv, m.opts.WorkDir)
+		return findPickerFolder(o.Getenv, o.WorkDir), noticeResult{}
 	case len(refs) == 1 && refs[0] == "latest":
 		// The newest screenshot; a file named so is ./latest.
 		dir := ""
-		if m.opts.Config != nil {
-			dir = m.opts.Config.ScreenshotsDir()
+		if o.Config != nil {
+			dir = o.Config.ScreenshotsDir()
 		}
-		return m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).latest(dir)
+		return w.grab(sys, room.lim).latest(dir), noticeResult{}
 	}
 	expanded := make([]string, len(refs))
 	for i, r := range refs {
-		expanded[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
+		expanded[i] = slash.ExpandHome(r, o.Getenv("HOME"))
 	}
-	return m.attachUpTo(expanded, "", false)
+	return w.attachUpTo(expanded, room, have, "", false)
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -54,14 +55,16 @@ func (l *browserLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return cmd, nil
 }
 
-// newBrowserLayer is the sessions browser over the history's store
-// (current is the session on screen); its work stops with base or when it
-// closes.
-func newBrowserLayer(ctx *uictx.Context, base context.Context, o browser.Options) (*browserLayer, tea.Cmd) {
+// browser is the sessions browser over the history's store (current is
+// the session on screen), or nil and why while history is off; its work
+// stops with base or when it closes.
+func (h *history) browser(ctx *uictx.Context, base context.Context, current string, now func() time.Time) (*browserLayer, tea.Cmd, noticeResult) {
+	if h.Store == nil {
+		return nil, nil, noticeResult{h.off().Error(), toastInfo}
+	}
 	bctx, cancel := context.WithCancel(base)
-	o.Context = bctx
-	b, cmd := browser.New(ctx, o)
-	return &browserLayer{b: b, cancel: cancel}, cmd
+	b, cmd := browser.New(ctx, browser.Options{Store: h.Store, Current: current, Now: now, Context: bctx})
+	return &browserLayer{b: b, cancel: cancel}, cmd, noticeResult{}
 }
 
 // pickerLayer is the image file picker of /attach (ui/filepicker). The

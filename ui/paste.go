@@ -32,7 +32,8 @@ func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return m.attachUpTo(res.Paths, content, true)
+		cmd, refused := m.work.attachUpTo(res.Paths, roomOf(m.opts, &m.pics), len(m.comp.attachments), content, true)
+		return tea.Batch(cmd, m.notes.say(refused))
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}

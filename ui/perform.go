@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"parley/ui/browser"
 	"parley/ui/imagepane"
 	"parley/ui/keys"
 	"parley/ui/preview"
@@ -117,13 +116,13 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		}
 		return m.startNewConversation()
 	case opSessions:
-		// History must be on; the draft is saved first, so the
-		// conversation on screen is listed as it is.
-		if m.hist.Store == nil {
-			return m.notes.show(m.hist.off().Error(), toastInfo)
+		l, cmd, off := m.hist.browser(m.ctx, m.base, m.eng.Conv().ID(), m.now)
+		if l == nil {
+			return m.notes.say(off)
 		}
-		l, cmd := newBrowserLayer(m.ctx, m.base, browser.Options{Store: m.hist.Store, Current: m.eng.Conv().ID(), Now: m.now})
 		m.layers.push(l)
+		// The draft is saved first, so the conversation on screen is
+		// listed as it is.
 		return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
 	case opExport:
 		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started)
@@ -162,7 +161,8 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 func (m *Model) performMessage(o op, c call) tea.Cmd {
 	switch o {
 	case opAttach:
-		return m.attachCommand(c.inv.Positional)
+		cmd, refused := m.work.attachCommand(c.inv.Positional, m.opts, m.desktop, roomOf(m.opts, &m.pics), len(m.comp.attachments))
+		return tea.Batch(cmd, m.notes.say(refused))
 	case opScreenshot:
 		name := "screenshot-" + m.now().Format("20060102-150405")
 		return tea.Batch(m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).region(name), m.notes.show("draw the region to capture; esc here stops the capture", toastInfo))

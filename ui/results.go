@@ -153,7 +153,8 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.pics.transmit(r.r)
 	case filesChosen:
 		m.layers.pop()
-		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))
+		cmd, refused := m.work.attachUpTo(r.paths, roomOf(m.opts, &m.pics), len(m.comp.attachments), "", false)
+		return tea.Batch(cmd, m.notes.say(refused), rememberPickerDir(m.opts.Getenv, r.dir))
 	}
 	return m.notes.show("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }
