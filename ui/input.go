@@ -10,18 +10,19 @@ import (
 	"parley/ui/keys"
 )
 
-// key routes a key press by focus. The quit keys come first (unless the
-// top layer owns them). An open layer has the keys, but an app key it does
-// not use (help, notices, sessions, …) closes the layers and acts. A
-// focused pane gets the keys it binds; an app key acts with the focus
-// left where it is; any other key gives the focus back to the composer
-// and is delivered there.
+// key gives a key press to the one part whose mode it is (keyMode). An
+// open layer has the keys, but an app key it does not use (help, notices,
+// sessions, …) closes the layers and acts (unless the layer owns the quit
+// keys). The message cursor and a focused pane take their own keys; an
+// app key acts with the focus left where it is; any other key gives the
+// focus back to the composer and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	owned := m.layers.ownsQuit()
 	app, isApp := m.actions.appKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng))
-	if l := m.layers.top(); l != nil {
+	switch keyMode(m.layers.top(), m.focus) {
+	case modeOverlay:
+		l := m.layers.top()
 		m.armed.codePrefix = false
-		if !isApp || owned || layerBinds(l, msg) {
+		if !isApp || m.layers.ownsQuit() || layerBinds(l, msg) {
 			return m.routeLayer(msg)
 		}
 		if app.opens != "" && app.opens == l.name() {
@@ -30,17 +31,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.layers.closeAll()
 		return m.perform(app.op, call{key: msg})
-	}
-	if m.focus.on == focusMessages {
+	case modeMessages:
 		if isApp {
 			return m.perform(app.op, call{key: msg})
 		}
 		return m.cursorKey(msg)
-	}
-	if cmd, ok := m.paneTakes(msg); ok {
-		return cmd
-	}
-	if m.focus.on == focusPane {
+	case modePane:
+		if cmd, ok := m.paneTakes(msg); ok {
+			return cmd
+		}
 		if isApp {
 			return m.perform(app.op, call{key: msg})
 		}
@@ -61,7 +60,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // focus and binds it; ok says it did.
 func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
 	p, ok := m.pane.(focusablePane)
-	if !ok || m.focus.on != focusPane || !p.binds(msg) {
+	if !ok || keyMode(m.layers.top(), m.focus) != modePane || !p.binds(msg) {
 		return nil, false
 	}
 	cmd, res := p.update(msg)
@@ -142,9 +141,8 @@ func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
 // close a pane that took the transcript's place, else dismiss the banner
-// or a notice that stays until esc (and nothing else), else select the
-// last message when the composer is empty; a notice that fades by itself
-// is dismissed on the way.
+// or the notice shown (and nothing else: the letters typed next go to the
+// composer), else select the last message when the composer is empty.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
 	case m.eng.Reply() != nil:
@@ -171,19 +169,15 @@ func (m *Model) cancelKey() tea.Cmd {
 	case m.eng.Waiting() != chat.WaitNone:
 		m.eng.Hold(chat.WaitNone)
 		return m.notes.show("not sent; your message stays in the composer", toastInfo)
-	case m.notes.dismissBanner():
-		return nil
-	case m.notes.cur.kind.sticky() && m.notes.dismiss():
-		// A notice that says esc dismisses it: this esc does only that.
+	case m.notes.dismissBanner(), m.notes.dismiss():
+		// The notice goes, and this esc does only that: a key that
+		// dismisses something never acts besides.
 		return nil
 	case m.comp.empty() && m.eng.Conv().Len() > 0:
-		// The message cursor, on the last message; the notice goes too,
-		// so one esc is enough whatever was said last.
-		m.notes.dismiss()
+		// The message cursor, on the last message.
 		m.selectMessage(m.eng.Conv().At(m.eng.Conv().Len() - 1).ID)
 		return m.tickIfNeeded()
 	}
-	m.notes.dismiss()
 	return nil
 }
 

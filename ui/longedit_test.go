@@ -47,6 +47,7 @@ func TestEditingAVeryLongMessageKeepsItWhole(t *testing.T) {
 		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
 	}
 	h.key("alt+x")
+	h.key("esc") // the notice of the clearing goes, and only it
 	h.key("esc")
 	h.key("g")
 	h.key("e")

@@ -252,6 +252,7 @@ func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
 		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
 	h.key("alt+x")
+	h.key("esc") // the notice of the clearing goes, and only it
 	h.key("esc")
 	h.key("g")
 	h.key("e")

@@ -105,6 +105,33 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 	}
 }
 
+// An esc that dismisses a notice that would fade by itself does only that
+// too: the esc after it selects the last message.
+func TestEscThatDismissesAPassingNoticeDoesOnlyThat(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	replyWith(t, h, "an answer")
+	h.send(noticeMsg{text: "image copied to the clipboard", kind: toastOK})
+	if !strings.Contains(h.screen(), "image copied") {
+		t.Fatalf("the notice is not shown:\n%s", h.screen())
+	}
+	h.key("esc")
+	if strings.Contains(h.screen(), "image copied") {
+		t.Fatalf("the notice is still shown:\n%s", h.screen())
+	}
+	if h.focusOn() == focusMessages {
+		t.Fatal("the esc that dismissed the notice also selected a message")
+	}
+	h.typeText("d")
+	if v := h.draft(); v != "d" {
+		t.Fatalf("the composer holds %q, want %q", v, "d")
+	}
+	h.key("backspace")
+	h.key("esc")
+	if h.focusOn() != focusMessages {
+		t.Fatal("an esc with nothing to close did not select the last message")
+	}
+}
+
 // After a failed reply, an image turn that made its images is the last
 // turn: the status is no longer "failed", the hint offers no retry, and
 // ctrl+r does not regenerate the older failed reply over the image turn.
