@@ -102,7 +102,8 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		return tea.Batch(m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notes.show(msg.err.Error(), toastWarn), m.attachingDone(true))
+		m.work.arrived(m.eng, true)
+		return tea.Batch(m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notes.show(msg.err.Error(), toastWarn))
 	}
 	added, said := m.comp.attach(msg.atts, roomOf(m.opts, &m.pics))
 	ask, said := seeing(m.eng, m.base, added, said)
@@ -110,7 +111,10 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	if !msg.taken.IsZero() && len(added) > 0 {
 		cmds = append(cmds, m.notes.say(screenshotTaken(added[0], m.now().Sub(msg.taken))))
 	}
-	return tea.Batch(append(cmds, m.attachingDone(len(added) == 0))...)
+	if m.work.arrived(m.eng, len(added) == 0) {
+		cmds = append(cmds, m.send())
+	}
+	return tea.Batch(cmds...)
 }
 
 func plural(n int, one, many string) string {

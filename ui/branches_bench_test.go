@@ -51,7 +51,7 @@ func combModel(tb testing.TB, turns int) *Model {
 func openBranchesFrame(tb testing.TB, m *Model) string {
 	tb.Helper()
 	m.perform(opBranches, call{})
-	if m.layers.top() == nil || m.layers.top().name() != "branches" {
+	if m.layers.top() == nil || m.layers.top().kind != "branches" {
 		tb.Fatal("the branch list did not open")
 	}
 	m.Update(frameMsg{})

@@ -59,7 +59,7 @@ const (
 
 // keyMode is the mode the keys are in: an open layer, else the part the
 // focus is on.
-func keyMode(top layer, f focus) mode {
+func keyMode(top *layer, f focus) mode {
 	switch {
 	case top != nil:
 		return modeOverlay

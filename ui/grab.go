@@ -125,7 +125,8 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	default:
 		cmd = m.pasteText(msg.text)
 	}
-	return tea.Batch(cmd, m.attachingDone(true))
+	m.work.arrived(m.eng, true)
+	return cmd
 }
 
 // screenshotTaken says which screenshot the newest of the folder was and

@@ -100,7 +100,7 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	// Clients are built in commands (never in Update): start as the
 	// program would, and wait until the first model's client has reached
 	// the model, so a test's first send goes out at once.
-	if _, setup := hs.m.layers.top().(*setupLayer); opts.NewClient != nil && opts.Model != "" && !setup {
+	if _, setup := topIs[*setupLayer](&hs.m.layers); opts.NewClient != nil && opts.Model != "" && !setup {
 		hs.run(hs.m.Init())
 		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}
@@ -309,7 +309,7 @@ func (m *Model) imagePaneFocused() (*imagesPane, bool) {
 // layerName is the name of the top layer, or "" when none is open.
 func (m *Model) layerName() string {
 	if l := m.layers.top(); l != nil {
-		return l.name()
+		return l.kind
 	}
 	return ""
 }

@@ -358,7 +358,7 @@ func TestImageAsksForAModel(t *testing.T) {
 	if h.m.layerName() != "models" {
 		t.Fatalf("top layer %q", h.m.layerName())
 	}
-	l := h.m.layers.top().(*modelLayer)
+	l, _ := topIs[*modelLayer](&h.m.layers)
 	if l.forImages == nil || l.forImages.prompt != "a fox" {
 		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"parley/chat"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
 // key gives a key press to the one part whose mode it is (keyMode). An
@@ -22,10 +23,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case modeOverlay:
 		l := m.layers.top()
 		m.armed.codePrefix = false
-		if !isApp || m.layers.ownsQuit() || layerBinds(l, msg) {
+		if !isApp || m.layers.ownsQuit() || layerBinds(l.Component, msg) {
 			return m.routeLayer(msg)
 		}
-		if app.opens != "" && app.opens == l.name() {
+		if app.opens != "" && app.opens == l.kind {
 			m.layers.pop()
 			return nil
 		}
@@ -63,13 +64,13 @@ func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
 	if !ok || keyMode(m.layers.top(), m.focus) != modePane || !p.binds(msg) {
 		return nil, false
 	}
-	cmd, res := p.update(msg)
+	cmd, res := p.Update(msg)
 	return tea.Batch(cmd, m.handleResult(res)), true
 }
 
 // layerBinds reports whether a layer uses a key: a layer that does not say
 // uses every key that types text.
-func layerBinds(l layer, msg tea.KeyPressMsg) bool {
+func layerBinds(l uictx.Component, msg tea.KeyPressMsg) bool {
 	if b, ok := l.(keyBinder); ok {
 		return b.binds(msg)
 	}

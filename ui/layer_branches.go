@@ -27,13 +27,11 @@ type branchLayer struct {
 // leaf.
 type branchChosen struct{ leaf int }
 
-func (l *branchLayer) name() string             { return "branches" }
-func (l *branchLayer) full() bool               { return false }
-func (l *branchLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *branchLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *branchLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+func (l *branchLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *branchLayer) Draw() (string, int, int) { return l.p.Box() }
+func (l *branchLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *branchLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *branchLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
 	switch res.Action {

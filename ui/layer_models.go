@@ -51,13 +51,11 @@ type modelsListedMsg struct {
 	err    error
 }
 
-func (l *modelLayer) name() string             { return "models" }
-func (l *modelLayer) full() bool               { return false }
-func (l *modelLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *modelLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *modelLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+func (l *modelLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *modelLayer) Draw() (string, int, int) { return l.p.Box() }
+func (l *modelLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *modelLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	if ml, ok := msg.(modelsListedMsg); ok {
 		if ml.gen != l.gen {
 			return nil, nil
@@ -121,7 +119,7 @@ func (m *Model) openModels(want modelLayer) tea.Cmd {
 		l.current, l.def = cmp.Or(l.current, m.eng.Model()), m.opts.defaultModel()
 	}
 	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
-	m.layers.push(l)
+	m.layers.push(layer{Component: l, kind: "models"})
 	var said tea.Cmd
 	if l.sendAfter {
 		said = m.notes.show("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)

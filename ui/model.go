@@ -142,7 +142,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.term.themeName == "auto" || m.term.themeName == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	if s, ok := m.layers.top().(*setupLayer); ok {
+	if s, ok := topIs[*setupLayer](&m.layers); ok {
 		cmds = append(cmds, s.start())
 	} else {
 		cmds = append(cmds, prepareClient(m.eng.Clients(), m.eng.Model()))

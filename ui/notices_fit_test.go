@@ -36,7 +36,10 @@ func TestNoticesPaneFillsItsRows(t *testing.T) {
 		t.Fatal("f4 opened no notices pane")
 	}
 	w, ht := h.m.screen.lay.Side.W, h.m.screen.lay.Side.H
-	rows := strings.Split(ansi.Strip(p.draw(h.m.paneInput(), w, ht, false)), "\n")
+	p.SetSize(w, ht)
+	p.show(h.m.paneInput(), false)
+	box, _, _ := p.Draw()
+	rows := strings.Split(ansi.Strip(box), "\n")
 	empty := 0
 	for _, r := range rows {
 		if strings.TrimSpace(strings.TrimPrefix(r, "│")) == "" {

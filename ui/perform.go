@@ -85,7 +85,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		return tea.Batch(m.useModel(c.inv.Args, false), check, m.notes.say(unlisted))
 	case opTheme:
 		if c.inv.Args == "" {
-			m.layers.push(newThemeLayer(m.ctx, m.term))
+			m.layers.push(layer{Component: newThemeLayer(m.ctx, m.term), kind: "themes"})
 			return nil
 		}
 		cmd := m.setTheme(c.inv.Args)
@@ -120,7 +120,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		if l == nil {
 			return m.notes.say(off)
 		}
-		m.layers.push(l)
+		m.layers.push(*l)
 		// The draft is saved first, so the conversation on screen is
 		// listed as it is.
 		return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
@@ -144,7 +144,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		if m.eng.Conv().Len() == 0 {
 			return m.notes.show("this conversation has no messages yet, so no branches", toastInfo)
 		}
-		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv()))
+		m.layers.push(layer{Component: newBranchLayer(m.ctx, m.eng.Conv()), kind: "branches"})
 		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()
@@ -228,7 +228,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 func (m *Model) performScreen(o op, c call) tea.Cmd {
 	switch o {
 	case opHelp:
-		m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands()))
+		m.layers.push(layer{Component: newHelpLayer(m.ctx, m.actions.commands.Commands()), kind: "help"})
 		return nil
 	case opNotices:
 		return m.togglePane(newNoticesPane(m.ctx))

@@ -14,7 +14,7 @@ func TestRegenerateWithAnotherModel(t *testing.T) {
 	h.ask("question", "answer of gpt-4o")
 	h.key("esc")
 	h.key("R")
-	h.wait("the model picker", func() bool { return h.m.layers.top() != nil && h.m.layers.top().name() == "models" })
+	h.wait("the model picker", func() bool { return h.m.layers.top() != nil && h.m.layers.top().kind == "models" })
 	h.srv.Enqueue(apitest.Reply{Path: "/chat/completions", Text: "answer of llama3"})
 	h.typeText("llama3")
 	h.key("enter")

@@ -147,7 +147,10 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 			t.Fatal("f4 opened no notices pane")
 		}
 		w, ht := h.lay().Side.W, h.lay().Side.H
-		view := ansi.Strip(p.draw(h.m.paneInput(), w, ht, false))
+		p.SetSize(w, ht)
+		p.show(h.m.paneInput(), false)
+		box, _, _ := p.Draw()
+		view := ansi.Strip(box)
 		if strings.Contains(view, "…") && !strings.Contains(view, "in a taller pane") {
 			t.Errorf("%dx%d: a line is cut:\n%s", size[0], size[1], view)
 		}

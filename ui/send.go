@@ -105,20 +105,6 @@ func (m *Model) sent() {
 	m.tr.List().Bottom()
 }
 
-// attachingDone sends the message that waited for attachments once the
-// last of them is read. One that could not be attached leaves the message
-// in the composer with its other attachments, unsent: the notice says why.
-func (m *Model) attachingDone(failed bool) tea.Cmd {
-	if m.eng.Waiting() != chat.WaitAttachments || m.work.attaching > 0 {
-		return nil
-	}
-	if failed {
-		m.eng.Hold(chat.WaitNone)
-		return nil
-	}
-	return m.send()
-}
-
 // refusal says why a turn could not start. Images in earlier messages
 // that the model cannot see are a warning: the engine sends the next turn
 // without them.

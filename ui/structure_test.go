@@ -23,14 +23,12 @@ type probeLayer struct {
 	w, h int
 }
 
-func (p *probeLayer) name() string             { return "probe" }
-func (p *probeLayer) full() bool               { return false }
-func (p *probeLayer) setSize(w, h int)         { p.w, p.h = w, h }
-func (p *probeLayer) draw() (string, int, int) { return "[probe]", 2, 1 }
-func (p *probeLayer) hints() []uictx.Hint {
+func (p *probeLayer) SetSize(w, h int)         { p.w, p.h = w, h }
+func (p *probeLayer) Draw() (string, int, int) { return "[probe]", 2, 1 }
+func (p *probeLayer) Hints() []uictx.Hint {
 	return []uictx.Hint{{Key: "x", Desc: "close the probe"}}
 }
-func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (p *probeLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, nil
@@ -49,7 +47,7 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 		t.Fatalf("top %q", h.m.layerName())
 	}
 	p := &probeLayer{}
-	h.m.layers.push(p)
+	h.m.layers.push(layer{Component: p, kind: "probe"})
 	h.send(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if h.m.layerName() != "probe" || p.w != 90 || p.h == 0 {
 		t.Fatalf("top %q, probe sized %dx%d", h.m.layerName(), p.w, p.h)

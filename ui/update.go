@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/imagegen"
-	"parley/ui/keys"
+	"parley/ui/filepicker"
 	"parley/ui/slash"
 	"parley/ui/transcript"
 )
@@ -68,9 +68,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if m.layers.top() != nil {
 		return m.routeLayer(msg)
 	}
-	if p, ok := m.pane.(focusablePane); ok {
+	if m.pane != nil {
 		// What the pane started (its save prompt's path completions).
-		if cmd, res := p.update(msg); cmd != nil || res != nil {
+		if cmd, res := m.pane.Update(msg); cmd != nil || res != nil {
 			return tea.Batch(cmd, m.handleResult(res))
 		}
 	}
@@ -170,7 +170,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.term.enhanced)
 		m.comp.applyKeys(m.ctx.Keys)
 		for _, l := range m.layers.list {
-			if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
+			if h, ok := l.Component.(keysWatcher); ok {
 				h.keysChanged(m.ctx.Keys)
 			}
 		}
@@ -216,9 +216,17 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.frame(msg), true
 
 	case pickerFolderMsg:
-		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics, m.term.profile)
+		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics)
 		m.layers.push(l)
 		return cmd, true
+
+	case pickerPreviewMsg:
+		// For the picker, while it is open; a kitty picture reaches the
+		// terminal before the frame that shows it.
+		if _, open := topIs[*filepicker.Picker](&m.layers); !open {
+			return nil, true
+		}
+		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(filepicker.PreviewMsg{PreviewRequest: msg.req, Lines: msg.r.Lines, Err: msg.err})), true
 
 	case transcript.RenderedMsg:
 		m.tr.HandleMsg(msg)
