@@ -60,9 +60,7 @@ type imageAction struct {
 type focusComposerResult struct{}
 
 func newImagesPane(ctx *uictx.Context, dirs imagepane.Dirs, on bool) *imagesPane {
-	p := &imagesPane{p: imagepane.New(ctx), on: on}
-	p.p.SetDirs(dirs)
-	return p
+	return &imagesPane{p: imagepane.New(ctx, dirs), on: on}
 }
 
 func (p *imagesPane) name() string { return "images" }
