@@ -255,7 +255,7 @@ func (l *recordingListener) appends() int {
 func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	l := &recordingListener{}
-	h.m.eng.Listen(l)
+	h.eng.Listen(l)
 	for i, q := range []string{"one", "two"} {
 		h.srv.Enqueue(apitest.Reply{Text: "answer"})
 		h.typeText(q)
@@ -267,7 +267,7 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 		// A new conversation: the listener goes on hearing.
 		h.key("ctrl+l")
 		h.key("ctrl+l")
-		if h.m.eng.Conv().Len() != 0 {
+		if h.eng.Conv().Len() != 0 {
 			t.Fatal("no new conversation")
 		}
 	}
@@ -276,12 +276,12 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h.typeText("three")
 	h.key("enter")
 	h.wait("the reply", func() bool { return !h.streaming() })
-	snap := h.m.eng.Conv().Snapshot()
+	snap := h.eng.Conv().Snapshot()
 	h.key("ctrl+l")
 	h.key("ctrl+l")
-	h.m.openConversation(h.m.eng.Restore("opened", snap), len(snap.Messages))
-	if h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("the opened conversation has %d messages", h.m.eng.Conv().Len())
+	h.m.openConversation(h.eng.Restore("opened", snap), len(snap.Messages))
+	if h.eng.Conv().Len() != 2 {
+		t.Fatalf("the opened conversation has %d messages", h.eng.Conv().Len())
 	}
 	before := l.appends()
 	h.srv.Enqueue(apitest.Reply{Text: "answer"})

@@ -42,7 +42,7 @@ func TestEditingAVeryLongMessageKeepsItWhole(t *testing.T) {
 	}
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}), func(o *Options) { o.Config = &config.Config{AttachMaxTextTotal: 100_000} })
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
+	h.wait("the session", func() bool { return h.eng.Conv().ID() == c.ID() && h.m.hist.loading == "" })
 	if len(h.m.comp.attachments) != 1 || string(h.m.comp.attachments[0].Data) != long {
 		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.m.comp.value()), len(h.m.comp.attachments))
 	}

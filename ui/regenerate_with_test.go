@@ -19,16 +19,16 @@ func TestRegenerateWithAnotherModel(t *testing.T) {
 	h.typeText("llama3")
 	h.key("enter")
 	h.wait("the reply of llama3", func() bool {
-		last, _ := h.m.eng.Conv().LastReply()
+		last, _ := h.eng.Conv().LastReply()
 		return last.Text == "answer of llama3" && !h.streaming()
 	})
 	h.quiet()
-	last, _ := h.m.eng.Conv().LastReply()
+	last, _ := h.eng.Conv().LastReply()
 	if last.Model != "llama3" || last.AltIndex != 1 || last.AltCount != 2 {
 		t.Fatalf("the new reply: model %q, %d/%d", last.Model, last.AltIndex+1, last.AltCount)
 	}
-	if h.m.eng.Model() != "gpt-4o" {
-		t.Fatalf("the chat's model became %q", h.m.eng.Model())
+	if h.eng.Model() != "gpt-4o" {
+		t.Fatalf("the chat's model became %q", h.eng.Model())
 	}
 	reqs := h.srv.RequestsTo("/chat/completions")
 	if got := reqs[len(reqs)-1].Chat; got.Model != "llama3" || len(got.Messages) != 1 || got.Messages[0].Content.Text != "question" {

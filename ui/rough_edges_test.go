@@ -22,13 +22,13 @@ func TestSystemPromptSetAndClear(t *testing.T) {
 	h := newHarness(t, 100, 24)
 	h.typeText("/system be terse")
 	h.key("enter")
-	if h.m.eng.Conv().SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
-		t.Fatalf("system prompt %q:\n%s", h.m.eng.Conv().SystemPrompt(), h.screen())
+	if h.eng.Conv().SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
+		t.Fatalf("system prompt %q:\n%s", h.eng.Conv().SystemPrompt(), h.screen())
 	}
 	h.typeText("/system --clear")
 	h.key("enter")
-	if h.m.eng.Conv().SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
-		t.Fatalf("after --clear: %q:\n%s", h.m.eng.Conv().SystemPrompt(), h.screen())
+	if h.eng.Conv().SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
+		t.Fatalf("after --clear: %q:\n%s", h.eng.Conv().SystemPrompt(), h.screen())
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
 	h.typeText("hi")

@@ -24,14 +24,14 @@ func TestEnterRightAfterPastingAnImagePathSendsTheImage(t *testing.T) {
 	h.key("enter")
 	// The attachment's result has not been delivered yet: the harness
 	// feeds command results back only while it waits.
-	if n := len(h.srv.Requests()); n != 0 || h.m.eng.State() != chat.Preparing {
-		t.Fatalf("sent at once (%d requests) or not waiting (%v)", n, h.m.eng.State())
+	if n := len(h.srv.Requests()); n != 0 || h.eng.State() != chat.Preparing {
+		t.Fatalf("sent at once (%d requests) or not waiting (%v)", n, h.eng.State())
 	}
 	if scr := h.screen(); !strings.Contains(scr, "attaching") {
 		t.Fatalf("the status does not say the message waits for its attachment:\n%s", scr)
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "a gradient"})
-	h.wait("the reply", func() bool { return h.m.eng.Conv().Len() == 2 && !h.streaming() })
+	h.wait("the reply", func() bool { return h.eng.Conv().Len() == 2 && !h.streaming() })
 	reqs := h.srv.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests", len(reqs))
@@ -64,10 +64,10 @@ func TestAFailedAttachmentLeavesTheWaitingMessageUnsent(t *testing.T) {
 	h.send(tea.PasteMsg{Content: bad})
 	h.typeText(" explain")
 	h.key("enter")
-	h.wait("the attachment's end", func() bool { return !h.attaching() && h.m.eng.Waiting() == chat.WaitNone })
+	h.wait("the attachment's end", func() bool { return !h.attaching() && h.eng.Waiting() == chat.WaitNone })
 	h.quiet()
-	if n := len(h.srv.Requests()); n != 0 || h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("sent without the attachment: %d requests, %d messages", n, h.m.eng.Conv().Len())
+	if n := len(h.srv.Requests()); n != 0 || h.eng.Conv().Len() != 0 {
+		t.Fatalf("sent without the attachment: %d requests, %d messages", n, h.eng.Conv().Len())
 	}
 	if v := h.draft(); !strings.Contains(v, "explain") || !strings.Contains(v, "notes.png") {
 		t.Fatalf("the composer holds %q; the typed text and the paste must both stay", v)
@@ -94,7 +94,7 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 	if v := h.draft(); v != "do it" {
 		t.Fatalf("the composer holds %q, want %q", v, "do it")
 	}
-	if r, _ := h.m.eng.Conv().LastReply(); r.Excluded {
+	if r, _ := h.eng.Conv().LastReply(); r.Excluded {
 		t.Fatal("the typed d left the reply out")
 	}
 	// With nothing left to close, esc selects the last message.
@@ -141,15 +141,15 @@ func TestStatusFollowsTheLastTurnAfterAnImageTurn(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "partial answer", DeltaRunes: 4, ErrorAfterDeltas: 1})
 	h.typeText("hello")
 	h.key("enter")
-	h.wait("the failure", func() bool { return !h.streaming() && h.m.eng.State() == chat.Failed })
+	h.wait("the failure", func() bool { return !h.streaming() && h.eng.State() == chat.Failed })
 	if !strings.Contains(h.screen(), "failed") {
 		t.Fatalf("no failed status:\n%s", h.screen())
 	}
 	h.typeText("/image a red kite --model gpt-image-1")
 	h.key("enter")
 	h.wait("the image turn", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).IsImages() && h.m.eng.Conv().At(n-1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).IsImages() && h.eng.Conv().At(n-1).State == conversation.StateDone
 	})
 	if scr := h.screen(); strings.Contains(scr, "✗ failed") {
 		t.Fatalf("the status still says the reply failed:\n%s", scr)
@@ -159,10 +159,10 @@ func TestStatusFollowsTheLastTurnAfterAnImageTurn(t *testing.T) {
 			t.Fatalf("the hint offers to retry the older reply: %+v", h.m.hintItems())
 		}
 	}
-	before := h.m.eng.Conv().Len()
+	before := h.eng.Conv().Len()
 	h.key("ctrl+r")
 	h.quiet()
-	if h.m.eng.Conv().Len() != before || !h.m.eng.Conv().At(before-1).IsImages() {
+	if h.eng.Conv().Len() != before || !h.eng.Conv().At(before-1).IsImages() {
 		t.Fatal("ctrl+r regenerated the older reply over the image turn")
 	}
 	if len(h.srv.RequestsTo("/chat/completions")) != 1 {
@@ -239,7 +239,7 @@ func TestAWideStatusShowsALongTitleWhole(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "a cache"})
 	h.typeText(q)
 	h.key("enter")
-	h.wait("the reply", func() bool { return !h.streaming() && h.m.eng.Conv().Len() == 2 })
+	h.wait("the reply", func() bool { return !h.streaming() && h.eng.Conv().Len() == 2 })
 	h.quiet()
 	var status string
 	for _, l := range strings.Split(h.screen(), "\n") {
