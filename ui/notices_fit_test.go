@@ -35,7 +35,7 @@ func TestNoticesPaneFillsItsRows(t *testing.T) {
 	if !ok {
 		t.Fatal("f4 opened no notices pane")
 	}
-	w, ht := h.m.screen.lay.Side.W, h.m.screen.lay.Side.H
+	w, ht := h.lay().Side.W, h.lay().Side.H
 	p.SetSize(w, ht)
 	p.show(h.m.paneInput(), false)
 	box, _, _ := p.Draw()

@@ -182,17 +182,17 @@ func TestDetachWithADraftKeepsTheDraft(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.send(tea.PasteMsg{Content: a + " " + b})
-		h.wait("two attachments", func() bool { return len(h.m.comp.attachments) == 2 })
+		h.wait("two attachments", func() bool { return len(h.attached()) == 2 })
 		h.typeText("summarise:" + sep + "/detach 2")
 		h.key("enter")
 		h.quiet()
 		if n := len(h.srv.Requests()); n != 0 {
 			t.Fatalf("sep %q: the draft was sent (%d requests)", sep, n)
 		}
-		if v := h.m.comp.value(); v != "summarise:" {
+		if v := h.draft(); v != "summarise:" {
 			t.Fatalf("sep %q: the composer holds %q, want the draft", sep, v)
 		}
-		if got := h.m.comp.attachments; len(got) != 1 || got[0].Name != filepath.Base(a) && got[0].Name != a {
+		if got := h.attached(); len(got) != 1 || got[0].Name != filepath.Base(a) && got[0].Name != a {
 			t.Fatalf("sep %q: attachments left %+v, want the image alone", sep, got)
 		}
 	}
@@ -213,7 +213,7 @@ func TestHiddenChipsAreListedByAttached(t *testing.T) {
 	}
 	paths = append(paths, pngFile(t, dir, 20, 10))
 	h.send(tea.PasteMsg{Content: strings.Join(paths, " ")})
-	h.wait("four attachments", func() bool { return len(h.m.comp.attachments) == 4 })
+	h.wait("four attachments", func() bool { return len(h.attached()) == 4 })
 	h.quiet()
 	scr := h.screen()
 	if !strings.Contains(scr, "1–2 not shown: 2 more (/attached lists them all)") || strings.Contains(scr, "alt+i") {
