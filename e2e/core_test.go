@@ -31,10 +31,10 @@ func TestSidePaneTwoSizes(t *testing.T) {
 			}
 		}
 	}
-	// An esc while the copy's notice shows dismisses it and does only
-	// that (unless it faded first); the next esc selects the last message
-	// (the pane stays); esc again gives the keys back to the composer.
-	s = tm.waitFor("the copy's notice", func(s string) bool { return strings.Contains(lastLine(s), "copied") })
+	// An esc while the copy's notice shows (it fades after 3 s) dismisses
+	// it and does only that; the next esc selects the last message (the
+	// pane stays); esc again gives the keys back to the composer.
+	tm.waitFor("the copy's notice", func(s string) bool { return strings.Contains(lastLine(s), "copied") })
 	tm.keys("Escape")
 	s = tm.waitFor("the notice gone", func(s string) bool { return !strings.Contains(lastLine(s), "copied") })
 	if strings.Contains(s, "◀ selected") {
