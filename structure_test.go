@@ -20,14 +20,6 @@ const (
 	maxFuncLines   = 80
 )
 
-// rootUIOffenders are the offenders of the root ui package still being
-// split (the root model and its longest functions). Each entry is
-// removed as soon as it is within the limits: the test fails while an
-// entry is listed that no longer needs to be.
-var rootUIOffenders = []string{
-	"ui.Model",
-}
-
 // TestNoTypeOrFunctionTooLarge counts the methods of every named type and
 // the lines of every function in the module's non-test files, and lists
 // every type over maxTypeMethods methods and every function over
@@ -36,40 +28,30 @@ var rootUIOffenders = []string{
 func TestNoTypeOrFunctionTooLarge(t *testing.T) {
 	sizes := measureModule(t, ".")
 	var offenders []string
-	seen := map[string]bool{}
 	check := func(name string, size, limit int, what, advice string) {
-		if size <= limit {
-			return
-		}
-		seen[name] = true
-		if !slices.Contains(rootUIOffenders, name) {
+		if size > limit {
 			offenders = append(offenders, fmt.Sprintf("%s has %d %s (at most %d): %s", name, size, what, limit, advice))
 		}
 	}
 	most, mostName := 0, ""
 	for name, n := range sizes.methods {
 		check(name, n, maxTypeMethods, "methods", "give a coherent part of its state and behaviour a type of its own that owns it")
-		if n > most && !slices.Contains(rootUIOffenders, name) {
+		if n > most {
 			most, mostName = n, name
 		}
 	}
 	longest, longestName := 0, ""
 	for name, n := range sizes.lines {
 		check(name, n, maxFuncLines, "lines", "split it into steps with names that say what each does")
-		if n > longest && !slices.Contains(rootUIOffenders, name) {
+		if n > longest {
 			longest, longestName = n, name
 		}
 	}
-	t.Logf("most methods (outside the listed root ui offenders): %s, %d", mostName, most)
-	t.Logf("longest function (outside the listed root ui offenders): %s, %d lines", longestName, longest)
+	t.Logf("most methods: %s, %d", mostName, most)
+	t.Logf("longest function: %s, %d lines", longestName, longest)
 	slices.Sort(offenders)
 	for _, o := range offenders {
 		t.Error(o)
-	}
-	for _, name := range rootUIOffenders {
-		if !seen[name] {
-			t.Errorf("%s is listed in rootUIOffenders but is within the limits now (or is gone): remove it from the list", name)
-		}
 	}
 }
 

@@ -31,10 +31,15 @@ func TestSidePaneTwoSizes(t *testing.T) {
 			}
 		}
 	}
-	// The copy's notice fades by itself: esc selects the last message
-	// (the pane stays); esc again gives the keys back to the composer.
-	// (An esc that dismisses a notice that stays until esc does only that:
-	// TestEscThatDismissesANoticeDoesOnlyThat.)
+	// An esc while the copy's notice shows (it fades after 3 s) dismisses
+	// it and does only that; the next esc selects the last message (the
+	// pane stays); esc again gives the keys back to the composer.
+	tm.waitFor("the copy's notice", func(s string) bool { return strings.Contains(lastLine(s), "copied") })
+	tm.keys("Escape")
+	s = tm.waitFor("the notice gone", func(s string) bool { return !strings.Contains(lastLine(s), "copied") })
+	if strings.Contains(s, "◀ selected") {
+		t.Fatalf("the esc that dismissed the notice also selected a message:\n%s", frame(s))
+	}
 	tm.keys("Escape")
 	tm.waitText("◀ selected")
 	tm.keys("Escape")

@@ -65,57 +65,56 @@ func lastReplyWithText(conv *conversation.Conversation) (conversation.Message, b
 	return conversation.Message{}, false
 }
 
-// newConversationKey starts a new conversation. With history on screen the
-// first press asks for a second one, so a stray key loses nothing.
-func (m *Model) newConversationKey() tea.Cmd {
-	if m.eng.Conv().Len() == 0 {
-		return nil
-	}
-	now := m.now()
-	if m.armed.newConv.IsZero() || now.Sub(m.armed.newConv) > quitWindow {
-		m.armed.newConv = now
-		return m.notify(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
-	}
-	return m.startNewConversation()
-}
-
 // startNewConversation replaces the conversation with an empty one; a
 // message being edited stays in the composer as a new one.
 func (m *Model) startNewConversation() tea.Cmd {
 	m.armed.newConv = time.Time{}
 	m.interruptStream()
-	m.newConversation()
+	m.openConversation(m.eng.Fresh(), 0)
 	if m.comp.editing {
 		m.comp.leaveEdit(true)
 	}
-	return m.notify("new conversation", toastOK)
+	return m.notes.show("new conversation", toastOK)
 }
 
-// attachedMsg carries images attached from a pasted or dropped path.
+// attachedMsg carries what an attaching job read: images or text files
+// from a pasted or dropped path, /attach, the image pane, the desktop (a
+// screenshot, the clipboard), or why none.
 type attachedMsg struct {
 	atts []api.Attachment
 	// text is the pasted text, inserted as text when it was not an image.
 	text string
-	err  error
+	// taken is when the newest screenshot of the folder was taken
+	// (/attach latest), said with it.
+	taken time.Time
+	err   error
 }
 
-// attached puts what a pasted or dropped path brought on the message; a
-// send that waited for it goes once the last attachment is read.
+// attached puts what an attaching job read on the message; a send that
+// waited for it goes once the last attachment is read, or stays unsent
+// when none could be added.
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
 	if stopped(msg.err) {
 		// esc, or the conversation was left: what was pasted stays.
-		return m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
+		return m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
 	}
 	if msg.err != nil {
 		// Not an image after all (or unreadable): keep the paste as text so
 		// nothing the user pasted is lost, and say why it was not attached.
-		return tea.Batch(m.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notify(msg.err.Error(), toastWarn), m.attachingDone(true))
+		m.work.arrived(m.eng, true)
+		return tea.Batch(m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics))), m.notes.show(msg.err.Error(), toastWarn))
 	}
-	before := len(m.comp.attachments)
-	cmd := m.addAttachments(msg.atts)
-	added := len(m.comp.attachments) > before
-	return tea.Batch(cmd, m.attachingDone(!added))
+	added, said := m.comp.attach(msg.atts, roomOf(m.opts, &m.pics))
+	ask, said := seeing(m.eng, m.base, added, said)
+	cmds := []tea.Cmd{ask, m.notes.say(said)}
+	if !msg.taken.IsZero() && len(added) > 0 {
+		cmds = append(cmds, m.notes.say(screenshotTaken(added[0], m.now().Sub(msg.taken))))
+	}
+	if m.work.arrived(m.eng, len(added) == 0) {
+		cmds = append(cmds, m.send())
+	}
+	return tea.Batch(cmds...)
 }
 
 func plural(n int, one, many string) string {

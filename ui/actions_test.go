@@ -211,7 +211,7 @@ func TestPastedImagePathAttachesAndVisionIsChecked(t *testing.T) {
 	h.key("enter")
 	// llama3 cannot see (the gateway's list, asked when the image came,
 	// says nothing else): refused before any chat request, nothing lost.
-	if len(h.srv.RequestsTo("/chat/completions")) != 0 || h.m.eng.Conv().Len() != 0 {
+	if len(h.srv.RequestsTo("/chat/completions")) != 0 || h.eng.Conv().Len() != 0 {
 		t.Fatalf("sent anyway: %d requests", len(h.srv.RequestsTo("/chat/completions")))
 	}
 	if h.draft() != "what is this?" || len(h.attached()) != 1 {

@@ -10,7 +10,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/internal/bytesize"
+	"parley/internal/desktop"
 	"parley/media"
 	"parley/ui/cells"
 	"parley/ui/slash"
@@ -21,32 +23,33 @@ import (
 // attachments are counted on the last row.
 const maxChipLines = 3
 
-// addAttachments puts images and text files on the next message, up to
+// attach puts images and text files on the next message, up to
 // attach_max_count (the rest are refused, and said so) and within the
-// text a message may carry. Images a model cannot see are kept too, with
-// a word about it: the user may switch models before sending.
-func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
-	atts, twice := newOnly(m.comp.attachments, atts)
+// text a message may carry; added are those it took. Images a model
+// cannot see are kept too (seeing says so): the user may switch models
+// before sending.
+func (c *composer) attach(atts []api.Attachment, room blockRoom) (added []api.Attachment, said noticeResult) {
+	atts, twice := newOnly(c.attachments, atts)
 	if len(atts) == 0 && len(twice) > 0 {
-		return m.notify(strings.Join(twice, ", ")+" "+plural(len(twice), "is", "are")+" attached already", toastInfo)
+		return nil, noticeResult{strings.Join(twice, ", ") + " " + plural(len(twice), "is", "are") + " attached already", toastInfo}
 	}
-	room := m.opts.maxAttachments() - len(m.comp.attachments)
+	free := room.maxCount - len(c.attachments)
 	var refused int
-	if len(atts) > room {
-		refused = len(atts) - max(room, 0)
-		atts = atts[:max(room, 0)]
+	if len(atts) > free {
+		refused = len(atts) - max(free, 0)
+		atts = atts[:max(free, 0)]
 	}
-	if err := attachLimits(m.opts, &m.pics).CheckTextTotal(append(slices.Clone(m.comp.attachments), atts...)); err != nil {
+	if err := room.lim.CheckTextTotal(append(slices.Clone(c.attachments), atts...)); err != nil {
 		// Over the text a message may carry: none of these is attached,
 		// never a part of one.
-		return m.notify(userSentence(err), toastErr)
+		return nil, noticeResult{userSentence(err), toastErr}
 	}
-	m.comp.setAttachments(append(m.comp.attachments, atts...))
+	c.setAttachments(append(c.attachments, atts...))
 	switch {
 	case refused > 0:
-		return m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d more %s not attached", m.opts.maxAttachments(), refused, plural(refused, "was", "were")), toastWarn)
+		return atts, noticeResult{fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d more %s not attached", room.maxCount, refused, plural(refused, "was", "were")), toastWarn}
 	case len(atts) == 0:
-		return nil
+		return nil, noticeResult{}
 	}
 	names := make([]string, len(atts))
 	for i, a := range atts {
@@ -56,18 +59,28 @@ func (m *Model) addAttachments(atts []api.Attachment) tea.Cmd {
 	if len(twice) > 0 {
 		text += "; " + strings.Join(twice, ", ") + " " + plural(len(twice), "was", "were") + " attached already"
 	}
-	if slices.ContainsFunc(atts, isImage) {
-		// Text files need no vision; images do.
-		if err := m.eng.Catalog().Require(m.eng.Model(), api.CapVision); err != nil {
-			if ask := askAboutVision(m.eng, m.base, m.eng.Model()); ask != nil {
-				// The warning, if any, comes with the gateway's answer.
-				return tea.Batch(ask, m.notify(text, toastOK))
-			}
-			inChat(err)
-			return m.notify(err.Error(), toastWarn)
-		}
+	return atts, noticeResult{text, toastOK}
+}
+
+// seeing is what to say of images just attached (added) for the model of
+// the next turn: said as it is when the model sees them (or none is an
+// image: text files need no vision), else the refusal as a warning, or,
+// when nothing describes the model, said while the gateway is asked (ask:
+// the warning, if any, comes with its answer).
+func seeing(eng *chat.Engine, base context.Context, added []api.Attachment, said noticeResult) (ask tea.Cmd, _ noticeResult) {
+	if said.kind != toastOK || !slices.ContainsFunc(added, isImage) {
+		// A refusal (attach_max_count) says what matters first.
+		return nil, said
 	}
-	return m.notify(text, toastOK)
+	err := eng.Catalog().Require(eng.Model(), api.CapVision)
+	if err == nil {
+		return nil, said
+	}
+	if ask := askAboutVision(eng, base, eng.Model()); ask != nil {
+		return ask, said
+	}
+	inChat(err)
+	return nil, noticeResult{err.Error(), toastWarn}
 }
 
 // newOnly keeps the attachments not on the message yet (the same name and
@@ -175,22 +188,22 @@ func chip(a api.Attachment, n int) string {
 // once, said so, and never read. With check, the refs are a paste's paths
 // and are all confirmed to be images or text files first (a few bytes of
 // each), so a paste that is not files to attach stays text whatever its
-// count.
-func (m *Model) attachUpTo(refs []string, pasted string, check bool) tea.Cmd {
-	keep := min(max(m.opts.maxAttachments()-len(m.comp.attachments), 0), len(refs))
+// count. have is how many the message carries already.
+func (w *work) attachUpTo(refs []string, room blockRoom, have int, pasted string, check bool) (tea.Cmd, noticeResult) {
+	keep := min(max(room.maxCount-have, 0), len(refs))
 	var attach tea.Cmd
 	switch {
 	case check:
-		attach = checkAndAttach(m.work.startAttaching(), refs, keep, pasted, attachLimits(m.opts, &m.pics))
+		attach = checkAndAttach(w.startAttaching(), refs, keep, pasted, room.lim)
 	case keep > 0:
-		attach = attachRefsContext(m.work.startAttaching(), refs[:keep], pasted, attachLimits(m.opts, &m.pics))
+		attach = attachRefsContext(w.startAttaching(), refs[:keep], pasted, room.lim)
 	}
 	if keep == len(refs) {
-		return attach
+		return attach, noticeResult{}
 	}
 	refused := len(refs) - keep
-	return tea.Batch(attach, m.notify(fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
-		m.opts.maxAttachments(), refused, len(refs), plural(refused, "was", "were")), toastWarn))
+	return attach, noticeResult{fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
+		room.maxCount, refused, len(refs), plural(refused, "was", "were")), toastWarn}
 }
 
 // attachRefsContext reads and prepares images (paths or URLs) off the UI
@@ -241,23 +254,24 @@ func attachedList(atts []api.Attachment) string {
 }
 
 // attachCommand is /attach: without paths it opens the file picker (in
-// the folder it was left in), "latest" attaches the newest screenshot, and
-// paths or links are attached.
-func (m *Model) attachCommand(refs []string) tea.Cmd {
+// the folder it was left in), "latest" attaches the newest screenshot of
+// sys, and paths or links are attached (have: how many the message
+// carries already).
+func (w *work) attachCommand(refs []string, o Options, sys desktop.System, room blockRoom, have int) (tea.Cmd, noticeResult) {
 	switch {
 	case len(refs) == 0:
-		return findPickerFolder(m.opts.Getenv, m.opts.WorkDir)
+		return findPickerFolder(o.Getenv, o.WorkDir), noticeResult{}
 	case len(refs) == 1 && refs[0] == "latest":
 		// The newest screenshot; a file named so is ./latest.
 		dir := ""
-		if m.opts.Config != nil {
-			dir = m.opts.Config.ScreenshotsDir()
+		if o.Config != nil {
+			dir = o.Config.ScreenshotsDir()
 		}
-		return m.grab().latest(dir)
+		return w.grab(sys, room.lim).latest(dir), noticeResult{}
 	}
 	expanded := make([]string, len(refs))
 	for i, r := range refs {
-		expanded[i] = slash.ExpandHome(r, m.opts.Getenv("HOME"))
+		expanded[i] = slash.ExpandHome(r, o.Getenv("HOME"))
 	}
-	return m.attachUpTo(expanded, "", false)
+	return w.attachUpTo(expanded, room, have, "", false)
 }

@@ -136,7 +136,8 @@ func branchBenchModel(b *testing.B, n int) *Model {
 		Now:       func() time.Time { return clock },
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
-	m.openConversation(branchSession(n), conversation.NewID())
+	snap := branchSession(n)
+	m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
 	settleTranscript(m.tr)
 	m.selectMessage(branchLongAlt)
 	settleTranscript(m.tr)

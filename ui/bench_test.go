@@ -11,17 +11,27 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 	"parley/termsafe"
 	"parley/ui/mdstream"
 )
 
+// newWithEngine is New with the engine it presents, built first and kept
+// by the caller.
+func newWithEngine(ctx context.Context, opts Options) (*Model, *chat.Engine) {
+	eng := NewEngine(ctx, opts)
+	opts.Engine = eng
+	return New(ctx, opts), eng
+}
+
 // benchModel returns a model at 120x40 with a reply of size bytes in
-// flight (rendered once), ready for more of the stream.
-func benchModel(b *testing.B, size int) (*Model, int) {
+// flight (rendered once), ready for more of the stream, and the engine it
+// presents, which the bench feeds.
+func benchModel(b *testing.B, size int) (*Model, *chat.Engine, int) {
 	b.Helper()
 	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	m := New(context.Background(), Options{
+	m, eng := newWithEngine(context.Background(), Options{
 		Model: "gpt-4o", Theme: "dark", Width: 120, Height: 40,
 		Now: func() time.Time { return clock },
 		// A client that is never asked: the reply's stream is fed by hand.
@@ -29,23 +39,23 @@ func benchModel(b *testing.B, size int) (*Model, int) {
 			return api.NewClient(api.ClientConfig{BaseURL: "http://127.0.0.1:9"})
 		},
 	})
-	if _, err := m.eng.Clients().Get(m.eng.Model()); err != nil {
+	if _, err := eng.Clients().Get(eng.Model()); err != nil {
 		b.Fatal(err)
 	}
-	r, err := m.eng.Begin(&conversation.UserInput{Text: "benchmark question"}, m.eng.TurnOptions(m.eng.Model()))
+	r, err := eng.Begin(&conversation.UserInput{Text: "benchmark question"}, eng.TurnOptions(eng.Model()))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { m.eng.Stop() })
+	b.Cleanup(func() { eng.Stop() })
 	id := r.Turn.ReplyID
 	para := "Some **Markdown** text of a typical answer, with `code` and a [link](https://example.com).\n\n"
 	var sb strings.Builder
 	for sb.Len() < size {
 		sb.WriteString(para)
 	}
-	m.eng.Conv().AppendDelta(id, sb.String()[:size])
+	eng.Conv().AppendDelta(id, sb.String()[:size])
 	settleTranscript(m.tr)
-	return m, m.eng.Reply().ID
+	return m, eng, eng.Reply().ID
 }
 
 // BenchmarkStreamDelta is one stream delta through the root model: into
@@ -59,22 +69,22 @@ func BenchmarkStreamDelta(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		name := fmt.Sprintf("%dKB", size>>10)
 		b.Run(name+"/incremental", func(b *testing.B) {
-			m, _ := benchModel(b, size)
+			m, eng, _ := benchModel(b, size)
 			ev := api.StreamEvent{Text: "word "}
 			b.ReportAllocs()
 			b.ResetTimer()
-			before := len(lastText(m))
+			before := len(lastText(eng))
 			for b.Loop() {
-				m.eng.Reply().Pump().Event(ev)
-				m.eng.Drain()
+				eng.Reply().Pump().Event(ev)
+				eng.Drain()
 				_ = m.View()
 			}
-			if got := len(lastText(m)); got != before+b.N*len(ev.Text) {
+			if got := len(lastText(eng)); got != before+b.N*len(ev.Text) {
 				b.Fatalf("reply grew from %d to %d bytes over %d deltas", before, got, b.N)
 			}
 		})
 		b.Run(name+"/naive-rerender", func(b *testing.B) {
-			m, _ := benchModel(b, size)
+			m, eng, _ := benchModel(b, size)
 			r, err := mdstream.NewRendererWith(m.screen.lay.Transcript.W-2, m.ctx.Glamour, mdstream.Options{})
 			if err != nil {
 				b.Fatal(err)
@@ -83,9 +93,9 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.eng.Reply().Pump().Event(ev)
-				m.eng.Drain()
-				_ = r.Render(termsafe.Markdown(lastText(m)))
+				eng.Reply().Pump().Event(ev)
+				eng.Drain()
+				_ = r.Render(termsafe.Markdown(lastText(eng)))
 				_ = m.View()
 			}
 		})
@@ -99,7 +109,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 func BenchmarkFrame(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
-			m, sid := benchModel(b, size)
+			m, eng, sid := benchModel(b, size)
 			word := api.StreamEvent{Text: "word word word word word "}
 			para := api.StreamEvent{Text: "end.\n\n"}
 			frame := frameMsg{id: sid}
@@ -108,9 +118,9 @@ func BenchmarkFrame(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				if i++; i%16 == 0 {
-					m.eng.Reply().Pump().Event(para)
+					eng.Reply().Pump().Event(para)
 				} else {
-					m.eng.Reply().Pump().Event(word)
+					eng.Reply().Pump().Event(word)
 				}
 				m.Update(frame)
 				_ = m.View()
@@ -125,13 +135,13 @@ func BenchmarkFrame(b *testing.B) {
 func BenchmarkStreamDeltaComposed(b *testing.B) {
 	for _, size := range []int{1 << 10, 100 << 10} {
 		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
-			m, _ := benchModel(b, size)
+			m, eng, _ := benchModel(b, size)
 			ev := api.StreamEvent{Text: "word "}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				m.eng.Reply().Pump().Event(ev)
-				m.eng.Drain()
+				eng.Reply().Pump().Event(ev)
+				eng.Drain()
 				m.composeFrame()
 				_ = m.View()
 			}
@@ -142,7 +152,7 @@ func BenchmarkStreamDeltaComposed(b *testing.B) {
 // BenchmarkKeystroke is typing one character into the composer (Update +
 // View) with a 100 KB transcript.
 func BenchmarkKeystroke(b *testing.B) {
-	m, _ := benchModel(b, 100<<10)
+	m, _, _ := benchModel(b, 100<<10)
 	m.interruptStream()
 	m.Update(tea.PasteMsg{Content: "a question being typed "})
 	k := tea.KeyPressMsg{Code: 'a', Text: "a"}
@@ -156,8 +166,8 @@ func BenchmarkKeystroke(b *testing.B) {
 	}
 }
 
-func lastText(m *Model) string {
-	r, _ := m.eng.Conv().LastReply()
+func lastText(eng *chat.Engine) string {
+	r, _ := eng.Conv().LastReply()
 	return r.Text
 }
 
@@ -169,7 +179,7 @@ func lastText(m *Model) string {
 // Before the bound the textarea held the text (the first 10,000 lines of
 // it: it cut the rest) and an op cost about 2 s of CPU.
 func BenchmarkKeystrokeLargeComposer(b *testing.B) {
-	m, _ := benchModel(b, 10<<10)
+	m, _, _ := benchModel(b, 10<<10)
 	m.interruptStream()
 	m.Update(tea.PasteMsg{Content: "what went wrong here? "})
 	m.Update(tea.PasteMsg{Content: megabyteLog()})
@@ -218,7 +228,7 @@ func BenchmarkKeystrokeComposerSize(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			m, _ := benchModel(b, 10<<10)
+			m, _, _ := benchModel(b, 10<<10)
 			m.interruptStream()
 			// Put in directly: past the bound a paste would be a block.
 			m.comp.insert(tc.text)

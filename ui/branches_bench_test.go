@@ -41,7 +41,8 @@ func combModel(tb testing.TB, turns int) *Model {
 		Now:       func() time.Time { return clock },
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
-	m.openConversation(combSession(turns), conversation.NewID())
+	snap := combSession(turns)
+	m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
 	settleTranscript(m.tr)
 	return m
 }
@@ -50,7 +51,7 @@ func combModel(tb testing.TB, turns int) *Model {
 func openBranchesFrame(tb testing.TB, m *Model) string {
 	tb.Helper()
 	m.perform(opBranches, call{})
-	if m.layers.top() == nil || m.layers.top().name() != "branches" {
+	if m.layers.top() == nil || m.layers.top().kind != "branches" {
 		tb.Fatal("the branch list did not open")
 	}
 	m.Update(frameMsg{})

@@ -100,7 +100,7 @@ func TestParametersFromConfigSetAndRole(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(h.screen()), " "), "temperature") {
 		t.Fatalf("an out-of-range value is not refused by name:\n%s", h.screen())
 	}
-	if v, _ := h.m.eng.Conv().Params().Value("temperature"); v != "1.2" {
+	if v, _ := h.eng.Conv().Params().Value("temperature"); v != "1.2" {
 		t.Fatalf("a refused value changed the parameter to %q", v)
 	}
 	h.typeText("/set temperature --clear")
@@ -125,8 +125,8 @@ func TestUnknownRoleIsRefusedByName(t *testing.T) {
 	if !strings.Contains(flat, `there is no role "reviewr"; did you mean reviewer?`) {
 		t.Fatalf("refusal:\n%s", h.screen())
 	}
-	if h.m.eng.Conv().Role() != "" {
-		t.Fatalf("role %q set", h.m.eng.Conv().Role())
+	if h.eng.Conv().Role() != "" {
+		t.Fatalf("role %q set", h.eng.Conv().Role())
 	}
 }
 
@@ -139,8 +139,8 @@ func TestRunRoleStartsEveryNewConversation(t *testing.T) {
 	if msgs := h.srv.RequestsTo("/chat/completions")[0].Chat.Messages; msgs[0].Content.Text != "You review code." {
 		t.Fatalf("--role's prompt is not sent: %+v", msgs)
 	}
-	h.m.newConversation()
-	if h.m.eng.Conv().Role() != "reviewer" {
+	h.m.openConversation(h.eng.Fresh(), 0)
+	if h.eng.Conv().Role() != "reviewer" {
 		t.Fatal("a new conversation lost --role")
 	}
 }
@@ -155,7 +155,7 @@ func TestSessionKeepsRoleAndParameters(t *testing.T) {
 	h.key("enter")
 	h.ask("keep these", "kept")
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 	again := newHarness(t, 120, 30, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Config = cfg })
 	again.run(again.m.openSession(id, 0))
 	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
@@ -216,5 +216,5 @@ system_prompt = "You rhyme."
 	h.key("tab")
 	h.wait("the completed name", func() bool { return strings.TrimSpace(h.draft()) == "/role reviewer" })
 	h.key("enter")
-	h.wait("the role", func() bool { return h.m.eng.Conv().Role() == "reviewer" })
+	h.wait("the role", func() bool { return h.eng.Conv().Role() == "reviewer" })
 }

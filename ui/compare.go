@@ -31,37 +31,34 @@ type compare struct {
 	view *columns.View
 }
 
-// compareCommand is /compare MODEL MODEL…: the next message goes to each
+// command is /compare MODEL MODEL…: the next message goes to each
 // model at once. It does not ask the last question again: r, then R, on
 // a reply regenerates it with another model for that. /compare alone (or
-// off) leaves compare mode.
-func (m *Model) compareCommand(inv slash.Invocation) tea.Cmd {
+// off) leaves compare mode. The clients of the models are built ahead.
+func (c *compare) command(inv slash.Invocation, eng *chat.Engine, base context.Context) (tea.Cmd, noticeResult) {
 	args := inv.Positional
 	if len(args) == 0 || (len(args) == 1 && args[0] == "off") {
-		if len(m.cmp.models) == 0 {
-			return m.notify("/compare takes 2 to 4 models, as in /compare gpt-4o llama3: your next message goes to each at once", toastInfo)
+		if len(c.models) == 0 {
+			return nil, noticeResult{"/compare takes 2 to 4 models, as in /compare gpt-4o llama3: your next message goes to each at once", toastInfo}
 		}
-		m.cmp.models = nil
-		return m.notify("compare off: the next message goes to "+cells.OneLine(m.eng.Model())+" alone", toastInfo)
+		c.models = nil
+		return nil, noticeResult{"compare off: the next message goes to " + cells.OneLine(eng.Model()) + " alone", toastInfo}
 	}
 	models, err := compareModels(args)
 	if err != nil {
-		return m.notify(err.Error(), toastErr)
+		return nil, noticeResult{err.Error(), toastErr}
 	}
-	m.cmp.models = models
+	c.models = models
 	var cmds []tea.Cmd
-	for _, md := range models {
-		cmds = append(cmds, prepareClient(m.eng.Clients(), md))
-	}
 	names := make([]string, len(models))
 	for i, md := range models {
+		cmds = append(cmds, prepareClient(eng.Clients(), md))
 		names[i] = cells.OneLine(md)
 	}
-	if m.eng.Listed() == nil && m.eng.Clients().Configured() {
-		cmds = append(cmds, listPriced(m.base, m.eng.Clients(), m.eng.Model()))
+	if eng.Listed() == nil && eng.Clients().Configured() {
+		cmds = append(cmds, listPriced(base, eng.Clients(), eng.Model()))
 	}
-	cmds = append(cmds, m.notify("your next message goes to "+strings.Join(names, ", ")+" at once, side by side (/compare off: back to one model)", toastOK))
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), noticeResult{"your next message goes to " + strings.Join(names, ", ") + " at once, side by side (/compare off: back to one model)", toastOK}
 }
 
 // compareModels checks the models /compare names: 2 to 4, each once.
@@ -96,62 +93,52 @@ func completeCompare(_ context.Context, a slash.Arg, env commandEnv) []slash.Com
 	return slash.FilterCompletions(a.Word, out)
 }
 
-// sendCompare sends text and the composer's attachments to every model
-// /compare named, at once: each a reply of its own, streaming into its
-// column. Models that cannot take the message are left out with one
-// sentence each.
-func sendCompare(m *Model, text string) tea.Cmd {
+// send sends in to every model /compare named, at once: each a reply of
+// its own, streaming into its column. Models that cannot take the message
+// are left out with one sentence each (the notice). sent is nil when
+// nothing went: a client is still being built (the message waits, and
+// cmd builds it), or the engine refused.
+func (c *compare) send(eng *chat.Engine, in *conversation.UserInput) (sent []*chat.Reply, cmd tea.Cmd, n noticeResult) {
 	var building []tea.Cmd
-	for _, md := range m.cmp.models {
-		if m.eng.Clients().NeedsBuild(md) {
-			building = append(building, prepareClient(m.eng.Clients(), md))
+	for _, md := range c.models {
+		if eng.Clients().NeedsBuild(md) {
+			building = append(building, prepareClient(eng.Clients(), md))
 		}
 	}
 	if len(building) > 0 {
 		// The message waits in the composer and goes once the last
 		// client is built (clientReady).
-		m.eng.Hold(chat.WaitClient)
-		return tea.Batch(building...)
+		eng.Hold(chat.WaitClient)
+		return nil, tea.Batch(building...), noticeResult{}
 	}
-	opts := make([]conversation.TurnOptions, len(m.cmp.models))
-	for i, md := range m.cmp.models {
-		opts[i] = m.eng.TurnOptions(md)
+	opts := make([]conversation.TurnOptions, len(c.models))
+	for i, md := range c.models {
+		opts[i] = eng.TurnOptions(md)
 	}
-	in := &conversation.UserInput{Text: text, Attachments: m.comp.attachments}
-	if m.comp.editing {
-		in.EditOf = m.comp.editOf
-	}
-	rs, skipped, err := m.eng.Compare(in, opts)
+	rs, skipped, err := eng.Compare(in, opts)
 	var left []string
 	for _, s := range skipped {
 		left = append(left, s.Sentence())
 	}
 	if err != nil {
-		m.eng.Hold(chat.WaitNone)
+		eng.Hold(chat.WaitNone)
 		if len(left) > 0 {
-			return m.notify(strings.Join(left, "; "), toastErr)
+			return nil, nil, noticeResult{strings.Join(left, "; "), toastErr}
 		}
-		return m.say(refusal(err))
+		return nil, nil, refusal(err)
 	}
-	m.cmp.models = nil
+	c.models = nil
 	ids := make([]int, len(rs))
+	cmds := make([]tea.Cmd, len(rs))
 	for i, r := range rs {
 		ids[i] = r.Turn.ReplyID
+		cmds[i] = runCompared(r)
 	}
-	m.cmp.view = columns.New(text, ids)
-	m.comp.reset()
-	m.notes.dismissBanner()
-	m.notes.dismiss()
-	m.tr.List().Bottom()
-	m.spin = spinner{shown: rs[0].Started}
-	cmds := []tea.Cmd{frameTick(rs[0].ID, frameInterval)}
-	for _, r := range rs {
-		cmds = append(cmds, runCompared(r))
-	}
+	c.view = columns.New(in.Text, ids)
 	if len(left) > 0 {
-		cmds = append(cmds, m.notify(strings.Join(left, "; "), toastWarn))
+		n = noticeResult{strings.Join(left, "; "), toastWarn}
 	}
-	return tea.Batch(cmds...)
+	return rs, tea.Batch(cmds...), n
 }
 
 // shownView is the compare view while its replies are in the
@@ -241,44 +228,50 @@ func (c *compare) status() string {
 	return "⇶ compare " + strings.Join(names, " · ")
 }
 
-// compareKey gives a key to the compare view while it shows: with an
-// empty composer every key of its own, with text only the scrolling
-// keys. A pick makes the chosen reply the active branch (stored, so a
-// reopened session shows it with its ‹ i/n ›); the others stay
-// alternatives.
-func compareKey(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	v := m.cmp.shownView(m.eng.Conv())
-	if v == nil || m.menu.IsOpen() {
-		return nil, false
+// compareKeyed is what a key the compare view took changed: the
+// transcript goes to its end (a pick), and what to say.
+type compareKeyed struct {
+	bottom bool
+	say    noticeResult
+}
+
+// key gives a key to the compare view while it shows: with an empty
+// composer every key of its own, with text only the scrolling keys. A pick
+// makes the chosen reply the active branch (stored, so a reopened session
+// shows it with its ‹ i/n ›); the others stay alternatives. area is the
+// transcript's, where the columns are drawn.
+func (c *compare) key(msg tea.KeyPressMsg, eng *chat.Engine, typing bool, ctx *uictx.Context, area rect, now time.Time) (compareKeyed, bool) {
+	v := c.shownView(eng.Conv())
+	if v == nil {
+		return compareKeyed{}, false
 	}
-	if k := msg.Keystroke(); !m.comp.empty() && k != "pgup" && k != "pgdown" {
-		return nil, false
+	if k := msg.Keystroke(); typing && k != "pgup" && k != "pgdown" {
+		return compareKeyed{}, false
 	}
-	act, ok := v.Key(msg, m.cmp.done(m.eng), columns.BodyHeight(m.screen.lay.Transcript.H))
+	act, ok := v.Key(msg, c.done(eng), columns.BodyHeight(area.H))
 	if !ok {
-		return nil, false
+		return compareKeyed{}, false
 	}
 	switch act.Kind {
 	case columns.Pick:
-		m.cmp.view = nil
-		if err := m.eng.Conv().SwitchTo(act.ID); err != nil {
-			return m.notify(treeRefusal(err)), true
+		c.view = nil
+		if err := eng.Conv().SwitchTo(act.ID); err != nil {
+			text, kind := treeRefusal(err)
+			return compareKeyed{say: noticeResult{text, kind}}, true
 		}
-		m.tr.List().Bottom()
-		sel, _ := m.eng.Conv().ByID(act.ID)
-		return tea.Batch(m.tickIfNeeded(), m.notify("going on from "+termsafe.Sanitize(sel.Model)+"'s answer; the others stay as alternatives (esc, then ←/→ on the reply)", toastOK)), true
+		sel, _ := eng.Conv().ByID(act.ID)
+		return compareKeyed{bottom: true, say: noticeResult{"going on from " + termsafe.Sanitize(sel.Model) + "'s answer; the others stay as alternatives (esc, then ←/→ on the reply)", toastOK}}, true
 	case columns.Stop:
-		if m.eng.StopReply(act.ID) {
-			m.cmp.frame(m.ctx, m.eng, m.eng.Catalog(), m.screen.lay.Transcript.W, m.now())
+		if eng.StopReply(act.ID) {
 			// The last one stopped: no frame tick comes any more, so the
-			// transcript under the columns catches up now.
-			return m.tickIfNeeded(), true
+			// columns are drawn now (and the transcript under them
+			// catches up with the caller's next tick).
+			c.frame(ctx, eng, eng.Catalog(), area.W, now)
 		}
 	case columns.Close:
-		m.cmp.view = nil
-		return m.tickIfNeeded(), true
+		c.view = nil
 	}
-	return nil, true
+	return compareKeyed{}, true
 }
 
 // spentSeg is the status bar's cost: the last reply's and the session's,

@@ -21,7 +21,7 @@ func TestCompareColumnsCostsAndPick(t *testing.T) {
 		{"id":"gpt-4o-mini","object":"model","pricing":{"prompt":"0.00000015","completion":"0.0000006"}}]}`})
 	h.typeText("/compare gpt-4o gpt-4o-mini")
 	h.key("enter")
-	h.wait("the model list", func() bool { return h.m.eng.Listed() != nil })
+	h.wait("the model list", func() bool { return h.eng.Listed() != nil })
 	if !strings.Contains(h.screen(), "compare gpt-4o · gpt-4o-mini") {
 		t.Fatalf("the status does not say the compare:\n%s", h.screen())
 	}
@@ -40,7 +40,7 @@ func TestCompareColumnsCostsAndPick(t *testing.T) {
 		t.Fatalf("the columns and the status should show costs (%d $):\n%s", n, scr)
 	}
 	h.key("2")
-	last, _ := h.m.eng.Conv().LastReply()
+	last, _ := h.eng.Conv().LastReply()
 	if last.Model != "gpt-4o-mini" || last.AltIndex != 1 || last.AltCount != 2 {
 		t.Fatalf("picked %q %d/%d", last.Model, last.AltIndex+1, last.AltCount)
 	}
@@ -80,19 +80,19 @@ func TestCompareStopOneColumnThenAll(t *testing.T) {
 	h.typeText("go slowly")
 	h.key("enter")
 	h.wait("both streaming", func() bool {
-		return len(h.m.eng.Replies()) == 2 && !h.m.eng.Replies()[0].First.IsZero() && !h.m.eng.Replies()[1].First.IsZero()
+		return len(h.eng.Replies()) == 2 && !h.eng.Replies()[0].First.IsZero() && !h.eng.Replies()[1].First.IsZero()
 	})
 	ids := h.m.cmp.view.IDs()
 	h.key("x")
-	first, _ := h.m.eng.Conv().ByID(ids[0])
-	second, _ := h.m.eng.Conv().ByID(ids[1])
+	first, _ := h.eng.Conv().ByID(ids[0])
+	second, _ := h.eng.Conv().ByID(ids[1])
 	if first.State != conversation.StateInterrupted || second.State != conversation.StateStreaming {
 		t.Fatalf("after x: first %v, second %v", first.State, second.State)
 	}
 	h.key("esc")
-	second, _ = h.m.eng.Conv().ByID(ids[1])
-	if second.State != conversation.StateInterrupted || h.m.eng.Busy() {
-		t.Fatalf("after esc: second %v, busy %v", second.State, h.m.eng.Busy())
+	second, _ = h.eng.Conv().ByID(ids[1])
+	if second.State != conversation.StateInterrupted || h.eng.Busy() {
+		t.Fatalf("after esc: second %v, busy %v", second.State, h.eng.Busy())
 	}
 	if !strings.Contains(h.screen(), "■ stopped") {
 		t.Fatalf("the columns do not say stopped:\n%s", h.screen())

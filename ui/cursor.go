@@ -84,21 +84,29 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case k == "end" || s == "G":
 		m.selectMessage(cursorStep(m.eng.Conv().Messages(), sel.ID, m.eng.Conv().Len()))
 	case k == "left" || s == "h" || k == "right" || s == "l":
-		return m.switchAlternative(sel, k == "right" || s == "l")
+		id, refused := switchAlternative(m.eng.Conv(), sel, k == "right" || s == "l")
+		if refused.text != "" {
+			return m.notes.say(refused)
+		}
+		m.selectMessage(id)
 	case s == "y":
 		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "message", sel.WithTools())
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
-		return m.copied(copyBlock(m.tr, m.opts.clipboardWrite(m.desktop, m.base), sel.ID, int(s[0]-'0'), "this message"))
+		return m.notes.copied(copyBlock(m.tr, m.opts.clipboardWrite(m.desktop, m.base), sel.ID, int(s[0]-'0'), "this message"))
 	case s == "e" || k == "enter":
 		return m.editAsBranch(sel)
 	case s == "r":
-		return m.regenerate(sel)
+		return m.regenerate(sel.ID, "")
+	case s == "R" && sel.Role != api.RoleAssistant:
+		return m.notes.show("R regenerates a reply with another model: select a reply (↓)", toastInfo)
 	case s == "R":
-		return pickRegenerateModel(m, sel)
+		// The model picker, whose choice answers the reply's question
+		// again (the chat's model stays).
+		return m.openModels(modelLayer{regenerate: sel.ID, current: sel.Model})
 	case s == "f":
 		return m.fork(sel)
 	case s == "d":
-		return m.notify(toggleExcluded(m.eng.Conv(), sel))
+		return m.notes.show(toggleExcluded(m.eng.Conv(), sel))
 	default:
 		m.focus.toComposer()
 		return m.chatKey(msg)
@@ -114,56 +122,37 @@ func treeRefusal(err error) (string, toastKind) {
 	return userSentence(err), toastWarn
 }
 
-// switchAlternative shows the previous or next alternative of sel and the
-// branch that follows it to its end.
-func (m *Model) switchAlternative(sel conversation.Message, next bool) tea.Cmd {
+// switchAlternative makes the previous or next alternative of sel, and the
+// branch that follows it to its end, the path; id is the alternative, or
+// refused says why there is none.
+func switchAlternative(conv *conversation.Conversation, sel conversation.Message, next bool) (id int, refused noticeResult) {
 	if sel.AltCount < 2 {
-		return m.notify("this message has no alternatives: r makes one (regenerate), e edits a message of yours as a new branch", toastInfo)
+		return 0, noticeResult{"this message has no alternatives: r makes one (regenerate), e edits a message of yours as a new branch", toastInfo}
 	}
 	delta := -1
 	if next {
 		delta = 1
 	}
-	id, err := m.eng.Conv().SwitchAlternative(sel.ID, delta)
+	id, err := conv.SwitchAlternative(sel.ID, delta)
 	if err != nil {
-		return m.notify(treeRefusal(err))
+		text, kind := treeRefusal(err)
+		return 0, noticeResult{text, kind}
 	}
-	m.selectMessage(id)
-	return m.tickIfNeeded()
+	return id, noticeResult{}
 }
 
 // editAsBranch puts a message of the user into the composer: sending it
 // makes a new branch from that point, and the earlier path stays.
 func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 	if sel.Role != api.RoleUser {
-		return m.notify("e edits a message you wrote; on a reply, r regenerates it", toastInfo)
+		return m.notes.show("e edits a message you wrote; on a reply, r regenerates it", toastInfo)
 	}
 	if m.eng.Reply() != nil {
-		return m.notify("a reply is still streaming; press esc to stop it first", toastWarn)
+		return m.notes.show("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	m.focus.toComposer()
-	block := m.say(m.comp.editMessage(sel.ID, sel.Text, sel.Attachments))
-	return tea.Batch(m.notify("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
-}
-
-// regenerate answers again in place of sel, a reply or an image turn,
-// keeping it as an alternative.
-func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
-	if sel.IsImages() {
-		ask := imageAsk{prompt: sel.Text, model: sel.Model, again: sel.ID}
-		if sel.Image != nil {
-			ask.size, ask.n = sel.Image.Size, sel.Image.N
-			if sel.Image.From != "" {
-				return m.notify("the image this edit started from is not at hand any more; select it in the image pane and press e", toastInfo)
-			}
-		}
-		m.focus.toComposer()
-		return m.startImages(ask)
-	}
-	if sel.Role != api.RoleAssistant {
-		return m.notify("r regenerates a reply: select the reply (↓)", toastInfo)
-	}
-	return regenerateWith(m, sel, m.eng.Model())
+	block := m.notes.say(m.comp.editMessage(sel.ID, sel.Text, sel.Attachments))
+	return tea.Batch(m.notes.show("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
 }
 
 // fork starts a new session holding the conversation up to and including
@@ -171,13 +160,13 @@ func (m *Model) regenerate(sel conversation.Message) tea.Cmd {
 func (m *Model) fork(sel conversation.Message) tea.Cmd {
 	snap, err := m.eng.Conv().Fork(sel.ID)
 	if err != nil {
-		return m.notify(treeRefusal(err))
+		return m.notes.show(treeRefusal(err))
 	}
 	m.focus.toComposer()
 	if m.hist.Store == nil {
 		m.interruptStream()
-		m.openConversation(snap, conversation.NewID())
-		return m.notify("forked: this new conversation holds the one before up to that message", toastOK)
+		m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
+		return m.notes.show("forked: this new conversation holds the one before up to that message", toastOK)
 	}
 	store := m.hist.Store
 	return func() tea.Msg {

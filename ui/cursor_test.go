@@ -62,7 +62,7 @@ func TestEscInEmptyComposerSelectsTheLastMessageAndKeysMoveIt(t *testing.T) {
 	h.ask("first question", "first answer")
 	h.ask("second question", "second answer")
 	h.key("esc")
-	last, _ := h.m.eng.Conv().LastReply()
+	last, _ := h.eng.Conv().LastReply()
 	if h.focusOn() != focusMessages || h.cursorMsg() != last.ID {
 		t.Fatalf("focus %v on %d, want the last reply %d", h.focusOn(), h.cursorMsg(), last.ID)
 	}
@@ -73,7 +73,7 @@ func TestEscInEmptyComposerSelectsTheLastMessageAndKeysMoveIt(t *testing.T) {
 	h.key("up")
 	h.key("k")
 	h.key("k")
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	if h.cursorMsg() != msgs[0].ID {
 		t.Fatalf("after three steps up the cursor is on %d, want the first message %d", h.cursorMsg(), msgs[0].ID)
 	}
@@ -116,7 +116,7 @@ func TestEditAnEarlierQuestionSendsOnlyTheNewBranch(t *testing.T) {
 	h := newHarness(t, 80, 30)
 	h.ask("first question", "first answer")
 	h.ask("second question", "second answer")
-	first := h.m.eng.Conv().Messages()[0]
+	first := h.eng.Conv().Messages()[0]
 	h.key("esc")
 	h.key("g")
 	if h.cursorMsg() != first.ID {
@@ -135,7 +135,7 @@ func TestEditAnEarlierQuestionSendsOnlyTheNewBranch(t *testing.T) {
 	if got := sentTexts(t, h.srv, 2); !slices.Equal(got, []string{"user: edited question"}) {
 		t.Fatalf("the edit sent %q, want only the edited question", got)
 	}
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"edited question", "edited answer"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"edited question", "edited answer"}) {
 		t.Fatalf("path %q", got)
 	}
 	if !strings.Contains(h.screen(), "‹ 2/2 ›") {
@@ -145,7 +145,7 @@ func TestEditAnEarlierQuestionSendsOnlyTheNewBranch(t *testing.T) {
 	h.key("esc")
 	h.key("g")
 	h.key("left")
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"first question", "first answer", "second question", "second answer"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"first question", "first answer", "second question", "second answer"}) {
 		t.Fatalf("after ← the path is %q", got)
 	}
 	if !strings.Contains(h.screen(), "second answer") || !strings.Contains(h.screen(), "‹ 1/2 ›") {
@@ -160,13 +160,13 @@ func TestRegenerateKeepsTheEarlierReplyAndChoosingItSendsIt(t *testing.T) {
 	h.key("ctrl+r")
 	h.wait("the regenerated reply", func() bool { return !h.streaming() })
 	h.quiet()
-	last, _ := h.m.eng.Conv().LastReply()
+	last, _ := h.eng.Conv().LastReply()
 	if last.Text != "answer two" || last.AltIndex != 1 || last.AltCount != 2 {
 		t.Fatalf("after ctrl+r the last reply is %q %d/%d", last.Text, last.AltIndex+1, last.AltCount)
 	}
 	h.key("esc")
 	h.key("left")
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"question", "answer one"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"question", "answer one"}) {
 		t.Fatalf("after ← the path is %q", got)
 	}
 	if !strings.Contains(h.screen(), "‹ 1/2 ›") {
@@ -177,7 +177,7 @@ func TestRegenerateKeepsTheEarlierReplyAndChoosingItSendsIt(t *testing.T) {
 	h.key("r")
 	h.wait("the third reply", func() bool { return !h.streaming() })
 	h.quiet()
-	if last, _ := h.m.eng.Conv().LastReply(); last.Text != "answer three" || last.AltCount != 3 {
+	if last, _ := h.eng.Conv().LastReply(); last.Text != "answer three" || last.AltCount != 3 {
 		t.Fatalf("r made %q %d/%d", last.Text, last.AltIndex+1, last.AltCount)
 	}
 	h.key("esc")
@@ -245,15 +245,15 @@ func TestForkWithoutHistoryKeepsTheConversationUpToTheMessage(t *testing.T) {
 	h := newHarness(t, 80, 30)
 	h.ask("q1", "a1")
 	h.ask("q2", "a2")
-	before := h.m.eng.Conv().ID()
+	before := h.eng.Conv().ID()
 	h.key("esc")
 	h.key("up")
 	h.key("up")
 	h.key("f")
-	if h.m.eng.Conv().ID() == before {
+	if h.eng.Conv().ID() == before {
 		t.Fatal("f did not start a new conversation")
 	}
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"q1", "a1"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"q1", "a1"}) {
 		t.Fatalf("the fork holds %q", got)
 	}
 	if !strings.Contains(h.screen(), "forked") {
@@ -279,7 +279,7 @@ func TestBranchesCommandListsAndSwitches(t *testing.T) {
 	}
 	h.key("up")
 	h.key("enter")
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"question", "answer one"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"question", "answer one"}) {
 		t.Fatalf("choosing the first branch shows %q", got)
 	}
 }
@@ -307,7 +307,7 @@ func TestClickSelectsAMessage(t *testing.T) {
 		t.Fatalf("question not on screen:\n%s", h.screen())
 	}
 	h.send(tea.MouseClickMsg{X: 5, Y: row, Button: tea.MouseLeft})
-	first := h.m.eng.Conv().Messages()[0]
+	first := h.eng.Conv().Messages()[0]
 	if h.focusOn() != focusMessages || h.cursorMsg() != first.ID {
 		t.Fatalf("click on row %d: focus %v on %d, want message %d", row, h.focusOn(), h.cursorMsg(), first.ID)
 	}
@@ -325,7 +325,7 @@ func TestCursorScrollsToKeepTheSelectedMessageInView(t *testing.T) {
 		h.key("k")
 	}
 	h.quiet()
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	sel := msgs[len(msgs)-31]
 	if h.focusOn() != focusMessages || h.cursorMsg() != sel.ID {
 		t.Fatalf("after 30 steps up the cursor is on %v %d, want %d (%q)", h.focusOn(), h.cursorMsg(), sel.ID, sel.Text)
@@ -350,7 +350,7 @@ func TestEditBringsBackTheAttachments(t *testing.T) {
 	if len(h.attached()) != 0 {
 		t.Fatalf("the attachment stayed in the composer after sending")
 	}
-	sent := h.m.eng.Conv().Messages()[0].Attachments
+	sent := h.eng.Conv().Messages()[0].Attachments
 	h.key("esc")
 	h.key("up")
 	h.key("e")
@@ -397,21 +397,21 @@ func TestSlashForkCreatesAndOpensASession(t *testing.T) {
 	h.ask("q1", "a1")
 	h.ask("q2", "a2")
 	flush(t, h)
-	before := h.m.eng.Conv().ID()
+	before := h.eng.Conv().ID()
 	h.typeText("/fork")
 	h.key("enter")
 	h.wait("the forked session", func() bool {
-		return h.m.eng.Conv().ID() != before && h.opening() == "" && h.m.eng.Conv().Len() == 4
+		return h.eng.Conv().ID() != before && h.opening() == "" && h.eng.Conv().Len() == 4
 	})
 	h.quiet()
-	if got := pathTexts(h.m.eng.Conv()); !slices.Equal(got, []string{"q1", "a1", "q2", "a2"}) {
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"q1", "a1", "q2", "a2"}) {
 		t.Fatalf("the fork holds %q", got)
 	}
 	if !strings.Contains(h.screen(), "forked") {
 		t.Fatalf("the fork is not said:\n%s", h.screen())
 	}
 	ctx := context.Background()
-	s, err := st.Load(ctx, h.m.eng.Conv().ID())
+	s, err := st.Load(ctx, h.eng.Conv().ID())
 	if err != nil || len(s.Snapshot.Messages) != 4 {
 		t.Fatalf("the forked session in the store: %v, %+v", err, s)
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/config"
 	"parley/conversation"
 	"parley/media"
 	"parley/ui/cells"
@@ -25,39 +26,29 @@ type editMaskMsg struct {
 	err error
 }
 
-// editCommand runs /edit PROMPT [--mask PATH] [--model NAME] …: the image
-// edited is the one selected in the image pane, else the image attached in
-// the composer, else the last image of the conversation. A refused line
-// goes back to the composer, so nothing typed is lost.
-func (m *Model) editCommand(inv slash.Invocation) tea.Cmd {
-	refuse := func(why string) tea.Cmd {
-		m.comp.keepLine(inv)
-		return m.notify(why, toastErr)
+// edit reads /edit PROMPT [--mask PATH] [--model NAME] …: the image
+// edited is src (editSource), the model one that can edit (or "": the
+// picker asks among those).
+func (r *imageRunner) edit(inv slash.Invocation, src imageSource, found bool, cat *api.Catalog, listed []string, cfg *config.Config, home string) imageLine {
+	if !found {
+		return imageLine{refused: "there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT"}
 	}
-	src, ok := editSource(m.pane, m.comp.attachments, m.eng.Conv())
-	if !ok {
-		return refuse("there is no image to edit yet; attach one (ctrl+v, /attach) or make one with /image, then /edit PROMPT")
-	}
-	ask, err := m.images.parse(inv, api.CapImageEdit, m.eng.Catalog(), m.opts.Config)
+	ask, err := r.parse(inv, api.CapImageEdit, cat, cfg)
 	if err != nil {
-		return refuse(err.Error())
+		return imageLine{refused: err.Error()}
 	}
 	ask.edit = &src
-	pick := ask.model == ""
-	if pick {
-		if can := m.eng.Catalog().WithListed(m.eng.Listed()).ModelsWith(api.CapImageEdit); len(can) == 0 {
-			return refuse(userSentence(m.eng.Catalog().Require("", api.CapImageEdit)))
+	if ask.model == "" {
+		if can := cat.WithListed(listed).ModelsWith(api.CapImageEdit); len(can) == 0 {
+			return imageLine{refused: userSentence(cat.Require("", api.CapImageEdit))}
 		}
-	} else if err := m.eng.Catalog().Require(ask.model, api.CapImageEdit); err != nil {
-		return refuse(userSentence(err))
+	} else if err := cat.Require(ask.model, api.CapImageEdit); err != nil {
+		return imageLine{refused: userSentence(err)}
 	}
-	switch {
-	case inv.Flags.Has("mask"):
-		return readMask(ask, slash.ExpandHome(inv.Flags.String("mask"), m.opts.Getenv("HOME")))
-	case pick:
-		return m.openImageModelPicker(api.CapImageEdit, ask)
+	if inv.Flags.Has("mask") {
+		return imageLine{ask: ask, mask: slash.ExpandHome(inv.Flags.String("mask"), home)}
 	}
-	return m.startImages(ask)
+	return imageLine{ask: ask}
 }
 
 // readMask reads and checks the mask in a command: a PNG with the image's
@@ -75,18 +66,6 @@ func readMask(ask imageAsk, path string) tea.Cmd {
 		ask.mask = data
 		return editMaskMsg{ask: ask}
 	}
-}
-
-// maskRead goes on with an edit once its mask is checked; without a model
-// the picker asks for one.
-func (m *Model) maskRead(msg editMaskMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.notify(userSentence(msg.err), toastErr)
-	}
-	if msg.ask.model == "" {
-		return m.openImageModelPicker(api.CapImageEdit, msg.ask)
-	}
-	return m.startImages(msg.ask)
 }
 
 // editSource is the image /edit works on: the one selected in the image

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/conversation"
 	"parley/internal/homepath"
 	"parley/session"
 	"parley/ui/cells"
@@ -24,41 +26,42 @@ type exportedMsg struct {
 	err   error
 }
 
-// exportCommand writes the conversation on screen as Markdown (or JSON for
-// a .json path), with its images copied next to the file. Without a path
-// it goes to the export folder (exportDir), named after the title. A chat
-// that keeps no history (the demo, --no-save) exports what it holds.
-func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
-	if m.eng.Conv().Len() == 0 {
-		return m.notify("there is nothing to export yet", toastInfo)
+// export writes conv as Markdown (or JSON for a .json path), with its
+// images copied next to the file, once the recorder wrote what is on
+// screen. Without a path it goes to the export folder (exportDir), named
+// after the title. A chat that keeps no history (the demo, --no-save)
+// exports what it holds (created is when it started).
+func (h *history) export(conv *conversation.Conversation, arg string, allBranches bool, o Options, created time.Time) (tea.Cmd, noticeResult) {
+	if conv.Len() == 0 {
+		return nil, noticeResult{"there is nothing to export yet", toastInfo}
 	}
-	home := m.opts.Getenv("HOME")
+	home := o.Getenv("HOME")
 	path := strings.TrimSpace(arg)
 	if path == "" {
-		name := "parley-" + m.eng.Conv().ID()[:8]
-		if slug := fileSlug(m.eng.Conv().Title()); slug != "" {
+		name := "parley-" + conv.ID()[:8]
+		if slug := fileSlug(conv.Title()); slug != "" {
 			name = slug
 		}
-		path = filepath.Join(exportDir(m.opts.Getenv), name+".md")
+		path = filepath.Join(exportDir(o.Getenv), name+".md")
 	}
 	path = slash.ExpandHome(path, home)
-	if !filepath.IsAbs(path) && m.opts.WorkDir != "" {
-		path = filepath.Join(m.opts.WorkDir, path)
+	if !filepath.IsAbs(path) && o.WorkDir != "" {
+		path = filepath.Join(o.WorkDir, path)
 	}
 	shown := homepath.Short(path, home)
 	opts := session.ExportOptions{Format: session.FormatMarkdown, AllBranches: allBranches}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		opts.Format = session.FormatJSON
 	}
-	store, rec, id := m.hist.Store, m.hist.rec, m.eng.Conv().ID()
+	store, rec, id := h.Store, h.rec, conv.ID()
 	if store == nil {
-		snap, created := m.eng.Conv().Snapshot(), m.term.started
+		snap := conv.Snapshot()
 		return func() tea.Msg {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				return exportedMsg{path: path, shown: shown, err: err}
 			}
 			return exportedMsg{path: path, shown: shown, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
-		}
+		}, noticeResult{}
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
@@ -73,7 +76,7 @@ func (m *Model) exportCommand(arg string, allBranches bool) tea.Cmd {
 			return exportedMsg{path: path, shown: shown, err: err}
 		}
 		return exportedMsg{path: path, shown: shown, err: store.ExportFile(ctx, id, path, opts)}
-	}
+	}, noticeResult{}
 }
 
 // exportDir is where /export writes without a path: $XDG_DOCUMENTS_DIR

@@ -25,14 +25,12 @@ type wordsLayer struct {
 	w, h  int
 }
 
-func (l *wordsLayer) name() string     { return "words" }
-func (l *wordsLayer) full() bool       { return false }
-func (l *wordsLayer) setSize(w, h int) { l.w, l.h = w, h }
-func (l *wordsLayer) draw() (string, int, int) {
+func (l *wordsLayer) SetSize(w, h int) { l.w, l.h = w, h }
+func (l *wordsLayer) Draw() (string, int, int) {
 	return "[typed: " + l.typed + "]", 1, 1
 }
-func (l *wordsLayer) hints() []uictx.Hint { return []uictx.Hint{{Key: "enter", Desc: "done typing"}} }
-func (l *wordsLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *wordsLayer) Hints() []uictx.Hint { return []uictx.Hint{{Key: "enter", Desc: "done typing"}} }
+func (l *wordsLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, nil
@@ -47,7 +45,7 @@ func (l *wordsLayer) update(msg tea.Msg) (tea.Cmd, result) {
 func TestExtendWithAnOverlay(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	l := &wordsLayer{}
-	h.m.layers.push(l)
+	h.m.layers.push(layer{Component: l, kind: "words"})
 	h.send(struct{}{})
 	h.typeText("abc")
 	scr := h.screen()
@@ -66,7 +64,7 @@ func TestExtendWithAnOverlay(t *testing.T) {
 		t.Fatal("f4 did not open the notices with an overlay open")
 	}
 	// Its result closes it.
-	h.m.layers.push(l)
+	h.m.layers.push(layer{Component: l, kind: "words"})
 	h.send(struct{}{})
 	h.key("enter")
 	if h.m.layerName() != "" {
@@ -76,17 +74,24 @@ func TestExtendWithAnOverlay(t *testing.T) {
 
 // counterPane is a passive pane added by a test: it shows how many
 // messages the conversation has.
-type counterPane struct{ draws int }
+type counterPane struct {
+	draws, w, h int
+	in          paneInput
+}
 
-func (p *counterPane) name() string { return "counter" }
-func (p *counterPane) draw(in paneInput, w, h int, _ bool) string {
+func (p *counterPane) name() string                           { return "counter" }
+func (p *counterPane) SetSize(w, h int)                       { p.w, p.h = w, h }
+func (p *counterPane) show(in paneInput, _ bool)              { p.in = in }
+func (p *counterPane) Update(tea.Msg) (tea.Cmd, uictx.Action) { return nil, nil }
+func (p *counterPane) Hints() []uictx.Hint                    { return nil }
+func (p *counterPane) Draw() (string, int, int) {
 	p.draws++
-	lines := make([]string, h)
+	lines := make([]string, p.h)
 	for i := range lines {
-		lines[i] = cells.Spaces(w)
+		lines[i] = cells.Spaces(p.w)
 	}
-	lines[0] = cells.Fit("messages: "+itoa(in.conv.Len()), w)
-	return strings.Join(lines, "\n")
+	lines[0] = cells.Fit("messages: "+itoa(p.in.conv.Len()), p.w)
+	return strings.Join(lines, "\n"), 0, 0
 }
 
 func TestExtendWithAPassivePane(t *testing.T) {
@@ -122,7 +127,7 @@ func (p *markPane) binds(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
 	return ok && (k.String() == "x" || k.Keystroke() == "esc")
 }
-func (p *markPane) update(msg tea.Msg) (tea.Cmd, result) {
+func (p *markPane) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if k.Keystroke() == "esc" {
 			return nil, focusComposerResult{}
@@ -131,7 +136,7 @@ func (p *markPane) update(msg tea.Msg) (tea.Cmd, result) {
 	}
 	return nil, nil
 }
-func (p *markPane) hints() []uictx.Hint { return []uictx.Hint{{Key: "x", Desc: "mark"}} }
+func (p *markPane) Hints() []uictx.Hint { return []uictx.Hint{{Key: "x", Desc: "mark"}} }
 
 func TestExtendWithAnInteractivePane(t *testing.T) {
 	h := newHarness(t, 120, 30)
@@ -250,7 +255,7 @@ func (l *recordingListener) appends() int {
 func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	l := &recordingListener{}
-	h.m.eng.Listen(l)
+	h.eng.Listen(l)
 	for i, q := range []string{"one", "two"} {
 		h.srv.Enqueue(apitest.Reply{Text: "answer"})
 		h.typeText(q)
@@ -262,7 +267,7 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 		// A new conversation: the listener goes on hearing.
 		h.key("ctrl+l")
 		h.key("ctrl+l")
-		if h.m.eng.Conv().Len() != 0 {
+		if h.eng.Conv().Len() != 0 {
 			t.Fatal("no new conversation")
 		}
 	}
@@ -271,12 +276,12 @@ func TestExtendWithAListenerThatSurvivesNewConversations(t *testing.T) {
 	h.typeText("three")
 	h.key("enter")
 	h.wait("the reply", func() bool { return !h.streaming() })
-	snap := h.m.eng.Conv().Snapshot()
+	snap := h.eng.Conv().Snapshot()
 	h.key("ctrl+l")
 	h.key("ctrl+l")
-	h.m.openConversation(snap, "opened")
-	if h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("the opened conversation has %d messages", h.m.eng.Conv().Len())
+	h.m.openConversation(h.eng.Restore("opened", snap), len(snap.Messages))
+	if h.eng.Conv().Len() != 2 {
+		t.Fatalf("the opened conversation has %d messages", h.eng.Conv().Len())
 	}
 	before := l.appends()
 	h.srv.Enqueue(apitest.Reply{Text: "answer"})

@@ -36,5 +36,40 @@ func (f *focus) toComposer() { *f = focus{} }
 // toPane gives the keys to the side pane.
 func (f *focus) toPane() { *f = focus{on: focusPane} }
 
+// mode is who has the keys now; exactly one part handles a key.
+type mode int
+
+const (
+	// modeComposer: the composer has the keys (with the command list and
+	// the compare's columns above it); the chat's keys work. esc goes to
+	// what is most pressing (cancelKey): a reply, an image run,
+	// attachments being read, an edit, a wait, then the banner or the
+	// notice shown, which it dismisses and does nothing else.
+	modeComposer mode = iota
+	// modeMessages: the message cursor's keys act on the selected message;
+	// app keys act; any other key goes back to the composer.
+	modeMessages
+	// modePane: the side pane takes the keys it binds; app keys act; any
+	// other key goes back to the composer.
+	modePane
+	// modeOverlay: the top layer has every key but an app key it does
+	// not use, which closes the layers and acts.
+	modeOverlay
+)
+
+// keyMode is the mode the keys are in: an open layer, else the part the
+// focus is on.
+func keyMode(top *layer, f focus) mode {
+	switch {
+	case top != nil:
+		return modeOverlay
+	case f.on == focusMessages:
+		return modeMessages
+	case f.on == focusPane:
+		return modePane
+	}
+	return modeComposer
+}
+
 // toMessage puts the message cursor on message id.
 func (f *focus) toMessage(id int) { *f = focus{on: focusMessages, msg: id} }

@@ -30,22 +30,21 @@ type grabber struct {
 	base context.Context // cancelled by esc and by leaving
 }
 
-// grabbedMsg brings what a read of the desktop found: an image attached,
-// or clipboard text to paste, or why there is neither. taken is set for
-// the newest screenshot of the folder, which says how old it is.
+// grabbedMsg brings what a read of the desktop found when it found no
+// image: clipboard text to paste, or why there is none. An image comes as
+// an attachedMsg, as every attachment does.
 type grabbedMsg struct {
-	att   *api.Attachment
-	text  string
-	taken time.Time
-	err   error
+	text string
+	err  error
 	// clipboard: a read of the clipboard (a desktop without one is
 	// then asked through the terminal).
 	clipboard bool
 }
 
-// grab starts a read of the desktop, counted as attaching work.
-func (m *Model) grab() grabber {
-	return grabber{sys: m.desktop, lim: attachLimits(m.opts, &m.pics), base: m.work.startAttaching()}
+// grab starts a read of sys, counted as attaching work, its image
+// prepared within lim.
+func (w *work) grab(sys desktop.System, lim api.AttachLimits) grabber {
+	return grabber{sys: sys, lim: lim, base: w.startAttaching()}
 }
 
 // clipboard reads the system clipboard: an image is prepared for sending
@@ -90,24 +89,23 @@ func (g grabber) latest(dir string) tea.Cmd {
 		if err != nil {
 			return grabbedMsg{err: err}
 		}
-		return grabbedMsg{att: &a, taken: shot.ModTime}
+		return attachedMsg{atts: []api.Attachment{a}, taken: shot.ModTime}
 	}
 }
 
 // attachBytes prepares an image read from the desktop for sending.
-func (g grabber) attachBytes(name string, data []byte) grabbedMsg {
+func (g grabber) attachBytes(name string, data []byte) tea.Msg {
 	a, err := api.AttachBytesContext(g.base, name, data, g.lim)
 	if err != nil {
 		media.Reclaim(int64(len(data))) // the refused image is dropped here
 		return grabbedMsg{err: err}
 	}
-	return grabbedMsg{att: &a}
+	return attachedMsg{atts: []api.Attachment{a}}
 }
 
-// grabbed acts on what a read of the desktop found: attaches the image
-// (the newest screenshot says which it is and how old, so an old one taken
-// by mistake is noticed), pastes clipboard text, or says why there is
-// nothing.
+// grabbed acts on a read of the desktop that found no image: pastes
+// clipboard text, or says why there is nothing (a send that waited for it
+// stays unsent).
 func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	m.work.done()
 	var cmd tea.Cmd
@@ -117,29 +115,24 @@ func (m *Model) grabbed(msg grabbedMsg) tea.Cmd {
 	case msg.clipboard && errors.Is(msg.err, desktop.ErrNoDesktop) && m.term.clip.idle():
 		// No desktop clipboard (SSH, a console): the terminal's, if it
 		// shares it.
-		return m.term.clip.start(m.grab(), m.opts.Getenv("TERM"))
+		return m.term.clip.start(m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)), m.opts.Getenv("TERM"))
 	case errors.Is(msg.err, desktop.ErrCancelled):
-		cmd = m.notify("screenshot cancelled", toastInfo)
+		cmd = m.notes.show("screenshot cancelled", toastInfo)
 	case errors.Is(msg.err, desktop.ErrEmpty):
-		cmd = m.notify(userSentence(msg.err), toastInfo)
+		cmd = m.notes.show(userSentence(msg.err), toastInfo)
 	case msg.err != nil:
-		cmd = m.notify(userSentence(msg.err), toastWarn)
-	case msg.att == nil:
+		cmd = m.notes.show(userSentence(msg.err), toastWarn)
+	default:
 		cmd = m.pasteText(msg.text)
 	}
-	if cmd != nil || msg.att == nil {
-		// Nothing was attached: a send that waited for it stays unsent.
-		return tea.Batch(cmd, m.attachingDone(true))
-	}
-	before := len(m.comp.attachments)
-	cmd = m.addAttachments([]api.Attachment{*msg.att})
-	added := len(m.comp.attachments) > before
-	cmd = tea.Batch(cmd, m.attachingDone(!added))
-	if msg.taken.IsZero() || !added {
-		return cmd
-	}
-	said := fmt.Sprintf("attached the newest screenshot, %s, taken %s", cells.OneLine(filepath.Base(msg.att.Name)), age(m.now().Sub(msg.taken)))
-	return tea.Batch(cmd, m.notify(said, toastOK))
+	m.work.arrived(m.eng, true)
+	return cmd
+}
+
+// screenshotTaken says which screenshot the newest of the folder was and
+// how old, so an old one taken by mistake is noticed.
+func screenshotTaken(a api.Attachment, ago time.Duration) noticeResult {
+	return noticeResult{fmt.Sprintf("attached the newest screenshot, %s, taken %s", cells.OneLine(filepath.Base(a.Name)), age(ago)), toastOK}
 }
 
 // age says how long ago something happened, the way people say it.

@@ -56,27 +56,29 @@ func (p *pictures) answered(ctx context.Context, getenv func(string) string, tr 
 	return tea.Batch(cmd, p.probeTmux(ctx, getenv))
 }
 
-// graphicsMsg takes the terminal's answers, the end of the wait for them,
-// tmux's answer and the Stage's draws.
-func (m *Model) graphicsMsg(msg tea.Msg) (tea.Cmd, bool) {
+// update takes the terminal's answers, the end of the wait for them,
+// tmux's answer and the Stage's draws; ok says msg was one of them.
+// fewColours says the colour profile is below 24-bit and nobody pinned it
+// (tmux's answer may raise it).
+func (p *pictures) update(msg tea.Msg, base context.Context, getenv func(string) string, tr *transcript.Transcript, fewColours bool) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case probeTimeoutMsg:
-		if m.pics.known.Facts.Answered {
+		if p.known.Facts.Answered {
 			return nil, true
 		}
-		m.pics.known.Facts.Answered = true
-		return m.pics.answered(m.base, m.opts.Getenv, m.tr), true
+		p.known.Facts.Answered = true
+		return p.answered(base, getenv, tr), true
 	case tmuxProbedMsg:
-		return m.pics.tmuxProbed(msg, m.opts.Getenv, m.tr, m.opts.Profile == 0 && !m.ctx.NoColor && m.term.profile < colorprofile.TrueColor), true
+		return p.tmuxProbed(msg, getenv, tr, fewColours), true
 	case stageDrawMsg:
-		return m.pics.draw(msg), true
+		return p.draw(msg), true
 	}
-	if !m.pics.known.Facts.Take(msg) {
+	if !p.known.Facts.Take(msg) {
 		return nil, false
 	}
-	if m.pics.known.Facts.Answered {
+	if p.known.Facts.Answered {
 		// DA1 came (or the wait ended and a late answer came): decide.
-		return m.pics.answered(m.base, m.opts.Getenv, m.tr), true
+		return p.answered(base, getenv, tr), true
 	}
 	return nil, true
 }

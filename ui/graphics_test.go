@@ -145,8 +145,8 @@ func TestTmuxAnswerUpgradesColour(t *testing.T) {
 	env := map[string]string{"TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color", "XDG_CONFIG_HOME": t.TempDir()}
 	h := newHarness(t, 100, 30, func(o *Options) { o.Getenv = func(k string) string { return env[k] } })
 	h.send(tea.ColorProfileMsg{Profile: colorprofile.ANSI256})
-	cmd, ok := h.m.graphicsMsg(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color", RGB: true}})
-	if !ok || cmd == nil {
+	cmd := h.m.update(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color", RGB: true}})
+	if cmd == nil {
 		t.Fatal("tmux's answer did nothing")
 	}
 	var got []tea.Msg
@@ -174,7 +174,7 @@ func TestTmuxAnswerUpgradesColour(t *testing.T) {
 	if !found {
 		t.Errorf("no switch to 24-bit colour in %v", got)
 	}
-	if cmd, _ := h.m.graphicsMsg(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color"}}); cmd != nil {
+	if cmd := h.m.update(tmuxProbedMsg{t: preview.Tmux{ClientTerm: "xterm-256color"}}); cmd != nil {
 		t.Errorf("tmux without RGB changed something")
 	}
 }

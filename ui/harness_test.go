@@ -23,8 +23,11 @@ import (
 // terminal: Update is called with each message; the commands it returns run
 // on goroutines and their messages are fed back, one at a time, by wait.
 type harness struct {
-	t    *testing.T
-	m    *Model
+	t *testing.T
+	m *Model
+	// eng is the chat engine the harness gave the screen: what the chat
+	// holds is read from it, never from the model's fields.
+	eng  *chat.Engine
 	srv  *apitest.Server
 	msgs chan tea.Msg
 	ctx  context.Context
@@ -93,6 +96,8 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	for _, o := range hopts {
 		o(&opts)
 	}
+	hs.eng = NewEngine(ctx, opts)
+	opts.Engine = hs.eng
 	hs.m = New(ctx, opts)
 	// Past the window in which an early ctrl+j counts as a typed-ahead
 	// Enter (TestTypeAheadEnterSends covers that window).
@@ -100,7 +105,7 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	// Clients are built in commands (never in Update): start as the
 	// program would, and wait until the first model's client has reached
 	// the model, so a test's first send goes out at once.
-	if _, setup := hs.m.layers.top().(*setupLayer); opts.NewClient != nil && opts.Model != "" && !setup {
+	if _, setup := topIs[*setupLayer](&hs.m.layers); opts.NewClient != nil && opts.Model != "" && !setup {
 		hs.run(hs.m.Init())
 		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}
@@ -289,7 +294,7 @@ func keyMsg(s string) tea.KeyPressMsg {
 }
 
 func (h *harness) streaming() bool {
-	return h.m.eng.Reply() != nil || h.m.eng.Waiting() != chat.WaitNone
+	return h.eng.Reply() != nil || h.eng.Waiting() != chat.WaitNone
 }
 
 // errBadKey is a client construction error carrying a control sequence, as
@@ -309,7 +314,7 @@ func (m *Model) imagePaneFocused() (*imagesPane, bool) {
 // layerName is the name of the top layer, or "" when none is open.
 func (m *Model) layerName() string {
 	if l := m.layers.top(); l != nil {
-		return l.name()
+		return l.kind
 	}
 	return ""
 }
@@ -329,7 +334,7 @@ func (h *harness) attached() []api.Attachment { return h.m.comp.attachments }
 func (h *harness) editing() bool { return h.m.comp.editing }
 
 // model is the model the next turn uses.
-func (h *harness) model() string { return h.m.eng.Model() }
+func (h *harness) model() string { return h.eng.Model() }
 
 // theme is the name of the theme on screen; themeSetting is what was
 // chosen (auto, or a name).
@@ -367,4 +372,4 @@ func (h *harness) notice() (string, toastKind) { return h.m.notes.cur.text, h.m.
 
 // useModel makes name the model of the next turn, as a layer's effect
 // would, without the check /model starts.
-func (h *harness) useModel(name string) { h.m.eng.SetModel(name) }
+func (h *harness) useModel(name string) { h.eng.SetModel(name) }

@@ -109,11 +109,11 @@ func (m *Model) hintItems() []uictx.Hint {
 	km := &m.ctx.Keys
 	k := keyOf
 	if l := m.layers.top(); l != nil {
-		return l.hints()
+		return l.Hints()
 	}
 	if m.focus.on == focusPane {
 		if p, ok := m.pane.(focusablePane); ok {
-			return p.hints()
+			return p.Hints()
 		}
 	}
 	if sel, ok := m.eng.Conv().ByID(shownCursor(m.focus, m.eng.Conv(), false)); ok {

@@ -15,6 +15,7 @@ import (
 	"parley/chat"
 	"parley/conversation"
 	"parley/session"
+	"parley/ui/keys"
 	"parley/ui/uictx"
 )
 
@@ -96,6 +97,31 @@ func waitRecorder(rec *session.Recorder) tea.Cmd {
 	}
 }
 
+// update takes the sessions store's messages: write failures, what
+// another process added to the session, the draft, a proposed title; say
+// is what to tell the user, and ok reports msg was one of them.
+func (h *history) update(msg tea.Msg, conv *conversation.Conversation, c *composer, km keys.Map) (cmd tea.Cmd, say noticeResult, ok bool) {
+	switch msg := msg.(type) {
+	case recorderFailedMsg:
+		text, wait := h.recorderFailed(msg)
+		return wait, noticeResult{text, toastWarn}, true
+	case othersAddedMsg:
+		text, wait := h.othersAdded(msg, conv.ID(), firstKey(km.Sessions, "alt+s"))
+		return wait, noticeResult{text, toastInfo}, true
+	case draftTickMsg:
+		if msg.gen == h.draft.gen {
+			return h.saveDraft(conv.ID(), c), noticeResult{}, true
+		}
+		return nil, noticeResult{}, true
+	case draftSavedMsg:
+		return nil, noticeResult{h.draftSaved(msg), toastWarn}, true
+	case autoTitleMsg:
+		autoTitled(msg, conv)
+		return nil, noticeResult{}, true
+	}
+	return nil, noticeResult{}, false
+}
+
 // recorderFailed words a write failure of the recorder and waits for the
 // next one ("" for a failure of an earlier recorder).
 func (h *history) recorderFailed(msg recorderFailedMsg) (string, tea.Cmd) {
@@ -165,18 +191,18 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 			// the chat adds to it.
 			id := conversation.NewID()
 			m.hist.rec.Copy(id, snap)
-			m.openConversation(snap, id)
-			cmds := []tea.Cmd{m.notify(notice, toastWarn)}
+			m.openConversation(m.eng.Restore(id, snap), len(snap.Messages))
+			cmds := []tea.Cmd{m.notes.show(notice, toastWarn)}
 			if m.eng.Waiting() == chat.WaitSession {
 				cmds = append(cmds, m.send())
 			}
 			return tea.Batch(cmds...)
 		}
-		return m.notify("could not open the session: "+msg.err.Error(), toastErr)
+		return m.notes.show("could not open the session: "+msg.err.Error(), toastErr)
 	}
 	complete := msg.full || msg.sess.Messages <= len(msg.sess.Snapshot.Messages)
 	m.interruptStream()
-	m.openConversation(msg.sess.Snapshot, msg.id)
+	m.openConversation(m.eng.Restore(msg.id, msg.sess.Snapshot), len(msg.sess.Snapshot.Messages))
 	// The whole session, read next, is read with the headroom it will have.
 	setHeapFor(max(msg.sess.Messages, len(msg.sess.Snapshot.Messages)), m.opts.Getenv)
 	if msg.sess.Model != "" && !m.opts.ModelGiven {
@@ -188,7 +214,7 @@ func (m *Model) sessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	if !msg.full {
 		m.comp.reset()
 		m.comp.setAttachments(msg.atts)
-		draft = m.say(m.comp.restoreDraft(msg.text))
+		draft = m.notes.say(m.comp.restoreDraft(msg.text))
 		m.hist.draft.saved, m.hist.draft.savedAtts = msg.text, len(msg.atts)
 		m.hist.draft.key = itoa(m.comp.gen)
 	}

@@ -44,9 +44,9 @@ func TestChatRecordsAndReopens(t *testing.T) {
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	replyWith(t, h, "stored answer about lighthouses")
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 	h.typeText("half-typed follow-up")
-	h.m.hist.close(h.m.eng.Conv().ID(), &h.m.comp) // what Run does after the program stops
+	h.m.hist.close(h.eng.Conv().ID(), &h.m.comp) // what Run does after the program stops
 
 	s, err := st.Load(context.Background(), id)
 	if err != nil || len(s.Snapshot.Messages) != 2 || s.Snapshot.Messages[1].Text != "stored answer about lighthouses" {
@@ -84,8 +84,8 @@ func TestReopenedStreamingReplyIsInterrupted(t *testing.T) {
 	}
 	h := newHarness(t, 80, 24, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
-	r, _ := h.m.eng.Conv().LastReply()
+	h.wait("the session", func() bool { return h.eng.Conv().ID() == c.ID() && h.opening() == "" })
+	r, _ := h.eng.Conv().LastReply()
 	if r.State != conversation.StateInterrupted || r.Text != "the first half" {
 		t.Fatalf("reply %+v", r)
 	}
@@ -97,7 +97,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	st := openStore(t)
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	replyWith(t, h, "The zeppelin hangar was enormous.")
-	old := h.m.eng.Conv().ID()
+	old := h.eng.Conv().ID()
 	flush(t, h)
 	h.m.armed.newConv = h.clock.now()
 	h.key("ctrl+l")
@@ -114,7 +114,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	// The message hit is the last row: end selects it.
 	h.key("end")
 	h.key("enter")
-	h.wait("the old session", func() bool { return h.m.eng.Conv().ID() == old && h.opening() == "" })
+	h.wait("the old session", func() bool { return h.eng.Conv().ID() == old && h.opening() == "" })
 	if !strings.Contains(h.screen(), "zeppelin hangar") {
 		t.Fatalf("not at the message:\n%s", h.screen())
 	}
@@ -143,7 +143,7 @@ func TestBrowserRenameDeleteAndExport(t *testing.T) {
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	replyWith(t, h, "an answer worth keeping")
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 
 	out := filepath.Join(t.TempDir(), "talk.md")
 	h.typeText("/export " + out)
@@ -164,8 +164,8 @@ func TestBrowserRenameDeleteAndExport(t *testing.T) {
 	if m, err := st.Get(context.Background(), id); err != nil || m.Title != "Renamed talk" {
 		t.Fatalf("stored title %q (%v)", m.Title, err)
 	}
-	if h.m.eng.Conv().Title() != "Renamed talk" {
-		t.Fatalf("open conversation's title %q", h.m.eng.Conv().Title())
+	if h.eng.Conv().Title() != "Renamed talk" {
+		t.Fatalf("open conversation's title %q", h.eng.Conv().Title())
 	}
 	h.key("ctrl+x")
 	if !strings.Contains(h.screen(), "delete “Renamed talk”") {
@@ -173,7 +173,7 @@ func TestBrowserRenameDeleteAndExport(t *testing.T) {
 	}
 	h.key("y")
 	h.wait("the deletion", func() bool { return strings.Contains(h.screen(), "Sessions · 0") })
-	if h.m.eng.Conv().ID() == id || h.m.eng.Conv().Len() != 0 {
+	if h.eng.Conv().ID() == id || h.eng.Conv().Len() != 0 {
 		t.Fatal("the deleted conversation is still open")
 	}
 }
@@ -194,7 +194,7 @@ func TestUserMessageStoredBeforeRequest(t *testing.T) {
 			return api.NewClient(api.ClientConfig{BaseURL: gw.URL(), APIKey: apitest.DefaultAPIKey})
 		}
 	})
-	convID = h.m.eng.Conv().ID()
+	convID = h.eng.Conv().ID()
 	h.typeText("keep me first")
 	h.key("enter")
 	h.wait("reply", func() bool { return !h.streaming() })
@@ -221,19 +221,19 @@ func TestReopenedSessionKeepsItsModelAndSystemPrompt(t *testing.T) {
 	reopen := func(opts ...harnessOpt) *harness {
 		h := newHarness(t, 80, 24, append(opts, withHistory(History{Store: st, SessionID: c.ID()}))...)
 		h.run(h.m.openSession(c.ID(), 0))
-		h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
+		h.wait("the session", func() bool { return h.eng.Conv().ID() == c.ID() && h.opening() == "" })
 		return h
 	}
 	// The harness starts with gpt-4o as its default model.
 	h := reopen()
-	if h.model() != "llama3" || h.m.eng.Conv().SystemPrompt() != "answer in French" {
-		t.Fatalf("reopened with model %q and system prompt %q", h.model(), h.m.eng.Conv().SystemPrompt())
+	if h.model() != "llama3" || h.eng.Conv().SystemPrompt() != "answer in French" {
+		t.Fatalf("reopened with model %q and system prompt %q", h.model(), h.eng.Conv().SystemPrompt())
 	}
 	if !strings.Contains(h.screen(), "● llama3") {
 		t.Fatalf("the status does not show the session's model:\n%s", h.screen())
 	}
 	h = reopen(func(o *Options) { o.ModelGiven = true; o.SystemPrompt = "answer in German" })
-	if h.model() != "gpt-4o" || h.m.eng.Conv().SystemPrompt() != "answer in German" {
-		t.Fatalf("with --model and --system: model %q, system prompt %q", h.model(), h.m.eng.Conv().SystemPrompt())
+	if h.model() != "gpt-4o" || h.eng.Conv().SystemPrompt() != "answer in German" {
+		t.Fatalf("with --model and --system: model %q, system prompt %q", h.model(), h.eng.Conv().SystemPrompt())
 	}
 }

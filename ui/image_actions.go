@@ -28,7 +28,7 @@ type noticeMsg struct {
 func (m *Model) imageAction(r imageAction) tea.Cmd {
 	a, it := r.att, r.item
 	if len(a.Data) == 0 {
-		return m.notify("that image's bytes are not at hand any more", toastWarn)
+		return m.notes.show("that image's bytes are not at hand any more", toastWarn)
 	}
 	switch r.act {
 	case imagepane.Attach:
@@ -47,7 +47,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		}
 	case imagepane.Open:
 		if it.Path == "" {
-			return m.notify("this image has no file; save a copy first (s)", toastInfo)
+			return m.notes.show("this image has no file; save a copy first (s)", toastInfo)
 		}
 		sys, path, ctx := m.desktop, it.Path, m.base
 		return func() tea.Msg {
@@ -58,7 +58,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 		}
 	case imagepane.CopyPath:
 		if it.Path == "" {
-			return m.notify("this image has no file; save a copy first (s)", toastInfo)
+			return m.notes.show("this image has no file; save a copy first (s)", toastInfo)
 		}
 		return copyText(m.opts.clipboardWrite(m.desktop, m.base), "path", it.Path)
 	case imagepane.CopyImage:
@@ -79,7 +79,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 	case imagepane.Edit:
 		m.focus.toComposer()
 		m.comp.setValue("/edit ")
-		return tea.Batch(m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value()), m.notify("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
+		return tea.Batch(m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value()), m.notes.show("describe the change and press enter; /edit edits the image selected in the pane", toastInfo))
 	}
 	return nil
 }

@@ -133,34 +133,63 @@ func imageRequest(ask imageAsk, dir string) imagegen.Request {
 	return req
 }
 
-// imageCommand runs /image PROMPT [--n N] [--size WxH] [--model NAME]. A
-// refused line goes back to the composer, so nothing typed is lost.
-func (m *Model) imageCommand(inv slash.Invocation) tea.Cmd {
-	ask, err := m.images.parse(inv, api.CapImageGeneration, m.eng.Catalog(), m.opts.Config)
+// imageLine is what /image or /edit asked for, read from its line: the
+// images to make, the mask to read first (an edit's --mask), or the
+// sentence that refuses the line.
+type imageLine struct {
+	ask     imageAsk
+	mask    string
+	refused string
+}
+
+// command reads /image PROMPT [--n N] [--size WxH] [--model NAME]; the
+// model may stay "" (the picker then asks for one).
+func (r *imageRunner) command(inv slash.Invocation, cat *api.Catalog, cfg *config.Config, dir string) imageLine {
+	ask, err := r.parse(inv, api.CapImageGeneration, cat, cfg)
 	if err != nil {
+		return imageLine{refused: err.Error()}
+	}
+	if ask.model != "" {
+		if _, err := imagegen.Plan(cat, imageRequest(ask, dir)); err != nil {
+			return imageLine{refused: userSentence(err)}
+		}
+	}
+	return imageLine{ask: ask}
+}
+
+// askImages starts what /image or /edit asked for: a refused line goes
+// back to the composer, so nothing typed is lost, and the notice says
+// why; a mask is read and checked first (editMaskMsg).
+func (m *Model) askImages(inv slash.Invocation, line imageLine) tea.Cmd {
+	switch {
+	case line.refused != "":
 		m.comp.keepLine(inv)
-		return m.notify(err.Error(), toastErr)
+		return m.notes.show(line.refused, toastErr)
+	case line.mask != "":
+		return readMask(line.ask, line.mask)
 	}
-	if ask.model == "" {
-		return m.openImageModelPicker(api.CapImageGeneration, ask)
-	}
-	if _, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir())); err != nil {
-		m.comp.keepLine(inv)
-		return m.notify(userSentence(err), toastErr)
-	}
-	return m.startImages(ask)
+	return m.startImages(line.ask)
 }
 
 // startImages checks what was asked against what the model accepts (before
 // any request: images cost money), starts the image turn, and makes the
-// images in a command.
+// images in a command. Without a model, the picker asks for one first.
 func (m *Model) startImages(ask imageAsk) tea.Cmd {
+	if ask.model == "" {
+		// The model picker asks which model makes them, among those that
+		// can.
+		cap := api.CapImageGeneration
+		if ask.edit != nil {
+			cap = api.CapImageEdit
+		}
+		return m.openModels(modelLayer{forImages: &ask, imageCap: cap})
+	}
 	if m.eng.Busy() || m.eng.Waiting() != chat.WaitNone {
-		return m.notify(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
+		return m.notes.show(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	job, err := imagegen.Plan(m.eng.Catalog(), imageRequest(ask, m.opts.imageDir()))
 	if err != nil {
-		return m.notify(userSentence(err), toastErr)
+		return m.notes.show(userSentence(err), toastErr)
 	}
 	turn := conversation.ImageTurn{Size: job.Size, N: job.N}
 	if ask.edit != nil {
@@ -168,7 +197,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 	}
 	run, err := m.eng.StartImages(job, ask.prompt, turn, ask.again)
 	if err != nil {
-		return m.notify(userSentence(err), toastWarn)
+		return m.notes.show(userSentence(err), toastWarn)
 	}
 	m.notes.dismiss()
 	m.tr.List().Bottom()
@@ -205,11 +234,11 @@ func imageFailure(err error) string {
 }
 
 // stopImages is esc or ctrl+c while images are made.
-func (m *Model) stopImages() tea.Cmd {
-	if !m.eng.StopImages() {
-		return nil
+func stopImages(eng *chat.Engine) noticeResult {
+	if !eng.StopImages() {
+		return noticeResult{}
 	}
-	return m.notify("stopped; no image was saved", toastInfo)
+	return noticeResult{"stopped; no image was saved", toastInfo}
 }
 
 // imageSeg is the status while images are made: what, for how long, and

@@ -50,8 +50,8 @@ func TestImageCommandMakesTwoImagesInTheTranscript(t *testing.T) {
 	h.typeText("/image a red fox in snow --n 2 --model gpt-image-1 --size 1024x1024")
 	h.key("enter")
 	h.wait("the image turn", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateDone
 	})
 	files := pngFiles(t, dir)
 	if len(files) != 2 {
@@ -104,8 +104,8 @@ func TestEscDuringGenerationSavesNothing(t *testing.T) {
 	h.wait("the status", func() bool { return strings.Contains(h.screen(), "generating 1 image with gpt-image-1") })
 	h.key("esc")
 	h.wait("the stop", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateInterrupted
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateInterrupted
 	})
 	// The run's end is what would have saved a file.
 	h.wait("the run's end", func() bool { return arrived[imagesMadeMsg](h) > 0 })
@@ -123,16 +123,16 @@ func TestFailedGenerationShowsInlineAndRetries(t *testing.T) {
 	h.typeText("/image a fox --model gpt-image-1")
 	h.key("enter")
 	h.wait("the failure", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateFailed
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateFailed
 	})
 	if !strings.Contains(h.screen(), "ctrl+r to retry") {
 		t.Fatalf("no retry hint:\n%s", h.screen())
 	}
 	h.key("ctrl+r")
 	h.wait("the retry", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n == 1 && h.m.eng.Conv().At(0).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n == 1 && h.eng.Conv().At(0).State == conversation.StateDone
 	})
 	if files := pngFiles(t, dir); len(files) != 1 {
 		t.Fatalf("after the retry: %v", files)
@@ -165,8 +165,8 @@ func makeTwo(t *testing.T, h *harness, dir string) []string {
 	h.typeText("/image two foxes --n 2 --model gpt-image-1")
 	h.key("enter")
 	h.wait("the images", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateDone
 	})
 	files := pngFiles(t, dir)
 	if len(files) != 2 {
@@ -275,8 +275,8 @@ func TestEditFromThePane(t *testing.T) {
 	h.typeText("make it night --model gpt-image-1")
 	h.key("enter")
 	h.wait("the edit", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n == 2 && h.m.eng.Conv().At(1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n == 2 && h.eng.Conv().At(1).State == conversation.StateDone
 	})
 	edits := h.srv.RequestsTo("/images/edits")
 	if len(edits) != 1 || edits[0].Edit == nil {
@@ -287,7 +287,7 @@ func TestEditFromThePane(t *testing.T) {
 		string(form.Images[0].Data) != readFile(t, sel.Path) {
 		t.Fatalf("form %+v", form)
 	}
-	turn := h.m.eng.Conv().At(1)
+	turn := h.eng.Conv().At(1)
 	if turn.Image == nil || turn.Image.From != sel.Path || len(turn.Attachments) != 1 {
 		t.Fatalf("edit turn %+v", turn)
 	}
@@ -328,8 +328,8 @@ func TestImageForm(t *testing.T) {
 	h.typeText("1024x1536")
 	h.key("enter")
 	h.wait("the images", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateDone
 	})
 	if files := pngFiles(t, dir); len(files) != 2 {
 		t.Fatalf("files %v", files)
@@ -358,12 +358,12 @@ func TestImageAsksForAModel(t *testing.T) {
 	if h.m.layerName() != "models" {
 		t.Fatalf("top layer %q", h.m.layerName())
 	}
-	l := h.m.layers.top().(*modelLayer)
+	l, _ := topIs[*modelLayer](&h.m.layers)
 	if l.forImages == nil || l.forImages.prompt != "a fox" {
 		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
 	}
 	for _, it := range l.rows(nil) {
-		if h.m.eng.Catalog().Require(it.Value, api.CapImageGeneration) != nil {
+		if h.eng.Catalog().Require(it.Value, api.CapImageGeneration) != nil {
 			t.Fatalf("the picker lists %q, which cannot generate", it.Value)
 		}
 	}
@@ -379,7 +379,7 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Path: "/images/generations", Delay: 500 * time.Millisecond})
 	h.typeText("/image a slow fox --model gpt-image-1")
 	h.key("enter")
-	h.wait("the run", func() bool { return h.m.eng.Images() != nil })
+	h.wait("the run", func() bool { return h.eng.Images() != nil })
 	h.typeText("hello")
 	h.key("enter")
 	if h.draft() != "hello" {
@@ -388,12 +388,12 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	h.m.comp.setValue("")
 	h.key("ctrl+l")
 	h.key("ctrl+l")
-	if h.m.eng.Images() != nil || h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("run %v, %d messages", h.m.eng.Images(), h.m.eng.Conv().Len())
+	if h.eng.Images() != nil || h.eng.Conv().Len() != 0 {
+		t.Fatalf("run %v, %d messages", h.eng.Images(), h.eng.Conv().Len())
 	}
 	h.wait("the late answer", func() bool { return arrived[imagesMadeMsg](h) > 0 })
-	if h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("the late answer reached the new conversation: %d messages", h.m.eng.Conv().Len())
+	if h.eng.Conv().Len() != 0 {
+		t.Fatalf("the late answer reached the new conversation: %d messages", h.eng.Conv().Len())
 	}
 	if files := pngFiles(t, dir); len(files) != 0 {
 		t.Fatalf("files %v", files)

@@ -8,46 +8,51 @@ import (
 
 	"parley/chat"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
-// key routes a key press by focus. The quit keys come first (unless the
-// top layer owns them). An open layer has the keys, but an app key it does
-// not use (help, notices, sessions, …) closes the layers and acts. A
-// focused pane gets the keys it binds; an app key acts with the focus
-// left where it is; any other key gives the focus back to the composer
-// and is delivered there.
+// key gives a key press to the one part whose mode it is (keyMode). An
+// open layer has the keys, but an app key it does not use (help, notices,
+// sessions, …) closes the layers and acts (unless the layer owns the quit
+// keys). The message cursor and a focused pane take their own keys; an
+// app key acts with the focus left where it is; any other key gives the
+// focus back to the composer and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	owned := m.layers.ownsQuit()
 	app, isApp := m.actions.appKey(&m.ctx.Keys, msg, keysNow(&m.comp, m.eng))
-	if l := m.layers.top(); l != nil {
+	switch keyMode(m.layers.top(), m.focus) {
+	case modeOverlay:
+		l := m.layers.top()
 		m.armed.codePrefix = false
-		if !isApp || owned || layerBinds(l, msg) {
+		if !isApp || m.layers.ownsQuit() || layerBinds(l.Component, msg) {
 			return m.routeLayer(msg)
 		}
-		if app.opens != "" && app.opens == l.name() {
+		if app.opens != "" && app.opens == l.kind {
 			m.layers.pop()
 			return nil
 		}
 		m.layers.closeAll()
 		return m.perform(app.op, call{key: msg})
-	}
-	if m.focus.on == focusMessages {
+	case modeMessages:
 		if isApp {
 			return m.perform(app.op, call{key: msg})
 		}
 		return m.cursorKey(msg)
-	}
-	if cmd, ok := m.paneTakes(msg); ok {
-		return cmd
-	}
-	if m.focus.on == focusPane {
+	case modePane:
+		if cmd, ok := m.paneTakes(msg); ok {
+			return cmd
+		}
 		if isApp {
 			return m.perform(app.op, call{key: msg})
 		}
 		m.focus.toComposer()
 	}
-	if cmd, ok := compareKey(m, msg); ok {
-		return cmd
+	if !m.menu.IsOpen() {
+		if out, ok := m.cmp.key(msg, m.eng, !m.comp.empty(), m.ctx, m.screen.lay.Transcript, m.now()); ok {
+			if out.bottom {
+				m.tr.List().Bottom()
+			}
+			return tea.Batch(m.tickIfNeeded(), m.notes.say(out.say))
+		}
 	}
 	return m.chatKey(msg)
 }
@@ -56,16 +61,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // focus and binds it; ok says it did.
 func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
 	p, ok := m.pane.(focusablePane)
-	if !ok || m.focus.on != focusPane || !p.binds(msg) {
+	if !ok || keyMode(m.layers.top(), m.focus) != modePane || !p.binds(msg) {
 		return nil, false
 	}
-	cmd, res := p.update(msg)
+	cmd, res := p.Update(msg)
 	return tea.Batch(cmd, m.handleResult(res)), true
 }
 
 // layerBinds reports whether a layer uses a key: a layer that does not say
 // uses every key that types text.
-func layerBinds(l layer, msg tea.KeyPressMsg) bool {
+func layerBinds(l uictx.Component, msg tea.KeyPressMsg) bool {
 	if b, ok := l.(keyBinder); ok {
 		return b.binds(msg)
 	}
@@ -81,12 +86,12 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 		cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
-		return tea.Batch(cmd, m.say(n), m.menu.sync(m.comp.value()))
+		return tea.Batch(cmd, m.notes.say(n), m.menu.sync(m.comp.value()))
 	}
 	if m.armed.codePrefix {
 		m.armed.codePrefix = false
 		if s := msg.String(); len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
-			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
+			return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), int(s[0]-'0')))
 		}
 		if keys.Matches(msg, m.ctx.Keys.Cancel) {
 			return nil
@@ -108,7 +113,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.tickIfNeeded()
 	case msg.Keystroke() == "backspace" && textEmpty && len(m.comp.attachments) > 0:
-		return m.say(m.comp.remove(-1))
+		return m.notes.say(m.comp.remove(-1))
 	case msg.Text == "/" && textEmpty && !m.comp.editing:
 		m.comp.setValue("/")
 		return m.menu.open(completionEnv(m.eng, &m.images, m.opts, m.term.themes), m.comp.value())
@@ -117,7 +122,7 @@ func (m *Model) chatKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.perform(a.op, call{key: msg})
 	}
 	cmd, n := m.comp.typeKey(msg, &m.ctx.Keys)
-	return tea.Batch(cmd, m.say(n))
+	return tea.Batch(cmd, m.notes.say(n))
 }
 
 // keysNow is the state the keys' conditions read.
@@ -137,26 +142,25 @@ func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else
 // close a pane that took the transcript's place, else dismiss the banner
-// or a notice that stays until esc (and nothing else), else select the
-// last message when the composer is empty; a notice that fades by itself
-// is dismissed on the way.
+// or the notice shown (and nothing else: the letters typed next go to the
+// composer), else select the last message when the composer is empty.
 func (m *Model) cancelKey() tea.Cmd {
 	switch {
 	case m.eng.Reply() != nil:
 		m.interruptStream()
 		return m.tickIfNeeded()
 	case m.eng.Images() != nil:
-		return m.stopImages()
+		return m.notes.say(stopImages(m.eng))
 	case m.work.attaching > 0:
 		m.work.stopAttaching()
 		if m.eng.Waiting() == chat.WaitAttachments {
 			m.eng.Hold(chat.WaitNone)
-			return m.notify("stopped attaching; the images being prepared were not attached, and your message was not sent", toastInfo)
+			return m.notes.show("stopped attaching; the images being prepared were not attached, and your message was not sent", toastInfo)
 		}
-		return m.notify("stopped attaching; the images being prepared were not attached", toastInfo)
+		return m.notes.show("stopped attaching; the images being prepared were not attached", toastInfo)
 	case m.comp.editing:
 		if m.comp.abandonEdit() {
-			return m.notify("left edit mode; your text stays in the composer as a new message", toastInfo)
+			return m.notes.show("left edit mode; your text stays in the composer as a new message", toastInfo)
 		}
 		return nil
 	case m.pane != nil && m.screen.lay.SideFull:
@@ -165,20 +169,16 @@ func (m *Model) cancelKey() tea.Cmd {
 		return nil
 	case m.eng.Waiting() != chat.WaitNone:
 		m.eng.Hold(chat.WaitNone)
-		return m.notify("not sent; your message stays in the composer", toastInfo)
-	case m.notes.dismissBanner():
-		return nil
-	case m.notes.cur.kind.sticky() && m.notes.dismiss():
-		// A notice that says esc dismisses it: this esc does only that.
+		return m.notes.show("not sent; your message stays in the composer", toastInfo)
+	case m.notes.dismissBanner(), m.notes.dismiss():
+		// The notice goes, and this esc does only that: a key that
+		// dismisses something never acts besides.
 		return nil
 	case m.comp.empty() && m.eng.Conv().Len() > 0:
-		// The message cursor, on the last message; the notice goes too,
-		// so one esc is enough whatever was said last.
-		m.notes.dismiss()
+		// The message cursor, on the last message.
 		m.selectMessage(m.eng.Conv().At(m.eng.Conv().Len() - 1).ID)
 		return m.tickIfNeeded()
 	}
-	m.notes.dismiss()
 	return nil
 }
 
@@ -192,14 +192,12 @@ func (m *Model) interrupt() tea.Cmd {
 		return m.tickIfNeeded()
 	}
 	if m.eng.Images() != nil {
-		return m.stopImages()
+		return m.notes.say(stopImages(m.eng))
 	}
-	now := m.now()
-	if !m.armed.quit.IsZero() && now.Sub(m.armed.quit) <= quitWindow {
+	if m.armed.again(&m.armed.quit, m.now()) {
 		return m.quit()
 	}
-	m.armed.quit = now
-	return m.notify(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
+	return m.notes.show(fmt.Sprintf("press %s again to quit", firstKey(m.ctx.Keys.Interrupt, "ctrl+c")), toastInfo)
 }
 
 // quit stops a reply in flight (kept as interrupted) and ends the program.

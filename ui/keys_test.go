@@ -50,7 +50,7 @@ func TestNewlineKeysGrowComposerThenScroll(t *testing.T) {
 	if h.lay().ComposerText != 1 {
 		t.Errorf("composer %d rows after send", h.lay().ComposerText)
 	}
-	if u, _ := h.m.eng.Conv().LastUser(); strings.Count(u.Text, "\n") != 11 {
+	if u, _ := h.eng.Conv().LastUser(); strings.Count(u.Text, "\n") != 11 {
 		t.Errorf("sent %q", u.Text)
 	}
 }
@@ -79,7 +79,7 @@ func TestEditLastMessageAndResend(t *testing.T) {
 	h.typeText("first")
 	h.key("enter")
 	h.wait("second answer", func() bool { return !h.streaming() })
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	if len(msgs) != 2 || msgs[0].Text != "first question" || msgs[1].Text != "answer two" {
 		t.Fatalf("conversation %+v", msgs)
 	}
@@ -91,8 +91,8 @@ func TestEditLastMessageAndResend(t *testing.T) {
 		t.Errorf("old turn still shown:\n%s", h.screen())
 	}
 	// The title follows the edited first message (status bar, window).
-	if got := h.m.View().WindowTitle; got != "first question — parley" || h.m.eng.Conv().Title() != "first question" {
-		t.Errorf("title %q / window title %q", h.m.eng.Conv().Title(), got)
+	if got := h.m.View().WindowTitle; got != "first question — parley" || h.eng.Conv().Title() != "first question" {
+		t.Errorf("title %q / window title %q", h.eng.Conv().Title(), got)
 	}
 }
 
@@ -106,8 +106,8 @@ func TestEscLeavesEditModeWithoutLosingAnything(t *testing.T) {
 	// Unchanged: esc clears the composer; the message stays.
 	h.key("up")
 	h.key("esc")
-	if h.editing() || h.draft() != "" || h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("editing=%v composer=%q len=%d", h.editing(), h.draft(), h.m.eng.Conv().Len())
+	if h.editing() || h.draft() != "" || h.eng.Conv().Len() != 2 {
+		t.Fatalf("editing=%v composer=%q len=%d", h.editing(), h.draft(), h.eng.Conv().Len())
 	}
 	// Changed: esc keeps the new text as a new message.
 	h.key("up")
@@ -116,7 +116,7 @@ func TestEscLeavesEditModeWithoutLosingAnything(t *testing.T) {
 	if h.editing() || h.draft() != "question again" {
 		t.Fatalf("editing=%v composer=%q", h.editing(), h.draft())
 	}
-	if u, _ := h.m.eng.Conv().LastUser(); u.Text != "question" || h.m.eng.Conv().Len() != 2 {
+	if u, _ := h.eng.Conv().LastUser(); u.Text != "question" || h.eng.Conv().Len() != 2 {
 		t.Fatalf("conversation changed: %q", u.Text)
 	}
 }
@@ -328,13 +328,13 @@ func TestNewConversationNeedsTwoPresses(t *testing.T) {
 		t.Fatalf("welcome over the conversation:\n%s", h.screen())
 	}
 	h.key("ctrl+l")
-	if h.m.eng.Conv().Len() != 2 || !strings.Contains(h.screen(), "again to start a new conversation") {
-		t.Fatalf("first press: len=%d\n%s", h.m.eng.Conv().Len(), h.screen())
+	if h.eng.Conv().Len() != 2 || !strings.Contains(h.screen(), "again to start a new conversation") {
+		t.Fatalf("first press: len=%d\n%s", h.eng.Conv().Len(), h.screen())
 	}
 	h.clock.advance(500 * time.Millisecond)
 	h.key("ctrl+l")
-	if h.m.eng.Conv().Len() != 0 || strings.Contains(h.screen(), "question") || h.m.View().WindowTitle != "parley" {
-		t.Fatalf("second press: len=%d\n%s", h.m.eng.Conv().Len(), h.screen())
+	if h.eng.Conv().Len() != 0 || strings.Contains(h.screen(), "question") || h.m.View().WindowTitle != "parley" {
+		t.Fatalf("second press: len=%d\n%s", h.eng.Conv().Len(), h.screen())
 	}
 	if !welcome() {
 		t.Fatalf("no welcome in the new conversation:\n%s", h.screen())
@@ -385,10 +385,10 @@ func TestClientWarningsShownOnce(t *testing.T) {
 		t.Fatalf("the api package gives no warning for plain http to a remote host (%v)", err)
 	}
 	h.run(h.m.Init())
-	h.wait("client", func() bool { _, ok := h.m.eng.Clients().Ready("gpt-4o"); return ok })
+	h.wait("client", func() bool { _, ok := h.eng.Clients().Ready("gpt-4o"); return ok })
 	h.wait("warning", func() bool { return func() bool { text, kind := h.notice(); return kind == toastWarn && text != "" }() })
 	// The cached client is used; no second build.
-	if prepareClient(h.m.eng.Clients(), "gpt-4o") != nil {
+	if prepareClient(h.eng.Clients(), "gpt-4o") != nil {
 		t.Error("client built twice")
 	}
 }

@@ -3,32 +3,30 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/keys"
 	"parley/ui/uictx"
 )
 
 // A layer is one overlay over the chat: help, a picker, the setup screen,
-// the sessions browser, the file picker, the image form. Every overlay
-// implements this one interface and lives in a small stack; the root routes
-// messages to the top layer, draws it, and acts on the result it returns in
-// one place (handleResult). Adding an overlay is one file with a type
-// implementing layer, plus one line that pushes it.
-type layer interface {
-	// name identifies the layer kind ("help", "models", …) for tests.
-	name() string
-	// full reports whether the layer takes the whole screen. A layer that
-	// is not full is a panel over the transcript; it still takes the whole
-	// screen when the screen is too small for a panel.
-	full() bool
-	// setSize hands the layer its area.
-	setSize(w, h int)
-	// update handles a message routed to the layer. The result, when not
-	// nil, is data the root acts on right after (see results.go): close
-	// the layer, use a model, open a session, …
-	update(msg tea.Msg) (tea.Cmd, result)
-	// draw returns the layer's box and where it goes in its area.
-	draw() (box string, x, y int)
-	// hints lists the keys that matter while the layer is open.
-	hints() []uictx.Hint
+// the sessions browser, the file picker, the image form, the tool
+// prompts. Its component implements the one contract of the UI's parts
+// (uictx.Component: a message in, an action out; drawn into its
+// rectangle; its hints) and lives in a small stack; the root routes
+// messages to the top layer, draws it, and acts on the action it returns
+// in one place (handleResult), whatever package the component is from.
+// Adding an overlay is a component plus one line that pushes it.
+type layer struct {
+	uictx.Component
+	// kind names the overlay ("help", "models", …): the app key that
+	// opens a kind closes it; tests name it.
+	kind string
+	// full: the layer takes the whole screen. One that is not is a panel
+	// over the transcript; it still takes the whole screen when the
+	// screen is too small for a panel.
+	full bool
+	// stop ends the work the component started (a search, previews)
+	// when the layer closes; nil when it starts none.
+	stop func()
 }
 
 // quitOwner is a layer that handles the quit keys itself (the setup screen
@@ -44,30 +42,51 @@ type keyBinder interface {
 	binds(msg tea.KeyPressMsg) bool
 }
 
+// keysWatcher is a layer that shows the key map, told when the terminal's
+// keyboard support changed it.
+type keysWatcher interface {
+	keysChanged(km keys.Map)
+}
+
 // layerStack holds the open layers; the last one is on top and receives
 // input. gen grows with every push and pop, so the layout gives a new top
 // layer its size even when nothing else changed.
 type layerStack struct {
-	list []layer
+	list []*layer
 	gen  int
 }
 
-func (s *layerStack) top() layer {
+// top is the layer on top (nil: none is open).
+func (s *layerStack) top() *layer {
 	if len(s.list) == 0 {
 		return nil
 	}
 	return s.list[len(s.list)-1]
 }
 
+// topIs is the top layer's component when it is a T.
+func topIs[T any](s *layerStack) (T, bool) {
+	var zero T
+	l := s.top()
+	if l == nil {
+		return zero, false
+	}
+	c, ok := l.Component.(T)
+	return c, ok
+}
+
 // push opens a layer on top of the others.
 func (s *layerStack) push(l layer) {
-	s.list = append(s.list, l)
+	s.list = append(s.list, &l)
 	s.gen++
 }
 
-// pop closes the top layer.
+// pop closes the top layer and ends its work.
 func (s *layerStack) pop() {
 	if n := len(s.list); n > 0 {
+		if stop := s.list[n-1].stop; stop != nil {
+			stop()
+		}
 		s.list[n-1] = nil
 		s.list = s.list[:n-1]
 	}
@@ -83,7 +102,7 @@ func (s *layerStack) closeAll() {
 
 // ownsQuit reports whether the top layer handles the quit keys.
 func (s *layerStack) ownsQuit() bool {
-	q, ok := s.top().(quitOwner)
+	q, ok := topIs[quitOwner](s)
 	return ok && q.ownsQuit()
 }
 
@@ -93,6 +112,6 @@ func (m *Model) routeLayer(msg tea.Msg) tea.Cmd {
 	if l == nil {
 		return nil
 	}
-	cmd, res := l.update(msg)
-	return tea.Batch(cmd, m.handleResult(res))
+	cmd, act := l.Update(msg)
+	return tea.Batch(cmd, m.handleResult(act))
 }

@@ -29,13 +29,11 @@ type branchLayer struct {
 // leaf.
 type branchChosen struct{ leaf int }
 
-func (l *branchLayer) name() string             { return "branches" }
-func (l *branchLayer) full() bool               { return false }
-func (l *branchLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *branchLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *branchLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+func (l *branchLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *branchLayer) Draw() (string, int, int) { return l.p.Box() }
+func (l *branchLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *branchLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *branchLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
 	switch res.Action {
@@ -158,7 +156,7 @@ func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation, now tim
 // switchBranch shows the branch ending at leaf.
 func (m *Model) switchBranch(leaf int) tea.Cmd {
 	if err := m.eng.Conv().SwitchTo(leaf); err != nil {
-		return m.notify(treeRefusal(err))
+		return m.notes.show(treeRefusal(err))
 	}
 	m.focus.toComposer()
 	m.tr.List().Bottom()

@@ -28,12 +28,10 @@ func newHelpLayer(ctx *uictx.Context, cmds []slash.Command[commandEnv]) *helpLay
 	return &helpLayer{h: h, km: &ctx.Keys}
 }
 
-func (l *helpLayer) name() string             { return "help" }
-func (l *helpLayer) full() bool               { return false }
-func (l *helpLayer) setSize(w, h int)         { l.h.SetSize(w, h) }
-func (l *helpLayer) draw() (string, int, int) { return l.h.Box() }
+func (l *helpLayer) SetSize(w, h int)         { l.h.SetSize(w, h) }
+func (l *helpLayer) Draw() (string, int, int) { return l.h.Box() }
 
-func (l *helpLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *helpLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	var closed bool
 	l.h, closed = l.h.Update(msg)
 	if closed {
@@ -42,7 +40,7 @@ func (l *helpLayer) update(msg tea.Msg) (tea.Cmd, result) {
 	return nil, nil
 }
 
-func (l *helpLayer) hints() []uictx.Hint {
+func (l *helpLayer) Hints() []uictx.Hint {
 	return []uictx.Hint{{Key: keyOf(l.km.Close), Desc: "close"}, {Key: "pgup/pgdn", Desc: "scroll"}}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -50,13 +51,11 @@ type modelsListedMsg struct {
 	err    error
 }
 
-func (l *modelLayer) name() string             { return "models" }
-func (l *modelLayer) full() bool               { return false }
-func (l *modelLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *modelLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *modelLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+func (l *modelLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *modelLayer) Draw() (string, int, int) { return l.p.Box() }
+func (l *modelLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *modelLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *modelLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	if ml, ok := msg.(modelsListedMsg); ok {
 		if ml.gen != l.gen {
 			return nil, nil
@@ -105,23 +104,25 @@ func (l *modelLayer) rows(listed []string) []overlay.PickerItem {
 	return out
 }
 
-// openModelPicker opens the model picker; sendAfter (a message sent with
-// no model given: no --model, no default_model) says so and sends the
-// composer's message, which it keeps, once a model is chosen.
-func (m *Model) openModelPicker(sendAfter bool) tea.Cmd {
+// openModels opens the model picker for what want says it is for: the
+// chat's next model (sendAfter: a message sent with no model given, no
+// --model and no default_model, which it keeps and sends once a model is
+// chosen), the model that makes the images of forImages, or the model
+// that answers a reply again (regenerate, current being the reply's).
+func (m *Model) openModels(want modelLayer) tea.Cmd {
+	l := &want
 	// The layer's number is the stack's after it is pushed: a list that
 	// arrives for an earlier picker is not this one's.
-	l := &modelLayer{
-		gen:       m.layers.gen + 1,
-		sendAfter: sendAfter,
-		catalog:   m.eng.Catalog(), current: m.eng.Model(), def: m.opts.defaultModel(),
-		km: &m.ctx.Keys,
+	l.gen = m.layers.gen + 1
+	l.catalog, l.km = m.eng.Catalog(), &m.ctx.Keys
+	if l.forImages == nil {
+		l.current, l.def = cmp.Or(l.current, m.eng.Model()), m.opts.defaultModel()
 	}
 	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
-	m.layers.push(l)
+	m.layers.push(layer{Component: l, kind: "models"})
 	var said tea.Cmd
-	if sendAfter {
-		said = m.notify("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
+	if l.sendAfter {
+		said = m.notes.show("choose a model first; the message goes once you do (set default_model in the config to skip this)", toastInfo)
 	}
 	if !m.eng.Clients().Configured() {
 		return said
@@ -176,25 +177,5 @@ func (m *Model) useModel(name string, send bool) tea.Cmd {
 	if m.eng.Reply() != nil {
 		msg = "the reply in flight keeps its model; the next one comes from " + termsafe.Sanitize(m.eng.Model())
 	}
-	return tea.Batch(append(cmds, m.notify(msg, toastOK))...)
-}
-
-// openImageModelPicker asks which model makes the images of ask: the
-// picker lists only the models that can do cap (configured, known by name,
-// or listed by the gateway).
-func (m *Model) openImageModelPicker(cap api.Capability, ask imageAsk) tea.Cmd {
-	l := &modelLayer{
-		gen:       m.layers.gen + 1,
-		catalog:   m.eng.Catalog(),
-		forImages: &ask,
-		imageCap:  cap,
-		km:        &m.ctx.Keys,
-	}
-	l.p = overlay.NewPicker(m.ctx, l.rows(nil), overlay.ModelPickerOptions())
-	m.layers.push(l)
-	if !m.eng.Clients().Configured() {
-		return nil
-	}
-	l.p.SetLoading(overlay.ModelsLoading)
-	return listModels(m.base, m.eng.Clients(), m.eng.Model(), l.gen)
+	return tea.Batch(append(cmds, m.notes.show(msg, toastOK))...)
 }

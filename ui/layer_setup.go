@@ -18,16 +18,14 @@ type setupLayer struct {
 	w, h int
 }
 
-func (l *setupLayer) name() string     { return "setup" }
-func (l *setupLayer) full() bool       { return true }
 func (l *setupLayer) ownsQuit() bool   { return true }
-func (l *setupLayer) setSize(w, h int) { l.w, l.h = w, h; l.s.SetSize(w, h) }
-func (l *setupLayer) draw() (string, int, int) {
+func (l *setupLayer) SetSize(w, h int) { l.w, l.h = w, h; l.s.SetSize(w, h) }
+func (l *setupLayer) Draw() (string, int, int) {
 	return cells.Block(strings.Split(l.s.View(), "\n"), l.w, l.h), 0, 0
 }
-func (l *setupLayer) hints() []uictx.Hint { return nil }
+func (l *setupLayer) Hints() []uictx.Hint { return nil }
 
-func (l *setupLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *setupLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	var res overlay.SetupResult
 	var cmd tea.Cmd
 	l.s, res, cmd = l.s.Update(msg)

@@ -16,13 +16,11 @@ type themeLayer struct {
 	km     *keys.Map
 }
 
-func (l *themeLayer) name() string             { return "themes" }
-func (l *themeLayer) full() bool               { return false }
-func (l *themeLayer) setSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *themeLayer) draw() (string, int, int) { return l.p.Box() }
-func (l *themeLayer) hints() []uictx.Hint      { return pickerHints(l.km) }
+func (l *themeLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
+func (l *themeLayer) Draw() (string, int, int) { return l.p.Box() }
+func (l *themeLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
 
-func (l *themeLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *themeLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	var res overlay.PickerResult
 	l.p, res = l.p.Update(msg)
 	switch res.Action {

@@ -51,7 +51,7 @@ func (m *Model) menuKey(msg tea.Msg) (tea.Cmd, bool) {
 		// The composer still holds "//text"; send parses it to "/text".
 		return tea.Batch(cmd, m.send()), true
 	case slash.Fail:
-		return tea.Batch(cmd, m.notify(res.Err.Error(), toastErr)), true
+		return tea.Batch(cmd, m.notes.show(res.Err.Error(), toastErr)), true
 	case slash.Closed:
 		m.comp.setValue(res.Text)
 	}

@@ -119,6 +119,17 @@ type armed struct {
 	codePrefix    bool
 }
 
+// again reports whether the key armed at *at is pressed a second time
+// within quitWindow; otherwise this press arms it.
+func (a *armed) again(at *time.Time, now time.Time) bool {
+	if !at.IsZero() && now.Sub(*at) <= quitWindow {
+		*at = time.Time{}
+		return true
+	}
+	*at = now
+	return false
+}
+
 // quitWindow is how long a first ctrl+c (or new-conversation key) waits
 // for its second press.
 const quitWindow = 1500 * time.Millisecond
@@ -131,7 +142,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.term.themeName == "auto" || m.term.themeName == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	if s, ok := m.layers.top().(*setupLayer); ok {
+	if s, ok := topIs[*setupLayer](&m.layers); ok {
 		cmds = append(cmds, s.start())
 	} else {
 		cmds = append(cmds, prepareClient(m.eng.Clients(), m.eng.Model()))

@@ -35,6 +35,8 @@ type notice struct {
 // problems of the banner, and the log of both. It owns its messages
 // (noticeExpiredMsg); the root only asks it to show or dismiss.
 type notices struct {
+	// now is the chat's clock: a notice is stamped when it is shown.
+	now func() time.Time
 	cur notice
 	gen int
 	// banner holds the start-up problems until esc or the first send;
@@ -63,8 +65,8 @@ func (k toastKind) duration() time.Duration {
 // show makes text the notice shown in place of the key hint and logs it.
 // Text is sanitised: notices carry gateway error messages and model names.
 // A notice that goes by itself returns the tick that expires it.
-func (ns *notices) show(text string, kind toastKind, now time.Time) tea.Cmd {
-	n := notice{text: cells.Fold(text), kind: kind, at: now, gen: ns.gen + 1}
+func (ns *notices) show(text string, kind toastKind) tea.Cmd {
+	n := notice{text: cells.Fold(text), kind: kind, at: ns.now(), gen: ns.gen + 1}
 	ns.gen = n.gen
 	ns.cur = n
 	ns.add(n)
@@ -121,11 +123,6 @@ func (ns *notices) dismissBanner() bool {
 	return true
 }
 
-// notify shows a notice (see notices.show).
-func (m *Model) notify(text string, kind toastKind) tea.Cmd {
-	return m.notes.show(text, kind, m.now())
-}
-
 // worded is a command's message that words its own outcome (a copy, an
 // export, a saved file): the root says it.
 type worded interface {
@@ -139,11 +136,20 @@ func (msg copiedMsg) notice() noticeResult {
 	return noticeResult{text, kind}
 }
 
+// say shows a notice a component or a step worded (nothing when it is
+// empty).
+func (ns *notices) say(n noticeResult) tea.Cmd {
+	if n.text == "" {
+		return nil
+	}
+	return ns.show(n.text, n.kind)
+}
+
 // copied is the command of a copy, or the notice saying why there was
 // nothing to copy.
-func (m *Model) copied(cmd tea.Cmd, why string) tea.Cmd {
+func (ns *notices) copied(cmd tea.Cmd, why string) tea.Cmd {
 	if why != "" {
-		return m.notify(why, toastInfo)
+		return ns.show(why, toastInfo)
 	}
 	return cmd
 }

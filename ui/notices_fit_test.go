@@ -12,7 +12,7 @@ import (
 func TestShortNoticeGetsItsLines(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	text := "system prompt: Review the code tersely: bugs first, style last. (/system TEXT changes it, /system --clear removes it)"
-	h.m.notify(text, toastInfo)
+	h.m.notes.show(text, toastInfo)
 	h.send(struct{}{})
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "/system --clear removes it)") || strings.Contains(flat, "shows all") {
@@ -26,17 +26,20 @@ func TestShortNoticeGetsItsLines(t *testing.T) {
 func TestNoticesPaneFillsItsRows(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	long := strings.Repeat("a long start-up problem that goes on and on; ", 40)
-	h.m.notify(long, toastWarn)
+	h.m.notes.show(long, toastWarn)
 	for range 3 {
-		h.m.notify("a short notice about something done", toastOK)
+		h.m.notes.show("a short notice about something done", toastOK)
 	}
 	h.key("f4")
 	p, ok := h.m.pane.(*noticesPane)
 	if !ok {
 		t.Fatal("f4 opened no notices pane")
 	}
-	w, ht := h.m.screen.lay.Side.W, h.m.screen.lay.Side.H
-	rows := strings.Split(ansi.Strip(p.draw(h.m.paneInput(), w, ht, false)), "\n")
+	w, ht := h.lay().Side.W, h.lay().Side.H
+	p.SetSize(w, ht)
+	p.show(h.m.paneInput(), false)
+	box, _, _ := p.Draw()
+	rows := strings.Split(ansi.Strip(box), "\n")
 	empty := 0
 	for _, r := range rows {
 		if strings.TrimSpace(strings.TrimPrefix(r, "│")) == "" {

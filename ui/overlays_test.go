@@ -45,7 +45,7 @@ func TestModelPickerSwitchesForNextTurnKeepingHistory(t *testing.T) {
 	if r := lastReplyMsg(h); r.Model != "llama3" {
 		t.Errorf("reply model %q", r.Model)
 	}
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	if msgs[1].Model != "gpt-4o" {
 		t.Errorf("first reply's model changed to %q", msgs[1].Model)
 	}
@@ -73,7 +73,7 @@ func TestNoModelOpensPicker(t *testing.T) {
 	}
 	h.typeText("hello")
 	h.key("enter")
-	if h.m.layerName() != "models" || h.draft() != "hello" || h.m.eng.Conv().Len() != 0 {
+	if h.m.layerName() != "models" || h.draft() != "hello" || h.eng.Conv().Len() != 0 {
 		t.Fatalf("open=%v composer=%q", h.m.layerName(), h.draft())
 	}
 	if cur, _ := h.notice(); !strings.Contains(cur, "choose a model first; the message goes once you do") {
@@ -83,7 +83,7 @@ func TestNoModelOpensPicker(t *testing.T) {
 	h.key("enter")
 	h.srv.Enqueue(apitest.Reply{Text: "hi"})
 	h.key("enter")
-	h.wait("reply", func() bool { return !h.streaming() && h.m.eng.Conv().Len() == 2 })
+	h.wait("reply", func() bool { return !h.streaming() && h.eng.Conv().Len() == 2 })
 	if r := lastReplyMsg(h); r.Model != "gpt-4o-mini" {
 		t.Errorf("model %q", r.Model)
 	}
@@ -266,7 +266,7 @@ func TestFirstRunSetupUsesFoundServerAndSaves(t *testing.T) {
 		t.Fatalf("reply %+v", r)
 	}
 	// Saving again never overwrites.
-	h.m.useServer(overlay.SetupResult{BaseURL: "http://127.0.0.1:9/v1", Model: "x"})
+	useServer(h.eng, h.m.opts, overlay.SetupResult{BaseURL: "http://127.0.0.1:9/v1", Model: "x"})
 	h.send(saveConfig(cfgPath, "http://127.0.0.1:9/v1", "x")())
 	if b2, _ := os.ReadFile(cfgPath); string(b2) != string(b) || !strings.Contains(h.screen(), "left unchanged") {
 		t.Fatalf("config overwritten or not reported:\n%s\n%s", b2, h.screen())
@@ -313,7 +313,7 @@ func TestSetupQuit(t *testing.T) {
 		o.probe = []overlay.Candidate{{Name: "none"}}
 	})
 	h.run(h.m.Init())
-	h.wait("probe", func() bool { s, ok := h.m.layers.top().(*setupLayer); return ok && !s.s.Probing() })
+	h.wait("probe", func() bool { s, ok := topIs[*setupLayer](&h.m.layers); return ok && !s.s.Probing() })
 	h.key("ctrl+q")
 	h.wait("quit", func() bool { return h.quit })
 }
@@ -346,7 +346,7 @@ func TestCatalogCapabilitiesFromConfig(t *testing.T) {
 	yes := true
 	cfg := &config.Config{Models: []config.ModelConfig{{Name: "llama3", Vision: &yes}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "llama3" })
-	if err := h.m.eng.Catalog().Require("llama3", api.CapVision); err != nil {
+	if err := h.eng.Catalog().Require("llama3", api.CapVision); err != nil {
 		t.Fatalf("configured vision ignored: %v", err)
 	}
 }

@@ -12,17 +12,21 @@ import (
 
 // sidePane is a pane beside the transcript: it gets the right part of the
 // transcript's rows when the screen is wide enough, and the transcript's
-// whole area when it is not. A passive pane (the notices) only draws; an
-// interactive one (the images) also implements focusablePane. Adding a pane
-// is one file with a type implementing sidePane, plus the line that opens
-// it (togglePane).
+// whole area when it is not. Its component is the UI's one contract
+// (uictx.Component: a message in, an action out; drawn into its rectangle,
+// exactly w×h cells, in Update (composeFrame), cached by its own inputs;
+// its hints), told before each draw what the chat shows (show). A passive
+// pane (the notices) asks nothing and takes no keys; an interactive one
+// (the images) also implements focusablePane. Adding a pane is one file
+// with a type implementing sidePane, plus the line that opens it
+// (togglePane).
 type sidePane interface {
+	uictx.Component
 	// name identifies the pane ("notices", …).
 	name() string
-	// draw returns the pane drawn into exactly w×h cells from what the
-	// chat shows now (in). It runs in Update (composeFrame) and caches by
-	// its own inputs; focused says whether the pane has the keys.
-	draw(in paneInput, w, h int, focused bool) string
+	// show tells the pane what the chat shows now (in) and whether it has
+	// the keys, before it is drawn.
+	show(in paneInput, focused bool)
 }
 
 // focusablePane is a pane that can take the keys. While it has them it
@@ -32,10 +36,6 @@ type focusablePane interface {
 	sidePane
 	// binds reports whether the pane takes a key press or a paste now.
 	binds(msg tea.Msg) bool
-	// update handles a key it binds, or a message it started (a
-	// completion, a preview); its result is data the root acts on.
-	update(msg tea.Msg) (tea.Cmd, result)
-	hints() []uictx.Hint
 }
 
 // pictureWanter is a pane that shows a picture made in the background: it
@@ -67,9 +67,15 @@ func (m *Model) paneInput() paneInput {
 }
 
 // togglePane opens p, or closes the side pane when a pane of that name is
-// open already. A pane that can take the keys gets them when it opens.
+// open already. A pane that can take the keys gets them when it opens, and
+// when it is open without them (it keeps what it shows; p is dropped).
 func (m *Model) togglePane(p sidePane) tea.Cmd {
-	if m.pane != nil && m.pane.name() == p.name() {
+	_, takesKeys := m.pane.(focusablePane)
+	switch {
+	case m.pane != nil && m.pane.name() == p.name() && takesKeys && m.focus.on != focusPane:
+		m.focus.toPane()
+		return nil
+	case m.pane != nil && m.pane.name() == p.name():
 		m.pane = nil
 		m.focus.toComposer()
 		return nil

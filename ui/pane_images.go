@@ -42,6 +42,9 @@ type imagesPane struct {
 	// on one of them.
 	conv    *conversation.Conversation
 	pending []api.Attachment
+	// The rectangle and the focus of the next draw.
+	w, h    int
+	focused bool
 }
 
 // imageAction is what the image pane asks of the root: act on item (its
@@ -57,9 +60,7 @@ type imageAction struct {
 type focusComposerResult struct{}
 
 func newImagesPane(ctx *uictx.Context, dirs imagepane.Dirs, on bool) *imagesPane {
-	p := &imagesPane{p: imagepane.New(ctx), on: on}
-	p.p.SetDirs(dirs)
-	return p
+	return &imagesPane{p: imagepane.New(ctx, dirs), on: on}
 }
 
 func (p *imagesPane) name() string { return "images" }
@@ -74,7 +75,7 @@ func (p *imagesPane) binds(msg tea.Msg) bool {
 	return false
 }
 
-func (p *imagesPane) hints() []uictx.Hint {
+func (p *imagesPane) Hints() []uictx.Hint {
 	if p.p.PromptOpen() {
 		return []uictx.Hint{{Key: "enter", Desc: "save"}, {Key: "tab", Desc: "complete"}, {Key: "esc", Desc: "cancel"}}
 	}
@@ -84,8 +85,8 @@ func (p *imagesPane) hints() []uictx.Hint {
 	}
 }
 
-// update handles a key the pane binds, or a message of its save prompt.
-func (p *imagesPane) update(msg tea.Msg) (tea.Cmd, result) {
+// Update handles a key the pane binds, or a message of its save prompt.
+func (p *imagesPane) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return p.p.HandleMsg(msg), nil
@@ -196,21 +197,31 @@ func itemFor(msg conversation.Message, a api.Attachment) imagepane.Item {
 	return it
 }
 
-// draw draws the pane, and notes which preview the selected image needs
-// (wantedPicture names it after the Update).
-func (p *imagesPane) draw(in paneInput, w, h int, focused bool) string {
+// SetSize gives the pane its rectangle.
+func (p *imagesPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// show takes what the chat shows before a draw: the images it lists, and
+// whether the pane has the keys.
+func (p *imagesPane) show(in paneInput, focused bool) {
 	p.refresh(in)
+	p.focused = focused
+}
+
+// Draw draws the pane, and notes which preview the selected image needs
+// (wantedPicture names it after the Update).
+func (p *imagesPane) Draw() (string, int, int) {
+	w, h, focused := p.w, p.h, p.focused
 	p.needW, p.needH = 0, 0
 	it, ok := p.p.Selected()
 	if !ok {
-		return p.p.Draw(w, h, nil, focused)
+		return p.p.Draw(w, h, nil, focused), 0, 0
 	}
 	_, _, pw, ph := p.p.PreviewArea(w, h)
 	if it.Key != p.needKey {
 		// Looked up once per selection, not on every frame: the lookup
 		// walks the conversation.
 		p.needKey, p.need = it.Key, preview.Source{}
-		if a, ok := findImage(in.conv, in.pending, it.Key); ok {
+		if a, ok := findImage(p.conv, p.pending, it.Key); ok {
 			src := preview.Source{Data: a.Data}
 			if n, err := hex.Decode(src.Sum[:], []byte(a.SHA256)); err == nil && n == len(src.Sum) {
 				p.need = src
@@ -224,7 +235,7 @@ func (p *imagesPane) draw(in paneInput, w, h int, focused bool) string {
 			lines = p.shown
 		}
 	}
-	return p.p.Draw(w, h, lines, focused)
+	return p.p.Draw(w, h, lines, focused), 0, 0
 }
 
 // wantedPicture is the preview the pane waits for, once.
@@ -279,15 +290,4 @@ func findImage(conv *conversation.Conversation, pending []api.Attachment, key st
 		}
 	}
 	return api.Attachment{}, false
-}
-
-// openImagePane opens the image pane with the keys, gives it the keys when
-// it is open without them, and closes it when it has them.
-func (m *Model) toggleImagePane() tea.Cmd {
-	if _, ok := m.pane.(*imagesPane); ok && m.focus.on != focusPane {
-		m.focus.toPane()
-		return nil
-	}
-	home := m.opts.Getenv("HOME")
-	return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: home, Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 }

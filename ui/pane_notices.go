@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"parley/ui/cells"
 	"parley/ui/uictx"
 )
@@ -14,6 +16,8 @@ import (
 // the keys.
 type noticesPane struct {
 	ctx  *uictx.Context
+	w, h int
+	log  []notice
 	key  string
 	view string
 }
@@ -22,18 +26,23 @@ func newNoticesPane(ctx *uictx.Context) *noticesPane { return &noticesPane{ctx: 
 
 func (p *noticesPane) name() string { return "notices" }
 
-func (p *noticesPane) draw(in paneInput, w, h int, _ bool) string {
-	log := in.notes.log
+func (p *noticesPane) SetSize(w, h int)                       { p.w, p.h = w, h }
+func (p *noticesPane) show(in paneInput, _ bool)              { p.log = in.notes.log }
+func (p *noticesPane) Update(tea.Msg) (tea.Cmd, uictx.Action) { return nil, nil }
+func (p *noticesPane) Hints() []uictx.Hint                    { return nil }
+
+func (p *noticesPane) Draw() (string, int, int) {
+	log, w, h := p.log, p.w, p.h
 	key := strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(p.ctx.StyleGen) + "/" + strconv.Itoa(len(log)) + "/" + noticesHow(p.ctx)
 	if len(log) > 0 {
 		key += "/" + strconv.Itoa(log[len(log)-1].gen) + log[len(log)-1].at.String()
 	}
 	if key == p.key {
-		return p.view
+		return p.view, 0, 0
 	}
 	p.key = key
 	p.view = p.render(log, w, h)
-	return p.view
+	return p.view, 0, 0
 }
 
 func (p *noticesPane) render(log []notice, w, h int) string {

@@ -23,28 +23,21 @@ const (
 	clipboardTimeout = max(2*desktop.DefaultTimeout, desktop.WSLTimeout) + time.Second
 )
 
-// paste handles a bracketed paste: image paths are attached (after their
-// bytes are checked), a lone link to an image is attached as a link, and
-// anything else is text in the composer, or a block on the message when
-// the composer would pass its bound.
-func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	if m.menu.IsOpen() && m.comp.fits(msg.Content) {
-		m.comp.update(msg)
-		return m.menu.sync(m.comp.value())
-	}
-	return m.pasteText(msg.Content)
-}
-
-// pasteText is the paste path of text from a paste or the clipboard.
+// pasteText is the paste path of text from a bracketed paste or the
+// clipboard: image paths are attached (after their bytes are checked), a
+// lone link to an image is attached as a link, and anything else is text
+// in the composer, or a block on the message when the composer would pass
+// its bound.
 func (m *Model) pasteText(content string) tea.Cmd {
 	res := paste.Parse(content, m.opts.Getenv("HOME"))
 	switch {
 	case res.Kind == paste.Paths:
-		return m.attachUpTo(res.Paths, content, true)
+		cmd, refused := m.work.attachUpTo(res.Paths, roomOf(m.opts, &m.pics), len(m.comp.attachments), content, true)
+		return tea.Batch(cmd, m.notes.say(refused))
 	case res.Kind == paste.URL && res.ImageURL:
 		return attachRefsContext(m.work.startAttaching(), []string{res.URL}, content, attachLimits(m.opts, &m.pics))
 	}
-	return tea.Batch(m.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.menu.sync(m.comp.value()))
+	return tea.Batch(m.notes.say(m.comp.take(content, roomOf(m.opts, &m.pics))), m.menu.sync(m.comp.value()))
 }
 
 // checkAndAttach confirms that pasted paths are images or text files (a

@@ -30,14 +30,6 @@ type blockRoom struct {
 	lim      api.AttachLimits
 }
 
-// say tells the user what a component reported, if anything.
-func (m *Model) say(n noticeResult) tea.Cmd {
-	if n.text == "" {
-		return nil
-	}
-	return m.notify(n.text, n.kind)
-}
-
 // takeText puts text that arrives at once (a paste, the clipboard, dropped
 // paths that were not files after all) into the composer at the cursor,
 // or on the message as a block when the composer would pass its bound.

@@ -247,11 +247,12 @@ func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
 	}
 	h := newHarness(t, 100, 30, withHistory(History{Store: st}))
 	h.run(h.m.openSession(c.ID(), 0))
-	h.wait("the session", func() bool { return h.m.eng.Conv().ID() == c.ID() && h.opening() == "" })
+	h.wait("the session", func() bool { return h.eng.Conv().ID() == c.ID() && h.opening() == "" })
 	if h.draft() != "" || len(h.attached()) != 1 || h.attached()[0].Name != "draft-1.txt" || string(h.attached()[0].Data) != draft {
 		t.Fatalf("the draft came back as %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
 	h.key("alt+x")
+	h.key("esc") // the notice of the clearing goes, and only it
 	h.key("esc")
 	h.key("g")
 	h.key("e")

@@ -6,7 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/imagepane"
 	"parley/ui/keys"
+	"parley/ui/preview"
 )
 
 // op is what an action of the table does (table.go): the table says which
@@ -77,41 +79,54 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	switch o {
 	case opModel:
 		if c.inv.Args == "" {
-			return m.openModelPicker(false)
+			return m.openModels(modelLayer{})
 		}
 		check, unlisted := checkModelName(m.eng, m.base, c.inv.Args)
-		return tea.Batch(m.useModel(c.inv.Args, false), check, m.say(unlisted))
+		return tea.Batch(m.useModel(c.inv.Args, false), check, m.notes.say(unlisted))
 	case opTheme:
 		if c.inv.Args == "" {
-			m.layers.push(newThemeLayer(m.ctx, m.term))
+			m.layers.push(layer{Component: newThemeLayer(m.ctx, m.term), kind: "themes"})
 			return nil
 		}
 		cmd := m.setTheme(c.inv.Args)
 		if m.term.themeName == c.inv.Args {
-			return tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+			return tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
 		}
 		return cmd
 	case opCompare:
-		return m.compareCommand(c.inv)
+		cmd, n := m.cmp.command(c.inv, m.eng, m.base)
+		return tea.Batch(cmd, m.notes.say(n))
 	case opRole:
 		n, model := roleCommand(m.eng.Conv(), m.opts, m.eng.Model(), c.inv.Args)
-		return tea.Batch(m.useModel(model, false), m.say(n))
+		return tea.Batch(m.useModel(model, false), m.notes.say(n))
 	case opSet:
-		return m.say(setParameter(m.eng.Conv(), m.opts.Config, m.eng.Model(), c.inv.Args))
+		return m.notes.say(setParameter(m.eng.Conv(), m.opts.Config, m.eng.Model(), c.inv.Args))
 	case opSystem:
-		return m.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
+		return m.notes.say(systemPrompt(m.eng.Conv(), m.opts, c.inv.Args))
 	case opNew:
+		// By key, with history on screen, the first press asks for a
+		// second one, so a stray key loses nothing.
 		switch {
-		case c.byKey():
-			return m.newConversationKey()
+		case c.byKey() && m.eng.Conv().Len() == 0:
+			return nil
+		case c.byKey() && !m.armed.again(&m.armed.newConv, m.now()):
+			return m.notes.show(fmt.Sprintf("press %s again to start a new conversation", firstKey(m.ctx.Keys.NewConversation, "ctrl+l")), toastInfo)
 		case m.eng.Conv().Len() == 0:
-			return m.notify("this conversation is new already", toastInfo)
+			return m.notes.show("this conversation is new already", toastInfo)
 		}
 		return m.startNewConversation()
 	case opSessions:
-		return m.openSessions()
+		l, cmd, off := m.hist.browser(m.ctx, m.base, m.eng.Conv().ID(), m.now)
+		if l == nil {
+			return m.notes.say(off)
+		}
+		m.layers.push(*l)
+		// The draft is saved first, so the conversation on screen is
+		// listed as it is.
+		return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
 	case opExport:
-		return m.exportCommand(strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"))
+		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started)
+		return tea.Batch(cmd, m.notes.say(n))
 	case opRetry:
 		return m.retry()
 	case opStop:
@@ -119,7 +134,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		case c.byKey():
 			return m.cancelKey()
 		case m.eng.Reply() == nil:
-			return m.notify("no reply is streaming", toastInfo)
+			return m.notes.show("no reply is streaming", toastInfo)
 		}
 		m.interruptStream()
 		return m.tickIfNeeded()
@@ -127,14 +142,14 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		return m.send()
 	case opBranches:
 		if m.eng.Conv().Len() == 0 {
-			return m.notify("this conversation has no messages yet, so no branches", toastInfo)
+			return m.notes.show("this conversation has no messages yet, so no branches", toastInfo)
 		}
-		m.layers.push(newBranchLayer(m.ctx, m.eng.Conv(), m.now()))
+		m.layers.push(layer{Component: newBranchLayer(m.ctx, m.eng.Conv(), m.now()), kind: "branches"})
 		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()
 		if len(msgs) == 0 {
-			return m.notify("there is nothing to fork yet: ask something first", toastInfo)
+			return m.notes.show("there is nothing to fork yet: ask something first", toastInfo)
 		}
 		return m.fork(msgs[len(msgs)-1])
 	}
@@ -146,42 +161,44 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 func (m *Model) performMessage(o op, c call) tea.Cmd {
 	switch o {
 	case opAttach:
-		return m.attachCommand(c.inv.Positional)
+		cmd, refused := m.work.attachCommand(c.inv.Positional, m.opts, m.desktop, roomOf(m.opts, &m.pics), len(m.comp.attachments))
+		return tea.Batch(cmd, m.notes.say(refused))
 	case opScreenshot:
 		name := "screenshot-" + m.now().Format("20060102-150405")
-		return tea.Batch(m.grab().region(name), m.notify("draw the region to capture; esc here stops the capture", toastInfo))
+		return tea.Batch(m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).region(name), m.notes.show("draw the region to capture; esc here stops the capture", toastInfo))
 	case opImage:
 		if c.byKey() {
 			m.layers.push(newFormLayer(m.ctx, &m.images, m.eng.Catalog(), m.eng.Listed(), m.opts.Config))
 			return nil
 		}
-		return m.imageCommand(c.inv)
+		return m.askImages(c.inv, m.images.command(c.inv, m.eng.Catalog(), m.opts.Config, m.opts.imageDir()))
 	case opEdit:
-		return m.editCommand(c.inv)
+		src, found := editSource(m.pane, m.comp.attachments, m.eng.Conv())
+		return m.askImages(c.inv, m.images.edit(c.inv, src, found, m.eng.Catalog(), m.eng.Listed(), m.opts.Config, m.opts.Getenv("HOME")))
 	case opPaste:
-		return m.grab().clipboard()
+		return m.work.grab(m.desktop, attachLimits(m.opts, &m.pics)).clipboard()
 	case opClearComposer:
 		switch m.comp.clearAll() {
 		case "cleared":
-			return m.notify("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
+			return m.notes.show("message cleared; "+firstKey(m.ctx.Keys.ClearComposer, "alt+k")+" again brings it back", toastInfo)
 		case "restored":
-			return m.notify("message brought back", toastInfo)
+			return m.notes.show("message brought back", toastInfo)
 		}
 		return nil
 	case opDetach:
 		n, err := numberArg(c.inv, "an attachment", len(m.comp.attachments))
 		if err != nil {
-			return m.notify(err.Error(), toastErr)
+			return m.notes.show(err.Error(), toastErr)
 		}
-		return m.say(m.comp.remove(n - 1))
+		return m.notes.say(m.comp.remove(n - 1))
 	case opAttached:
-		return m.notify(attachedList(m.comp.attachments), toastInfo)
+		return m.notes.show(attachedList(m.comp.attachments), toastInfo)
 	case opEditLast:
 		if !c.byKey() && (m.eng.Reply() != nil || m.eng.Conv().Len() == 0) {
-			return m.notify("there is no message to edit yet", toastInfo)
+			return m.notes.show("there is no message to edit yet", toastInfo)
 		}
 		if u, ok := m.eng.Conv().LastUser(); ok {
-			return m.say(m.comp.editMessage(u.ID, u.Text, u.Attachments))
+			return m.notes.say(m.comp.editMessage(u.ID, u.Text, u.Attachments))
 		}
 		return nil
 	case opEditor:
@@ -190,19 +207,19 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 		n, err := numberArg(c.inv, "a code block", 0)
 		switch {
 		case err != nil:
-			return m.notify(err.Error(), toastErr)
+			return m.notes.show(err.Error(), toastErr)
 		case n > 0:
-			return m.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+			return m.notes.copied(copyLabelled(m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 		}
-		return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
+		return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), 0))
 	case opCopyCode:
 		if n := keys.CodeBlockDigit(keys.Matched(c.key, m.ctx.Keys.CopyCode)); n > 0 {
-			return m.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
+			return m.notes.copied(copyFromReply(m.eng.Conv(), m.tr, m.opts.clipboardWrite(m.desktop, m.base), n))
 		}
 		m.armed.codePrefix = true
 		return nil
 	}
-	return m.notify(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
+	return m.notes.show(fmt.Sprintf("parley has no way to do the action %d", o), toastErr)
 }
 
 // performScreen does the ops on the screen and the program: what it
@@ -211,28 +228,28 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 func (m *Model) performScreen(o op, c call) tea.Cmd {
 	switch o {
 	case opHelp:
-		m.layers.push(newHelpLayer(m.ctx, m.actions.commands.Commands()))
+		m.layers.push(layer{Component: newHelpLayer(m.ctx, m.actions.commands.Commands()), kind: "help"})
 		return nil
 	case opNotices:
 		return m.togglePane(newNoticesPane(m.ctx))
 	case opAbout:
-		return m.notify(m.pics.about(m.opts.Version, m.term.profile), toastInfo)
+		return m.notes.show(m.pics.about(m.opts.Version, m.term.profile), toastInfo)
 	case opMouse:
-		return m.notify(m.term.toggleMouse(), toastInfo)
+		return m.notes.show(m.term.toggleMouse(), toastInfo)
 	case opQuit:
 		return m.quit()
 	case opInterrupt:
 		return m.interrupt()
 	case opTools:
-		return m.notify(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
+		return m.notes.show(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	case opImagePane:
-		return m.toggleImagePane()
+		return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: m.opts.Getenv("HOME"), Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 	case opThinking:
 		m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
 		if m.tr.ThinkingOpen() {
-			return tea.Batch(m.tickIfNeeded(), m.notify("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
+			return tea.Batch(m.tickIfNeeded(), m.notes.show("thinking shown in full; "+firstKey(m.ctx.Keys.ToggleThinking, "/thinking")+" folds it again", toastInfo))
 		}
-		return tea.Batch(m.tickIfNeeded(), m.notify("thinking folded to one line", toastInfo))
+		return tea.Batch(m.tickIfNeeded(), m.notes.show("thinking folded to one line", toastInfo))
 	case opTop:
 		m.tr.List().Top()
 	case opBottom:

@@ -25,7 +25,7 @@ func TestReopenedSessionShowsItsPictures(t *testing.T) {
 	h.wait("the picture", func() bool { return strings.Contains(h.m.View().Content, "▀") })
 	live := pictureRows(h.screen())
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 
 	again := newHarness(t, 120, 40, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
@@ -82,7 +82,7 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 		h.wait("the reply", func() bool { return !h.streaming() })
 	}
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 	again := newHarness(t, 140, 40, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Clipboard = h.m.opts.Clipboard })
 	again.run(again.m.openSession(id, 0))
 	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
@@ -120,7 +120,7 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 	h.wait("both pictures", func() bool { r := picturesAbove(h.screen()); return len(r) == 2 && r[0] > 0 && r[1] > 0 })
 	live := picturesAbove(h.screen())
 	flush(t, h)
-	id := h.m.eng.Conv().ID()
+	id := h.eng.Conv().ID()
 
 	again := newHarness(t, 140, 50, withHistory(History{Store: st, SessionID: id}), getenv)
 	again.run(again.m.openSession(id, 0))

@@ -23,8 +23,8 @@ func TestAReplysImagesShowAndAreSaved(t *testing.T) {
 	h.typeText("paint a fox")
 	h.key("enter")
 	h.wait("the reply", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n == 2 && h.m.eng.Conv().At(1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n == 2 && h.eng.Conv().At(1).State == conversation.StateDone
 	})
 	files := pngFiles(t, dir)
 	if len(files) != 1 || !strings.Contains(filepath.Base(files[0]), "paint-a-fox") {
@@ -41,7 +41,7 @@ func TestAReplysImagesShowAndAreSaved(t *testing.T) {
 	if flat := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(flat, "the reply's image 2 is not an image (it looks like an HTML page)") || h.m.notes.cur.kind != toastWarn {
 		t.Fatalf("the image not kept is not said:\n%s", h.screen())
 	}
-	items := imageItems(h.m.eng.Conv(), nil, h.m.now(), nil)
+	items := imageItems(h.eng.Conv(), nil, h.m.now(), nil)
 	if len(items) != 1 || items[0].Origin != imagepane.Generated || items[0].Path != files[0] {
 		t.Fatalf("the image pane lists %+v", items)
 	}

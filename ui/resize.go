@@ -22,7 +22,7 @@ func (m *Model) relayout() {
 	}
 	if l := m.layers.top(); l != nil {
 		in.Overlay = overlayPanel
-		if l.full() {
+		if l.full {
 			in.Overlay = overlayFull
 		}
 	}
@@ -46,7 +46,7 @@ func (m *Model) relayout() {
 	}
 	m.tr.SetSize(max(m.screen.lay.Transcript.W, 1), max(m.screen.lay.Transcript.H, 1))
 	if l := m.layers.top(); l != nil {
-		l.setSize(m.screen.lay.Overlay.W, m.screen.lay.Overlay.H)
+		l.SetSize(m.screen.lay.Overlay.W, m.screen.lay.Overlay.H)
 	}
 }
 

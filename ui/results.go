@@ -6,17 +6,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/api"
+	"parley/ui/browser"
 	"parley/ui/cells"
+	"parley/ui/filepicker"
+	"parley/ui/imageform"
 	"parley/ui/overlay"
-	"parley/ui/preview"
+	"parley/ui/uictx"
 )
 
-// result is what a component asks of the root, as data: the components
-// (layers, panes) never hold the root or closures over it. handleResult is
-// the one place the root acts on a result, one case per kind.
-type result any
-
-// The results of the root's own layers.
+// The actions of the root's own components (its layers and panes); the
+// components of packages of their own report their own types
+// (browser.Result, filepicker.Result, imageform.Result). A component never
+// holds the root or closures over it: what it asks is data, and
+// handleResult is the one place the root acts on it, one case per type.
 type (
 	// closeLayer closes the top layer and does nothing else.
 	closeLayer struct{}
@@ -48,38 +50,17 @@ type (
 	// serverChosen closes the setup screen and chats with the server it
 	// found.
 	serverChosen struct{ setup overlay.SetupResult }
-	// sessionChosen closes the browser and opens a session (at message
-	// jump when it is not 0).
-	sessionChosen struct {
-		id   string
-		jump int
-	}
-	// sessionRenamed and sessionDeleted follow a change the browser made
-	// in the store, when it is the conversation on screen.
-	sessionRenamed struct{ id, title string }
-	sessionDeleted struct{ id, title string }
-	// newConversationAsked closes the layer and starts a new conversation.
-	newConversationAsked struct{}
 	// noticeResult is something a component has to tell the user: it goes
 	// to the notices like every other message.
 	noticeResult struct {
 		text string
 		kind toastKind
 	}
-	// kittyPicture is a picture a component is about to show: in kitty
-	// mode the root sends it to the terminal first (once).
-	kittyPicture struct{ r preview.Rendered }
-	// filesChosen closes the file picker and attaches paths; dir is the
-	// folder to open the next time.
-	filesChosen struct {
-		paths []string
-		dir   string
-	}
 )
 
 // handleResult acts on a component's result. Every kind of result is
 // handled here and nowhere else.
-func (m *Model) handleResult(r result) tea.Cmd {
+func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 	switch r := r.(type) {
 	case nil:
 		return nil
@@ -95,7 +76,7 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		}
 		cmd := m.setTheme(r.name)
 		if r.announce {
-			cmd = tea.Batch(cmd, m.notify("theme "+m.term.themeName, toastOK))
+			cmd = tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
 		}
 		return cmd
 	case modelsListed:
@@ -109,37 +90,13 @@ func (m *Model) handleResult(r result) tea.Cmd {
 	case imagesAsked:
 		m.layers.pop()
 		m.images.lastAsk = r.ask
-		if r.ask.model == "" {
-			return m.openImageModelPicker(api.CapImageGeneration, r.ask)
-		}
 		return m.startImages(r.ask)
 	case serverChosen:
 		m.layers.pop()
-		return m.useServer(r.setup)
-	case sessionChosen:
-		m.layers.pop()
-		if r.id == m.eng.Conv().ID() && r.jump == 0 {
-			return nil
-		}
-		return m.openSession(r.id, r.jump)
-	case sessionRenamed:
-		if m.eng.Conv().ID() == r.id {
-			m.eng.Conv().SetTitle(r.title)
-		}
-		return nil
-	case sessionDeleted:
-		if m.eng.Conv().ID() == r.id {
-			// The conversation on screen is gone from the history: start
-			// afresh so nothing more is written under its id.
-			m.interruptStream()
-			m.newConversation()
-		}
-		return m.notify("deleted "+cells.OneLine(r.title), toastOK)
-	case newConversationAsked:
-		m.layers.pop()
-		return m.startNewConversation()
+		cmd, n := useServer(m.eng, m.opts, r.setup)
+		return tea.Batch(cmd, m.notes.say(n))
 	case noticeResult:
-		return m.notify(r.text, r.kind)
+		return m.notes.show(r.text, r.kind)
 	case focusComposerResult:
 		m.focus.toComposer()
 		return nil
@@ -147,19 +104,36 @@ func (m *Model) handleResult(r result) tea.Cmd {
 		return m.imageAction(r)
 	case regenerateChosen:
 		m.layers.pop()
-		return regenerateChosenModel(m, r)
+		return m.regenerate(r.reply, r.model)
 	case branchChosen:
 		m.layers.pop()
 		return m.switchBranch(r.leaf)
-	case kittyPicture:
-		return m.pics.transmit(r.r)
-	case filesChosen:
-		m.layers.pop()
-		return tea.Batch(m.attachUpTo(r.paths, "", false), rememberPickerDir(m.opts.Getenv, r.dir))
+	case browser.Result:
+		return m.browsed(r)
+	case filepicker.Result:
+		// Closed, or files chosen (Dir is where it opens next time), or
+		// a preview asked for, which the root's one renderer makes.
+		switch r.Action {
+		case filepicker.Close:
+			m.layers.pop()
+			return nil
+		case filepicker.Attach:
+			m.layers.pop()
+			cmd, refused := m.work.attachUpTo(r.Paths, roomOf(m.opts, &m.pics), len(m.comp.attachments), "", false)
+			return tea.Batch(cmd, m.notes.say(refused), rememberPickerDir(m.opts.Getenv, r.Dir))
+		}
+		return pickerPreview(*r.Preview, m.pics.cache, m.pics.options(m.ctx, m.term.profile))
+	case imageform.Result:
+		if r.Action != imageform.Submit {
+			m.layers.pop()
+			return nil
+		}
+		a := r.Ask
+		return m.handleResult(imagesAsked{ask: imageAsk{prompt: a.Prompt, model: a.Model, size: a.Size, n: a.N}})
 	}
-	return m.notify("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
+	return m.notes.show("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }
 
-// resultName names a result's type for the message of a result nothing
+// resultName names an action's type for the message of one nothing
 // handles (a programming error the tests catch).
-func resultName(r result) string { return fmt.Sprintf("%T", r) }
+func resultName(r uictx.Action) string { return fmt.Sprintf("%T", r) }

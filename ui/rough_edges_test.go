@@ -22,13 +22,13 @@ func TestSystemPromptSetAndClear(t *testing.T) {
 	h := newHarness(t, 100, 24)
 	h.typeText("/system be terse")
 	h.key("enter")
-	if h.m.eng.Conv().SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
-		t.Fatalf("system prompt %q:\n%s", h.m.eng.Conv().SystemPrompt(), h.screen())
+	if h.eng.Conv().SystemPrompt() != "be terse" || !strings.Contains(h.screen(), "⚙ system prompt") {
+		t.Fatalf("system prompt %q:\n%s", h.eng.Conv().SystemPrompt(), h.screen())
 	}
 	h.typeText("/system --clear")
 	h.key("enter")
-	if h.m.eng.Conv().SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
-		t.Fatalf("after --clear: %q:\n%s", h.m.eng.Conv().SystemPrompt(), h.screen())
+	if h.eng.Conv().SystemPrompt() != "" || strings.Contains(h.screen(), "⚙ system prompt") || !strings.Contains(h.screen(), "system prompt removed") {
+		t.Fatalf("after --clear: %q:\n%s", h.eng.Conv().SystemPrompt(), h.screen())
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
 	h.typeText("hi")
@@ -138,16 +138,19 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		h := newHarness(t, size[0], size[1])
 		long := "the image could not be attached (neither a PNG nor a JPEG nor a WEBP nor a GIF was found in its first bytes); attach the image file itself, or paste a screenshot with ctrl+v"
 		for range 6 {
-			h.m.notify(long, toastWarn)
+			h.m.notes.show(long, toastWarn)
 		}
-		h.m.notify("short one", toastInfo)
+		h.m.notes.show("short one", toastInfo)
 		h.key("f4")
 		p, ok := h.m.pane.(*noticesPane)
 		if !ok {
 			t.Fatal("f4 opened no notices pane")
 		}
 		w, ht := h.lay().Side.W, h.lay().Side.H
-		view := ansi.Strip(p.draw(h.m.paneInput(), w, ht, false))
+		p.SetSize(w, ht)
+		p.show(h.m.paneInput(), false)
+		box, _, _ := p.Draw()
+		view := ansi.Strip(box)
 		if strings.Contains(view, "…") && !strings.Contains(view, "in a taller pane") {
 			t.Errorf("%dx%d: a line is cut:\n%s", size[0], size[1], view)
 		}

@@ -106,6 +106,10 @@ type Options struct {
 	KnownModels []string
 	// KnownSaid is what that list said the models take and make.
 	KnownSaid []api.ModelInfo
+	// Engine is the chat engine the screen presents; nil has New build
+	// one from these options (NewEngine). A caller that gives one keeps
+	// it to read what the chat holds (tests).
+	Engine *chat.Engine
 
 	// Input and Output replace the terminal (tests); nil means stdin/stdout.
 	Input  io.Reader
@@ -269,9 +273,9 @@ func engineOptions(opts Options, st settings, now func() time.Time) chat.Options
 	}
 }
 
-// New builds the root model at a default size; a tea.WindowSizeMsg sets the
-// real one. Tests drive it directly with Update and View.
-func New(ctx context.Context, opts Options) *Model {
+// withDefaults fills what the options may leave out: no environment, the
+// background context, the system clock.
+func withDefaults(ctx context.Context, opts Options) (context.Context, Options, func() time.Time) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -282,7 +286,26 @@ func New(ctx context.Context, opts Options) *Model {
 	if now == nil {
 		now = time.Now
 	}
+	return ctx, opts, now
+}
+
+// NewEngine builds the chat engine for the screen from the run's options:
+// its clients, clock, system prompt and role, its model and what is known
+// of models, its history limit, parameters and tools.
+func NewEngine(ctx context.Context, opts Options) *chat.Engine {
+	ctx, opts, now := withDefaults(ctx, opts)
+	return chat.New(ctx, engineOptions(opts, settingsFrom(opts), now))
+}
+
+// New builds the root model at a default size; a tea.WindowSizeMsg sets the
+// real one. Tests drive it directly with Update and View.
+func New(ctx context.Context, opts Options) *Model {
+	ctx, opts, now := withDefaults(ctx, opts)
 	st := settingsFrom(opts)
+	eng := opts.Engine
+	if eng == nil {
+		eng = chat.New(ctx, engineOptions(opts, st, now))
+	}
 
 	km, problems := keys.Load(st.keys)
 	km = km.ForTerminal(false)
@@ -292,7 +315,7 @@ func New(ctx context.Context, opts Options) *Model {
 		opts: opts,
 		now:  now,
 		base: ctx,
-		eng:  chat.New(ctx, engineOptions(opts, st, now)),
+		eng:  eng,
 		term: terminal{themeName: st.theme, mouse: st.mouse, darkBG: true, started: now(), profile: opts.Profile},
 	}
 	m.pics = newPictures(imagesMode(opts), opts.Getenv)
@@ -310,6 +333,7 @@ func New(ctx context.Context, opts Options) *Model {
 	} else if off := m.hist.Off; off != "" && off != "demo" && off != "--no-save" && off != "history = false" {
 		problems = append(problems, "history is off for this run: "+off)
 	}
+	m.notes.now = now
 	m.notes.setBanner(problems, now())
 	if opts.VerboseLog != "" {
 		m.notes.add(notice{text: "tracing gateway requests (--verbose) to " + cells.OneLine(opts.VerboseLog), kind: toastInfo, at: now()})
@@ -334,7 +358,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	if st.needsSetup {
-		m.layers.push(&setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.opts.configPath(), Context: ctx, Candidates: opts.probe})})
+		m.layers.push(layer{Component: &setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.opts.configPath(), Context: ctx, Candidates: opts.probe})}, kind: "setup", full: true})
 	}
 	w, h := 80, 24
 	if opts.Width > 0 && opts.Height > 0 {

@@ -30,7 +30,7 @@ func (m *Model) send() tea.Cmd {
 		inv, literal, err := m.actions.commands.Parse(text)
 		switch {
 		case err != nil:
-			return m.notify(err.Error(), toastErr)
+			return m.notes.show(err.Error(), toastErr)
 		case inv.Name != "":
 			m.menu.Close()
 			m.comp.clearText()
@@ -52,16 +52,16 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return nil
 	}
 	if m.eng.Reply() != nil {
-		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
+		return m.notes.show(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.eng.Images() != nil {
-		return m.notify(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
+		return m.notes.show(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.eng.Model() == "" {
-		return m.openModelPicker(true)
+		return m.openModels(modelLayer{sendAfter: true})
 	}
 	if !m.eng.Clients().Configured() {
-		return m.notify(chat.ErrNoGateway.Error(), toastErr)
+		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)
 	}
 	switch {
 	case m.work.attaching > 0:
@@ -74,37 +74,35 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		m.eng.Hold(chat.WaitClient)
 		return prepareClient(m.eng.Clients(), m.eng.Model())
 	}
-	if len(m.cmp.models) > 0 {
-		return sendCompare(m, text)
-	}
 	in := &conversation.UserInput{Text: text, Attachments: atts}
 	if m.comp.editing {
 		in.EditOf = m.comp.editOf
 	}
+	if len(m.cmp.models) > 0 {
+		rs, cmd, n := m.cmp.send(m.eng, in)
+		if rs == nil {
+			return tea.Batch(cmd, m.notes.say(n))
+		}
+		m.sent()
+		m.spin = spinner{shown: rs[0].Started}
+		return tea.Batch(frameTick(rs[0].ID, frameInterval), cmd, m.notes.say(n))
+	}
 	r, err := m.eng.Begin(in, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
 		m.eng.Hold(chat.WaitNone)
-		return m.say(refusal(err))
+		return m.notes.say(refusal(err))
 	}
+	m.sent()
+	return m.startStream(r)
+}
+
+// sent shows that a message went: the composer empties, the banner and
+// the notice go, and the transcript shows its end.
+func (m *Model) sent() {
 	m.comp.reset()
 	m.notes.dismissBanner()
 	m.notes.dismiss()
 	m.tr.List().Bottom()
-	return m.startStream(r)
-}
-
-// attachingDone sends the message that waited for attachments once the
-// last of them is read. One that could not be attached leaves the message
-// in the composer with its other attachments, unsent: the notice says why.
-func (m *Model) attachingDone(failed bool) tea.Cmd {
-	if m.eng.Waiting() != chat.WaitAttachments || m.work.attaching > 0 {
-		return nil
-	}
-	if failed {
-		m.eng.Hold(chat.WaitNone)
-		return nil
-	}
-	return m.send()
 }
 
 // refusal says why a turn could not start. Images in earlier messages
@@ -138,23 +136,23 @@ func (m *Model) clientReady(msg clientReadyMsg) tea.Cmd {
 	waiting := m.eng.Waiting() == chat.WaitClient && (msg.model == m.eng.Model() || m.cmp.waitsFor(msg.model, msg.err, m.eng.Clients()))
 	if msg.err != nil {
 		if msg.regenerate != 0 {
-			return m.notify(msg.err.Error(), toastErr)
+			return m.notes.show(msg.err.Error(), toastErr)
 		}
 		if waiting {
 			m.eng.Hold(chat.WaitNone)
-			return m.notify(msg.err.Error(), toastErr)
+			return m.notes.show(msg.err.Error(), toastErr)
 		}
 		return nil
 	}
 	var cmds []tea.Cmd
 	if w := msg.client.Warnings(); len(w) > 0 {
-		cmds = append(cmds, m.notify(strings.Join(w, "; "), toastWarn))
+		cmds = append(cmds, m.notes.show(strings.Join(w, "; "), toastWarn))
 	}
 	if waiting {
 		cmds = append(cmds, m.send())
 	}
 	if msg.regenerate != 0 {
-		cmds = append(cmds, regenerateChosenModel(m, regenerateChosen{reply: msg.regenerate, model: msg.model}))
+		cmds = append(cmds, m.regenerate(msg.regenerate, msg.model))
 	}
 	return tea.Batch(cmds...)
 }
@@ -167,7 +165,7 @@ func (m *Model) startStream(r *chat.Reply) tea.Cmd {
 		// Said once a conversation: every later request leaves them out
 		// too, and the transcript marks them.
 		m.turn.droppedSaid = m.eng.Conv().ID()
-		note = m.notify(fmt.Sprintf("%d earlier %s without an answer (the reply failed or was stopped before any text) %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
+		note = m.notes.show(fmt.Sprintf("%d earlier %s without an answer (the reply failed or was stopped before any text) %s not sent again (%s resends a failed message right after it fails)", n, plural(n, "message", "messages"), plural(n, "was", "were"), firstKey(m.ctx.Keys.Retry, "ctrl+r")), toastInfo)
 	}
 	m.spin = spinner{shown: r.Started}
 	return tea.Batch(runReply(r), frameTick(r.ID, frameInterval), note)
@@ -187,31 +185,31 @@ func (m *Model) interruptStream() {
 func (m *Model) retry() tea.Cmd {
 	if ask, why, ok := m.images.retryAsk(m.eng.Conv()); ok {
 		if why != "" {
-			return m.notify(why, toastInfo)
+			return m.notes.show(why, toastInfo)
 		}
 		return m.startImages(ask)
 	}
 	if m.eng.Reply() != nil {
-		return m.notify(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
+		return m.notes.show(fmt.Sprintf("a reply is still streaming; press %s to stop it first", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if n := m.eng.Conv().Len(); n > 0 && m.eng.Conv().At(n-1).IsImages() {
-		return m.notify("the last turn made images; select a reply and press r to regenerate it, or /image to make more", toastInfo)
+		return m.notes.show("the last turn made images; select a reply and press r to regenerate it, or /image to make more", toastInfo)
 	}
 	if _, ok := m.eng.Conv().LastUser(); !ok {
-		return m.notify(conversation.ErrNothingToRetry.Error(), toastInfo)
+		return m.notes.show(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.eng.Model() == "" {
-		return m.openModelPicker(true)
+		return m.openModels(modelLayer{sendAfter: true})
 	}
 	if !m.eng.Clients().Configured() {
-		return m.notify(chat.ErrNoGateway.Error(), toastErr)
+		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)
 	}
 	if m.eng.Clients().NeedsBuild(m.eng.Model()) {
-		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notify("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
+		return tea.Batch(prepareClient(m.eng.Clients(), m.eng.Model()), m.notes.show("connecting to the gateway; press "+firstKey(m.ctx.Keys.Retry, "ctrl+r")+" again in a moment", toastInfo))
 	}
 	r, err := m.eng.Begin(nil, m.eng.TurnOptions(m.eng.Model()))
 	if err != nil {
-		return m.say(refusal(err))
+		return m.notes.say(refusal(err))
 	}
 	m.notes.dismiss()
 	m.tr.List().Bottom()

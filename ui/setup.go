@@ -14,31 +14,31 @@ import (
 	"parley/ui/overlay"
 )
 
-// useServer applies the setup screen's choice: chat against the server it
-// found, with the model it listed, from now on; and save both to a new
-// config file when asked.
-func (m *Model) useServer(res overlay.SetupResult) tea.Cmd {
+// useServer applies the setup screen's choice to the engine: chat against
+// the server it found, with the model it listed, from now on; and save
+// both to a new config file when asked (the command).
+func useServer(eng *chat.Engine, opts Options, res overlay.SetupResult) (tea.Cmd, noticeResult) {
 	base := res.BaseURL
-	ua := "parley/" + m.opts.Version
+	ua := "parley/" + opts.Version
 	build := func(string) (*api.Client, error) {
 		return api.NewClient(api.ClientConfig{BaseURL: base, UserAgent: ua})
 	}
-	if m.opts.ServerClient != nil {
-		build = m.opts.ServerClient(base)
+	if opts.ServerClient != nil {
+		build = opts.ServerClient(base)
 	}
-	m.eng.SetClients(chat.NewClients(build))
+	eng.SetClients(chat.NewClients(build))
 	if res.Model != "" {
-		m.eng.SetModel(res.Model)
+		eng.SetModel(res.Model)
 	}
-	toastCmd := m.notify(fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(m.eng.Model()), termsafe.Sanitize(base)), toastOK)
+	said := noticeResult{fmt.Sprintf("chatting with %s at %s", termsafe.Sanitize(eng.Model()), termsafe.Sanitize(base)), toastOK}
 	if !res.Save {
-		return toastCmd
+		return nil, said
 	}
-	path := m.opts.configPath()
+	path := opts.configPath()
 	if path == "" {
-		return m.notify("cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr)
+		return nil, noticeResult{"cannot save: no config directory is known (set XDG_CONFIG_HOME or HOME)", toastErr}
 	}
-	return tea.Batch(toastCmd, saveConfig(path, base, res.Model))
+	return saveConfig(path, base, res.Model), said
 }
 
 // configSavedMsg reports the first-run config file write.

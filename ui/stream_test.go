@@ -16,7 +16,7 @@ import (
 )
 
 func lastReplyMsg(h *harness) conversation.Message {
-	r, _ := h.m.eng.Conv().LastReply()
+	r, _ := h.eng.Conv().LastReply()
 	return r
 }
 
@@ -120,7 +120,7 @@ func TestEscCancelsAndKeepsPartialText(t *testing.T) {
 	h.typeText("tell me")
 	h.key("enter")
 	h.wait("some text", func() bool { return strings.Contains(lastReplyMsg(h).Text, "first part of") })
-	id, p := h.m.eng.Reply().ID, h.m.eng.Reply().Pump()
+	id, p := h.eng.Reply().ID, h.eng.Reply().Pump()
 	h.key("esc")
 	if h.streaming() {
 		t.Fatal("still streaming after esc")
@@ -252,7 +252,7 @@ func TestGatewayErrorInlineThenRetry(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "now it works"})
 	h.key("ctrl+r")
 	h.wait("retry done", func() bool { return !h.streaming() })
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	if len(msgs) != 2 || msgs[0].Text != "my precious question" || msgs[1].Text != "now it works" || msgs[1].State != conversation.StateDone {
 		t.Fatalf("conversation after retry: %+v", msgs)
 	}
@@ -300,7 +300,7 @@ func TestRetryRegeneratesFinishedReply(t *testing.T) {
 		t.Fatal("retry did not start a stream")
 	}
 	h.wait("second", func() bool { return !h.streaming() })
-	msgs := h.m.eng.Conv().Messages()
+	msgs := h.eng.Conv().Messages()
 	if len(msgs) != 2 || msgs[1].Text != "second" {
 		t.Fatalf("%+v", msgs)
 	}
@@ -325,8 +325,8 @@ func TestSendWhileStreamingIsRefusedAndKeepsText(t *testing.T) {
 	h.key("enter")
 	h.typeText("two")
 	h.key("enter")
-	if h.draft() != "two" || h.m.eng.Conv().Len() != 2 {
-		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
+	if h.draft() != "two" || h.eng.Conv().Len() != 2 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.eng.Conv().Len())
 	}
 	if !strings.Contains(h.screen(), "still streaming") {
 		t.Errorf("no toast:\n%s", h.screen())
@@ -377,9 +377,9 @@ func TestNoClientKeepsComposer(t *testing.T) {
 	})
 	h.typeText("keep me")
 	h.key("enter")
-	h.wait("refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
-	if h.draft() != "keep me" || h.m.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
-		t.Fatalf("composer %q, %d messages", h.draft(), h.m.eng.Conv().Len())
+	h.wait("refusal", func() bool { return h.eng.Waiting() == chat.WaitNone })
+	if h.draft() != "keep me" || h.eng.Conv().Len() != 0 || len(h.srv.Requests()) != 0 {
+		t.Fatalf("composer %q, %d messages", h.draft(), h.eng.Conv().Len())
 	}
 	scr := h.screen()
 	if !strings.Contains(scr, "API key") || strings.ContainsRune(h.m.View().Content, 0x07) {
@@ -392,7 +392,7 @@ func TestFrameTickStopsWithStream(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "short"})
 	h.typeText("x")
 	h.key("enter")
-	id := h.m.eng.Reply().ID
+	id := h.eng.Reply().ID
 	h.wait("done", func() bool { return !h.streaming() })
 	// A frame tick arriving after the end asks for no further tick.
 	_, cmd := h.m.Update(frameMsg{id: id})
@@ -476,7 +476,7 @@ func TestReplyCapThroughTheChat(t *testing.T) {
 	if !strings.Contains(flat, "the reply is larger than 8.2 KB (max_reply_bytes); the text so far is kept") {
 		t.Fatalf("the cap is not said:\n%s", h.screen())
 	}
-	last, _ := h.m.eng.Conv().LastReply()
+	last, _ := h.eng.Conv().LastReply()
 	if n := len(last.Text); n > limit || n < limit-(1<<10) {
 		t.Fatalf("the reply kept %d bytes, want about the cap of %d", n, limit)
 	}
@@ -489,7 +489,7 @@ func TestReplyCapThroughTheChat(t *testing.T) {
 	h.key("enter")
 	h.wait("the next reply", func() bool { return !h.streaming() })
 	h.quiet()
-	if last, _ := h.m.eng.Conv().LastReply(); last.Text != "a short answer" {
+	if last, _ := h.eng.Conv().LastReply(); last.Text != "a short answer" {
 		t.Fatalf("the next reply is %.40q", last.Text)
 	}
 	if !strings.Contains(h.screen(), "a short answer") {

@@ -23,14 +23,12 @@ type probeLayer struct {
 	w, h int
 }
 
-func (p *probeLayer) name() string             { return "probe" }
-func (p *probeLayer) full() bool               { return false }
-func (p *probeLayer) setSize(w, h int)         { p.w, p.h = w, h }
-func (p *probeLayer) draw() (string, int, int) { return "[probe]", 2, 1 }
-func (p *probeLayer) hints() []uictx.Hint {
+func (p *probeLayer) SetSize(w, h int)         { p.w, p.h = w, h }
+func (p *probeLayer) Draw() (string, int, int) { return "[probe]", 2, 1 }
+func (p *probeLayer) Hints() []uictx.Hint {
 	return []uictx.Hint{{Key: "x", Desc: "close the probe"}}
 }
-func (p *probeLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (p *probeLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, nil
@@ -49,7 +47,7 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 		t.Fatalf("top %q", h.m.layerName())
 	}
 	p := &probeLayer{}
-	h.m.layers.push(p)
+	h.m.layers.push(layer{Component: p, kind: "probe"})
 	h.send(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if h.m.layerName() != "probe" || p.w != 90 || p.h == 0 {
 		t.Fatalf("top %q, probe sized %dx%d", h.m.layerName(), p.w, p.h)
@@ -106,22 +104,22 @@ func TestDerivedStatusFollowsToggle(t *testing.T) {
 func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	cat := api.NewCatalog(nil)
-	turn, err := h.m.eng.Conv().Begin(&conversation.UserInput{Text: "first question"}, conversation.TurnOptions{Model: "gpt-4o", Catalog: cat})
+	turn, err := h.eng.Conv().Begin(&conversation.UserInput{Text: "first question"}, conversation.TurnOptions{Model: "gpt-4o", Catalog: cat})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"Here ", "is **bold** ", "and a list:\n\n- one\n- two\n"} {
-		h.m.eng.Conv().Receive(turn, d, nil, "")
+		h.eng.Conv().Receive(turn, d, nil, "")
 	}
-	h.m.eng.Conv().Receive(turn, "", &api.Usage{PromptTokens: 3, CompletionTokens: 9}, "stop")
-	if err := h.m.eng.Conv().Close(turn, nil); err != nil {
+	h.eng.Conv().Receive(turn, "", &api.Usage{PromptTokens: 3, CompletionTokens: 9}, "stop")
+	if err := h.eng.Conv().Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
 	settleTranscript(h.m.tr)
 	fresh := transcript.New(h.m.ctx)
 	w, ht := h.m.tr.List().Size()
 	fresh.SetSize(w, ht)
-	fresh.Reset(h.m.eng.Conv().Messages())
+	fresh.Reset(h.eng.Conv().Messages())
 	settleTranscript(fresh)
 	if got, want := h.transcriptView(), fresh.List().View(); got != want {
 		t.Fatalf("event-fed transcript differs:\n%s\n--- want ---\n%s", got, want)
@@ -173,8 +171,8 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 // noticeMsgFor is a message whose handling shows a warning: a failed
 // client build for a send that waited for it.
 func noticeMsgFor(h *harness, text string) tea.Msg {
-	h.m.eng.Hold(chat.WaitClient)
-	return clientReadyMsg{pool: h.m.eng.Clients(), model: h.model(), err: errText(text)}
+	h.eng.Hold(chat.WaitClient)
+	return clientReadyMsg{pool: h.eng.Clients(), model: h.model(), err: errText(text)}
 }
 
 type errText string
@@ -192,7 +190,7 @@ func TestEarlierImageOfferToSendWithout(t *testing.T) {
 	h.useModel("llama3")
 	h.typeText("and in words?")
 	h.key("enter")
-	h.wait("the refusal", func() bool { return h.m.eng.Waiting() == chat.WaitNone })
+	h.wait("the refusal", func() bool { return h.eng.Waiting() == chat.WaitNone })
 	if len(h.srv.Requests()) != 1 || h.draft() != "and in words?" {
 		t.Fatalf("sent anyway (%d requests) or lost the text %q", len(h.srv.Requests()), h.draft())
 	}
@@ -222,7 +220,7 @@ func TestTypeAheadEnterSends(t *testing.T) {
 	srv := apitest.New(t)
 	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	m := New(t.Context(), Options{Model: "gpt-4o", Theme: "dark", Width: 80, Height: 24, Now: now,
+	m, eng := newWithEngine(t.Context(), Options{Model: "gpt-4o", Theme: "dark", Width: 80, Height: 24, Now: now,
 		NewClient: func(string) (*api.Client, error) {
 			return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey})
 		}})
@@ -230,14 +228,14 @@ func TestTypeAheadEnterSends(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if m.eng.Waiting() == chat.WaitNone || strings.Contains(m.comp.value(), "\n") {
-		t.Fatalf("typed-ahead enter: pending %v, composer %q", m.eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() == chat.WaitNone || strings.Contains(m.comp.value(), "\n") {
+		t.Fatalf("typed-ahead enter: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
-	m.eng.Hold(chat.WaitNone)
+	eng.Hold(chat.WaitNone)
 	clock = clock.Add(2 * time.Second)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if m.eng.Waiting() != chat.WaitNone || m.comp.value() != "hi\n" {
-		t.Fatalf("later ctrl+j: pending %v, composer %q", m.eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() != chat.WaitNone || m.comp.value() != "hi\n" {
+		t.Fatalf("later ctrl+j: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
 }
 
@@ -250,7 +248,7 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 	h.typeText("again")
 	h.key("enter")
 	h.wait("failure", func() bool { return !h.streaming() })
-	if r, _ := h.m.eng.Conv().LastReply(); r.State != conversation.StateFailed {
+	if r, _ := h.eng.Conv().LastReply(); r.State != conversation.StateFailed {
 		t.Fatalf("last reply %+v", r)
 	}
 	h.key("ctrl+y")
@@ -312,8 +310,8 @@ func TestSlashCommands(t *testing.T) {
 	h.useModel("gpt-4o")
 	h.typeText("/system answer in French")
 	h.key("enter")
-	if h.m.eng.Conv().SystemPrompt() != "answer in French" {
-		t.Fatalf("system prompt %q", h.m.eng.Conv().SystemPrompt())
+	if h.eng.Conv().SystemPrompt() != "answer in French" {
+		t.Fatalf("system prompt %q", h.eng.Conv().SystemPrompt())
 	}
 	// "//" sends the rest as text.
 	h.srv.Enqueue(apitest.Reply{Text: "ok"})
@@ -328,8 +326,8 @@ func TestSlashCommands(t *testing.T) {
 	// /new starts over at once (typing it is deliberate).
 	h.typeText("/new")
 	h.key("enter")
-	if h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("/new kept %d messages", h.m.eng.Conv().Len())
+	if h.eng.Conv().Len() != 0 {
+		t.Fatalf("/new kept %d messages", h.eng.Conv().Len())
 	}
 }
 
@@ -342,7 +340,7 @@ func TestRetryShowsInStatus(t *testing.T) {
 	h.key("enter")
 	h.wait("the retry notice", func() bool { return strings.Contains(h.screen(), "429 rate limited · retry 2/") })
 	h.wait("the reply", func() bool { return !h.streaming() })
-	if r, _ := h.m.eng.Conv().LastReply(); r.Text != "finally" {
+	if r, _ := h.eng.Conv().LastReply(); r.Text != "finally" {
 		t.Fatalf("reply %+v", r)
 	}
 	if strings.Contains(h.screen(), "retry 2/") {

@@ -154,7 +154,7 @@ func (t actionTable) forCommand(name string) (action, bool) {
 func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 	a, ok := m.actions.forCommand(inv.Name)
 	if !ok {
-		return m.notify("the command /"+cells.OneLine(inv.Name)+" is not handled", toastErr)
+		return m.notes.show("the command /"+cells.OneLine(inv.Name)+" is not handled", toastErr)
 	}
 	return m.perform(a.op, call{inv: inv})
 }

@@ -95,7 +95,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	}
 	if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := m.term.themes.Get(name); !ok {
-			return m.notify("there is no theme named "+name+"; choose one with the theme picker", toastErr)
+			return m.notes.show("there is no theme named "+name+"; choose one with the theme picker", toastErr)
 		}
 	}
 	if m.term.themeName == name && m.ctx.Theme.Name == m.term.resolved().Name {

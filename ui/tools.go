@@ -39,12 +39,12 @@ func toolOptions(o Options) chat.ToolOptions {
 // gateway refused tools ("" for none).
 func followToolAsk(eng *chat.Engine, layers *layerStack, ctx *uictx.Context) string {
 	ask := eng.Asking()
-	top, open := layers.top().(*approvalLayer)
+	top, open := topIs[*approvalLayer](layers)
 	switch {
 	case ask != nil && (!open || top.p.Ask().Call.ID != ask.Call.ID):
 		l := &approvalLayer{p: toolsui.NewApproval(ctx, *ask), answer: eng.Answer}
-		l.setSize(ctx.Width, ctx.Height)
-		layers.push(l)
+		l.SetSize(ctx.Width, ctx.Height)
+		layers.push(layer{Component: l, kind: "tool approval"})
 	case ask == nil && open:
 		layers.pop()
 	}
@@ -76,7 +76,7 @@ func waitServers(mg *mcp.Manager) tea.Cmd {
 // warning in one sentence (the chat goes on without the server's tools), a
 // connection as information. An open /tools list shows the change.
 func serverNotice(ch serverChanged, mg *mcp.Manager, layers *layerStack) (string, toastKind) {
-	if l, open := layers.top().(*toolsLayer); open && mg != nil {
+	if l, open := topIs[*toolsLayer](layers); open && mg != nil {
 		l.l.SetStatus(mg.Status())
 	}
 	switch ch.State {
@@ -98,8 +98,8 @@ func toolsCommand(argv []string, mg *mcp.Manager, layers *layerStack, ctx *uictx
 			st = mg.Status()
 		}
 		l := &toolsLayer{l: toolsui.NewList(ctx, st), mg: mg}
-		l.setSize(ctx.Width, ctx.Height)
-		layers.push(l)
+		l.SetSize(ctx.Width, ctx.Height)
+		layers.push(layer{Component: l, kind: "tools"})
 		return "", toastInfo
 	case argv[0] == "restart" && len(argv) == 2 && mg != nil:
 		if err := mg.Restart(argv[1]); err != nil {
@@ -132,14 +132,12 @@ type approvalLayer struct {
 	answer func(chat.Approval) bool
 }
 
-func (l *approvalLayer) name() string                 { return "tool approval" }
-func (l *approvalLayer) full() bool                   { return false }
-func (l *approvalLayer) setSize(w, h int)             { l.p.SetSize(w, h) }
-func (l *approvalLayer) draw() (string, int, int)     { return l.p.Box() }
-func (l *approvalLayer) hints() []uictx.Hint          { return l.p.Hints() }
+func (l *approvalLayer) SetSize(w, h int)             { l.p.SetSize(w, h) }
+func (l *approvalLayer) Draw() (string, int, int)     { return l.p.Box() }
+func (l *approvalLayer) Hints() []uictx.Hint          { return l.p.Hints() }
 func (l *approvalLayer) binds(k tea.KeyPressMsg) bool { return l.p.Binds(k) }
 
-func (l *approvalLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *approvalLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	a, ok := l.p.Update(msg)
 	if !ok {
 		return nil, nil
@@ -154,13 +152,11 @@ type toolsLayer struct {
 	mg *mcp.Manager
 }
 
-func (l *toolsLayer) name() string             { return "tools" }
-func (l *toolsLayer) full() bool               { return false }
-func (l *toolsLayer) setSize(w, h int)         { l.l.SetSize(w, h) }
-func (l *toolsLayer) draw() (string, int, int) { return l.l.Box() }
-func (l *toolsLayer) hints() []uictx.Hint      { return l.l.Hints() }
+func (l *toolsLayer) SetSize(w, h int)         { l.l.SetSize(w, h) }
+func (l *toolsLayer) Draw() (string, int, int) { return l.l.Box() }
+func (l *toolsLayer) Hints() []uictx.Hint      { return l.l.Hints() }
 
-func (l *toolsLayer) update(msg tea.Msg) (tea.Cmd, result) {
+func (l *toolsLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	switch l.l.Update(msg) {
 	case toolsui.ListClose:
 		return nil, closeLayer{}

@@ -38,21 +38,15 @@ func (l transcriptListener) OnChange(c conversation.Change) {
 	}
 }
 
-// newConversation replaces the conversation with an empty one.
-func (m *Model) newConversation() {
+// openConversation shows conv in place of the conversation on screen: a
+// fresh one, or one rebuilt from its stored messages (how many: the
+// collector is set for a long session). The work of the one left ends
+// with it.
+func (m *Model) openConversation(conv *conversation.Conversation, stored int) {
 	m.work.renew(m.base, &m.pics)
 	m.tr.ForgetPending()
-	m.eng.Replace(m.eng.Fresh())
-	setHeapFor(0, m.opts.Getenv)
-	m.tr.Reset(nil)
-}
-
-// openConversation shows a conversation rebuilt from stored messages.
-func (m *Model) openConversation(snap conversation.Snapshot, id string) {
-	m.work.renew(m.base, &m.pics)
-	m.tr.ForgetPending()
-	m.eng.Replace(m.eng.Restore(id, snap))
-	setHeapFor(len(snap.Messages), m.opts.Getenv)
-	m.tr.ResetSeq(m.eng.Conv().Len(), m.eng.Conv().PathMessages())
+	m.eng.Replace(conv)
+	setHeapFor(stored, m.opts.Getenv)
+	m.tr.ResetSeq(conv.Len(), conv.PathMessages())
 	m.tr.List().Bottom()
 }

@@ -24,14 +24,14 @@ func TestEnterRightAfterPastingAnImagePathSendsTheImage(t *testing.T) {
 	h.key("enter")
 	// The attachment's result has not been delivered yet: the harness
 	// feeds command results back only while it waits.
-	if n := len(h.srv.Requests()); n != 0 || h.m.eng.State() != chat.Preparing {
-		t.Fatalf("sent at once (%d requests) or not waiting (%v)", n, h.m.eng.State())
+	if n := len(h.srv.Requests()); n != 0 || h.eng.State() != chat.Preparing {
+		t.Fatalf("sent at once (%d requests) or not waiting (%v)", n, h.eng.State())
 	}
 	if scr := h.screen(); !strings.Contains(scr, "attaching") {
 		t.Fatalf("the status does not say the message waits for its attachment:\n%s", scr)
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "a gradient"})
-	h.wait("the reply", func() bool { return h.m.eng.Conv().Len() == 2 && !h.streaming() })
+	h.wait("the reply", func() bool { return h.eng.Conv().Len() == 2 && !h.streaming() })
 	reqs := h.srv.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests", len(reqs))
@@ -64,10 +64,10 @@ func TestAFailedAttachmentLeavesTheWaitingMessageUnsent(t *testing.T) {
 	h.send(tea.PasteMsg{Content: bad})
 	h.typeText(" explain")
 	h.key("enter")
-	h.wait("the attachment's end", func() bool { return !h.attaching() && h.m.eng.Waiting() == chat.WaitNone })
+	h.wait("the attachment's end", func() bool { return !h.attaching() && h.eng.Waiting() == chat.WaitNone })
 	h.quiet()
-	if n := len(h.srv.Requests()); n != 0 || h.m.eng.Conv().Len() != 0 {
-		t.Fatalf("sent without the attachment: %d requests, %d messages", n, h.m.eng.Conv().Len())
+	if n := len(h.srv.Requests()); n != 0 || h.eng.Conv().Len() != 0 {
+		t.Fatalf("sent without the attachment: %d requests, %d messages", n, h.eng.Conv().Len())
 	}
 	if v := h.draft(); !strings.Contains(v, "explain") || !strings.Contains(v, "notes.png") {
 		t.Fatalf("the composer holds %q; the typed text and the paste must both stay", v)
@@ -94,11 +94,38 @@ func TestEscThatDismissesANoticeDoesOnlyThat(t *testing.T) {
 	if v := h.draft(); v != "do it" {
 		t.Fatalf("the composer holds %q, want %q", v, "do it")
 	}
-	if r, _ := h.m.eng.Conv().LastReply(); r.Excluded {
+	if r, _ := h.eng.Conv().LastReply(); r.Excluded {
 		t.Fatal("the typed d left the reply out")
 	}
 	// With nothing left to close, esc selects the last message.
 	h.key("ctrl+u")
+	h.key("esc")
+	if h.focusOn() != focusMessages {
+		t.Fatal("an esc with nothing to close did not select the last message")
+	}
+}
+
+// An esc that dismisses a notice that would fade by itself does only that
+// too: the esc after it selects the last message.
+func TestEscThatDismissesAPassingNoticeDoesOnlyThat(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	replyWith(t, h, "an answer")
+	h.send(noticeMsg{text: "image copied to the clipboard", kind: toastOK})
+	if !strings.Contains(h.screen(), "image copied") {
+		t.Fatalf("the notice is not shown:\n%s", h.screen())
+	}
+	h.key("esc")
+	if strings.Contains(h.screen(), "image copied") {
+		t.Fatalf("the notice is still shown:\n%s", h.screen())
+	}
+	if h.focusOn() == focusMessages {
+		t.Fatal("the esc that dismissed the notice also selected a message")
+	}
+	h.typeText("d")
+	if v := h.draft(); v != "d" {
+		t.Fatalf("the composer holds %q, want %q", v, "d")
+	}
+	h.key("backspace")
 	h.key("esc")
 	if h.focusOn() != focusMessages {
 		t.Fatal("an esc with nothing to close did not select the last message")
@@ -114,15 +141,15 @@ func TestStatusFollowsTheLastTurnAfterAnImageTurn(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "partial answer", DeltaRunes: 4, ErrorAfterDeltas: 1})
 	h.typeText("hello")
 	h.key("enter")
-	h.wait("the failure", func() bool { return !h.streaming() && h.m.eng.State() == chat.Failed })
+	h.wait("the failure", func() bool { return !h.streaming() && h.eng.State() == chat.Failed })
 	if !strings.Contains(h.screen(), "failed") {
 		t.Fatalf("no failed status:\n%s", h.screen())
 	}
 	h.typeText("/image a red kite --model gpt-image-1")
 	h.key("enter")
 	h.wait("the image turn", func() bool {
-		n := h.m.eng.Conv().Len()
-		return n > 0 && h.m.eng.Conv().At(n-1).IsImages() && h.m.eng.Conv().At(n-1).State == conversation.StateDone
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).IsImages() && h.eng.Conv().At(n-1).State == conversation.StateDone
 	})
 	if scr := h.screen(); strings.Contains(scr, "✗ failed") {
 		t.Fatalf("the status still says the reply failed:\n%s", scr)
@@ -132,10 +159,10 @@ func TestStatusFollowsTheLastTurnAfterAnImageTurn(t *testing.T) {
 			t.Fatalf("the hint offers to retry the older reply: %+v", h.m.hintItems())
 		}
 	}
-	before := h.m.eng.Conv().Len()
+	before := h.eng.Conv().Len()
 	h.key("ctrl+r")
 	h.quiet()
-	if h.m.eng.Conv().Len() != before || !h.m.eng.Conv().At(before-1).IsImages() {
+	if h.eng.Conv().Len() != before || !h.eng.Conv().At(before-1).IsImages() {
 		t.Fatal("ctrl+r regenerated the older reply over the image turn")
 	}
 	if len(h.srv.RequestsTo("/chat/completions")) != 1 {
@@ -155,17 +182,17 @@ func TestDetachWithADraftKeepsTheDraft(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.send(tea.PasteMsg{Content: a + " " + b})
-		h.wait("two attachments", func() bool { return len(h.m.comp.attachments) == 2 })
+		h.wait("two attachments", func() bool { return len(h.attached()) == 2 })
 		h.typeText("summarise:" + sep + "/detach 2")
 		h.key("enter")
 		h.quiet()
 		if n := len(h.srv.Requests()); n != 0 {
 			t.Fatalf("sep %q: the draft was sent (%d requests)", sep, n)
 		}
-		if v := h.m.comp.value(); v != "summarise:" {
+		if v := h.draft(); v != "summarise:" {
 			t.Fatalf("sep %q: the composer holds %q, want the draft", sep, v)
 		}
-		if got := h.m.comp.attachments; len(got) != 1 || got[0].Name != filepath.Base(a) && got[0].Name != a {
+		if got := h.attached(); len(got) != 1 || got[0].Name != filepath.Base(a) && got[0].Name != a {
 			t.Fatalf("sep %q: attachments left %+v, want the image alone", sep, got)
 		}
 	}
@@ -186,7 +213,7 @@ func TestHiddenChipsAreListedByAttached(t *testing.T) {
 	}
 	paths = append(paths, pngFile(t, dir, 20, 10))
 	h.send(tea.PasteMsg{Content: strings.Join(paths, " ")})
-	h.wait("four attachments", func() bool { return len(h.m.comp.attachments) == 4 })
+	h.wait("four attachments", func() bool { return len(h.attached()) == 4 })
 	h.quiet()
 	scr := h.screen()
 	if !strings.Contains(scr, "1–2 not shown: 2 more (/attached lists them all)") || strings.Contains(scr, "alt+i") {
@@ -212,7 +239,7 @@ func TestAWideStatusShowsALongTitleWhole(t *testing.T) {
 	h.srv.Enqueue(apitest.Reply{Text: "a cache"})
 	h.typeText(q)
 	h.key("enter")
-	h.wait("the reply", func() bool { return !h.streaming() && h.m.eng.Conv().Len() == 2 })
+	h.wait("the reply", func() bool { return !h.streaming() && h.eng.Conv().Len() == 2 })
 	h.quiet()
 	var status string
 	for _, l := range strings.Split(h.screen(), "\n") {

@@ -20,7 +20,7 @@ func pumped(t *testing.T, h *harness, want string) string {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
-		if h.m.eng.Reply().Pump().Buffered() >= len(want) {
+		if h.eng.Reply().Pump().Buffered() >= len(want) {
 			return want
 		}
 		select {
@@ -55,7 +55,7 @@ func TestDeltaVisibleAtNextFrame(t *testing.T) {
 		t.Fatalf("the conversation has %q before a frame took the text", got)
 	}
 	// The frame tick shows it and asks for the next frame.
-	_, cmd := h.m.Update(frameMsg{id: h.m.eng.Reply().ID})
+	_, cmd := h.m.Update(frameMsg{id: h.eng.Reply().ID})
 	if got := lastReplyMsg(h).Text; got != text {
 		t.Fatalf("conversation has %q after the frame; the pump held %q", got, text)
 	}
@@ -122,7 +122,7 @@ func TestTurnStatesOnScreen(t *testing.T) {
 	h.key("enter")
 	h.wait("streaming text", func() bool { return strings.Contains(h.screen(), "partial") })
 	h.clock.advance(2 * time.Second)
-	h.send(frameMsg{id: h.m.eng.Reply().ID})
+	h.send(frameMsg{id: h.eng.Reply().ID})
 	if scr := h.screen(); !strings.Contains(scr, "gpt-4o · writing…") || !strings.Contains(scr, "2.0s · ~1 tok/s") {
 		t.Errorf("streaming state not shown:\n%s", scr)
 	}

@@ -4,11 +4,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/imagegen"
-	"parley/ui/keys"
+	"parley/ui/filepicker"
 	"parley/ui/slash"
 	"parley/ui/transcript"
 )
@@ -47,11 +48,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if ch, ok := msg.(serverChanged); ok {
 		if text, kind := serverNotice(ch, m.opts.MCP, &m.layers); text != "" {
-			return tea.Batch(waitServers(m.opts.MCP), m.notify(text, kind))
+			return tea.Batch(waitServers(m.opts.MCP), m.notes.show(text, kind))
 		}
 		return waitServers(m.opts.MCP)
 	}
-	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.graphicsMsg, m.workDone, m.imageWork, m.historyMsg, m.inputMsg} {
+	if cmd, ok := m.pics.update(msg, m.base, m.opts.Getenv, m.tr, m.opts.Profile == 0 && !m.ctx.NoColor && m.term.profile < colorprofile.TrueColor); ok {
+		return cmd
+	}
+	if cmd, say, ok := m.hist.update(msg, m.eng.Conv(), &m.comp, m.ctx.Keys); ok {
+		return tea.Batch(cmd, m.notes.say(say))
+	}
+	for _, handle := range []func(tea.Msg) (tea.Cmd, bool){m.terminalMsg, m.workDone, m.imageWork, m.inputMsg} {
 		if cmd, ok := handle(msg); ok {
 			return cmd
 		}
@@ -61,9 +68,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if m.layers.top() != nil {
 		return m.routeLayer(msg)
 	}
-	if p, ok := m.pane.(focusablePane); ok {
+	if m.pane != nil {
 		// What the pane started (its save prompt's path completions).
-		if cmd, res := p.update(msg); cmd != nil || res != nil {
+		if cmd, res := m.pane.Update(msg); cmd != nil || res != nil {
 			return tea.Batch(cmd, m.handleResult(res))
 		}
 	}
@@ -95,7 +102,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 		client, _ := m.eng.Clients().Ready(m.eng.Model())
 		ended = m.hist.autoTitle(m.base, m.eng.Conv(), client, m.eng.Model())
 		if notes := replyImageNotes(end); notes != "" {
-			ended = tea.Batch(ended, m.notify(notes, toastWarn))
+			ended = tea.Batch(ended, m.notes.show(notes, toastWarn))
 		}
 	}
 	var render tea.Cmd
@@ -109,7 +116,7 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 	}
 	var tools tea.Cmd
 	if text := followToolAsk(m.eng, &m.layers, m.ctx); text != "" {
-		tools = m.notify(text, toastWarn)
+		tools = m.notes.show(text, toastWarn)
 	}
 	// Text that arrived right before a silence is stored within a second
 	// all the same (a crash then loses at most that second).
@@ -163,7 +170,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.ctx.Keys = m.ctx.Keys.ForTerminal(m.term.enhanced)
 		m.comp.applyKeys(m.ctx.Keys)
 		for _, l := range m.layers.list {
-			if h, ok := l.(interface{ keysChanged(keys.Map) }); ok {
+			if h, ok := l.Component.(keysWatcher); ok {
 				h.keysChanged(m.ctx.Keys)
 			}
 		}
@@ -179,11 +186,14 @@ func (m *Model) imageWork(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case imagesMadeMsg:
 		if n, ok := m.eng.FinishImages(msg.ImagesMade, imageFailure); ok && n > 0 {
-			return m.notify(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
+			return m.notes.show(madeNotice("saved "+imagegen.Plural(n, "image"), m.opts), toastOK), true
 		}
 		return nil, true
 	case editMaskMsg:
-		return m.maskRead(msg), true
+		if msg.err != nil {
+			return m.notes.show(userSentence(msg.err), toastErr), true
+		}
+		return m.startImages(msg.ask), true
 	case imageTickMsg:
 		if r := m.eng.Images(); r != nil && r.ID == msg.id {
 			m.spin.shown = m.now()
@@ -206,9 +216,17 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.frame(msg), true
 
 	case pickerFolderMsg:
-		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics, m.term.profile)
+		l, cmd := newPickerLayer(m.ctx, m.base, msg.dir, m.opts, &m.pics)
 		m.layers.push(l)
 		return cmd, true
+
+	case pickerPreviewMsg:
+		// For the picker, while it is open; a kitty picture reaches the
+		// terminal before the frame that shows it.
+		if _, open := topIs[*filepicker.Picker](&m.layers); !open {
+			return nil, true
+		}
+		return tea.Batch(m.pics.transmit(msg.r), m.routeLayer(filepicker.PreviewMsg{PreviewRequest: msg.req, Lines: msg.r.Lines, Err: msg.err})), true
 
 	case transcript.RenderedMsg:
 		m.tr.HandleMsg(msg)
@@ -220,9 +238,9 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 
 	case editorDoneMsg:
 		if msg.err != nil {
-			return m.notify(msg.err.Error(), toastErr), true
+			return m.notes.show(msg.err.Error(), toastErr), true
 		}
-		return m.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics))), true
+		return m.notes.say(m.comp.takeEditorText(msg.text, roomOf(m.opts, &m.pics))), true
 
 	case attachedMsg:
 		return m.attached(msg), true
@@ -230,14 +248,17 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 	case clientReadyMsg:
 		return m.clientReady(msg), true
 
+	case sessionLoadedMsg:
+		return m.sessionLoaded(msg), true
+
 	case grabbedMsg:
 		return m.grabbed(msg), true
 
 	case forkedMsg:
 		if msg.err != nil {
-			return m.notify("could not fork: "+userSentence(msg.err), toastErr), true
+			return m.notes.show("could not fork: "+userSentence(msg.err), toastErr), true
 		}
-		return tea.Batch(m.openSession(msg.id, 0), m.notify("forked: a new session up to that message, opened", toastOK)), true
+		return tea.Batch(m.openSession(msg.id, 0), m.notes.show("forked: a new session up to that message, opened", toastOK)), true
 
 	case modelCheckedMsg:
 		listed, warning := checkedModel(msg, m.eng.Model())
@@ -252,51 +273,10 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		if warning == "" {
 			return nil, true
 		}
-		return m.notify(warning, toastWarn), true
+		return m.notes.show(warning, toastWarn), true
 
 	case worded:
-		return m.say(msg.notice()), true
-	default:
-		return nil, false
-	}
-}
-
-// historyMsg takes the sessions store's messages: write failures, a
-// session read, the draft, a proposed title.
-func (m *Model) historyMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case recorderFailedMsg:
-		text, wait := m.hist.recorderFailed(msg)
-		if text == "" {
-			return nil, true
-		}
-		return tea.Batch(m.notify(text, toastWarn), wait), true
-
-	case othersAddedMsg:
-		text, wait := m.hist.othersAdded(msg, m.eng.Conv().ID(), firstKey(m.ctx.Keys.Sessions, "alt+s"))
-		if text == "" {
-			return wait, true
-		}
-		return tea.Batch(m.notify(text, toastInfo), wait), true
-
-	case sessionLoadedMsg:
-		return m.sessionLoaded(msg), true
-
-	case draftTickMsg:
-		if msg.gen == m.hist.draft.gen {
-			return m.hist.saveDraft(m.eng.Conv().ID(), &m.comp), true
-		}
-		return nil, true
-
-	case draftSavedMsg:
-		if text := m.hist.draftSaved(msg); text != "" {
-			return m.notify(text, toastWarn), true
-		}
-		return nil, true
-
-	case autoTitleMsg:
-		autoTitled(msg, m.eng.Conv())
-		return nil, true
+		return m.notes.say(msg.notice()), true
 	default:
 		return nil, false
 	}
@@ -322,7 +302,12 @@ func (m *Model) inputMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if m.focus.on == focusPane {
 			m.focus.toComposer()
 		}
-		return m.paste(msg), true
+		if m.menu.IsOpen() && m.comp.fits(msg.Content) {
+			// A paste into the command line being typed.
+			m.comp.update(msg)
+			return m.menu.sync(m.comp.value()), true
+		}
+		return m.pasteText(msg.Content), true
 
 	case tea.MouseClickMsg:
 		// With the mouse on, a click on a message selects it.

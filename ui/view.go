@@ -51,7 +51,10 @@ func (m *Model) composeFrame() {
 			f.place(l.Transcript, view)
 		}
 		if m.pane != nil {
-			f.place(l.Side, m.pane.draw(m.paneInput(), l.Side.W, l.Side.H, m.layers.top() == nil && m.focus.on == focusPane))
+			m.pane.SetSize(l.Side.W, l.Side.H)
+			m.pane.show(m.paneInput(), m.layers.top() == nil && m.focus.on == focusPane)
+			box, _, _ := m.pane.Draw()
+			f.place(l.Side, box)
 		}
 		if m.menu.IsOpen() && l.Above.H > 0 {
 			f.place(l.Above, m.menu.View(l.Above.W, l.Above.H))
@@ -71,7 +74,7 @@ func (m *Model) composeFrame() {
 		m.screen.frame = f.String()
 		return
 	}
-	box, x, y := top.draw()
+	box, x, y := top.Draw()
 	area := l.Overlay
 	if kind == overlayFull {
 		// A small screen (or a full-screen layer): the box alone, on a

@@ -40,7 +40,7 @@ func TestAModelTheGatewayListsWithVisionTakesImages(t *testing.T) {
 	h.typeText("what is this?")
 	h.key("enter")
 	h.wait("the reply", func() bool {
-		c := h.m.eng.Conv()
+		c := h.eng.Conv()
 		return c.Len() == 2 && c.At(1).State == conversation.StateDone
 	})
 	chats := gw.RequestsTo("/chat/completions")

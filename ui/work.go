@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"parley/chat"
 	"parley/ui/transcript"
 )
 
@@ -38,6 +39,22 @@ func (w *work) startAttaching() context.Context {
 }
 
 func (w *work) done() { w.attaching = max(w.attaching-1, 0) }
+
+// arrived is the end of an attaching job for a send that waits for the
+// attachments (the job is counted off already): sendNow when it was the
+// last one and it added what it read; one that failed leaves the message
+// in the composer, unsent, its other attachments with it (the notice
+// says why), and the engine waits no more.
+func (w *work) arrived(eng *chat.Engine, failed bool) (sendNow bool) {
+	if eng.Waiting() != chat.WaitAttachments || w.attaching > 0 {
+		return false
+	}
+	if failed {
+		eng.Hold(chat.WaitNone)
+		return false
+	}
+	return true
+}
 
 // stopAttaching is esc while attachments are being prepared: their
 // reading and scaling stop, and what was pasted stays as text.

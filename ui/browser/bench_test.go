@@ -18,7 +18,7 @@ func BenchmarkView(b *testing.B) {
 		metas[i] = session.Meta{ID: fmt.Sprintf("id-%04d", i), Title: fmt.Sprintf("A conversation about topic %d", i), Model: "gpt-4o",
 			Updated: clock.Add(-time.Duration(i) * time.Hour), Messages: i % 40, Preview: "**Markdown** preview of the latest `message`, number " + fmt.Sprint(i)}
 	}
-	br.Update(listedMsg{b: br, metas: metas})
+	br.update(listedMsg{b: br, metas: metas})
 	_ = br.View()
 	b.Run("unchanged", func(b *testing.B) {
 		b.ReportAllocs()
@@ -32,9 +32,9 @@ func BenchmarkView(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			if i++; i%2 == 0 {
-				br.Update(d)
+				br.update(d)
 			} else {
-				br.Update(u)
+				br.update(u)
 			}
 			_ = br.View()
 		}

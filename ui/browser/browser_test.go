@@ -93,7 +93,7 @@ func TestFilterReadlineKeys(t *testing.T) {
 	if got := b.filter.Value(); got != "" {
 		t.Fatalf("ctrl+u: %q", got)
 	}
-	b.Update(tea.PasteMsg{Content: "multi\nline\x1b[2J paste"})
+	b.update(tea.PasteMsg{Content: "multi\nline\x1b[2J paste"})
 	if got := b.filter.Value(); got != "multi line[2J paste" {
 		t.Fatalf("paste: %q", got)
 	}
@@ -117,7 +117,7 @@ func TestRenameAndDelete(t *testing.T) {
 		t.Fatalf("an empty title is not refused:\n%s", v)
 	}
 	typeText(t, b, "New ")
-	b.Update(tea.PasteMsg{Content: "\x1b]0;x\x07title"}) // pasted controls are dropped
+	b.update(tea.PasteMsg{Content: "\x1b]0;x\x07title"}) // pasted controls are dropped
 	res := press(t, b, enter)
 	if res != (Result{Action: Renamed, SessionID: id, Title: "New ]0;xtitle"}) {
 		t.Fatalf("rename: %+v", res)
@@ -172,7 +172,7 @@ func TestSearchDebounceAndCancel(t *testing.T) {
 	b := open(t, st, 80, 12, Options{Debounce: time.Hour})
 	var ticks []tea.Cmd
 	for _, r := range "abc" {
-		_, cmd := b.Update(key(t, string(r)))
+		_, cmd := b.update(key(t, string(r)))
 		ticks = append(ticks, cmd)
 	}
 	if ticks[0] != nil {
@@ -180,10 +180,10 @@ func TestSearchDebounceAndCancel(t *testing.T) {
 	}
 	// The debounce ticks of "ab" and "abc": only the last one searches.
 	stale := searchDueMsg{b: b, gen: b.searchGen - 1}
-	if _, cmd := b.Update(stale); cmd != nil {
+	if _, cmd := b.update(stale); cmd != nil {
 		t.Fatal("the debounce of an older query started a search")
 	}
-	_, run := b.Update(searchDueMsg{b: b, gen: b.searchGen})
+	_, run := b.update(searchDueMsg{b: b, gen: b.searchGen})
 	if run == nil {
 		t.Fatal("the debounce of the last query started nothing")
 	}
@@ -193,17 +193,17 @@ func TestSearchDebounceAndCancel(t *testing.T) {
 	done := make(chan tea.Msg, 1)
 	go func() { done <- run() }()
 	ctx := <-st.started
-	b.Update(key(t, "d")) // typing cancels the running query
+	b.update(key(t, "d")) // typing cancels the running query
 	select {
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("typing did not cancel the running query")
 	}
-	if res, _ := b.Update(<-done); res.Action != None || b.err != "" {
+	if res, _ := b.update(<-done); res.Action != None || b.err != "" {
 		t.Fatalf("the cancelled query's answer was taken: %+v, err %q", res, b.err)
 	}
 	// esc cancels the running query too.
-	_, run = b.Update(searchDueMsg{b: b, gen: b.searchGen})
+	_, run = b.update(searchDueMsg{b: b, gen: b.searchGen})
 	go func() { done <- run() }()
 	ctx = <-st.started
 	if res := press(t, b, esc); res.Action != Close {
@@ -217,7 +217,7 @@ func TestSearchDebounceAndCancel(t *testing.T) {
 	<-done
 	// A message of another browser is not this one's.
 	other, _ := New(testCtx(t), Options{Store: st})
-	if _, cmd := b.Update(searchDueMsg{b: other, gen: b.searchGen}); cmd != nil {
+	if _, cmd := b.update(searchDueMsg{b: other, gen: b.searchGen}); cmd != nil {
 		t.Fatal("another browser's debounce started a search here")
 	}
 }
@@ -393,7 +393,7 @@ func TestForeignMessagesChangeNothing(t *testing.T) {
 	b := open(t, st, 80, 12, Options{})
 	_ = b.View()
 	rev := b.rev
-	if res, cmd := b.Update(tea.FocusMsg{}); res.Action != None || cmd != nil || b.rev != rev {
+	if res, cmd := b.update(tea.FocusMsg{}); res.Action != None || cmd != nil || b.rev != rev {
 		t.Fatalf("a focus message: %+v, %v, rev %d→%d", res, cmd, rev, b.rev)
 	}
 }

@@ -98,7 +98,7 @@ func drive(t testing.TB, b *Browser, cmd tea.Cmd) Result {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		default:
-			res, next := b.Update(msg)
+			res, next := b.update(msg)
 			if res.Action != None {
 				last = res
 			}
@@ -133,7 +133,7 @@ const (
 // press sends one key and runs what it starts; it returns the result.
 func press(t testing.TB, b *Browser, seq string) Result {
 	t.Helper()
-	res, cmd := b.Update(key(t, seq))
+	res, cmd := b.update(key(t, seq))
 	if r := drive(t, b, cmd); r.Action != None {
 		return r
 	}

@@ -7,11 +7,22 @@ import (
 
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
 // Update handles a key, a paste, the mouse wheel, or a message of the
-// browser's own work, and says what the root should do.
-func (b *Browser) Update(msg tea.Msg) (Result, tea.Cmd) {
+// browser's own work; its action, when not nil, is a Result, what the root
+// should do (uictx.Component).
+func (b *Browser) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	res, cmd := b.update(msg)
+	if res.Action == None {
+		return cmd, nil
+	}
+	return cmd, res
+}
+
+// update is Update with its Result as it is.
+func (b *Browser) update(msg tea.Msg) (Result, tea.Cmd) {
 	switch msg.(type) {
 	case listedMsg, searchDueMsg, searchedMsg, changedMsg, tea.KeyPressMsg, tea.PasteMsg, tea.MouseWheelMsg:
 		defer b.layout()

@@ -49,6 +49,10 @@ func (b *Browser) layout() {
 
 // View draws the browser in exactly its size: the title with the
 // position, the input, the rows, a status line and the keys.
+// Draw is the browser filling its rectangle (uictx.Component).
+func (b *Browser) Draw() (string, int, int) { return b.View(), 0, 0 }
+
+// View is the browser, drawn into its whole rectangle.
 func (b *Browser) View() string {
 	if b.w <= 0 || b.h <= 0 {
 		return ""

@@ -16,7 +16,7 @@ func BenchmarkView(b *testing.B) {
 		entries[i] = entry{name: fmt.Sprintf("Screenshot 2026-11-%02d at %05d.png", i%30+1, i), size: int64(100_000 + i*977),
 			kind: [...]fileKind{kindImage, kindText, kindBinary, kindUnknown}[i%4]}
 	}
-	p.Update(listedMsg{p: p, gen: p.gen, dir: p.opts.Dir, entries: entries})
+	p.update(listedMsg{p: p, gen: p.gen, dir: p.opts.Dir, entries: entries})
 	_ = p.View()
 	b.Run("unchanged", func(b *testing.B) {
 		b.ReportAllocs()
@@ -30,9 +30,9 @@ func BenchmarkView(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			if i++; i%2 == 0 {
-				p.Update(d)
+				p.update(d)
 			} else {
-				p.Update(u)
+				p.update(u)
 			}
 			_ = p.View()
 		}
@@ -67,9 +67,9 @@ func BenchmarkFolder(b *testing.B) {
 		for b.Loop() {
 			p, cmd := New(testCtx(b), Options{Dir: dir})
 			p.SetSize(120, 40)
-			_, c := p.Update(cmd())
+			_, c := p.update(cmd())
 			for c != nil {
-				_, c = p.Update(c())
+				_, c = p.update(c())
 			}
 			if e := p.list.Items()[4999]; e.kind == kindUnknown {
 				b.Fatalf("%s not looked at", e.name)
@@ -80,14 +80,14 @@ func BenchmarkFolder(b *testing.B) {
 		p, cmd := New(testCtx(b), Options{Dir: dir})
 		p.SetSize(120, 40)
 		msg := cmd().(listedMsg)
-		p.Update(msg)
+		p.update(msg)
 		found := make([]sniffed, 0, sniffBatch)
 		for _, e := range msg.entries[firstSniff : firstSniff+sniffBatch] {
 			found = append(found, sniffed{name: e.name, kind: kindText})
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			p.Update(sniffedMsg{p: p, gen: p.gen, found: found, stopped: true})
+			p.update(sniffedMsg{p: p, gen: p.gen, found: found, stopped: true})
 		}
 	})
 }

@@ -100,7 +100,7 @@ func drive(t testing.TB, p *Picker, cmd tea.Cmd) []Result {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		default:
-			res, next := p.Update(msg)
+			res, next := p.update(msg)
 			out = append(out, res)
 			queue = append(queue, next)
 		}
@@ -133,7 +133,7 @@ const (
 // (the key's first).
 func press(t testing.TB, p *Picker, seq string) []Result {
 	t.Helper()
-	res, cmd := p.Update(key(t, seq))
+	res, cmd := p.update(key(t, seq))
 	return append([]Result{res}, drive(t, p, cmd)...)
 }
 

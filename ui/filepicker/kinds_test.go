@@ -128,13 +128,13 @@ func TestChosenThenFoundBinary(t *testing.T) {
 	for i := range listed.entries {
 		listed.entries[i].kind, listed.entries[i].why = kindUnknown, "" // as if not looked at yet
 	}
-	p.Update(listed)
+	p.update(listed)
 	press(t, p, space)
 	press(t, p, space)
 	if len(p.marked) != 2 {
 		t.Fatalf("marked %v", p.marked)
 	}
-	p.Update(sniffedMsg{p: p, gen: p.gen, found: sniff(context.Background(), dir, []string{"a.md", "late.bin"})})
+	p.update(sniffedMsg{p: p, gen: p.gen, found: sniff(context.Background(), dir, []string{"a.md", "late.bin"})})
 	if res := action(press(t, p, enter)); res.Action != None || !says(p.View(), "late.bin cannot be attached: it is a program") {
 		t.Fatalf("enter: %+v\n%s", res, plain(p.View()))
 	}
@@ -247,28 +247,28 @@ func TestPreviewSettlesAnUnknownFile(t *testing.T) {
 			t.Fatalf("after the folder read %s is %v, want %v", e.name, e.kind, want)
 		}
 	}
-	_, c := p.Update(listed)
+	_, c := p.update(listed)
 	var rest tea.Msg // the background batch, held back
 	for _, msg := range collect(c) {
 		if sm, ok := msg.(sniffedMsg); ok {
 			rest = sm
 		} else {
-			p.Update(msg) // the first file's preview
+			p.update(msg) // the first file's preview
 		}
 	}
 	if rest == nil {
 		t.Fatal("no background look at the rest")
 	}
-	res, peek := p.Update(key(t, "\x1b[F")) // end: zz, unknown
+	res, peek := p.update(key(t, "\x1b[F")) // end: zz, unknown
 	if res.Preview != nil || peek == nil {
 		t.Fatalf("an unknown file: %+v, peek %v", res, peek)
 	}
-	res, _ = p.Update(peek())
+	res, _ = p.update(peek())
 	if res.Preview == nil || res.Preview.Path != filepath.Join(dir, "zz") || kinds(p)["zz"] != kindImage {
 		t.Fatalf("after the peek: %+v, kind %v", res.Preview, kinds(p)["zz"])
 	}
 	// The batch comes later and changes nothing of what is known.
-	p.Update(rest)
+	p.update(rest)
 	for name, k := range kinds(p) {
 		if (name == "zz" && k != kindImage) || (name != "zz" && k != kindText) {
 			t.Fatalf("%s is %v after the batch", name, k)
@@ -292,12 +292,12 @@ func TestBackgroundLookAtABigFolder(t *testing.T) {
 	p, cmd := New(testCtx(t), Options{Dir: dir})
 	p.SetSize(100, 30)
 	listed := cmd().(listedMsg)
-	_, c := p.Update(listed)
+	_, c := p.update(listed)
 	batches := 0
 	for c != nil {
 		msg := c()
 		batches++
-		_, c = p.Update(msg)
+		_, c = p.update(msg)
 	}
 	if batches != 3 {
 		t.Fatalf("%d batches, want 3", batches)
@@ -310,23 +310,23 @@ func TestBackgroundLookAtABigFolder(t *testing.T) {
 	// A late batch of an older read is dropped.
 	q, cmd := New(testCtx(t), Options{Dir: dir})
 	q.SetSize(100, 30)
-	_, c = q.Update(cmd().(listedMsg))
+	_, c = q.update(cmd().(listedMsg))
 	stale := c()
-	q.Update(q.read(dir, false)())
-	if _, next := q.Update(stale); next != nil || kinds(q)["f0100"] != kindUnknown {
+	q.update(q.read(dir, false)())
+	if _, next := q.update(stale); next != nil || kinds(q)["f0100"] != kindUnknown {
 		t.Fatalf("a stale batch was taken (next %v, f0100 %v)", next, kinds(q)["f0100"])
 	}
 	// A closed picker (its context ended) looks at nothing more.
 	ctx, cancel := context.WithCancel(context.Background())
 	r, cmd := New(testCtx(t), Options{Dir: dir, Context: ctx})
 	r.SetSize(100, 30)
-	_, c = r.Update(cmd().(listedMsg))
+	_, c = r.update(cmd().(listedMsg))
 	cancel()
 	msg := c().(sniffedMsg)
 	if len(msg.found) != 0 || !msg.stopped {
 		t.Fatalf("a closed picker looked at %d files", len(msg.found))
 	}
-	if _, next := r.Update(msg); next != nil {
+	if _, next := r.update(msg); next != nil {
 		t.Fatal("a stopped look goes on")
 	}
 }

@@ -194,7 +194,7 @@ func TestEmptyAndNoMatch(t *testing.T) {
 	if v := plain(p.View()); !strings.Contains(v, "dog.png") || strings.Contains(v, "cat.png") {
 		t.Fatalf("fuzzy filter:\n%s", v)
 	}
-	p.Update(tea.PasteMsg{Content: " x"}) // space chooses; a paste types it
+	p.update(tea.PasteMsg{Content: " x"}) // space chooses; a paste types it
 	press(t, p, ctrlW)
 	if p.filter.Value() != "dg " {
 		t.Fatalf("ctrl+w: %q", p.filter.Value())
@@ -224,7 +224,7 @@ func TestPreview(t *testing.T) {
 	for i := range lines {
 		lines[i] = strings.Repeat("\x1b[31m#\x1b[m", pw)
 	}
-	p.Update(PreviewMsg{PreviewRequest: *req, Lines: lines})
+	p.update(PreviewMsg{PreviewRequest: *req, Lines: lines})
 	if v := p.View(); !strings.Contains(v, "\x1b[31m#") {
 		t.Fatalf("the preview is not shown:\n%s", plain(v))
 	}
@@ -241,16 +241,16 @@ func TestPreview(t *testing.T) {
 	if two == nil || two.Path != filepath.Join(dir, "two.png") {
 		t.Fatalf("two.png: %+v", two)
 	}
-	p.Update(PreviewMsg{PreviewRequest: *req, Lines: lines}) // late, for one.png
+	p.update(PreviewMsg{PreviewRequest: *req, Lines: lines}) // late, for one.png
 	if strings.Contains(p.View(), "\x1b[31m#") {
 		t.Fatal("a late preview of another image is shown")
 	}
-	p.Update(PreviewMsg{PreviewRequest: *two, Err: errors.New("cannot preview the image: \x1b[2J broken")})
+	p.update(PreviewMsg{PreviewRequest: *two, Err: errors.New("cannot preview the image: \x1b[2J broken")})
 	if v := p.View(); !strings.Contains(plain(v), "cannot preview the image") || strings.Contains(v, "\x1b[2J") {
 		t.Fatalf("error:\n%q", v)
 	}
 	// Preview lines carry only colours to the terminal.
-	p.Update(PreviewMsg{PreviewRequest: *two, Lines: []string{"\x1b]52;c;x\x07ok\x1b[2J"}})
+	p.update(PreviewMsg{PreviewRequest: *two, Lines: []string{"\x1b]52;c;x\x07ok\x1b[2J"}})
 	requireInert(t, p.View())
 	// Narrow, or without previews, there is no preview and no request.
 	q, rs := open(t, dir, "", 60, 20, true)
@@ -349,17 +349,17 @@ func TestLateReadsAreDropped(t *testing.T) {
 	dir := t.TempDir()
 	mkfiles(t, dir, "a/x.png", "b/y.png")
 	p, _ := open(t, dir, "", 80, 20, false)
-	_, first := p.Update(key(t, enter))  // into a/, read later
+	_, first := p.update(key(t, enter))  // into a/, read later
 	press(t, p, down)                    // still in dir: on b/
-	_, second := p.Update(key(t, enter)) // into b/
+	_, second := p.update(key(t, enter)) // into b/
 	stale := first()
-	p.Update(second())
-	p.Update(stale)
+	p.update(second())
+	p.update(stale)
 	if p.dir != filepath.Join(dir, "b") {
 		t.Fatalf("in %s, want b: the older read won", p.dir)
 	}
 	other, cmd := New(testCtx(t), Options{Dir: filepath.Join(dir, "a")})
-	p.Update(cmd())
+	p.update(cmd())
 	if p.dir != filepath.Join(dir, "b") || other.dir != "" {
 		t.Fatalf("another picker's read was taken: %s", p.dir)
 	}
@@ -372,7 +372,7 @@ func TestForeignMessagesChangeNothing(t *testing.T) {
 	p, _ := open(t, dir, "", 80, 12, false)
 	_ = p.View()
 	rev := p.rev
-	if res, cmd := p.Update(tea.FocusMsg{}); res.Action != None || res.Preview != nil || cmd != nil || p.rev != rev {
+	if res, cmd := p.update(tea.FocusMsg{}); res.Action != None || res.Preview != nil || cmd != nil || p.rev != rev {
 		t.Fatalf("a focus message: %+v, %v, rev %d→%d", res, cmd, rev, p.rev)
 	}
 }

@@ -11,17 +11,28 @@ import (
 	"parley/internal/bytesize"
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
 // Update handles a key, a paste, the mouse wheel, a folder read or a
-// preview, and says what the root should do.
-func (p *Picker) Update(msg tea.Msg) (Result, tea.Cmd) {
+// preview; its action, when not nil, is a Result, what the root should do
+// (uictx.Component).
+func (p *Picker) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	res, cmd := p.update(msg)
+	if res.Action == None && res.Preview == nil {
+		return cmd, nil
+	}
+	return cmd, res
+}
+
+// update is Update with its Result as it is.
+func (p *Picker) update(msg tea.Msg) (Result, tea.Cmd) {
 	switch msg.(type) {
 	case listedMsg, sniffedMsg, peekMsg, PreviewMsg, tea.KeyPressMsg, tea.PasteMsg, tea.MouseWheelMsg:
 	default:
 		return Result{}, nil // not the picker's: nothing changes, the view stays cached
 	}
-	res, cmd := p.update(msg)
+	res, cmd := p.handle(msg)
 	p.layout()
 	if res.Action == None {
 		res.Preview = p.previewRequest()
@@ -30,7 +41,7 @@ func (p *Picker) Update(msg tea.Msg) (Result, tea.Cmd) {
 	return res, cmd
 }
 
-func (p *Picker) update(msg tea.Msg) (Result, tea.Cmd) {
+func (p *Picker) handle(msg tea.Msg) (Result, tea.Cmd) {
 	switch msg := msg.(type) {
 	case listedMsg:
 		if msg.p == p && msg.gen == p.gen {

@@ -84,6 +84,10 @@ func (p *Picker) previewRequest() *PreviewRequest {
 }
 
 // View draws the picker in exactly its size.
+// Draw is the picker filling its rectangle (uictx.Component).
+func (p *Picker) Draw() (string, int, int) { return p.View(), 0, 0 }
+
+// View is the picker, drawn into its whole rectangle.
 func (p *Picker) View() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""

@@ -130,8 +130,18 @@ func (f *Form) Hints() []uictx.Hint {
 
 // Update handles a key or a paste: tab and shift+tab (or down and up)
 // move between the fields, enter checks and submits, esc closes, and
-// every other key edits the focused field.
-func (f *Form) Update(msg tea.Msg) (Result, tea.Cmd) {
+// every other key edits the focused field. Its action, when not nil, is a
+// Result (uictx.Component).
+func (f *Form) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	res, cmd := f.update(msg)
+	if res.Action == None {
+		return cmd, nil
+	}
+	return cmd, res
+}
+
+// update is Update with its Result as it is.
+func (f *Form) update(msg tea.Msg) (Result, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if _, paste := msg.(tea.PasteMsg); paste && f.fields[f.focus].Update(msg) {

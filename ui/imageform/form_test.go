@@ -36,7 +36,7 @@ func key(t testing.TB, seq string) tea.KeyPressMsg {
 
 func press(t testing.TB, f *Form, seq string) Result {
 	t.Helper()
-	res, _ := f.Update(key(t, seq))
+	res, _ := f.update(key(t, seq))
 	return res
 }
 
@@ -154,7 +154,7 @@ func TestFieldsAndKeys(t *testing.T) {
 		t.Fatalf("readline keys: %q", got)
 	}
 	press(t, f, ctrlU)
-	f.Update(tea.PasteMsg{Content: "two\nlines\x1b[2J"})
+	f.update(tea.PasteMsg{Content: "two\nlines\x1b[2J"})
 	if got := f.fields[fieldPrompt].Value(); got != "two lines[2J" {
 		t.Fatalf("paste: %q", got)
 	}

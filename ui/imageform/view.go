@@ -44,6 +44,11 @@ func (f *Form) View() string {
 
 // Box draws the box alone and where it goes in the area, for laying it
 // over the transcript; it is cut to the area when the area is smaller.
+// Draw is the form's box and where it goes in its rectangle
+// (uictx.Component).
+func (f *Form) Draw() (box string, x, y int) { return f.Box() }
+
+// Box is the form's box and where it goes in its rectangle.
 func (f *Form) Box() (box string, x, y int) {
 	lines := append([]string(nil), f.box()...) // the cache's lines stay whole
 	if len(lines) == 0 {

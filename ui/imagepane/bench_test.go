@@ -47,7 +47,7 @@ func halfBlocks(w, h int) []string {
 func BenchmarkFirstFrame200(b *testing.B) {
 	ctx := testCtx(b, false)
 	items := benchItems()
-	probe := New(ctx)
+	probe := New(ctx, Dirs{})
 	probe.SetItems(items)
 	_, _, pw, ph := probe.PreviewArea(120, 40)
 	for _, bc := range []struct {
@@ -57,7 +57,7 @@ func BenchmarkFirstFrame200(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				p := New(ctx)
+				p := New(ctx, Dirs{})
 				p.SetItems(items)
 				if out := p.Draw(120, 40, bc.pv, true); len(out) == 0 {
 					b.Fatal("empty frame")
@@ -72,7 +72,7 @@ func BenchmarkFirstFrame200(b *testing.B) {
 // there yet).
 func BenchmarkFrame200(b *testing.B) {
 	ctx := testCtx(b, false)
-	p := New(ctx)
+	p := New(ctx, Dirs{})
 	p.SetItems(benchItems())
 	p.Draw(120, 40, nil, true)
 	b.Run("unchanged", func(b *testing.B) {

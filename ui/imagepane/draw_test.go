@@ -90,8 +90,7 @@ func bigPreview(w, h int) []string {
 
 func TestHostileTextNeverRaw(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		p := New(testCtx(t, noColor))
-		p.SetDirs(Dirs{Home: "/home/u", Work: "/home/u", Save: "/home/u/Pictures"})
+		p := New(testCtx(t, noColor), Dirs{Home: "/home/u", Work: "/home/u", Save: "/home/u/Pictures"})
 		p.SetItems(hostileItems())
 		// A hostile preview line too: only its SGR may pass.
 		pv := []string{"\x1b[31mok\x1b]52;c;eA==\x07\x1b[2J\x1bPq\x1b\\"}
@@ -348,7 +347,7 @@ func TestEmptyState(t *testing.T) {
 	// The paste key named is the one the user bound.
 	ctx := testCtx(t, false)
 	ctx.Keys.Paste.SetKeys("alt+v")
-	p := New(ctx)
+	p := New(ctx, Dirs{})
 	if frame := strings.Join(strings.Fields(plain(p.Draw(120, 10, nil, true))), " "); !strings.Contains(frame, "alt+v or /attach adds one") {
 		t.Fatalf("the empty state does not name the bound paste key:\n%s", frame)
 	}
@@ -374,7 +373,7 @@ func TestFocusShowsInTheList(t *testing.T) {
 
 func TestDrawCachesFollowChanges(t *testing.T) {
 	ctx := testCtx(t, false)
-	p := New(ctx)
+	p := New(ctx, Dirs{})
 	p.SetItems(many(3))
 	first := p.Draw(120, 20, nil, true)
 	if again := p.Draw(120, 20, nil, true); again != first {

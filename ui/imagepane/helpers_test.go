@@ -50,9 +50,7 @@ func many(n int) []Item {
 // newPane is a pane with fixed folders.
 func newPane(t testing.TB, home string) Pane {
 	t.Helper()
-	p := New(testCtx(t, false))
-	p.SetDirs(Dirs{Home: home, Work: home, Save: home + "/Pictures"})
-	return p
+	return New(testCtx(t, false), Dirs{Home: home, Work: home, Save: home + "/Pictures"})
 }
 
 // press makes the key press a terminal sends for a key name ("a", "esc",

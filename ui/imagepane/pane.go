@@ -1,8 +1,6 @@
 package imagepane
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -56,19 +54,10 @@ type row struct {
 	bytes  string // bytesize.Format, "" when unknown
 }
 
-// New returns an empty pane that reads sizes, styles and keys from ctx.
-// Its save prompt starts in ~/Pictures with "~" meaning the user's home
-// and relative paths starting in the working directory; SetDirs changes
-// that.
-func New(ctx *uictx.Context) Pane {
-	var d Dirs
-	if h, err := os.UserHomeDir(); err == nil {
-		d.Home = h
-		d.Save = filepath.Join(h, "Pictures")
-	}
-	if wd, err := os.Getwd(); err == nil {
-		d.Work = wd
-	}
+// New returns an empty pane that reads sizes, styles and keys from ctx;
+// its save prompt works with the folders of d (the caller knows them: the
+// pane opens in Update, which reads no environment and no file system).
+func New(ctx *uictx.Context, d Dirs) Pane {
 	l := list.New(ctx, list.Options[row]{
 		ID:     func(r row) string { return r.key },
 		Render: func(r list.Row[row]) string { return listRow(ctx, r) },
@@ -76,9 +65,6 @@ func New(ctx *uictx.Context) Pane {
 	l.SetSize(1, 10) // until Draw says how tall it is
 	return Pane{ctx: ctx, dirs: d, list: l}
 }
-
-// SetDirs sets the folders of the save prompt (see Dirs).
-func (p *Pane) SetDirs(d Dirs) { p.dirs = d }
 
 // SetItems replaces the images. They are shown newest first (by Created,
 // then in the given order); an item whose Key came earlier in items is

@@ -321,8 +321,7 @@ func TestSaveProposesAFreeName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := newPane(t, "/home/u")
-	p.SetDirs(Dirs{Save: dir, Work: dir})
+	p := New(testCtx(t, false), Dirs{Save: dir, Work: dir})
 	p.SetItems([]Item{{Key: "k", Origin: Generated, Path: filepath.Join(dir, "fox.png"), MIME: "image/png", Created: time.Now()}})
 	_, cmd := p.HandleKey(press("s"))
 	if cmd == nil {

@@ -1,6 +1,8 @@
-// Package uictx holds the one context struct every part of the UI reads:
-// the terminal size, the theme with its styles, and the key map. The root
-// model owns it and changes it in Update; components only read it.
+// Package uictx holds the one context struct every part of the UI reads
+// (the terminal size, the theme with its styles, and the key map), which
+// the root model owns and changes in Update while components only read
+// it; and the one contract of the UI's overlays, panes and pickers
+// (Component, its Action and its Hints).
 package uictx
 
 import (
