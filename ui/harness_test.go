@@ -101,7 +101,7 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	hs.m = New(ctx, opts)
 	// Past the window in which an early ctrl+j counts as a typed-ahead
 	// Enter (TestTypeAheadEnterSends covers that window).
-	hs.clock.advance(time.Second)
+	hs.clock.advance(typeAheadLimit + time.Second)
 	// Clients are built in commands (never in Update): start as the
 	// program would, and wait until the first model's client has reached
 	// the model, so a test's first send goes out at once.

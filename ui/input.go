@@ -130,14 +130,20 @@ func keysNow(c *composer, eng *chat.Engine) keyState {
 	return keyState{textEmpty: c.textEmpty(), nothingDrafted: c.empty() && eng.Reply() == nil && eng.Conv().Len() > 0}
 }
 
-// typeAheadWindow is how soon after start a key counts as typed ahead.
-const typeAheadWindow = 500 * time.Millisecond
+// typeAheadLimit is how long after start a ctrl+j may still count as typed
+// ahead while the terminal has answered none of parley's queries.
+const typeAheadLimit = 2 * time.Second
 
 // typedAhead reports an Enter typed before parley took the terminal: the
 // terminal, still in line mode, turned it into a line feed, which arrives
-// as ctrl+j (a newline key). Enter always sends.
+// as ctrl+j (a newline key). Enter always sends. Such keys were in the
+// terminal's input before the queries parley writes as it starts, so they
+// arrive before any answer: after the first answer a ctrl+j is the user's
+// newline. A terminal that answers nothing gets typeAheadLimit. (A fixed
+// half second from start, the rule before, was too short for a slow start:
+// on a loaded machine the typed-ahead Enter became a newline.)
 func typedAhead(msg tea.KeyPressMsg, t terminal, now time.Time) bool {
-	return msg.Keystroke() == "ctrl+j" && !t.enhanced && now.Sub(t.started) < typeAheadWindow
+	return msg.Keystroke() == "ctrl+j" && !t.enhanced && !t.answered && now.Sub(t.started) < typeAheadLimit
 }
 
 // cancelKey is esc in the chat: stop the reply, else leave edit mode, else

@@ -105,8 +105,10 @@ type terminal struct {
 	// both measures agree (cells.ForWcWidth).
 	graphemes bool
 	// started is when the model was made: keys typed ahead of the first
-	// frame arrive right after it.
-	started time.Time
+	// frame arrive right after it, and before answered (the terminal has
+	// answered a query of parley's: see typedAhead).
+	started  time.Time
+	answered bool
 	// clip is a clipboard read through the terminal in flight (over SSH).
 	clip termClip
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
 	"parley/api/apitest"
@@ -214,28 +215,48 @@ func TestEarlierImageOfferToSendWithout(t *testing.T) {
 }
 
 // Enter typed before parley took the terminal arrives as ctrl+j (the line
-// discipline turned CR into LF); it sends, it does not add a newline. Later
-// a ctrl+j is a newline again.
+// discipline turned CR into LF); it sends, it does not add a newline, also
+// when a slow start brings it a second late. Once the terminal has answered
+// a query (the typed keys came before the answers), or after
+// typeAheadLimit, a ctrl+j is a newline again.
 func TestTypeAheadEnterSends(t *testing.T) {
 	srv := apitest.New(t)
-	clock := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	now := func() time.Time { return clock }
-	m, eng := newWithEngine(t.Context(), Options{Model: "gpt-4o", Theme: "dark", Width: 80, Height: 24, Now: now,
-		NewClient: func(string) (*api.Client, error) {
-			return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey})
-		}})
+	start := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	newChat := func(clock *time.Time) (*Model, *chat.Engine) {
+		*clock = start
+		return newWithEngine(t.Context(), Options{Model: "gpt-4o", Theme: "dark", Width: 80, Height: 24, Now: func() time.Time { return *clock },
+			NewClient: func(string) (*api.Client, error) {
+				return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey})
+			}})
+	}
+	var clock time.Time
+	m, eng := newChat(&clock)
 	for _, r := range "hi" {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
+	// A second after start: a slow start on a loaded machine.
+	clock = clock.Add(time.Second)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
 	if eng.Waiting() == chat.WaitNone || strings.Contains(m.comp.value(), "\n") {
-		t.Fatalf("typed-ahead enter: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+		t.Fatalf("typed-ahead enter a second after start: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
-	eng.Hold(chat.WaitNone)
-	clock = clock.Add(2 * time.Second)
+
+	// The terminal answered: the next ctrl+j is typed by the user.
+	m, eng = newChat(&clock)
+	m.Update(tea.KeyPressMsg{Code: 'h', Text: "h"})
+	m.Update(tea.ModeReportMsg{Mode: ansi.ModeSynchronizedOutput, Value: ansi.ModeReset})
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if eng.Waiting() != chat.WaitNone || m.comp.value() != "hi\n" {
-		t.Fatalf("later ctrl+j: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() != chat.WaitNone || m.comp.value() != "h\n" {
+		t.Fatalf("ctrl+j after the terminal's answer: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+	}
+
+	// No answer, but past the limit.
+	m, eng = newChat(&clock)
+	m.Update(tea.KeyPressMsg{Code: 'h', Text: "h"})
+	clock = clock.Add(typeAheadLimit)
+	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	if eng.Waiting() != chat.WaitNone || m.comp.value() != "h\n" {
+		t.Fatalf("ctrl+j past typeAheadLimit: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
 	}
 }
 

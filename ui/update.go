@@ -136,6 +136,10 @@ func (m *Model) frame(msg frameMsg) tea.Cmd {
 // terminalMsg takes what the terminal reported: its size, colours,
 // grapheme width mode and keyboard.
 func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg.(type) {
+	case tea.ModeReportMsg, tea.BackgroundColorMsg, tea.KeyboardEnhancementsMsg:
+		m.term.answered = true
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.ctx.Width, m.ctx.Height = max(msg.Width, 1), max(msg.Height, 1)
