@@ -1,0 +1,57 @@
+package termprobe
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// recorded is a real terminal's answer to Queries, as it came (written
+// down from the terminal under Xvfb with the queries parley sends), and
+// the facts parley reads from it.
+type recorded struct {
+	file string
+	want Facts
+}
+
+var recordedAnswers = []recorded{
+	// xterm 379 started with -ti vt340: sixel, 256 registers once asked
+	// for; its current geometry is cut to the window (1000×800 in a
+	// 1200×800 window), its largest is 1000×1000, which is kept.
+	{"xterm-379-vt340.answers", Facts{Version: "XTerm(379)", Sixel: true, Attributes: []int{63, 1, 2, 4, 6, 9, 15, 16, 22, 28},
+		SixelWidth: 1000, SixelHeight: 1000, Registers: 256, Answered: true}},
+}
+
+// Each recorded answer, fed to ask in pieces of 7 bytes (a sequence split
+// anywhere), gives the facts the terminal told.
+func TestRecordedAnswers(t *testing.T) {
+	for _, rec := range recordedAnswers {
+		t.Run(rec.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", rec.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			term, queries, answers := newPipeTerminal(t)
+			go func() {
+				buf := make([]byte, len(Queries))
+				_, _ = io.ReadFull(queries, buf)
+				for i := 0; i < len(data); i += 7 {
+					_, _ = answers.Write(data[i:min(i+7, len(data))])
+					time.Sleep(time.Millisecond)
+				}
+			}()
+			f, err := ask(term, Queries, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := rec.want
+			if f.Version != w.Version || f.Sixel != w.Sixel || !slices.Equal(f.Attributes, w.Attributes) || f.KittyGraphics != w.KittyGraphics ||
+				f.SixelWidth != w.SixelWidth || f.SixelHeight != w.SixelHeight || f.Registers != w.Registers || f.Answered != w.Answered {
+				t.Errorf("facts\n %+v\nwant\n %+v", f, w)
+			}
+		})
+	}
+}
