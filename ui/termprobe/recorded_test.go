@@ -23,6 +23,22 @@ var recordedAnswers = []recorded{
 	// 1200×800 window), its largest is 1000×1000, which is kept.
 	{"xterm-379-vt340.answers", Facts{Version: "XTerm(379)", Sixel: true, Attributes: []int{63, 1, 2, 4, 6, 9, 15, 16, 22, 28},
 		SixelWidth: 1000, SixelHeight: 1000, Registers: 256, Answered: true}},
+	// Konsole 22.12.3 (Debian 12): kitty graphics and sixel both claimed.
+	{"konsole-22.12.3.answers", Facts{Version: "Konsole 22.12.3", Sixel: true, Attributes: []int{62, 1, 4}, KittyGraphics: true,
+		SixelWidth: 16384, SixelHeight: 16384, Registers: 256, Answered: true}},
+}
+
+// Konsole's KONSOLE_VERSION (221203) reads as the version its XTVERSION
+// answer gives.
+func TestKonsoleVersionFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"TERM": "xterm-256color", "KONSOLE_VERSION": "221203"}
+	if got := Identify(func(k string) string { return env[k] }, Facts{}).String(); got != "Konsole 22.12.3" {
+		t.Errorf("identified as %q", got)
+	}
+	env["KONSOLE_VERSION"] = "2x1203"
+	if got := Identify(func(k string) string { return env[k] }, Facts{}).String(); got != "Konsole 2x1203" {
+		t.Errorf("identified as %q", got)
+	}
 }
 
 // Each recorded answer, fed to ask in pieces of 7 bytes (a sequence split
