@@ -26,6 +26,20 @@ var recordedAnswers = []recorded{
 	// Konsole 22.12.3 (Debian 12): kitty graphics and sixel both claimed.
 	{"konsole-22.12.3.answers", Facts{Version: "Konsole 22.12.3", Sixel: true, Attributes: []int{62, 1, 4}, KittyGraphics: true,
 		SixelWidth: 16384, SixelHeight: 16384, Registers: 256, Answered: true}},
+	// foot 1.13.1 (under weston): sixel, its largest geometry kept.
+	{"foot-1.13.1.answers", Facts{Version: "foot(1.13.1)", Sixel: true, Attributes: []int{62, 4, 22},
+		SixelWidth: 10000, SixelHeight: 10000, Registers: 256, Answered: true}},
+	// mlterm 3.9.0: no XTVERSION, 1024 registers (it keeps its own
+	// number), no geometry (its failure answers name the wrong item).
+	{"mlterm-3.9.0.answers", Facts{Sixel: true, Attributes: []int{63, 1, 2, 3, 4, 6, 7, 15, 18, 22, 29}, Registers: 1024, Answered: true}},
+	// kitty 0.26.5: the kitty query answered, DA1 with an empty last
+	// attribute.
+	{"kitty-0.26.5.answers", Facts{Version: "kitty(0.26.5)", Attributes: []int{62, 0}, KittyGraphics: true, Answered: true}},
+	// xterm 379 as it starts by default: no sixel, XTSMGRAPHICS failures.
+	{"xterm-379.answers", Facts{Version: "XTerm(379)", Attributes: []int{64, 1, 2, 6, 9, 15, 16, 17, 18, 21, 22, 28}, Answered: true}},
+	// tmux 3.3a (in kitty 0.26.5): its own name; the kitty query goes
+	// nowhere.
+	{"tmux-3.3a-in-kitty-0.26.5.answers", Facts{Version: "tmux 3.3a", Attributes: []int{1, 2}, Answered: true}},
 }
 
 // Konsole's KONSOLE_VERSION (221203) reads as the version its XTVERSION
