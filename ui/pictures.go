@@ -82,6 +82,7 @@ func (p *pictures) options(ctx *uictx.Context, profile colorprofile.Profile) pre
 	if n := p.known.Facts.Registers; n > 0 {
 		o.Colors = n
 	}
+	o.SixelWidth, o.SixelHeight = p.known.Facts.SixelWidth, p.known.Facts.SixelHeight
 	return o
 }
 

@@ -38,6 +38,8 @@ type cacheKey struct {
 	// cellW and cellH are a cell's pixels, for sixel pictures only.
 	cellW, cellH int
 	colors       int
+	// sixelW and sixelH are the terminal's largest sixel picture.
+	sixelW, sixelH int
 }
 
 func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
@@ -45,6 +47,7 @@ func keyOf(sum [32]byte, w, h int, opts Options) cacheKey {
 	if opts.Mode == Sixel {
 		k.cellW, k.cellH = opts.cell()
 		k.colors = opts.colors()
+		k.sixelW, k.sixelH = opts.SixelWidth, opts.SixelHeight
 	}
 	return k
 }

@@ -11,10 +11,10 @@
 // and the frame holds ordinary placeholder characters (U+10EEEE with
 // combining marks that say the row and column) coloured with the image id,
 // so the Bubble Tea cell renderer lays them out like any other text.
-// Kitty direct placement (kitty before 0.28, WezTerm, Konsole), sixel and
-// iTerm2's inline images cannot be text: their frame holds marker cells,
-// and a Stage finds them in the composed frame and draws the pictures
-// beside it (stage.go).
+// Kitty direct placement (kitty before 0.28, WezTerm, Konsole 23 and
+// later), sixel and iTerm2's inline images cannot be text: their frame
+// holds marker cells, and a Stage finds them in the composed frame and
+// draws the pictures beside it (stage.go).
 //
 // Choose picks the way from the images setting, the environment and the
 // terminal's answers (package termprobe); Select from the first two alone.

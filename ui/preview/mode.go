@@ -133,7 +133,9 @@ func Select(setting string, getenv func(string) string) Mode {
 //   - "auto" (or empty, or unknown) picks by the terminal (Identify: its
 //     XTVERSION answer, else its environment) and what it answered: kitty
 //     0.28 and later and Ghostty draw placeholders; kitty before 0.28 (or
-//     of an unknown version), WezTerm and Konsole get direct placement;
+//     of an unknown version), WezTerm and Konsole 23 and later get direct
+//     placement (Konsole 22 and before, or of an unknown version, half
+//     blocks: see below);
 //     iTerm2 gets its inline images; a terminal whose device attributes
 //     list sixel (xterm started as a VT340 or with sixel on, foot, mlterm,
 //     Windows Terminal 1.22 and later, VS Code with images on) gets sixel;
@@ -197,8 +199,17 @@ func Choose(setting string, getenv func(string) string, k Known) Choice {
 			// half blocks: a picture drawn now is redrawn when it does.
 			c.Mode = KittyDirect
 		}
-	case termprobe.WezTerm, termprobe.Konsole:
+	case termprobe.WezTerm:
 		c.Mode = KittyDirect
+	case termprobe.Konsole:
+		// Tried in Konsole 22.12.3 (Debian 12's): it answers the kitty
+		// query and lists sixel, but drops a kitty placement on its own
+		// soon after drawing it, and keeps sixel pictures on screen after
+		// the text over them changed. Half blocks there; later versions
+		// get direct placement, as their documentation describes.
+		if termprobe.AtLeast(t.Version, "23") {
+			c.Mode = KittyDirect
+		}
 	case termprobe.ITerm2:
 		c.Mode = ITerm
 	default:

@@ -51,6 +51,11 @@ type Options struct {
 	// Colors is how many colour registers a sixel picture may use (the
 	// terminal's XTSMGRAPHICS answer); 0 means sixel.MaxColors.
 	Colors int
+	// SixelWidth and SixelHeight are the largest sixel picture the
+	// terminal draws whole, in pixels (its XTSMGRAPHICS geometry: xterm
+	// crops what is larger); a sixel picture is made to fit them. 0 means
+	// no limit is known.
+	SixelWidth, SixelHeight int
 }
 
 // Rendered is a picture ready for the screen. Its fields are shared with

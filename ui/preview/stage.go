@@ -59,6 +59,10 @@ type Stage struct {
 	// again is what Missing reports, and nothing else (an id no picture
 	// had is text that merely looks like a marker).
 	gone map[uint32]bool
+	// scrub are the columns of sixel and inline images that left the
+	// screen, their blank cells made no-break spaces until a frame
+	// holding them has been drawn (scrub.go).
+	scrub []colSpan
 }
 
 // knownPic is a registered picture and the last frame that showed it.
@@ -80,6 +84,8 @@ type Placement struct {
 	X, Y      int
 	Row, Rows int
 	N         int
+	// Cols is the picture's width in cells.
+	Cols int
 }
 
 type placeKey struct {
@@ -177,15 +183,20 @@ func (s *Stage) Missing() bool {
 func (s *Stage) Cleared() {
 	clear(s.shown)
 	clear(s.sent)
+	s.scrub = nil
 	s.lines = nil
 	s.gen++
 }
 
 // Due reports whether pictures wait to be drawn after the last frame is on
-// the screen, and the frame generation to hand Draw.
+// the screen, or cells wait to be scrubbed, and the frame generation to
+// hand Draw.
 func (s *Stage) Due() (uint64, bool) {
 	if !s.mode.Staged() {
 		return 0, false
+	}
+	if len(s.scrub) > 0 {
+		return s.gen, true
 	}
 	for _, p := range s.want {
 		if q, ok := s.shown[p.key()]; !ok || q != p {
@@ -197,11 +208,14 @@ func (s *Stage) Due() (uint64, bool) {
 
 // Draw returns what draws the pictures still due, if no frame since
 // generation gen moved them or painted over them; "" otherwise (Due then
-// gives the newer generation).
+// gives the newer generation). The frames since gen have reached the
+// terminal, so the cells they scrubbed are plain spaces again from the
+// next frame.
 func (s *Stage) Draw(gen uint64) string {
 	if gen != s.gen || !s.mode.Staged() {
 		return ""
 	}
+	s.scrub = nil
 	var b strings.Builder
 	for _, p := range s.want {
 		if q, ok := s.shown[p.key()]; ok && q == p {
@@ -243,7 +257,7 @@ func (s *Stage) Frame(frame string) (string, string) {
 		return frame, ""
 	}
 	hasMarks := strings.ContainsRune(frame, markerBase) || strings.ContainsRune(frame, markerFill)
-	if !hasMarks && len(s.shown) == 0 && len(s.want) == 0 {
+	if !hasMarks && len(s.shown) == 0 && len(s.want) == 0 && len(s.scrub) == 0 {
 		s.lines = nil
 		return frame, ""
 	}
@@ -263,7 +277,7 @@ func (s *Stage) Frame(frame string) (string, string) {
 	var now string
 	if s.mode == KittyDirect {
 		now = s.kittyUpdate()
-	} else if s.paintedOver(out) {
+	} else if s.leaveScrubbed(out) {
 		changed = true
 	}
 	if changed {
@@ -347,7 +361,7 @@ func (s *Stage) place(rows []markedRow, height int) []Placement {
 		}
 		k.seen = s.tick
 		first.drawn = true
-		p := Placement{ID: first.id, X: first.x, Y: first.y, Row: first.row, Rows: 1}
+		p := Placement{ID: first.id, X: first.x, Y: first.y, Row: first.row, Rows: 1, Cols: k.r.Cols}
 		// The next rows of the run: on the next lines, at the same place.
 		for j := i + 1; j < len(rows); j++ {
 			r := &rows[j]
@@ -422,28 +436,37 @@ func blankMarkers(lines []string, rows []markedRow) []string {
 	return out
 }
 
+// leaveScrubbed scrubs out (the frame for the terminal, changed in place)
+// where pictures left, and drops the pictures the renderer will paint over;
+// it reports whether it dropped any. Scrubbing changes cells too, which
+// may paint over more pictures: it goes on until none is left to drop.
+func (s *Stage) leaveScrubbed(out []string) bool {
+	scrubLines(out, s.scrub)
+	dropped := false
+	for s.paintedOver(out) {
+		dropped = true
+		scrubLines(out, s.scrub)
+	}
+	return dropped
+}
+
 // paintedOver drops from the shown set the sixel and inline images the
 // renderer will paint over going from the last frame to this one: those
 // whose rows change on both sides of them, or within them (it paints a
 // line from its first changed cell to its last), or whose lines are gone.
-// It reports whether it dropped any.
+// Their cells are scrubbed (leave). It reports whether it dropped any.
 func (s *Stage) paintedOver(out []string) bool {
 	dropped := false
-	for key, p := range s.shown {
-		k, ok := s.known[p.ID]
-		if !ok {
-			delete(s.shown, key)
-			dropped = true
-			continue
-		}
+	for _, p := range s.sorted(s.shown) {
 		for y := p.Y; y < p.Y+p.Rows; y++ {
-			if y >= len(out) || y >= len(s.lines) {
-				delete(s.shown, key)
-				dropped = true
-				break
+			over := y >= len(out) || y >= len(s.lines)
+			if !over {
+				c0, c1, diff := changedCells(s.lines[y], out[y])
+				over = diff && c0 < p.X+p.Cols && c1 >= p.X
 			}
-			if c0, c1, diff := changedCells(s.lines[y], out[y]); diff && c0 < p.X+k.r.Cols && c1 >= p.X {
-				delete(s.shown, key)
+			if over {
+				delete(s.shown, p.key())
+				s.leave(p)
 				dropped = true
 				break
 			}

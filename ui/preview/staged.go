@@ -86,7 +86,11 @@ func markerLines(id uint32, cols, rows, w, h int) []string {
 // renderStaged makes a picture a Stage draws: the marker lines and the
 // protocol's data.
 func renderStaged(data []byte, info media.Info, o, w, h int, opts Options, seed uint32, r Rendered, pics picturer) (Rendered, error) {
-	r.Cols, r.Rows = FitCells(r.Width, r.Height, min(w, MaxKittyCells), min(h, MaxKittyCells))
+	aw, ah := min(w, MaxKittyCells), min(h, MaxKittyCells)
+	if opts.Mode == Sixel {
+		aw, ah = opts.sixelCells(aw, ah)
+	}
+	r.Cols, r.Rows = FitCells(r.Width, r.Height, aw, ah)
 	r.X, r.Y = (w-r.Cols)/2, (h-r.Rows)/2
 	r.ID = kittyID(seed, false)
 	st := &staged{mode: opts.Mode}
@@ -187,6 +191,19 @@ func (o Options) cell() (int, int) {
 		return o.CellWidth, o.CellHeight
 	}
 	return DefaultCellWidth, DefaultCellHeight
+}
+
+// sixelCells is the area of w×h cells cut to the largest sixel picture the
+// terminal draws whole (Options.SixelWidth, SixelHeight), at least a cell.
+func (o Options) sixelCells(w, h int) (int, int) {
+	cw, ch := o.cell()
+	if o.SixelWidth > 0 {
+		w = max(1, min(w, o.SixelWidth/cw))
+	}
+	if o.SixelHeight > 0 {
+		h = max(1, min(h, o.SixelHeight/ch))
+	}
+	return w, h
 }
 
 // colors is how many colour registers a sixel picture may use.

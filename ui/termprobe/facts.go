@@ -30,8 +30,9 @@ type Facts struct {
 	Attributes []int
 	// KittyGraphics is true when it answered the kitty graphics query OK.
 	KittyGraphics bool
-	// SixelWidth and SixelHeight are the largest sixel image it takes
-	// (XTSMGRAPHICS), 0 when unknown.
+	// SixelWidth and SixelHeight are the largest sixel image it draws
+	// whole (XTSMGRAPHICS: the larger of its answers for the current and
+	// the largest geometry), 0 when unknown.
 	SixelWidth, SixelHeight int
 	// Registers is the number of sixel colour registers (XTSMGRAPHICS), 0
 	// when unknown.
@@ -54,7 +55,9 @@ const kittyQuery = "\x1b_Gi=7,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 // Queries is what to write to ask the terminal: XTVERSION, the kitty
 // graphics query, 256 sixel colour registers asked for and their number
 // read back (xterm as a VT340 starts with 16), the sixel geometry
-// (XTSMGRAPHICS), then DA1, which every terminal answers. The cell size is
+// (XTSMGRAPHICS: the current one, which xterm cuts to the window as it is
+// now, and the largest, which it crops pictures to; the larger answer is
+// kept), then DA1, which every terminal answers. The cell size is
 // not asked (XTWINOPS 16: a tmux pane's answer to it disturbed the keys
 // typed ahead of the first frame); CellSize reads it from the window size,
 // and an answer that comes anyway is taken.
@@ -63,6 +66,7 @@ const Queries = "\x1b[>0q" + kittyQuery + otherQueries
 const otherQueries = "\x1b[?1;3;256S" +
 	"\x1b[?1;1;0S" +
 	"\x1b[?2;1;0S" +
+	"\x1b[?2;4;0S" +
 	"\x1b[c"
 
 // QueriesFor is Queries for the terminal getenv describes, with the kitty
@@ -142,7 +146,7 @@ func (f *Facts) graphicsAttributes(seq string) bool {
 		}
 	case len(n) == 4 && n[0] == 2:
 		if n[1] == 0 {
-			f.SixelWidth, f.SixelHeight = min(n[2], 1<<16), min(n[3], 1<<16)
+			f.SixelWidth, f.SixelHeight = max(f.SixelWidth, min(n[2], 1<<16)), max(f.SixelHeight, min(n[3], 1<<16))
 		}
 	default:
 		return false

@@ -115,7 +115,7 @@ func fromEnv(getenv func(string) string) Terminal {
 	case getenv("WT_SESSION") != "":
 		return Terminal{Name: WindowsTerminal}
 	case getenv("KONSOLE_VERSION") != "":
-		return Terminal{Name: Konsole, Version: printable(getenv("KONSOLE_VERSION"), 20)}
+		return Terminal{Name: Konsole, Version: konsoleVersion(printable(getenv("KONSOLE_VERSION"), 20))}
 	case strings.HasPrefix(term, "foot"):
 		return Terminal{Name: Foot}
 	case getenv("MLTERM") != "":
@@ -167,4 +167,20 @@ func numbers(v string) ([]int, bool) {
 		out = append(out, n)
 	}
 	return out, true
+}
+
+// konsoleVersion spells KONSOLE_VERSION ("221203": two digits each for
+// the year, the month and the patch) the way Konsole's own XTVERSION
+// answer does ("22.12.3"); another form is kept as it is.
+func konsoleVersion(v string) string {
+	if len(v) != 6 {
+		return v
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return v
+		}
+	}
+	n := func(s string) string { return strconv.Itoa(int(s[0]-'0')*10 + int(s[1]-'0')) }
+	return n(v[0:2]) + "." + n(v[2:4]) + "." + n(v[4:6])
 }

@@ -72,11 +72,14 @@ func ask(c conn, queries string, timeout time.Duration) (Facts, error) {
 }
 
 // takeAll decodes the whole answers in buf into f and returns what is left
-// of a sequence still coming.
+// of a sequence still coming. The decoder reads the start of a sequence
+// that ends the buffer as an unknown event or a key ("\x1b[" as alt+[):
+// such a start is kept for the next read, since a terminal's answers
+// may come in pieces (over SSH, or written by the terminal one by one).
 func takeAll(dec *uv.EventDecoder, buf []byte, f *Facts) []byte {
 	for len(buf) > 0 {
 		n, ev := dec.Decode(buf)
-		if n == 0 {
+		if n == 0 || n == len(buf) && incomplete(buf, ev) {
 			break
 		}
 		if multi, ok := ev.(uv.MultiEvent); ok {
@@ -89,4 +92,16 @@ func takeAll(dec *uv.EventDecoder, buf []byte, f *Facts) []byte {
 		buf = buf[n:]
 	}
 	return buf
+}
+
+// incomplete reports whether ev, decoded from all of buf, may be the start
+// of a sequence rather than a whole one: an unknown sequence, or a key
+// with an escape ("\x1b[" reads as alt+[). Keys are not answers, so
+// holding a real one back loses nothing.
+func incomplete(buf []byte, ev uv.Event) bool {
+	switch ev.(type) {
+	case uv.UnknownEvent, uv.KeyPressEvent:
+		return buf[0] == 0x1b
+	}
+	return false
 }
