@@ -22,7 +22,7 @@ import (
 // answer is kept in the session. Before the store numbered messages, both
 // processes stored their turn as messages 3 and 4 (upserted): with the
 // hold, the build before lost turns in 6 of 7 runs of this test (two or
-// three rounds of ten each); without it, in 3 of 8.
+// three rounds of ten each); without it, in 4 of 8.
 func TestTwoAsksIntoOneSessionAtOnceKeepBothTurns(t *testing.T) {
 	bin := buildParley(t)
 	var (
