@@ -15,16 +15,45 @@ import (
 )
 
 // TestTwoAsksIntoOneSessionAtOnceKeepBothTurns runs the real binary
-// twice at once, `parley ask --session S`, ten times over, against a
-// gateway that streams each answer slowly enough for the two to overlap.
-// Every question and every answer is kept in the session. Before the
-// store numbered messages, both processes stored their turn as messages
-// 3 and 4 (upserted) and a turn was lost in 6 runs of 10.
+// twice at once, `parley ask --session S`, ten times over. The gateway
+// holds the first question of each round until the second arrives, so
+// both processes have read the session and stored their question before
+// either answer streams: the two always overlap. Every question and every
+// answer is kept in the session. Before the store numbered messages, both
+// processes stored their turn as messages 3 and 4 (upserted): with the
+// hold, the build before lost turns in 6 of 7 runs of this test (two or
+// three rounds of ten each); without it, in 4 of 8.
 func TestTwoAsksIntoOneSessionAtOnceKeepBothTurns(t *testing.T) {
 	bin := buildParley(t)
+	var (
+		mu    sync.Mutex
+		held  int
+		pairs = map[int]chan struct{}{}
+	)
 	gw := apitest.New(t, apitest.WithResponder(func(c apitest.Call) apitest.Reply {
 		msgs := c.Chat.Messages
 		q := msgs[len(msgs)-1].Content.PlainText()
+		if strings.HasPrefix(q, "round ") {
+			mu.Lock()
+			n := held
+			held++
+			both, ok := pairs[n/2]
+			if !ok {
+				both = make(chan struct{})
+				pairs[n/2] = both
+			}
+			if n%2 == 1 {
+				close(both)
+			}
+			mu.Unlock()
+			// A process that fails before asking leaves its partner to
+			// go on alone after a while, so the test reports the failure
+			// rather than hanging.
+			select {
+			case <-both:
+			case <-time.After(30 * time.Second):
+			}
+		}
 		return apitest.Reply{Text: "answer to " + q, DeltaRunes: 3, Interval: 5 * time.Millisecond}
 	}))
 	home := t.TempDir()

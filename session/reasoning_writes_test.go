@@ -80,6 +80,44 @@ func TestSlowReasoningWrites(t *testing.T) {
 	}
 }
 
+// TestReadingALongReasoningWritesNothing: a reply whose 6 MiB of
+// reasoning is kept in pieces is read back without writing anything.
+// Joining the pieces in order (group_concat ... ORDER BY start) builds a
+// temporary b-tree of the whole reasoning; in a temporary file it wrote
+// 4.6 MB every time the session was opened (each ask --continue, each
+// reopen in the chat), more than the reasoning cost to save.
+func TestReadingALongReasoningWritesNothing(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := conversation.New(conversation.Options{Listeners: []conversation.Listener{r}, Now: c.now})
+	conv.AddUser("think it through", nil)
+	id, _ := conv.StartReply("deepseek-r1")
+	flush(t, r)
+	const size, saves = 6 << 20, 30
+	piece := strings.Repeat("weighing option x. ", size/saves/19+1)[:size/saves]
+	for range saves {
+		c.advance(time.Second)
+		conv.AppendReasoning(id, piece)
+		flushWithin(t, r, time.Minute)
+	}
+	conv.AppendDelta(id, "Option x.")
+	conv.Finish(id, "stop", nil)
+	flushWithin(t, r, time.Minute)
+	start, measured := bytesWritten()
+	got, err := s.Load(context.Background(), conv.ID())
+	end, _ := bytesWritten()
+	if err != nil || got.Snapshot.Messages[1].Reasoning != strings.Repeat(piece, saves) {
+		t.Fatalf("read back %d bytes of reasoning, err %v", len(got.Snapshot.Messages[1].Reasoning), err)
+	}
+	if !measured {
+		t.Skip("the kernel does not report bytes written here")
+	}
+	if n := end - start; n > 64<<10 {
+		t.Fatalf("reading a session with %d KiB of reasoning wrote %d KiB", size>>10, n>>10)
+	}
+}
+
 // TestReasoningKeptInPiecesIsRedactedWhole: a reasoning saved in pieces
 // stays in its pieces when the reply ends, unless an API key arrived
 // split over two saves (neither piece held it whole, so neither was
