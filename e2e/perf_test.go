@@ -129,9 +129,9 @@ func TestPerfStream20KB(t *testing.T) {
 	cpu := after.cpu - before.cpu
 	deltas := (len([]rune(string(answer))) + perfDeltaRunes - 1) / perfDeltaRunes
 	t.Logf("pane %dx%d; %d bytes of Markdown as %d deltas in %v (%.0f deltas/s)", w, h, len(answer), deltas, streamed.Round(time.Millisecond), float64(deltas)/streamed.Seconds())
-	t.Logf("parley: CPU %v (user %v, system %v); %.1f KB written to the pane in %d write calls (%d bytes by the kernel's count); %d voluntary and %d involuntary context switches of its live threads; on screen %v after the gateway's last byte",
+	t.Logf("parley: CPU %v (user %v, system %v); %.1f KB written to the pane in %d write calls (%d bytes by the kernel's count); %d voluntary and %d involuntary context switches of its live threads; %d minor page faults; on screen %v after the gateway's last byte",
 		cpu, after.user-before.user, after.sys-before.sys, float64(written)/1024, after.syscw-before.syscw, after.wchar-before.wchar,
-		after.volCtx-before.volCtx, after.involCtx-before.involCtx, lag.Round(time.Millisecond))
+		after.volCtx-before.volCtx, after.involCtx-before.involCtx, after.minflt-before.minflt, lag.Round(time.Millisecond))
 
 	if cpu > perfMaxCPU {
 		t.Errorf("the stream cost parley %v of CPU; the budget is %v", cpu, perfMaxCPU)
@@ -283,6 +283,7 @@ type procStats struct {
 	user, sys, cpu   time.Duration
 	syscw, wchar     int64 // write calls and bytes written (all files)
 	volCtx, involCtx int64 // context switches summed over the live threads
+	minflt           int64 // minor page faults (memory first touched or touched again after release)
 }
 
 // readProc reads a process's CPU time, writes and context switches.
@@ -304,6 +305,7 @@ func readProc(t *testing.T, pid int) procStats {
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	s.user, s.sys = time.Duration(ut)*clockTick, time.Duration(st)*clockTick
 	s.cpu = s.user + s.sys
+	s.minflt, _ = strconv.ParseInt(f[7], 10, 64)
 
 	io, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
 	if err != nil {
