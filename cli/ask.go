@@ -171,7 +171,7 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 	}
 	a.warnDropped(reply.Turn)
 	out := newReplyWriter(a.env.Stdout, f.raw)
-	res, err := a.receive(ctx, eng, reply, f, out)
+	res, thought, err := a.receive(ctx, eng, reply, f, out)
 	h.close()
 	// A reply that failed half-way still ends its line, so the error on
 	// stderr starts on a line of its own; one that never started writes
@@ -185,6 +185,9 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 		return err
 	}
 	a.sayImages(res.Images)
+	if !out.wrote && len(res.Images.Kept) == 0 {
+		a.console.say(noAnswerNote(thought, f.reasoning || a.env.StderrIsTerminal))
+	}
 	if note := finishNote(res.FinishReason); note != "" {
 		a.console.say(note)
 	}
@@ -197,9 +200,11 @@ func (a *app) ask(ctx context.Context, f askFlags, prompt string) error {
 // receive sends the request and takes the reply: the answer to out, the
 // reasoning to stderr as ask's help says (the engine keeps both in the
 // conversation, which stores the reasoning apart).
-func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, f askFlags, out *replyWriter) (chat.Result, error) {
+// It also returns how many bytes of reasoning came.
+func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, f askFlags, out *replyWriter) (chat.Result, int, error) {
 	think := newReasoningWriter(a.env.Stderr, f.raw, a.env.StderrIsTerminal)
 	showThinking := f.reasoning || a.env.StderrIsTerminal
+	thought := 0
 	on := chat.Handlers{
 		Text: func(t string) {
 			if t != "" {
@@ -208,6 +213,7 @@ func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, 
 			out.Write(t)
 		},
 		Reasoning: func(r string) {
+			thought += len(r)
 			if showThinking {
 				think.Write(r)
 			}
@@ -222,7 +228,19 @@ func (a *app) receive(ctx context.Context, eng *chat.Engine, reply *chat.Reply, 
 	}
 	res, err := eng.Complete(ctx, reply, !f.noStream, on)
 	think.Close()
-	return res, err
+	return res, thought, err
+}
+
+// noAnswerNote says why stdout got nothing: the model finished without
+// text, with or without reasoning (shown on stderr, or not).
+func noAnswerNote(thought int, shown bool) string {
+	switch {
+	case thought == 0:
+		return "the model finished without an answer: it sent no text"
+	case shown:
+		return "the model finished without an answer: it sent only its reasoning, shown above"
+	}
+	return fmt.Sprintf("the model finished without an answer: it sent only its reasoning (%d bytes), which goes to stderr with --reasoning", thought)
 }
 
 // beginTurn starts the turn. Earlier turns' images would be refused by a

@@ -77,10 +77,11 @@ func newReplyWriter(w io.Writer, raw bool) *replyWriter {
 // Write adds a delta of the reply.
 func (r *replyWriter) Write(delta string) { r.write(delta) }
 
-// Close writes what the sanitiser held back and the final newline.
+// Close writes what the sanitiser held back and the final newline; a
+// reply without text writes nothing (ask says so on stderr).
 func (r *replyWriter) Close() error {
 	r.flush()
-	if r.err == nil {
+	if r.err == nil && r.wrote {
 		_, r.err = io.WriteString(r.w, "\n")
 	}
 	return r.err
