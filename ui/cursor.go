@@ -151,8 +151,12 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 		return m.notes.show("a reply is still streaming; press esc to stop it first", toastWarn)
 	}
 	m.focus.toComposer()
-	block := m.notes.say(m.comp.editMessage(sel.ID, sel.Text, sel.Attachments))
-	return tea.Batch(m.notes.show("editing: enter sends it as a new branch, the earlier one stays (esc leaves it)", toastInfo), block)
+	text := "editing: enter sends it as a new branch, the earlier one stays (esc leaves it)"
+	// One notice: a second would cover the first under the composer.
+	if block := m.comp.editMessage(sel.ID, sel.Text, sel.Attachments); block.text != "" {
+		text += "; " + block.text
+	}
+	return m.notes.show(text, toastInfo)
 }
 
 // fork starts a new session holding the conversation up to and including

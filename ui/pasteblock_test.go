@@ -259,7 +259,7 @@ func TestLongDraftAndLongMessageComeBackAsBlocks(t *testing.T) {
 	if !h.editing() || h.draft() != "" || len(h.attached()) != 1 || string(h.attached()[0].Data) != long {
 		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
-	if !h.logged("the message's text (300 lines, 15 KB) is longer than the composer holds, so it is attached as a block") {
+	if !h.logged("editing: enter sends it as a new branch, the earlier one stays (esc leaves it); the message's text (300 lines, 15 KB) is longer than the composer holds, so it is attached as a block") {
 		t.Errorf("no notice for the message's text")
 	}
 }
