@@ -3,8 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // A notice gets as many lines as it takes inside its frame (up to three):
@@ -20,38 +18,51 @@ func TestShortNoticeGetsItsLines(t *testing.T) {
 	}
 }
 
-// The notices pane fills its rows: a notice that does not fit whole shows
-// what fits, and the last rows say, whole, that there is more; no row is
-// left empty while there is more to read.
-func TestNoticesPaneFillsItsRows(t *testing.T) {
+// The notices pane fills its rows: what does not fit is a scroll away,
+// and the last row says how much is below and which keys scroll; the
+// pane takes ↑/↓, pgup/pgdn, home/end while it has the keys, and any
+// other key goes to the composer.
+func TestNoticesPaneScrollsToEveryLine(t *testing.T) {
 	h := newHarness(t, 100, 30)
-	long := strings.Repeat("a long start-up problem that goes on and on; ", 40)
+	long := strings.Repeat("a long start-up problem that goes on and on; ", 40) + "THE END."
 	h.m.notes.show(long, toastWarn)
-	for range 3 {
-		h.m.notes.show("a short notice about something done", toastOK)
-	}
+	h.m.notes.show("a short notice about something done", toastOK)
 	h.key("f4")
-	p, ok := h.m.pane.(*noticesPane)
-	if !ok {
-		t.Fatal("f4 opened no notices pane")
+	side := func() string {
+		var rows []string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if i := strings.LastIndex(l, "│ "); i >= 0 && !strings.Contains(l, "Message gpt-4o") { // not the composer's box
+				rows = append(rows, strings.TrimRight(l[i+len("│ "):], " │"))
+			}
+		}
+		return strings.Join(rows, "\n")
 	}
-	w, ht := h.lay().Side.W, h.lay().Side.H
-	p.SetSize(w, ht)
-	p.show(h.m.paneInput(), false)
-	box, _, _ := p.Draw()
-	rows := strings.Split(ansi.Strip(box), "\n")
-	empty := 0
-	for _, r := range rows {
-		if strings.TrimSpace(strings.TrimPrefix(r, "│")) == "" {
-			empty++
+	view := side()
+	flat := strings.Join(strings.Fields(view), " ")
+	if !strings.Contains(flat, "a short notice about something done") || !strings.Contains(flat, "more lines · ↑/↓ pgup/pgdn") || strings.Contains(flat, "THE END.") {
+		t.Fatalf("the pane does not show the newest first and say there is more:\n%s", view)
+	}
+	for _, row := range strings.Split(view, "\n") {
+		if strings.Contains(row, "…") {
+			t.Fatalf("a row is cut:\n%s", view)
 		}
 	}
-	view := strings.Join(rows, "\n")
-	if empty > 4 { // the blank rows between the notices
-		t.Errorf("%d empty rows while a notice was left out:\n%s", empty, view)
+	h.key("end")
+	flat = strings.Join(strings.Fields(side()), " ")
+	if !strings.Contains(flat, "THE END.") || !strings.Contains(flat, "↑ ") {
+		t.Fatalf("end did not scroll to the oldest notice's last line:\n%s", side())
 	}
-	flat := strings.Join(strings.Fields(strings.ReplaceAll(view, "│", "")), " ")
-	if !strings.Contains(flat, "… more of it in a taller pane") || !strings.Contains(flat, "a long start-up problem") {
-		t.Errorf("the pane does not show what fits and say there is more:\n%s", view)
+	h.key("home")
+	if flat = strings.Join(strings.Fields(side()), " "); !strings.Contains(flat, "a short notice about something done") {
+		t.Fatalf("home did not scroll back:\n%s", side())
+	}
+	h.key("pgdown")
+	h.key("pgup")
+	if flat = strings.Join(strings.Fields(side()), " "); !strings.Contains(flat, "a short notice about something done") {
+		t.Fatalf("pgdown then pgup did not come back:\n%s", side())
+	}
+	h.key("x") // not the pane's: it goes to the composer
+	if h.draft() != "x" || !strings.Contains(strings.Join(strings.Fields(side()), " "), "f4 to scroll") {
+		t.Fatalf("x went to %q; the pane says:\n%s", h.draft(), side())
 	}
 }
