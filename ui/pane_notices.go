@@ -170,7 +170,7 @@ func (p *noticesPane) render(h int) string {
 func (p *noticesPane) scrollNote(above, below int) string {
 	var parts []string
 	if above > 0 {
-		parts = append(parts, "↑ "+itoa(above))
+		parts = append(parts, "↑ "+itoa(above)+" "+plural(above, "line", "lines")+" above")
 	}
 	if below > 0 {
 		parts = append(parts, "↓ "+itoa(below)+" more "+plural(below, "line", "lines"))
