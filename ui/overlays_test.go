@@ -313,7 +313,7 @@ func TestSetupQuit(t *testing.T) {
 		o.probe = []overlay.Candidate{{Name: "none"}}
 	})
 	h.run(h.m.Init())
-	h.wait("probe", func() bool { s, ok := topIs[*setupLayer](&h.m.layers); return ok && !s.s.Probing() })
+	h.wait("probe", func() bool { s, ok := topIs[*overlay.Setup](&h.m.layers); return ok && !s.Probing() })
 	h.key("ctrl+q")
 	h.wait("quit", func() bool { return h.quit })
 }
