@@ -191,3 +191,24 @@ func TestToolsListRestartsTheSelectedServer(t *testing.T) {
 		t.Fatalf("esc left %q open", h.m.layerName())
 	}
 }
+
+// The prompt takes every key while a call waits: an app key neither
+// closes it nor acts in the chat behind it.
+func TestThePromptKeepsTheAppKeys(t *testing.T) {
+	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
+	h.srv.Enqueue(
+		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
+		apitest.Reply{Text: "Fine, I will not."},
+	)
+	h.typeText("go")
+	h.key("enter")
+	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	for _, k := range []string{"f4", "f1", "ctrl+o"} {
+		h.key(k)
+		if h.m.layerName() != "tool approval" || h.m.pane != nil {
+			t.Fatalf("%s left the prompt: top %q, pane %v", k, h.m.layerName(), h.m.pane)
+		}
+	}
+	h.key("n")
+	h.wait("the answer", func() bool { return !h.streaming() })
+}
