@@ -14,9 +14,10 @@ import (
 
 // The chat's glue to the tool loop: the engine runs the rounds and waits
 // on Engine.Asking for an answer; the frame tick opens the approval prompt
-// for it (toolFrame), /tools lists the MCP servers (Options.MCP, started
-// by the command line before the chat, in the background), and each
-// change of a server's state is a notice.
+// for it (followToolAsk), whose answer handleResult gives the engine
+// (answerTool); /tools lists the MCP servers (Options.MCP, started by the
+// command line before the chat, in the background), and each change of a
+// server's state is a notice.
 
 // toolOptions are the engine's tool options from the config and the
 // servers (none without servers).
