@@ -127,7 +127,7 @@ func (h *Help) Hints() []uictx.Hint {
 }
 
 // KeysChanged shows the key map the terminal's keyboard support made
-// (the root tells every open layer that has this method).
+// (its holder calls it when the key map changes).
 func (h *Help) KeysChanged(km keys.Map) { h.SetGroups(km.Groups()) }
 
 // update scrolls; closed is true when the user asked to close.
