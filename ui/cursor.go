@@ -10,6 +10,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/ui/keys"
+	"parley/ui/overlay"
 	"parley/ui/uictx"
 )
 
@@ -102,7 +103,7 @@ func (m *Model) cursorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case s == "R":
 		// The model picker, whose choice answers the reply's question
 		// again (the chat's model stays).
-		return m.openModels(modelLayer{regenerate: sel.ID, current: sel.Model})
+		return m.openModels(regenerateWith{reply: sel.ID}, overlay.ModelList{Current: sel.Model})
 	case s == "f":
 		return m.fork(sel)
 	case s == "d":

@@ -34,9 +34,11 @@
 // message in, an action out (data of the component's own types); a size,
 // then a draw into that rectangle; their key hints. They read the shared
 // uictx.Context and their arguments, never the root model, and they never
-// hold closures over it. handleResult (results.go) is the one place each
-// kind of action is acted on, the actions of a component of its own
-// package (browser.Result, …) included.
+// hold closures over it or the engine. Every overlay is a component of a
+// package of its own (overlay, toolsui, browser, filepicker, imageform);
+// no root type sits between it and the root. handleResult (results.go) is
+// the one place each kind of action is acted on, by its type; a picker's
+// by what it was opened for (PickerOptions.For).
 //
 // Keys and slash commands are one action table (table.go, table_chat.go):
 // an action is declared once, with its key binding, its command and its

@@ -11,6 +11,7 @@ import (
 	"parley/conversation"
 	"parley/ui/cells"
 	"parley/ui/keys"
+	"parley/ui/overlay"
 	"parley/ui/slash"
 	"parley/ui/uictx"
 )
@@ -19,7 +20,8 @@ import (
 // says, and check that the root treats it like the built-in ones.
 
 // wordsLayer is an overlay added by a test: it collects the letters typed
-// and closes on enter.
+// and closes on enter, with the help's action (a test cannot add a case
+// to handleResult; a new overlay of the app adds one for its own result).
 type wordsLayer struct {
 	typed string
 	w, h  int
@@ -36,7 +38,7 @@ func (l *wordsLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 		return nil, nil
 	}
 	if k.Keystroke() == "enter" {
-		return nil, closeLayer{}
+		return nil, overlay.HelpClosed{}
 	}
 	l.typed += k.Text
 	return nil, nil

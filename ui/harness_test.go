@@ -16,6 +16,7 @@ import (
 	"parley/api"
 	"parley/api/apitest"
 	"parley/chat"
+	"parley/ui/overlay"
 	"parley/ui/preview"
 )
 
@@ -105,7 +106,7 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 	// Clients are built in commands (never in Update): start as the
 	// program would, and wait until the first model's client has reached
 	// the model, so a test's first send goes out at once.
-	if _, setup := topIs[*setupLayer](&hs.m.layers); opts.NewClient != nil && opts.Model != "" && !setup {
+	if _, setup := topIs[*overlay.Setup](&hs.m.layers); opts.NewClient != nil && opts.Model != "" && !setup {
 		hs.run(hs.m.Init())
 		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}

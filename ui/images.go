@@ -17,6 +17,7 @@ import (
 	"parley/imagegen"
 	"parley/termsafe"
 	"parley/ui/cells"
+	"parley/ui/overlay"
 	"parley/ui/preview"
 	"parley/ui/slash"
 )
@@ -182,7 +183,7 @@ func (m *Model) startImages(ask imageAsk) tea.Cmd {
 		if ask.edit != nil {
 			cap = api.CapImageEdit
 		}
-		return m.openModels(modelLayer{forImages: &ask, imageCap: cap})
+		return m.openModels(chooseImageModel{ask: ask}, overlay.ModelList{Can: cap})
 	}
 	if m.eng.Busy() || m.eng.Waiting() != chat.WaitNone {
 		return m.notes.show(fmt.Sprintf("wait for the turn in flight to end, or press %s to stop it", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"parley/api"
 	"parley/api/apitest"
 	"parley/conversation"
 	"parley/internal/desktop"
+	"parley/ui/overlay"
 )
 
 // imageHarness is a chat whose images land in a folder of the test.
@@ -350,25 +350,43 @@ func TestImageForm(t *testing.T) {
 }
 
 // Without image_model and with several models that can generate, /image
-// asks for one in a picker that lists only those.
+// asks for one in a picker that lists only those, before the gateway's
+// list arrives and after; the model chosen makes the images asked for.
 func TestImageAsksForAModel(t *testing.T) {
-	h, _ := imageHarness(t, 120, 40)
+	h, dir := imageHarness(t, 120, 40)
 	h.typeText("/image a fox")
 	h.key("enter")
 	if h.m.layerName() != "models" {
 		t.Fatalf("top layer %q", h.m.layerName())
 	}
-	l, _ := topIs[*modelLayer](&h.m.layers)
-	if l.forImages == nil || l.forImages.prompt != "a fox" {
-		t.Fatalf("the picker does not carry the request: %+v", l.forImages)
-	}
-	for _, it := range l.rows(nil) {
-		if h.eng.Catalog().Require(it.Value, api.CapImageGeneration) != nil {
-			t.Fatalf("the picker lists %q, which cannot generate", it.Value)
+	chatOnly := []string{"gpt-4o-mini", "llama3", "llava"}
+	for _, name := range chatOnly {
+		if strings.Contains(h.screen(), name) {
+			t.Fatalf("the picker lists %q, which cannot generate:\n%s", name, h.screen())
 		}
 	}
-	if len(l.rows([]string{"gpt-4o", "dall-e-3"})) == 0 {
-		t.Fatal("no image model listed")
+	h.wait("the gateway's list", func() bool { return arrived[overlay.ModelsListed](h) > 0 })
+	scr := h.screen()
+	for _, name := range chatOnly {
+		if strings.Contains(scr, name) {
+			t.Fatalf("with the gateway's list, the picker lists %q, which cannot generate:\n%s", name, scr)
+		}
+	}
+	if !strings.Contains(scr, "dall-e-3") || !strings.Contains(scr, "gpt-image-1") {
+		t.Fatalf("the gateway's image models are not listed:\n%s", scr)
+	}
+	h.typeText("gpt-image-1")
+	h.key("enter")
+	h.wait("the images", func() bool {
+		n := h.eng.Conv().Len()
+		return n > 0 && h.eng.Conv().At(n-1).State == conversation.StateDone
+	})
+	last := h.eng.Conv().At(h.eng.Conv().Len() - 1)
+	if !last.IsImages() || last.Text != "a fox" || last.Model != "gpt-image-1" {
+		t.Fatalf("the picker lost the request: %q by %q (images: %v)", last.Text, last.Model, last.IsImages())
+	}
+	if files := pngFiles(t, dir); len(files) != 1 {
+		t.Fatalf("files %v", files)
 	}
 }
 

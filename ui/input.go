@@ -13,8 +13,7 @@ import (
 
 // key gives a key press to the one part whose mode it is (keyMode). An
 // open layer has the keys, but an app key it does not use (help, notices,
-// sessions, …) closes the layers and acts (unless the layer owns the quit
-// keys). The message cursor and a focused pane take their own keys; an
+// sessions, …) closes the layers and acts. The message cursor and a focused pane take their own keys; an
 // app key acts with the focus left where it is; any other key gives the
 // focus back to the composer and is delivered there.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -23,7 +22,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case modeOverlay:
 		l := m.layers.top()
 		m.armed.codePrefix = false
-		if !isApp || m.layers.ownsQuit() || layerBinds(l.Component, msg) {
+		if !isApp || layerBinds(l.Component, msg) {
 			return m.routeLayer(msg)
 		}
 		if app.opens != "" && app.opens == l.kind {
@@ -72,7 +71,7 @@ func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
 // uses every key that types text.
 func layerBinds(l uictx.Component, msg tea.KeyPressMsg) bool {
 	if b, ok := l.(keyBinder); ok {
-		return b.binds(msg)
+		return b.Binds(msg)
 	}
 	return msg.Text != "" && msg.Mod&^(tea.ModShift|tea.ModCapsLock) == 0
 }

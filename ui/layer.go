@@ -13,8 +13,10 @@ import (
 // (uictx.Component: a message in, an action out; drawn into its
 // rectangle; its hints) and lives in a small stack; the root routes
 // messages to the top layer, draws it, and acts on the action it returns
-// in one place (handleResult), whatever package the component is from.
-// Adding an overlay is a component plus one line that pushes it.
+// in one place (handleResult), by its type. Every layer's component is of
+// a package of its own and reports that package's types; adding an
+// overlay is a component, one line that pushes it and a case in
+// handleResult for its result.
 type layer struct {
 	uictx.Component
 	// kind names the overlay ("help", "models", …): the app key that
@@ -29,23 +31,24 @@ type layer struct {
 	stop func()
 }
 
-// quitOwner is a layer that handles the quit keys itself (the setup screen
-// turns them into its own result instead of the chat's double press).
-type quitOwner interface {
-	ownsQuit() bool
-}
+// Two optional methods of a layer's component tell the root how to treat
+// it. They are methods of the component, not fields of layer, because
+// they are the component's own knowledge (which keys it takes, whether it
+// shows the key map), which may follow its state; layer's fields are what
+// the root decides (where it goes, what ends its work).
 
-// keyBinder is a layer that says which keys it uses: an app key it does
-// not use (f4, ctrl+l, …) closes the layers and acts as in the chat. A
-// layer without it uses every key but the quit keys.
+// keyBinder is a component that says which keys it uses: an app key it
+// does not use (f4, ctrl+l, …) closes the layers and acts as in the chat.
+// A component without it uses the keys that type text. The setup screen
+// and the tool prompt take every key, the quit keys too.
 type keyBinder interface {
-	binds(msg tea.KeyPressMsg) bool
+	Binds(msg tea.KeyPressMsg) bool
 }
 
-// keysWatcher is a layer that shows the key map, told when the terminal's
-// keyboard support changed it.
+// keysWatcher is a component that shows the key map, told when the
+// terminal's keyboard support changed it.
 type keysWatcher interface {
-	keysChanged(km keys.Map)
+	KeysChanged(km keys.Map)
 }
 
 // layerStack holds the open layers; the last one is on top and receives
@@ -98,12 +101,6 @@ func (s *layerStack) closeAll() {
 	for s.top() != nil {
 		s.pop()
 	}
-}
-
-// ownsQuit reports whether the top layer handles the quit keys.
-func (s *layerStack) ownsQuit() bool {
-	q, ok := topIs[quitOwner](s)
-	return ok && q.ownsQuit()
 }
 
 // routeLayer hands a message to the top layer and acts on its result.

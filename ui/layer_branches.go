@@ -7,47 +7,18 @@ import (
 	"time"
 	"unicode/utf8"
 
-	tea "charm.land/bubbletea/v2"
-
 	"parley/api"
 	"parley/conversation"
 	"parley/ui/cells"
-	"parley/ui/keys"
 	"parley/ui/overlay"
 	"parley/ui/uictx"
 )
 
-// branchLayer lists the branches of the conversation (every path from the
-// first message to a last one); choosing one shows it and makes it what
-// the model sees.
-type branchLayer struct {
-	p  overlay.Picker
-	km *keys.Map
-}
-
-// branchChosen closes the branch list and switches to the branch ending at
-// leaf.
-type branchChosen struct{ leaf int }
-
-func (l *branchLayer) SetSize(w, h int)         { l.p.SetSize(w, h) }
-func (l *branchLayer) Draw() (string, int, int) { return l.p.Box() }
-func (l *branchLayer) Hints() []uictx.Hint      { return pickerHints(l.km) }
-
-func (l *branchLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
-	var res overlay.PickerResult
-	l.p, res = l.p.Update(msg)
-	switch res.Action {
-	case overlay.PickerCancel:
-		return nil, closeLayer{}
-	case overlay.PickerChoose:
-		leaf, err := strconv.Atoi(res.Item.Value)
-		if err != nil {
-			return nil, closeLayer{}
-		}
-		return nil, branchChosen{leaf: leaf}
-	}
-	return nil, nil
-}
+// chooseBranch is what the branch list is for: the branches of the
+// conversation (every path from the first message to a last one), each
+// item's value the id of its last message; choosing one shows it and
+// makes it what the model sees.
+type chooseBranch struct{}
 
 // branchSnippet bounds the text a branch row carries: the row shows one
 // line of it, and a filter over a whole pasted essay helps nobody.
@@ -144,21 +115,9 @@ func noText(st conversation.State) string {
 	return "(no text)"
 }
 
-// newBranchLayer lists the branches of conv, at the time now.
-func newBranchLayer(ctx *uictx.Context, conv *conversation.Conversation, now time.Time) *branchLayer {
+// newBranchPicker lists the branches of conv, at the time now.
+func newBranchPicker(ctx *uictx.Context, conv *conversation.Conversation, now time.Time) *overlay.Picker {
 	items := branchItems(conv, now)
-	return &branchLayer{
-		p:  overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches"}),
-		km: &ctx.Keys,
-	}
-}
-
-// switchBranch shows the branch ending at leaf.
-func (m *Model) switchBranch(leaf int) tea.Cmd {
-	if err := m.eng.Conv().SwitchTo(leaf); err != nil {
-		return m.notes.show(treeRefusal(err))
-	}
-	m.focus.toComposer()
-	m.tr.List().Bottom()
-	return m.tickIfNeeded()
+	p := overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches", For: chooseBranch{}})
+	return &p
 }

@@ -10,6 +10,7 @@ import (
 	"parley/chat"
 	"parley/internal/desktop"
 	"parley/themes"
+	"parley/ui/overlay"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -144,8 +145,8 @@ func (m *Model) Init() tea.Cmd {
 	if m.term.themeName == "auto" || m.term.themeName == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	if s, ok := topIs[*setupLayer](&m.layers); ok {
-		cmds = append(cmds, s.start())
+	if s, ok := topIs[*overlay.Setup](&m.layers); ok {
+		cmds = append(cmds, s.Start())
 	} else {
 		cmds = append(cmds, prepareClient(m.eng.Clients(), m.eng.Model()))
 	}

@@ -313,9 +313,29 @@ func TestSetupQuit(t *testing.T) {
 		o.probe = []overlay.Candidate{{Name: "none"}}
 	})
 	h.run(h.m.Init())
-	h.wait("probe", func() bool { s, ok := topIs[*setupLayer](&h.m.layers); return ok && !s.s.Probing() })
+	h.wait("probe", func() bool { s, ok := topIs[*overlay.Setup](&h.m.layers); return ok && !s.Probing() })
 	h.key("ctrl+q")
 	h.wait("quit", func() bool { return h.quit })
+}
+
+// The setup screen takes every key: an app key (help, notices, a new
+// conversation) neither closes it nor acts in the chat behind it.
+func TestSetupKeepsTheAppKeys(t *testing.T) {
+	h := newHarness(t, 80, 24, func(o *Options) {
+		o.NeedsSetup = true
+		o.probe = []overlay.Candidate{{Name: "none"}}
+	})
+	h.run(h.m.Init())
+	h.wait("probe", func() bool { s, ok := topIs[*overlay.Setup](&h.m.layers); return ok && !s.Probing() })
+	for _, k := range []string{"f1", "f4", "ctrl+o"} {
+		h.key(k)
+		if h.m.layerName() != "setup" || h.m.pane != nil {
+			t.Fatalf("%s left the setup screen: top %q, pane %v\n%s", k, h.m.layerName(), h.m.pane, h.screen())
+		}
+	}
+	if !strings.Contains(h.screen(), "Welcome to parley") {
+		t.Fatalf("the setup screen is not shown:\n%s", h.screen())
+	}
 }
 
 func TestResizeReflowsEverything(t *testing.T) {
@@ -369,5 +389,20 @@ func TestStartModelAndTheme(t *testing.T) {
 	h2 := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg; o.Model = "gpt-4o-mini"; o.Theme = "light" })
 	if h2.model() != "gpt-4o-mini" || h2.theme() != "light" {
 		t.Fatalf("flags: model %q theme %q", h2.model(), h2.theme())
+	}
+}
+
+// An open help follows the key map the terminal's keyboard support makes
+// (the help's KeysChanged, which the root calls on every open layer that
+// has it).
+func TestOpenHelpFollowsTheTerminalsKeys(t *testing.T) {
+	h := newHarness(t, 120, 50)
+	h.key("f1")
+	if h.m.layerName() != "help" || strings.Contains(h.screen(), "shift+enter") {
+		t.Fatalf("the help before the terminal's answer (top %q):\n%s", h.m.layerName(), h.screen())
+	}
+	h.send(tea.KeyboardEnhancementsMsg{Flags: 1})
+	if !strings.Contains(h.screen(), "shift+enter") {
+		t.Fatalf("the open help does not show the terminal's keys:\n%s", h.screen())
 	}
 }

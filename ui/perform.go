@@ -8,6 +8,7 @@ import (
 
 	"parley/ui/imagepane"
 	"parley/ui/keys"
+	"parley/ui/overlay"
 	"parley/ui/preview"
 )
 
@@ -79,13 +80,13 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 	switch o {
 	case opModel:
 		if c.inv.Args == "" {
-			return m.openModels(modelLayer{})
+			return m.openModels(chooseModel{}, overlay.ModelList{})
 		}
 		check, unlisted := checkModelName(m.eng, m.base, c.inv.Args)
 		return tea.Batch(m.useModel(c.inv.Args, false), check, m.notes.say(unlisted))
 	case opTheme:
 		if c.inv.Args == "" {
-			m.layers.push(layer{Component: newThemeLayer(m.ctx, m.term), kind: "themes"})
+			m.layers.push(layer{Component: newThemePicker(m.ctx, m.term), kind: "themes"})
 			return nil
 		}
 		cmd := m.setTheme(c.inv.Args)
@@ -144,7 +145,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		if m.eng.Conv().Len() == 0 {
 			return m.notes.show("this conversation has no messages yet, so no branches", toastInfo)
 		}
-		m.layers.push(layer{Component: newBranchLayer(m.ctx, m.eng.Conv(), m.now()), kind: "branches"})
+		m.layers.push(layer{Component: newBranchPicker(m.ctx, m.eng.Conv(), m.now()), kind: "branches"})
 		return nil
 	case opFork:
 		msgs := m.eng.Conv().Messages()
@@ -228,7 +229,7 @@ func (m *Model) performMessage(o op, c call) tea.Cmd {
 func (m *Model) performScreen(o op, c call) tea.Cmd {
 	switch o {
 	case opHelp:
-		m.layers.push(layer{Component: newHelpLayer(m.ctx, m.actions.commands.Commands()), kind: "help"})
+		m.layers.push(layer{Component: newHelp(m.ctx, m.actions.commands.Commands()), kind: "help"})
 		return nil
 	case opNotices:
 		return m.togglePane(newNoticesPane(m.ctx))

@@ -8,12 +8,10 @@ import (
 	"parley/api"
 )
 
-// regenerateChosen is the model picker's answer to R on a reply: answer
-// that reply again with model, the new answer an alternative of it.
-type regenerateChosen struct {
-	reply int
-	model string
-}
+// regenerateWith is what the model picker opened by R on a reply is for:
+// answer that reply again with the model chosen, the new answer an
+// alternative of it.
+type regenerateWith struct{ reply int }
 
 // regenerate answers again in place of message id, a reply or an image
 // turn, keeping it as an alternative; a reply is answered by model (""

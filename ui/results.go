@@ -2,99 +2,71 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
-	"parley/api"
 	"parley/ui/browser"
 	"parley/ui/cells"
 	"parley/ui/filepicker"
 	"parley/ui/imageform"
 	"parley/ui/overlay"
+	"parley/ui/toolsui"
 	"parley/ui/uictx"
 )
 
-// The actions of the root's own components (its layers and panes); the
-// components of packages of their own report their own types
-// (browser.Result, filepicker.Result, imageform.Result). A component never
-// holds the root or closures over it: what it asks is data, and
-// handleResult is the one place the root acts on it, one case per type.
-type (
-	// closeLayer closes the top layer and does nothing else.
-	closeLayer struct{}
-	// quitApp ends the program (the setup screen's quit).
-	quitApp struct{}
-	// themeResult applies a theme: a live preview keeps the picker open,
-	// a choice (or a cancel, which restores the theme in use before)
-	// closes it; announce says the new theme's name.
-	themeResult struct {
-		name            string
-		close, announce bool
-	}
-	// modelsListed is the gateway's model list, for completion and the
-	// vision refusal.
-	modelsListed struct {
-		models []string
-		prices map[string]api.Price
-		said   []api.ModelInfo // what the list says each model takes and makes
-	}
-	// modelChosen closes the model picker and switches to name; send sends
-	// the message that waited for a model.
-	modelChosen struct {
-		name string
-		send bool
-	}
-	// imagesAsked closes the layer and makes the images of ask (the image
-	// form, or the image model picker once a model is chosen).
-	imagesAsked struct{ ask imageAsk }
-	// serverChosen closes the setup screen and chats with the server it
-	// found.
-	serverChosen struct{ setup overlay.SetupResult }
-	// noticeResult is something a component has to tell the user: it goes
-	// to the notices like every other message.
-	noticeResult struct {
-		text string
-		kind toastKind
-	}
-)
+// Every overlay is a component of a package of its own and reports its
+// own types (overlay.HelpClosed, overlay.PickerResult,
+// overlay.ModelsListed, overlay.SetupResult, toolsui.ApprovalAnswer,
+// toolsui.ListResult, browser.Result, filepicker.Result,
+// imageform.Result); the side panes, the root's own components, report
+// the root's (noticeResult, focusComposerResult, imageAction). A
+// component never holds the root or closures over it: what it asks is
+// data, and handleResult is the one place the root acts on it, one case
+// per type.
+
+// noticeResult is something a component has to tell the user: it goes to
+// the notices like every other message.
+type noticeResult struct {
+	text string
+	kind toastKind
+}
 
 // handleResult acts on a component's result. Every kind of result is
-// handled here and nowhere else.
+// handled here and nowhere else (a picker's, by what it was opened for,
+// in picked).
 func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 	switch r := r.(type) {
 	case nil:
 		return nil
-	case closeLayer:
+	case overlay.HelpClosed:
 		m.layers.pop()
 		return nil
-	case quitApp:
-		m.quitting = true
-		return tea.Quit
-	case themeResult:
-		if r.close {
-			m.layers.pop()
-		}
-		cmd := m.setTheme(r.name)
-		if r.announce {
-			cmd = tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
-		}
-		return cmd
-	case modelsListed:
-		m.eng.SetListed(r.models)
-		m.eng.SetGateway(r.said)
-		m.eng.SetPrices(r.prices)
+	case overlay.PickerResult:
+		return m.picked(r)
+	case overlay.ModelsListed:
+		// The gateway's list a model picker shows: for completion, the
+		// vision refusal and the prices.
+		m.eng.SetListed(r.Models)
+		m.eng.SetGateway(r.Said)
+		m.eng.SetPrices(r.Prices)
 		return nil
-	case modelChosen:
+	case overlay.SetupResult:
+		if r.Action == overlay.SetupQuit {
+			m.quitting = true
+			return tea.Quit
+		}
 		m.layers.pop()
-		return m.useModel(r.name, r.send)
-	case imagesAsked:
-		m.layers.pop()
-		m.images.lastAsk = r.ask
-		return m.startImages(r.ask)
-	case serverChosen:
-		m.layers.pop()
-		cmd, n := useServer(m.eng, m.opts, r.setup)
+		cmd, n := useServer(m.eng, m.opts, r)
 		return tea.Batch(cmd, m.notes.say(n))
+	case toolsui.ApprovalAnswer:
+		answerTool(r, m.eng, &m.layers)
+		return nil
+	case toolsui.ListResult:
+		if why := toolsListed(r, m.opts.MCP, &m.layers); why != "" {
+			return m.notes.show(why, toastWarn)
+		}
+		return nil
 	case noticeResult:
 		return m.notes.show(r.text, r.kind)
 	case focusComposerResult:
@@ -102,12 +74,6 @@ func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 		return nil
 	case imageAction:
 		return m.imageAction(r)
-	case regenerateChosen:
-		m.layers.pop()
-		return m.regenerate(r.reply, r.model)
-	case branchChosen:
-		m.layers.pop()
-		return m.switchBranch(r.leaf)
 	case browser.Result:
 		return m.browsed(r)
 	case filepicker.Result:
@@ -124,16 +90,63 @@ func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 		}
 		return pickerPreview(*r.Preview, m.pics.cache, m.pics.options(m.ctx, m.term.profile))
 	case imageform.Result:
+		m.layers.pop()
 		if r.Action != imageform.Submit {
-			m.layers.pop()
 			return nil
 		}
-		a := r.Ask
-		return m.handleResult(imagesAsked{ask: imageAsk{prompt: a.Prompt, model: a.Model, size: a.Size, n: a.N}})
+		a := imageAsk{prompt: r.Ask.Prompt, model: r.Ask.Model, size: r.Ask.Size, n: r.Ask.N}
+		m.images.lastAsk = a
+		return m.startImages(a)
 	}
 	return m.notes.show("parley could not act on a result of kind "+cells.OneLine(resultName(r)), toastErr)
 }
 
+// picked acts on a picker's result by what the picker was opened for:
+// adding a picker is its constructor and a case here. A live picker (the
+// themes) previews as the selection moves; the others act on a choice and
+// close on a cancel.
+func (m *Model) picked(r overlay.PickerResult) tea.Cmd {
+	if t, ok := r.For.(chooseTheme); ok {
+		switch r.Action {
+		case overlay.PickerCancel:
+			m.layers.pop()
+			return m.setTheme(t.before)
+		case overlay.PickerChoose:
+			m.layers.pop()
+			cmd := m.setTheme(r.Item.Value)
+			return tea.Batch(cmd, m.notes.show("theme "+m.term.themeName, toastOK))
+		}
+		return m.setTheme(r.Item.Value)
+	}
+	if r.Action != overlay.PickerChoose {
+		m.layers.pop()
+		return nil
+	}
+	m.layers.pop()
+	switch p := r.For.(type) {
+	case chooseModel:
+		return m.useModel(r.Item.Value, p.send)
+	case chooseImageModel:
+		p.ask.model = r.Item.Value
+		m.images.lastAsk = p.ask
+		return m.startImages(p.ask)
+	case regenerateWith:
+		return m.regenerate(p.reply, r.Item.Value)
+	case chooseBranch:
+		leaf, err := strconv.Atoi(r.Item.Value)
+		if err != nil {
+			return nil
+		}
+		if err := m.eng.Conv().SwitchTo(leaf); err != nil {
+			return m.notes.show(treeRefusal(err))
+		}
+		m.focus.toComposer()
+		m.tr.List().Bottom()
+		return m.tickIfNeeded()
+	}
+	return m.notes.show("parley could not act on a choice in a picker for "+cells.OneLine(resultName(r.For)), toastErr)
+}
+
 // resultName names an action's type for the message of one nothing
 // handles (a programming error the tests catch).
-func resultName(r uictx.Action) string { return fmt.Sprintf("%T", r) }
+func resultName(r any) string { return fmt.Sprintf("%T", r) }

@@ -358,7 +358,8 @@ func New(ctx context.Context, opts Options) *Model {
 	m.comp = newComposer()
 	m.comp.applyKeys(km)
 	if st.needsSetup {
-		m.layers.push(layer{Component: &setupLayer{s: overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.opts.configPath(), Context: ctx, Candidates: opts.probe})}, kind: "setup", full: true})
+		s := overlay.NewSetup(m.ctx, overlay.SetupOptions{ConfigPath: m.opts.configPath(), Context: ctx, Candidates: opts.probe})
+		m.layers.push(layer{Component: &s, kind: "setup", full: true})
 	}
 	w, h := 80, 24
 	if opts.Width > 0 && opts.Height > 0 {

@@ -10,6 +10,7 @@ import (
 	"parley/api"
 	"parley/chat"
 	"parley/conversation"
+	"parley/ui/overlay"
 )
 
 // send is the send key: check everything that can be checked before the
@@ -58,7 +59,7 @@ func (m *Model) sendMessage(text string) tea.Cmd {
 		return m.notes.show(fmt.Sprintf("images are still being made; your message stays here until they are done (%s stops them)", firstKey(m.ctx.Keys.Cancel, "esc")), toastWarn)
 	}
 	if m.eng.Model() == "" {
-		return m.openModels(modelLayer{sendAfter: true})
+		return m.openModels(chooseModel{send: true}, overlay.ModelList{})
 	}
 	if !m.eng.Clients().Configured() {
 		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)
@@ -199,7 +200,7 @@ func (m *Model) retry() tea.Cmd {
 		return m.notes.show(conversation.ErrNothingToRetry.Error(), toastInfo)
 	}
 	if m.eng.Model() == "" {
-		return m.openModels(modelLayer{sendAfter: true})
+		return m.openModels(chooseModel{send: true}, overlay.ModelList{})
 	}
 	if !m.eng.Clients().Configured() {
 		return m.notes.show(chat.ErrNoGateway.Error(), toastErr)

@@ -13,12 +13,14 @@ import (
 	"parley/chat"
 	"parley/config"
 	"parley/conversation"
+	"parley/ui/overlay"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
 
 // probeLayer is a layer for the stack tests: it records what it receives
-// and closes on "x", asking the root to remember a word.
+// and closes on "x", with the help's action (the root closes the top
+// layer).
 type probeLayer struct {
 	got  []string
 	w, h int
@@ -36,7 +38,7 @@ func (p *probeLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	}
 	p.got = append(p.got, k.String())
 	if k.String() == "x" {
-		return nil, closeLayer{}
+		return nil, overlay.HelpClosed{}
 	}
 	return nil, nil
 }

@@ -14,9 +14,10 @@ import (
 
 // The chat's glue to the tool loop: the engine runs the rounds and waits
 // on Engine.Asking for an answer; the frame tick opens the approval prompt
-// for it (toolFrame), /tools lists the MCP servers (Options.MCP, started
-// by the command line before the chat, in the background), and each
-// change of a server's state is a notice.
+// for it (followToolAsk), whose answer handleResult gives the engine
+// (answerTool); /tools lists the MCP servers (Options.MCP, started by the
+// command line before the chat, in the background), and each change of a
+// server's state is a notice.
 
 // toolOptions are the engine's tool options from the config and the
 // servers (none without servers).
@@ -39,12 +40,12 @@ func toolOptions(o Options) chat.ToolOptions {
 // gateway refused tools ("" for none).
 func followToolAsk(eng *chat.Engine, layers *layerStack, ctx *uictx.Context) string {
 	ask := eng.Asking()
-	top, open := topIs[*approvalLayer](layers)
+	top, open := topIs[*toolsui.Approval](layers)
 	switch {
-	case ask != nil && (!open || top.p.Ask().Call.ID != ask.Call.ID):
-		l := &approvalLayer{p: toolsui.NewApproval(ctx, *ask), answer: eng.Answer}
-		l.SetSize(ctx.Width, ctx.Height)
-		layers.push(layer{Component: l, kind: "tool approval"})
+	case ask != nil && (!open || top.Ask().Call.ID != ask.Call.ID):
+		a := toolsui.NewApproval(ctx, *ask)
+		a.SetSize(ctx.Width, ctx.Height)
+		layers.push(layer{Component: a, kind: "tool approval"})
 	case ask == nil && open:
 		layers.pop()
 	}
@@ -76,8 +77,8 @@ func waitServers(mg *mcp.Manager) tea.Cmd {
 // warning in one sentence (the chat goes on without the server's tools), a
 // connection as information. An open /tools list shows the change.
 func serverNotice(ch serverChanged, mg *mcp.Manager, layers *layerStack) (string, toastKind) {
-	if l, open := topIs[*toolsLayer](layers); open && mg != nil {
-		l.l.SetStatus(mg.Status())
+	if l, open := topIs[*toolsui.List](layers); open && mg != nil {
+		l.SetStatus(mg.Status())
 	}
 	switch ch.State {
 	case mcp.Failed:
@@ -97,7 +98,7 @@ func toolsCommand(argv []string, mg *mcp.Manager, layers *layerStack, ctx *uictx
 		if mg != nil {
 			st = mg.Status()
 		}
-		l := &toolsLayer{l: toolsui.NewList(ctx, st), mg: mg}
+		l := toolsui.NewList(ctx, st)
 		l.SetSize(ctx.Width, ctx.Height)
 		layers.push(layer{Component: l, kind: "tools"})
 		return "", toastInfo
@@ -125,48 +126,34 @@ func serverNames(mg *mcp.Manager) []string {
 	return out
 }
 
-// approvalLayer is the prompt a tool call waits on; its answer goes to
-// the engine (Engine.Answer, safe from any goroutine).
-type approvalLayer struct {
-	p      *toolsui.Approval
-	answer func(chat.Approval) bool
+// answerTool gives the engine the user's answer to the call the prompt
+// showed, and closes the prompt. An answer to a call that no longer
+// waits (the reply stopped, or a frame has not yet shown the next call)
+// goes nowhere: the next frame shows the call that waits.
+func answerTool(r toolsui.ApprovalAnswer, eng *chat.Engine, layers *layerStack) {
+	if ask := eng.Asking(); ask != nil && ask.Call.ID == r.Call {
+		eng.Answer(r.Answer)
+	}
+	layers.pop()
 }
 
-func (l *approvalLayer) SetSize(w, h int)             { l.p.SetSize(w, h) }
-func (l *approvalLayer) Draw() (string, int, int)     { return l.p.Box() }
-func (l *approvalLayer) Hints() []uictx.Hint          { return l.p.Hints() }
-func (l *approvalLayer) binds(k tea.KeyPressMsg) bool { return l.p.Binds(k) }
-
-func (l *approvalLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
-	a, ok := l.p.Update(msg)
-	if !ok {
-		return nil, nil
+// toolsListed acts on what the /tools list asked: closes it, or restarts
+// the server chosen and shows the servers as they are now. It returns
+// why a restart failed ("" when it did not).
+func toolsListed(r toolsui.ListResult, mg *mcp.Manager, layers *layerStack) string {
+	if r.Action == toolsui.ListClose {
+		layers.pop()
+		return ""
 	}
-	l.answer(a)
-	return nil, closeLayer{}
-}
-
-// toolsLayer is /tools.
-type toolsLayer struct {
-	l  *toolsui.List
-	mg *mcp.Manager
-}
-
-func (l *toolsLayer) SetSize(w, h int)         { l.l.SetSize(w, h) }
-func (l *toolsLayer) Draw() (string, int, int) { return l.l.Box() }
-func (l *toolsLayer) Hints() []uictx.Hint      { return l.l.Hints() }
-
-func (l *toolsLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
-	switch l.l.Update(msg) {
-	case toolsui.ListClose:
-		return nil, closeLayer{}
-	case toolsui.ListRestart:
-		if l.mg != nil {
-			_ = l.mg.Restart(l.l.Selected())
-		}
+	if mg == nil {
+		return ""
 	}
-	if l.mg != nil {
-		l.l.SetStatus(l.mg.Status())
+	err := mg.Restart(r.Server)
+	if l, open := topIs[*toolsui.List](layers); open {
+		l.SetStatus(mg.Status())
 	}
-	return nil, nil
+	if err != nil {
+		return err.Error()
+	}
+	return ""
 }

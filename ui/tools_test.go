@@ -6,9 +6,12 @@ import (
 	"testing"
 
 	"parley/api/apitest"
+	"parley/chat"
 	"parley/config"
+	"parley/conversation"
 	"parley/internal/mcptest"
 	"parley/mcp"
+	"parley/ui/toolsui"
 )
 
 func TestMain(m *testing.M) {
@@ -130,4 +133,82 @@ func TestSlashToolsListsAndRestarts(t *testing.T) {
 	h.wait("the restarted server", func() bool {
 		return mg.Status()[0].State == mcp.Connected && strings.Contains(h.screen(), "MCP server fake is connected")
 	})
+}
+
+// The prompt's answer names the call it was shown for: an answer to a
+// call that no longer waits goes nowhere, and the call that waits is
+// asked about on the next frame.
+func TestAnAnswerToAnotherCallDoesNotRunTheOneWaiting(t *testing.T) {
+	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
+	h.srv.Enqueue(
+		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
+		apitest.Reply{Text: "Fine, I will not."},
+	)
+	h.typeText("go")
+	h.key("enter")
+	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	// A prompt for a call that went away is on top (its frame has not
+	// yet been replaced): y there must not run c1.
+	stale := toolsui.NewApproval(h.m.ctx, chat.ToolAsk{Call: conversation.ToolCallMade{ID: "gone", Name: "echo", Server: "fake", Tool: "echo"}})
+	h.m.layers.push(layer{Component: stale, kind: "tool approval"})
+	h.send(struct{}{})
+	h.key("y")
+	if ask := h.eng.Asking(); ask == nil || ask.Call.ID != "c1" {
+		t.Fatalf("the answer to another call reached the one waiting: asking %+v", ask)
+	}
+	h.wait("the prompt for c1 again", func() bool {
+		a, ok := topIs[*toolsui.Approval](&h.m.layers)
+		return ok && a.Ask().Call.ID == "c1"
+	})
+	h.key("n")
+	h.wait("the answer", func() bool { return !h.streaming() })
+	h.quiet()
+	if scr := h.screen(); !strings.Contains(scr, "▸ echo · fake · denied") || !strings.Contains(scr, "Fine, I will not.") {
+		t.Fatalf("after the denial:\n%s", scr)
+	}
+}
+
+// r in /tools restarts the selected server: the list shows it starting
+// at once, then connected again.
+func TestToolsListRestartsTheSelectedServer(t *testing.T) {
+	mg := fakeServers(t)
+	h := newHarness(t, 100, 40, withServers(mg))
+	h.typeText("/tools")
+	h.key("enter")
+	h.quiet()
+	if !strings.Contains(h.screen(), "fake  connected · 6 tools") {
+		t.Fatalf("/tools:\n%s", h.screen())
+	}
+	h.key("r")
+	if scr := h.screen(); h.m.layerName() != "tools" || strings.Contains(scr, "fake  connected") {
+		t.Fatalf("after r the list still shows the server as it was (top %q):\n%s", h.m.layerName(), scr)
+	}
+	h.wait("the restarted server", func() bool {
+		return mg.Status()[0].State == mcp.Connected && strings.Contains(h.screen(), "fake  connected · 6 tools")
+	})
+	h.key("esc")
+	if h.m.layerName() != "" {
+		t.Fatalf("esc left %q open", h.m.layerName())
+	}
+}
+
+// The prompt takes every key while a call waits: an app key neither
+// closes it nor acts in the chat behind it.
+func TestThePromptKeepsTheAppKeys(t *testing.T) {
+	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
+	h.srv.Enqueue(
+		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
+		apitest.Reply{Text: "Fine, I will not."},
+	)
+	h.typeText("go")
+	h.key("enter")
+	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	for _, k := range []string{"f4", "f1", "ctrl+o"} {
+		h.key(k)
+		if h.m.layerName() != "tool approval" || h.m.pane != nil {
+			t.Fatalf("%s left the prompt: top %q, pane %v", k, h.m.layerName(), h.m.pane)
+		}
+	}
+	h.key("n")
+	h.wait("the answer", func() bool { return !h.streaming() })
 }

@@ -175,7 +175,7 @@ func (m *Model) terminalMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.comp.applyKeys(m.ctx.Keys)
 		for _, l := range m.layers.list {
 			if h, ok := l.Component.(keysWatcher); ok {
-				h.keysChanged(m.ctx.Keys)
+				h.KeysChanged(m.ctx.Keys)
 			}
 		}
 		return nil, true

@@ -23,15 +23,15 @@ func TestEveryOverlayFillsItsArea(t *testing.T) {
 		hp := NewHelp(ctx, ctx.Keys.Groups())
 		hp.SetSize(w, h)
 		views = append(views, hp.View())
-		hp, _ = hp.Update(press("end"))
+		hp, _ = hp.update(press("end"))
 		views = append(views, hp.View())
 
-		mp := NewModelPicker(ctx, testCatalog(), "gpt-4o", "")
+		mp := modelPickerOn(ctx, testCatalog(), "gpt-4o", "")
 		mp.SetSize(w, h)
 		mp.SetLoading(ModelsLoading)
 		views = append(views, mp.View())
 		mp.SetItems(ModelItems(testCatalog(), "gpt-4o", "", manyModels()[:50]))
-		mp, _ = mp.Update(press("end"))
+		mp, _ = mp.update(press("end"))
 		views = append(views, mp.View())
 		mp.SetError(errors.New("a long error message from the gateway that needs more than one line to say what went wrong, and then some more words"))
 		mp = typed(mp, "zzz")
@@ -40,9 +40,9 @@ func TestEveryOverlayFillsItsArea(t *testing.T) {
 		st := NewSetup(ctx, SetupOptions{ConfigPath: "/a/very/long/path/that/goes/on/and/on/parley/config.toml"})
 		st.SetSize(w, h)
 		views = append(views, st.View())
-		st, _ = st.Start()
+		st, _ = st.start()
 		views = append(views, st.View())
-		found, _, _ := st.Update(ProbedMsg{Gen: 1, Results: []ProbeResult{
+		found, _, _ := st.update(ProbedMsg{Gen: 1, Results: []ProbeResult{
 			{Candidate: cands[0], Status: ProbeFound, Models: []string{"a", "b"}},
 			{Candidate: cands[1], Status: ProbeFound},
 			{Candidate: cands[2], Status: ProbeInvalid, Reason: "answered 500 Internal Server Error"},

@@ -39,9 +39,9 @@ func BenchmarkPickerType(b *testing.B) {
 	bs := press("backspace")
 	b.ReportAllocs()
 	for b.Loop() {
-		q, _ := p.Update(k)
+		q, _ := p.update(k)
 		_ = q.View()
-		_, _ = q.Update(bs)
+		_, _ = q.update(bs)
 	}
 }
 

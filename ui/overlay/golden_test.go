@@ -21,34 +21,34 @@ func goldenStates(t *testing.T, theme string, noColor bool, w, h int) map[string
 	hp.SetSize(w, h)
 	out["help"] = hp.View()
 
-	mp := NewModelPicker(ctx, testCatalog(), "gpt-4o", "")
+	mp := modelPickerOn(ctx, testCatalog(), "gpt-4o", "")
 	mp.SetSize(w, h)
 	mp.SetLoading(ModelsLoading)
 	out["models-loading"] = mp.View()
 	mp.SetItems(ModelItems(testCatalog(), "gpt-4o", "", []string{"gpt-4.1", "llava-13b", "evil\x1b]52;c;aGVsbG8=\x07"}))
 	mp = typed(mp, "gi")
-	mp, _ = mp.Update(press("down"))
+	mp, _ = mp.update(press("down"))
 	out["models-filtered"] = mp.View()
 	mp.SetError(errors.New("the gateway's model list is not available: 401 Unauthorized"))
 	out["models-error"] = mp.View()
 
-	tp := NewThemePicker(ctx, themes.Builtins(), "dark")
+	tp := NewThemePicker(ctx, themes.Builtins(), "dark", nil)
 	tp.SetSize(w, h)
-	tp, _ = tp.Update(press("down"))
+	tp, _ = tp.update(press("down"))
 	out["themes"] = tp.View()
 
 	cands := DefaultCandidates()
 	st := NewSetup(ctx, SetupOptions{ConfigPath: "/home/ada/.config/parley/config.toml"})
 	st.SetSize(w, h)
-	st, _ = st.Start()
+	st, _ = st.start()
 	out["setup-probing"] = st.View()
-	found, _, _ := st.Update(ProbedMsg{Gen: 1, Results: []ProbeResult{
+	found, _, _ := st.update(ProbedMsg{Gen: 1, Results: []ProbeResult{
 		{Candidate: cands[0], Status: ProbeFound, Models: []string{"llama3.2:latest", "qwen2.5-coder:7b", "gemma3"}},
 		{Candidate: cands[1], Status: ProbeDown, Reason: "not running"},
 		{Candidate: cands[2], Status: ProbeInvalid, Reason: "answered 404 Not Found"},
 	}})
 	out["setup-found"] = found.View()
-	none, _, _ := st.Update(ProbedMsg{Gen: 1, Results: []ProbeResult{
+	none, _, _ := st.update(ProbedMsg{Gen: 1, Results: []ProbeResult{
 		{Candidate: cands[0], Status: ProbeDown, Reason: "not running"},
 		{Candidate: cands[1], Status: ProbeDown, Reason: "not running"},
 		{Candidate: cands[2], Status: ProbeDown, Reason: "not running"},

@@ -103,10 +103,35 @@ func (h *Help) SetSize(width, height int) {
 	h.clamp()
 }
 
-// Update scrolls on the scroll keys and the mouse wheel; closed is true
-// when the user asked to close (esc, ?, F1, q, or the help or close key of
-// the key map).
-func (h Help) Update(msg tea.Msg) (_ Help, closed bool) {
+// HelpClosed is the help's one action: the user asked to close it.
+type HelpClosed struct{}
+
+// Update scrolls on the scroll keys and the mouse wheel; its action is
+// HelpClosed when the user asked to close (esc, ?, F1, q, or the help or
+// close key of the key map).
+func (h *Help) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	var closed bool
+	*h, closed = h.update(msg)
+	if closed {
+		return nil, HelpClosed{}
+	}
+	return nil, nil
+}
+
+// Draw draws the box and says where it goes in the area.
+func (h *Help) Draw() (box string, x, y int) { return h.Box() }
+
+// Hints are the help's keys: the way out, and scrolling.
+func (h *Help) Hints() []uictx.Hint {
+	return []uictx.Hint{{Key: uictx.KeyOf(h.ctx.Keys.Close, ""), Desc: "close"}, {Key: "pgup/pgdn", Desc: "scroll"}}
+}
+
+// KeysChanged shows the key map the terminal's keyboard support made
+// (its holder calls it when the key map changes).
+func (h *Help) KeysChanged(km keys.Map) { h.SetGroups(km.Groups()) }
+
+// update scrolls; closed is true when the user asked to close.
+func (h Help) update(msg tea.Msg) (_ Help, closed bool) {
 	page := max(h.bodyRows()-1, 1)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:

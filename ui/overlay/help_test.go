@@ -14,11 +14,11 @@ import (
 func helpText(t *testing.T, h Help) string {
 	t.Helper()
 	var all []string
-	h, _ = h.Update(press("home"))
+	h, _ = h.update(press("home"))
 	for range 200 {
 		all = append(all, strings.Split(plain(h.View()), "\n")...)
 		before := h.offset
-		h, _ = h.Update(press("down"))
+		h, _ = h.update(press("down"))
 		if h.offset == before {
 			return strings.Join(all, "\n")
 		}
@@ -73,23 +73,31 @@ func TestHelpCloseKeys(t *testing.T) {
 	ctx := testCtx(t, 80, 24)
 	h := NewHelp(ctx, ctx.Keys.Groups())
 	h.SetSize(80, 24)
+	closes := func(msg tea.Msg) bool {
+		_, act := h.Update(msg)
+		_, closed := act.(HelpClosed)
+		if act != nil && !closed {
+			t.Fatalf("%v: the help asked for %T", msg, act)
+		}
+		return closed
+	}
 	for _, k := range []string{"esc", "?", "f1", "q"} {
-		if _, closed := h.Update(press(k)); !closed {
+		if !closes(press(k)) {
 			t.Errorf("%s does not close the help", k)
 		}
 	}
 	for _, k := range []string{"a", "enter", "ctrl+o", "down", "pgdown"} {
-		if _, closed := h.Update(press(k)); closed {
+		if closes(press(k)) {
 			t.Errorf("%s closes the help", k)
 		}
 	}
-	if _, closed := h.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown}); closed {
+	if closes(tea.MouseWheelMsg{Button: tea.MouseWheelDown}) {
 		t.Error("the wheel closes the help")
 	}
 	// A help key moved by the config closes it too.
 	m, _ := keys.Load(map[string][]string{"help": {"f4"}})
 	ctx.Keys = m
-	if _, closed := h.Update(press("f4")); !closed {
+	if !closes(press("f4")) {
 		t.Error("the configured help key does not close the help")
 	}
 }
@@ -133,13 +141,13 @@ func TestHelpScrolls(t *testing.T) {
 		{press("g"), 0},
 	}
 	for i, s := range steps {
-		h, _ = h.Update(s.msg)
+		h, _ = h.update(s.msg)
 		if h.offset != s.want {
 			t.Fatalf("step %d: offset %d, want %d", i, h.offset, s.want)
 		}
 		requireArea(t, h.View(), 40, 12)
 	}
-	h, _ = h.Update(press("end"))
+	h, _ = h.update(press("end"))
 	v = plain(h.View())
 	if !strings.Contains(v, "ctrl+u/ctrl+k") || !strings.Contains(v, "/"+strconv.Itoa(total)) {
 		t.Fatalf("the end does not show the last lines:\n%s", v)

@@ -5,9 +5,9 @@ import (
 	"parley/ui/uictx"
 )
 
-// NewModelPicker opens the model picker on the catalog's configured
+// modelPickerOn opens the model picker on the catalog's configured
 // models with current selected, as the root does before the gateway's list
 // arrives.
-func NewModelPicker(ctx *uictx.Context, cat *api.Catalog, current, defaultModel string) Picker {
+func modelPickerOn(ctx *uictx.Context, cat *api.Catalog, current, defaultModel string) Picker {
 	return NewPicker(ctx, ModelItems(cat, current, defaultModel, nil), ModelPickerOptions())
 }

@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -66,6 +67,11 @@ type PickerOptions struct {
 	CustomDetail string
 	// Empty is shown when there are no items at all.
 	Empty string
+	// For is what the picker chooses for (a model for the chat, a theme,
+	// a branch, …), the holder's own data: every result carries it back
+	// (PickerResult.For), so one picker serves every purpose and the
+	// holder tells them apart by it.
+	For any
 }
 
 // PickerAction tells the root what a key press in the picker asks for.
@@ -86,10 +92,12 @@ const (
 	PickerCancel
 )
 
-// PickerResult is returned by every Picker.Update.
+// PickerResult is a picker's action (Picker.Update): what the user did,
+// on which item, in a picker opened for what (PickerOptions.For).
 type PickerResult struct {
 	Action PickerAction
 	Item   PickerItem
+	For    any
 }
 
 // Picker is a filterable list in a centred box: type to filter, move with
@@ -111,6 +119,9 @@ type Picker struct {
 
 	width, height int
 	cache         *pickerCache
+	// models makes the rows of a model picker again when the gateway's
+	// list arrives (nil in other pickers).
+	models *ModelList
 }
 
 // pickerRow is what one row draws: the item, and whether the rows have a
@@ -279,10 +290,49 @@ func (p *Picker) SetItems(items []PickerItem) {
 	p.shown = p.list.SelectedIndex()
 }
 
-// Update handles a key press (or pasted text, or the mouse wheel) and says
-// what the root should do. The root handles its global keys (quit) before
-// routing here.
-func (p Picker) Update(msg tea.Msg) (Picker, PickerResult) {
+// Update handles a key press (or pasted text, or the mouse wheel), or the
+// gateway's model list of a model picker. Its action is a PickerResult
+// when the user chose, cancelled or (live) moved to an item, and the list
+// itself (ModelsListed) once the picker shows it.
+func (p *Picker) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	if ml, ok := msg.(ModelsListed); ok {
+		if p.models == nil || ml.Asked != p.models.Asked {
+			return nil, nil // the list of an earlier picker
+		}
+		if ml.Err != nil {
+			p.SetError(fmt.Errorf("the gateway's model list is not available: %w", ml.Err))
+			return nil, nil
+		}
+		p.SetItems(p.models.Items(ml.Models))
+		return nil, ml
+	}
+	var res PickerResult
+	*p, res = p.update(msg)
+	if res.Action == PickerNone {
+		return nil, nil
+	}
+	res.For = p.opts.For
+	return nil, res
+}
+
+// Draw draws the box and says where it goes in the area.
+func (p *Picker) Draw() (box string, x, y int) { return p.Box() }
+
+// Hints are the keys of a filtered list.
+func (p *Picker) Hints() []uictx.Hint {
+	km := &p.ctx.Keys
+	return []uictx.Hint{
+		{Key: "type", Desc: "filter"},
+		{Key: uictx.KeyOf(km.ListUp, "") + "/" + uictx.KeyOf(km.ListDown, ""), Desc: "move"},
+		{Key: uictx.KeyOf(km.Select, ""), Desc: "choose"},
+		{Key: uictx.KeyOf(km.Close, ""), Desc: "cancel"},
+	}
+}
+
+// update handles a key press (or pasted text, or the mouse wheel) and
+// says what the holder should do. The root handles its global keys (quit)
+// before routing here.
+func (p Picker) update(msg tea.Msg) (Picker, PickerResult) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		lk := listKeysFor(p.ctx, true)

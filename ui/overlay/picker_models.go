@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"parley/api"
+	"parley/ui/uictx"
 )
 
 // ModelsLoading is the status line while the gateway's model list is on its
@@ -20,6 +21,75 @@ func ModelPickerOptions() PickerOptions {
 		CustomDetail: "use this model name",
 		Empty:        "no models configured: type a model name",
 	}
+}
+
+// ModelList is what a model picker lists: the catalog's models with the
+// current and the default marked, and the gateway's models once its list
+// arrives (ModelsListed).
+type ModelList struct {
+	Catalog          *api.Catalog
+	Current, Default string
+	// Can, when set, makes the picker list only the models that can do it
+	// (the image model picker; Current and Default are not marked).
+	// Otherwise it lists the chat models: image-only models are left out,
+	// the current one stays.
+	Can api.Capability
+	// Asked numbers the gateway's list asked for this picker: a list
+	// whose Asked differs is an earlier picker's.
+	Asked int
+}
+
+// ModelsListed is the gateway's model list for the model picker that
+// asked for it. The picker shows it and returns it as its action, so the
+// holder keeps what the gateway said (its models, what each takes and
+// makes, their prices).
+type ModelsListed struct {
+	Asked  int
+	Models []string
+	Prices map[string]api.Price
+	Said   []api.ModelInfo
+	Err    error
+}
+
+// NewModelPicker opens a model picker over list for purpose (see
+// PickerOptions.For); typing a name that is not listed offers it.
+func NewModelPicker(ctx *uictx.Context, list ModelList, purpose any) Picker {
+	opts := ModelPickerOptions()
+	opts.For = purpose
+	p := NewPicker(ctx, list.Items(nil), opts)
+	p.models = &list
+	return p
+}
+
+// Items are the picker's rows with the gateway's list (nil before it
+// arrives).
+func (l ModelList) Items(listed []string) []PickerItem {
+	if l.Can == 0 {
+		return chatModels(l.Catalog, ModelItems(l.Catalog, l.Current, l.Default, listed))
+	}
+	cat := l.Catalog.WithListed(listed)
+	all := ModelItems(cat, "", "", listed)
+	out := all[:0:0]
+	for _, it := range all {
+		if cat.Require(it.Value, l.Can) == nil {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// chatModels leaves out image models (generation or editing only): this
+// picker chooses who answers the chat, and gateways refuse chat requests to
+// them. The current model always stays.
+func chatModels(cat *api.Catalog, items []PickerItem) []PickerItem {
+	out := items[:0:0]
+	for _, it := range items {
+		if cat.Lookup(it.Value).Caps.ImageOnly() && !it.Current {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // ModelItems builds the model picker's rows: the configured models in config

@@ -26,14 +26,14 @@ func names(ns ...string) []PickerItem {
 func feed(p Picker, msgs ...tea.Msg) (Picker, PickerResult) {
 	var res PickerResult
 	for _, m := range msgs {
-		p, res = p.Update(m)
+		p, res = p.update(m)
 	}
 	return p, res
 }
 
 func typed(p Picker, s string) Picker {
 	for _, k := range typeKeys(s) {
-		p, _ = p.Update(k)
+		p, _ = p.update(k)
 	}
 	return p
 }
@@ -101,36 +101,36 @@ func TestPickerFilterEditing(t *testing.T) {
 	ctx := testCtx(t, 80, 24)
 	p := NewPicker(ctx, names("alpha", "beta"), PickerOptions{})
 	p = typed(p, "gpt-4o mini")
-	p, _ = p.Update(press("backspace"))
+	p, _ = p.update(press("backspace"))
 	if p.Query() != "gpt-4o min" {
 		t.Fatalf("backspace: %q", p.Query())
 	}
-	p, _ = p.Update(press("ctrl+w"))
+	p, _ = p.update(press("ctrl+w"))
 	if p.Query() != "gpt-4o " {
 		t.Fatalf("ctrl+w: %q", p.Query())
 	}
-	p, _ = p.Update(press("alt+backspace"))
+	p, _ = p.update(press("alt+backspace"))
 	if p.Query() != "gpt-" {
 		t.Fatalf("alt+backspace: %q", p.Query())
 	}
-	p, _ = p.Update(press("ctrl+a"))
+	p, _ = p.update(press("ctrl+a"))
 	p = typed(p, "x")
 	if p.Query() != "xgpt-" {
 		t.Fatalf("ctrl+a moves to the start: %q", p.Query())
 	}
-	p, _ = p.Update(press("ctrl+e"))
-	p, _ = p.Update(press("ctrl+u"))
+	p, _ = p.update(press("ctrl+e"))
+	p, _ = p.update(press("ctrl+u"))
 	if p.Query() != "" {
 		t.Fatalf("ctrl+u: %q", p.Query())
 	}
 	// Ctrl and alt keys that mean nothing here do not type.
-	p, _ = p.Update(press("ctrl+b"))
-	p, _ = p.Update(press("alt+x"))
+	p, _ = p.update(press("ctrl+b"))
+	p, _ = p.update(press("alt+x"))
 	if p.Query() != "" {
 		t.Fatalf("modified keys typed %q", p.Query())
 	}
 	// Pasted text is one line without control characters.
-	p, _ = p.Update(tea.PasteMsg{Content: "be\x1b[2J\nta\u202e"})
+	p, _ = p.update(tea.PasteMsg{Content: "be\x1b[2J\nta\u202e"})
 	if strings.ContainsAny(p.Query(), "\x1b\n\u202e") {
 		t.Fatalf("paste kept controls: %q", p.Query())
 	}
@@ -170,7 +170,7 @@ func TestPickerMovement(t *testing.T) {
 	}
 	for i, s := range steps {
 		var res PickerResult
-		p, res = p.Update(press(s.key))
+		p, res = p.update(press(s.key))
 		if got := selectedValue(t, p); got != s.want {
 			t.Fatalf("step %d (%s): selected %s, want %s", i, s.key, got, s.want)
 		}
@@ -185,7 +185,7 @@ func TestPickerMovement(t *testing.T) {
 		requireArea(t, p.View(), 40, 12)
 	}
 	// Mouse wheel moves too.
-	p, _ = p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	p, _ = p.update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if got := selectedValue(t, p); got != "b0" {
 		t.Fatalf("wheel up: %s", got)
 	}
@@ -224,7 +224,7 @@ func TestPickerChooseAndCancel(t *testing.T) {
 		t.Fatalf("enter without a match: %+v", res)
 	}
 	// Keys the picker does not handle are ignored.
-	if _, res = p.Update(tea.FocusMsg{}); res.Action != PickerNone {
+	if _, res = p.update(tea.FocusMsg{}); res.Action != PickerNone {
 		t.Fatalf("focus: %+v", res)
 	}
 }
@@ -266,17 +266,17 @@ func testThemes() []themes.Theme {
 
 func TestThemePickerPreviewAndRestore(t *testing.T) {
 	ctx := testCtx(t, 80, 24)
-	p := NewThemePicker(ctx, testThemes(), "dark")
+	p := NewThemePicker(ctx, testThemes(), "dark", nil)
 	p.SetSize(80, 24)
 	if got := selectedValue(t, p); got != "dark" {
 		t.Fatalf("opens on %s", got)
 	}
 	var res PickerResult
-	p, res = p.Update(press("down"))
+	p, res = p.update(press("down"))
 	if res.Action != PickerPreview || res.Item.Value != "light" {
 		t.Fatalf("down: %+v, want a preview of light", res)
 	}
-	p, res = p.Update(press("down"))
+	p, res = p.update(press("down"))
 	if res.Action != PickerPreview || res.Item.Value != "high-contrast" {
 		t.Fatalf("down: %+v", res)
 	}
@@ -286,24 +286,24 @@ func TestThemePickerPreviewAndRestore(t *testing.T) {
 		t.Fatalf("filter: %s", got)
 	}
 	// ...and one that keeps it does not preview again.
-	p, res = p.Update(typeKeys("a")[0])
+	p, res = p.update(typeKeys("a")[0])
 	if res.Action != PickerNone {
 		t.Fatalf("typing without moving: %+v", res)
 	}
 	// No match: no preview, nothing to choose.
-	p, res = p.Update(typeKeys("q")[0])
+	p, res = p.update(typeKeys("q")[0])
 	if res.Action != PickerNone {
 		t.Fatalf("no match: %+v", res)
 	}
 	// Esc hands back the theme that was current, to undo the previews.
-	_, res = p.Update(press("esc"))
+	_, res = p.update(press("esc"))
 	if res.Action != PickerCancel || res.Item.Value != "dark" {
 		t.Fatalf("esc: %+v, want cancel restoring dark", res)
 	}
 	// Enter commits the previewed one.
-	p2 := NewThemePicker(ctx, testThemes(), "dark")
-	p2, _ = p2.Update(press("up"))
-	_, res = p2.Update(press("enter"))
+	p2 := NewThemePicker(ctx, testThemes(), "dark", nil)
+	p2, _ = p2.update(press("up"))
+	_, res = p2.update(press("enter"))
 	if res.Action != PickerChoose || res.Item.Value != "auto" {
 		t.Fatalf("enter: %+v", res)
 	}
@@ -340,7 +340,7 @@ func rowWith(t *testing.T, view, title string) string {
 
 func TestModelPickerBadges(t *testing.T) {
 	ctx := testCtx(t, 100, 30)
-	p := NewModelPicker(ctx, testCatalog(), "gpt-4o", "")
+	p := modelPickerOn(ctx, testCatalog(), "gpt-4o", "")
 	p.SetSize(100, 30)
 	v := p.View()
 	want := map[string][]string{
@@ -386,13 +386,13 @@ func TestModelPickerBadges(t *testing.T) {
 func TestModelPickerGateway(t *testing.T) {
 	ctx := testCtx(t, 80, 24)
 	cat := testCatalog()
-	p := NewModelPicker(ctx, cat, "gpt-4o", "")
+	p := modelPickerOn(ctx, cat, "gpt-4o", "")
 	p.SetSize(80, 24)
 	p.SetLoading(ModelsLoading)
 	if v := plain(p.View()); !strings.Contains(v, "asking the gateway") {
 		t.Fatalf("loading state not shown:\n%s", v)
 	}
-	p, _ = p.Update(press("down")) // on gpt-image-1
+	p, _ = p.update(press("down")) // on gpt-image-1
 	// The gateway answers: new ids are added (sorted, marked), known ones not
 	// repeated, the selection stays, the loading line goes.
 	p.SetItems(ModelItems(cat, "gpt-4o", "", []string{"zeta-model", "GPT-4O", "gpt-4.1", "llava-13b"}))
@@ -431,7 +431,7 @@ func TestModelPickerGateway(t *testing.T) {
 	if v := plain(p.View()); !strings.Contains(v, "something …") || strings.Contains(v, "……") {
 		t.Fatalf("long error:\n%s", v)
 	}
-	_, res := p.Update(press("enter"))
+	_, res := p.update(press("enter"))
 	if res.Action != PickerChoose || res.Item.Value != "gpt-image-1" {
 		t.Fatalf("choose after error: %+v", res)
 	}
@@ -466,7 +466,7 @@ func TestPickerHostileModelIDs(t *testing.T) {
 	}
 	// The id itself goes back unchanged (it is what the gateway expects).
 	p = typed(p, "evil")
-	_, res := p.Update(press("enter"))
+	_, res := p.update(press("enter"))
 	if res.Item.Value != evil {
 		t.Fatalf("chosen value %q, want the raw id", res.Item.Value)
 	}
@@ -521,16 +521,16 @@ func TestPickerRespectsKeyOverrides(t *testing.T) {
 	ctx := testCtx(t, 80, 24)
 	ctx.Keys = m
 	p := NewPicker(ctx, names("one", "two", "kilo"), PickerOptions{})
-	p, _ = p.Update(press("alt+j"))
+	p, _ = p.update(press("alt+j"))
 	if got := selectedValue(t, p); got != "two" {
 		t.Fatalf("alt+j (overridden list_down): %s (problems: %v)", got, problems)
 	}
-	p, _ = p.Update(press("alt+k"))
+	p, _ = p.update(press("alt+k"))
 	if got := selectedValue(t, p); got != "one" {
 		t.Fatalf("alt+k: %s", got)
 	}
 	// The arrows keep working in lists whatever the config says.
-	p, _ = p.Update(press("down"))
+	p, _ = p.update(press("down"))
 	if got := selectedValue(t, p); got != "two" {
 		t.Fatalf("down: %s", got)
 	}

@@ -16,12 +16,14 @@ const AutoTheme = themes.Auto
 // user themes, in the order given), with current selected. It is live:
 // moving the selection returns PickerPreview (apply the theme without
 // saving), esc returns PickerCancel with the theme that was current (apply
-// it again), enter PickerChoose.
-func NewThemePicker(ctx *uictx.Context, list []themes.Theme, current string) Picker {
+// it again), enter PickerChoose. Its results carry purpose (see
+// PickerOptions.For).
+func NewThemePicker(ctx *uictx.Context, list []themes.Theme, current string, purpose any) Picker {
 	return NewPicker(ctx, ThemeItems(list, current), PickerOptions{
 		Title: "Theme",
 		Live:  true,
 		Empty: "no themes",
+		For:   purpose,
 	})
 }
 

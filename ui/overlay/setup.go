@@ -2,10 +2,12 @@ package overlay
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"parley/ui/cells"
 	"parley/ui/uictx"
 )
 
@@ -90,7 +92,14 @@ func NewSetup(ctx *uictx.Context, opts SetupOptions) Setup {
 
 // Start begins a probe run and returns the command that performs it; route
 // the ProbedMsg it returns to Update.
-func (s Setup) Start() (Setup, tea.Cmd) {
+func (s *Setup) Start() tea.Cmd {
+	var cmd tea.Cmd
+	*s, cmd = s.start()
+	return cmd
+}
+
+// start begins a probe run.
+func (s Setup) start() (Setup, tea.Cmd) {
 	s.gen++
 	s.probing = true
 	s.cursor = 0
@@ -150,8 +159,33 @@ func (s Setup) modelFor(i int) string {
 	return s.results[i].Models[0]
 }
 
-// Update handles probe results, keys and the mouse wheel.
-func (s Setup) Update(msg tea.Msg) (Setup, SetupResult, tea.Cmd) {
+// Update handles probe results, keys and the mouse wheel. Its action is
+// a SetupResult when the user chose a server or asked to quit.
+func (s *Setup) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
+	var res SetupResult
+	var cmd tea.Cmd
+	*s, res, cmd = s.update(msg)
+	if res.Action == SetupNone {
+		return cmd, nil
+	}
+	return cmd, res
+}
+
+// Draw draws the screen, which fills its area.
+func (s *Setup) Draw() (box string, x, y int) {
+	return cells.Block(strings.Split(s.View(), "\n"), s.width, s.height), 0, 0
+}
+
+// Hints are none: the screen draws its own keys.
+func (s *Setup) Hints() []uictx.Hint { return nil }
+
+// Binds reports that the screen takes every key: the chat is not there
+// yet for an app key to act in, and the quit keys are the screen's own
+// quit.
+func (s *Setup) Binds(tea.KeyPressMsg) bool { return true }
+
+// update handles a message and says what the holder should do.
+func (s Setup) update(msg tea.Msg) (Setup, SetupResult, tea.Cmd) {
 	if m, ok := msg.(ProbedMsg); ok {
 		if m.Gen == s.gen {
 			s.probing, s.probed = false, true
@@ -185,7 +219,7 @@ func (s Setup) Update(msg tea.Msg) (Setup, SetupResult, tea.Cmd) {
 
 func (s Setup) updatePicker(msg tea.Msg) Setup {
 	var res PickerResult
-	s.picker, res = s.picker.Update(msg)
+	s.picker, res = s.picker.update(msg)
 	switch res.Action {
 	case PickerChoose:
 		// Copy before writing: Setup is a value and earlier copies share
@@ -294,7 +328,7 @@ func (s Setup) reprobe() (Setup, SetupResult, tea.Cmd) {
 	if s.probing {
 		return s, SetupResult{}, nil
 	}
-	s, cmd := s.Start()
+	s, cmd := s.start()
 	return s, SetupResult{}, cmd
 }
 

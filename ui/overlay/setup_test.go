@@ -183,9 +183,9 @@ func newSetup(t *testing.T, w, h int, cands []Candidate) Setup {
 // probed starts the setup's probe and feeds it the result.
 func probed(t *testing.T, s Setup) Setup {
 	t.Helper()
-	s, cmd := s.Start()
+	s, cmd := s.start()
 	msg := runCmd(t, cmd)
-	s, res, _ := s.Update(msg)
+	s, res, _ := s.update(msg)
 	if res.Action != SetupNone || s.Probing() {
 		t.Fatalf("after the probe: %+v, probing %v", res, s.Probing())
 	}
@@ -197,7 +197,7 @@ func keysSetup(t *testing.T, s Setup, ks ...string) (Setup, SetupResult, tea.Cmd
 	var res SetupResult
 	var cmd tea.Cmd
 	for _, k := range ks {
-		s, res, cmd = s.Update(press(k))
+		s, res, cmd = s.update(press(k))
 	}
 	return s, res, cmd
 }
@@ -211,17 +211,17 @@ func TestSetupUsesFoundServer(t *testing.T) {
 	}
 	for _, sz := range [][2]int{{80, 24}, {40, 12}} {
 		s := newSetup(t, sz[0], sz[1], cands)
-		s, cmd := s.Start()
+		s, cmd := s.start()
 		v := plain(s.View())
 		requireArea(t, s.View(), sz[0], sz[1])
 		if !strings.Contains(v, "looking for") {
 			t.Fatalf("%v: no probing state:\n%s", sz, v)
 		}
 		// Keys while probing: r does not start a second probe; quit works.
-		if _, _, c := s.Update(press("r")); c != nil {
+		if _, _, c := s.update(press("r")); c != nil {
 			t.Fatalf("%v: r while probing started another probe", sz)
 		}
-		s, res, _ := s.Update(runCmd(t, cmd))
+		s, res, _ := s.update(runCmd(t, cmd))
 		if res.Action != SetupNone {
 			t.Fatalf("probe result: %+v", res)
 		}
@@ -336,11 +336,11 @@ func TestSetupNothingFound(t *testing.T) {
 		t.Fatalf("re-probe shows no probing state:\n%s", plain(s2.View()))
 	}
 	stale := ProbedMsg{Gen: 1, Results: []ProbeResult{{Candidate: cands[0], Status: ProbeFound, Models: []string{"x"}}}}
-	s2, _, _ = s2.Update(stale)
+	s2, _, _ = s2.update(stale)
 	if !s2.Probing() {
 		t.Fatal("a stale probe result ended the new probe")
 	}
-	s2, _, _ = s2.Update(runCmd(t, cmd))
+	s2, _, _ = s2.update(runCmd(t, cmd))
 	if s2.Probing() || len(s2.Results()) != 3 {
 		t.Fatal("the new probe's result was not taken")
 	}
@@ -467,7 +467,7 @@ func TestSetupSmallScreenNamesTheVariables(t *testing.T) {
 	ctx := testCtx(t, 40, 12)
 	s := NewSetup(ctx, SetupOptions{ConfigPath: "/home/ada/.config/parley/config.toml"})
 	s.SetSize(40, 12)
-	s, _ = s.Start()
+	s, _ = s.start()
 	s, _, _ = keysSetup(t, s, "pgdown")
 	if v := plain(s.View()); !strings.Contains(v, "parley talks to") || !strings.Contains(v, "esc back") {
 		t.Errorf("pgdn does not open the whole explanation:\n%s", v)

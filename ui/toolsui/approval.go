@@ -36,25 +36,36 @@ func (a *Approval) Ask() chat.ToolAsk { return a.ask }
 // SetSize gives the prompt its area.
 func (a *Approval) SetSize(w, h int) { a.w, a.h = w, h }
 
-// Update takes a key: the answer, and whether one was given. y or enter
-// run once, t always runs the tool, s every tool of its server (both for
-// this session), n or esc deny.
-func (a *Approval) Update(msg tea.Msg) (chat.Approval, bool) {
+// ApprovalAnswer is the prompt's action: the user's answer to the call
+// whose id is Call. The holder gives it to the engine (Engine.Answer) and
+// closes the prompt.
+type ApprovalAnswer struct {
+	Call   string
+	Answer chat.Approval
+}
+
+// Update takes a key; its action is the ApprovalAnswer once one is given:
+// y or enter run once, t always runs the tool, s every tool of its server
+// (both for this session), n or esc deny.
+func (a *Approval) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return chat.Deny, false
+		return nil, nil
+	}
+	answer := func(v chat.Approval) (tea.Cmd, uictx.Action) {
+		return nil, ApprovalAnswer{Call: a.ask.Call.ID, Answer: v}
 	}
 	switch k.String() {
 	case "y", "enter":
-		return chat.RunOnce, true
+		return answer(chat.RunOnce)
 	case "t":
-		return chat.AlwaysTool, true
+		return answer(chat.AlwaysTool)
 	case "s":
-		return chat.AlwaysServer, true
+		return answer(chat.AlwaysServer)
 	case "n", "esc":
-		return chat.Deny, true
+		return answer(chat.Deny)
 	}
-	return chat.Deny, false
+	return nil, nil
 }
 
 // Binds reports the keys the prompt takes (it takes every key: a call
@@ -66,8 +77,8 @@ func (a *Approval) Hints() []uictx.Hint {
 	return []uictx.Hint{{Key: "y", Desc: "run once"}, {Key: "t", Desc: "always this tool"}, {Key: "s", Desc: "always this server"}, {Key: "n", Desc: "deny"}}
 }
 
-// Box draws the prompt and says where it goes in its area.
-func (a *Approval) Box() (string, int, int) {
+// Draw draws the prompt and says where it goes in its area.
+func (a *Approval) Draw() (string, int, int) {
 	st := a.ctx.Styles
 	iw := max(min(a.w-4, 88), 20)
 	c := a.ask.Call

@@ -28,10 +28,16 @@ type ListAction int
 
 // The list's actions.
 const (
-	ListNone    ListAction = iota
-	ListClose              // esc or q
-	ListRestart            // r: restart the selected server
+	ListClose   ListAction = iota + 1 // esc or q
+	ListRestart                       // r: restart the selected server
 )
+
+// ListResult is the list's action: close it, or restart Server. The
+// holder restarts it and shows the list the servers' state (SetStatus).
+type ListResult struct {
+	Action ListAction
+	Server string
+}
 
 // NewList lists status.
 func NewList(ctx *uictx.Context, status []mcp.Status) *List {
@@ -55,18 +61,19 @@ func (l *List) Selected() string {
 	return ""
 }
 
-// Update takes a key and returns the action it asks for.
-func (l *List) Update(msg tea.Msg) ListAction {
+// Update takes a key; its action is a ListResult when the key asks the
+// holder for something.
+func (l *List) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return ListNone
+		return nil, nil
 	}
 	switch k.String() {
 	case "esc", "q":
-		return ListClose
+		return nil, ListResult{Action: ListClose}
 	case "r":
 		if len(l.status) > 0 {
-			return ListRestart
+			return nil, ListResult{Action: ListRestart, Server: l.Selected()}
 		}
 	case "up", "k":
 		l.sel = max(l.sel-1, 0)
@@ -77,7 +84,7 @@ func (l *List) Update(msg tea.Msg) ListAction {
 	case "pgdown":
 		l.top += l.h / 2
 	}
-	return ListNone
+	return nil, nil
 }
 
 // Hints are the list's keys.
@@ -85,8 +92,8 @@ func (l *List) Hints() []uictx.Hint {
 	return []uictx.Hint{{Key: "↑/↓", Desc: "server"}, {Key: "r", Desc: "restart it"}, {Key: "pgup/pgdn", Desc: "scroll"}, {Key: "esc", Desc: "close"}}
 }
 
-// Box draws the list and says where it goes in its area.
-func (l *List) Box() (string, int, int) {
+// Draw draws the list and says where it goes in its area.
+func (l *List) Draw() (string, int, int) {
 	st := l.ctx.Styles
 	iw := max(min(l.w-4, 96), 24)
 	var body []string

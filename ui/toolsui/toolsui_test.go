@@ -36,15 +36,15 @@ func press(s string) tea.KeyPressMsg {
 }
 
 func TestTheApprovalKeys(t *testing.T) {
-	a := NewApproval(testCtx(t), chat.ToolAsk{Call: conversation.ToolCallMade{Name: "x", Server: "s", Tool: "x"}})
+	a := NewApproval(testCtx(t), chat.ToolAsk{Call: conversation.ToolCallMade{ID: "call_7", Name: "x", Server: "s", Tool: "x"}})
 	for key, want := range map[string]chat.Approval{"y": chat.RunOnce, "enter": chat.RunOnce, "t": chat.AlwaysTool, "s": chat.AlwaysServer, "n": chat.Deny, "esc": chat.Deny} {
-		got, ok := a.Update(press(key))
-		if !ok || got != want {
-			t.Errorf("%s: %v %v, want %v", key, got, ok, want)
+		_, act := a.Update(press(key))
+		if got, ok := act.(ApprovalAnswer); !ok || got != (ApprovalAnswer{Call: "call_7", Answer: want}) {
+			t.Errorf("%s: %#v, want the answer %v to call_7", key, act, want)
 		}
 	}
-	if _, ok := a.Update(press("x")); ok {
-		t.Error("x answered the prompt")
+	if _, act := a.Update(press("x")); act != nil {
+		t.Errorf("x answered the prompt: %#v", act)
 	}
 }
 
@@ -55,13 +55,13 @@ func TestTheBoxesAreSafeAndBounded(t *testing.T) {
 	args := `{"path": "` + strings.Repeat("a/", 40) + `\u001b[2J", "n": [` + strings.Repeat("1,", 200) + `1]}`
 	a := NewApproval(ctx, chat.ToolAsk{Call: conversation.ToolCallMade{Name: "read" + hostile, Server: "fs" + hostile, Tool: "read" + hostile, Arguments: args}, Index: 1, Of: 3, Round: 2, Max: 8})
 	a.SetSize(60, 30)
-	box, x, y := a.Box()
+	box, x, y := a.Draw()
 	l := NewList(ctx, []mcp.Status{
 		{Name: "fs", State: mcp.Failed, Err: "fs exited: " + hostile + strings.Repeat(" long reason", 40)},
 		{Name: "web", State: mcp.Connected, Tools: []mcp.Tool{{Server: "web", Name: "fetch", Exposed: "web_fetch", Description: "gets a page" + hostile}}},
 	})
 	l.SetSize(60, 30)
-	lbox, _, _ := l.Box()
+	lbox, _, _ := l.Draw()
 	for name, b := range map[string]string{"approval": box, "list": lbox} {
 		plain := ansi.Strip(b)
 		if strings.ContainsAny(plain, "\x1b\x07") {
@@ -84,11 +84,16 @@ func TestTheBoxesAreSafeAndBounded(t *testing.T) {
 	if !strings.Contains(plain, "failed") || !strings.Contains(plain, "connected · 1 tools") || !strings.Contains(plain, "web_fetch (fetch)") {
 		t.Fatalf("the list:\n%s", plain)
 	}
-	if act := l.Update(press("r")); act != ListRestart || l.Selected() != "fs" {
-		t.Fatalf("r: %v on %q", act, l.Selected())
+	if _, act := l.Update(press("r")); act != (ListResult{Action: ListRestart, Server: "fs"}) {
+		t.Fatalf("r: %#v", act)
 	}
-	l.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-	if l.Selected() != "web" || l.Update(press("esc")) != ListClose {
-		t.Fatalf("down then esc: %q", l.Selected())
+	if _, act := l.Update(tea.KeyPressMsg{Code: tea.KeyDown}); act != nil || l.Selected() != "web" {
+		t.Fatalf("down: %#v on %q", act, l.Selected())
+	}
+	if _, act := l.Update(press("r")); act != (ListResult{Action: ListRestart, Server: "web"}) {
+		t.Fatalf("r on web: %#v", act)
+	}
+	if _, act := l.Update(press("esc")); act != (ListResult{Action: ListClose}) {
+		t.Fatalf("esc: %#v", act)
 	}
 }
