@@ -82,8 +82,14 @@ func (s *Store) open(ctx context.Context) error {
 		return classify(s.path, "open", err)
 	}
 	f.Close()
-	if err := s.check(ctx); err != nil {
+	fresh, err := s.check(ctx)
+	if err != nil {
 		return err
+	}
+	if fresh {
+		if err := s.create(ctx); err != nil {
+			return classify(s.path, "open", err)
+		}
 	}
 	db, err := sql.Open("sqlite", dsn(s.path, false))
 	if err != nil {
@@ -176,37 +182,57 @@ func (s *Store) Close() error {
 
 // check reads the schema version through a read-only connection before
 // anything can write: a newer or foreign database must stay untouched
-// (opening it read-write in WAL mode would already change it).
-func (s *Store) check(ctx context.Context) error {
+// (opening it read-write in WAL mode would already change it). fresh
+// reports a database that holds nothing yet.
+func (s *Store) check(ctx context.Context) (fresh bool, err error) {
 	db, err := sql.Open("sqlite", dsn(s.path, true))
 	if err != nil {
-		return classify(s.path, "open", err)
+		return false, classify(s.path, "open", err)
 	}
 	defer db.Close()
 	version, appID, err := userVersion(ctx, db)
 	if err != nil {
-		return classify(s.path, "open", err)
+		return false, classify(s.path, "open", err)
 	}
 	if appID != 0 && appID != applicationID {
-		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("application id %#x", appID)}
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("application id %#x", appID)}
 	}
 	if appID == 0 && version != 0 {
-		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("schema version %d without parley's mark", version)}
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("schema version %d without parley's mark", version)}
 	}
 	if known := SchemaVersion(); version > known {
-		return &Error{Kind: KindTooNew, Path: s.path, Op: "open", found: version, known: known}
+		return false, &Error{Kind: KindTooNew, Path: s.path, Op: "open", found: version, known: known}
 	}
-	if version == 0 {
-		// A version-0 file is new only when it holds nothing at all.
-		var n int
-		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
-			return classify(s.path, "open", err)
-		}
-		if n > 0 {
-			return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("%d tables without parley's mark", n)}
-		}
+	if version != 0 {
+		return false, nil
 	}
-	return nil
+	// A version-0 file is new only when it holds nothing at all.
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+		return false, classify(s.path, "open", err)
+	}
+	if n > 0 {
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("%d tables without parley's mark", n)}
+	}
+	return true, nil
+}
+
+// create writes the schema of a new database before it turns to WAL. In
+// the rollback journal's mode the pages of a new file are written once
+// (the journal keeps what a transaction overwrites, and a new file has
+// nothing to overwrite); through the WAL they were written there and
+// again by its checkpoint, the largest part of what the first `parley
+// ask` in a new data folder wrote. Another process creating the same
+// file waits for the lock and then finds the schema made; one that
+// turned the file to WAL already makes this connection use the WAL too.
+func (s *Store) create(ctx context.Context) error {
+	db, err := sql.Open("sqlite", dsnCreate(s.path))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	return migrate(ctx, db, migrations())
 }
 
 // regularOrMissing refuses a path that exists and is not a regular file
@@ -276,6 +302,35 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_foreign_keys", "1")
 		q.Set("_txlock", "immediate")
 	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// pageSize is the page size of a database parley creates (SQLite's
+// default is 4 KB). A commit writes every page it changed to the WAL, and
+// the checkpoint writes each once more, so a save costs pages, not the
+// bytes it adds: a piece of reasoning saved every 15 s touches the
+// database's first page, the pieces' table and its index besides the
+// piece, and with 4 KB pages `parley ask` wrote 5.1 times the 122 KB of a
+// reasoning streamed at 1 KB/s. With 1 KB pages it writes 2.5 to 2.9
+// times (BENCHMARKS.md, "Slow reasoning on disk, the built binary"). The
+// cost is in reading: a long message spans four times as many pages
+// (loading a 10,000-message session whole, searching 100,000 messages:
+// same section). The page size is chosen when a file is created; a
+// database made by an earlier parley keeps its 4 KB pages.
+const pageSize = 1024
+
+// dsnCreate is dsn's read-write connection for create: the journal mode
+// the file has (the rollback journal, for a new one), the page size of a
+// new database, and synchronous FULL, which that journal needs to survive
+// a power loss.
+func dsnCreate(path string) string {
+	u := url.URL{Scheme: "file", Path: path}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("page_size(%d)", pageSize))
+	q.Set("_synchronous", "FULL")
+	q.Set("_txlock", "immediate")
 	u.RawQuery = q.Encode()
 	return u.String()
 }
