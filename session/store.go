@@ -67,7 +67,7 @@ func (s *Store) open(ctx context.Context) error {
 	}
 	// Stat before opening: SQLite would wait forever reading a named pipe
 	// put in the database's place (or in its journal's).
-	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
+	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm", s.path + "-journal"} {
 		if err := regularOrMissing(p); err != nil {
 			return err
 		}
@@ -184,8 +184,30 @@ func (s *Store) Close() error {
 // anything can write: a newer or foreign database must stay untouched
 // (opening it read-write in WAL mode would already change it). fresh
 // reports a database that holds nothing yet.
+//
+// A create cut off while it wrote (the process killed) leaves a hot
+// journal, which only a connection that may write can roll back: the
+// read-only one fails on it. Then the check is made again through
+// create's connection, which rolls it back as any SQLite opener would,
+// and finds the file new again.
 func (s *Store) check(ctx context.Context) (fresh bool, err error) {
-	db, err := sql.Open("sqlite", dsn(s.path, true))
+	fresh, err = s.checkThrough(ctx, dsn(s.path, true))
+	if err != nil && hotJournal(s.path) {
+		return s.checkThrough(ctx, dsnCreate(s.path))
+	}
+	return fresh, err
+}
+
+// hotJournal reports whether a rollback journal is left beside the
+// database at path.
+func hotJournal(path string) bool {
+	st, err := os.Lstat(path + "-journal")
+	return err == nil && st.Mode().IsRegular() && st.Size() > 0
+}
+
+// checkThrough is check on a connection opened with dsn.
+func (s *Store) checkThrough(ctx context.Context, dsn string) (fresh bool, err error) {
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return false, classify(s.path, "open", err)
 	}
