@@ -334,12 +334,14 @@ func dsn(path string, readOnly bool) string {
 // bytes it adds: a piece of reasoning saved every 15 s touches the
 // database's first page, the pieces' table and its index besides the
 // piece, and with 4 KB pages `parley ask` wrote 5.1 times the 122 KB of a
-// reasoning streamed at 1 KB/s. With 1 KB pages it writes 2.5 to 2.9
-// times (BENCHMARKS.md, "Slow reasoning on disk, the built binary"). The
-// cost is in reading: a long message spans four times as many pages
-// (loading a 10,000-message session whole, searching 100,000 messages:
-// same section). The page size is chosen when a file is created; a
-// database made by an earlier parley keeps its 4 KB pages.
+// reasoning streamed at 1 KB/s. With 1 KB pages (and the row a save
+// leaves alone) it writes 2.8 times in a session with history, 3.0 in a
+// new data folder (BENCHMARKS.md, "Slow reasoning on disk, the built
+// binary"). The cost is in reading and writing long messages, which span
+// four times as many pages: loading a 10,000-message session whole takes
+// about a fifth to a half more CPU (same section). The page size is
+// chosen when a file is created; a database made by an earlier parley
+// keeps its 4 KB pages.
 const pageSize = 1024
 
 // dsnCreate is dsn's read-write connection for create: the journal mode
