@@ -50,7 +50,10 @@ func damageSession(t *testing.T, home string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const pageSize = 4096
+	var pageSize int
+	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
 	damaged := 0
 	for from := 0; ; {
 		at := bytes.Index(data[from:], []byte("QUESTION-0005"))

@@ -38,8 +38,7 @@ func damagedSession(t *testing.T) (*Store, string) {
 	}
 	// The leaf page of the messages table that holds it (other pages
 	// may hold stale bytes of it: an interior page that was a leaf once),
-	// found with SQLite's dbstat table.
-	const pageSize = 4096
+	// found with SQLite's dbstat table (pages of pageSize: the file is new).
 	db := rawDB(t, path+"?mode=ro")
 	marker := []byte("QUESTION-0005")
 	damaged := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 
 	"parley/api"
 	"parley/conversation"
@@ -42,12 +43,17 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 	)
 	err := s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
 		seq, stored := n.seq(m.ID)
-		var rowID, saved, savedReasoning int64
+		var (
+			rowID, saved, savedReasoning int64
+			row                          streamingRow
+		)
 		err := sql.ErrNoRows
 		if stored {
 			err = tx.QueryRowContext(ctx, `SELECT id, coalesce((SELECT max("end") FROM message_pieces WHERE message_id = messages.id), octet_length(text)),
-				coalesce((SELECT max("end") FROM reasoning_pieces WHERE message_id = messages.id), octet_length(reasoning))
-				FROM messages WHERE session_id = ? AND seq = ?`, ch.ConversationID, seq).Scan(&rowID, &saved, &savedReasoning)
+				coalesce((SELECT max("end") FROM reasoning_pieces WHERE message_id = messages.id), octet_length(reasoning)),
+				state = 'streaming', reasoning_start, reasoning_end, updated
+				FROM messages WHERE session_id = ? AND seq = ?`, ch.ConversationID, seq).Scan(&rowID, &saved, &savedReasoning,
+				&row.streaming, &row.reasoningStart, &row.reasoningEnd, &row.updated)
 		}
 		// The session's row is written only while the preview may change
 		// (text came and the saved text is shorter than a preview), or
@@ -86,6 +92,9 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 				return err
 			}
 		}
+		if !row.stale(m, s.now()) {
+			return nil
+		}
 		// The state goes back to streaming should another process have
 		// marked the reply abandoned (see recoverStale): it was not.
 		_, err = tx.ExecContext(ctx, "UPDATE messages SET state = 'streaming', reasoning_start = ?, reasoning_end = ?, updated = max(updated, ?) WHERE id = ?",
@@ -99,6 +108,31 @@ func (s *Store) writeProgress(ctx context.Context, ch conversation.Change, n *nu
 		n.inserted(m.ID, newSeq)
 	}
 	return res, nil
+}
+
+// rowRefresh is how long a save may leave a streaming reply's row as it
+// is: far less than staleAfter, so another process never takes the reply
+// for abandoned.
+const rowRefresh = time.Minute
+
+// streamingRow is what a save reads of a streaming reply's row.
+type streamingRow struct {
+	streaming                             bool
+	reasoningStart, reasoningEnd, updated int64
+}
+
+// stale reports whether a save of m must write the row as well as the
+// pieces. Rewriting it at every save cost two pages each time (the row's
+// and the index of streaming replies: 8 KB with 4 KB pages, twice with the
+// checkpoint), more than a second of reasoning adds. The row is written
+// when another process marked the reply abandoned, when its reasoning
+// began (reasoning_end <> 0 is what says pieces of reasoning are to be
+// read), and at least every rowRefresh; between those its reasoning_end
+// lags behind the pieces, so a reply cut off by a crash shows a time of
+// thinking up to rowRefresh short.
+func (r streamingRow) stale(m *conversation.Message, now time.Time) bool {
+	return !r.streaming || r.reasoningStart != millis(m.ReasoningStart) ||
+		(r.reasoningEnd == 0) != m.ReasoningEnd.IsZero() || millis(now)-r.updated >= rowRefresh.Milliseconds()
 }
 
 // dropPieces removes a message's pieces once its whole text and

@@ -313,38 +313,58 @@ func userVersion(ctx context.Context, q interface {
 // migrate brings db up to the last of steps, each step in its own
 // transaction together with the version it reaches, so a failed step leaves
 // the database at the previous version. The version is read again inside
-// the write transaction: another process may have migrated meanwhile.
+// the write transaction: another process may have migrated meanwhile. A
+// new database takes every step in one transaction: each commit writes
+// the pages it changed (the schema's first page, its table of tables) to
+// the WAL and the checkpoint writes them again, so seven commits wrote
+// 46 pages for a schema of 31; a step that fails leaves it empty.
 func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
-	for _, step := range steps {
-		if err := migrateStep(ctx, db, step); err != nil {
+	for len(steps) > 0 {
+		n, err := migrateSteps(ctx, db, steps)
+		if err != nil {
 			return err
 		}
+		steps = steps[n:]
 	}
 	return nil
 }
 
-func migrateStep(ctx context.Context, db *sql.DB, step migration) error {
+// migrateSteps applies, in one transaction, the first of steps, or all of
+// them when the database is new (version 0), and returns how many of
+// steps it went past.
+func migrateSteps(ctx context.Context, db *sql.DB, steps []migration) (int, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer tx.Rollback()
 	version, _, err := userVersion(ctx, tx)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if version >= step.version {
-		return nil
+	n := 1
+	if version == 0 {
+		n = len(steps)
 	}
-	if version != step.version-1 {
-		return fmt.Errorf("schema version %d has no way up to %d", version, step.version)
+	applied := false
+	for _, step := range steps[:n] {
+		if version >= step.version {
+			continue
+		}
+		if version != step.version-1 {
+			return 0, fmt.Errorf("schema version %d has no way up to %d", version, step.version)
+		}
+		if _, err := tx.ExecContext(ctx, step.sql); err != nil {
+			return 0, fmt.Errorf("schema version %d: %w", step.version, err)
+		}
+		version, applied = step.version, true
 	}
-	if _, err := tx.ExecContext(ctx, step.sql); err != nil {
-		return fmt.Errorf("schema version %d: %w", step.version, err)
+	if !applied {
+		return n, nil
 	}
 	// PRAGMA takes no parameters; the values are constants of this file.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, step.version)); err != nil {
-		return err
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, version)); err != nil {
+		return 0, err
 	}
-	return tx.Commit()
+	return n, tx.Commit()
 }

@@ -67,7 +67,7 @@ func (s *Store) open(ctx context.Context) error {
 	}
 	// Stat before opening: SQLite would wait forever reading a named pipe
 	// put in the database's place (or in its journal's).
-	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
+	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm", s.path + "-journal"} {
 		if err := regularOrMissing(p); err != nil {
 			return err
 		}
@@ -82,8 +82,14 @@ func (s *Store) open(ctx context.Context) error {
 		return classify(s.path, "open", err)
 	}
 	f.Close()
-	if err := s.check(ctx); err != nil {
+	fresh, err := s.check(ctx)
+	if err != nil {
 		return err
+	}
+	if fresh {
+		if err := s.create(ctx); err != nil {
+			return classify(s.path, "open", err)
+		}
 	}
 	db, err := sql.Open("sqlite", dsn(s.path, false))
 	if err != nil {
@@ -176,37 +182,79 @@ func (s *Store) Close() error {
 
 // check reads the schema version through a read-only connection before
 // anything can write: a newer or foreign database must stay untouched
-// (opening it read-write in WAL mode would already change it).
-func (s *Store) check(ctx context.Context) error {
-	db, err := sql.Open("sqlite", dsn(s.path, true))
+// (opening it read-write in WAL mode would already change it). fresh
+// reports a database that holds nothing yet.
+//
+// A create cut off while it wrote (the process killed) leaves a hot
+// journal, which only a connection that may write can roll back: the
+// read-only one fails on it. Then the check is made again through
+// create's connection, which rolls it back as any SQLite opener would,
+// and finds the file new again.
+func (s *Store) check(ctx context.Context) (fresh bool, err error) {
+	fresh, err = s.checkThrough(ctx, dsn(s.path, true))
+	if err != nil && hotJournal(s.path) {
+		return s.checkThrough(ctx, dsnCreate(s.path))
+	}
+	return fresh, err
+}
+
+// hotJournal reports whether a rollback journal is left beside the
+// database at path.
+func hotJournal(path string) bool {
+	st, err := os.Lstat(path + "-journal")
+	return err == nil && st.Mode().IsRegular() && st.Size() > 0
+}
+
+// checkThrough is check on a connection opened with dsn.
+func (s *Store) checkThrough(ctx context.Context, dsn string) (fresh bool, err error) {
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return classify(s.path, "open", err)
+		return false, classify(s.path, "open", err)
 	}
 	defer db.Close()
 	version, appID, err := userVersion(ctx, db)
 	if err != nil {
-		return classify(s.path, "open", err)
+		return false, classify(s.path, "open", err)
 	}
 	if appID != 0 && appID != applicationID {
-		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("application id %#x", appID)}
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("application id %#x", appID)}
 	}
 	if appID == 0 && version != 0 {
-		return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("schema version %d without parley's mark", version)}
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("schema version %d without parley's mark", version)}
 	}
 	if known := SchemaVersion(); version > known {
-		return &Error{Kind: KindTooNew, Path: s.path, Op: "open", found: version, known: known}
+		return false, &Error{Kind: KindTooNew, Path: s.path, Op: "open", found: version, known: known}
 	}
-	if version == 0 {
-		// A version-0 file is new only when it holds nothing at all.
-		var n int
-		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
-			return classify(s.path, "open", err)
-		}
-		if n > 0 {
-			return &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("%d tables without parley's mark", n)}
-		}
+	if version != 0 {
+		return false, nil
 	}
-	return nil
+	// A version-0 file is new only when it holds nothing at all.
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+		return false, classify(s.path, "open", err)
+	}
+	if n > 0 {
+		return false, &Error{Kind: KindForeign, Path: s.path, Op: "open", Err: fmt.Errorf("%d tables without parley's mark", n)}
+	}
+	return true, nil
+}
+
+// create writes the schema of a new database before it turns to WAL. In
+// the rollback journal's mode the pages of a new file are written once
+// (the journal keeps what a transaction overwrites, and a new file has
+// nothing to overwrite); through the WAL they were written there and
+// again by its checkpoint, the largest part of what the first `parley
+// ask` in a new data folder wrote. Another process creating the same
+// file waits for the lock and then finds the schema made; one that
+// turned the file to WAL already makes this connection use the WAL too.
+func (s *Store) create(ctx context.Context) error {
+	db, err := sql.Open("sqlite", dsnCreate(s.path))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	return migrate(ctx, db, migrations())
 }
 
 // regularOrMissing refuses a path that exists and is not a regular file
@@ -276,6 +324,37 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_foreign_keys", "1")
 		q.Set("_txlock", "immediate")
 	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// pageSize is the page size of a database parley creates (SQLite's
+// default is 4 KB). A commit writes every page it changed to the WAL, and
+// the checkpoint writes each once more, so a save costs pages, not the
+// bytes it adds: a piece of reasoning saved every 15 s touches the
+// database's first page, the pieces' table and its index besides the
+// piece, and with 4 KB pages `parley ask` wrote 5.1 times the 122 KB of a
+// reasoning streamed at 1 KB/s. With 1 KB pages (and the row a save
+// leaves alone) it writes 2.8 times in a session with history, 3.0 in a
+// new data folder (BENCHMARKS.md, "Slow reasoning on disk, the built
+// binary"). The cost is in reading and writing long messages, which span
+// four times as many pages: loading a 10,000-message session whole takes
+// about a fifth to a half more CPU (same section). The page size is
+// chosen when a file is created; a database made by an earlier parley
+// keeps its 4 KB pages.
+const pageSize = 1024
+
+// dsnCreate is dsn's read-write connection for create: the journal mode
+// the file has (the rollback journal, for a new one), the page size of a
+// new database, and synchronous FULL, which that journal needs to survive
+// a power loss.
+func dsnCreate(path string) string {
+	u := url.URL{Scheme: "file", Path: path}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("page_size(%d)", pageSize))
+	q.Set("_synchronous", "FULL")
+	q.Set("_txlock", "immediate")
 	u.RawQuery = q.Encode()
 	return u.String()
 }

@@ -308,7 +308,8 @@ func rawDB(t *testing.T, path string) *sql.DB {
 
 // TestMigrationStepsAreAtomic: a step that fails leaves the database at
 // the version before it, with nothing of the step applied, and a later
-// open retries it.
+// open retries it. A new database takes all its steps at once, so a
+// failure leaves it empty.
 func TestMigrationStepsAreAtomic(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "m.db")
@@ -317,16 +318,28 @@ func TestMigrationStepsAreAtomic(t *testing.T) {
 		{version: 1, sql: "CREATE TABLE a (x)"},
 		{version: 2, sql: "CREATE TABLE b (x); CREATE TABLE broken (x, x)"},
 	}
+	tables := func() (n int) {
+		db.QueryRow("SELECT count(*) FROM sqlite_schema").Scan(&n)
+		return n
+	}
 	err := migrate(ctx, db, steps)
+	if err == nil || !strings.Contains(err.Error(), "schema version 2") {
+		t.Fatalf("migrate = %v, want the failure of step 2", err)
+	}
+	if v, _, _ := userVersion(ctx, db); v != 0 || tables() != 0 {
+		t.Fatalf("a new database at version %d with %d tables after a failed step 2, want it empty", v, tables())
+	}
+	if err := migrate(ctx, db, steps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	err = migrate(ctx, db, steps)
 	if err == nil || !strings.Contains(err.Error(), "schema version 2") {
 		t.Fatalf("migrate = %v, want the failure of step 2", err)
 	}
 	if v, _, _ := userVersion(ctx, db); v != 1 {
 		t.Fatalf("version %d after a failed step 2, want 1", v)
 	}
-	var n int
-	db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'b'").Scan(&n)
-	if n != 0 {
+	if tables() != 1 {
 		t.Fatal("step 2 was half applied")
 	}
 	steps[1].sql = "CREATE TABLE b (x)"
