@@ -21,9 +21,12 @@ import (
 
 // node is one message in the tree.
 type node struct {
-	// msg holds the message as stored: Parent is kept, Excluded,
-	// AltIndex and AltCount are worked out for each copy (see copyOf).
-	msg      Message
+	// msg holds the message: Parent is kept; Excluded, AltIndex and
+	// AltCount are worked out for each copy (see copyOf) and may be out
+	// of date here. A Message is never changed once a node holds it: a
+	// change makes a new one (edit), so the messages PathMessages shares
+	// with a view stay what they were when it read them.
+	msg      *Message
 	parent   *node   // the virtual root for a first message
 	children []*node // oldest first
 	// active is the child the active path last went through; nil means
@@ -83,7 +86,17 @@ type TreeView struct{ t *tree }
 func (c *Conversation) Tree() TreeView { return TreeView{&c.tree} }
 
 func newTree() tree {
-	return tree{root: &node{depth: -1}, nodes: map[int]*node{}, nextID: 1}
+	return tree{root: &node{depth: -1, msg: &Message{}}, nodes: map[int]*node{}, nextID: 1}
+}
+
+// edit replaces n's message by a copy changed by change: the message n
+// held stays as it was for whoever shares it (see node.msg). The copy
+// shares the slices and pointers of the old one, so change replaces a
+// slice or a pointer it changes, never what it points to.
+func (n *node) edit(change func(m *Message)) {
+	m := *n.msg
+	change(&m)
+	n.msg = &m
 }
 
 // leaf returns the last node of the active path, or the root.
@@ -158,7 +171,7 @@ func (t *tree) setPath(p []*node) {
 func (t *tree) attach(m Message) *node {
 	parent := t.leaf()
 	m.Parent = parent.msg.ID
-	n := &node{msg: m, parent: parent, depth: parent.depth + 1}
+	n := &node{msg: &m, parent: parent, depth: parent.depth + 1}
 	parent.children = append(parent.children, n)
 	parent.active = n
 	t.nodes[m.ID] = n
@@ -249,8 +262,8 @@ func (t *tree) copyOf(n *node, excluded bool) Message {
 // in one pass.
 func (t *tree) copies(p []*node) []Message {
 	out := make([]Message, 0, len(p))
-	for m := range t.eachCopy(p) {
-		out = append(out, m)
+	for n, ex := range withExcluded(p) {
+		out = append(out, t.copyOf(n, ex))
 	}
 	return out
 }
@@ -259,6 +272,42 @@ func (t *tree) copies(p []*node) []Message {
 // Excluded worked out in one pass.
 func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
 	return func(yield func(Message) bool) {
+		for n, ex := range withExcluded(p) {
+			if !yield(t.copyOf(n, ex)) {
+				return
+			}
+		}
+	}
+}
+
+// eachShared yields the messages of p themselves, not copies, each with
+// its Excluded, AltIndex and AltCount brought up to date first (see
+// shared).
+func (t *tree) eachShared(p []*node) iter.Seq[*Message] {
+	return func(yield func(*Message) bool) {
+		for n, ex := range withExcluded(p) {
+			if !yield(t.shared(n, ex)) {
+				return
+			}
+		}
+	}
+}
+
+// shared is n's message as a copy of it would be (copyOf), without
+// copying it when it already is: its Excluded, AltIndex and AltCount are
+// brought up to date in a new message only when they changed.
+func (t *tree) shared(n *node, excluded bool) *Message {
+	i, c := t.alternatives(n)
+	if m := n.msg; m.Excluded != excluded || m.AltIndex != i || m.AltCount != c {
+		n.edit(func(m *Message) { m.Excluded, m.AltIndex, m.AltCount = excluded, i, c })
+	}
+	return n.msg
+}
+
+// withExcluded yields the nodes of p with their Excluded, worked out in
+// one pass.
+func withExcluded(p []*node) iter.Seq2[*node, bool] {
+	return func(yield func(*node, bool) bool) {
 		ex := len(p) > 0 && excludedNode(p[0])
 		for _, n := range p {
 			switch n.msg.Role {
@@ -267,7 +316,7 @@ func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
 			case RoleImages:
 				ex = false
 			}
-			if !yield(t.copyOf(n, ex)) {
+			if !yield(n, ex) {
 				return
 			}
 		}

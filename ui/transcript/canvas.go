@@ -102,7 +102,7 @@ func (c *canvas) head(it *item, label string, sel bool, dst []string) []string {
 func (c *canvas) stateFoot(it *item, dst []string) []string {
 	lk := &c.look
 	w := c.w
-	m := &it.msg
+	m := it.msg
 	room := w - len(replyIndent)
 	switch m.State {
 	case conversation.StateInterrupted:

@@ -21,7 +21,7 @@ const (
 )
 
 // imagesLabel is the label line of an image turn: "▨ Images · gpt-image-1".
-func imagesLabel(m conversation.Message) string {
+func imagesLabel(m *conversation.Message) string {
 	what := "Images"
 	if m.Image != nil && m.Image.From != "" {
 		what = "Edit"
@@ -91,7 +91,7 @@ func (v *imageView) made(it *item, dst []string) []string {
 	lk := &v.look
 	w := v.w
 	room := max(w-len(replyIndent), 1)
-	m := &it.msg
+	m := it.msg
 	switch m.State {
 	case conversation.StateInterrupted, conversation.StateFailed:
 		if len(m.Attachments) == 0 {

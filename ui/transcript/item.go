@@ -17,7 +17,10 @@ import (
 // thinking.go), body (the text) and foot (chips, badges, notes, the error
 // and its hint).
 type item struct {
-	msg conversation.Message
+	// msg is the message it shows, shared with whoever gave it
+	// (conversation.PathMessages): never changed through this pointer; a
+	// change of the message replaces it.
+	msg *conversation.Message
 	// text is the message text made safe (sanitised; for replies also
 	// stripped of dangerous character references), computed once, when
 	// first needed (prepare): a long conversation's messages far from the
@@ -72,7 +75,7 @@ func (it *item) prepare() {
 }
 
 // setText takes the text and reasoning of m, made safe.
-func (it *item) setText(m conversation.Message) {
+func (it *item) setText(m *conversation.Message) {
 	it.text = safeText(m)
 	it.setReason(m)
 	it.prepared = true
@@ -160,7 +163,7 @@ func (l *live) flush() string {
 // safeText makes a message's text safe to show: a reply for the Markdown
 // renderer (which would decode "&#27;" into an ESC), a user message as
 // typed (it may hold pasted control characters; "&#27;" stays literal).
-func safeText(m conversation.Message) string {
+func safeText(m *conversation.Message) string {
 	if m.Role == api.RoleUser {
 		return termsafe.Sanitize(m.Text)
 	}
@@ -172,7 +175,7 @@ func safeText(m conversation.Message) string {
 // reply holds back (a table's header and its partial delimiter row, a code
 // fence being typed), which glamour would render as a paragraph of pipes
 // or backticks; a table cut in a row shows that row as far as it came.
-func shownText(m conversation.Message, safe string) string {
+func shownText(m *conversation.Message, safe string) string {
 	if m.State != conversation.StateInterrupted && m.State != conversation.StateFailed {
 		return safe
 	}

@@ -42,7 +42,11 @@ func (r *replyView) begin(it *item) {
 	}
 	it.live.dirty = true
 	it.text = ""
-	it.msg.Text = ""
+	// Its text comes as deltas from now on (the message it was given is
+	// not changed: it may be shared).
+	m := *msg
+	m.Text = ""
+	it.msg = &m
 	it.prepared = true
 	r.streams = append(r.streams, it)
 }
@@ -114,14 +118,14 @@ func (r *replyView) finish(it *item, msg conversation.Message, fresh bool) (code
 	l := it.live
 	tail := l.flush()
 	text := l.safe.String()
-	if l.raw.String() != msg.Text || l.doc == nil || !fresh || shownText(msg, text) != text {
+	if l.raw.String() != msg.Text || l.doc == nil || !fresh || shownText(&msg, text) != text {
 		return 0, false
 	}
 	r.feed(l, tail)
 	l.doc.Finish()
 	it.text = text
 	it.ver++
-	it.msg = msg
+	it.msg = &msg
 	l.dirty = true
 	r.refitLive(it)
 	codes = l.doc.CodeBlocks()
@@ -135,7 +139,7 @@ func (r *replyView) finish(it *item, msg conversation.Message, fresh bool) (code
 	if it.pending {
 		codes = r.codes.count(it)
 	}
-	it.setReason(msg)
+	it.setReason(&msg)
 	return codes, true
 }
 

@@ -140,7 +140,7 @@ func (r *renderers) retryHint(it *item) bool {
 	if r.retryKey == "" || r.list.last() != it {
 		return false
 	}
-	return RetryHelps(it.msg)
+	return RetryHelps(*it.msg)
 }
 
 // chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB",

@@ -119,7 +119,7 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 	}
 	for i, m := range msgs {
 		if items[i] == nil {
-			items[i] = t.newItem(m)
+			items[i] = t.newItem(&m)
 		}
 		items[i].seen = stamp
 	}
@@ -174,12 +174,17 @@ func (l *List) switchAnchor(msgs []conversation.Message, div int) (follow bool, 
 // Its head is drawn again when its marks changed (which of its
 // alternatives it is, the cursor on it or not).
 func (r *renderers) takeBack(it *item, m conversation.Message) *item {
-	if it.live != nil || !sameMessage(it.msg, m) {
+	if it.live != nil || !sameMessage(it.msg, &m) {
 		return nil
 	}
-	marks := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount ||
-		it.selMark != (r.list.selected != 0 && it.id() == r.list.selected)
-	it.msg = m
+	alt := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount
+	marks := alt || it.selMark != (r.list.selected != 0 && it.id() == r.list.selected)
+	if alt {
+		// The same message as another alternative's sibling: a copy, not
+		// a pointer into the switch's path, which the item would keep
+		// alive.
+		it.msg = &m
+	}
 	if marks && r.fresh(it) {
 		it.head = r.renderHead(it, it.head[:0])
 	}
@@ -189,7 +194,7 @@ func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 // sameMessage reports whether a and b are the same state of one message
 // (its Version names it; the rest guards against a version that did not
 // grow). Where it stands among its alternatives may differ.
-func sameMessage(a, b conversation.Message) bool {
+func sameMessage(a, b *conversation.Message) bool {
 	return a.ID == b.ID && a.Version == b.Version && a.State == b.State &&
 		a.Role == b.Role && a.Text == b.Text && a.Reasoning == b.Reasoning &&
 		a.Excluded == b.Excluded && a.Model == b.Model && a.Err == b.Err &&

@@ -183,7 +183,7 @@ func (it *item) hasThink() bool {
 // safeReasoning is a finished reply's reasoning as shown: sanitised, at
 // most maxShownReasoning of it (more says how many bytes are not shown),
 // without the blank lines and spaces around it.
-func safeReasoning(m conversation.Message) (shown string, more int) {
+func safeReasoning(m *conversation.Message) (shown string, more int) {
 	raw := m.Reasoning
 	if len(raw) > maxShownReasoning {
 		cut := maxShownReasoning
@@ -196,7 +196,7 @@ func safeReasoning(m conversation.Message) (shown string, more int) {
 }
 
 // setReason takes a finished message's reasoning (a reply's only).
-func (it *item) setReason(m conversation.Message) {
+func (it *item) setReason(m *conversation.Message) {
 	if m.Role != api.RoleAssistant {
 		it.reason, it.reasonMore = "", 0
 		return
@@ -277,7 +277,7 @@ func (t *thinking) renderReasoning(it *item, dst []string) []string {
 	if it.reason == "" {
 		return dst
 	}
-	m := &it.msg
+	m := it.msg
 	dst = t.thinkLabel(dst, t.thoughtLine(m.ThoughtFor(), m.Usage.ReasoningTokens()))
 	if !t.thinkShown {
 		return dst

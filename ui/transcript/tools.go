@@ -123,7 +123,9 @@ func (t *Transcript) UpdateTools(id int, steps []conversation.ToolStep) {
 		return
 	}
 	old := l.hs.get(i)
-	it.msg.Tools = steps
+	m := *it.msg // the message it holds may be shared: never changed
+	m.Tools = steps
+	it.msg = &m
 	it.think = t.think.renderThink(it, it.think[:0])
 	if it.rendered {
 		l.setHeight(i, old, false)
