@@ -122,3 +122,41 @@ func derefs(ms []*Message) []Message {
 	}
 	return out
 }
+
+// TestRestoreTakingHoldsTheSnapshotsMessages: RestoreTaking makes the
+// conversation Restore makes, holding the snapshot's messages themselves
+// (a session just read is not copied whole to be restored); Restore
+// copies them, so the caller's snapshot stays its own.
+func TestRestoreTakingHoldsTheSnapshotsMessages(t *testing.T) {
+	c := New(Options{})
+	ask(t, c, "q1", "a1")
+	tn, err := c.Regenerate(2, TurnOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply(t, c, tn, "a1 again")
+	ask(t, c, "q2", "a2")
+	want := Restore(Options{}, c.Snapshot())
+	snap := c.Snapshot()
+	taken := RestoreTaking(Options{}, snap)
+	if !reflect.DeepEqual(taken.Snapshot(), want.Snapshot()) || !reflect.DeepEqual(derefs(pathOf(taken)), want.Messages()) {
+		t.Fatalf("RestoreTaking:\n%+v\nRestore:\n%+v", taken.Snapshot(), want.Snapshot())
+	}
+	at := map[*Message]bool{}
+	for i := range snap.Messages {
+		at[&snap.Messages[i]] = true
+	}
+	for _, m := range pathOf(taken) {
+		if !at[m] {
+			t.Fatalf("message %d was copied, not taken", m.ID)
+		}
+	}
+	copied := c.Snapshot()
+	for _, m := range pathOf(Restore(Options{}, copied)) {
+		for i := range copied.Messages {
+			if m == &copied.Messages[i] {
+				t.Fatalf("Restore holds the caller's message %d", m.ID)
+			}
+		}
+	}
+}

@@ -93,6 +93,20 @@ func (s Snapshot) Path() []Message {
 // ended mid-reply) comes back interrupted, since nothing will ever finish
 // it. Restoring emits no change.
 func Restore(opts Options, snap Snapshot) *Conversation {
+	return restore(opts, snap, false)
+}
+
+// RestoreTaking is Restore without a copy of snap's messages: the
+// conversation takes snap.Messages as they are (their slices and pointers
+// too), so a long session just read is not held twice while it is
+// restored. The caller must not use or change snap.Messages afterwards.
+func RestoreTaking(opts Options, snap Snapshot) *Conversation {
+	return restore(opts, snap, true)
+}
+
+// restore is Restore; take: the messages of snap become the
+// conversation's instead of copies.
+func restore(opts Options, snap Snapshot, take bool) *Conversation {
 	opts.SystemPrompt = snap.SystemPrompt
 	c := New(opts)
 	c.title = snap.Title
@@ -107,16 +121,21 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 	c.tree.all = make([]*node, 0, len(msgs))
 	c.tree.nodes = make(map[int]*node, len(msgs))
 	// The nodes and their messages are allocated together: two objects
-	// instead of two per message, and no room lost to rounding each up to
-	// a size class.
+	// (one when the messages are taken) instead of two per message, and no
+	// room lost to rounding each up to a size class.
 	slab := make([]node, len(msgs))
-	held := make([]Message, len(msgs))
+	held := msgs
+	if !take {
+		held = make([]Message, len(msgs))
+	}
 	for i := range msgs {
 		m := &msgs[i]
 		if m.ID <= 0 || c.tree.nodes[m.ID] != nil {
 			continue // not an id the conversation makes; kept once
 		}
-		held[i] = m.clone()
+		if !take {
+			held[i] = m.clone()
+		}
 		c.tree.restoreNode(&slab[i], &held[i], snap.Partial)
 	}
 	leaf := c.tree.node(snap.Leaf)
