@@ -119,7 +119,6 @@ func restore(opts Options, snap Snapshot, take bool) *Conversation {
 		msgs = slices.SortedStableFunc(slices.Values(msgs), byID)
 	}
 	c.tree.all = make([]*node, 0, len(msgs))
-	c.tree.nodes = make(map[int]*node, len(msgs))
 	// The nodes and their messages are allocated together: two objects
 	// (one when the messages are taken) instead of two per message, and no
 	// room lost to rounding each up to a size class.
@@ -130,8 +129,8 @@ func restore(opts Options, snap Snapshot, take bool) *Conversation {
 	}
 	for i := range msgs {
 		m := &msgs[i]
-		if m.ID <= 0 || c.tree.nodes[m.ID] != nil {
-			continue // not an id the conversation makes; kept once
+		if all := c.tree.all; m.ID <= 0 || len(all) > 0 && all[len(all)-1].msg.ID == m.ID {
+			continue // not an id the conversation makes; kept once (sorted: twice in a row)
 		}
 		if !take {
 			held[i] = m.clone()
@@ -175,7 +174,6 @@ func (t *tree) restoreNode(n *node, m *Message, partial bool) {
 		n.hintIndex, n.hintCount = m.AltIndex, m.AltCount
 	}
 	parent.children = append(parent.children, n)
-	t.nodes[m.ID] = n
 	t.all = append(t.all, n)
 	if m.ID >= t.nextID {
 		t.nextID = m.ID + 1
