@@ -13,13 +13,13 @@ import (
 // reply that starts streaming. A message already present is updated.
 func (t *Transcript) Append(msg conversation.Message) {
 	l := &t.list
-	if _, ok := l.index[msg.ID]; ok {
+	if _, ok := l.pos(msg.ID); ok {
 		t.Update(msg)
 		return
 	}
 	it := t.newItem(&msg)
 	l.items = append(l.items, it)
-	l.index[msg.ID] = len(l.items) - 1
+	l.appended()
 	it.prepare()
 	t.codes.push(it)
 	t.r.renderItem(it)
@@ -93,9 +93,9 @@ func (t *Transcript) Update(msg conversation.Message) {
 		if codes, ok := t.r.reply.finish(it, msg, t.r.fresh(it)); ok {
 			// The usual end of a stream: only the document's tail was
 			// rendered again; the head, thinking block and foot follow.
-			it.head = t.r.renderHead(it, it.head[:0])
-			it.think = t.think.renderThink(it, it.think[:0])
-			it.foot = t.r.renderFoot(it, it.foot[:0])
+			it.d.head = t.r.renderHead(it, it.d.head[:0])
+			it.d.think = t.think.renderThink(it, it.d.think[:0])
+			it.d.foot = t.r.renderFoot(it, it.d.foot[:0])
 			l.setHeight(i, old, false)
 			t.codes.set(i, codes)
 			if it.height() > old {
@@ -232,7 +232,7 @@ func (t *Transcript) refoot(i int) {
 		return
 	}
 	old := l.hs.get(i)
-	it.foot = t.r.renderFoot(it, it.foot[:0])
+	it.d.foot = t.r.renderFoot(it, it.d.foot[:0])
 	l.setHeight(i, old, false)
 	if !l.follow && it.id() == l.anchorID {
 		l.clampAnchor()

@@ -130,7 +130,7 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 	l.reindex()
 	hs := make([]int, len(items))
 	for i, it := range items {
-		if i >= div || it.retry || i == len(items)-1 {
+		if i >= div || it.d != nil && it.d.retry || i == len(items)-1 {
 			t.r.refreshFoot(it, i >= div)
 		}
 		hs[i] = t.r.estimate(it)
@@ -178,7 +178,7 @@ func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 		return nil
 	}
 	alt := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount
-	marks := alt || it.selMark != (r.list.selected != 0 && it.id() == r.list.selected)
+	marks := alt || (it.d != nil && it.d.selMark) != (r.list.selected != 0 && it.id() == r.list.selected)
 	if alt {
 		// The same message as another alternative's sibling: a copy, not
 		// a pointer into the switch's path, which the item would keep
@@ -186,7 +186,7 @@ func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 		it.msg = &m
 	}
 	if marks && r.fresh(it) {
-		it.head = r.renderHead(it, it.head[:0])
+		it.d.head = r.renderHead(it, it.d.head[:0])
 	}
 	return it
 }
@@ -237,8 +237,7 @@ func leaving(js *jobs, old []*item, stamp int) []*item {
 		}
 		if it.pending {
 			js.setPending(it, false)
-			it.head, it.think, it.body, it.foot = nil, nil, nil, nil
-			it.rendered = false
+			it.undraw()
 		}
 		run = append(run, it)
 	}
@@ -253,7 +252,7 @@ func (r *renderers) refreshFoot(it *item, shelved bool) {
 	if !r.fresh(it) {
 		return
 	}
-	if it.retry != r.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
-		it.foot = r.renderFoot(it, it.foot[:0])
+	if it.d.retry != r.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
+		it.d.foot = r.renderFoot(it, it.d.foot[:0])
 	}
 }

@@ -126,8 +126,9 @@ func (t *Transcript) UpdateTools(id int, steps []conversation.ToolStep) {
 	m := *it.msg // the message it holds may be shared: never changed
 	m.Tools = steps
 	it.msg = &m
-	it.think = t.think.renderThink(it, it.think[:0])
-	if it.rendered {
+	d := it.draw()
+	d.think = t.think.renderThink(it, d.think[:0])
+	if it.rendered() {
 		l.setHeight(i, old, false)
 	} else {
 		l.hs.set(i, l.p.estimate(it))
