@@ -3,8 +3,6 @@ package transcript
 import (
 	"runtime"
 	"testing"
-
-	"parley/conversation"
 )
 
 // BenchmarkLongHistoryLiveHeap is what a reopened session of 10,000
@@ -16,35 +14,16 @@ import (
 // the transcript. The messages' text is the fixture's, live before and
 // after, so the figures are the structures that hold it.
 func BenchmarkLongHistoryLiveHeap(b *testing.B) {
-	msgs := longSession(10_000)
-	for i := range msgs {
-		msgs[i].Parent = i // one path: each message follows the one before
-	}
-	snap := conversation.Snapshot{Messages: msgs, Leaf: msgs[len(msgs)-1].ID}
+	snap := longSnapshot(10_000)
 	var conv, all uint64
 	for b.Loop() {
-		base := liveHeap()
-		c := conversation.Restore(conversation.Options{ID: "long"}, snap)
-		conv += liveHeap() - base
-		tr := newTest(b, 120, 40)
-		tr.ResetSeq(c.Len(), c.PathMessages())
-		settle(b, tr)
-		all += liveHeap() - base
-		if tr.List().Len() != len(msgs) {
-			b.Fatalf("the transcript holds %d messages, want %d", tr.List().Len(), len(msgs))
-		}
+		c, tr, convHeap, allHeap := reopen(b, snap)
+		conv += convHeap
+		all += allHeap
 		runtime.KeepAlive(c)
 		runtime.KeepAlive(tr)
 	}
 	mb := func(v uint64) float64 { return float64(v) / float64(b.N) / (1 << 20) }
 	b.ReportMetric(mb(conv), "conv-MB")
 	b.ReportMetric(mb(all), "live-MB")
-}
-
-// liveHeap is the heap's live bytes after a collection.
-func liveHeap() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
 }
