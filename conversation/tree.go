@@ -276,18 +276,6 @@ func (t *tree) copies(p []*node) []Message {
 	return out
 }
 
-// eachCopy yields copies of the messages of p one at a time, their
-// Excluded worked out in one pass.
-func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
-	return func(yield func(Message) bool) {
-		for n, ex := range withExcluded(p) {
-			if !yield(t.copyOf(n, ex)) {
-				return
-			}
-		}
-	}
-}
-
 // eachShared yields the messages of p themselves, not copies, each with
 // its Excluded, AltIndex and AltCount brought up to date first (see
 // shared).
