@@ -112,13 +112,15 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 	items := make([]*item, len(msgs))
 	for i := range div {
 		old[i].seen = stamp
-		items[i] = t.r.takeBack(old[i], msgs[i])
+		items[i] = t.r.takeBack(old[i], &msgs[i])
 	}
 	for _, run := range t.shelf.runs {
 		fromRun(&t.r, run, items[div:], msgs[div:], stamp)
 	}
-	for i, m := range msgs {
+	for i := range msgs {
 		if items[i] == nil {
+			// A copy of its own: the switch's path is not kept alive by it.
+			m := msgs[i]
 			items[i] = t.newItem(&m)
 		}
 		items[i].seen = stamp
@@ -173,8 +175,8 @@ func (l *List) switchAnchor(msgs []conversation.Message, div int) (follow bool, 
 // another message, or the same one changed), its message replaced by m.
 // Its head is drawn again when its marks changed (which of its
 // alternatives it is, the cursor on it or not).
-func (r *renderers) takeBack(it *item, m conversation.Message) *item {
-	if it.live != nil || !sameMessage(it.msg, &m) {
+func (r *renderers) takeBack(it *item, m *conversation.Message) *item {
+	if it.live != nil || !sameMessage(it.msg, m) {
 		return nil
 	}
 	alt := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount
@@ -183,7 +185,8 @@ func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 		// The same message as another alternative's sibling: a copy, not
 		// a pointer into the switch's path, which the item would keep
 		// alive.
-		it.msg = &m
+		cp := *m
+		it.msg = &cp
 	}
 	if marks && r.fresh(it) {
 		it.d.head = r.renderHead(it, it.d.head[:0])
@@ -219,7 +222,7 @@ func fromRun(r *renderers, run, items []*item, msgs []conversation.Message, stam
 		}
 		run[j].seen = stamp
 		if items[k] == nil {
-			items[k] = r.takeBack(run[j], msgs[k])
+			items[k] = r.takeBack(run[j], &msgs[k])
 		}
 		j++
 	}
