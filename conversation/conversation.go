@@ -5,7 +5,10 @@
 // parameters. It is the one source of truth: every change goes through the
 // methods of Conversation and is reported to listeners as a Change, so the
 // transcript on screen and the durable store follow the same events
-// without knowing about each other.
+// without knowing about each other. A message the conversation holds is
+// never changed (a change makes a new one), so the path can be shared
+// with a view (PathMessages) instead of copied: a long session is held
+// once.
 package conversation
 
 import (
