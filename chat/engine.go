@@ -151,13 +151,16 @@ func (e *Engine) Fresh() *conversation.Conversation {
 
 // Restore is the conversation of a stored session, id, rebuilt from
 // snap (SystemOverride, when set, replaces the session's system prompt).
+// The conversation takes snap's messages (conversation.RestoreTaking): a
+// session just read is not copied whole; the caller must not use or
+// change snap.Messages afterwards.
 func (e *Engine) Restore(id string, snap conversation.Snapshot) *conversation.Conversation {
 	o := e.ConversationOptions()
 	o.ID = id
 	if e.opts.SystemOverride != "" {
 		snap.SystemPrompt = e.opts.SystemOverride
 	}
-	return conversation.Restore(o, snap)
+	return conversation.RestoreTaking(o, snap)
 }
 
 // Replace runs another conversation (a new one, a session opened): the

@@ -136,7 +136,10 @@ func (e *Engine) toolsFor(model string, caps api.Capabilities) []api.Tool {
 // ends the turn with ErrToolRounds.
 func (e *Engine) rounds(ctx context.Context, r *Reply, sink toolSink, gap time.Duration) error {
 	req := r.Turn.Chat
-	req.Messages = append([]api.Message(nil), req.Messages...)
+	// Clipped, not copied: a round of tool calls appends to a new array,
+	// never into the turn's, and a long session's request (10,000
+	// messages, about 1 MB) is not held twice while it streams.
+	req.Messages = slices.Clip(req.Messages)
 	req.Tools = r.tools
 	limit := max(e.opts.Tools.MaxRounds, 1)
 	budget := e.opts.Tools.TurnMaxBytes

@@ -209,7 +209,7 @@ func (c *Conversation) SetExcluded(id int, excluded bool) error {
 // bumpTurn grows the version of every message of h's turn, in every
 // branch: their Excluded changed.
 func bumpTurn(h *node) {
-	h.msg.Version++
+	h.edit(bump)
 	stack := slices.Clone(h.children)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
@@ -217,10 +217,12 @@ func bumpTurn(h *node) {
 		if x.msg.Role != api.RoleAssistant {
 			continue
 		}
-		x.msg.Version++
+		x.edit(bump)
 		stack = append(stack, x.children...)
 	}
 }
+
+func bump(m *Message) { m.Version++ }
 
 // Fork returns the conversation up to and including the message with the
 // given id (the path to it) as a snapshot for a new session: title,

@@ -5,7 +5,10 @@
 // parameters. It is the one source of truth: every change goes through the
 // methods of Conversation and is reported to listeners as a Change, so the
 // transcript on screen and the durable store follow the same events
-// without knowing about each other.
+// without knowing about each other. A message the conversation holds is
+// never changed (a change makes a new one), so the path can be shared
+// with a view (PathMessages) instead of copied: a long session is held
+// once.
 package conversation
 
 import (
@@ -180,10 +183,15 @@ func (c *Conversation) At(i int) Message {
 // Messages returns copies of the messages of the active path, in order.
 func (c *Conversation) Messages() []Message { return c.tree.copies(c.tree.path) }
 
-// PathMessages yields the copies Messages returns one at a time, so a
-// long path is never held twice (Len says how many). The conversation
-// must not change while it runs.
-func (c *Conversation) PathMessages() iter.Seq[Message] { return c.tree.eachCopy(c.tree.path) }
+// PathMessages yields the messages of the active path one at a time,
+// equal to the copies Messages returns but not copies: the conversation's
+// own, shared with the caller, so that a view of a long path (the
+// transcript) holds no second copy of it (Len says how many). A message
+// the conversation holds is never changed, a change makes a new one, so
+// what the caller keeps stays what it read; the caller must not change
+// it either, nor what its slices and pointers hold. The conversation must
+// not change while it runs.
+func (c *Conversation) PathMessages() iter.Seq[*Message] { return c.tree.eachShared(c.tree.path) }
 
 // ByID returns a copy of the message with the given id, on the active
 // path or not.

@@ -254,7 +254,7 @@ func (p turnPlan) checkVision(user *UserInput, o TurnOptions, ropts RequestOptio
 	if user != nil {
 		// Its own images were checked above: the message stands for its
 		// text only.
-		probe = append(probe, &node{msg: Message{Role: api.RoleUser, Text: user.Text}})
+		probe = append(probe, &node{msg: &Message{Role: api.RoleUser, Text: user.Text}})
 	}
 	if buildRequest(probe, system, ropts).HasImages {
 		return &VisionError{Model: o.Model, Earlier: user != nil || !lastHasImages(probe), Cause: cause}

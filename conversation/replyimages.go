@@ -16,7 +16,9 @@ func (c *Conversation) AddReplyImages(t *Turn, images []api.Attachment) bool {
 	if len(images) == 0 {
 		return true
 	}
-	n.msg.Attachments = append(append([]api.Attachment(nil), n.msg.Attachments...), images...)
-	n.msg.Version++
+	n.edit(func(m *Message) {
+		m.Attachments = append(append([]api.Attachment(nil), m.Attachments...), images...)
+		m.Version++
+	})
 	return true
 }

@@ -104,7 +104,7 @@ func buildRequest(path []*node, system string, opts RequestOptions) Request {
 		r.Messages = make([]api.Message, 0, len(sendable))
 	}
 	for i, n := range sendable {
-		m := &n.msg
+		m := n.msg
 		// A reply's own images (a model that makes images) go back as
 		// its text alone: no gateway takes images from the assistant.
 		withImages := m.Role == api.RoleUser && hasImages(m.Attachments) && (!opts.WithoutImages || i == lastUser)
@@ -130,7 +130,7 @@ func sendable(path []*node) (out []*node, dropped, excluded []int) {
 	out = make([]*node, 0, len(path))
 	skip := len(path) > 0 && excludedNode(path[0])
 	for i := 0; i < len(path); i++ {
-		m := &path[i].msg
+		m := path[i].msg
 		switch m.Role {
 		case api.RoleUser:
 			skip = path[i].excluded

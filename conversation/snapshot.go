@@ -93,6 +93,20 @@ func (s Snapshot) Path() []Message {
 // ended mid-reply) comes back interrupted, since nothing will ever finish
 // it. Restoring emits no change.
 func Restore(opts Options, snap Snapshot) *Conversation {
+	return restore(opts, snap, false)
+}
+
+// RestoreTaking is Restore without a copy of snap's messages: the
+// conversation takes snap.Messages as they are (their slices and pointers
+// too), so a long session just read is not held twice while it is
+// restored. The caller must not use or change snap.Messages afterwards.
+func RestoreTaking(opts Options, snap Snapshot) *Conversation {
+	return restore(opts, snap, true)
+}
+
+// restore is Restore; take: the messages of snap become the
+// conversation's instead of copies.
+func restore(opts Options, snap Snapshot, take bool) *Conversation {
 	opts.SystemPrompt = snap.SystemPrompt
 	c := New(opts)
 	c.title = snap.Title
@@ -105,16 +119,23 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 		msgs = slices.SortedStableFunc(slices.Values(msgs), byID)
 	}
 	c.tree.all = make([]*node, 0, len(msgs))
-	c.tree.nodes = make(map[int]*node, len(msgs))
-	// The nodes are allocated together: one object instead of one per
-	// message, and no room lost to rounding each up to a size class.
+	// The nodes and their messages are allocated together: two objects
+	// (one when the messages are taken) instead of two per message, and no
+	// room lost to rounding each up to a size class.
 	slab := make([]node, len(msgs))
+	held := msgs
+	if !take {
+		held = make([]Message, len(msgs))
+	}
 	for i := range msgs {
 		m := &msgs[i]
-		if m.ID <= 0 || c.tree.nodes[m.ID] != nil {
-			continue // not an id the conversation makes; kept once
+		if all := c.tree.all; m.ID <= 0 || len(all) > 0 && all[len(all)-1].msg.ID == m.ID {
+			continue // not an id the conversation makes; kept once (sorted: twice in a row)
 		}
-		c.tree.restoreNode(&slab[i], m, snap.Partial)
+		if !take {
+			held[i] = m.clone()
+		}
+		c.tree.restoreNode(&slab[i], &held[i], snap.Partial)
 	}
 	leaf := c.tree.node(snap.Leaf)
 	if leaf == nil && len(c.tree.all) > 0 {
@@ -126,6 +147,7 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 	if leaf != nil {
 		c.tree.setPath(pathTo(leaf))
 	}
+	c.tree.placeAll()
 	if c.title == "" && !c.titled {
 		if i := slices.IndexFunc(c.tree.path, func(n *node) bool { return n.msg.Role == api.RoleUser }); i >= 0 {
 			c.title = MakeTitle(c.tree.path[i].msg.Text)
@@ -136,10 +158,9 @@ func Restore(opts Options, snap Snapshot) *Conversation {
 
 func byID(a, b Message) int { return cmp.Compare(a.ID, b.ID) }
 
-// restoreNode makes n of a stored message, under its parent (the root
-// when the parent is not held).
-func (t *tree) restoreNode(n *node, stored *Message, partial bool) {
-	m := stored.clone()
+// restoreNode makes n of m, a copy of a stored message that n takes,
+// under its parent (the root when the parent is not held).
+func (t *tree) restoreNode(n *node, m *Message, partial bool) {
 	if m.State == StateStreaming {
 		m.State = StateInterrupted
 		m.Version++
@@ -152,12 +173,42 @@ func (t *tree) restoreNode(n *node, stored *Message, partial bool) {
 	if partial {
 		n.hintIndex, n.hintCount = m.AltIndex, m.AltCount
 	}
-	n.msg.Excluded, n.msg.AltIndex, n.msg.AltCount = false, 0, 0
 	parent.children = append(parent.children, n)
-	t.nodes[m.ID] = n
 	t.all = append(t.all, n)
 	if m.ID >= t.nextID {
 		t.nextID = m.ID + 1
+	}
+}
+
+// placeAll gives every message of a restored tree, not yet shared with
+// anyone, its Excluded, AltIndex and AltCount as a copy of it has them
+// (copyOf), so PathMessages shares them as they are instead of making a
+// new message for each (see shared). One pass over the children of each
+// node: asking each message for its place among many alternatives would
+// walk their siblings once per alternative. Parents come before their
+// children in t.all, so a reply takes its Excluded from its parent's,
+// which is its turn's (excludedNode) without a walk up to the turn.
+func (t *tree) placeAll() {
+	place := func(p *node) {
+		for i, n := range p.children {
+			m := n.msg
+			m.AltIndex, m.AltCount = i, len(p.children)
+			if n.hintCount > 0 {
+				m.AltIndex, m.AltCount = n.hintIndex, n.hintCount
+			}
+		}
+	}
+	place(t.root)
+	for _, n := range t.all {
+		place(n)
+		switch n.msg.Role {
+		case api.RoleUser:
+			n.msg.Excluded = n.excluded
+		case RoleImages:
+			n.msg.Excluded = false
+		default:
+			n.msg.Excluded = n.parent.msg.Excluded
+		}
 	}
 }
 

@@ -100,11 +100,13 @@ func (c *Conversation) AddToolCalls(t *Turn, calls []ToolCallMade) (int, error) 
 	if n == nil || n.msg.State != StateStreaming {
 		return 0, fmt.Errorf("add tool calls to reply %d: it is not streaming", t.ReplyID)
 	}
-	m := &n.msg
-	m.Tools = append(m.Tools, ToolStep{At: len(m.Text), Calls: slices.Clone(calls)})
-	m.Version++
+	n.edit(func(m *Message) {
+		// Clipped: the old message's steps stay as they were.
+		m.Tools = append(slices.Clip(m.Tools), ToolStep{At: len(m.Text), Calls: slices.Clone(calls)})
+		m.Version++
+	})
 	c.emitNode(ChangeTools, n)
-	return len(m.Tools) - 1, nil
+	return len(n.msg.Tools) - 1, nil
 }
 
 // SetToolResult records what came of call i of step s of the reply t
@@ -115,8 +117,11 @@ func (c *Conversation) SetToolResult(t *Turn, s, i int, call ToolCallMade) error
 		return fmt.Errorf("set a tool result of reply %d: no such call", t.ReplyID)
 	}
 	call.Done = true
-	n.msg.Tools[s].Calls[i] = call
-	n.msg.Version++
+	n.edit(func(m *Message) {
+		m.Tools = cloneSteps(m.Tools)
+		m.Tools[s].Calls[i] = call
+		m.Version++
+	})
 	c.emitNode(ChangeTools, n)
 	return nil
 }

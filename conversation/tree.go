@@ -21,9 +21,12 @@ import (
 
 // node is one message in the tree.
 type node struct {
-	// msg holds the message as stored: Parent is kept, Excluded,
-	// AltIndex and AltCount are worked out for each copy (see copyOf).
-	msg      Message
+	// msg holds the message: Parent is kept; Excluded, AltIndex and
+	// AltCount are worked out for each copy (see copyOf) and may be out
+	// of date here. A Message is never changed once a node holds it: a
+	// change makes a new one (edit), so the messages PathMessages shares
+	// with a view stay what they were when it read them.
+	msg      *Message
 	parent   *node   // the virtual root for a first message
 	children []*node // oldest first
 	// active is the child the active path last went through; nil means
@@ -61,9 +64,11 @@ type flight struct {
 type tree struct {
 	// root is a virtual node (id 0, depth -1): its children are the
 	// messages that open the conversation.
-	root  *node
-	nodes map[int]*node
-	// all holds every node in order of id (parents before children).
+	root *node
+	// all holds every node in order of id (parents before children): a
+	// new message takes an id larger than any, so appending keeps the
+	// order, and a node is found by its id in it (node) without a map
+	// beside it (a 10,000-message session's would take 0.3 MB).
 	all []*node
 	// path is the active path, root excluded.
 	path []*node
@@ -83,7 +88,17 @@ type TreeView struct{ t *tree }
 func (c *Conversation) Tree() TreeView { return TreeView{&c.tree} }
 
 func newTree() tree {
-	return tree{root: &node{depth: -1}, nodes: map[int]*node{}, nextID: 1}
+	return tree{root: &node{depth: -1, msg: &Message{}}, nextID: 1}
+}
+
+// edit replaces n's message by a copy changed by change: the message n
+// held stays as it was for whoever shares it (see node.msg). The copy
+// shares the slices and pointers of the old one, so change replaces a
+// slice or a pointer it changes, never what it points to.
+func (n *node) edit(change func(m *Message)) {
+	m := *n.msg
+	change(&m)
+	n.msg = &m
 }
 
 // leaf returns the last node of the active path, or the root.
@@ -104,7 +119,15 @@ func (t *tree) node(id int) *node {
 	if id == 0 {
 		return nil
 	}
-	return t.nodes[id]
+	if i, ok := t.find(id); ok {
+		return t.all[i]
+	}
+	return nil
+}
+
+// find returns the index in t.all of the node with the given id.
+func (t *tree) find(id int) (int, bool) {
+	return slices.BinarySearchFunc(t.all, id, func(x *node, id int) int { return x.msg.ID - id })
 }
 
 // onPath reports whether n is on the active path.
@@ -158,10 +181,9 @@ func (t *tree) setPath(p []*node) {
 func (t *tree) attach(m Message) *node {
 	parent := t.leaf()
 	m.Parent = parent.msg.ID
-	n := &node{msg: m, parent: parent, depth: parent.depth + 1}
+	n := &node{msg: &m, parent: parent, depth: parent.depth + 1}
 	parent.children = append(parent.children, n)
 	parent.active = n
-	t.nodes[m.ID] = n
 	t.all = append(t.all, n)
 	t.path = append(t.path, n)
 	return n
@@ -179,8 +201,7 @@ func (t *tree) detach(n *node) {
 		clear(t.path[n.depth:])
 		t.path = t.path[:n.depth]
 	}
-	delete(t.nodes, n.msg.ID)
-	if i, ok := slices.BinarySearchFunc(t.all, n.msg.ID, func(x *node, id int) int { return x.msg.ID - id }); ok {
+	if i, ok := t.find(n.msg.ID); ok {
 		t.all = slices.Delete(t.all, i, i+1)
 	}
 }
@@ -249,16 +270,40 @@ func (t *tree) copyOf(n *node, excluded bool) Message {
 // in one pass.
 func (t *tree) copies(p []*node) []Message {
 	out := make([]Message, 0, len(p))
-	for m := range t.eachCopy(p) {
-		out = append(out, m)
+	for n, ex := range withExcluded(p) {
+		out = append(out, t.copyOf(n, ex))
 	}
 	return out
 }
 
-// eachCopy yields copies of the messages of p one at a time, their
-// Excluded worked out in one pass.
-func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
-	return func(yield func(Message) bool) {
+// eachShared yields the messages of p themselves, not copies, each with
+// its Excluded, AltIndex and AltCount brought up to date first (see
+// shared).
+func (t *tree) eachShared(p []*node) iter.Seq[*Message] {
+	return func(yield func(*Message) bool) {
+		for n, ex := range withExcluded(p) {
+			if !yield(t.shared(n, ex)) {
+				return
+			}
+		}
+	}
+}
+
+// shared is n's message as a copy of it would be (copyOf), without
+// copying it when it already is: its Excluded, AltIndex and AltCount are
+// brought up to date in a new message only when they changed.
+func (t *tree) shared(n *node, excluded bool) *Message {
+	i, c := t.alternatives(n)
+	if m := n.msg; m.Excluded != excluded || m.AltIndex != i || m.AltCount != c {
+		n.edit(func(m *Message) { m.Excluded, m.AltIndex, m.AltCount = excluded, i, c })
+	}
+	return n.msg
+}
+
+// withExcluded yields the nodes of p with their Excluded, worked out in
+// one pass.
+func withExcluded(p []*node) iter.Seq2[*node, bool] {
+	return func(yield func(*node, bool) bool) {
 		ex := len(p) > 0 && excludedNode(p[0])
 		for _, n := range p {
 			switch n.msg.Role {
@@ -267,7 +312,7 @@ func (t *tree) eachCopy(p []*node) iter.Seq[Message] {
 			case RoleImages:
 				ex = false
 			}
-			if !yield(t.copyOf(n, ex)) {
+			if !yield(n, ex) {
 				return
 			}
 		}

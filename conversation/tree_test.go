@@ -694,7 +694,7 @@ func TestPathMessagesAreMessages(t *testing.T) {
 	want := c.Messages()
 	var got []Message
 	for m := range c.PathMessages() {
-		got = append(got, m)
+		got = append(got, *m)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("PathMessages:\n%+v\nMessages:\n%+v", got, want)

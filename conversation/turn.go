@@ -67,17 +67,18 @@ func (c *Conversation) AppendDelta(id int, text string) bool {
 	if text == "" {
 		return true
 	}
-	m := &n.msg
 	fl := n.flight()
 	fl.text.WriteString(text)
-	m.Text = fl.text.String()
-	m.Version++
+	n.edit(func(m *Message) {
+		m.Text = fl.text.String()
+		m.Version++
+	})
 	if len(c.listeners) == 0 {
 		return true
 	}
 	// The copy shares the text's bytes: a reply in flight has neither
 	// attachments nor usage, so nothing else needs cloning.
-	cp := *m
+	cp := *n.msg
 	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeDelta, Message: &cp, Delta: text, OffPath: !c.tree.onPath(n)})
@@ -100,20 +101,21 @@ func (c *Conversation) AppendReasoning(id int, text string) bool {
 	if text == "" {
 		return true
 	}
-	m := &n.msg
 	now := c.now()
-	if m.ReasoningStart.IsZero() {
-		m.ReasoningStart = now
-	}
-	m.ReasoningEnd = now
 	fl := n.flight()
 	fl.reasoning.WriteString(text)
-	m.Reasoning = fl.reasoning.String()
-	m.Version++
+	n.edit(func(m *Message) {
+		if m.ReasoningStart.IsZero() {
+			m.ReasoningStart = now
+		}
+		m.ReasoningEnd = now
+		m.Reasoning = fl.reasoning.String()
+		m.Version++
+	})
 	if len(c.listeners) == 0 {
 		return true
 	}
-	cp := *m // shares the strings, as AppendDelta's copy does
+	cp := *n.msg // shares the strings, as AppendDelta's copy does
 	cp.AltIndex, cp.AltCount = c.tree.alternatives(n)
 	cp.Excluded = excludedNode(n)
 	c.emit(Change{Kind: ChangeReasoning, Message: &cp, Delta: text, OffPath: !c.tree.onPath(n)})
@@ -222,17 +224,18 @@ func (c *Conversation) end(id int, state State, apply func(*Message)) error {
 	if n == nil {
 		return fmt.Errorf("end reply %d: no such message", id)
 	}
-	m := &n.msg
-	if m.State != StateStreaming {
+	if n.msg.State != StateStreaming {
 		return nil
 	}
-	m.State = state
-	m.Version++
+	n.edit(func(m *Message) {
+		m.State = state
+		m.Version++
+		if apply != nil {
+			apply(m)
+		}
+	})
 	n.fl = nil
 	c.flying = slices.DeleteFunc(c.flying, func(x *node) bool { return x == n })
-	if apply != nil {
-		apply(m)
-	}
 	c.emitNode(ChangeUpdate, n)
 	return nil
 }

@@ -188,7 +188,8 @@ func BenchmarkLoadWholeLongSession(b *testing.B) {
 // BenchmarkReopenLongSession is what the chat does to open a session of
 // 10,000 messages (--continue): its last 200 messages, the conversation
 // they make, then the whole session and its conversation, whose active
-// path the transcript is given. B/op is what opening allocates.
+// path the transcript is given; the chat restores each from the messages
+// it read (RestoreTaking). B/op is what opening allocates.
 func BenchmarkReopenLongSession(b *testing.B) {
 	s := benchStore(b)
 	ids := fill(b, s, 1, 10_000, 600, newTextGen(1, 5000))
@@ -200,12 +201,12 @@ func BenchmarkReopenLongSession(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		conversation.Restore(conversation.Options{ID: ids[0]}, tail.Snapshot)
+		conversation.RestoreTaking(conversation.Options{ID: ids[0]}, tail.Snapshot)
 		whole, err := s.Load(ctx, ids[0])
 		if err != nil {
 			b.Fatal(err)
 		}
-		conv := conversation.Restore(conversation.Options{ID: ids[0]}, whole.Snapshot)
+		conv := conversation.RestoreTaking(conversation.Options{ID: ids[0]}, whole.Snapshot)
 		if got := conv.Messages(); len(got) != 10_000 {
 			b.Fatalf("%d messages on the path", len(got))
 		}

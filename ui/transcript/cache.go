@@ -8,7 +8,7 @@ func (l *List) invalidate() {
 	hs := make([]int, len(l.items))
 	for i, it := range l.items {
 		hs[i] = l.p.estimate(it)
-		if !l.follow && it.id() == l.anchorID && it.rendered {
+		if !l.follow && it.id() == l.anchorID && it.rendered() {
 			// Keep the reader at the same fraction of the message; render
 			// scales it again from the estimate to the real height.
 			if h := it.height(); h > 0 {
@@ -128,9 +128,8 @@ func (l *List) evictFar() {
 	hi, _ := l.hs.find(top + l.h + far)
 	evict := func(from, to int) {
 		for _, it := range l.items[from:to] {
-			if it.rendered && it.live == nil && !it.pending {
-				it.head, it.think, it.body, it.foot = nil, nil, nil, nil
-				it.rendered = false
+			if it.rendered() && it.live == nil && !it.pending {
+				it.undraw()
 			}
 		}
 	}

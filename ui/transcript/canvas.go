@@ -87,7 +87,7 @@ func (c *canvas) wrap(text string, room int, style func(...string) string) []str
 // then the tree's marks (sel: the message cursor is on it).
 func (c *canvas) head(it *item, label string, sel bool, dst []string) []string {
 	dst = append(dst, c.blank)
-	it.selMark = sel
+	it.draw().selMark = sel
 	label += c.treeMarks(it, sel)
 	// A very long model name must not push the line past the width.
 	if xansi.StringWidth(label) > c.w {
@@ -98,16 +98,16 @@ func (c *canvas) head(it *item, label string, sel bool, dst []string) []string {
 
 // stateFoot renders how a turn that did not simply finish ended (a reply
 // or an image turn): interrupted or failed, with the retry hint when
-// it.retry says it shows, and the gateway's reason for stopping.
+// it.d.retry says it shows, and the gateway's reason for stopping.
 func (c *canvas) stateFoot(it *item, dst []string) []string {
 	lk := &c.look
 	w := c.w
-	m := &it.msg
+	m := it.msg
 	room := w - len(replyIndent)
 	switch m.State {
 	case conversation.StateInterrupted:
 		line := lk.badge.Render(interrupted)
-		if it.retry {
+		if it.d != nil && it.d.retry {
 			line += lk.hint.Render(" · " + c.retryKey + " to regenerate")
 		}
 		dst = fitLine(dst, replyIndent, len(replyIndent), xansi.Truncate(line, room, "…"), w)
@@ -123,7 +123,7 @@ func (c *canvas) stateFoot(it *item, dst []string) []string {
 			}
 			dst = fitLine(dst, replyIndent+mark, len(replyIndent)+errorMarkW, l, w)
 		}
-		if it.retry {
+		if it.d != nil && it.d.retry {
 			for _, l := range c.wrap(c.retryKey+" to retry", room, lk.hint.Render) {
 				dst = fitLine(dst, replyIndent, len(replyIndent), l, w)
 			}

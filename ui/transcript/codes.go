@@ -44,17 +44,17 @@ func (nb *numbering) count(it *item) int {
 	if it.isUser() || it.msg.IsImages() {
 		return 0
 	}
-	it.prepare()
-	switch {
-	case it.live != nil:
+	if it.live != nil {
 		if it.live.doc == nil {
 			return mdstream.EstimateCodeBlocks(it.live.safe.String())
 		}
 		return it.live.doc.CodeBlocks()
-	case len(it.text) <= exactCountBytes:
-		return nb.counter.Count(it.text)
 	}
-	return mdstream.EstimateCodeBlocks(it.text)
+	text := it.safe()
+	if len(text) > exactCountBytes {
+		return mdstream.EstimateCodeBlocks(text)
+	}
+	return nb.counter.Count(text)
 }
 
 // push counts the code blocks of it, appended to the list.
@@ -98,7 +98,7 @@ func (nb *numbering) baseOf(it *item) int {
 	if it.isUser() || it.msg.IsImages() {
 		return 0
 	}
-	if i, ok := nb.list.index[it.id()]; ok {
+	if i, ok := nb.list.pos(it.id()); ok {
 		nb.countBefore(i + 1)
 		return nb.codes.prefix(i)
 	}
@@ -136,8 +136,8 @@ func (nb *numbering) reset() {
 	nb.codes.reset(ns)
 	stale := false
 	for _, it := range nb.list.items[nb.counted:] {
-		if it.rendered && it.codes > 0 && it.gen != -1 {
-			it.gen = -1 // labelled before the count reaches it: stale
+		if it.rendered() && it.codes > 0 && it.d.gen != -1 {
+			it.d.gen = -1 // labelled before the count reaches it: stale
 			stale = true
 		}
 	}
@@ -158,8 +158,8 @@ func (nb *numbering) renumber(from int) {
 	base := nb.codes.prefix(from)
 	for j := from; j < nb.counted; j++ {
 		it := nb.list.items[j]
-		if it.rendered && it.base != base && it.codes > 0 {
-			it.gen = -1 // its lines serve as an estimate until rendered again
+		if it.rendered() && it.base != base && it.codes > 0 {
+			it.d.gen = -1 // its lines serve as an estimate until rendered again
 			stale = true
 		}
 		base += it.codes
@@ -187,7 +187,7 @@ func (nb *numbering) block(n int) (string, bool) {
 	}
 	i, off := nb.codes.find(n - 1)
 	it := nb.list.items[i]
-	text := it.text
+	text := it.safe()
 	if it.live != nil {
 		text = it.live.safe.String()
 	}
@@ -209,13 +209,12 @@ func (nb *numbering) total() int {
 // its label shows, and how many code blocks the message has (n past them,
 // or a message the transcript does not show: "", 0 and the count).
 func (nb *numbering) inMessage(id, n int) (code string, label, count int) {
-	i, ok := nb.list.index[id]
+	i, ok := nb.list.pos(id)
 	if !ok {
 		return "", 0, 0
 	}
 	it := nb.list.items[i]
-	it.prepare()
-	text := it.text
+	text := it.safe()
 	if it.live != nil {
 		text = it.live.safe.String()
 	}

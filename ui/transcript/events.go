@@ -13,13 +13,13 @@ import (
 // reply that starts streaming. A message already present is updated.
 func (t *Transcript) Append(msg conversation.Message) {
 	l := &t.list
-	if _, ok := l.index[msg.ID]; ok {
+	if _, ok := l.pos(msg.ID); ok {
 		t.Update(msg)
 		return
 	}
-	it := t.newItem(msg)
+	it := t.newItem(&msg)
 	l.items = append(l.items, it)
-	l.index[msg.ID] = len(l.items) - 1
+	l.appended()
 	it.prepare()
 	t.codes.push(it)
 	t.r.renderItem(it)
@@ -33,7 +33,8 @@ func (t *Transcript) Append(msg conversation.Message) {
 	l.grew(len(l.items) - 1)
 }
 
-func (t *Transcript) newItem(msg conversation.Message) *item {
+// newItem makes the item of msg, which it keeps (and never changes).
+func (t *Transcript) newItem(msg *conversation.Message) *item {
 	it := &item{msg: msg}
 	t.r.reply.begin(it)
 	return it
@@ -87,14 +88,14 @@ func (t *Transcript) Update(msg conversation.Message) {
 	case it.live != nil && msg.State == conversation.StateStreaming:
 		// Still in flight (metadata only): the text arrives as deltas.
 		msg.Text = ""
-		it.msg = msg
+		it.msg = &msg
 	case it.live != nil:
 		if codes, ok := t.r.reply.finish(it, msg, t.r.fresh(it)); ok {
 			// The usual end of a stream: only the document's tail was
 			// rendered again; the head, thinking block and foot follow.
-			it.head = t.r.renderHead(it, it.head[:0])
-			it.think = t.think.renderThink(it, it.think[:0])
-			it.foot = t.r.renderFoot(it, it.foot[:0])
+			it.d.head = t.r.renderHead(it, it.d.head[:0])
+			it.d.think = t.think.renderThink(it, it.d.think[:0])
+			it.d.foot = t.r.renderFoot(it, it.d.foot[:0])
 			l.setHeight(i, old, false)
 			t.codes.set(i, codes)
 			if it.height() > old {
@@ -104,12 +105,12 @@ func (t *Transcript) Update(msg conversation.Message) {
 			return
 		}
 		t.r.reply.end(it)
-		it.msg = msg
-		it.setText(msg)
+		it.msg = &msg
+		it.setText(&msg)
 		it.ver++
 	default:
-		it.msg = msg
-		it.setText(msg)
+		it.msg = &msg
+		it.setText(&msg)
 		it.ver++
 	}
 	t.codes.set(i, t.codes.count(it))
@@ -129,7 +130,7 @@ func (t *Transcript) SetExcluded(ids []int, on bool) {
 		if !ok {
 			continue
 		}
-		msg := it.msg
+		msg := *it.msg
 		if msg.Excluded == on {
 			continue
 		}
@@ -171,13 +172,24 @@ func (t *Transcript) Remove(ids []int) {
 // when they come near. Every message is read once, for its code blocks:
 // the labels at the bottom count all of them.
 func (t *Transcript) Reset(msgs []conversation.Message) {
-	t.ResetSeq(len(msgs), slices.Values(msgs))
+	// The transcript keeps the messages it is given: its own copy, since
+	// the caller's slice may change.
+	own := slices.Clone(msgs)
+	t.ResetSeq(len(own), func(yield func(*conversation.Message) bool) {
+		for i := range own {
+			if !yield(&own[i]) {
+				return
+			}
+		}
+	})
 }
 
 // ResetSeq is Reset with the n messages yielded one at a time
-// (conversation.PathMessages), so the path of a long conversation is not
-// copied whole before the transcript copies each message.
-func (t *Transcript) ResetSeq(n int, msgs iter.Seq[conversation.Message]) {
+// (conversation.PathMessages), which the transcript keeps as they are,
+// without a copy: a long conversation's path is held once, by the
+// conversation. The messages must never change (a change of one comes
+// as a new message, through Update).
+func (t *Transcript) ResetSeq(n int, msgs iter.Seq[*conversation.Message]) {
 	l := &t.list
 	t.jobs.drop()
 	t.pics.forget()
@@ -220,7 +232,7 @@ func (t *Transcript) refoot(i int) {
 		return
 	}
 	old := l.hs.get(i)
-	it.foot = t.r.renderFoot(it, it.foot[:0])
+	it.d.foot = t.r.renderFoot(it, it.d.foot[:0])
 	l.setHeight(i, old, false)
 	if !l.follow && it.id() == l.anchorID {
 		l.clampAnchor()

@@ -33,7 +33,7 @@ func (t *Transcript) tick() bool {
 // whether the window's content changed.
 func (t *Transcript) refreshLive(it *item) bool {
 	l := &t.list
-	i := l.index[it.id()]
+	i, _ := l.pos(it.id())
 	old := l.hs.get(i)
 	switch {
 	case !t.r.fresh(it):
@@ -43,7 +43,7 @@ func (t *Transcript) refreshLive(it *item) bool {
 			t.r.reply.refitLive(it)
 		}
 		if th := it.live.think; th != nil && th.dirty {
-			it.think = t.think.renderThink(it, it.think[:0])
+			it.d.think = t.think.renderThink(it, it.d.think[:0])
 		}
 	}
 	l.setHeight(i, old, false)
@@ -88,11 +88,11 @@ func (t *Transcript) HandleMsg(msg tea.Msg) bool {
 		}
 		return true
 	}
-	if !it.pending || it.live != nil || it.w != j.w || it.gen != j.gen || it.ver != j.ver || j.err != nil {
+	if !it.pending || it.live != nil || it.d == nil || it.d.w != j.w || it.d.gen != j.gen || it.ver != j.ver || j.err != nil {
 		return true
 	}
 	old := l.hs.get(i)
-	it.body = t.c.fitReply(it.body[:0], j.lines, it.done())
+	it.d.body = t.c.fitReply(it.d.body[:0], j.lines, it.done())
 	t.jobs.setPending(it, false)
 	if j.rendered {
 		t.codes.exact(it, j.codes)

@@ -106,7 +106,7 @@ func TestPageUpThroughHistory(t *testing.T) {
 func rendered(tr *Transcript) int {
 	n := 0
 	for _, it := range tr.list.items {
-		if it.rendered {
+		if it.rendered() {
 			n++
 		}
 	}

@@ -21,7 +21,7 @@ const (
 )
 
 // imagesLabel is the label line of an image turn: "▨ Images · gpt-image-1".
-func imagesLabel(m conversation.Message) string {
+func imagesLabel(m *conversation.Message) string {
 	what := "Images"
 	if m.Image != nil && m.Image.From != "" {
 		what = "Edit"
@@ -51,9 +51,9 @@ func (v *imageView) label(it *item) string {
 
 // paintBody draws the prompt, as typed, with what was asked for.
 func (v *imageView) paintBody(it *item, _ bool) {
-	dst := it.body[:0]
+	dst := it.d.body[:0]
 	room := v.proseRoom(v.w - len(replyIndent))
-	for _, l := range v.wrap(it.text, room, v.look.userText.Render) {
+	for _, l := range v.wrap(it.d.text, room, v.look.userText.Render) {
 		dst = fitLine(dst, replyIndent, len(replyIndent), l, v.w)
 	}
 	var asked []string
@@ -73,7 +73,7 @@ func (v *imageView) paintBody(it *item, _ bool) {
 			dst = fitLine(dst, replyIndent, len(replyIndent), l, v.w)
 		}
 	}
-	it.body = dst
+	it.d.body = dst
 }
 
 // foot is the images made, then how the turn ended when it did not simply
@@ -91,7 +91,7 @@ func (v *imageView) made(it *item, dst []string) []string {
 	lk := &v.look
 	w := v.w
 	room := max(w-len(replyIndent), 1)
-	m := &it.msg
+	m := it.msg
 	switch m.State {
 	case conversation.StateInterrupted, conversation.StateFailed:
 		if len(m.Attachments) == 0 {

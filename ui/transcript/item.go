@@ -17,7 +17,38 @@ import (
 // thinking.go), body (the text) and foot (chips, badges, notes, the error
 // and its hint).
 type item struct {
-	msg conversation.Message
+	// msg is the message it shows, shared with whoever gave it
+	// (conversation.PathMessages): never changed through this pointer; a
+	// change of the message replaces it.
+	msg *conversation.Message
+	// d is what drawing it made: nil until it is first prepared or
+	// rendered, and again once a rendering far from the window is dropped
+	// (evictFar). Most of a long session's messages are never drawn, and
+	// hold nothing but the message and their place.
+	d    *drawing
+	live *live // the reply in flight, nil otherwise
+	// ver counts changes of text, so that a job for an older text is
+	// dropped (see jobs.go).
+	ver int
+	// codes is how many code blocks it shows, base the number of those
+	// before it that its rendering labels from (codes.go).
+	codes, base int
+	// seen is the switch that last put it on the path or found its id
+	// there (switch.go).
+	seen int
+	// pending: its body is a stand-in (the last lines, or the text plain)
+	// until a job renders the message (see jobs.go). counted says codes is
+	// known (until then it is 0 in the transcript's numbering). Together,
+	// so that an item takes 64 bytes.
+	pending, counted bool
+}
+
+// drawing is what an item's drawing made: its safe text and reasoning,
+// and its lines in four parts so that a streaming reply only replaces its
+// body's tail: head (the blank separator and the label line), think (the
+// reply's reasoning, thinking.go), body (the text) and foot (chips,
+// badges, notes, the error and its hint).
+type drawing struct {
 	// text is the message text made safe (sanitised; for replies also
 	// stripped of dangerous character references), computed once, when
 	// first needed (prepare): a long conversation's messages far from the
@@ -40,43 +71,54 @@ type item struct {
 	// is rendered again.
 	w, gen   int
 	rendered bool
-	// pending: body is a stand-in (the last lines, or the text plain) until
-	// a job renders the message (see jobs.go). ver counts changes of text,
-	// so that a job for an older text is dropped.
-	pending bool
-	ver     int
-	// codes is how many code blocks it shows, base the number of those
-	// before it that its rendering labels from (codes.go); counted says
-	// codes is known (until then it is 0 in the transcript's numbering).
-	codes, base int
-	counted     bool
 	// What the head and the foot were drawn with besides the message, so
 	// that an item a branch switch takes back knows whether they must be
 	// drawn again (switch.go): the cursor's mark, the retry hint.
 	selMark, retry bool
-	// seen is the switch that last put it on the path or found its id
-	// there (switch.go).
-	seen int
+}
 
-	live *live // the reply in flight, nil otherwise
+// draw returns its drawing, made empty when it has none.
+func (it *item) draw() *drawing {
+	if it.d == nil {
+		it.d = &drawing{}
+	}
+	return it.d
 }
 
 func (it *item) id() int { return it.msg.ID }
 
 // prepare makes the safe text and reasoning of it, once.
 func (it *item) prepare() {
-	if it.prepared {
+	if it.d != nil && it.d.prepared {
 		return
 	}
 	it.setText(it.msg)
 }
 
 // setText takes the text and reasoning of m, made safe.
-func (it *item) setText(m conversation.Message) {
-	it.text = safeText(m)
+func (it *item) setText(m *conversation.Message) {
+	d := it.draw()
+	d.text = safeText(m)
 	it.setReason(m)
-	it.prepared = true
+	d.prepared = true
 }
+
+// safe is its text made safe, as prepare makes it, without keeping it
+// when it was not made yet: counting the code blocks of a long session
+// reads every message once and draws few of them.
+func (it *item) safe() string {
+	if it.d != nil && it.d.prepared {
+		return it.d.text
+	}
+	return safeText(it.msg)
+}
+
+// rendered reports whether it has lines (of whatever width and style).
+func (it *item) rendered() bool { return it.d != nil && it.d.rendered }
+
+// undraw drops its drawing: its lines, and its safe text and reasoning,
+// which are made again when it is drawn again.
+func (it *item) undraw() { it.d = nil }
 
 func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
 
@@ -84,23 +126,26 @@ func (it *item) isUser() bool { return it.msg.Role == api.RoleUser }
 func (it *item) done() bool { return it.msg.State == conversation.StateDone }
 
 func (it *item) height() int {
-	return len(it.head) + len(it.think) + len(it.body) + len(it.foot)
+	if it.d == nil {
+		return 0
+	}
+	return len(it.d.head) + len(it.d.think) + len(it.d.body) + len(it.d.foot)
 }
 
 // line returns the k-th line of the rendering.
 func (it *item) line(k int) string {
-	if k < len(it.head) {
-		return it.head[k]
+	if k < len(it.d.head) {
+		return it.d.head[k]
 	}
-	k -= len(it.head)
-	if k < len(it.think) {
-		return it.think[k]
+	k -= len(it.d.head)
+	if k < len(it.d.think) {
+		return it.d.think[k]
 	}
-	k -= len(it.think)
-	if k < len(it.body) {
-		return it.body[k]
+	k -= len(it.d.think)
+	if k < len(it.d.body) {
+		return it.d.body[k]
 	}
-	return it.foot[k-len(it.body)]
+	return it.d.foot[k-len(it.d.body)]
 }
 
 // live is the state of a reply while it streams. Deltas are made safe as
@@ -160,7 +205,7 @@ func (l *live) flush() string {
 // safeText makes a message's text safe to show: a reply for the Markdown
 // renderer (which would decode "&#27;" into an ESC), a user message as
 // typed (it may hold pasted control characters; "&#27;" stays literal).
-func safeText(m conversation.Message) string {
+func safeText(m *conversation.Message) string {
 	if m.Role == api.RoleUser {
 		return termsafe.Sanitize(m.Text)
 	}
@@ -172,7 +217,7 @@ func safeText(m conversation.Message) string {
 // reply holds back (a table's header and its partial delimiter row, a code
 // fence being typed), which glamour would render as a paragraph of pipes
 // or backticks; a table cut in a row shows that row as far as it came.
-func shownText(m conversation.Message, safe string) string {
+func shownText(m *conversation.Message, safe string) string {
 	if m.State != conversation.StateInterrupted && m.State != conversation.StateFailed {
 		return safe
 	}

@@ -212,5 +212,5 @@ func (js *jobs) pick() *job {
 		return nil
 	}
 	it := l.items[pick]
-	return &job{id: it.id(), text: js.c.lay(it.text), base: it.base, r: js.c.engine().r.Clone(), w: it.w, gen: it.gen, ver: it.ver}
+	return &job{id: it.id(), text: js.c.lay(it.d.text), base: it.base, r: js.c.engine().r.Clone(), w: it.d.w, gen: it.d.gen, ver: it.ver}
 }

@@ -4,7 +4,7 @@ package transcript
 // search hit opened from the session browser). An unknown id changes
 // nothing.
 func (l *List) ScrollTo(id int) {
-	i, ok := l.index[id]
+	i, ok := l.pos(id)
 	if !ok {
 		return
 	}

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"charm.land/lipgloss/v2"
@@ -26,7 +28,12 @@ type List struct {
 	bottomKey string         // "end": shown in the badge
 
 	items []*item
-	index map[int]int // message id -> position in items
+	// index maps a message id to its position in items when their ids do
+	// not grow along the list; nil when they do (a path of the
+	// conversation: a message's id is larger than its parent's), and
+	// a position is found by a binary search (pos) without a map beside
+	// the items (a 10,000-message session's would take 0.3 MB).
+	index map[int]int
 	hs    heights
 
 	// selected is the message the message cursor is on (0: none).
@@ -66,7 +73,7 @@ type painter interface {
 type splice struct{ at, was, now int }
 
 func newList(p painter, now func() time.Time) List {
-	return List{p: p, now: now, index: map[int]int{}, follow: true, w: 1, h: 1, blank: blankLine(1)}
+	return List{p: p, now: now, follow: true, w: 1, h: 1, blank: blankLine(1)}
 }
 
 // Len returns the number of messages in the transcript.
@@ -94,18 +101,58 @@ func (l *List) last() *item {
 
 // at is the item of message id, if the list shows it.
 func (l *List) at(id int) (int, *item, bool) {
-	i, ok := l.index[id]
+	i, ok := l.pos(id)
 	if !ok {
 		return 0, nil, false
 	}
 	return i, l.items[i], true
 }
 
+// pos is the position of message id in items (0, false when it is not
+// there).
+func (l *List) pos(id int) (int, bool) {
+	if l.index != nil {
+		i, ok := l.index[id]
+		return i, ok
+	}
+	i, ok := slices.BinarySearchFunc(l.items, id, func(it *item, id int) int { return cmp.Compare(it.id(), id) })
+	if !ok {
+		return 0, false
+	}
+	return i, true
+}
+
+// reindex makes the index of items anew: none when their ids grow.
 func (l *List) reindex() {
-	clear(l.index)
+	l.index = nil
+	if strictlyGrowing(l.items) {
+		return
+	}
+	l.index = make(map[int]int, len(l.items))
 	for i, it := range l.items {
 		l.index[it.id()] = i
 	}
+}
+
+// appended takes the last item into the index.
+func (l *List) appended() {
+	n := len(l.items)
+	switch {
+	case l.index != nil:
+		l.index[l.items[n-1].id()] = n - 1
+	case n > 1 && l.items[n-2].id() >= l.items[n-1].id():
+		l.reindex()
+	}
+}
+
+// strictlyGrowing reports whether the ids of items grow along them.
+func strictlyGrowing(items []*item) bool {
+	for i := 1; i < len(items); i++ {
+		if items[i-1].id() >= items[i].id() {
+			return false
+		}
+	}
+	return true
 }
 
 // render renders item i and records its new height. When it is the
@@ -158,7 +205,7 @@ func (l *List) anchor() (int, bool) {
 	if l.follow {
 		return 0, false
 	}
-	i, ok := l.index[l.anchorID]
+	i, ok := l.pos(l.anchorID)
 	return i, ok
 }
 
@@ -188,7 +235,7 @@ func (l *List) visible(i int) bool {
 func (l *List) remove(drop map[int]bool) int {
 	anchorPos := -1
 	if !l.follow {
-		anchorPos = l.index[l.anchorID]
+		anchorPos, _ = l.pos(l.anchorID)
 	}
 	kept := l.items[:0]
 	hs := make([]int, 0, len(l.items))

@@ -41,9 +41,13 @@ func (r *replyView) begin(it *item) {
 		it.live.think = th
 	}
 	it.live.dirty = true
-	it.text = ""
-	it.msg.Text = ""
-	it.prepared = true
+	it.draw().text = ""
+	// Its text comes as deltas from now on (the message it was given is
+	// not changed: it may be shared).
+	m := *msg
+	m.Text = ""
+	it.msg = &m
+	it.d.prepared = true
 	r.streams = append(r.streams, it)
 }
 
@@ -114,14 +118,14 @@ func (r *replyView) finish(it *item, msg conversation.Message, fresh bool) (code
 	l := it.live
 	tail := l.flush()
 	text := l.safe.String()
-	if l.raw.String() != msg.Text || l.doc == nil || !fresh || shownText(msg, text) != text {
+	if l.raw.String() != msg.Text || l.doc == nil || !fresh || shownText(&msg, text) != text {
 		return 0, false
 	}
 	r.feed(l, tail)
 	l.doc.Finish()
-	it.text = text
+	it.d.text = text
 	it.ver++
-	it.msg = msg
+	it.msg = &msg
 	l.dirty = true
 	r.refitLive(it)
 	codes = l.doc.CodeBlocks()
@@ -135,7 +139,7 @@ func (r *replyView) finish(it *item, msg conversation.Message, fresh bool) (code
 	if it.pending {
 		codes = r.codes.count(it)
 	}
-	it.setReason(msg)
+	it.setReason(&msg)
 	return codes, true
 }
 
@@ -196,23 +200,23 @@ func (r *replyView) refitLive(it *item) {
 	var keptStarts []int
 	if s > 0 {
 		from := l.mdStart[len(l.md)-s]
-		kept = slices.Clone(it.body[from:])
+		kept = slices.Clone(it.d.body[from:])
 		keptStarts = slices.Clone(l.mdStart[len(l.md)-s:])
 	}
 	if k < len(l.mdStart) {
-		it.body = it.body[:l.mdStart[k]]
+		it.d.body = it.d.body[:l.mdStart[k]]
 	}
 	l.mdStart = l.mdStart[:k]
 	for _, line := range md[k : len(md)-s] {
-		l.mdStart = append(l.mdStart, len(it.body))
-		it.body = fitLine(it.body, replyIndent, len(replyIndent), line, r.w)
+		l.mdStart = append(l.mdStart, len(it.d.body))
+		it.d.body = fitLine(it.d.body, replyIndent, len(replyIndent), line, r.w)
 	}
 	if s > 0 {
-		shift := len(it.body) - keptStarts[0]
+		shift := len(it.d.body) - keptStarts[0]
 		for _, st := range keptStarts {
 			l.mdStart = append(l.mdStart, st+shift)
 		}
-		it.body = append(it.body, kept...)
+		it.d.body = append(it.d.body, kept...)
 	}
 	// A copy: the document may hand out the same backing array again.
 	l.md = append(l.md[:0], md...)

@@ -190,7 +190,7 @@ func (t *Transcript) SetPicture(k PictureKey, lines []string) {
 			continue
 		}
 		old := l.hs.get(i)
-		it.foot = t.r.renderFoot(it, it.foot[:0])
+		it.d.foot = t.r.renderFoot(it, it.d.foot[:0]) // fresh: it has lines
 		l.setHeight(i, old, false)
 	}
 }

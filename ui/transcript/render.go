@@ -51,7 +51,7 @@ type renderers struct {
 type kind interface {
 	// label is the text of the label line, styled, without the marks.
 	label(it *item) string
-	// paintBody draws the body (it.body) for the current canvas;
+	// paintBody draws the body (it.d.body) for the current canvas;
 	// sameWidth: the lines it has are of this width.
 	paintBody(it *item, sameWidth bool)
 	// foot appends what follows the body.
@@ -72,7 +72,7 @@ func (r *renderers) kindOf(it *item) kind {
 }
 
 func (r *renderers) fresh(it *item) bool {
-	return it.rendered && it.w == r.w && it.gen == r.gen && (it.thinkGen == r.think.thinkGen || !it.hasThink())
+	return it.rendered() && it.d.w == r.w && it.d.gen == r.gen && (it.d.thinkGen == r.think.thinkGen || !it.hasThink())
 }
 
 // estimate returns the height of it at the current width without rendering.
@@ -80,10 +80,10 @@ func (r *renderers) estimate(it *item) int {
 	if r.fresh(it) {
 		return it.height()
 	}
-	if it.rendered && it.w > 0 {
+	if it.rendered() && it.d.w > 0 {
 		// The same text reflows: lines scale with the width ratio.
-		body := (len(it.body)*it.w + r.w - 1) / r.w
-		return len(it.head) + r.think.thinkEstimate(it) + max(body, 1) + len(it.foot)
+		body := (len(it.d.body)*it.d.w + r.w - 1) / r.w
+		return len(it.d.head) + r.think.thinkEstimate(it) + max(body, 1) + len(it.d.foot)
 	}
 	// From the text as it came (the safe text is made only when needed):
 	// an estimate of a message depends on nothing else, so it is the same
@@ -98,26 +98,29 @@ func (r *renderers) estimate(it *item) int {
 // changed (it was folded or unfolded), else all of it.
 func (r *renderers) paint(it *item) (splice, bool) {
 	if r.think.thinkStale(it) {
-		was := len(it.think)
-		it.think = r.think.renderThink(it, it.think[:0])
-		return splice{at: len(it.head), was: was, now: len(it.think)}, false
+		was := len(it.d.think)
+		it.d.think = r.think.renderThink(it, it.d.think[:0])
+		return splice{at: len(it.d.head), was: was, now: len(it.d.think)}, false
 	}
 	r.renderItem(it)
 	return splice{}, true
 }
 
-func (r *renderers) paintHead(it *item) { it.head = r.renderHead(it, it.head[:0]) }
+func (r *renderers) paintHead(it *item) {
+	d := it.draw()
+	d.head = r.renderHead(it, d.head[:0])
+}
 
 // renderItem renders it at the canvas's width and style generation.
 func (r *renderers) renderItem(it *item) {
 	w := r.w
-	sameWidth := it.rendered && !it.pending && it.w == w
+	sameWidth := it.rendered() && !it.pending && it.d.w == w
 	it.prepare()
 	it.base = r.codes.baseOf(it)
-	it.w, it.gen, it.rendered = w, r.gen, true
-	it.head = r.renderHead(it, it.head[:0])
-	it.think = r.think.renderThink(it, it.think[:0])
-	it.foot = r.renderFoot(it, it.foot[:0])
+	it.d.w, it.d.gen, it.d.rendered = w, r.gen, true
+	it.d.head = r.renderHead(it, it.d.head[:0])
+	it.d.think = r.think.renderThink(it, it.d.think[:0])
+	it.d.foot = r.renderFoot(it, it.d.foot[:0])
 	r.kindOf(it).paintBody(it, sameWidth)
 }
 
@@ -130,7 +133,7 @@ func (r *renderers) renderHead(it *item, dst []string) []string {
 // renderFoot renders what follows the text: attachment chips under a user
 // message; the state of a reply that did not simply finish.
 func (r *renderers) renderFoot(it *item, dst []string) []string {
-	it.retry = r.retryHint(it)
+	it.draw().retry = r.retryHint(it)
 	return r.kindOf(it).foot(it, dst)
 }
 
@@ -140,7 +143,7 @@ func (r *renderers) retryHint(it *item) bool {
 	if r.retryKey == "" || r.list.last() != it {
 		return false
 	}
-	return RetryHelps(it.msg)
+	return RetryHelps(*it.msg)
 }
 
 // chip describes an attachment in one line: "▣ shot.png · 2048×1536 · 1.2 MB",

@@ -40,7 +40,7 @@ func (r *replyView) label(it *item) string {
 func (r *replyView) paintBody(it *item, sameWidth bool) {
 	if l := it.live; l != nil {
 		l.md, l.mdStart = l.md[:0], l.mdStart[:0]
-		it.body = it.body[:0]
+		it.d.body = it.d.body[:0]
 		r.refitLive(it)
 		return
 	}
@@ -51,24 +51,24 @@ func (r *replyView) paintBody(it *item, sameWidth bool) {
 // and otherwise shows a stand-in until a job renders it: the lines it had
 // when only the style changed (same width), else its text plain.
 func (r *replyView) renderReply(it *item, sameWidth bool) {
-	if it.text == "" {
+	if it.d.text == "" {
 		r.jobs.setPending(it, false)
-		it.body = r.fitReply(it.body[:0], nil, it.done())
+		it.d.body = r.fitReply(it.d.body[:0], nil, it.done())
 		return
 	}
-	if !r.naive && len(it.text) > syncRenderBytes {
+	if !r.naive && len(it.d.text) > syncRenderBytes {
 		r.jobs.setPending(it, true)
 		if !sameWidth {
-			it.body = r.fitReply(it.body[:0], r.wrap(it.text, r.mdWidth(), nil), it.done())
+			it.d.body = r.fitReply(it.d.body[:0], r.wrap(it.d.text, r.mdWidth(), nil), it.done())
 		}
 		return
 	}
-	md, codes, ok := r.engine().render(r.lay(it.text), it.base)
+	md, codes, ok := r.engine().render(r.lay(it.d.text), it.base)
 	r.jobs.setPending(it, !ok && !r.naive)
 	if ok {
 		r.codes.exact(it, codes)
 	}
-	it.body = r.fitReply(it.body[:0], md, it.done())
+	it.d.body = r.fitReply(it.d.body[:0], md, it.done())
 }
 
 // fitReply fits rendered Markdown lines under the reply indent. A reply

@@ -11,7 +11,7 @@ func (l *List) top() int {
 	if l.follow {
 		return l.maxTop()
 	}
-	i, ok := l.index[l.anchorID]
+	i, ok := l.pos(l.anchorID)
 	if !ok {
 		return l.maxTop()
 	}
@@ -38,7 +38,7 @@ func (l *List) setTop(y int) {
 
 // clampAnchor keeps the anchor offset inside its message.
 func (l *List) clampAnchor() {
-	if i, ok := l.index[l.anchorID]; ok {
+	if i, ok := l.pos(l.anchorID); ok {
 		l.anchorOff = max(min(l.anchorOff, l.hs.get(i)-1), 0)
 	}
 }

@@ -124,7 +124,7 @@ func TestStreamingMatchesFullRender(t *testing.T) {
 					settle(t, tr)
 					frames++
 					it := tr.list.items[1]
-					got := plainLines(it.body)
+					got := plainLines(it.d.body)
 					// What the document holds: the text so far, sanitised (an
 					// incomplete character or reference waits for the next delta).
 					safe := it.live.safe.String()
@@ -195,9 +195,9 @@ func TestTickRendersOnlyWhenChanged(t *testing.T) {
 	if tr.NeedsTick() || tr.tick() {
 		t.Fatal("Tick without a delta has work")
 	}
-	body := slices.Clone(tr.list.items[0].body)
+	body := slices.Clone(tr.list.items[0].d.body)
 	tr.AppendDelta(1, " world")
-	if !slices.Equal(body, tr.list.items[0].body) {
+	if !slices.Equal(body, tr.list.items[0].d.body) {
 		t.Fatal("AppendDelta rendered (it must only append)")
 	}
 	tickRun(tr)

@@ -112,14 +112,16 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 	items := make([]*item, len(msgs))
 	for i := range div {
 		old[i].seen = stamp
-		items[i] = t.r.takeBack(old[i], msgs[i])
+		items[i] = t.r.takeBack(old[i], &msgs[i])
 	}
 	for _, run := range t.shelf.runs {
 		fromRun(&t.r, run, items[div:], msgs[div:], stamp)
 	}
-	for i, m := range msgs {
+	for i := range msgs {
 		if items[i] == nil {
-			items[i] = t.newItem(m)
+			// A copy of its own: the switch's path is not kept alive by it.
+			m := msgs[i]
+			items[i] = t.newItem(&m)
 		}
 		items[i].seen = stamp
 	}
@@ -130,7 +132,7 @@ func (t *Transcript) SwitchPath(msgs []conversation.Message) {
 	l.reindex()
 	hs := make([]int, len(items))
 	for i, it := range items {
-		if i >= div || it.retry || i == len(items)-1 {
+		if i >= div || it.d != nil && it.d.retry || i == len(items)-1 {
 			t.r.refreshFoot(it, i >= div)
 		}
 		hs[i] = t.r.estimate(it)
@@ -173,15 +175,21 @@ func (l *List) switchAnchor(msgs []conversation.Message, div int) (follow bool, 
 // another message, or the same one changed), its message replaced by m.
 // Its head is drawn again when its marks changed (which of its
 // alternatives it is, the cursor on it or not).
-func (r *renderers) takeBack(it *item, m conversation.Message) *item {
+func (r *renderers) takeBack(it *item, m *conversation.Message) *item {
 	if it.live != nil || !sameMessage(it.msg, m) {
 		return nil
 	}
-	marks := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount ||
-		it.selMark != (r.list.selected != 0 && it.id() == r.list.selected)
-	it.msg = m
+	alt := it.msg.AltIndex != m.AltIndex || it.msg.AltCount != m.AltCount
+	marks := alt || (it.d != nil && it.d.selMark) != (r.list.selected != 0 && it.id() == r.list.selected)
+	if alt {
+		// The same message as another alternative's sibling: a copy, not
+		// a pointer into the switch's path, which the item would keep
+		// alive.
+		cp := *m
+		it.msg = &cp
+	}
 	if marks && r.fresh(it) {
-		it.head = r.renderHead(it, it.head[:0])
+		it.d.head = r.renderHead(it, it.d.head[:0])
 	}
 	return it
 }
@@ -189,7 +197,7 @@ func (r *renderers) takeBack(it *item, m conversation.Message) *item {
 // sameMessage reports whether a and b are the same state of one message
 // (its Version names it; the rest guards against a version that did not
 // grow). Where it stands among its alternatives may differ.
-func sameMessage(a, b conversation.Message) bool {
+func sameMessage(a, b *conversation.Message) bool {
 	return a.ID == b.ID && a.Version == b.Version && a.State == b.State &&
 		a.Role == b.Role && a.Text == b.Text && a.Reasoning == b.Reasoning &&
 		a.Excluded == b.Excluded && a.Model == b.Model && a.Err == b.Err &&
@@ -214,7 +222,7 @@ func fromRun(r *renderers, run, items []*item, msgs []conversation.Message, stam
 		}
 		run[j].seen = stamp
 		if items[k] == nil {
-			items[k] = r.takeBack(run[j], msgs[k])
+			items[k] = r.takeBack(run[j], &msgs[k])
 		}
 		j++
 	}
@@ -232,8 +240,7 @@ func leaving(js *jobs, old []*item, stamp int) []*item {
 		}
 		if it.pending {
 			js.setPending(it, false)
-			it.head, it.think, it.body, it.foot = nil, nil, nil, nil
-			it.rendered = false
+			it.undraw()
 		}
 		run = append(run, it)
 	}
@@ -248,7 +255,7 @@ func (r *renderers) refreshFoot(it *item, shelved bool) {
 	if !r.fresh(it) {
 		return
 	}
-	if it.retry != r.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
-		it.foot = r.renderFoot(it, it.foot[:0])
+	if it.d.retry != r.retryHint(it) || shelved && len(it.msg.Attachments) > 0 {
+		it.d.foot = r.renderFoot(it, it.d.foot[:0])
 	}
 }

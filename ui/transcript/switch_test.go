@@ -195,7 +195,7 @@ func TestSwitchPathShelfIsBounded(t *testing.T) {
 		for _, run := range tr.shelf.runs {
 			n += len(run)
 			for _, it := range run {
-				if i, ok := tr.list.index[it.id()]; ok && tr.list.items[i] == it {
+				if i, ok := tr.list.pos(it.id()); ok && tr.list.items[i] == it {
 					t.Fatalf("message %d is on the path and on the shelf", it.id())
 				}
 			}
@@ -243,7 +243,7 @@ func TestSwitchPathPictureComesBack(t *testing.T) {
 	if n := len(tr.TakePictureRequests()); n != 0 {
 		t.Fatalf("the picture was asked for again (%d requests)", n)
 	}
-	i := tr.list.index[short[4].ID]
+	i, _ := tr.list.pos(short[4].ID)
 	if got := strings.Count(strings.Join(plainItem(tr, i), "\n"), "▀"); got != len(pic)*reqs[0].Key.Cols {
 		t.Fatalf("the image's picture is not back under it (%d half blocks):\n%s", got, strings.Join(plainItem(tr, i), "\n"))
 	}

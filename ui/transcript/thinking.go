@@ -67,7 +67,7 @@ func (t *thinking) apply(s settings) {
 // thinkStale reports whether only the reasoning lines of a rendering are
 // stale: they are made again without the rest.
 func (t *thinking) thinkStale(it *item) bool {
-	return it.rendered && it.w == t.w && it.gen == t.gen && it.thinkGen != t.thinkGen
+	return it.rendered() && it.d.w == t.w && it.d.gen == t.gen && it.d.thinkGen != t.thinkGen
 }
 
 // thinkLive is the reasoning of a reply in flight. Deltas are made safe
@@ -177,13 +177,13 @@ func (it *item) hasThink() bool {
 	if it.live != nil {
 		return it.live.think != nil && it.live.think.any
 	}
-	return it.reason != ""
+	return it.d != nil && it.d.reason != ""
 }
 
 // safeReasoning is a finished reply's reasoning as shown: sanitised, at
 // most maxShownReasoning of it (more says how many bytes are not shown),
 // without the blank lines and spaces around it.
-func safeReasoning(m conversation.Message) (shown string, more int) {
+func safeReasoning(m *conversation.Message) (shown string, more int) {
 	raw := m.Reasoning
 	if len(raw) > maxShownReasoning {
 		cut := maxShownReasoning
@@ -196,12 +196,14 @@ func safeReasoning(m conversation.Message) (shown string, more int) {
 }
 
 // setReason takes a finished message's reasoning (a reply's only).
-func (it *item) setReason(m conversation.Message) {
+func (it *item) setReason(m *conversation.Message) {
 	if m.Role != api.RoleAssistant {
-		it.reason, it.reasonMore = "", 0
+		d := it.draw()
+		d.reason, d.reasonMore = "", 0
 		return
 	}
-	it.reason, it.reasonMore = safeReasoning(m)
+	d := it.draw()
+	d.reason, d.reasonMore = safeReasoning(m)
 }
 
 // thinkRoom is the width reasoning is wrapped to.
@@ -270,24 +272,24 @@ func (t *thinking) renderThink(it *item, dst []string) []string {
 
 // renderReasoning is renderThink without the tool calls.
 func (t *thinking) renderReasoning(it *item, dst []string) []string {
-	it.thinkGen = t.thinkGen
+	it.draw().thinkGen = t.thinkGen
 	if l := it.live; l != nil {
 		return t.renderLiveThink(it, dst)
 	}
-	if it.reason == "" {
+	if it.d.reason == "" {
 		return dst
 	}
-	m := &it.msg
+	m := it.msg
 	dst = t.thinkLabel(dst, t.thoughtLine(m.ThoughtFor(), m.Usage.ReasoningTokens()))
 	if !t.thinkShown {
 		return dst
 	}
-	lines := wrapReasoning(t.lay(it.reason), t.thinkRoom())
+	lines := wrapReasoning(t.lay(it.d.reason), t.thinkRoom())
 	nl, _ := shown(lines, nil)
 	for _, l := range lines[:nl] {
 		dst = t.thinkLine(dst, l)
 	}
-	return t.moreNote(dst, it.reasonMore)
+	return t.moreNote(dst, it.d.reasonMore)
 }
 
 // renderLiveThink is renderThink for a reply in flight.

@@ -499,7 +499,7 @@ func TestReasoningWordsWithoutColour(t *testing.T) {
 		tr.Append(streamingMsg(2))
 		tr.AppendReasoning(2, "Considering the options.")
 		tickRun(tr)
-		raw := strings.Join(tr.list.items[1].think, "\n")
+		raw := strings.Join(tr.list.items[1].d.think, "\n")
 		view := strings.Join(plainItem(tr, 1), "\n")
 		if !strings.Contains(view, "▾ Thinking…") || !strings.Contains(view, "┆ Considering the options.") {
 			t.Errorf("%s: streaming block without its words:\n%s", name, view)

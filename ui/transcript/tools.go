@@ -123,9 +123,12 @@ func (t *Transcript) UpdateTools(id int, steps []conversation.ToolStep) {
 		return
 	}
 	old := l.hs.get(i)
-	it.msg.Tools = steps
-	it.think = t.think.renderThink(it, it.think[:0])
-	if it.rendered {
+	m := *it.msg // the message it holds may be shared: never changed
+	m.Tools = steps
+	it.msg = &m
+	d := it.draw()
+	d.think = t.think.renderThink(it, d.think[:0])
+	if it.rendered() {
 		l.setHeight(i, old, false)
 	} else {
 		l.hs.set(i, l.p.estimate(it))

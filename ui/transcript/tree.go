@@ -14,7 +14,7 @@ func (l *List) SetSelected(id int) {
 	prev := l.selected
 	l.selected = id
 	for _, other := range []int{prev, id} {
-		if i, ok := l.index[other]; ok && l.p.fresh(l.items[i]) {
+		if i, ok := l.pos(other); ok && l.p.fresh(l.items[i]) {
 			l.p.paintHead(l.items[i])
 		}
 	}
@@ -23,7 +23,7 @@ func (l *List) SetSelected(id int) {
 // Reveal scrolls as little as it takes to show the message id whole (its
 // top, when it is taller than the window).
 func (l *List) Reveal(id int) {
-	i, ok := l.index[id]
+	i, ok := l.pos(id)
 	if !ok {
 		return
 	}

@@ -21,12 +21,12 @@ func (c *canvas) userBar() string {
 
 // paintBody wraps the user's text as typed (no Markdown).
 func (u *userView) paintBody(it *item, _ bool) {
-	dst := it.body[:0]
+	dst := it.d.body[:0]
 	bar := u.userBar()
-	for _, l := range u.wrap(it.text, u.proseRoom(u.w-userBarW), u.look.userText.Render) {
+	for _, l := range u.wrap(it.d.text, u.proseRoom(u.w-userBarW), u.look.userText.Render) {
 		dst = fitLine(dst, bar, userBarW, l, u.w)
 	}
-	it.body = dst
+	it.d.body = dst
 }
 
 // foot is the attachments' chips, each with its picture.
