@@ -72,8 +72,8 @@ func TestCopyFailureStillSendsOSC52(t *testing.T) {
 	}
 	// An OSC 52 copy is a copy: a success that fades, not a warning that
 	// stays until esc.
-	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52") {
-		t.Errorf("notice kind %d, want a success that fades:\n%s", h.m.notes.cur.kind, h.screen())
+	if _, kind := h.notice(); kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52") {
+		t.Errorf("notice kind %d, want a success that fades:\n%s", kind, h.screen())
 	}
 }
 
@@ -99,7 +99,7 @@ func TestCopyCodeBlocks(t *testing.T) {
 func TestCopyCodePrefixKey(t *testing.T) {
 	cfg := &config.Config{Keys: map[string][]string{"copy_code": {"ctrl+g"}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
-	if len(h.m.notes.banner) == 0 {
+	if h.lay().Banner.H == 0 {
 		t.Fatal("ctrl+g hides the composer's select-all: a problem should be reported")
 	}
 	h.key("esc") // dismiss the banner
@@ -327,7 +327,7 @@ func TestCopyOverSSHIsASuccess(t *testing.T) {
 	h.key("ctrl+y")
 	h.wait("toast and OSC 52", func() bool { return strings.Contains(h.screen(), "OSC 52") && len(h.osc52) == 1 })
 	flat := strings.Join(strings.Fields(h.screen()), " ")
-	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52, 12 B)") || strings.Contains(flat, "cannot") {
-		t.Errorf("notice kind %d:\n%s", h.m.notes.cur.kind, h.screen())
+	if _, kind := h.notice(); kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52, 12 B)") || strings.Contains(flat, "cannot") {
+		t.Errorf("notice kind %d:\n%s", kind, h.screen())
 	}
 }

@@ -55,7 +55,7 @@ func TestEditingAVeryLongMessageKeepsItWhole(t *testing.T) {
 		t.Fatalf("the edit holds %d bytes of text and %d attachments", len(h.draft()), len(h.attached()))
 	}
 	if !h.logged("the message's text (12,001 lines, 132 KB) is longer than the composer holds, so it is attached as a block") {
-		t.Errorf("no notice for the message's text: %v", h.m.notes.log)
+		t.Errorf("no notice for the message's text: %v", h.said())
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "the end"})
 	h.key("enter")

@@ -3,8 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // A notice gets as many lines as it takes inside its frame (up to three):
@@ -12,7 +10,7 @@ import (
 func TestShortNoticeGetsItsLines(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	text := "system prompt: Review the code tersely: bugs first, style last. (/system TEXT changes it, /system --clear removes it)"
-	h.m.notes.show(text, toastInfo)
+	h.showNotice(text, toastInfo)
 	h.send(struct{}{})
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "/system --clear removes it)") || strings.Contains(flat, "shows all") {
@@ -26,20 +24,16 @@ func TestShortNoticeGetsItsLines(t *testing.T) {
 func TestNoticesPaneFillsItsRows(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	long := strings.Repeat("a long start-up problem that goes on and on; ", 40)
-	h.m.notes.show(long, toastWarn)
+	h.showNotice(long, toastWarn)
 	for range 3 {
-		h.m.notes.show("a short notice about something done", toastOK)
+		h.showNotice("a short notice about something done", toastOK)
 	}
 	h.key("f4")
-	p, ok := h.m.pane.(*noticesPane)
-	if !ok {
-		t.Fatal("f4 opened no notices pane")
+	box := h.region(h.lay().Side)
+	if !strings.HasPrefix(strings.TrimLeft(box, "│╭─ "), "Notices") {
+		t.Fatalf("f4 opened no notices pane:\n%s", h.screen())
 	}
-	w, ht := h.lay().Side.W, h.lay().Side.H
-	p.SetSize(w, ht)
-	p.show(h.m.paneInput(), false)
-	box, _, _ := p.Draw()
-	rows := strings.Split(ansi.Strip(box), "\n")
+	rows := strings.Split(box, "\n")
 	empty := 0
 	for _, r := range rows {
 		if strings.TrimSpace(strings.TrimPrefix(r, "│")) == "" {
