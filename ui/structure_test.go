@@ -116,10 +116,12 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	if err := h.eng.Conv().Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
-	settleTranscript(h.m.tr)
+	// The events came without a message: the next one starts the frame
+	// ticks that render what they changed.
+	h.send(struct{}{})
+	h.quiet()
 	fresh := transcript.New(h.m.ctx)
-	w, ht := h.m.tr.List().Size()
-	fresh.SetSize(w, ht)
+	fresh.SetSize(max(h.lay().Transcript.W, 1), max(h.lay().Transcript.H, 1))
 	fresh.Reset(h.eng.Conv().Messages())
 	settleTranscript(fresh)
 	if got, want := h.transcriptView(), fresh.List().View(); got != want {
