@@ -99,8 +99,8 @@ func TestCopyCodeBlocks(t *testing.T) {
 func TestCopyCodePrefixKey(t *testing.T) {
 	cfg := &config.Config{Keys: map[string][]string{"copy_code": {"ctrl+g"}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
-	if h.lay().Banner.H == 0 {
-		t.Fatal("ctrl+g hides the composer's select-all: a problem should be reported")
+	if banner := h.region(h.lay().Banner); !strings.Contains(banner, "copy_code") {
+		t.Fatalf("ctrl+g hides the composer's select-all: a problem should be reported:\n%s", h.screen())
 	}
 	h.key("esc") // dismiss the banner
 	replyWith(t, h, codeReply)
