@@ -350,6 +350,8 @@ func layoutOf(m *Model) layout { return m.screen.lay }
 // background renders included, as the frame ticks would.
 func renderAll(m *Model) { settleTranscript(m.tr) }
 
+// draft and attached are the composer's text and what the message being
+// written carries.
 func (h *harness) draft() string              { return draftOf(h.m) }
 func (h *harness) attached() []api.Attachment { return attachedTo(h.m) }
 
@@ -385,6 +387,7 @@ func (h *harness) opening() string { return h.m.hist.loading }
 // attaching reports attachments still being read.
 func (h *harness) attaching() bool { return h.m.work.attaching > 0 }
 
+// lay is where each part of the screen is.
 func (h *harness) lay() layout { return layoutOf(h.m) }
 
 // transcriptView is the transcript's part of the frame.
