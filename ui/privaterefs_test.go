@@ -14,8 +14,8 @@ import (
 
 // maxPrivateRefs is how many times the package's tests may name a private
 // field of Model. Issue 22 item 8 allows a quarter of the 474 there were
-// (lines, then; counted as here, 625 selectors then and 134 when this
-// test came).
+// when it was written (118); counted as here, there were 134 when this
+// test came.
 // A test that reads or writes the root's fields breaks with every change
 // of its insides and tests what no user can see; drive the screen with its
 // messages and read what it shows. Lower the figure when you remove some.
