@@ -109,20 +109,20 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 		t.Fatalf("at the bottom the hint offers edit:\n%s", h.screen())
 	}
 	h.key("pgup")
-	h.quiet()
+	renderAll(h.m)
 	if strings.Contains(h.screen(), "↑ edit") || !strings.Contains(h.screen(), "↑/↓ scroll") {
 		t.Fatalf("scrolled up, the hint still offers edit:\n%s", h.screen())
 	}
 	before := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	h.key("down")
-	h.quiet()
+	renderAll(h.m)
 	down := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	if h.editing() || len(down) != len(before) || !slices.Equal(down[:len(down)-1], before[1:]) {
 		t.Fatalf("down did not move the view one line (editing %v):\nbefore\n%s\nafter\n%s",
 			h.editing(), strings.Join(before, "\n"), strings.Join(down, "\n"))
 	}
 	h.key("up")
-	h.quiet()
+	renderAll(h.m)
 	up := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	if h.editing() || !slices.Equal(up[1:], down[:len(down)-1]) || !slices.Equal(up, before) {
 		t.Fatalf("up did not move the view one line back (editing %v):\nbefore\n%s\nafter\n%s",

@@ -116,10 +116,7 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	if err := h.eng.Conv().Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The events came without a message: the next one starts the frame
-	// ticks that render what they changed.
-	h.send(struct{}{})
-	h.quiet()
+	renderAll(h.m)
 	fresh := transcript.New(h.m.ctx)
 	fresh.SetSize(max(h.lay().Transcript.W, 1), max(h.lay().Transcript.H, 1))
 	fresh.Reset(h.eng.Conv().Messages())
