@@ -72,8 +72,8 @@ func TestCopyFailureStillSendsOSC52(t *testing.T) {
 	}
 	// An OSC 52 copy is a copy: a success that fades, not a warning that
 	// stays until esc.
-	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52") {
-		t.Errorf("notice kind %d, want a success that fades:\n%s", h.m.notes.cur.kind, h.screen())
+	if _, kind := h.notice(); kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52") {
+		t.Errorf("notice kind %d, want a success that fades:\n%s", kind, h.screen())
 	}
 }
 
@@ -99,8 +99,8 @@ func TestCopyCodeBlocks(t *testing.T) {
 func TestCopyCodePrefixKey(t *testing.T) {
 	cfg := &config.Config{Keys: map[string][]string{"copy_code": {"ctrl+g"}}}
 	h := newHarness(t, 80, 24, func(o *Options) { o.Config = cfg })
-	if len(h.m.notes.banner) == 0 {
-		t.Fatal("ctrl+g hides the composer's select-all: a problem should be reported")
+	if banner := h.region(h.lay().Banner); !strings.Contains(banner, "copy_code") {
+		t.Fatalf("ctrl+g hides the composer's select-all: a problem should be reported:\n%s", h.screen())
 	}
 	h.key("esc") // dismiss the banner
 	replyWith(t, h, codeReply)
@@ -327,7 +327,7 @@ func TestCopyOverSSHIsASuccess(t *testing.T) {
 	h.key("ctrl+y")
 	h.wait("toast and OSC 52", func() bool { return strings.Contains(h.screen(), "OSC 52") && len(h.osc52) == 1 })
 	flat := strings.Join(strings.Fields(h.screen()), " ")
-	if h.m.notes.cur.kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52, 12 B)") || strings.Contains(flat, "cannot") {
-		t.Errorf("notice kind %d:\n%s", h.m.notes.cur.kind, h.screen())
+	if _, kind := h.notice(); kind != toastOK || !strings.Contains(flat, "reply copied through the terminal (OSC 52, 12 B)") || strings.Contains(flat, "cannot") {
+		t.Errorf("notice kind %d:\n%s", kind, h.screen())
 	}
 }

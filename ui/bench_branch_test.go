@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 )
 
@@ -127,29 +128,29 @@ func branchSession(n int) conversation.Snapshot {
 
 // branchBenchModel is the chat at 120x40 with the session of n messages
 // open (settled: what is near the window rendered) and the message cursor
-// on branchLongAlt, 2/2.
-func branchBenchModel(b *testing.B, n int) *Model {
+// on branchLongAlt, 2/2, and its engine.
+func branchBenchModel(b *testing.B, n int) (*Model, *chat.Engine) {
 	b.Helper()
 	clock := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	m := New(context.Background(), Options{
+	m, eng := newWithEngine(context.Background(), Options{
 		Model: "gpt-4o", Theme: "dark", Width: 120, Height: 40,
 		Now:       func() time.Time { return clock },
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
 	snap := branchSession(n)
-	m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
-	settleTranscript(m.tr)
+	m.openConversation(eng.Restore(conversation.NewID(), snap), len(snap.Messages))
+	renderAll(m)
 	m.selectMessage(branchLongAlt)
-	settleTranscript(m.tr)
+	renderAll(m)
 	m.Update(frameMsg{})
-	if got := m.eng.Conv().Len(); got != n {
+	if got := eng.Conv().Len(); got != n {
 		b.Fatalf("the session's path holds %d messages, want %d", got, n)
 	}
-	if i, c := m.eng.Conv().Tree().Alternatives(branchLongAlt); i != 1 || c != 2 {
+	if i, c := eng.Conv().Tree().Alternatives(branchLongAlt); i != 1 || c != 2 {
 		b.Fatalf("message %d is alternative %d/%d, want 2/2", branchLongAlt, i+1, c)
 	}
-	checkSwitched(b, m, n, branchLongAlt, branchLongMark)
-	return m
+	checkSwitched(b, m, eng, n, branchLongAlt, branchLongMark)
+	return m, eng
 }
 
 // switchFrame presses key on the message cursor and takes the frame, as
@@ -161,13 +162,13 @@ func switchFrame(m *Model, key tea.KeyPressMsg) {
 
 // checkSwitched fails unless the path holds n messages, the cursor is on
 // sel and the frame shows the start of that alternative.
-func checkSwitched(b *testing.B, m *Model, n, sel int, mark string) {
+func checkSwitched(b *testing.B, m *Model, eng *chat.Engine, n, sel int, mark string) {
 	b.Helper()
-	if got := m.eng.Conv().Len(); got != n {
+	if got := eng.Conv().Len(); got != n {
 		b.Fatalf("after the switch the path holds %d messages, want %d", got, n)
 	}
-	if m.focus.on != focusMessages || m.focus.msg != sel {
-		b.Fatalf("after the switch the cursor is on %d (focus %d), want message %d", m.focus.msg, m.focus.on, sel)
+	if on, msg := cursorOf(m); on != focusMessages || msg != sel {
+		b.Fatalf("after the switch the cursor is on %d (focus %d), want message %d", msg, on, sel)
 	}
 	if v := m.View().Content; !strings.Contains(ansi.Strip(v), mark) {
 		b.Fatalf("the frame after the switch does not show %q:\n%s", mark, ansi.Strip(v))
@@ -210,18 +211,19 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			m := branchBenchModel(b, n)
+			m, eng := branchBenchModel(b, n)
 			reopen := func() {
 				if tc.reopen {
-					m.tr.Reset(m.eng.Conv().Messages())
-					m.tr.List().Reveal(m.focus.msg)
-					settleTranscript(m.tr)
+					_, msg := cursorOf(m)
+					m.tr.Reset(eng.Conv().Messages())
+					m.tr.List().Reveal(msg)
+					renderAll(m)
 				}
 			}
 			if tc.timed[0] == toLong {
 				switchFrame(m, keyLeft)
 				reopen()
-				checkSwitched(b, m, toShort.n, toShort.sel, toShort.mark)
+				checkSwitched(b, m, eng, toShort.n, toShort.sel, toShort.mark)
 			}
 			var cpu time.Duration
 			ctx := context.Background()
@@ -235,7 +237,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 					}
 				})
 				cpu += threadCPU() - c0
-				if got, want := m.eng.Conv().Len(), tc.timed[len(tc.timed)-1].n; got != want {
+				if got, want := eng.Conv().Len(), tc.timed[len(tc.timed)-1].n; got != want {
 					b.Fatalf("after the timed switch the path holds %d messages, want %d", got, want)
 				}
 				if tc.back != nil {
@@ -255,7 +257,7 @@ func BenchmarkSwitchBranchFrame(b *testing.B) {
 				}
 			}
 			last := tc.timed[len(tc.timed)-1]
-			checkSwitched(b, m, last.n, last.sel, last.mark)
+			checkSwitched(b, m, eng, last.n, last.sel, last.mark)
 			b.ReportMetric(float64(cpu)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
 		})
 	}

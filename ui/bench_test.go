@@ -54,7 +54,7 @@ func benchModel(b *testing.B, size int) (*Model, *chat.Engine, int) {
 		sb.WriteString(para)
 	}
 	eng.Conv().AppendDelta(id, sb.String()[:size])
-	settleTranscript(m.tr)
+	renderAll(m)
 	return m, eng, eng.Reply().ID
 }
 
@@ -85,7 +85,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 		})
 		b.Run(name+"/naive-rerender", func(b *testing.B) {
 			m, eng, _ := benchModel(b, size)
-			r, err := mdstream.NewRendererWith(m.screen.lay.Transcript.W-2, m.ctx.Glamour, mdstream.Options{})
+			r, err := mdstream.NewRendererWith(layoutOf(m).Transcript.W-2, m.ctx.Glamour, mdstream.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -183,8 +183,8 @@ func BenchmarkKeystrokeLargeComposer(b *testing.B) {
 	m.interruptStream()
 	m.Update(tea.PasteMsg{Content: "what went wrong here? "})
 	m.Update(tea.PasteMsg{Content: megabyteLog()})
-	if len(m.comp.attachments) != 1 || m.comp.value() != "what went wrong here? " {
-		b.Fatalf("the paste is not a block: %d attachments, %d bytes in the composer", len(m.comp.attachments), len(m.comp.value()))
+	if len(attachedTo(m)) != 1 || draftOf(m) != "what went wrong here? " {
+		b.Fatalf("the paste is not a block: %d attachments, %d bytes in the composer", len(attachedTo(m)), len(draftOf(m)))
 	}
 	k := tea.KeyPressMsg{Code: 'a', Text: "a"}
 	bs := tea.KeyPressMsg{Code: tea.KeyBackspace}

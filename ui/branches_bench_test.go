@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"parley/api"
+	"parley/chat"
 	"parley/conversation"
 )
 
@@ -32,26 +33,28 @@ func combSession(turns int) conversation.Snapshot {
 	return conversation.Snapshot{Messages: msgs, Leaf: parent}
 }
 
-// combModel is the chat at 120x40 with a comb session of turns open.
-func combModel(tb testing.TB, turns int) *Model {
+// combModel is the chat at 120x40 with a comb session of turns open, and
+// its engine; its clock stands at combNow.
+func combModel(tb testing.TB, turns int) (*Model, *chat.Engine) {
 	tb.Helper()
-	clock := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
-	m := New(context.Background(), Options{
+	m, eng := newWithEngine(context.Background(), Options{
 		Model: "gpt-4o", Theme: "dark", Width: 120, Height: 40,
-		Now:       func() time.Time { return clock },
+		Now:       combNow,
 		NewClient: func(string) (*api.Client, error) { return nil, errBadKey },
 	})
 	snap := combSession(turns)
-	m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
-	settleTranscript(m.tr)
-	return m
+	m.openConversation(eng.Restore(conversation.NewID(), snap), len(snap.Messages))
+	renderAll(m)
+	return m, eng
 }
+
+func combNow() time.Time { return time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC) }
 
 // openBranchesFrame opens /branches and takes the frame that shows it.
 func openBranchesFrame(tb testing.TB, m *Model) string {
 	tb.Helper()
 	m.perform(opBranches, call{})
-	if m.layers.top() == nil || m.layers.top().kind != "branches" {
+	if m.layerName() != "branches" {
 		tb.Fatal("the branch list did not open")
 	}
 	m.Update(frameMsg{})
@@ -62,7 +65,7 @@ func openBranchesFrame(tb testing.TB, m *Model) string {
 // the reply it alone holds, and opening it copies no branch's path: it
 // allocated 4.5 GB before (every path copied for its label), a few MB now.
 func TestBranchesOfAComb(t *testing.T) {
-	m := combModel(t, 4000)
+	m, eng := combModel(t, 4000)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	frame := openBranchesFrame(t, m)
@@ -73,7 +76,7 @@ func TestBranchesOfAComb(t *testing.T) {
 	if !strings.Contains(frame, "Branches (4001)") || !strings.Contains(frame, "reply: answer") || !strings.Contains(frame, "at message 8000 of 8000") {
 		t.Fatalf("the list:\n%s", frame)
 	}
-	items := branchItems(m.eng.Conv(), m.now())
+	items := branchItems(eng.Conv(), combNow())
 	if len(items) != 4001 || items[1].Title != "2. reply: another answer" || !strings.HasPrefix(items[1].Detail, "gpt-4o · ") || !strings.HasSuffix(items[1].Detail, " · at message 8000 of 8000") || !strings.HasSuffix(items[4000].Detail, " · at message 2 of 2") {
 		t.Fatalf("items %+v … %+v", items[:2], items[4000])
 	}
@@ -99,7 +102,7 @@ func TestBranchTitleReadsOnlyTheStart(t *testing.T) {
 func BenchmarkOpenBranches4000(b *testing.B) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	m := combModel(b, 4000)
+	m, _ := combModel(b, 4000)
 	b.ReportAllocs()
 	var cpu time.Duration
 	for b.Loop() {

@@ -158,11 +158,11 @@ func TestSessionKeepsRoleAndParameters(t *testing.T) {
 	id := h.eng.Conv().ID()
 	again := newHarness(t, 120, 30, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Config = cfg })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
-	if again.m.eng.Conv().Role() != "reviewer" {
-		t.Fatalf("role %q after reopening", again.m.eng.Conv().Role())
+	again.wait("the session", func() bool { return again.eng.Conv().ID() == id && again.opening() == "" })
+	if again.eng.Conv().Role() != "reviewer" {
+		t.Fatalf("role %q after reopening", again.eng.Conv().Role())
 	}
-	if v, _ := again.m.eng.Conv().Params().Value("seed"); v != "3" {
+	if v, _ := again.eng.Conv().Params().Value("seed"); v != "3" {
 		t.Fatalf("seed %q after reopening", v)
 	}
 	again.srv.Enqueue(apitest.Reply{Text: "again"})

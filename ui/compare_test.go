@@ -60,8 +60,8 @@ func TestCompareCommandRefusals(t *testing.T) {
 	for _, line := range []string{"/compare gpt-4o", "/compare gpt-4o gpt-4o"} {
 		h.typeText(line)
 		h.key("enter")
-		if len(h.m.cmp.models) != 0 {
-			t.Fatalf("%s armed a compare", line)
+		if status := h.region(h.lay().Status); strings.Contains(status, "compare") {
+			t.Fatalf("%s armed a compare: %s", line, status)
 		}
 	}
 	if !strings.Contains(h.screen(), "named twice") {
@@ -82,7 +82,18 @@ func TestCompareStopOneColumnThenAll(t *testing.T) {
 	h.wait("both streaming", func() bool {
 		return len(h.eng.Replies()) == 2 && !h.eng.Replies()[0].First.IsZero() && !h.eng.Replies()[1].First.IsZero()
 	})
-	ids := h.m.cmp.view.IDs()
+	// The focused column is the first, gpt-4o's.
+	if !strings.Contains(h.screen(), "▶ 1 · gpt-4o ") {
+		t.Fatalf("the first column is not the focused one:\n%s", h.screen())
+	}
+	var ids [2]int // the replies of gpt-4o's column and of gpt-4o-mini's
+	for _, r := range h.eng.Replies() {
+		if r.Model == "gpt-4o" {
+			ids[0] = r.Turn.ReplyID
+		} else {
+			ids[1] = r.Turn.ReplyID
+		}
+	}
 	h.key("x")
 	first, _ := h.eng.Conv().ByID(ids[0])
 	second, _ := h.eng.Conv().ByID(ids[1])

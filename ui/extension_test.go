@@ -47,7 +47,7 @@ func (l *wordsLayer) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 func TestExtendWithAnOverlay(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	l := &wordsLayer{}
-	h.m.layers.push(layer{Component: l, kind: "words"})
+	h.pushLayer(l, "words")
 	h.send(struct{}{})
 	h.typeText("abc")
 	scr := h.screen()
@@ -62,11 +62,11 @@ func TestExtendWithAnOverlay(t *testing.T) {
 	if h.m.layerName() != "" {
 		t.Fatalf("f4 left the overlay %q open", h.m.layerName())
 	}
-	if _, ok := h.m.pane.(*noticesPane); !ok {
-		t.Fatal("f4 did not open the notices with an overlay open")
+	if !strings.Contains(h.region(h.lay().Side), "Notices ·") {
+		t.Fatalf("f4 did not open the notices with an overlay open:\n%s", h.screen())
 	}
 	// Its result closes it.
-	h.m.layers.push(layer{Component: l, kind: "words"})
+	h.pushLayer(l, "words")
 	h.send(struct{}{})
 	h.key("enter")
 	if h.m.layerName() != "" {
@@ -179,8 +179,9 @@ func TestExtendWithASlashCommand(t *testing.T) {
 	h := newHarness(t, 80, 24)
 	// A new command is one entry of the table: here a second name for
 	// what /mouse does.
-	h.m.actions = newActionTable(append(chatActions(), action{cmd: echoCommand(), op: opMouse}))
-	h.m.menu = commandMenu{slash.NewList(h.m.ctx, h.m.actions.commands)}
+	table := newActionTable(append(chatActions(), action{cmd: echoCommand(), op: opMouse}))
+	h.m.actions = table
+	h.m.menu = commandMenu{slash.NewList(h.m.ctx, table.commands)}
 	h.typeText("/ech")
 	if !strings.Contains(h.screen(), "/echo") {
 		t.Fatalf("the command list does not offer /echo:\n%s", h.screen())

@@ -18,6 +18,7 @@ import (
 	"parley/chat"
 	"parley/ui/overlay"
 	"parley/ui/preview"
+	"parley/ui/uictx"
 )
 
 // harness drives a root model the way Bubble Tea would, without a
@@ -28,7 +29,9 @@ type harness struct {
 	m *Model
 	// eng is the chat engine the harness gave the screen: what the chat
 	// holds is read from it, never from the model's fields.
-	eng  *chat.Engine
+	eng *chat.Engine
+	// opts are the options the screen was made with.
+	opts Options
 	srv  *apitest.Server
 	msgs chan tea.Msg
 	ctx  context.Context
@@ -83,22 +86,18 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 		NewClient: func(model string) (*api.Client, error) {
 			return api.NewClient(api.ClientConfig{BaseURL: srv.URL(), APIKey: apitest.DefaultAPIKey, UserAgent: "parley/test"})
 		},
-		Getenv: func(k string) string { return env[k] },
-		Clipboard: func(s string) error {
-			hs.mu.Lock()
-			hs.clipboard = append(hs.clipboard, s)
-			hs.mu.Unlock()
-			return nil
-		},
-		Now:    hs.clock.now,
-		Width:  w,
-		Height: h,
+		Getenv:    func(k string) string { return env[k] },
+		Clipboard: hs.copyToClipboard,
+		Now:       hs.clock.now,
+		Width:     w,
+		Height:    h,
 	}
 	for _, o := range hopts {
 		o(&opts)
 	}
 	hs.eng = NewEngine(ctx, opts)
 	opts.Engine = hs.eng
+	hs.opts = opts
 	hs.m = New(ctx, opts)
 	// Past the window in which an early ctrl+j counts as a typed-ahead
 	// Enter (TestTypeAheadEnterSends covers that window).
@@ -111,6 +110,15 @@ func newHarness(t *testing.T, w, h int, hopts ...harnessOpt) *harness {
 		hs.wait("the first client", func() bool { return arrived[clientReadyMsg](hs) > 0 })
 	}
 	return hs
+}
+
+// copyToClipboard is the system clipboard the harness gives the screen:
+// it keeps what is written.
+func (h *harness) copyToClipboard(s string) error {
+	h.mu.Lock()
+	h.clipboard = append(h.clipboard, s)
+	h.mu.Unlock()
+	return nil
 }
 
 // send calls Update with msg and starts the commands it returns.
@@ -323,13 +331,30 @@ func (m *Model) layerName() string {
 // What a test reads of the root's state where the screen cannot say it
 // exactly (the composer's text wraps, a model name is cut to fit, the
 // cursor is a colour): one accessor each, so that tests do not reach into
-// the root's parts.
+// the root's parts. The functions of a *Model serve the tests that drive
+// a model without a harness too (the benchmarks).
 
-// draft is the composer's text.
-func (h *harness) draft() string { return h.m.comp.value() }
+// draftOf is the composer's text.
+func draftOf(m *Model) string { return m.comp.value() }
 
-// attached is what the message being written carries.
-func (h *harness) attached() []api.Attachment { return h.m.comp.attachments }
+// attachedTo is what the message being written carries.
+func attachedTo(m *Model) []api.Attachment { return m.comp.attachments }
+
+// cursorOf is the part that has the keys and the id of the message the
+// message cursor is on (with focusMessages).
+func cursorOf(m *Model) (focusPart, int) { return m.focus.on, m.focus.msg }
+
+// layoutOf is where each part of the screen is.
+func layoutOf(m *Model) layout { return m.screen.lay }
+
+// renderAll renders what the transcript has left to render, the
+// background renders included, as the frame ticks would.
+func renderAll(m *Model) { settleTranscript(m.tr) }
+
+// draft and attached are the composer's text and what the message being
+// written carries.
+func (h *harness) draft() string              { return draftOf(h.m) }
+func (h *harness) attached() []api.Attachment { return attachedTo(h.m) }
 
 // editing reports that the composer holds an edit of a sent message.
 func (h *harness) editing() bool { return h.m.comp.editing }
@@ -344,8 +369,15 @@ func (h *harness) themeSetting() string { return h.m.term.themeName }
 
 // focusOn is the part that has the keys; cursorMsg the id of the message
 // the message cursor is on (with focusMessages).
-func (h *harness) focusOn() focusPart { return h.m.focus.on }
-func (h *harness) cursorMsg() int     { return h.m.focus.msg }
+func (h *harness) focusOn() focusPart {
+	on, _ := cursorOf(h.m)
+	return on
+}
+
+func (h *harness) cursorMsg() int {
+	_, msg := cursorOf(h.m)
+	return msg
+}
 
 // atBottom reports that the transcript follows its end.
 func (h *harness) atBottom() bool { return h.m.tr.List().AtBottom() }
@@ -357,10 +389,21 @@ func (h *harness) opening() string { return h.m.hist.loading }
 func (h *harness) attaching() bool { return h.m.work.attaching > 0 }
 
 // lay is where each part of the screen is.
-func (h *harness) lay() layout { return h.m.screen.lay }
+func (h *harness) lay() layout { return layoutOf(h.m) }
 
 // transcriptView is the transcript's part of the frame.
 func (h *harness) transcriptView() string { return h.m.tr.List().View() }
+
+// region is the text of the screen's rectangle r, without colours: what
+// a part of the screen shows (the side pane), read from the frame.
+func (h *harness) region(r rect) string {
+	lines := strings.Split(h.m.View().Content, "\n")
+	var out []string
+	for y := r.Y; y < r.Y+r.H && y < len(lines); y++ {
+		out = append(out, ansi.Strip(ansi.Cut(lines[y], r.X, r.X+r.W)))
+	}
+	return strings.Join(out, "\n")
+}
 
 // pictureMode is how pictures are drawn.
 func (h *harness) pictureMode() preview.Mode { return h.m.pics.mode }
@@ -369,7 +412,36 @@ func (h *harness) pictureMode() preview.Mode { return h.m.pics.mode }
 func (h *harness) textarea() *textarea.Model { return &h.m.comp.ta }
 
 // notice is the notice on screen, in full and with its kind.
-func (h *harness) notice() (string, toastKind) { return h.m.notes.cur.text, h.m.notes.cur.kind }
+func (h *harness) notice() (string, toastKind) {
+	n := h.m.notes.cur
+	return n.text, n.kind
+}
+
+// said is the log of the run's notices, oldest first, whether or not
+// they are still on screen (a notice said again in a row is logged once,
+// with the gen of its last saying).
+func (h *harness) said() []notice { return h.m.notes.log }
+
+// showNotice shows a notice as a part of the chat would (its fade timer
+// aside): for the tests of how notices are drawn.
+func (h *harness) showNotice(text string, kind toastKind) { h.m.notes.show(text, kind) }
+
+// clearDraft deletes what the composer holds, key by key, as a user would.
+func (h *harness) clearDraft() {
+	h.t.Helper()
+	for i := 0; h.draft() != ""; i++ {
+		if i > 10000 {
+			h.t.Fatalf("backspace does not empty the composer: %q", h.draft())
+		}
+		h.key("backspace")
+	}
+}
+
+// pushLayer opens c as the top layer, as the key or command that opens
+// it would: for the tests of components the chat does not have.
+func (h *harness) pushLayer(c uictx.Component, kind string) {
+	h.m.layers.push(layer{Component: c, kind: kind})
+}
 
 // useModel makes name the model of the next turn, as a layer's effect
 // would, without the check /model starts.

@@ -55,7 +55,7 @@ func TestChatRecordsAndReopens(t *testing.T) {
 
 	again := newHarness(t, 100, 30, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
+	again.wait("the session", func() bool { return again.eng.Conv().ID() == id && again.opening() == "" })
 	scr := again.screen()
 	if !strings.Contains(scr, "stored answer about lighthouses") || again.draft() != "half-typed follow-up" {
 		t.Fatalf("reopened: composer %q\n%s", again.draft(), scr)
@@ -99,7 +99,7 @@ func TestBrowserSearchOpensAtMessage(t *testing.T) {
 	replyWith(t, h, "The zeppelin hangar was enormous.")
 	old := h.eng.Conv().ID()
 	flush(t, h)
-	h.m.armed.newConv = h.clock.now()
+	h.key("ctrl+l") // with history on screen, a first press arms
 	h.key("ctrl+l")
 	replyWith(t, h, "something else entirely")
 	flush(t, h)

@@ -86,7 +86,7 @@ func TestImageRefusedBeforeAnyRequest(t *testing.T) {
 			t.Fatalf("the composer holds %q after the refusal, want %q kept", got, c.line)
 		}
 		h.key("esc")
-		h.m.comp.setValue("")
+		h.clearDraft()
 	}
 	if n := h.srv.RequestCount(); n != 0 {
 		t.Fatalf("%d requests were sent", n)
@@ -403,7 +403,7 @@ func TestNewConversationAbandonsImages(t *testing.T) {
 	if h.draft() != "hello" {
 		t.Fatalf("a message typed meanwhile was lost: %q", h.draft())
 	}
-	h.m.comp.setValue("")
+	h.clearDraft()
 	h.key("ctrl+l")
 	h.key("ctrl+l")
 	if h.eng.Images() != nil || h.eng.Conv().Len() != 0 {

@@ -380,7 +380,7 @@ func TestClientWarningsShownOnce(t *testing.T) {
 			return api.NewClient(api.ClientConfig{BaseURL: "http://gateway.example.com/v1", APIKey: "k"})
 		}
 	})
-	c, err := h.m.opts.NewClient("gpt-4o")
+	c, err := h.opts.NewClient("gpt-4o")
 	if err != nil || len(c.Warnings()) == 0 {
 		t.Fatalf("the api package gives no warning for plain http to a remote host (%v)", err)
 	}
@@ -409,7 +409,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		h.key("pgdown")
 	}
 	flat := strings.Join(strings.Fields(seen.String()), " ")
-	for _, c := range h.m.actions.commands.Commands() {
+	for _, c := range newActionTable(chatActions()).commands.Commands() {
 		if !strings.Contains(flat, "/"+c.Name+" ") {
 			t.Errorf("the help does not name /%s", c.Name)
 		}

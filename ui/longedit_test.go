@@ -57,7 +57,7 @@ func TestEditingAVeryLongMessageKeepsItWhole(t *testing.T) {
 	// One notice says both, so neither covers the other under the
 	// composer.
 	if !h.logged("editing: enter sends it as a new branch, the earlier one stays (esc leaves it); the message's text (12,001 lines, 132 KB) is longer than the composer holds, so it is attached as a block") {
-		t.Errorf("no notice for the message's text: %v", h.m.notes.log)
+		t.Errorf("no notice for the message's text: %v", h.said())
 	}
 	h.srv.Enqueue(apitest.Reply{Text: "the end"})
 	h.key("enter")

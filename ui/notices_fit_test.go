@@ -10,7 +10,7 @@ import (
 func TestShortNoticeGetsItsLines(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	text := "system prompt: Review the code tersely: bugs first, style last. (/system TEXT changes it, /system --clear removes it)"
-	h.m.notes.show(text, toastInfo)
+	h.showNotice(text, toastInfo)
 	h.send(struct{}{})
 	flat := strings.Join(strings.Fields(h.screen()), " ")
 	if !strings.Contains(flat, "/system --clear removes it)") || strings.Contains(flat, "shows all") {
@@ -25,8 +25,8 @@ func TestShortNoticeGetsItsLines(t *testing.T) {
 func TestNoticesPaneScrollsToEveryLine(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	long := strings.Repeat("a long start-up problem that goes on and on; ", 40) + "THE END."
-	h.m.notes.show(long, toastWarn)
-	h.m.notes.show("a short notice about something done", toastOK)
+	h.showNotice(long, toastWarn)
+	h.showNotice("a short notice about something done", toastOK)
 	h.key("f4")
 	side := func() string {
 		var rows []string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 	// and scaled.
 	cfg := &config.Config{AttachMaxSide: 512}
 	h := newHarness(t, 100, 30, func(o *Options) { o.Config = cfg })
-	limit := h.m.opts.maxAttachments()
+	limit := h.opts.maxAttachments()
 	start := time.Now()
 	a := mediatest.Measure(func() {
 		h.send(tea.PasteMsg{Content: strings.Join(quoted, " ")})
@@ -74,10 +75,5 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 
 // logged reports whether the notices log holds text.
 func (h *harness) logged(text string) bool {
-	for _, n := range h.m.notes.log {
-		if n.text == text {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(h.said(), func(n notice) bool { return n.text == text })
 }

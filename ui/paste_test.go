@@ -153,7 +153,7 @@ func TestFilePickerChoosesSeveral(t *testing.T) {
 	if h.m.layerName() != "" {
 		t.Fatalf("the picker stayed open: %q", h.m.layerName())
 	}
-	h.wait("the folder remembered", func() bool { return pickerStart(h.m.opts.Getenv, h.m.opts.WorkDir) == shots })
+	h.wait("the folder remembered", func() bool { return pickerStart(h.opts.Getenv, h.opts.WorkDir) == shots })
 }
 
 // An image sent with a message is shown under it in the transcript, made

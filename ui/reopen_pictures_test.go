@@ -29,7 +29,7 @@ func TestReopenedSessionShowsItsPictures(t *testing.T) {
 
 	again := newHarness(t, 120, 40, withHistory(History{Store: st, SessionID: id}))
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
+	again.wait("the session", func() bool { return again.eng.Conv().ID() == id && again.opening() == "" })
 	again.wait("the picture", func() bool { return strings.Contains(again.m.View().Content, "▀") })
 	if got := pictureRows(again.screen()); got != live {
 		t.Fatalf("the reopened picture has %d rows, live %d:\n%s", got, live, again.screen())
@@ -83,9 +83,9 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 	}
 	flush(t, h)
 	id := h.eng.Conv().ID()
-	again := newHarness(t, 140, 40, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Clipboard = h.m.opts.Clipboard })
+	again := newHarness(t, 140, 40, withHistory(History{Store: st, SessionID: id}), func(o *Options) { o.Clipboard = h.copyToClipboard })
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
+	again.wait("the session", func() bool { return again.eng.Conv().ID() == id && again.opening() == "" })
 	again.key("alt+i")
 	p, ok := again.m.imagePaneFocused()
 	if !ok {
@@ -124,7 +124,7 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 
 	again := newHarness(t, 140, 50, withHistory(History{Store: st, SessionID: id}), getenv)
 	again.run(again.m.openSession(id, 0))
-	again.wait("the session", func() bool { return again.m.eng.Conv().ID() == id && again.opening() == "" })
+	again.wait("the session", func() bool { return again.eng.Conv().ID() == id && again.opening() == "" })
 	again.wait("both pictures as live", func() bool { return slices.Equal(picturesAbove(again.screen()), live) })
 	for _, f := range files {
 		if !strings.Contains(again.screen(), filepath.Base(f)) {

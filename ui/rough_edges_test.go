@@ -76,7 +76,7 @@ func TestComposerClearsAllAndCountsLines(t *testing.T) {
 	}
 	text := h.draft()
 	h.key("alt+k")
-	if !h.m.comp.empty() || !strings.Contains(h.screen(), "again brings it back") {
+	if h.draft() != "" || len(h.attached()) != 0 || !strings.Contains(h.screen(), "again brings it back") {
 		t.Fatalf("not cleared: %q\n%s", h.draft(), h.screen())
 	}
 	h.key("alt+k")
@@ -109,20 +109,20 @@ func TestArrowsScrollLineByLineWhenScrolledUp(t *testing.T) {
 		t.Fatalf("at the bottom the hint offers edit:\n%s", h.screen())
 	}
 	h.key("pgup")
-	settleTranscript(h.m.tr)
+	renderAll(h.m)
 	if strings.Contains(h.screen(), "↑ edit") || !strings.Contains(h.screen(), "↑/↓ scroll") {
 		t.Fatalf("scrolled up, the hint still offers edit:\n%s", h.screen())
 	}
 	before := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	h.key("down")
-	settleTranscript(h.m.tr)
+	renderAll(h.m)
 	down := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	if h.editing() || len(down) != len(before) || !slices.Equal(down[:len(down)-1], before[1:]) {
 		t.Fatalf("down did not move the view one line (editing %v):\nbefore\n%s\nafter\n%s",
 			h.editing(), strings.Join(before, "\n"), strings.Join(down, "\n"))
 	}
 	h.key("up")
-	settleTranscript(h.m.tr)
+	renderAll(h.m)
 	up := strings.Split(ansi.Strip(h.transcriptView()), "\n")
 	if h.editing() || !slices.Equal(up[1:], down[:len(down)-1]) || !slices.Equal(up, before) {
 		t.Fatalf("up did not move the view one line back (editing %v):\nbefore\n%s\nafter\n%s",
@@ -138,19 +138,14 @@ func TestNoticesPaneWrapsEveryMessageWhole(t *testing.T) {
 		h := newHarness(t, size[0], size[1])
 		long := "the image could not be attached (neither a PNG nor a JPEG nor a WEBP nor a GIF was found in its first bytes); attach the image file itself, or paste a screenshot with ctrl+v"
 		for range 6 {
-			h.m.notes.show(long, toastWarn)
+			h.showNotice(long, toastWarn)
 		}
-		h.m.notes.show("short one", toastInfo)
+		h.showNotice("short one", toastInfo)
 		h.key("f4")
-		p, ok := h.m.pane.(*noticesPane)
-		if !ok {
-			t.Fatal("f4 opened no notices pane")
+		view := h.region(h.lay().Side)
+		if !strings.HasPrefix(strings.TrimLeft(view, "│╭─ "), "Notices") {
+			t.Fatalf("%dx%d: f4 opened no notices pane:\n%s", size[0], size[1], h.screen())
 		}
-		w, ht := h.lay().Side.W, h.lay().Side.H
-		p.SetSize(w, ht)
-		p.show(h.m.paneInput(), false)
-		box, _, _ := p.Draw()
-		view := ansi.Strip(box)
 		if strings.Contains(view, "…") {
 			t.Errorf("%dx%d: a line is cut:\n%s", size[0], size[1], view)
 		}
@@ -199,18 +194,18 @@ func TestDroppedMessagesAreSaidOnce(t *testing.T) {
 	h.typeText("first")
 	h.key("enter")
 	h.wait("the failure", func() bool { return !h.streaming() })
-	said := 0
+	said, seen := 0, 0 // seen: the last notice looked at
 	for _, q := range []string{"second", "third"} {
 		h.srv.Enqueue(apitest.Reply{Text: "ok"})
 		h.typeText(q)
 		h.key("enter")
 		h.wait("the reply", func() bool { return !h.streaming() })
-		for _, n := range h.m.notes.log {
-			if strings.Contains(n.text, "not sent again") {
+		for _, n := range h.said() {
+			if n.gen > seen && strings.Contains(n.text, "not sent again") {
 				said++
 			}
+			seen = max(seen, n.gen)
 		}
-		h.m.notes.log = nil
 	}
 	if said != 1 {
 		t.Fatalf("the dropped message was said %d times", said)

@@ -50,7 +50,7 @@ func TestLayerStackRoutesToTopAndAppliesEffects(t *testing.T) {
 		t.Fatalf("top %q", h.m.layerName())
 	}
 	p := &probeLayer{}
-	h.m.layers.push(layer{Component: p, kind: "probe"})
+	h.pushLayer(p, "probe")
 	h.send(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if h.m.layerName() != "probe" || p.w != 90 || p.h == 0 {
 		t.Fatalf("top %q, probe sized %dx%d", h.m.layerName(), p.w, p.h)
@@ -118,10 +118,9 @@ func TestTranscriptFollowsConversationEvents(t *testing.T) {
 	if err := h.eng.Conv().Close(turn, nil); err != nil {
 		t.Fatal(err)
 	}
-	settleTranscript(h.m.tr)
+	renderAll(h.m)
 	fresh := transcript.New(h.m.ctx)
-	w, ht := h.m.tr.List().Size()
-	fresh.SetSize(w, ht)
+	fresh.SetSize(max(h.lay().Transcript.W, 1), max(h.lay().Transcript.H, 1))
 	fresh.Reset(h.eng.Conv().Messages())
 	settleTranscript(fresh)
 	if got, want := h.transcriptView(), fresh.List().View(); got != want {
@@ -165,8 +164,8 @@ func TestNoticesWrapStayAndReopen(t *testing.T) {
 			t.Fatalf("40x12: pane beside a transcript that has no room: %+v", h.lay())
 		}
 		h.key("f4")
-		if h.m.pane != nil {
-			t.Fatalf("%v: f4 did not close the pane", sz)
+		if h.lay().Side.W != 0 || strings.Contains(h.screen(), "Notices ·") {
+			t.Fatalf("%v: f4 did not close the pane:\n%s", sz, h.screen())
 		}
 	}
 }
@@ -239,8 +238,8 @@ func TestTypeAheadEnterSends(t *testing.T) {
 	// A second after start: a slow start on a loaded machine.
 	clock = clock.Add(time.Second)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if eng.Waiting() == chat.WaitNone || strings.Contains(m.comp.value(), "\n") {
-		t.Fatalf("typed-ahead enter a second after start: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() == chat.WaitNone || strings.Contains(draftOf(m), "\n") {
+		t.Fatalf("typed-ahead enter a second after start: pending %v, composer %q", eng.Waiting() != chat.WaitNone, draftOf(m))
 	}
 
 	// The terminal answered: the next ctrl+j is typed by the user.
@@ -248,8 +247,8 @@ func TestTypeAheadEnterSends(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: 'h', Text: "h"})
 	m.Update(tea.ModeReportMsg{Mode: ansi.ModeSynchronizedOutput, Value: ansi.ModeReset})
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if eng.Waiting() != chat.WaitNone || m.comp.value() != "h\n" {
-		t.Fatalf("ctrl+j after the terminal's answer: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() != chat.WaitNone || draftOf(m) != "h\n" {
+		t.Fatalf("ctrl+j after the terminal's answer: pending %v, composer %q", eng.Waiting() != chat.WaitNone, draftOf(m))
 	}
 
 	// No answer, but past the limit.
@@ -257,8 +256,8 @@ func TestTypeAheadEnterSends(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: 'h', Text: "h"})
 	clock = clock.Add(typeAheadLimit)
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
-	if eng.Waiting() != chat.WaitNone || m.comp.value() != "h\n" {
-		t.Fatalf("ctrl+j past typeAheadLimit: pending %v, composer %q", eng.Waiting() != chat.WaitNone, m.comp.value())
+	if eng.Waiting() != chat.WaitNone || draftOf(m) != "h\n" {
+		t.Fatalf("ctrl+j past typeAheadLimit: pending %v, composer %q", eng.Waiting() != chat.WaitNone, draftOf(m))
 	}
 }
 
@@ -291,8 +290,8 @@ func TestCopyAfterFailedTurn(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.typeText("/")
-	if !h.m.menu.IsOpen() || h.lay().Above.H == 0 {
-		t.Fatalf("no command list after /: open %v, above %+v", h.m.menu.IsOpen(), h.lay().Above)
+	if above := h.region(h.lay().Above); !strings.Contains(above, "/model") {
+		t.Fatalf("no command list above the composer after / (above %+v):\n%s", h.lay().Above, h.screen())
 	}
 	scr := h.screen()
 	for _, want := range []string{"/model", "/theme", "/new", "/system", "ctrl+o"} {
@@ -325,9 +324,7 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("unknown command: composer %q\n%s", h.draft(), h.screen())
 	}
 	h.key("esc")
-	for !h.m.comp.textEmpty() {
-		h.key("backspace")
-	}
+	h.clearDraft()
 
 	// /system sets this conversation's prompt; the request carries it.
 	h.useModel("gpt-4o")
