@@ -16,8 +16,8 @@ import (
 // (uictx.Component: a message in, an action out; drawn into its rectangle,
 // exactly w×h cells, in Update (composeFrame), cached by its own inputs;
 // its hints), told before each draw what the chat shows (show). A passive
-// pane (the notices) asks nothing and takes no keys; an interactive one
-// (the images) also implements focusablePane. Adding a pane is one file
+// pane asks nothing and takes no keys; an interactive one (the notices,
+// which scroll; the images) also implements focusablePane. Adding a pane is one file
 // with a type implementing sidePane, plus the line that opens it
 // (togglePane).
 type sidePane interface {
