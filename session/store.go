@@ -337,11 +337,13 @@ func dsn(path string, readOnly bool) string {
 // reasoning streamed at 1 KB/s. With 1 KB pages (and the row a save
 // leaves alone) it writes 2.8 times in a session with history, 3.0 in a
 // new data folder (BENCHMARKS.md, "Slow reasoning on disk, the built
-// binary"). The cost is in reading and writing long messages, which span
-// four times as many pages: loading a 10,000-message session whole takes
-// about a fifth to a half more CPU (same section). The page size is
-// chosen when a file is created; a database made by an earlier parley
-// keeps its 4 KB pages.
+// binary"). The cost is in reading and writing long messages and the
+// search index, which span four times as many pages (measured on a loaded
+// machine: loading a 10,000-message session whole 78–116 → 130–189 ms of
+// CPU, a search 1.5–3 times as long but still under 20 ms, a second of a
+// streaming answer saved 0.86 → 1.40 ms), all far inside their targets.
+// The page size is chosen when a file is created; a database made by an
+// earlier parley keeps its 4 KB pages.
 const pageSize = 1024
 
 // dsnCreate is dsn's read-write connection for create: the journal mode

@@ -118,11 +118,10 @@ func (m *Model) picked(r overlay.PickerResult) tea.Cmd {
 		}
 		return m.setTheme(r.Item.Value)
 	}
+	m.layers.pop()
 	if r.Action != overlay.PickerChoose {
-		m.layers.pop()
 		return nil
 	}
-	m.layers.pop()
 	switch p := r.For.(type) {
 	case chooseModel:
 		return m.useModel(r.Item.Value, p.send)
