@@ -56,15 +56,18 @@ type Conversation struct {
 }
 
 // ReasoningProgressEvery and ReasoningProgressBytes: reasoning alone is
-// reported less often than the answer, because a save costs
-// the database pages it touches (about 19 KB) whatever it adds, so
-// reasoning that arrives slowly (1 KB a second) saved every second would
-// write 19 times itself. It is reported every ReasoningProgressEvery, or
-// as soon as ReasoningProgressBytes of it wait, so a crash loses at most
-// that much of the thinking and never more of the answer than before.
+// reported less often than the answer, because a save costs the database
+// pages it touches (three, 3 KB with the store's 1 KB pages) whatever it
+// adds, and the write-ahead log writes everything twice: reasoning at 1
+// KB a second saved every second would write 8 times itself, every 15 s
+// (or 16 KB) 3.04 times in a new data folder, every 30 s (or 32 KB) 2.9
+// times (BENCHMARKS.md, "Slow reasoning on disk"); a model thinking at
+// 300 bytes a second pays the page cost on 9 KB a save instead of 4.5.
+// A crash loses at most that much of the thinking (30 s, or 32 KB), and
+// never more of the answer than before.
 const (
-	ReasoningProgressEvery = 15 * time.Second
-	ReasoningProgressBytes = 16 << 10
+	ReasoningProgressEvery = 30 * time.Second
+	ReasoningProgressBytes = 32 << 10
 )
 
 // DefaultProgressEvery is how often a streaming reply is reported with

@@ -99,12 +99,16 @@ func TestReasoningAloneIsReportedLessOften(t *testing.T) {
 		}
 	}))
 	turn, _ := c.Begin(&UserInput{Text: "q"}, TurnOptions{Model: "m"})
-	for range 14 { // 1 KB a second for 14 s: nothing reported yet
+	// A second less than the interval, at a pace that stays under the
+	// bytes that would be reported at once: nothing reported yet.
+	secs := int(ReasoningProgressEvery/time.Second) - 1
+	perSecond := ReasoningProgressBytes / (secs + 1)
+	for range secs {
 		clock = clock.Add(time.Second)
-		c.ReceiveReasoning(turn, strings.Repeat("r", 1000))
+		c.ReceiveReasoning(turn, strings.Repeat("r", perSecond))
 	}
 	if progress != 0 {
-		t.Fatalf("%d progress reports for 14 KB of reasoning over 14 s, want none before %v", progress, ReasoningProgressEvery)
+		t.Fatalf("%d progress reports for %d bytes of reasoning over %d s, want none before %v", progress, secs*perSecond, secs, ReasoningProgressEvery)
 	}
 	clock = clock.Add(time.Second)
 	c.ReceiveReasoning(turn, "r")

@@ -90,6 +90,10 @@ func (s *Store) open(ctx context.Context) error {
 		if err := s.create(ctx); err != nil {
 			return classify(s.path, "open", err)
 		}
+	} else {
+		// Best effort: a database that keeps its 4 KB pages works as
+		// before, and the next start tries again.
+		_, _ = s.toSmallPages(ctx, smallPagesMax)
 	}
 	db, err := sql.Open("sqlite", dsn(s.path, false))
 	if err != nil {
@@ -331,19 +335,19 @@ func dsn(path string, readOnly bool) string {
 // pageSize is the page size of a database parley creates (SQLite's
 // default is 4 KB). A commit writes every page it changed to the WAL, and
 // the checkpoint writes each once more, so a save costs pages, not the
-// bytes it adds: a piece of reasoning saved every 15 s touches the
-// database's first page, the pieces' table and its index besides the
-// piece, and with 4 KB pages `parley ask` wrote 5.1 times the 122 KB of a
-// reasoning streamed at 1 KB/s. With 1 KB pages (and the row a save
-// leaves alone) it writes 2.8 times in a session with history, 3.0 in a
-// new data folder (BENCHMARKS.md, "Slow reasoning on disk, the built
-// binary"). The cost is in reading and writing long messages and the
-// search index, which span four times as many pages (measured on a loaded
-// machine: loading a 10,000-message session whole 78–116 → 130–189 ms of
-// CPU, a search 1.5–3 times as long but still under 20 ms, a second of a
-// streaming answer saved 0.86 → 1.40 ms), all far inside their targets.
-// The page size is chosen when a file is created; a database made by an
-// earlier parley keeps its 4 KB pages.
+// bytes it adds: a piece of reasoning saved touches the database's first
+// page, the pieces' table and its index besides the piece, and with 4 KB
+// pages `parley ask` wrote 5.1 times the 122 KB of a reasoning streamed
+// at 1 KB/s. With 1 KB pages (the row a save leaves alone, reasoning
+// saved every 30 s) it writes 2.9 times or less (BENCHMARKS.md, "Slow
+// reasoning on disk"). The cost is in reading and writing long messages
+// and the search index, which span four times as many pages (measured on
+// a loaded machine: loading a 10,000-message session whole 78–116 →
+// 130–189 ms of CPU, a search 1.5–3 times as long but still under 20 ms,
+// a second of a streaming answer saved 0.86 → 1.40 ms), all far inside
+// their targets. The page size is chosen when a file is created; a
+// database made by an earlier parley is rewritten to it when opened
+// (toSmallPages).
 const pageSize = 1024
 
 // dsnCreate is dsn's read-write connection for create: the journal mode

@@ -1,0 +1,90 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// smallPagesMax is the largest database rewritten to pageSize pages when
+// it is opened. The rewrite (VACUUM) holds the write lock while it copies
+// the whole file, and another process starting meanwhile waits for it
+// (busyTimeout, 5 s); 32 MiB took 0.6–0.9 s on the slow machine of
+// BENCHMARKS.md ("Old databases get small pages").
+const smallPagesMax = 32 << 20
+
+// toSmallPages rewrites a database an earlier parley made with SQLite's
+// default 4 KB pages to pageSize pages, once, when this process is the
+// only one that has it open: each save of a streaming reply writes the
+// pages it touches, and with 4 KB pages a reasoning streamed at 1 KB/s
+// cost `parley ask` 4.4 times its bytes on disk (1 KB pages: 2.8). The
+// page size of a WAL database cannot change in place: the file leaves
+// WAL (which only the one connection to it may do), takes the new size
+// with VACUUM, and goes back to WAL. Anything in the way (another
+// process, a file too large, a full disk, a damaged page) leaves the
+// database as it was, to be tried again at the next start; it reports
+// whether the file has pageSize pages now. A file over maxSize bytes is
+// left as it is.
+func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return false, err
+	}
+	if st.Size() > maxSize {
+		return false, nil
+	}
+	db, err := sql.Open("sqlite", dsnSmallPages(s.path))
+	if err != nil {
+		return false, err
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	var size int
+	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		return false, err
+	}
+	if size == pageSize {
+		return true, nil
+	}
+	var mode string
+	if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = DELETE").Scan(&mode); err != nil {
+		return false, fmt.Errorf("leave WAL: %w", err)
+	}
+	// Whatever happens below, the file goes back to WAL before anyone
+	// else writes it in the rollback journal's mode.
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA journal_mode = WAL")
+	if !strings.EqualFold(mode, "delete") {
+		return false, nil // another connection has it open
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		return false, err
+	}
+	if _, err := conn.ExecContext(ctx, "VACUUM"); err != nil {
+		return false, fmt.Errorf("rewrite with %d-byte pages: %w", pageSize, err)
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		return false, err
+	}
+	return size == pageSize, nil
+}
+
+// dsnSmallPages is the connection of toSmallPages: no journal mode of its
+// own (it changes it), a short wait for a lock (a database another
+// process is writing is left for another start), and SQLite's temporary
+// files on disk, where VACUUM builds its copy (in memory it would cost
+// the file's size).
+func dsnSmallPages(path string) string {
+	u := url.URL{Scheme: "file", Path: path}
+	q := url.Values{}
+	q.Set("_busy_timeout", "200")
+	q.Set("_synchronous", "FULL")
+	u.RawQuery = q.Encode()
+	return u.String()
+}
