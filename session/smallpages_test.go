@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -224,4 +225,76 @@ func BenchmarkToSmallPages(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(data))/(1<<20), "MiB")
+}
+
+// TestARewriteCutOffIsRolledBack: parley killed while it rewrites a
+// database to small pages leaves the file in the rollback journal's mode
+// with a hot journal, pages of the rewrite already in it. The next start
+// rolls the journal back (the file reads as before), rewrites it then,
+// and every message is there.
+func TestARewriteCutOffIsRolledBack(t *testing.T) {
+	ctx := context.Background()
+	dir, crashed := oldDatabase(t), filepath.Join(t.TempDir(), "parley")
+	path := filepath.Join(dir, DBName)
+	want := fixtureTexts(t, path)
+	db, err := sql.Open("sqlite", dsnSmallPages(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var mode string
+	if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = DELETE").Scan(&mode); err != nil || mode != "delete" {
+		t.Fatalf("leaving WAL: %q, %v", mode, err)
+	}
+	// A cache of one page makes SQLite write changed pages to the file
+	// before the commit, as the copy VACUUM makes does: the files copied
+	// now are what a kill at this point leaves.
+	for _, q := range []string{"PRAGMA cache_size = 1", "BEGIN IMMEDIATE", "UPDATE messages SET text = text || ' (cut off)'",
+		"CREATE TABLE rewrite (x)", "INSERT INTO rewrite SELECT text FROM messages"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := os.MkdirAll(crashed, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{DBName, DBName + "-journal"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) == 0 {
+			t.Fatalf("%s: %d bytes, %v; want the file as a cut-off rewrite leaves it", name, len(b), err)
+		}
+		if err := os.WriteFile(filepath.Join(crashed, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, crashed, Options{})
+	if err != nil {
+		t.Fatalf("opening after a rewrite was cut off: %v", err)
+	}
+	defer s.Close()
+	crashedPath := filepath.Join(crashed, DBName)
+	if got := pageSizeOf(t, crashedPath); got != pageSize {
+		t.Fatalf("after the next start: %d-byte pages, want %d", got, pageSize)
+	}
+	var leftover int
+	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'rewrite'").Scan(&leftover); err != nil || leftover != 0 {
+		t.Fatalf("the cut-off transaction's table is there (%d, %v)", leftover, err)
+	}
+	got := fixtureTexts(t, crashedPath)
+	if len(got) != len(want) {
+		t.Fatalf("%d messages after the next start, %d before", len(got), len(want))
+	}
+	for i := range got {
+		if strings.HasSuffix(got[i], " (cut off)") {
+			t.Fatalf("message %d kept the cut-off change: %q", i, got[i])
+		}
+	}
 }
