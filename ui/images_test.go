@@ -194,11 +194,11 @@ func TestImagePaneActions(t *testing.T) {
 
 	h.key("alt+i")
 	p, ok := h.m.imagePaneFocused()
-	if !ok || p.p.Len() != 2 {
-		t.Fatalf("pane open %v with %d images", ok, p.p.Len())
+	if !ok || p.Len() != 2 {
+		t.Fatalf("pane open %v with %d images", ok, p.Len())
 	}
-	h.wait("the pane's preview", func() bool { return strings.Contains(h.screen(), filepath.Base(files[0])) && p.shown != nil })
-	sel, _ := p.p.Selected()
+	h.wait("the pane's preview", func() bool { return strings.Contains(h.screen(), filepath.Base(files[0])) && h.panePicture() })
+	sel, _ := p.Selected()
 
 	h.key("o")
 	h.wait("the viewer", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "xdg-open "+sel.Path) })
@@ -213,7 +213,7 @@ func TestImagePaneActions(t *testing.T) {
 
 	// Save a copy: the prompt takes a path; enter writes it.
 	h.key("s")
-	if !p.p.PromptOpen() {
+	if !p.PromptOpen() {
 		t.Fatal("s opened no prompt")
 	}
 	dst := filepath.Join(t.TempDir(), "copy.png")
@@ -267,7 +267,7 @@ func TestEditFromThePane(t *testing.T) {
 	h.key("alt+i")
 	p, _ := h.m.imagePaneFocused()
 	h.key("down") // the older of the two
-	sel, _ := p.p.Selected()
+	sel, _ := p.Selected()
 	h.key("e")
 	if got := h.draft(); got != "/edit " {
 		t.Fatalf("composer %q", got)
