@@ -12,6 +12,7 @@ import (
 	"parley/api/apitest"
 	"parley/conversation"
 	"parley/internal/desktop"
+	"parley/media/mediatest"
 	"parley/ui/overlay"
 )
 
@@ -272,6 +273,9 @@ func TestEditFromThePane(t *testing.T) {
 	if got := h.draft(); got != "/edit " {
 		t.Fatalf("composer %q", got)
 	}
+	// The edit comes back as an image of its own (the fake gateway's
+	// default is the image it was given).
+	h.srv.Enqueue(apitest.Reply{Images: [][]byte{mediatest.PNG(t, mediatest.Screenshot(64, 48))}})
 	h.typeText("make it night --model gpt-image-1")
 	h.key("enter")
 	h.wait("the edit", func() bool {
@@ -296,6 +300,16 @@ func TestEditFromThePane(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "Edit · gpt-image-1") {
 		t.Fatalf("screen:\n%s", h.screen())
+	}
+	// The pane, still open, lists the edit as an edit of the image (the
+	// test's clock stands still, so it is listed after the two made at
+	// the same time).
+	h.key("alt+i")
+	h.key("G")
+	side := h.region(h.lay().Side)
+	if !strings.Contains(side, "3 of 3") || !strings.Contains(side, "✎ Edited") ||
+		!strings.Contains(side, "edited from") || !strings.Contains(side, "make it night") {
+		t.Fatalf("the pane does not list the edit with its source:\n%s", side)
 	}
 }
 
