@@ -41,9 +41,9 @@ func halfBlocks(w, h int) []string {
 }
 
 // BenchmarkFirstFrame200 is the pane's first frame with 200 images: a new
-// pane, SetItems and Draw at 120×40, nothing cached. "no preview" is the
+// pane, setItems and render at 120×40, nothing cached. "no preview" is the
 // frame drawn while the preview is made; "with preview" draws one of
-// PreviewArea's size.
+// previewArea's size.
 func BenchmarkFirstFrame200(b *testing.B) {
 	ctx := testCtx(b, false)
 	items := benchItems()

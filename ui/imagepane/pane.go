@@ -18,8 +18,8 @@ type Pane struct {
 	dirs Dirs
 
 	items []Item
-	rows  []row // what the list shows of each item, made in SetItems
-	gen   int   // grows with every SetItems, for the caches
+	rows  []row // what the list shows of each item, made in setItems
+	gen   int   // grows with every setItems, for the caches
 	// list holds the rows, the selection (its cursor: an index into
 	// items) and the scroll; Draw gives it its size.
 	list list.Model[row]
