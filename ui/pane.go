@@ -15,7 +15,7 @@ import (
 // gives it the keys it binds while it has the focus, and acts on its
 // results by their types (handleResult). Adding a pane is a type
 // implementing sidepane.Pane, plus the line that opens it (togglePane).
-
+//
 // paneInput gathers what the panes read, in one place.
 func (m *Model) paneInput() sidepane.Input {
 	in := sidepane.Input{Conv: m.eng.Conv(), Pending: m.comp.attachments, Notices: m.notes.log, Now: m.now()}
