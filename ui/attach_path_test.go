@@ -29,11 +29,11 @@ func TestAttachedFileKeepsItsPathInThePane(t *testing.T) {
 	if !ok {
 		t.Fatal("no image pane")
 	}
-	h.wait("the pane's list", func() bool { return p.p.Len() > 0 })
-	if p.p.Len() != 1 {
-		t.Fatalf("the pane lists %d items, want the image alone", p.p.Len())
+	h.wait("the pane's list", func() bool { return p.Len() > 0 })
+	if p.Len() != 1 {
+		t.Fatalf("the pane lists %d items, want the image alone", p.Len())
 	}
-	sel, _ := p.p.Selected()
+	sel, _ := p.Selected()
 	if abs, _ := filepath.Abs(img); sel.Path != abs {
 		t.Fatalf("the attached image's path is %q, want %q", sel.Path, abs)
 	}

@@ -35,8 +35,11 @@
 // then a draw into that rectangle; their key hints. They read the shared
 // uictx.Context and their arguments, never the root model, and they never
 // hold closures over it or the engine. Every overlay is a component of a
-// package of its own (overlay, toolsui, browser, filepicker, imageform);
-// no root type sits between it and the root. handleResult (results.go) is
+// package of its own (overlay, toolsui, browser, filepicker, imageform),
+// and so is the image pane (imagepane, a side pane of ui/sidepane's
+// contract); no root type sits between one and the root (the notices
+// pane, which presents the root's own notices, is the one component the
+// root package declares). handleResult (results.go) is
 // the one place each kind of action is acted on, by its type; a picker's
 // by what it was opened for (PickerOptions.For).
 //

@@ -11,6 +11,8 @@ import (
 	"parley/conversation"
 	"parley/media"
 	"parley/ui/cells"
+	"parley/ui/imagepane"
+	"parley/ui/sidepane"
 	"parley/ui/slash"
 )
 
@@ -71,12 +73,10 @@ func readMask(ask imageAsk, path string) tea.Cmd {
 // editSource is the image /edit works on: the one selected in the image
 // pane, else the last attached in the composer, else the last of the
 // conversation.
-func editSource(pane sidePane, pending []api.Attachment, conv *conversation.Conversation) (imageSource, bool) {
-	if p, ok := pane.(*imagesPane); ok {
-		if key, ok := p.selection(); ok {
-			if a, ok := findImage(conv, pending, key); ok {
-				return imageSource{name: a.Name, data: a.Data}, true
-			}
+func editSource(pane sidepane.Pane, pending []api.Attachment, conv *conversation.Conversation) (imageSource, bool) {
+	if p, ok := pane.(*imagepane.Pane); ok {
+		if a, ok := p.SelectedImage(); ok {
+			return imageSource{name: a.Name, data: a.Data}, true
 		}
 	}
 	for i := len(pending) - 1; i >= 0; i-- {

@@ -12,6 +12,7 @@ import (
 	"parley/ui/cells"
 	"parley/ui/keys"
 	"parley/ui/overlay"
+	"parley/ui/sidepane"
 	"parley/ui/slash"
 	"parley/ui/uictx"
 )
@@ -78,12 +79,12 @@ func TestExtendWithAnOverlay(t *testing.T) {
 // messages the conversation has.
 type counterPane struct {
 	draws, w, h int
-	in          paneInput
+	in          sidepane.Input
 }
 
-func (p *counterPane) name() string                           { return "counter" }
+func (p *counterPane) Name() string                           { return "counter" }
 func (p *counterPane) SetSize(w, h int)                       { p.w, p.h = w, h }
-func (p *counterPane) show(in paneInput, _ bool)              { p.in = in }
+func (p *counterPane) Show(in sidepane.Input, _ bool)         { p.in = in }
 func (p *counterPane) Update(tea.Msg) (tea.Cmd, uictx.Action) { return nil, nil }
 func (p *counterPane) Hints() []uictx.Hint                    { return nil }
 func (p *counterPane) Draw() (string, int, int) {
@@ -92,7 +93,7 @@ func (p *counterPane) Draw() (string, int, int) {
 	for i := range lines {
 		lines[i] = cells.Spaces(p.w)
 	}
-	lines[0] = cells.Fit("messages: "+itoa(p.in.conv.Len()), p.w)
+	lines[0] = cells.Fit("messages: "+itoa(p.in.Conv.Len()), p.w)
 	return strings.Join(lines, "\n"), 0, 0
 }
 
@@ -124,8 +125,8 @@ type markPane struct {
 	marks int
 }
 
-func (p *markPane) name() string { return "marks" }
-func (p *markPane) binds(msg tea.Msg) bool {
+func (p *markPane) Name() string { return "marks" }
+func (p *markPane) Binds(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
 	return ok && (k.String() == "x" || k.Keystroke() == "esc")
 }

@@ -20,7 +20,7 @@ const (
 // It changes only through its three moves, each a whole state (the
 // composer's or the pane's focus never keeps a message of the cursor);
 // the textarea and the panes learn it when they are drawn (composer.sync,
-// paneInput), never from a Focus or Blur call at the place that moved it.
+// a pane's Show), never from a Focus or Blur call at the place that moved it.
 // One exception: a key delivered to the composer focuses the textarea
 // first (composer.update), since a blurred textarea takes no key and the
 // key that gave the composer the focus back is typed before the next

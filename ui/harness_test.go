@@ -16,8 +16,10 @@ import (
 	"parley/api"
 	"parley/api/apitest"
 	"parley/chat"
+	"parley/ui/imagepane"
 	"parley/ui/overlay"
 	"parley/ui/preview"
+	"parley/ui/sidepane"
 	"parley/ui/uictx"
 )
 
@@ -315,9 +317,15 @@ type errorString string
 func (e errorString) Error() string { return string(e) }
 
 // imagePaneFocused is the open image pane and whether it has the keys.
-func (m *Model) imagePaneFocused() (*imagesPane, bool) {
-	p, ok := m.pane.(*imagesPane)
+func (m *Model) imagePaneFocused() (*imagepane.Pane, bool) {
+	p, ok := m.pane.(*imagepane.Pane)
 	return p, ok && m.focus.on == focusPane && m.layers.top() == nil
+}
+
+// panePicture reports whether the side pane shows a picture: the half
+// blocks of its preview, as many as a preview of a few cells has.
+func (h *harness) panePicture() bool {
+	return strings.Count(h.region(h.lay().Side), "▀") >= 20
 }
 
 // layerName is the name of the top layer, or "" when none is open.
@@ -420,7 +428,7 @@ func (h *harness) notice() (string, toastKind) {
 // said is the log of the run's notices, oldest first, whether or not
 // they are still on screen (a notice said again in a row is logged once,
 // with the gen of its last saying).
-func (h *harness) said() []notice { return h.m.notes.log }
+func (h *harness) said() []sidepane.Notice { return h.m.notes.log }
 
 // showNotice shows a notice as a part of the chat would (its fade timer
 // aside): for the tests of how notices are drawn.

@@ -10,6 +10,7 @@ import (
 	"parley/api"
 	"parley/conversation"
 	"parley/ui/keys"
+	"parley/ui/sidepane"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -112,7 +113,7 @@ func (m *Model) hintItems() []uictx.Hint {
 		return l.Hints()
 	}
 	if m.focus.on == focusPane {
-		if p, ok := m.pane.(focusablePane); ok {
+		if p, ok := m.pane.(sidepane.Focusable); ok {
 			return p.Hints()
 		}
 	}

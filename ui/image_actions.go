@@ -23,14 +23,14 @@ type noticeMsg struct {
 	kind toastKind
 }
 
-// imageAction carries out what the image pane asked for on its selected
-// image: the desktop work (open, copy, save) runs in commands.
-func (m *Model) imageAction(r imageAction) tea.Cmd {
-	a, it := r.att, r.item
+// imageAction carries out what the image pane chose to do with its
+// selected image: the desktop work (open, copy, save) runs in commands.
+func (m *Model) imageAction(r imagepane.Chosen) tea.Cmd {
+	a, it := r.Image, r.Item
 	if len(a.Data) == 0 {
 		return m.notes.show("that image's bytes are not at hand any more", toastWarn)
 	}
-	switch r.act {
+	switch r.Action {
 	case imagepane.Attach:
 		m.focus.toComposer()
 		name := a.Name
@@ -74,7 +74,7 @@ func (m *Model) imageAction(r imageAction) tea.Cmd {
 			return noticeMsg{text: "image copied to the clipboard", kind: toastOK}
 		}
 	case imagepane.Save:
-		dst, data := r.savePath, a.Data
+		dst, data := r.SavePath, a.Data
 		return func() tea.Msg { return saveImageCopy(dst, data) }
 	case imagepane.Edit:
 		m.focus.toComposer()

@@ -12,6 +12,7 @@ import (
 	"parley/api/apitest"
 	"parley/conversation"
 	"parley/internal/desktop"
+	"parley/media/mediatest"
 	"parley/ui/overlay"
 )
 
@@ -194,11 +195,11 @@ func TestImagePaneActions(t *testing.T) {
 
 	h.key("alt+i")
 	p, ok := h.m.imagePaneFocused()
-	if !ok || p.p.Len() != 2 {
-		t.Fatalf("pane open %v with %d images", ok, p.p.Len())
+	if !ok || p.Len() != 2 {
+		t.Fatalf("pane open %v with %d images", ok, p.Len())
 	}
-	h.wait("the pane's preview", func() bool { return strings.Contains(h.screen(), filepath.Base(files[0])) && p.shown != nil })
-	sel, _ := p.p.Selected()
+	h.wait("the pane's preview", func() bool { return strings.Contains(h.screen(), filepath.Base(files[0])) && h.panePicture() })
+	sel, _ := p.Selected()
 
 	h.key("o")
 	h.wait("the viewer", func() bool { b, _ := os.ReadFile(log); return strings.Contains(string(b), "xdg-open "+sel.Path) })
@@ -213,7 +214,7 @@ func TestImagePaneActions(t *testing.T) {
 
 	// Save a copy: the prompt takes a path; enter writes it.
 	h.key("s")
-	if !p.p.PromptOpen() {
+	if !p.PromptOpen() {
 		t.Fatal("s opened no prompt")
 	}
 	dst := filepath.Join(t.TempDir(), "copy.png")
@@ -267,11 +268,14 @@ func TestEditFromThePane(t *testing.T) {
 	h.key("alt+i")
 	p, _ := h.m.imagePaneFocused()
 	h.key("down") // the older of the two
-	sel, _ := p.p.Selected()
+	sel, _ := p.Selected()
 	h.key("e")
 	if got := h.draft(); got != "/edit " {
 		t.Fatalf("composer %q", got)
 	}
+	// The edit comes back as an image of its own (the fake gateway's
+	// default is the image it was given).
+	h.srv.Enqueue(apitest.Reply{Images: [][]byte{mediatest.PNG(t, mediatest.Screenshot(64, 48))}})
 	h.typeText("make it night --model gpt-image-1")
 	h.key("enter")
 	h.wait("the edit", func() bool {
@@ -296,6 +300,16 @@ func TestEditFromThePane(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "Edit · gpt-image-1") {
 		t.Fatalf("screen:\n%s", h.screen())
+	}
+	// The pane, still open, lists the edit as an edit of the image (the
+	// test's clock stands still, so it is listed after the two made at
+	// the same time).
+	h.key("alt+i")
+	h.key("G")
+	side := h.region(h.lay().Side)
+	if !strings.Contains(side, "3 of 3") || !strings.Contains(side, "✎ Edited") ||
+		!strings.Contains(side, "edited from") || !strings.Contains(side, "make it night") {
+		t.Fatalf("the pane does not list the edit with its source:\n%s", side)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"parley/chat"
 	"parley/ui/keys"
+	"parley/ui/sidepane"
 	"parley/ui/uictx"
 )
 
@@ -59,8 +60,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 // paneTakes gives a key or a paste to the side pane when the pane has the
 // focus and binds it; ok says it did.
 func (m *Model) paneTakes(msg tea.Msg) (tea.Cmd, bool) {
-	p, ok := m.pane.(focusablePane)
-	if !ok || keyMode(m.layers.top(), m.focus) != modePane || !p.binds(msg) {
+	p, ok := m.pane.(sidepane.Focusable)
+	if !ok || keyMode(m.layers.top(), m.focus) != modePane || !p.Binds(msg) {
 		return nil, false
 	}
 	cmd, res := p.Update(msg)

@@ -11,6 +11,7 @@ import (
 	"parley/internal/desktop"
 	"parley/themes"
 	"parley/ui/overlay"
+	"parley/ui/sidepane"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -51,7 +52,7 @@ type Model struct {
 	// pane (nil when closed); focus says which part has the keys when no
 	// layer is open.
 	layers layerStack
-	pane   sidePane
+	pane   sidepane.Pane
 	focus  focus
 	// actions is the action table (keys and slash commands); menu is the command
 	// list above the composer.

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"parley/ui/cells"
+	"parley/ui/sidepane"
 	"parley/ui/uictx"
 )
 
@@ -43,7 +44,9 @@ type notices struct {
 	// bannerGen grows when it changes.
 	banner    []string
 	bannerGen int
-	log       []notice
+	// log is every notice of the run, oldest first, as the notices pane
+	// reads it.
+	log []sidepane.Notice
 }
 
 // maxNoticeLog bounds the notices kept for the pane.
@@ -86,14 +89,15 @@ func (ns *notices) expired(msg noticeExpiredMsg) {
 
 // add logs a notice; the same text twice in a row is logged once.
 func (ns *notices) add(n notice) {
-	if l := len(ns.log); l > 0 && ns.log[l-1].text == n.text {
-		ns.log[l-1] = n
+	logged := sidepane.Notice{Text: n.text, Icon: n.kind.icon(), At: n.at, Gen: n.gen}
+	if l := len(ns.log); l > 0 && ns.log[l-1].Text == n.text {
+		ns.log[l-1] = logged
 		return
 	}
 	if len(ns.log) >= maxNoticeLog {
 		ns.log = append(ns.log[:0], ns.log[1:]...)
 	}
-	ns.log = append(ns.log, n)
+	ns.log = append(ns.log, logged)
 }
 
 // dismiss clears the notice shown (it stays in the log).

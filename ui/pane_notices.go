@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/cells"
+	"parley/ui/sidepane"
 	"parley/ui/uictx"
 )
 
@@ -14,11 +15,14 @@ import (
 // what a notice under the composer could only show in part, and what the
 // start-up banner had no room for. It takes the keys when it opens, to
 // scroll what does not fit (↑/↓, pgup/pgdn, home/end); any other key goes
-// back to the composer, which gets it.
+// back to the composer, which gets it. It is the one side pane of the
+// root package: it presents the root's own notices, worded with the
+// root's key names (noticesHow, keyOf), and esc gives the keys back with
+// the root's focusComposerResult.
 type noticesPane struct {
 	ctx  *uictx.Context
 	w, h int
-	log  []notice
+	log  []sidepane.Notice
 	// top is the first line of the notices shown (0: the newest at the
 	// top); it stays on the same line when older notices arrive.
 	top     int
@@ -29,18 +33,18 @@ type noticesPane struct {
 
 func newNoticesPane(ctx *uictx.Context) *noticesPane { return &noticesPane{ctx: ctx} }
 
-func (p *noticesPane) name() string     { return "notices" }
+func (p *noticesPane) Name() string     { return "notices" }
 func (p *noticesPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *noticesPane) show(in paneInput, focused bool) {
-	if n := len(in.notes.log) - len(p.log); n > 0 && p.top > 0 {
+func (p *noticesPane) Show(in sidepane.Input, focused bool) {
+	if n := len(in.Notices) - len(p.log); n > 0 && p.top > 0 {
 		// Newer notices came in above: keep the lines read in place.
-		p.top += p.linesOf(in.notes.log[len(in.notes.log)-n:])
+		p.top += p.linesOf(in.Notices[len(in.Notices)-n:])
 	}
-	p.log, p.focused = in.notes.log, focused
+	p.log, p.focused = in.Notices, focused
 }
 
-// binds takes the keys that scroll, and esc (back to the composer).
-func (p *noticesPane) binds(msg tea.Msg) bool {
+// Binds takes the keys that scroll, and esc (back to the composer).
+func (p *noticesPane) Binds(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return false
@@ -87,7 +91,7 @@ func (p *noticesPane) Draw() (string, int, int) {
 	key := strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(p.ctx.StyleGen) + "/" + strconv.Itoa(len(log)) + "/" + noticesHow(p.ctx) +
 		"/" + strconv.Itoa(p.top) + "/" + strconv.FormatBool(p.focused)
 	if len(log) > 0 {
-		key += "/" + strconv.Itoa(log[len(log)-1].gen) + log[len(log)-1].at.String()
+		key += "/" + strconv.Itoa(log[len(log)-1].Gen) + log[len(log)-1].At.String()
 	}
 	if key == p.key {
 		return p.view, 0, 0
@@ -115,7 +119,7 @@ func (p *noticesPane) body() []string {
 
 // linesOf is how many lines the notices ns add to the body, the blank
 // line before each included.
-func (p *noticesPane) linesOf(ns []notice) int {
+func (p *noticesPane) linesOf(ns []sidepane.Notice) int {
 	n := 0
 	for _, x := range ns {
 		n += 1 + len(wrapLogged(x, max(p.w-2, 1)))
@@ -187,9 +191,9 @@ func (p *noticesPane) scrollNote(above, below int) string {
 
 // wrapLogged wraps one logged notice to w cells: its time and icon, then
 // the text, the lines after the first indented, every word kept.
-func wrapLogged(n notice, w int) []string {
-	head := n.at.Format("15:04:05") + " " + n.kind.icon()
-	first := cells.WrapLines(head+n.text, w)
+func wrapLogged(n sidepane.Notice, w int) []string {
+	head := n.At.Format("15:04:05") + " " + n.Icon
+	first := cells.WrapLines(head+n.Text, w)
 	if len(first) == 1 {
 		return first
 	}

@@ -14,6 +14,7 @@ import (
 	"parley/config"
 	"parley/media"
 	"parley/media/mediatest"
+	"parley/ui/sidepane"
 )
 
 // TestPastedPathsBeyondTheCountAreNotRead: a paste of 100 real image
@@ -75,5 +76,5 @@ func TestPastedPathsBeyondTheCountAreNotRead(t *testing.T) {
 
 // logged reports whether the notices log holds text.
 func (h *harness) logged(text string) bool {
-	return slices.ContainsFunc(h.said(), func(n notice) bool { return n.text == text })
+	return slices.ContainsFunc(h.said(), func(n sidepane.Notice) bool { return n.Text == text })
 }

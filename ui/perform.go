@@ -244,7 +244,7 @@ func (m *Model) performScreen(o op, c call) tea.Cmd {
 	case opTools:
 		return m.notes.show(toolsCommand(c.inv.Argv, m.opts.MCP, &m.layers, m.ctx))
 	case opImagePane:
-		return m.togglePane(newImagesPane(m.ctx, imagepane.Dirs{Home: m.opts.Getenv("HOME"), Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
+		return m.togglePane(imagepane.New(m.ctx, imagepane.Dirs{Home: m.opts.Getenv("HOME"), Work: m.opts.WorkDir, Save: m.opts.saveDir()}, m.pics.mode != preview.Off))
 	case opThinking:
 		m.tr.SetThinkingOpen(!m.tr.ThinkingOpen())
 		if m.tr.ThinkingOpen() {

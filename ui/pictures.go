@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"parley/ui/preview"
+	"parley/ui/sidepane"
 	"parley/ui/transcript"
 	"parley/ui/uictx"
 )
@@ -155,46 +156,42 @@ type tmuxProbedMsg struct {
 	err error
 }
 
-// pictureRequest is a picture a pane waits for: src drawn into w×h cells,
-// named key.
-type pictureRequest struct {
-	key  string
-	src  preview.Source
-	w, h int
-}
-
-// panePictureMsg brings a picture a pane asked for.
+// panePictureMsg brings a picture the side pane asked for.
 type panePictureMsg struct {
 	key string
 	r   preview.Rendered
 	err error
 }
 
-// askPanePicture makes the picture the side pane waits for, in a command.
-func (p *pictures) askPane(ctx context.Context, pane sidePane, opts preview.Options) tea.Cmd {
-	w, ok := pane.(pictureWanter)
+// askPane makes the picture the side pane waits for, in a command.
+func (p *pictures) askPane(ctx context.Context, pane sidepane.Pane, opts preview.Options) tea.Cmd {
+	w, ok := pane.(sidepane.PictureWanter)
 	if !ok {
 		return nil
 	}
-	req, ok := w.wantedPicture()
+	req, ok := w.WantedPicture()
 	if !ok {
 		return nil
 	}
 	cache := p.cache
 	return func() tea.Msg {
-		r, err := cache.RenderContext(ctx, req.src, req.w, req.h, opts)
-		return panePictureMsg{key: req.key, r: r, err: err}
+		r, err := cache.RenderContext(ctx, req.Src, req.W, req.H, opts)
+		return panePictureMsg{key: req.Key, r: r, err: err}
 	}
 }
 
-// panePictureArrived hands a finished picture to the pane (after its
-// kitty transmit).
-func (p *pictures) paneArrived(msg panePictureMsg, pane sidePane) tea.Cmd {
-	w, ok := pane.(pictureWanter)
+// paneArrived hands a finished picture to the pane (after its kitty
+// transmit), or the sentence saying why it could not be made.
+func (p *pictures) paneArrived(msg panePictureMsg, pane sidepane.Pane) tea.Cmd {
+	w, ok := pane.(sidepane.PictureWanter)
 	if !ok {
 		return nil
 	}
-	w.takePicture(msg)
+	pic := sidepane.Picture{Key: msg.key, Lines: msg.r.Lines, Stopped: stopped(msg.err)}
+	if msg.err != nil && !pic.Stopped {
+		pic.Failed = userSentence(msg.err)
+	}
+	w.TakePicture(pic)
 	if msg.err != nil {
 		return nil
 	}

@@ -91,8 +91,8 @@ func TestReopenedSessionsImagePane(t *testing.T) {
 	if !ok {
 		t.Fatal("no image pane")
 	}
-	again.wait("both images with a preview", func() bool { return p.p.Len() == 2 && p.shown != nil })
-	sel, _ := p.p.Selected()
+	again.wait("both images with a preview", func() bool { return p.Len() == 2 && again.panePicture() })
+	sel, _ := p.Selected()
 	if sel.Path == "" || sel.Path != st.BlobPath(sel.Key) {
 		t.Fatalf("the image's file is %q", sel.Path)
 	}
@@ -137,10 +137,10 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 	if !ok {
 		t.Fatal("no image pane")
 	}
-	again.wait("both images with a preview", func() bool { return p.p.Len() == 2 && p.shown != nil })
+	again.wait("both images with a preview", func() bool { return p.Len() == 2 && again.panePicture() })
 	want := map[string]bool{files[0]: true, files[1]: true}
-	for range 2 {
-		sel, _ := p.p.Selected()
+	for i := range 2 {
+		sel, _ := p.Selected()
 		if !want[sel.Path] {
 			t.Fatalf("the image's file is %q, want one of %v", sel.Path, files)
 		}
@@ -149,9 +149,15 @@ func TestReopenedSessionShowsItsGeneratedImages(t *testing.T) {
 		if strings.Contains(scr, "not saved yet") || !strings.Contains(scr, "path ") || !strings.Contains(scr, filepath.Base(sel.Path)) {
 			t.Fatalf("the details do not show the stored file %s:\n%s", sel.Path, scr)
 		}
+		if i == 1 {
+			break
+		}
 		again.key("down")
-		again.wait("the next preview", func() bool {
-			return p.shown != nil && p.needW > 0 && p.shownKey == previewKey(p.need.Sum, p.needW, p.needH)
-		})
+		// The other image's preview is not made yet: the pane waits for
+		// it (a "…" where it goes), then shows it.
+		if again.panePicture() {
+			t.Fatalf("the pane still shows the last image's preview after a move:\n%s", again.screen())
+		}
+		again.wait("the next preview", again.panePicture)
 	}
 }

@@ -44,8 +44,17 @@ func TestAReplysImagesShowAndAreSaved(t *testing.T) {
 	if _, kind := h.notice(); kind != toastWarn {
 		t.Fatalf("the image not kept is said as %d, not as a warning", kind)
 	}
-	items := imageItems(h.eng.Conv(), nil, h.clock.now(), nil)
-	if len(items) != 1 || items[0].Origin != imagepane.Generated || items[0].Path != files[0] {
-		t.Fatalf("the image pane lists %+v", items)
+	// The image pane lists it as made by the model, with its file.
+	h.key("alt+i")
+	p, ok := h.m.imagePaneFocused()
+	if !ok {
+		t.Fatal("alt+i opened no image pane")
+	}
+	side := h.region(h.lay().Side)
+	if !strings.Contains(side, "1 of 1") || !strings.Contains(side, "✦ Generated") || strings.Contains(side, "not saved yet") {
+		t.Fatalf("the image pane does not list the reply's image as generated, with its file:\n%s", side)
+	}
+	if sel, _ := p.Selected(); sel.Origin != imagepane.Generated || sel.Path != files[0] {
+		t.Fatalf("the image pane lists %+v, want the generated %s", sel, files[0])
 	}
 }

@@ -10,20 +10,25 @@ import (
 	"parley/ui/cells"
 	"parley/ui/filepicker"
 	"parley/ui/imageform"
+	"parley/ui/imagepane"
 	"parley/ui/overlay"
 	"parley/ui/toolsui"
 	"parley/ui/uictx"
 )
 
-// Every overlay is a component of a package of its own and reports its
-// own types (overlay.HelpClosed, overlay.PickerResult,
+// Every overlay and the image pane is a component of a package of its
+// own and reports its own types (overlay.HelpClosed, overlay.PickerResult,
 // overlay.ModelsListed, overlay.SetupResult, toolsui.ApprovalAnswer,
 // toolsui.ListResult, browser.Result, filepicker.Result,
-// imageform.Result); the side panes, the root's own components, report
-// the root's (noticeResult, focusComposerResult, imageAction). A
-// component never holds the root or closures over it: what it asks is
-// data, and handleResult is the one place the root acts on it, one case
-// per type.
+// imageform.Result, imagepane.Closed, imagepane.Said, imagepane.Chosen);
+// the notices pane and the composer, the root's own, report the root's
+// (focusComposerResult, noticeResult). A component never holds the root
+// or closures over it: what it asks is data, and handleResult is the one
+// place the root acts on it, one case per type.
+
+// focusComposerResult gives the keys back to the composer (esc in the
+// notices pane).
+type focusComposerResult struct{}
 
 // noticeResult is something a component has to tell the user: it goes to
 // the notices like every other message.
@@ -69,10 +74,12 @@ func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 		return nil
 	case noticeResult:
 		return m.notes.show(r.text, r.kind)
-	case focusComposerResult:
+	case focusComposerResult, imagepane.Closed:
 		m.focus.toComposer()
 		return nil
-	case imageAction:
+	case imagepane.Said:
+		return m.notes.show(r.Text, toastInfo)
+	case imagepane.Chosen:
 		return m.imageAction(r)
 	case browser.Result:
 		return m.browsed(r)

@@ -201,10 +201,10 @@ func TestDroppedMessagesAreSaidOnce(t *testing.T) {
 		h.key("enter")
 		h.wait("the reply", func() bool { return !h.streaming() })
 		for _, n := range h.said() {
-			if n.gen > seen && strings.Contains(n.text, "not sent again") {
+			if n.Gen > seen && strings.Contains(n.Text, "not sent again") {
 				said++
 			}
-			seen = max(seen, n.gen)
+			seen = max(seen, n.Gen)
 		}
 	}
 	if said != 1 {

@@ -46,7 +46,7 @@ func TestDemoImagePaneSaveProposesThePicturesFolder(t *testing.T) {
 		t.Fatal("alt+i opened no image pane")
 	}
 	h.key("s")
-	if !p.p.PromptOpen() {
+	if !p.PromptOpen() {
 		t.Fatal("s opened no save prompt")
 	}
 	scr := h.screen()

@@ -52,7 +52,7 @@ func (m *Model) composeFrame() {
 		}
 		if m.pane != nil {
 			m.pane.SetSize(l.Side.W, l.Side.H)
-			m.pane.show(m.paneInput(), m.layers.top() == nil && m.focus.on == focusPane)
+			m.pane.Show(m.paneInput(), m.layers.top() == nil && m.focus.on == focusPane)
 			box, _, _ := m.pane.Draw()
 			f.place(l.Side, box)
 		}

@@ -41,15 +41,15 @@ func halfBlocks(w, h int) []string {
 }
 
 // BenchmarkFirstFrame200 is the pane's first frame with 200 images: a new
-// pane, SetItems and Draw at 120×40, nothing cached. "no preview" is the
+// pane, setItems and render at 120×40, nothing cached. "no preview" is the
 // frame drawn while the preview is made; "with preview" draws one of
-// PreviewArea's size.
+// previewArea's size.
 func BenchmarkFirstFrame200(b *testing.B) {
 	ctx := testCtx(b, false)
 	items := benchItems()
-	probe := New(ctx, Dirs{})
-	probe.SetItems(items)
-	_, _, pw, ph := probe.PreviewArea(120, 40)
+	probe := New(ctx, Dirs{}, true)
+	probe.setItems(items)
+	_, _, pw, ph := probe.previewArea(120, 40)
 	for _, bc := range []struct {
 		name string
 		pv   []string
@@ -57,9 +57,9 @@ func BenchmarkFirstFrame200(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				p := New(ctx, Dirs{})
-				p.SetItems(items)
-				if out := p.Draw(120, 40, bc.pv, true); len(out) == 0 {
+				p := New(ctx, Dirs{}, true)
+				p.setItems(items)
+				if out := p.render(120, 40, bc.pv, true); len(out) == 0 {
 					b.Fatal("empty frame")
 				}
 			}
@@ -72,13 +72,13 @@ func BenchmarkFirstFrame200(b *testing.B) {
 // there yet).
 func BenchmarkFrame200(b *testing.B) {
 	ctx := testCtx(b, false)
-	p := New(ctx, Dirs{})
-	p.SetItems(benchItems())
-	p.Draw(120, 40, nil, true)
+	p := New(ctx, Dirs{}, true)
+	p.setItems(benchItems())
+	p.render(120, 40, nil, true)
 	b.Run("unchanged", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			p.Draw(120, 40, nil, true)
+			p.render(120, 40, nil, true)
 		}
 	})
 	b.Run("after a move", func(b *testing.B) {
@@ -87,11 +87,11 @@ func BenchmarkFrame200(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			if i++; i%2 == 0 {
-				p.HandleKey(down)
+				handle(p, down)
 			} else {
-				p.HandleKey(up)
+				handle(p, up)
 			}
-			p.Draw(120, 40, nil, true)
+			p.render(120, 40, nil, true)
 		}
 	})
 }

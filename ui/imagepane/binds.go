@@ -6,11 +6,8 @@ import (
 	"parley/ui/keys"
 )
 
-// Binds reports whether HandleKey uses the key. While the save prompt is
-// open it uses every key; otherwise only the keys that move the selection,
-// the action letters and esc. The chat gives any other key (a printable
-// character, "/", enter) back to the composer, with the focus.
-func (p *Pane) Binds(msg tea.KeyPressMsg) bool {
+// bindsKey reports whether handleKey uses the key (see Binds).
+func (p *Pane) bindsKey(msg tea.KeyPressMsg) bool {
 	if p.prompt != nil {
 		return true
 	}

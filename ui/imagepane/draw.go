@@ -39,18 +39,17 @@ type titleKey struct {
 	focused               bool
 }
 
-// Draw returns the pane in exactly w×h cells: h lines, each exactly w
+// render returns the pane in exactly w×h cells: h lines, each exactly w
 // cells wide, joined by newlines, with no outer border. preview is the
 // selected image rendered for PreviewArea(w, h), or nil while it is being
-// made (a quiet "…" shows, or the text given to SetPreviewError). focused
+// made (a quiet "…" shows, or the text given to setPreviewError). focused
 // says whether keys go to the pane; the selection is highlighted only
-// then. Draw decodes nothing and caches what it renders, so a frame that
-// changed nothing only joins strings. The preview is cached by the
+// then. render decodes nothing and caches what it renders, so a frame
+// that changed nothing only joins strings. The preview is cached by the
 // slice's identity: pass a new slice for a new rendering, never change
-// one in place. Draw also scrolls the list to keep the selection in view
-// and remembers the list's height for pgup/pgdown, so call it from
-// Update (as composeFrame does), not from View.
-func (p *Pane) Draw(w, h int, preview []string, focused bool) string {
+// one in place. render also scrolls the list to keep the selection in
+// view and remembers the list's height for pgup/pgdown.
+func (p *Pane) render(w, h int, preview []string, focused bool) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}

@@ -36,46 +36,46 @@ func TestDrawIsExactlyWByH(t *testing.T) {
 		pv    []string
 	}{
 		{"empty", func(p *Pane) {}, nil},
-		{"200 images, waiting for the preview", func(p *Pane) { p.SetItems(many(200)) }, nil},
-		{"200 images with a preview", func(p *Pane) { p.SetItems(many(200)) }, pv},
-		{"a preview too big for the area", func(p *Pane) { p.SetItems(many(3)) }, bigPreview(300, 100)},
+		{"200 images, waiting for the preview", func(p *Pane) { p.setItems(many(200)) }, nil},
+		{"200 images with a preview", func(p *Pane) { p.setItems(many(200)) }, pv},
+		{"a preview too big for the area", func(p *Pane) { p.setItems(many(3)) }, bigPreview(300, 100)},
 		{"a preview error", func(p *Pane) {
-			p.SetItems(many(5))
-			p.SetPreviewError("k004", "cannot decode: "+hostile)
+			p.setItems(many(5))
+			p.setPreviewError("k004", "cannot decode: "+hostile)
 		}, nil},
 		{"the save prompt", func(p *Pane) {
-			p.SetItems(many(5))
-			p.HandleKey(press("s"))
+			p.setItems(many(5))
+			handle(p, press("s"))
 		}, nil},
 		{"the save prompt with an error", func(p *Pane) {
-			p.SetItems(many(5))
-			p.HandleKey(press("s"))
-			p.HandleKey(press("ctrl+u"))
-			p.HandleKey(press("enter"))
+			p.setItems(many(5))
+			handle(p, press("s"))
+			handle(p, press("ctrl+u"))
+			handle(p, press("enter"))
 		}, nil},
 		{"a note", func(p *Pane) {
-			p.SetItems([]Item{{Key: "p", Name: "pasted"}})
-			p.HandleKey(press("o"))
+			p.setItems([]Item{{Key: "p", Name: "pasted"}})
+			handle(p, press("o"))
 		}, nil},
-		{"hostile text", func(p *Pane) { p.SetItems(hostileItems()) }, nil},
+		{"hostile text", func(p *Pane) { p.setItems(hostileItems()) }, nil},
 		{"hostile text, selected lower", func(p *Pane) {
-			p.SetItems(hostileItems())
-			p.HandleKey(press("G"))
+			p.setItems(hostileItems())
+			handle(p, press("G"))
 		}, nil},
 	}
 	for _, st := range states {
 		for _, focused := range []bool{true, false} {
 			p := newPane(t, "/home/u")
-			st.setup(&p)
+			st.setup(p)
 			for _, s := range sizes {
 				t.Run(st.name, func(t *testing.T) {
-					checkFrame(t, p.Draw(s[0], s[1], st.pv, focused), s[0], s[1])
+					checkFrame(t, p.render(s[0], s[1], st.pv, focused), s[0], s[1])
 				})
 			}
 		}
 	}
 	p := newPane(t, "/home/u")
-	if got := p.Draw(0, 10, nil, true) + p.Draw(10, 0, nil, true) + p.Draw(-1, -1, nil, true); got != "" {
+	if got := p.render(0, 10, nil, true) + p.render(10, 0, nil, true) + p.render(-1, -1, nil, true); got != "" {
 		t.Fatalf("a pane with no cells drew %q", got)
 	}
 }
@@ -90,27 +90,27 @@ func bigPreview(w, h int) []string {
 
 func TestHostileTextNeverRaw(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		p := New(testCtx(t, noColor), Dirs{Home: "/home/u", Work: "/home/u", Save: "/home/u/Pictures"})
-		p.SetItems(hostileItems())
+		p := New(testCtx(t, noColor), Dirs{Home: "/home/u", Work: "/home/u", Save: "/home/u/Pictures"}, true)
+		p.setItems(hostileItems())
 		// A hostile preview line too: only its SGR may pass.
 		pv := []string{"\x1b[31mok\x1b]52;c;eA==\x07\x1b[2J\x1bPq\x1b\\"}
 		for i := range 3 {
 			for _, s := range [][2]int{{120, 40}, {60, 40}} {
-				out := p.Draw(s[0], s[1], pv, true)
+				out := p.render(s[0], s[1], pv, true)
 				checkFrame(t, out, s[0], s[1])
-				out += p.Draw(s[0], s[1], nil, true)
+				out += p.render(s[0], s[1], nil, true)
 				if strings.Contains(plain(out), "\x1b") {
 					t.Fatalf("item %d at %dx%d: a raw ESC outside SGR:\n%q", i, s[0], s[1], plain(out))
 				}
 			}
-			p.HandleKey(press("j"))
+			handle(p, press("j"))
 		}
 		// The save prompt over a hostile name, and hostile text pasted
 		// into it.
-		p.HandleKey(press("g"))
-		p.HandleKey(press("s"))
-		p.HandleMsg(pasteOf(hostile))
-		out := p.Draw(120, 40, nil, true)
+		handle(p, press("g"))
+		handle(p, press("s"))
+		p.handleMsg(pasteOf(hostile))
+		out := p.render(120, 40, nil, true)
 		checkFrame(t, out, 120, 40)
 		if strings.Contains(plain(out), "\x1b") {
 			t.Fatalf("the prompt let a raw ESC through: %q", plain(out))
@@ -120,8 +120,8 @@ func TestHostileTextNeverRaw(t *testing.T) {
 
 func TestHostileTextIsShownVisibly(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(hostileItems())
-	frame := plain(p.Draw(160, 40, nil, true))
+	p.setItems(hostileItems())
+	frame := plain(p.render(160, 40, nil, true))
 	// The sanitiser shows controls as placeholders: the user sees that
 	// the text carried them.
 	if !strings.Contains(frame, "␛") || !strings.Contains(frame, "evil") {
@@ -135,9 +135,9 @@ func TestWideLayout(t *testing.T) {
 	items[2].Prompt = "a red fox in deep snow, watercolour, soft morning light, " + strings.Repeat("more words ", 30)
 	items[2].Origin = Edited
 	items[2].From = "/home/u/Pictures/fox.png"
-	p.SetItems(items)
+	p.setItems(items)
 	w, h := 120, 40
-	x, y, pw, ph := p.PreviewArea(w, h)
+	x, y, pw, ph := p.previewArea(w, h)
 	if x < 30 || y != 1 || x+pw != w || ph < h/2 {
 		t.Fatalf("wide preview area %d,%d %dx%d: want right of the list, over half the height", x, y, pw, ph)
 	}
@@ -145,7 +145,7 @@ func TestWideLayout(t *testing.T) {
 	for i := range pv {
 		pv[i] = strings.Repeat("#", pw)
 	}
-	lines := strings.Split(plain(p.Draw(w, h, pv, true)), "\n")
+	lines := strings.Split(plain(p.render(w, h, pv, true)), "\n")
 	// The preview fills exactly its area.
 	for i := range h {
 		inArea := i >= y && i < y+ph
@@ -188,13 +188,13 @@ func TestWideLayout(t *testing.T) {
 
 func TestNarrowLayout(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(20))
+	p.setItems(many(20))
 	w, h := 60, 40
-	x, y, pw, ph := p.PreviewArea(w, h)
+	x, y, pw, ph := p.previewArea(w, h)
 	if x != 0 || y != 1 || pw != w || ph < 10 {
 		t.Fatalf("narrow preview area %d,%d %dx%d: want the whole width on top", x, y, pw, ph)
 	}
-	lines := strings.Split(plain(p.Draw(w, h, nil, true)), "\n")
+	lines := strings.Split(plain(p.render(w, h, nil, true)), "\n")
 	// Preview on top (a quiet placeholder while it is made), then the
 	// details, then the list's heading and the list.
 	at := func(s string) int {
@@ -223,8 +223,8 @@ func TestNarrowLayout(t *testing.T) {
 	// Narrower still: the keys that matter most, each with its word, and
 	// the help that lists the rest.
 	p2 := newPane(t, "/home/u")
-	p2.SetItems(many(2))
-	if hint := strings.Split(plain(p2.Draw(30, 20, nil, true)), "\n")[19]; strings.TrimSpace(hint) != "a attach · esc back · f1 keys" {
+	p2.setItems(many(2))
+	if hint := strings.Split(plain(p2.render(30, 20, nil, true)), "\n")[19]; strings.TrimSpace(hint) != "a attach · esc back · f1 keys" {
 		t.Fatalf("the 30-cell hint %q", hint)
 	}
 }
@@ -234,12 +234,12 @@ func TestNarrowLayout(t *testing.T) {
 // last, and once one is left out f1 says where they all are.
 func TestHintLineKeepsWordsAtEveryWidth(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(2))
+	p.setItems(many(2))
 	words := map[string]string{"a": "attach", "o": "open", "c": "path", "y": "image", "s": "save", "e": "edit", "esc": "back", "f1": "keys"}
 	kept := []string{"esc", "a", "s", "o", "c", "y", "e"} // the pane's keys, kept longest first
 	prev := len(kept)
 	for w := 80; w >= 12; w-- {
-		hint := strings.TrimSpace(strings.Split(plain(p.Draw(w, 20, nil, true)), "\n")[19])
+		hint := strings.TrimSpace(strings.Split(plain(p.render(w, 20, nil, true)), "\n")[19])
 		var keys []string
 		help := false
 		// Each key is followed by its words, the last of them its short one.
@@ -281,33 +281,33 @@ func TestHintLineKeepsWordsAtEveryWidth(t *testing.T) {
 
 func TestPreviewAreaDoesNotMove(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(30))
+	p.setItems(many(30))
 	for _, s := range sizes {
-		x, y, pw, ph := p.PreviewArea(s[0], s[1])
+		x, y, pw, ph := p.previewArea(s[0], s[1])
 		if pw < 0 || ph < 0 || x+pw > s[0] || y+ph > s[1] {
 			t.Fatalf("%v: the preview area %d,%d %dx%d leaves the pane", s, x, y, pw, ph)
 		}
 		// Neither the selection nor the save prompt moves it.
-		p.HandleKey(press("j"))
-		p.HandleKey(press("s"))
-		x2, y2, pw2, ph2 := p.PreviewArea(s[0], s[1])
-		p.HandleKey(press("esc"))
+		handle(p, press("j"))
+		handle(p, press("s"))
+		x2, y2, pw2, ph2 := p.previewArea(s[0], s[1])
+		handle(p, press("esc"))
 		if x2 != x || y2 != y || pw2 != pw || ph2 != ph {
 			t.Fatalf("%v: the preview area moved", s)
 		}
 	}
 	empty := newPane(t, "/home/u")
-	if x, y, pw, ph := empty.PreviewArea(120, 40); x|y|pw|ph != 0 {
+	if x, y, pw, ph := empty.previewArea(120, 40); x|y|pw|ph != 0 {
 		t.Fatalf("an empty pane has a preview area %d,%d %dx%d", x, y, pw, ph)
 	}
 }
 
 func TestPreviewCentredAndError(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(2))
-	_, y, pw, ph := p.PreviewArea(120, 40)
+	p.setItems(many(2))
+	_, y, pw, ph := p.previewArea(120, 40)
 	// A preview smaller than the area (the image's aspect) is centred.
-	lines := strings.Split(plain(p.Draw(120, 40, []string{"AB", "CD"}, true)), "\n")
+	lines := strings.Split(plain(p.render(120, 40, []string{"AB", "CD"}, true)), "\n")
 	row := y + (ph-2)/2
 	if !strings.Contains(lines[row], "AB") || !strings.Contains(lines[row+1], "CD") {
 		t.Fatalf("the preview is not centred vertically (row %d):\n%s", row, strings.Join(lines, "\n"))
@@ -316,17 +316,17 @@ func TestPreviewCentredAndError(t *testing.T) {
 		t.Fatalf("the preview is not centred horizontally: column %d", i)
 	}
 	// An error shows for its own image only.
-	p.SetPreviewError("k001", "This image cannot be shown: its PNG data is damaged.")
-	if frame := plain(p.Draw(120, 40, nil, true)); !strings.Contains(frame, "its PNG data is damaged") {
+	p.setPreviewError("k001", "This image cannot be shown: its PNG data is damaged.")
+	if frame := plain(p.render(120, 40, nil, true)); !strings.Contains(frame, "its PNG data is damaged") {
 		t.Fatalf("no error text:\n%s", frame)
 	}
-	p.HandleKey(press("j"))
-	if frame := plain(p.Draw(120, 40, nil, true)); strings.Contains(frame, "damaged") {
+	handle(p, press("j"))
+	if frame := plain(p.render(120, 40, nil, true)); strings.Contains(frame, "damaged") {
 		t.Fatal("the error of another image shows")
 	}
-	p.HandleKey(press("k"))
-	p.SetPreviewError("k001", "")
-	if frame := plain(p.Draw(120, 40, nil, true)); strings.Contains(frame, "damaged") {
+	handle(p, press("k"))
+	p.setPreviewError("k001", "")
+	if frame := plain(p.render(120, 40, nil, true)); strings.Contains(frame, "damaged") {
 		t.Fatal("a cleared error still shows")
 	}
 }
@@ -334,7 +334,7 @@ func TestPreviewCentredAndError(t *testing.T) {
 func TestEmptyState(t *testing.T) {
 	for _, s := range [][2]int{{120, 40}, {60, 20}} {
 		p := newPane(t, "/home/u")
-		frame := plain(p.Draw(s[0], s[1], nil, true))
+		frame := plain(p.render(s[0], s[1], nil, true))
 		flat := strings.Join(strings.Fields(frame), " ")
 		if !strings.Contains(flat, "No images yet. /image PROMPT makes one; ctrl+v or /attach adds one.") {
 			t.Fatalf("%v: no empty state:\n%s", s, frame)
@@ -347,16 +347,16 @@ func TestEmptyState(t *testing.T) {
 	// The paste key named is the one the user bound.
 	ctx := testCtx(t, false)
 	ctx.Keys.Paste.SetKeys("alt+v")
-	p := New(ctx, Dirs{})
-	if frame := strings.Join(strings.Fields(plain(p.Draw(120, 10, nil, true))), " "); !strings.Contains(frame, "alt+v or /attach adds one") {
+	p := New(ctx, Dirs{}, true)
+	if frame := strings.Join(strings.Fields(plain(p.render(120, 10, nil, true))), " "); !strings.Contains(frame, "alt+v or /attach adds one") {
 		t.Fatalf("the empty state does not name the bound paste key:\n%s", frame)
 	}
 }
 
 func TestFocusShowsInTheList(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(3))
-	focused, blurred := p.Draw(120, 20, nil, true), p.Draw(120, 20, nil, false)
+	p.setItems(many(3))
+	focused, blurred := p.render(120, 20, nil, true), p.render(120, 20, nil, false)
 	if focused == blurred {
 		t.Fatal("focus changes nothing in the drawing")
 	}
@@ -373,10 +373,10 @@ func TestFocusShowsInTheList(t *testing.T) {
 
 func TestDrawCachesFollowChanges(t *testing.T) {
 	ctx := testCtx(t, false)
-	p := New(ctx, Dirs{})
-	p.SetItems(many(3))
-	first := p.Draw(120, 20, nil, true)
-	if again := p.Draw(120, 20, nil, true); again != first {
+	p := New(ctx, Dirs{}, true)
+	p.setItems(many(3))
+	first := p.render(120, 20, nil, true)
+	if again := p.render(120, 20, nil, true); again != first {
 		t.Fatal("an unchanged pane drew differently")
 	}
 	// A new theme generation redraws with the new styles.
@@ -384,19 +384,19 @@ func TestDrawCachesFollowChanges(t *testing.T) {
 	ctx.Styles = th.Styles(true)
 	ctx.NoColor = true
 	ctx.StyleGen++
-	if nc := p.Draw(120, 20, nil, true); nc == first || plain(nc) != plain(first) {
+	if nc := p.render(120, 20, nil, true); nc == first || plain(nc) != plain(first) {
 		t.Fatal("a style change was not redrawn (or changed the text)")
 	}
 	// New items redraw the list and the details.
 	items := many(3)
 	items[2].Model = "another-model"
-	p.SetItems(items)
-	if frame := plain(p.Draw(120, 20, nil, true)); !strings.Contains(frame, "another-model") {
+	p.setItems(items)
+	if frame := plain(p.render(120, 20, nil, true)); !strings.Contains(frame, "another-model") {
 		t.Fatalf("new items were not drawn:\n%s", frame)
 	}
 	// A new preview slice replaces the old one even at the same length.
-	a := plain(p.Draw(120, 20, []string{"AAAA"}, true))
-	b := plain(p.Draw(120, 20, []string{"BBBB"}, true))
+	a := plain(p.render(120, 20, []string{"AAAA"}, true))
+	b := plain(p.render(120, 20, []string{"BBBB"}, true))
 	if !strings.Contains(a, "AAAA") || !strings.Contains(b, "BBBB") {
 		t.Fatal("the preview cache kept an old rendering")
 	}
@@ -415,8 +415,8 @@ func TestDetailsOfAPastedImage(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := newPane(t, "/home/u")
-		p.SetItems([]Item{c.it})
-		frame := plain(p.Draw(120, 30, nil, true))
+		p.setItems([]Item{c.it})
+		frame := plain(p.render(120, 30, nil, true))
 		for _, w := range c.want {
 			if !strings.Contains(frame, w) {
 				t.Errorf("%s: no %q in\n%s", c.it.Key, w, frame)

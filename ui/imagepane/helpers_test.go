@@ -48,9 +48,9 @@ func many(n int) []Item {
 }
 
 // newPane is a pane with fixed folders.
-func newPane(t testing.TB, home string) Pane {
+func newPane(t testing.TB, home string) *Pane {
 	t.Helper()
-	return New(testCtx(t, false), Dirs{Home: home, Work: home, Save: home + "/Pictures"})
+	return New(testCtx(t, false), Dirs{Home: home, Work: home, Save: home + "/Pictures"}, true)
 }
 
 // press makes the key press a terminal sends for a key name ("a", "esc",
@@ -79,7 +79,7 @@ func press(k string) tea.KeyPressMsg {
 func typeText(t *testing.T, p *Pane, s string) {
 	t.Helper()
 	for _, r := range s {
-		if a, cmd := p.HandleKey(tea.KeyPressMsg{Code: r, Text: string(r)}); a != None || cmd != nil {
+		if a, cmd := handle(p, tea.KeyPressMsg{Code: r, Text: string(r)}); a.kind != "none" || cmd != nil {
 			t.Fatalf("typing %q returned %v, %v", r, a, cmd)
 		}
 	}
@@ -120,3 +120,28 @@ func checkFrame(t *testing.T, out string, w, h int) {
 }
 
 func pasteOf(s string) tea.PasteMsg { return tea.PasteMsg{Content: s} }
+
+// outcome is what the pane asked for a key, for comparing: kind is
+// "none", "close", "say" or the chosen Action's name; said and savePath
+// come with "say" and "save".
+type outcome struct {
+	kind, said, savePath string
+	chosen               Chosen
+}
+
+// handle gives the pane a key through its Update, as the chat does, and
+// names what it asked.
+func handle(p *Pane, msg tea.KeyPressMsg) (outcome, tea.Cmd) {
+	cmd, res := p.Update(msg)
+	switch r := res.(type) {
+	case nil:
+		return outcome{kind: "none"}, cmd
+	case Closed:
+		return outcome{kind: "close"}, cmd
+	case Said:
+		return outcome{kind: "say", said: r.Text}, cmd
+	case Chosen:
+		return outcome{kind: r.Action.String(), savePath: r.SavePath, chosen: r}, cmd
+	}
+	return outcome{kind: fmt.Sprintf("unknown result %T", res)}, cmd
+}

@@ -81,37 +81,29 @@ func (it Item) DisplayName() string {
 	return "image"
 }
 
-// Action is what a key asks the root model to do with the selected image.
+// Action is what the pane asks the chat to do with the selected image
+// (Chosen carries it).
 type Action int
 
-// The actions HandleKey returns.
+// The actions of Chosen. The zero Action is none of them.
 const (
-	// None: nothing for the root to do (the pane handled the key itself).
-	None Action = iota
-	// Close: leave the pane and return to the composer.
-	Close
 	// Attach the selected image to the next message.
-	Attach
+	Attach Action = iota + 1
 	// Open the selected image in the system viewer.
 	Open
 	// CopyPath copies the selected image's path to the clipboard.
 	CopyPath
 	// CopyImage copies the image itself to the clipboard.
 	CopyImage
-	// Save a copy of the selected image to SavePath.
+	// Save a copy of the selected image to Chosen.SavePath.
 	Save
 	// Edit the selected image (start an /edit).
 	Edit
-	// Say: the pane has something to tell the user (Said); the chat shows
-	// it with its other notices.
-	Say
 )
 
 // String names the action (for tests and logs).
 func (a Action) String() string {
 	switch a {
-	case Close:
-		return "close"
 	case Attach:
 		return "attach"
 	case Open:
@@ -124,8 +116,6 @@ func (a Action) String() string {
 		return "save"
 	case Edit:
 		return "edit"
-	case Say:
-		return "say"
 	}
 	return "none"
 }

@@ -4,15 +4,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parley/ui/keys"
+	"parley/ui/uictx"
 )
 
-// HandleKey handles a key while the pane has focus. Up/down (and k/j),
+// handleKey handles a key while the pane has focus. Up/down (and k/j),
 // pgup/pgdown and home/end (and g/G) move the selection; a, o, c, y, e
-// return Attach, Open, CopyPath, CopyImage, Edit for the selected image;
-// s opens the save prompt; esc returns Close. While the save prompt is
-// open every key goes to it: enter returns Save (see SavePath), esc
-// closes the prompt only, tab completes the path.
-func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
+// choose Attach, Open, CopyPath, CopyImage, Edit for the selected image;
+// s opens the save prompt; esc returns Closed. While the save prompt is
+// open every key goes to it: enter chooses Save, esc closes the prompt
+// only, tab completes the path.
+func (p *Pane) handleKey(msg tea.KeyPressMsg) (tea.Cmd, uictx.Action) {
 	if p.prompt != nil {
 		return p.promptKey(msg)
 	}
@@ -22,7 +23,7 @@ func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	k, s := msg.Keystroke(), msg.String()
 	switch {
 	case keys.Matches(msg, km.Close) || k == "esc":
-		return Close, nil
+		return nil, Closed{}
 	case p.list.Update(msg):
 	case s == "k":
 		p.list.Move(-1)
@@ -35,43 +36,44 @@ func (p *Pane) HandleKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
 	default:
 		return p.actionKey(s)
 	}
-	return None, nil
+	return nil, nil
 }
 
 // actionKey handles the single-letter actions on the selected image.
-func (p *Pane) actionKey(k string) (Action, tea.Cmd) {
+func (p *Pane) actionKey(k string) (tea.Cmd, uictx.Action) {
 	it, ok := p.Selected()
 	if !ok {
 		switch k {
 		case "a", "o", "c", "y", "s", "e":
-			p.said = "there are no images yet: make one with /image, or attach one (ctrl+v, /attach)"
-			return Say, nil
+			return nil, Said{"there are no images yet: make one with /image, or attach one (ctrl+v, /attach)"}
 		}
-		return None, nil
+		return nil, nil
 	}
 	switch k {
 	case "a":
-		return Attach, nil
+		return nil, p.chosen(Attach, it, "")
 	case "o", "c":
 		if it.Path == "" {
 			// A pasted image lives only in memory: there is nothing to
 			// open or point to until it is saved.
-			p.said = "this image was pasted and has no file yet; s saves a copy first"
-			return Say, nil
+			return nil, Said{"this image was pasted and has no file yet; s saves a copy first"}
 		}
 		if k == "o" {
-			return Open, nil
+			return nil, p.chosen(Open, it, "")
 		}
-		return CopyPath, nil
+		return nil, p.chosen(CopyPath, it, "")
 	case "y":
-		return CopyImage, nil
+		return nil, p.chosen(CopyImage, it, "")
 	case "s":
-		return None, p.openPrompt(it)
+		return p.openPrompt(it), nil
 	case "e":
-		return Edit, nil
+		return nil, p.chosen(Edit, it, "")
 	}
-	return None, nil
+	return nil, nil
 }
 
-// Said is what the pane has to tell the user when HandleKey returned Say.
-func (p *Pane) Said() string { return p.said }
+// chosen is the result that acts on it, with its bytes.
+func (p *Pane) chosen(a Action, it Item, savePath string) Chosen {
+	img, _ := findImage(p.conv, p.pending, it.Key)
+	return Chosen{Action: a, Item: it, Image: img, SavePath: savePath}
+}

@@ -42,10 +42,10 @@ func TestMovement(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.Join(c.keys, ","), func(t *testing.T) {
 			p := newPane(t, "/home/u")
-			p.SetItems(many(50))
-			p.Draw(120, 20, nil, true)
+			p.setItems(many(50))
+			p.render(120, 20, nil, true)
 			for _, k := range c.keys {
-				if a, cmd := p.HandleKey(press(k)); a != None || cmd != nil {
+				if a, cmd := handle(p, press(k)); a.kind != "none" || cmd != nil {
 					t.Fatalf("%s returned %v, %v", k, a, cmd)
 				}
 			}
@@ -53,7 +53,7 @@ func TestMovement(t *testing.T) {
 			if it.Key != c.want {
 				t.Fatalf("selected %q, want %q", it.Key, c.want)
 			}
-			frame := p.Draw(120, 20, nil, true)
+			frame := p.render(120, 20, nil, true)
 			if !rowShown(frame, c.want+".png") {
 				t.Fatalf("the selection %s is not in the list:\n%s", c.want, plain(frame))
 			}
@@ -67,24 +67,24 @@ func TestMovement(t *testing.T) {
 
 func TestScrollKeepsWindow(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(50))
-	p.Draw(120, 20, nil, true) // 18 list rows
+	p.setItems(many(50))
+	p.render(120, 20, nil, true) // 18 list rows
 	for range 20 {
-		p.HandleKey(press("down"))
+		handle(p, press("down"))
 	}
-	frame := plain(p.Draw(120, 20, nil, true))
+	frame := plain(p.render(120, 20, nil, true))
 	// Row 20 selected: the window is rows 3..20, so k046 is the first row
 	// shown and k049 scrolled out.
 	if !rowShown(frame, "k046.png") || rowShown(frame, "k049.png") || rowShown(frame, "k028.png") {
 		t.Fatalf("the window is not rows 3–20:\n%s", frame)
 	}
 	// Moving up inside the window does not scroll.
-	p.HandleKey(press("up"))
-	if got := plain(p.Draw(120, 20, nil, true)); !rowShown(got, "k046.png") {
+	handle(p, press("up"))
+	if got := plain(p.render(120, 20, nil, true)); !rowShown(got, "k046.png") {
 		t.Fatalf("moving up inside the window scrolled:\n%s", got)
 	}
 	// A smaller pane scrolls to keep the selection visible.
-	small := plain(p.Draw(120, 8, nil, true))
+	small := plain(p.render(120, 8, nil, true))
 	if !rowShown(small, "k030.png") {
 		t.Fatalf("a smaller pane lost the selection:\n%s", small)
 	}
@@ -96,36 +96,36 @@ func TestActionKeys(t *testing.T) {
 		name  string
 		items []Item
 		key   string
-		want  Action
+		want  string // what the pane asks (outcome.kind)
 		said  string // what the pane says through the chat's notices ("" for nothing)
 	}{
-		{"a attaches", many(3), "a", Attach, ""},
-		{"o opens", many(3), "o", Open, ""},
-		{"c copies the path", many(3), "c", CopyPath, ""},
-		{"y copies the image", many(3), "y", CopyImage, ""},
-		{"e edits", many(3), "e", Edit, ""},
-		{"esc closes", many(3), "esc", Close, ""},
-		{"s opens the prompt, no action yet", many(3), "s", None, ""},
-		{"an unknown letter does nothing", many(3), "x", None, ""},
-		{"esc closes an empty pane", nil, "esc", Close, ""},
-		{"a on an empty pane", nil, "a", Say, "there are no images yet"},
-		{"o on a pasted image", []Item{pasted}, "o", Say, "this image was pasted and has no file yet; s saves a copy first"},
-		{"c on a pasted image", []Item{pasted}, "c", Say, "this image was pasted and has no file yet; s saves a copy first"},
-		{"y on a pasted image", []Item{pasted}, "y", CopyImage, ""},
-		{"a on a pasted image", []Item{pasted}, "a", Attach, ""},
+		{"a attaches", many(3), "a", "attach", ""},
+		{"o opens", many(3), "o", "open", ""},
+		{"c copies the path", many(3), "c", "copy path", ""},
+		{"y copies the image", many(3), "y", "copy image", ""},
+		{"e edits", many(3), "e", "edit", ""},
+		{"esc closes", many(3), "esc", "close", ""},
+		{"s opens the prompt, no action yet", many(3), "s", "none", ""},
+		{"an unknown letter does nothing", many(3), "x", "none", ""},
+		{"esc closes an empty pane", nil, "esc", "close", ""},
+		{"a on an empty pane", nil, "a", "say", "there are no images yet"},
+		{"o on a pasted image", []Item{pasted}, "o", "say", "this image was pasted and has no file yet; s saves a copy first"},
+		{"c on a pasted image", []Item{pasted}, "c", "say", "this image was pasted and has no file yet; s saves a copy first"},
+		{"y on a pasted image", []Item{pasted}, "y", "copy image", ""},
+		{"a on a pasted image", []Item{pasted}, "a", "attach", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(t, "/home/u")
-			p.SetItems(c.items)
-			a, cmd := p.HandleKey(press(c.key))
-			if a != c.want || (cmd != nil) != (c.key == "s") {
+			p.setItems(c.items)
+			a, cmd := handle(p, press(c.key))
+			if a.kind != c.want || (cmd != nil) != (c.key == "s") {
 				t.Fatalf("%s: %v, %v; want %v", c.key, a, cmd, c.want)
 			}
-			if c.said != "" && !strings.Contains(p.Said(), c.said) {
-				t.Fatalf("the pane says %q, want %q", p.Said(), c.said)
+			if c.said != "" && !strings.Contains(a.said, c.said) {
+				t.Fatalf("the pane says %q, want %q", a.said, c.said)
 			}
-			frame := plain(p.Draw(120, 20, nil, true))
+			frame := plain(p.render(120, 20, nil, true))
 			hint := strings.Split(frame, "\n")[19]
 			if !strings.Contains(hint, "esc back") && !p.PromptOpen() {
 				t.Fatalf("the hint line is not the hint: %q", hint)

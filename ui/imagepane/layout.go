@@ -74,11 +74,11 @@ func makeLayout(w, h int) layout {
 	return l
 }
 
-// PreviewArea is where Draw puts the selected image's preview when the
+// previewArea is where render puts the selected image's preview when the
 // pane is drawn in w×h cells: its column and row inside the pane and its
-// size in cells. The root renders the selected item at exactly pw×ph and
-// passes the lines to Draw. It is all zeros while there are no images.
-func (p Pane) PreviewArea(w, h int) (x, y, pw, ph int) {
+// size in cells. The preview the pane asks for (WantedPicture) is of
+// exactly pw×ph. It is all zeros while there are no images.
+func (p *Pane) previewArea(w, h int) (x, y, pw, ph int) {
 	if len(p.items) == 0 {
 		return 0, 0, 0, 0
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"parley/api"
+	"parley/conversation"
 	"parley/internal/bytesize"
 	"parley/ui/cells"
 	"parley/ui/list"
@@ -16,21 +18,31 @@ type Pane struct {
 	dirs Dirs
 
 	items []Item
-	rows  []row // what the list shows of each item, made in SetItems
-	gen   int   // grows with every SetItems, for the caches
+	rows  []row // what the list shows of each item, made in setItems
+	gen   int   // grows with every setItems, for the caches
 	// list holds the rows, the selection (its cursor: an index into
 	// items) and the scroll; Draw gives it its size.
 	list list.Model[row]
 
-	// said is what the pane has to tell the user about the last key
-	// (HandleKey returned Say); the chat shows it with its other notices.
-	said string
+	// The rectangle and the focus of the next Draw (SetSize, Show).
+	w, h    int
+	focused bool
 
-	errKey, errText string // SetPreviewError
+	// What the chat showed (Show): the items are made from it, and an
+	// action finds an image's bytes in it. src says which state of it the
+	// items were made from.
+	conv    *conversation.Conversation
+	pending []api.Attachment
+	src     source
 
-	prompt   *savePrompt // open while the user types where to save
-	savePath string      // what the last closed prompt chose
-	compSeq  uint64      // numbers completions: a late answer is dropped
+	// pv is the selected image's preview: what it needs, what was asked
+	// for, what is shown (picture.go).
+	pv previewState
+
+	errKey, errText string // setPreviewError
+
+	prompt  *savePrompt // open while the user types where to save
+	compSeq uint64      // numbers completions: a late answer is dropped
 
 	cache drawCache
 }
@@ -57,21 +69,22 @@ type row struct {
 // New returns an empty pane that reads sizes, styles and keys from ctx;
 // its save prompt works with the folders of d (the caller knows them: the
 // pane opens in Update, which reads no environment and no file system).
-func New(ctx *uictx.Context, d Dirs) Pane {
+// With previews false (images = "off") it asks for no preview.
+func New(ctx *uictx.Context, d Dirs, previews bool) *Pane {
 	l := list.New(ctx, list.Options[row]{
 		ID:     func(r row) string { return r.key },
 		Render: func(r list.Row[row]) string { return listRow(ctx, r) },
 	})
 	l.SetSize(1, 10) // until Draw says how tall it is
-	return Pane{ctx: ctx, dirs: d, list: l}
+	return &Pane{ctx: ctx, dirs: d, list: l, pv: previewState{on: previews}}
 }
 
-// SetItems replaces the images. They are shown newest first (by Created,
+// setItems replaces the images. They are shown newest first (by Created,
 // then in the given order); an item whose Key came earlier in items is
 // left out. The selection stays on the same Key when that image is still
 // there, else on the same row. An open save prompt closes when its image
 // is gone.
-func (p *Pane) SetItems(items []Item) {
+func (p *Pane) setItems(items []Item) {
 	prev, hadPrev := p.Selected()
 	seen := make(map[string]bool, len(items))
 	sorted := make([]Item, 0, len(items))
@@ -89,7 +102,6 @@ func (p *Pane) SetItems(items []Item) {
 		p.rows[i] = makeRow(it)
 	}
 	p.gen++
-	p.said = ""
 	// The list keeps the selection on the same key, else on the same row.
 	p.list.SetItems(p.rows)
 	if hadPrev {
@@ -139,10 +151,10 @@ func (p *Pane) index(key string) int {
 	return slices.IndexFunc(p.items, func(it Item) bool { return it.Key == key })
 }
 
-// SetPreviewError says the selected item's preview could not be made;
+// setPreviewError says the selected item's preview could not be made;
 // Draw shows text where the preview goes while key is selected and no
 // preview is given. An empty text clears it.
-func (p *Pane) SetPreviewError(key, text string) {
+func (p *Pane) setPreviewError(key, text string) {
 	p.errKey, p.errText = key, text
 	if text == "" {
 		p.errKey = ""

@@ -32,8 +32,8 @@ func TestSetItemsOrder(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(t, "/home/u")
-			p.SetItems(c.items)
-			if got := keysOf(&p); !slices.Equal(got, c.want) {
+			p.setItems(c.items)
+			if got := keysOf(p); !slices.Equal(got, c.want) {
 				t.Fatalf("order %q, want %q", got, c.want)
 			}
 			if p.Len() != len(c.want) {
@@ -62,11 +62,11 @@ func TestSelectionKeptAcrossSetItems(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPane(t, "/home/u")
-			p.SetItems([]Item{item("a", 1), item("b", 2), item("c", 3)})
+			p.setItems([]Item{item("a", 1), item("b", 2), item("c", 3)})
 			if !p.Select("b") {
 				t.Fatal("Select(b) = false")
 			}
-			p.SetItems(c.second)
+			p.setItems(c.second)
 			it, ok := p.Selected()
 			if it.Key != c.want || ok != (c.want != "") {
 				t.Fatalf("selected %q, %v; want %q", it.Key, ok, c.want)
@@ -77,21 +77,21 @@ func TestSelectionKeptAcrossSetItems(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	p := newPane(t, "/home/u")
-	p.SetItems(many(50))
+	p.setItems(many(50))
 	if p.Select("nope") {
 		t.Fatal("Select of an unknown key = true")
 	}
 	if it, _ := p.Selected(); it.Key != "k049" {
 		t.Fatalf("an unknown key moved the selection to %q", it.Key)
 	}
-	p.Draw(120, 20, nil, true)
+	p.render(120, 20, nil, true)
 	if !p.Select("k000") {
 		t.Fatal("Select(k000) = false")
 	}
 	if it, _ := p.Selected(); it.Key != "k000" {
 		t.Fatalf("selected %q", it.Key)
 	}
-	if !rowShown(p.Draw(120, 20, nil, true), "k000.png") {
+	if !rowShown(p.render(120, 20, nil, true), "k000.png") {
 		t.Fatal("the list did not scroll to the selected image")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"parley/ui/keys"
 	"parley/ui/lineedit"
 	"parley/ui/slash"
+	"parley/ui/uictx"
 )
 
 // completeTimeout bounds one tab completion: a hung file system leaves
@@ -106,41 +107,38 @@ func freeName(dir, name string) string {
 	return filepath.Join(dir, name)
 }
 
-// SavePath is the absolute (when the folders are known), cleaned path the
-// user chose in the save prompt; set when HandleKey returns Save. "~" is
-// expanded, a relative path starts in Dirs.Work, and a path ending in "/"
-// gets the image's name.
-func (p *Pane) SavePath() string { return p.savePath }
-
 // promptKey handles a key while the save prompt is open: esc, enter and
 // tab are the prompt's; every other key edits the path (ui/lineedit's
 // readline keys), so letters type rather than act.
-func (p *Pane) promptKey(msg tea.KeyPressMsg) (Action, tea.Cmd) {
+func (p *Pane) promptKey(msg tea.KeyPressMsg) (tea.Cmd, uictx.Action) {
 	sp := p.prompt
 	k := msg.Keystroke()
 	switch {
 	case k == "esc" || keys.Matches(msg, p.ctx.Keys.Close):
 		p.closePrompt()
-		return None, nil
+		return nil, nil
 	case k == "enter":
 		v := strings.TrimSpace(sp.edit.Value())
 		if v == "" {
 			sp.err = "Type where to save the copy, for example ~/Pictures/" + sp.name + "."
-			return None, nil
+			return nil, nil
 		}
 		path, why := p.expand(v, sp.name)
 		if why != "" {
 			sp.err = why
-			return None, nil
+			return nil, nil
 		}
-		p.savePath = path
+		idx := p.index(sp.key)
 		p.closePrompt()
-		return Save, nil
+		if idx < 0 {
+			return nil, nil
+		}
+		return nil, p.chosen(Save, p.items[idx], path)
 	case k == "tab":
-		return None, p.complete()
+		return p.complete(), nil
 	}
 	sp.update(msg)
-	return None, nil
+	return nil, nil
 }
 
 // update gives a key or a paste to the editor; candidates and errors
@@ -174,10 +172,10 @@ func (p *Pane) complete() tea.Cmd {
 	}
 }
 
-// HandleMsg takes the pane's own messages (completions of the save
-// prompt) and a paste while the prompt is open. Other messages are
-// ignored.
-func (p *Pane) HandleMsg(msg tea.Msg) tea.Cmd {
+// handleMsg takes the pane's own messages (completions and proposals of
+// the save prompt) and a paste while the prompt is open. Other messages
+// are ignored.
+func (p *Pane) handleMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case completedMsg:
 		p.completed(msg)

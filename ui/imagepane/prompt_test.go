@@ -39,11 +39,11 @@ func promptPane(t *testing.T) (*Pane, string) {
 	p := newPane(t, home)
 	it := item("fox", 1)
 	it.Path = "/elsewhere/fox.png"
-	p.SetItems([]Item{it, item("older", 0)})
-	if a, _ := p.HandleKey(press("s")); a != None || !p.PromptOpen() {
+	p.setItems([]Item{it, item("older", 0)})
+	if a, _ := handle(p, press("s")); a.kind != "none" || !p.PromptOpen() {
 		t.Fatalf("s: %v, prompt open %v", a, p.PromptOpen())
 	}
-	return &p, home
+	return p, home
 }
 
 func promptValue(p *Pane) string { return p.prompt.edit.Value() }
@@ -52,12 +52,12 @@ func promptValue(p *Pane) string { return p.prompt.edit.Value() }
 // would.
 func tab(t *testing.T, p *Pane) {
 	t.Helper()
-	a, cmd := p.HandleKey(press("tab"))
-	if a != None {
+	a, cmd := handle(p, press("tab"))
+	if a.kind != "none" {
 		t.Fatalf("tab returned %v", a)
 	}
 	if cmd != nil {
-		if c := p.HandleMsg(cmd()); c != nil {
+		if c := p.handleMsg(cmd()); c != nil {
 			t.Fatal("a completion asked for another command")
 		}
 	}
@@ -68,9 +68,9 @@ func TestSavePromptDefault(t *testing.T) {
 	if got := promptValue(p); got != "~/Pictures/fox.png" {
 		t.Fatalf("prefilled %q", got)
 	}
-	a, _ := p.HandleKey(press("enter"))
-	if a != Save || p.SavePath() != filepath.Join(home, "Pictures", "fox.png") {
-		t.Fatalf("enter: %v %q", a, p.SavePath())
+	a, _ := handle(p, press("enter"))
+	if a.kind != "save" || a.savePath != filepath.Join(home, "Pictures", "fox.png") {
+		t.Fatalf("enter: %v %q", a, a.savePath)
 	}
 	if p.PromptOpen() {
 		t.Fatal("the prompt stayed open after enter")
@@ -96,10 +96,10 @@ func TestSavePromptEditing(t *testing.T) {
 			p, _ := promptPane(t)
 			for _, k := range c.keys {
 				if s, ok := strings.CutPrefix(k, "type:"); ok {
-					p.HandleKey(tea.KeyPressMsg{Code: tea.KeyExtended, Text: s})
+					handle(p, tea.KeyPressMsg{Code: tea.KeyExtended, Text: s})
 					continue
 				}
-				if a, _ := p.HandleKey(press(k)); a != None {
+				if a, _ := handle(p, press(k)); a.kind != "none" {
 					t.Fatalf("%s returned %v", k, a)
 				}
 			}
@@ -112,16 +112,17 @@ func TestSavePromptEditing(t *testing.T) {
 
 func TestSavePromptTyping(t *testing.T) {
 	p, home := promptPane(t)
-	p.HandleKey(press("ctrl+u"))
+	handle(p, press("ctrl+u"))
 	typeText(t, p, "shots/a.png")
 	// A paste goes into the prompt too, folded to clean text.
-	p.HandleMsg(tea.PasteMsg{Content: "\n"})
-	if a, _ := p.HandleKey(press("enter")); a != Save {
+	p.handleMsg(tea.PasteMsg{Content: "\n"})
+	a, _ := handle(p, press("enter"))
+	if a.kind != "save" {
 		t.Fatalf("enter: %v", a)
 	}
 	// Relative paths start in the working folder (home here).
-	if want := filepath.Join(home, "shots", "a.png"); p.SavePath() != want {
-		t.Fatalf("SavePath %q, want %q", p.SavePath(), want)
+	if want := filepath.Join(home, "shots", "a.png"); a.savePath != want {
+		t.Fatalf("SavePath %q, want %q", a.savePath, want)
 	}
 }
 
@@ -142,20 +143,20 @@ func TestSavePromptEnter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.typed, func(t *testing.T) {
 			p, home := promptPane(t)
-			p.HandleKey(press("ctrl+u"))
+			handle(p, press("ctrl+u"))
 			typeText(t, p, c.typed)
-			a, _ := p.HandleKey(press("enter"))
+			a, _ := handle(p, press("enter"))
 			if c.want == "" {
-				if a != None || !p.PromptOpen() {
+				if a.kind != "none" || !p.PromptOpen() {
 					t.Fatalf("enter on %q: %v, open %v; want the prompt to stay", c.typed, a, p.PromptOpen())
 				}
-				if frame := plain(p.Draw(100, 20, nil, true)); !strings.Contains(frame, c.errText) {
+				if frame := plain(p.render(100, 20, nil, true)); !strings.Contains(frame, c.errText) {
 					t.Fatalf("no %q in\n%s", c.errText, frame)
 				}
 				return
 			}
-			if want := filepath.Join(home, c.want); a != Save || p.SavePath() != want {
-				t.Fatalf("enter on %q: %v %q, want Save %q", c.typed, a, p.SavePath(), want)
+			if want := filepath.Join(home, c.want); a.kind != "save" || a.savePath != want {
+				t.Fatalf("enter on %q: %v %q, want Save %q", c.typed, a, a.savePath, want)
 			}
 		})
 	}
@@ -163,15 +164,15 @@ func TestSavePromptEnter(t *testing.T) {
 
 func TestSavePromptEscCancelsOnlyThePrompt(t *testing.T) {
 	p, _ := promptPane(t)
-	a, cmd := p.HandleKey(press("esc"))
-	if a != None || cmd != nil || p.PromptOpen() {
+	a, cmd := handle(p, press("esc"))
+	if a.kind != "none" || cmd != nil || p.PromptOpen() {
 		t.Fatalf("esc in the prompt: %v, %v, open %v", a, cmd, p.PromptOpen())
 	}
 	// Letters typed in the prompt were not actions; now they are.
-	if a, _ := p.HandleKey(press("a")); a != Attach {
+	if a, _ := handle(p, press("a")); a.kind != "attach" {
 		t.Fatalf("a after the prompt closed: %v", a)
 	}
-	if a, _ := p.HandleKey(press("esc")); a != Close {
+	if a, _ := handle(p, press("esc")); a.kind != "close" {
 		t.Fatalf("esc after the prompt closed: %v", a)
 	}
 }
@@ -179,7 +180,7 @@ func TestSavePromptEscCancelsOnlyThePrompt(t *testing.T) {
 func TestSavePromptKeysGoToIt(t *testing.T) {
 	p, _ := promptPane(t)
 	for _, k := range []string{"a", "o", "c", "y", "e", "j", "k", "G"} {
-		if a, _ := p.HandleKey(press(k)); a != None {
+		if a, _ := handle(p, press(k)); a.kind != "none" {
 			t.Fatalf("%s in the prompt returned %v", k, a)
 		}
 	}
@@ -211,14 +212,14 @@ func TestSavePromptCompletion(t *testing.T) {
 	}
 	for _, s := range steps {
 		if s.typed != "" {
-			p.HandleKey(press("ctrl+u"))
+			handle(p, press("ctrl+u"))
 			typeText(t, p, s.typed)
 		}
 		tab(t, p)
 		if got := promptValue(p); got != s.want {
 			t.Fatalf("tab on %q: value %q, want %q", s.typed, got, s.want)
 		}
-		frame := plain(p.Draw(100, 20, nil, true))
+		frame := plain(p.render(100, 20, nil, true))
 		msg := strings.Split(frame, "\n")[18]
 		if s.cands != "" && !strings.Contains(msg, s.cands) {
 			t.Fatalf("tab on %q: candidate line %q, want %q", s.typed, msg, s.cands)
@@ -228,51 +229,51 @@ func TestSavePromptCompletion(t *testing.T) {
 		}
 	}
 	// Nothing to complete says so.
-	p.HandleKey(press("ctrl+u"))
+	handle(p, press("ctrl+u"))
 	typeText(t, p, "~/zzz")
 	tab(t, p)
-	if frame := plain(p.Draw(100, 20, nil, true)); !strings.Contains(frame, "Nothing here starts with that.") {
+	if frame := plain(p.render(100, 20, nil, true)); !strings.Contains(frame, "Nothing here starts with that.") {
 		t.Fatalf("no message for a path that completes nothing:\n%s", frame)
 	}
 	// Enter saves the completed path, expanded.
-	p.HandleKey(press("ctrl+u"))
+	handle(p, press("ctrl+u"))
 	typeText(t, p, "~/Do")
 	tab(t, p)
 	typeText(t, p, "copy.png")
-	if a, _ := p.HandleKey(press("enter")); a != Save || p.SavePath() != filepath.Join(home, "Documents", "copy.png") {
-		t.Fatalf("enter after completion: %v %q", a, p.SavePath())
+	if a, _ := handle(p, press("enter")); a.kind != "save" || a.savePath != filepath.Join(home, "Documents", "copy.png") {
+		t.Fatalf("enter after completion: %v %q", a, a.savePath)
 	}
 }
 
 func TestSavePromptLateCompletionDropped(t *testing.T) {
 	p, home := promptPane(t)
 	mkfiles(t, home, "Documents/")
-	p.HandleKey(press("ctrl+u"))
+	handle(p, press("ctrl+u"))
 	typeText(t, p, "~/Do")
-	_, cmd := p.HandleKey(press("tab"))
+	_, cmd := handle(p, press("tab"))
 	msg := cmd()
 	typeText(t, p, "x") // the value changed while completing
-	p.HandleMsg(msg)
+	p.handleMsg(msg)
 	if got := promptValue(p); got != "~/Dox" {
 		t.Fatalf("a stale completion changed the value to %q", got)
 	}
 	// A newer request wins over an older answer for the same value.
-	p.HandleKey(press("backspace"))
-	_, first := p.HandleKey(press("tab"))
-	_, second := p.HandleKey(press("tab"))
+	handle(p, press("backspace"))
+	_, first := handle(p, press("tab"))
+	_, second := handle(p, press("tab"))
 	old := first()
-	p.HandleMsg(old)
+	p.handleMsg(old)
 	if got := promptValue(p); got != "~/Do" {
 		t.Fatalf("the older of two completions applied: %q", got)
 	}
-	p.HandleMsg(second())
+	p.handleMsg(second())
 	if got := promptValue(p); got != "~/Documents/" {
 		t.Fatalf("the newer completion did not apply: %q", got)
 	}
 	// An answer after the prompt closed changes nothing.
-	_, cmd = p.HandleKey(press("tab"))
-	p.HandleKey(press("esc"))
-	p.HandleMsg(cmd())
+	_, cmd = handle(p, press("tab"))
+	handle(p, press("esc"))
+	p.handleMsg(cmd())
 	if p.PromptOpen() {
 		t.Fatal("a completion reopened the prompt")
 	}
@@ -280,12 +281,12 @@ func TestSavePromptLateCompletionDropped(t *testing.T) {
 
 func TestSavePromptClosesWhenItsImageGoes(t *testing.T) {
 	p, _ := promptPane(t)
-	p.SetItems([]Item{item("older", 0)})
+	p.setItems([]Item{item("older", 0)})
 	if p.PromptOpen() {
 		t.Fatal("the prompt stayed open for an image that is gone")
 	}
 	p, _ = promptPane(t)
-	p.SetItems([]Item{item("fox", 1), item("older", 0), item("newer", 9)})
+	p.setItems([]Item{item("fox", 1), item("older", 0), item("newer", 9)})
 	if !p.PromptOpen() {
 		t.Fatal("a new image closed the prompt")
 	}
@@ -321,13 +322,13 @@ func TestSaveProposesAFreeName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := New(testCtx(t, false), Dirs{Save: dir, Work: dir})
-	p.SetItems([]Item{{Key: "k", Origin: Generated, Path: filepath.Join(dir, "fox.png"), MIME: "image/png", Created: time.Now()}})
-	_, cmd := p.HandleKey(press("s"))
+	p := New(testCtx(t, false), Dirs{Save: dir, Work: dir}, true)
+	p.setItems([]Item{{Key: "k", Origin: Generated, Path: filepath.Join(dir, "fox.png"), MIME: "image/png", Created: time.Now()}})
+	_, cmd := handle(p, press("s"))
 	if cmd == nil {
 		t.Fatal("no proposal asked for")
 	}
-	p.HandleMsg(cmd())
+	p.handleMsg(cmd())
 	if got := p.prompt.edit.Value(); got != filepath.Join(dir, "fox-3.png") {
 		t.Fatalf("proposed %q", got)
 	}
