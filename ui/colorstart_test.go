@@ -10,7 +10,9 @@ import (
 
 // Inside tmux the start's colour profile is found without running tmux
 // (a tmux on PATH records that it ran): the profile is what TERM says, and
-// tmux's word on 24-bit colour comes after the first frame.
+// tmux's word on 24-bit colour comes after the first frame. colorprofile's
+// Detect, which lipgloss runs while the program initialises, does not run
+// it either (parley's copy, third_party/colorprofile).
 func TestStartColorProfileDoesNotAskTmux(t *testing.T) {
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
@@ -23,15 +25,18 @@ func TestStartColorProfileDoesNotAskTmux(t *testing.T) {
 	if p := startColorProfile(os.Stderr, env); p != colorprofile.ANSI256 {
 		t.Errorf("profile %v, want 256 colours from TERM", p)
 	}
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("tmux was run to find the colour profile")
+	if p := colorprofile.Detect(os.Stderr, env); p != colorprofile.ANSI256 {
+		t.Errorf("colorprofile.Detect found %v, want 256 colours from TERM", p)
 	}
-	// Bubble Tea's own detection, in the same environment, runs tmux (and
-	// believes its Tc): what the first frame used to wait for.
-	if p := colorprofile.Detect(os.Stderr, env); p != colorprofile.TrueColor {
-		t.Errorf("colorprofile.Detect found %v", p)
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("tmux was run to find the colour profile")
+	}
+	// Asking tmux on purpose, in the same environment, runs the tmux on
+	// PATH (and believes its Tc): what the first frame used to wait for.
+	if p := colorprofile.Tmux(env); p != colorprofile.TrueColor {
+		t.Errorf("colorprofile.Tmux found %v", p)
 	}
 	if _, err := os.Stat(ran); err != nil {
-		t.Error("colorprofile.Detect did not run tmux: the check above proves nothing")
+		t.Error("colorprofile.Tmux did not run the tmux on PATH: the checks above prove nothing")
 	}
 }
