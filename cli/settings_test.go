@@ -129,9 +129,17 @@ func TestTimeoutsFromTheConfig(t *testing.T) {
 	})
 	t.Run("image_timeout", func(t *testing.T) {
 		h := newHarness(t)
+		// An image request waits image_timeout, not header_timeout: a reply
+		// 200ms late is 20 times header_timeout and well within an
+		// image_timeout of a minute (one of 300ms failed on a loaded
+		// machine, where a reply sent 100ms late arrived later than that).
+		h.writeConfig("header_timeout = \"10ms\"\nimage_timeout = \"1m\"\n")
+		h.gw.Enqueue(apitest.Reply{Delay: 200 * time.Millisecond})
+		h.run(nil, "image", "-m", "gpt-image-1", "x").mustCode(t, 0)
+		// image_timeout bounds that wait and the message names it. The
+		// reply would come in an hour; it stops when parley hangs up.
 		h.writeConfig("header_timeout = \"10ms\"\nimage_timeout = \"300ms\"\n")
-		h.gw.Enqueue(apitest.Reply{Delay: 100 * time.Millisecond}, apitest.Reply{Delay: 3 * time.Second})
-		h.run(nil, "image", "-m", "gpt-image-1", "x").mustCode(t, 0) // 100ms is within image_timeout, not header_timeout
+		h.gw.Enqueue(apitest.Reply{Delay: time.Hour})
 		r := h.run(nil, "image", "-m", "gpt-image-1", "x")
 		r.mustCode(t, 1)
 		if !strings.Contains(r.stderr, "300ms") || !strings.Contains(r.stderr, "image_timeout") {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/api/apitest"
 )
@@ -15,6 +16,7 @@ import (
 // the typed text stays in the composer, and the gateway receives all of
 // it as a text part.
 func TestLargePasteIsABlock(t *testing.T) {
+	const bigEchoWait = 90 * time.Second
 	t.Parallel()
 	gw := apitest.New(t)
 	var b strings.Builder
@@ -34,8 +36,16 @@ func TestLargePasteIsABlock(t *testing.T) {
 	tm.waitText("pasted-1.txt · 2000 lines", "is attached as a block")
 	tm.keys("Enter")
 	// The fake gateway echoes the message, block and all: its last line
-	// on screen is the end of the reply.
-	tm.waitText("1999 level=info")
+	// on screen is the end of the reply. The race detector's binary took
+	// 5 to 7 s of the 10 s waitTimeout to stream and render those 140 KB
+	// on a loaded 2-core machine, and sometimes more: this wait is about
+	// the text arriving, so it gets the longer bound.
+	tm.waitCheckWithin(bigEchoWait, `"1999 level=info" on screen`, func(s string) error {
+		if strings.Contains(s, "1999 level=info") {
+			return nil
+		}
+		return errNotYet
+	})
 	reqs := chatRequests(gw)
 	if len(reqs) != 1 {
 		t.Fatalf("%d chat requests", len(reqs))

@@ -12,7 +12,7 @@ import (
 // piped into ask (a real stored
 // and indexed message) does not slow searches down: a word at its start,
 // a word only at its very end, a phrase, a prefix and a word elsewhere
-// are each found in well under a second, measured, and the snippets are
+// are each found in well under a second of CPU, and the snippets are
 // short, on one line, with the spaces around the match.
 func TestSearchWithAHugeMessage(t *testing.T) {
 	c := newClock()
@@ -45,9 +45,16 @@ func TestSearchWithAHugeMessage(t *testing.T) {
 		{"tea", 2, "A cup of \x02tea\x03. \x02Tea\x03 rewards"},
 		{"compile", 1, "\x02compile\x03 step ok"},
 	} {
-		start := time.Now()
+		// The process's CPU time (Linux; wall time elsewhere): a loaded
+		// machine stretches wall time without the search doing more. A
+		// second still catches the quadratic snippet() this guards
+		// against, which took 15 s for a 1 MiB message.
+		start, cpu0 := time.Now(), processCPU()
 		hits, err := s.Search(ctx, tc.query, 10)
 		took := time.Since(start)
+		if cpu0 > 0 {
+			took = processCPU() - cpu0
+		}
 		if err != nil || len(hits) != tc.hits {
 			t.Fatalf("%s: %d hits, %v", tc.query, len(hits), err)
 		}
@@ -57,7 +64,7 @@ func TestSearchWithAHugeMessage(t *testing.T) {
 				snip = h.Snippet
 			}
 		}
-		t.Logf("%-16s %v %q", tc.query, took.Round(time.Millisecond), snip)
+		t.Logf("%-16s %v of CPU (%v wall) %q", tc.query, took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), snip)
 		if snip == "" {
 			t.Errorf("%s: no snippet holds %q: %+v", tc.query, tc.want, hits)
 		}
@@ -65,7 +72,7 @@ func TestSearchWithAHugeMessage(t *testing.T) {
 			t.Errorf("%s: snippet of %d bytes: %q", tc.query, len(snip), snip)
 		}
 		if took > time.Second {
-			t.Errorf("%s took %v", tc.query, took)
+			t.Errorf("%s took %v of CPU", tc.query, took)
 		}
 	}
 }

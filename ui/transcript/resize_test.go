@@ -128,9 +128,14 @@ func TestResizeWhileFollowingAndStreaming(t *testing.T) {
 	checkGeometry(t, tr)
 }
 
+// TestRestyleRendersAgain: a theme change re-renders what is on screen at
+// once (same text, new colours) and the rest when it comes near. The
+// renders get patient's budget: on a loaded machine a render past the 80 ms
+// race-build frame budget shows its plain text on purpose, which is not the
+// theme changing the text.
 func TestRestyleRendersAgain(t *testing.T) {
 	ctx := testContext(60, 10)
-	tr := New(ctx)
+	tr := patient(New(ctx))
 	tr.SetSize(60, 10)
 	tr.Reset(conversationOf(10, 1))
 	settle(t, tr)
