@@ -3,9 +3,12 @@ package session
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -26,14 +29,29 @@ const smallPagesMax = 32 << 20
 // with VACUUM, and goes back to WAL. Anything in the way (another
 // process, a file too large, a full disk, a damaged page) leaves the
 // database as it was, to be tried again at the next start; it reports
-// whether the file has pageSize pages now. A file over maxSize bytes is
-// left as it is.
+// whether the file has pageSize pages now. A file over maxSize bytes (with
+// its WAL) is left as it is, and so is one in a folder that cannot be
+// written.
 func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
-	st, err := os.Stat(s.path)
-	if err != nil {
-		return false, err
+	// SQLite leaves WAL by deleting the -wal file: in a folder the user
+	// cannot write, the file stays, the database stays in WAL whatever
+	// the pragma answers, and VACUUM with a new page size damages it.
+	if !writable(filepath.Dir(s.path)) {
+		return false, nil
 	}
-	if st.Size() > maxSize {
+	// The WAL's pages go into the file when it leaves WAL: they are part
+	// of what VACUUM copies.
+	size := int64(0)
+	for _, p := range []string{s.path, s.path + "-wal"} {
+		st, err := os.Stat(p)
+		switch {
+		case err == nil:
+			size += st.Size()
+		case !errors.Is(err, fs.ErrNotExist):
+			return false, err
+		}
+	}
+	if size > maxSize {
 		return false, nil
 	}
 	db, err := sql.Open("sqlite", dsnSmallPages(s.path))
@@ -46,11 +64,11 @@ func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
 		return false, err
 	}
 	defer conn.Close()
-	var size int
-	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+	var page int
+	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&page); err != nil {
 		return false, err
 	}
-	if size == pageSize {
+	if page == pageSize {
 		return true, nil
 	}
 	var mode string
@@ -63,16 +81,38 @@ func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
 	if !strings.EqualFold(mode, "delete") {
 		return false, nil // another connection has it open
 	}
+	if left, err := leftWAL(s.path); err != nil || !left {
+		return false, err
+	}
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
 		return false, err
 	}
 	if _, err := conn.ExecContext(ctx, "VACUUM"); err != nil {
 		return false, fmt.Errorf("rewrite with %d-byte pages: %w", pageSize, err)
 	}
-	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&page); err != nil {
 		return false, err
 	}
-	return size == pageSize, nil
+	return page == pageSize, nil
+}
+
+// leftWAL reports whether the database at path has truly left WAL: no
+// -wal file beside it, and its header (bytes 18 and 19, the file format's
+// write and read versions) saying the rollback journal (1), not WAL (2).
+func leftWAL(path string) (bool, error) {
+	if _, err := os.Lstat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var h [20]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		return false, err
+	}
+	return h[18] == 1 && h[19] == 1, nil
 }
 
 // dsnSmallPages is the connection of toSmallPages: no journal mode of its

@@ -136,7 +136,8 @@ func holdOpen(t *testing.T, path string) *sql.DB {
 }
 
 // TestALargeOldDatabaseKeepsItsPages: a file over the size the rewrite
-// may take is left as it is (the rewrite would hold the lock too long).
+// may take, alone or with its WAL, is left as it is (the rewrite would
+// hold the lock too long).
 func TestALargeOldDatabaseKeepsItsPages(t *testing.T) {
 	dir := oldDatabase(t)
 	path := filepath.Join(dir, DBName)
@@ -147,6 +148,21 @@ func TestALargeOldDatabaseKeepsItsPages(t *testing.T) {
 	}
 	if got := pageSizeOf(t, path); got != 4096 {
 		t.Fatalf("%d-byte pages, want them left at 4096", got)
+	}
+	// The WAL counts: its pages go into the file that VACUUM copies.
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+"-wal", make([]byte, 8192), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done, err = s.toSmallPages(context.Background(), st.Size()+4096)
+	if err != nil || done || pageSizeOf(t, path) != 4096 {
+		t.Fatalf("toSmallPages with a file under the limit and its WAL over it: %v, %v, %d-byte pages", done, err, pageSizeOf(t, path))
+	}
+	if err := os.Remove(path + "-wal"); err != nil {
+		t.Fatal(err)
 	}
 	done, err = s.toSmallPages(context.Background(), smallPagesMax)
 	if err != nil || !done || pageSizeOf(t, path) != pageSize {
