@@ -33,6 +33,12 @@ const smallPagesMax = 32 << 20
 // its WAL) is left as it is, and so is one in a folder that cannot be
 // written.
 func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
+	// Read from the file's header, so that a start finds a database
+	// rewritten already without opening another connection.
+	h, err := readHeader(s.path)
+	if err != nil || h.pageSize() == pageSize {
+		return err == nil, err
+	}
 	// SQLite leaves WAL by deleting the -wal file: in a folder the user
 	// cannot write, the file stays, the database stays in WAL whatever
 	// the pragma answers, and VACUUM with a new page size damages it.
@@ -64,13 +70,6 @@ func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
 		return false, err
 	}
 	defer conn.Close()
-	var page int
-	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&page); err != nil {
-		return false, err
-	}
-	if page == pageSize {
-		return true, nil
-	}
 	var mode string
 	if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = DELETE").Scan(&mode); err != nil {
 		return false, fmt.Errorf("leave WAL: %w", err)
@@ -90,10 +89,36 @@ func (s *Store) toSmallPages(ctx context.Context, maxSize int64) (bool, error) {
 	if _, err := conn.ExecContext(ctx, "VACUUM"); err != nil {
 		return false, fmt.Errorf("rewrite with %d-byte pages: %w", pageSize, err)
 	}
+	var page int
 	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&page); err != nil {
 		return false, err
 	}
 	return page == pageSize, nil
+}
+
+// header is the start of a database file's header.
+type header [20]byte
+
+// readHeader reads the header of the database at path.
+func readHeader(path string) (header, error) {
+	var h header
+	f, err := os.Open(path)
+	if err != nil {
+		return h, err
+	}
+	defer f.Close()
+	_, err = f.ReadAt(h[:], 0)
+	return h, err
+}
+
+// pageSize is the file's page size (bytes 16 and 17, big-endian; 1 means
+// 65536).
+func (h header) pageSize() int {
+	size := int(h[16])<<8 | int(h[17])
+	if size == 1 {
+		size = 65536
+	}
+	return size
 }
 
 // leftWAL reports whether the database at path has truly left WAL: no
@@ -103,16 +128,8 @@ func leftWAL(path string) (bool, error) {
 	if _, err := os.Lstat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	var h [20]byte
-	if _, err := f.ReadAt(h[:], 0); err != nil {
-		return false, err
-	}
-	return h[18] == 1 && h[19] == 1, nil
+	h, err := readHeader(path)
+	return err == nil && h[18] == 1 && h[19] == 1, err
 }
 
 // dsnSmallPages is the connection of toSmallPages: no journal mode of its

@@ -34,24 +34,15 @@ func oldDatabase(t *testing.T) string {
 	return dir
 }
 
-// pageSizeOf reads the page size of the database at path from its header
-// (bytes 16–17, big-endian; 1 means 65536), without opening it in SQLite.
+// pageSizeOf reads the page size of the database at path from its
+// header, without opening it in SQLite.
 func pageSizeOf(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
+	h, err := readHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var h [100]byte
-	if _, err := f.ReadAt(h[:], 0); err != nil {
-		t.Fatal(err)
-	}
-	size := int(h[16])<<8 | int(h[17])
-	if size == 1 {
-		size = 65536
-	}
-	return size
+	return h.pageSize()
 }
 
 // journalModeOf is the journal mode the header of the database at path
