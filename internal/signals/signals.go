@@ -42,11 +42,12 @@ const (
 // the process has to exit before the chat could restore the terminal:
 // mouse reporting, focus events, bracketed paste, the kitty keyboard
 // protocol and modifyOtherKeys, synchronized output, a hidden cursor or a
-// cursor shape, attributes, and the alternate screen (left last, so the
-// shell's screen comes back clean).
+// cursor shape, the cursor's colour and the window title (cleared, as
+// Bubble Tea does at exit), attributes, and the alternate screen (left
+// last, so the shell's screen comes back clean).
 const resetSequence = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l" +
 	"\x1b[?1004l\x1b[?2004l\x1b[<u\x1b[>4m\x1b[?2026l" +
-	"\x1b[0 q\x1b[m\x1b[?25h\x1b[?1049l"
+	"\x1b[0 q\x1b]112\x07\x1b]2;\x07\x1b[m\x1b[?25h\x1b[?1049l"
 
 // Terminal is the terminal the chat takes over, as the process found it.
 type Terminal struct {

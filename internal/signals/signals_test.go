@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -221,5 +222,36 @@ func TestStoppingRefusedWithoutJobControl(t *testing.T) {
 	var none *JobControl
 	if none.CanStop() {
 		t.Error("a nil JobControl can stop")
+	}
+}
+
+// The emergency reset undoes each thing the chat's view turns on (ui's
+// View: the alternate screen, mouse, bracketed paste, focus events, the
+// keyboard protocols, synchronized output, the cursor's shape, colour and
+// visibility, the window title). Under load a SIGHUP once took the chat
+// past the grace period, and the shell was left with parley's title and
+// cursor colour.
+func TestResetSequenceUndoesWhatTheChatTurnsOn(t *testing.T) {
+	for what, reset := range map[string]string{
+		"the alternate screen":          "\x1b[?1049l",
+		"mouse reporting (cell motion)": "\x1b[?1002l",
+		"SGR mouse coordinates":         "\x1b[?1006l",
+		"bracketed paste":               "\x1b[?2004l",
+		"focus events":                  "\x1b[?1004l",
+		"the kitty keyboard protocol":   "\x1b[<u",
+		"modifyOtherKeys":               "\x1b[>4m",
+		"synchronized output":           "\x1b[?2026l",
+		"the cursor's shape":            "\x1b[0 q",
+		"the cursor's colour (OSC 12)":  "\x1b]112\x07",
+		"the window title (OSC 2)":      "\x1b]2;\x07",
+		"a hidden cursor":               "\x1b[?25h",
+		"text attributes":               "\x1b[m",
+	} {
+		if !strings.Contains(resetSequence, reset) {
+			t.Errorf("the emergency reset leaves %s on: it lacks %q", what, reset)
+		}
+	}
+	if !strings.HasSuffix(resetSequence, "\x1b[?1049l") {
+		t.Error("the alternate screen must be left last, so the shell's screen comes back clean")
 	}
 }
