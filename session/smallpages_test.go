@@ -49,11 +49,11 @@ func pageSizeOf(t *testing.T, path string) int {
 // says (bytes 18–19: 2 for WAL, 1 for the rollback journal).
 func journalModeOf(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	h, err := readHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b[18] == 2 && b[19] == 2 {
+	if h[18] == 2 && h[19] == 2 {
 		return "wal"
 	}
 	return "rollback"

@@ -79,8 +79,11 @@ func TestAToolCallIsApprovedShownAndUnfolded(t *testing.T) {
 	}
 }
 
-// n denies: the model is told, the prompt closes, and the chat goes on.
-func TestADeniedCallTellsTheModel(t *testing.T) {
+// askedToRunEcho starts a chat whose model calls the fake server's echo
+// tool (call c1) and answers "Fine, I will not." after it, and returns
+// once the approval prompt shows.
+func askedToRunEcho(t *testing.T) *harness {
+	t.Helper()
 	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
 	h.srv.Enqueue(
 		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
@@ -89,6 +92,12 @@ func TestADeniedCallTellsTheModel(t *testing.T) {
 	h.typeText("go")
 	h.key("enter")
 	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	return h
+}
+
+// n denies: the model is told, the prompt closes, and the chat goes on.
+func TestADeniedCallTellsTheModel(t *testing.T) {
+	h := askedToRunEcho(t)
 	h.key("n")
 	h.wait("the answer", func() bool { return !h.streaming() })
 	h.quiet()
@@ -139,14 +148,7 @@ func TestSlashToolsListsAndRestarts(t *testing.T) {
 // call that no longer waits goes nowhere, and the call that waits is
 // asked about on the next frame.
 func TestAnAnswerToAnotherCallDoesNotRunTheOneWaiting(t *testing.T) {
-	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
-	h.srv.Enqueue(
-		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
-		apitest.Reply{Text: "Fine, I will not."},
-	)
-	h.typeText("go")
-	h.key("enter")
-	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	h := askedToRunEcho(t)
 	// A prompt for a call that went away is on top (its frame has not
 	// yet been replaced): y there must not run c1.
 	stale := toolsui.NewApproval(h.m.ctx, chat.ToolAsk{Call: conversation.ToolCallMade{ID: "gone", Name: "echo", Server: "fake", Tool: "echo"}})
@@ -195,14 +197,7 @@ func TestToolsListRestartsTheSelectedServer(t *testing.T) {
 // The prompt takes every key while a call waits: an app key neither
 // closes it nor acts in the chat behind it.
 func TestThePromptKeepsTheAppKeys(t *testing.T) {
-	h := newHarness(t, 100, 40, withServers(fakeServers(t)))
-	h.srv.Enqueue(
-		apitest.Reply{ToolCalls: []apitest.ToolCall{{ID: "c1", Name: "echo", Arguments: `{}`}}},
-		apitest.Reply{Text: "Fine, I will not."},
-	)
-	h.typeText("go")
-	h.key("enter")
-	h.wait("the approval prompt", func() bool { return h.m.layerName() == "tool approval" })
+	h := askedToRunEcho(t)
 	for _, k := range []string{"f4", "f1", "ctrl+o"} {
 		h.key(k)
 		if h.m.layerName() != "tool approval" || h.m.pane != nil {
