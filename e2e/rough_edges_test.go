@@ -3,6 +3,7 @@ package e2e
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,15 +108,25 @@ func TestReopenedSessionKeepsItsModelAndPictures(t *testing.T) {
 	// was saved to, then the sent one by its name, with the file the
 	// history keeps (named by the hash of its bytes).
 	again.keys("M-i")
-	s = again.waitText("▸ Images · 1 of 2", "gradient.png")
-	if shown := panePath(s); len(shown) < 12 || !strings.HasSuffix(files[0], shown) {
-		t.Fatalf("the pane shows the path %q, not the made image's file %s:\n%s", shown, files[0], frame(s))
-	}
+	again.waitCheck("the made image's file in the pane", paneShows("▸ Images · 1 of 2", files[0]))
 	again.keys("Down")
-	s = again.waitText("▸ Images · 2 of 2")
 	sum := sha256.Sum256(data)
-	if shown := panePath(s); len(shown) < 12 || !strings.HasSuffix(hex.EncodeToString(sum[:]), shown) {
-		t.Fatalf("the pane shows the path %q, not the sent image's stored file:\n%s", shown, frame(s))
+	again.waitCheck("the sent image's stored file in the pane", paneShows("▸ Images · 2 of 2", hex.EncodeToString(sum[:])))
+}
+
+// paneShows checks that the pane's title says title and its path line
+// names the end of want. It waits for both, since tmux can capture a frame
+// half-written, with the title new and the path line not yet (seen under
+// load).
+func paneShows(title, want string) func(string) error {
+	return func(s string) error {
+		if !strings.Contains(s, title) {
+			return fmt.Errorf("the pane's title is not %q", title)
+		}
+		if shown := panePath(s); len(shown) < 12 || !strings.HasSuffix(want, shown) {
+			return fmt.Errorf("the pane shows the path %q, not %s", shown, want)
+		}
+		return nil
 	}
 }
 
