@@ -329,9 +329,12 @@ func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
 	return nil
 }
 
-// migrateSteps applies, in one transaction, the first of steps, or all of
-// them when the database is new (version 0), and returns how many of
-// steps it went past.
+// migrateSteps applies, in one transaction, the first of steps the
+// database lacks, or all of them when it is new (version 0), and returns
+// how many of steps it went past. The steps it already has are passed in
+// the same transaction: a database that is up to date (every start but
+// the first after an upgrade) costs one write transaction, not one per
+// step.
 func migrateSteps(ctx context.Context, db *sql.DB, steps []migration) (int, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -343,6 +346,9 @@ func migrateSteps(ctx context.Context, db *sql.DB, steps []migration) (int, erro
 		return 0, err
 	}
 	n := 1
+	for n < len(steps) && steps[n-1].version <= version {
+		n++
+	}
 	if version == 0 {
 		n = len(steps)
 	}

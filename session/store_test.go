@@ -473,3 +473,34 @@ func TestNoDataDirectory(t *testing.T) {
 		t.Fatalf("Open over a file = %v", err)
 	}
 }
+
+// TestMigrationPassesAppliedStepsInOneTransaction: a database that has
+// some steps is brought past them in the transaction that applies the next
+// one, and an up-to-date one in a single transaction, not one per step
+// (every start pays it).
+func TestMigrationPassesAppliedStepsInOneTransaction(t *testing.T) {
+	ctx := context.Background()
+	db := rawDB(t, filepath.Join(t.TempDir(), "m.db"))
+	steps := []migration{
+		{version: 1, sql: "CREATE TABLE a (x)"},
+		{version: 2, sql: "CREATE TABLE b (x)"},
+		{version: 3, sql: "CREATE TABLE c (x)"},
+		{version: 4, sql: "CREATE TABLE d (x)"},
+	}
+	if err := migrate(ctx, db, steps[:2]); err != nil {
+		t.Fatal(err)
+	}
+	n, err := migrateSteps(ctx, db, steps)
+	if err != nil || n != 3 {
+		t.Fatalf("migrateSteps on version 2 went past %d steps (%v), want 3: steps 1 and 2 passed, step 3 applied", n, err)
+	}
+	if v, _, _ := userVersion(ctx, db); v != 3 {
+		t.Fatalf("version %d after one transaction, want 3 (one step applied)", v)
+	}
+	if err := migrate(ctx, db, steps); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := migrateSteps(ctx, db, steps); err != nil || n != len(steps) {
+		t.Fatalf("migrateSteps on an up-to-date database went past %d of %d steps (%v), want all in one transaction", n, len(steps), err)
+	}
+}
