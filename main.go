@@ -34,6 +34,7 @@ func main() {
 		RunTUI: func(ctx context.Context, req cli.TUIRequest) error {
 			return runTUI(ctx, sig, req)
 		},
+		PrepareTUI: ui.Prepare,
 	}
 	code := cli.Main(sig.Context(), os.Args[1:], env)
 	os.Exit(sig.ExitCode(code))

@@ -46,6 +46,11 @@ type Env struct {
 	Now     func() time.Time
 	// RunTUI opens the full-screen chat; nil means it is not available.
 	RunTUI func(ctx context.Context, req TUIRequest) error
+	// PrepareTUI, when set, runs on a goroutine of its own as the chat
+	// command begins: one-time work of the chat's first frame, done while
+	// the config is read and the history opened. It must end on its own,
+	// within milliseconds.
+	PrepareTUI func()
 }
 
 // Main runs parley with the command-line arguments (without the program

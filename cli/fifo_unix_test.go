@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // TestNamedPipeForTheHistory: a named pipe where the history database
 // belongs hangs nothing: ask answers (and says the history is off),
 // sessions list fails with the sentence naming the file, the chat starts
-// with history off and says why.
+// with history off and says why (in the chat, and on stderr after it).
 func TestNamedPipeForTheHistory(t *testing.T) {
 	h := newHarness(t)
 	dir := filepath.Join(h.env["XDG_DATA_HOME"], "parley")
@@ -37,12 +38,18 @@ func TestNamedPipeForTheHistory(t *testing.T) {
 	if !strings.Contains(r.stderr, fifo+" is a named pipe (FIFO)") || !strings.Contains(r.stderr, "mv "+fifo) {
 		t.Fatalf("sessions list: %q", r.stderr)
 	}
-	h.runChat(func(req TUIRequest) error {
-		if req.History.Store != nil || !strings.Contains(req.History.Off, "named pipe") {
-			t.Errorf("chat history %+v", req.History)
+	r = h.runChat(func(req TUIRequest) error {
+		if req.History.Store == nil {
+			t.Errorf("the chat has no store to say why history is off: %+v", req.History)
+		} else if err := req.History.Store.Opened(context.Background()); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("the chat's store opened with %v, want the named pipe named", err)
 		}
 		return nil
-	}).mustCode(t, 0)
+	})
+	r.mustCode(t, 0)
+	if !strings.Contains(r.stderr, fifo+" is a named pipe (FIFO)") {
+		t.Fatalf("after the chat, stderr does not say why history was off: %q", r.stderr)
+	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("took %v", took)
 	}

@@ -33,6 +33,8 @@ type harness struct {
 	// records the chat request.
 	stdoutTTY, stderrTTY bool
 	tui                  *TUIRequest
+	// prepare, when set, is the Env's PrepareTUI.
+	prepare func()
 }
 
 func newHarness(t *testing.T) *harness {
@@ -82,7 +84,8 @@ func (h *harness) run(stdin *string, args ...string) result {
 		},
 		Getenv:  func(k string) string { return h.env[k] },
 		HomeDir: h.home,
-		Now:     func() time.Time { return h.now },
+		Now:        func() time.Time { return h.now },
+		PrepareTUI: h.prepare,
 	}
 	if stdin != nil {
 		env.Stdin = strings.NewReader(*stdin)

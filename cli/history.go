@@ -50,6 +50,12 @@ func openStore(ctx context.Context, env Env, secrets func() []string) (*session.
 	return session.Open(ctx, session.DefaultDir(env.Getenv, env.HomeDir), session.Options{Now: env.Now, Secrets: secrets})
 }
 
+// storeOptions are the store's options for this run: its clock, and the
+// keys to redact.
+func (a *app) storeOptions() session.Options {
+	return session.Options{Now: a.env.Now, Secrets: a.console.knownSecrets}
+}
+
 // askHistory records one `parley ask` turn: nowhere (history off), in a
 // new session, or in the session being continued.
 type askHistory struct {
@@ -225,12 +231,6 @@ type TUIHistory struct {
 	AutoTitle bool
 }
 
-func (h TUIHistory) close() {
-	if h.Store != nil {
-		h.Store.Close()
-	}
-}
-
 // tuiHistory opens the history for the chat. A history that cannot be
 // opened turns it off for the run (the chat says why) unless a session is
 // to be reopened, which is then an error.
@@ -253,23 +253,38 @@ func (a *app) tuiHistory(ctx context.Context, cfg *config.Config, f historyFlags
 		h.Off = "history = false"
 		return h, nil
 	}
-	store, err := openStore(ctx, a.env, a.console.knownSecrets)
-	if err != nil {
-		if f.resumes() {
-			return h, err
-		}
-		a.console.warn(err.Error())
-		h.Off = err.Error()
+	if !f.resumes() {
+		// A new conversation needs nothing from the history to draw its
+		// first frame: the database opens meanwhile, and the chat says
+		// so if it cannot (closeTUIHistory repeats it after the chat).
+		h.Store = session.Start(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), a.storeOptions())
 		return h, nil
 	}
-	if f.resumes() {
-		id, err := resolveSession(ctx, store, f.session)
-		if err != nil {
-			store.Close()
-			return h, err
-		}
-		h.SessionID = id
+	store, err := openStore(ctx, a.env, a.console.knownSecrets)
+	if err != nil {
+		return h, err
 	}
+	id, err := resolveSession(ctx, store, f.session)
+	if err != nil {
+		store.Close()
+		return h, err
+	}
+	h.SessionID = id
 	h.Store = store
 	return h, nil
+}
+
+// closeTUIHistory closes the chat's store. A store that could not be
+// opened is said again on stderr: the chat said it on its screen, which
+// is gone, and this stays in the terminal's scrollback.
+func (a *app) closeTUIHistory(h TUIHistory) {
+	if h.Store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	if err := h.Store.Opened(ctx); err != nil {
+		a.console.warn(err.Error())
+	}
+	h.Store.Close()
 }

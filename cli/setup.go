@@ -247,6 +247,9 @@ type tuiFlags struct {
 }
 
 func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
+	if a.env.PrepareTUI != nil && a.env.RunTUI != nil && a.env.StdoutIsTerminal && a.env.StdinIsTerminal {
+		go a.env.PrepareTUI()
+	}
 	cfg, removeDir, err := a.tuiConfig(f)
 	if err != nil {
 		return err
@@ -261,7 +264,7 @@ func (a *app) runTUI(ctx context.Context, f tuiFlags) error {
 	if err != nil {
 		return err
 	}
-	defer hist.close()
+	defer a.closeTUIHistory(hist)
 	var trace io.Writer
 	logPath := ""
 	if a.verbose {

@@ -23,7 +23,8 @@ func (h *harness) runChat(chat func(TUIRequest) error, args ...string) result {
 		RunTUI:  func(_ context.Context, req TUIRequest) error { return chat(req) },
 		Getenv:  func(k string) string { return h.env[k] },
 		HomeDir: h.home,
-		Now:     func() time.Time { return h.now },
+		Now:        func() time.Time { return h.now },
+		PrepareTUI: h.prepare,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -15,6 +15,9 @@ import (
 // messages yet is created for it (and removed again when the draft is
 // emptied), so a new chat's draft survives a quit or a crash too.
 func (s *Store) SaveDraft(ctx context.Context, sessionID, text string, atts []api.Attachment) error {
+	if err := s.Opened(ctx); err != nil {
+		return err
+	}
 	const op = "save the draft"
 	atts = s.keys.redactParts(atts)
 	b := attachmentBlobs(atts)
@@ -69,6 +72,9 @@ func clearDraft(ctx context.Context, tx *sql.Tx, sessionID string) ([]string, er
 
 // Draft returns a session's draft ("" and nil when it has none).
 func (s *Store) Draft(ctx context.Context, sessionID string) (string, []api.Attachment, error) {
+	if err := s.Opened(ctx); err != nil {
+		return "", nil, err
+	}
 	var text string
 	err := s.db.QueryRowContext(ctx, "SELECT draft FROM sessions WHERE id = ?", sessionID).Scan(&text)
 	if errors.Is(err, sql.ErrNoRows) {

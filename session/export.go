@@ -44,6 +44,9 @@ type ExportOptions struct {
 // fs.ErrExist; a symbolic link at path is never followed (see
 // exportfile.go). The files are readable by the user only.
 func (s *Store) ExportFile(ctx context.Context, id, path string, opts ExportOptions) error {
+	if err := s.Opened(ctx); err != nil {
+		return err
+	}
 	if err := checkTarget(path, opts.Force); err != nil {
 		return err
 	}
@@ -58,6 +61,9 @@ func (s *Store) ExportFile(ctx context.Context, id, path string, opts ExportOpti
 // referred to where parley keeps them (absolute paths into its blobs
 // folder).
 func (s *Store) Export(ctx context.Context, id string, w io.Writer, opts ExportOptions) error {
+	if err := s.Opened(ctx); err != nil {
+		return err
+	}
 	return s.export(ctx, id, w, blobSink{s}, opts)
 }
 

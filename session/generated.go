@@ -35,6 +35,9 @@ type GeneratedImage struct {
 // AddGeneratedImage records a generated image and stores its bytes, and
 // returns its id.
 func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int64, error) {
+	if err := s.Opened(ctx); err != nil {
+		return 0, err
+	}
 	const op = "record a generated image"
 	if len(img.Data) == 0 {
 		return 0, &Error{Kind: KindIO, Path: s.path, Op: op, Err: errors.New("the image has no bytes")}
@@ -79,6 +82,9 @@ func (s *Store) AddGeneratedImage(ctx context.Context, img GeneratedImage) (int6
 // GeneratedImages returns the images generated in a session ("" for those
 // made outside any session), oldest first, with their bytes.
 func (s *Store) GeneratedImages(ctx context.Context, sessionID string) ([]GeneratedImage, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	return s.generatedImages(ctx, sessionID, true)
 }
 

@@ -9,6 +9,9 @@ import (
 // Rename gives a session a title of its own, which no longer follows its
 // first message.
 func (s *Store) Rename(ctx context.Context, id, title string) error {
+	if err := s.Opened(ctx); err != nil {
+		return err
+	}
 	title = strings.TrimSpace(title)
 	return s.write(ctx, "rename the session", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE sessions SET title = ?, titled = 1, updated = max(updated, ?) WHERE id = ?",
@@ -29,6 +32,9 @@ func (s *Store) Rename(ctx context.Context, id, title string) error {
 // session's id is remembered for a while (keepDeleted): a chat still
 // recording it in another process cannot bring it back (ErrSessionDeleted).
 func (s *Store) Delete(ctx context.Context, ids ...string) (int, error) {
+	if err := s.Opened(ctx); err != nil {
+		return 0, err
+	}
 	return s.deleteSessions(ctx, "delete sessions", true, ids...)
 }
 
@@ -72,6 +78,9 @@ func (s *Store) deleteSessions(ctx context.Context, op string, tombstone bool, i
 // DeleteAll removes every session, and every stored image that only they
 // referred to.
 func (s *Store) DeleteAll(ctx context.Context) (int, error) {
+	if err := s.Opened(ctx); err != nil {
+		return 0, err
+	}
 	ids, err := strings1(ctx, s.db, "SELECT id FROM sessions")
 	if err != nil {
 		return 0, classify(s.path, "delete sessions", err)

@@ -93,6 +93,9 @@ func parseParams(stored string) api.Params {
 // List returns sessions newest first (by their last change), skipping
 // offset and returning at most limit (limit <= 0: all).
 func (s *Store) List(ctx context.Context, limit, offset int) ([]Meta, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	if limit <= 0 {
 		limit = -1
 	}
@@ -115,6 +118,9 @@ func (s *Store) List(ctx context.Context, limit, offset int) ([]Meta, error) {
 
 // Count returns how many sessions List would return in all.
 func (s *Store) Count(ctx context.Context) (int, error) {
+	if err := s.Opened(ctx); err != nil {
+		return 0, err
+	}
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions s WHERE `+listed).Scan(&n)
 	return n, classify(s.path, "count the sessions", err)
@@ -123,6 +129,9 @@ func (s *Store) Count(ctx context.Context) (int, error) {
 // Latest returns the most recently changed session; ErrNotFound when there
 // is none.
 func (s *Store) Latest(ctx context.Context) (Meta, error) {
+	if err := s.Opened(ctx); err != nil {
+		return Meta{}, err
+	}
 	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE `+listed+`
 		ORDER BY s.updated DESC, s.id DESC LIMIT 1`))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -133,6 +142,9 @@ func (s *Store) Latest(ctx context.Context) (Meta, error) {
 
 // Get returns the description of one session.
 func (s *Store) Get(ctx context.Context, id string) (Meta, error) {
+	if err := s.Opened(ctx); err != nil {
+		return Meta{}, err
+	}
 	m, err := scanMeta(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM sessions s WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Meta{}, notFound("there is no session %s; see \"parley sessions list\"", id)
@@ -142,6 +154,9 @@ func (s *Store) Get(ctx context.Context, id string) (Meta, error) {
 
 // Resolve turns a unique prefix of a session id into the whole id.
 func (s *Store) Resolve(ctx context.Context, prefix string) (string, error) {
+	if err := s.Opened(ctx); err != nil {
+		return "", err
+	}
 	p := strings.ToLower(strings.TrimSpace(prefix))
 	if p == "" || strings.Trim(p, "0123456789abcdef") != "" {
 		return "", notFound("%q is not a session id: ids are hexadecimal, as \"parley sessions list\" shows them", prefix)
@@ -229,6 +244,9 @@ func distinctPrefix(ids []string) int {
 // it, which a reader cannot tell apart). Every message carries its
 // AltIndex and AltCount.
 func (s *Store) Load(ctx context.Context, id string) (Session, error) {
+	if err := s.Opened(ctx); err != nil {
+		return Session{}, err
+	}
 	meta, err := s.Get(ctx, id)
 	if err != nil {
 		return Session{}, err
@@ -248,6 +266,9 @@ func (s *Store) Load(ctx context.Context, id string) (Session, error) {
 // LoadRange returns the messages of a session with from <= id < to, in
 // order of id and of every branch (to <= 0: to the end).
 func (s *Store) LoadRange(ctx context.Context, id string, from, to int) ([]conversation.Message, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	if to <= 0 {
 		to = int(^uint32(0) >> 1)
 	}

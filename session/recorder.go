@@ -215,6 +215,9 @@ func (r *Recorder) run() {
 	defer close(r.done)
 	defer close(r.errs)
 	defer close(r.added)
+	if !r.waitOpen() {
+		return
+	}
 	retry := time.NewTimer(retryMax)
 	retry.Stop()
 	defer retry.Stop()
@@ -247,4 +250,31 @@ func (r *Recorder) run() {
 			return
 		}
 	}
+}
+
+// waitOpen waits for the store's open (see Start) and reports whether the
+// recorder can write. A store that could not be opened keeps nothing: the
+// recorder stops, dropping what was queued and what comes, and reports no
+// write failures (whoever started the store says once why history is
+// off, from Opened); its flushes return that error.
+func (r *Recorder) waitOpen() bool {
+	select {
+	case <-r.s.ready:
+	case <-r.ctx.Done():
+		return false
+	}
+	if r.s.openErr == nil {
+		return true
+	}
+	r.mu.Lock()
+	r.closed = true
+	queued := r.queue
+	r.queue = nil
+	r.mu.Unlock()
+	for _, it := range queued {
+		if it.flush != nil {
+			it.flush <- r.s.openErr
+		}
+	}
+	return false
 }

@@ -81,6 +81,9 @@ func SplitSnippet(s string) []Span {
 // per search, beyond which a snippet shows the message's beginning). A
 // cancelled ctx stops the database at once (the driver interrupts SQLite).
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	terms := parseQuery(query)
 	match := ftsString(terms)
 	if match == "" {

@@ -23,6 +23,9 @@ const maxSpendingIDs = 500
 // compare, was paid for); a reply the gateway reported no usage for adds
 // nothing. Sessions without any reported usage are absent.
 func (s *Store) Spending(ctx context.Context, ids []string) (map[string][]Tokens, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	out := map[string][]Tokens{}
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), maxSpendingIDs)]

@@ -40,6 +40,10 @@ type Store struct {
 	read messageReader
 	now  func() time.Time
 	keys redactor
+	// ready is closed once the open has finished, and openErr is then why
+	// it failed (see Start); a store from Open is ready when returned.
+	ready   chan struct{}
+	openErr error
 }
 
 // Open opens (creating it when missing) the history database in dir and
@@ -47,18 +51,28 @@ type Store struct {
 // file and what to do. A database written by a newer parley, or by another
 // program, is refused without being changed.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	s := newStore(dir, opts)
+	defer close(s.ready)
 	if dir == "" {
-		return nil, &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
-	}
-	path := filepath.Join(dir, DBName)
-	s := &Store{path: path, folder: blobFolder{dir: filepath.Join(dir, BlobDir)}, now: opts.Now, keys: redactor{secrets: opts.Secrets}}
-	if s.now == nil {
-		s.now = time.Now
+		return nil, errNoDataDir()
 	}
 	if err := s.open(ctx); err != nil {
 		return nil, openError(dir, err)
 	}
 	return s, nil
+}
+
+// newStore is a store of dir that is not open yet.
+func newStore(dir string, opts Options) *Store {
+	s := &Store{path: filepath.Join(dir, DBName), folder: blobFolder{dir: filepath.Join(dir, BlobDir)}, now: opts.Now, keys: redactor{secrets: opts.Secrets}, ready: make(chan struct{})}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s
+}
+
+func errNoDataDir() error {
+	return &Error{Kind: KindReadOnly, Path: DBName, Op: "open", Err: errors.New("no data directory is known: set XDG_DATA_HOME or HOME")}
 }
 
 func (s *Store) open(ctx context.Context) error {
@@ -180,6 +194,10 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the database. Recorders of the store must be closed first.
 func (s *Store) Close() error {
+	<-s.ready
+	if s.openErr != nil {
+		return nil
+	}
 	s.stmts.close()
 	return classify(s.path, "close", s.db.Close())
 }

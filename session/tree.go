@@ -21,6 +21,9 @@ import (
 // (the one holding the newest message). The new active leaf is stored,
 // so the session opens there next time too.
 func (s *Store) OpenAt(ctx context.Context, id string, messageID int) (Session, error) {
+	if err := s.Opened(ctx); err != nil {
+		return Session{}, err
+	}
 	sess, err := s.Load(ctx, id)
 	if err != nil {
 		return Session{}, err
@@ -67,6 +70,9 @@ func forkTitle(title string) string {
 // messages keep their ids, parents, images, reasoning and left-out turns;
 // the draft is not copied.
 func (s *Store) Fork(ctx context.Context, snap conversation.Snapshot) (string, error) {
+	if err := s.Opened(ctx); err != nil {
+		return "", err
+	}
 	if len(snap.Messages) == 0 {
 		return "", errors.New("there is nothing to fork yet: the conversation has no messages")
 	}

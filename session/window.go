@@ -43,6 +43,9 @@ const sqlChildren = `SELECT parent, seq FROM messages WHERE session_id = ?1 AND 
 // snapshot is Partial (see conversation.Snapshot) and Load brings the
 // rest; LoadBefore fetches the path's earlier messages.
 func (s *Store) LoadTail(ctx context.Context, id string, n int) (Session, error) {
+	if err := s.Opened(ctx); err != nil {
+		return Session{}, err
+	}
 	meta, err := s.Get(ctx, id)
 	if err != nil {
 		return Session{}, err
@@ -62,6 +65,9 @@ func (s *Store) LoadTail(ctx context.Context, id string, n int) (Session, error)
 // message with id before that come before it, in order, with their
 // AltIndex and AltCount.
 func (s *Store) LoadBefore(ctx context.Context, id string, before, n int) ([]conversation.Message, error) {
+	if err := s.Opened(ctx); err != nil {
+		return nil, err
+	}
 	var parent int
 	err := s.db.QueryRowContext(ctx, "SELECT parent FROM messages WHERE session_id = ? AND seq = ?", id, before).Scan(&parent)
 	switch {

@@ -102,6 +102,8 @@ func waitRecorder(rec *session.Recorder) tea.Cmd {
 // is what to tell the user, and ok reports msg was one of them.
 func (h *history) update(msg tea.Msg, conv *conversation.Conversation, c *composer, km keys.Map) (cmd tea.Cmd, say noticeResult, ok bool) {
 	switch msg := msg.(type) {
+	case storeOpenedMsg:
+		return nil, noticeResult{h.storeOpened(msg), toastWarn}, true
 	case recorderFailedMsg:
 		text, wait := h.recorderFailed(msg)
 		return wait, noticeResult{text, toastWarn}, true

@@ -151,6 +151,9 @@ func (m *Model) Init() tea.Cmd {
 	} else {
 		cmds = append(cmds, prepareClient(m.eng.Clients(), m.eng.Model()))
 	}
+	if m.hist.Store != nil {
+		cmds = append(cmds, waitStoreOpen(m.base, m.hist.Store))
+	}
 	if m.hist.rec != nil {
 		cmds = append(cmds, waitRecorder(m.hist.rec), waitOthers(m.hist.rec))
 	}

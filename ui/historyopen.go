@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parley/session"
+)
+
+// storeOpenedMsg says how the open of the history database ended. A new
+// chat's store opens in the background while the first frame is drawn
+// (session.Start); what uses it before then waits for it.
+type storeOpenedMsg struct {
+	store *session.Store
+	err   error
+}
+
+// waitStoreOpen waits for the store's open; it brings nothing when ctx
+// (the chat's) ends first.
+func waitStoreOpen(ctx context.Context, store *session.Store) tea.Cmd {
+	return func() tea.Msg {
+		err := store.Opened(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		return storeOpenedMsg{store: store, err: err}
+	}
+}
+
+// storeOpened turns history off for the run when the store could not be
+// opened and words why, as a store that fails to open before the chat
+// starts is said ("" when it opened). Its recorder has stopped on its
+// own, quietly: this is the one word about it.
+func (h *history) storeOpened(msg storeOpenedMsg) string {
+	if msg.err == nil || msg.store != h.Store {
+		return ""
+	}
+	h.Store, h.Off = nil, msg.err.Error()
+	return "history is off for this run: " + msg.err.Error()
+}
