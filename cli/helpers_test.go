@@ -82,8 +82,8 @@ func (h *harness) run(stdin *string, args ...string) result {
 			h.tui = &req
 			return nil
 		},
-		Getenv:  func(k string) string { return h.env[k] },
-		HomeDir: h.home,
+		Getenv:     func(k string) string { return h.env[k] },
+		HomeDir:    h.home,
 		Now:        func() time.Time { return h.now },
 		PrepareTUI: h.prepare,
 	}

@@ -20,9 +20,9 @@ func (h *harness) runChat(chat func(TUIRequest) error, args ...string) result {
 	env := Env{
 		Stdout: &out, Stderr: &errb,
 		StdinIsTerminal: true, StdoutIsTerminal: true,
-		RunTUI:  func(_ context.Context, req TUIRequest) error { return chat(req) },
-		Getenv:  func(k string) string { return h.env[k] },
-		HomeDir: h.home,
+		RunTUI:     func(_ context.Context, req TUIRequest) error { return chat(req) },
+		Getenv:     func(k string) string { return h.env[k] },
+		HomeDir:    h.home,
 		Now:        func() time.Time { return h.now },
 		PrepareTUI: h.prepare,
 	}
