@@ -257,7 +257,10 @@ func (a *app) tuiHistory(ctx context.Context, cfg *config.Config, f historyFlags
 		// A new conversation needs nothing from the history to draw its
 		// first frame: the database opens meanwhile, and the chat says
 		// so if it cannot (closeTUIHistory repeats it after the chat).
-		h.Store = session.Start(ctx, session.DefaultDir(a.env.Getenv, a.env.HomeDir), a.storeOptions())
+		// The open outlives a signal that ends the chat, as the recorder
+		// does, so a turn sent before it finished is still written; the
+		// busy timeout bounds it.
+		h.Store = session.Start(context.WithoutCancel(ctx), session.DefaultDir(a.env.Getenv, a.env.HomeDir), a.storeOptions())
 		return h, nil
 	}
 	store, err := openStore(ctx, a.env, a.console.knownSecrets)
@@ -283,7 +286,7 @@ func (a *app) closeTUIHistory(h TUIHistory) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
-	if err := h.Store.Opened(ctx); err != nil {
+	if err := h.Store.Opened(ctx); err != nil && ctx.Err() == nil {
 		a.console.warn(err.Error())
 	}
 	h.Store.Close()

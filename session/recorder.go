@@ -256,7 +256,8 @@ func (r *Recorder) run() {
 // recorder can write. A store that could not be opened keeps nothing: the
 // recorder stops, dropping what was queued and what comes, and reports no
 // write failures (whoever started the store says once why history is
-// off, from Opened); its flushes return that error.
+// off, from Opened). The flushes queued by then return that error, later
+// ones ErrClosed.
 func (r *Recorder) waitOpen() bool {
 	select {
 	case <-r.s.ready:

@@ -116,9 +116,9 @@ func (s *Store) open(ctx context.Context) error {
 	// A few connections: the recorder writes while the UI searches.
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
-	// Each step takes the write lock (BEGIN IMMEDIATE) even when there is
-	// nothing to do, so a database that cannot be written fails here, at
-	// start, rather than on the first message.
+	// The migration takes the write lock (BEGIN IMMEDIATE) even when there
+	// is nothing to do, so a database that cannot be written fails here,
+	// at start, rather than on the first message.
 	if err := migrate(ctx, db, migrations()); err != nil {
 		db.Close()
 		return classify(s.path, "open", err)

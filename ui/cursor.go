@@ -161,31 +161,33 @@ func (m *Model) editAsBranch(sel conversation.Message) tea.Cmd {
 }
 
 // fork starts a new session holding the conversation up to and including
-// sel, and opens it. Without history it becomes the conversation on screen.
+// sel, and opens it. Without history (none this run, or a store still
+// opening that then cannot open) it becomes the conversation on screen.
+// Either way the fork comes back as a forkedMsg.
 func (m *Model) fork(sel conversation.Message) tea.Cmd {
 	snap, err := m.eng.Conv().Fork(sel.ID)
 	if err != nil {
 		return m.notes.show(treeRefusal(err))
 	}
 	m.focus.toComposer()
-	if m.hist.Store == nil {
-		m.interruptStream()
-		m.openConversation(m.eng.Restore(conversation.NewID(), snap), len(snap.Messages))
-		return m.notes.show("forked: this new conversation holds the one before up to that message", toastOK)
-	}
 	store := m.hist.Store
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
+		if store == nil || openFailed(ctx, store) {
+			return forkedMsg{unsaved: &snap}
+		}
 		id, err := store.Fork(ctx, snap)
 		return forkedMsg{id: id, err: err}
 	}
 }
 
-// forkedMsg brings the new session of a fork.
+// forkedMsg brings the new session of a fork, or the fork itself
+// (unsaved) for a chat without history.
 type forkedMsg struct {
-	id  string
-	err error
+	id      string
+	err     error
+	unsaved *conversation.Snapshot
 }
 
 // toggleExcluded leaves sel's turn out of what the model sees, or brings it

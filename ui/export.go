@@ -53,19 +53,18 @@ func (h *history) export(conv *conversation.Conversation, arg string, allBranche
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		opts.Format = session.FormatJSON
 	}
-	store, rec, id := h.Store, h.rec, conv.ID()
-	if store == nil {
-		snap := conv.Snapshot()
-		return func() tea.Msg {
+	// The snapshot is the export when there is no store, or when the one
+	// still opening at the start cannot be opened after all.
+	store, rec, id, snap := h.Store, h.rec, conv.ID(), conv.Snapshot()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if store == nil || openFailed(ctx, store) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				return exportedMsg{path: path, shown: shown, err: err}
 			}
 			return exportedMsg{path: path, shown: shown, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
-		}, noticeResult{}
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		defer cancel()
+		}
 		// What is on screen is written first.
 		if rec != nil {
 			if err := rec.Flush(ctx); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -280,6 +281,9 @@ func (h *history) saveDraft(convID string, c *composer) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
+		if openFailed(ctx, store) {
+			return nil // no history this run: waitStoreOpen says so
+		}
 		return draftSavedMsg{text: text, atts: len(atts), err: store.SaveDraft(ctx, convID, text, atts)}
 	}
 }
@@ -296,11 +300,14 @@ func (h *history) draftSaved(msg draftSavedMsg) string {
 
 // close runs when the program has stopped: the draft is written and the
 // recorder flushes what is queued. Its error says what could not be saved
-// after all (the screen is gone: the caller prints it).
-func (h *history) close(convID string, c *composer) error {
+// after all (the screen is gone: the caller prints it). A store still
+// opening then (another program holds the database) is waited for, and
+// out is told so, so the wait does not look like a hang.
+func (h *history) close(convID string, c *composer, out io.Writer) error {
 	if h.Store == nil || h.rec == nil {
 		return nil
 	}
+	sayIfStillOpening(h.Store, out)
 	if !c.editing && h.loading == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		_ = h.Store.SaveDraft(ctx, convID, c.value(), c.attachments)

@@ -46,7 +46,7 @@ func TestChatRecordsAndReopens(t *testing.T) {
 	flush(t, h)
 	id := h.eng.Conv().ID()
 	h.typeText("half-typed follow-up")
-	h.m.hist.close(h.eng.Conv().ID(), &h.m.comp) // what Run does after the program stops
+	h.m.hist.close(h.eng.Conv().ID(), &h.m.comp, nil) // what Run does after the program stops
 
 	s, err := st.Load(context.Background(), id)
 	if err != nil || len(s.Snapshot.Messages) != 2 || s.Snapshot.Messages[1].Text != "stored answer about lighthouses" {

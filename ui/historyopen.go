@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,6 +30,13 @@ func waitStoreOpen(ctx context.Context, store *session.Store) tea.Cmd {
 	}
 }
 
+// openFailed reports whether store could not be opened (not that ctx ended
+// first). A command that finds so does what it does without history and
+// leaves the word about it to waitStoreOpen: the failure is said once.
+func openFailed(ctx context.Context, store *session.Store) bool {
+	return store.Opened(ctx) != nil && ctx.Err() == nil
+}
+
 // storeOpened turns history off for the run when the store could not be
 // opened and words why, as a store that fails to open before the chat
 // starts is said ("" when it opened). Its recorder has stopped on its
@@ -38,4 +47,18 @@ func (h *history) storeOpened(msg storeOpenedMsg) string {
 	}
 	h.Store, h.Off = nil, msg.err.Error()
 	return "history is off for this run: " + msg.err.Error()
+}
+
+// stillOpeningAfter is how long after the chat ends a store still opening
+// is waited for without a word.
+const stillOpeningAfter = 200 * time.Millisecond
+
+// sayIfStillOpening tells out when store has not finished opening within
+// stillOpeningAfter: what the chat holds is written once it has.
+func sayIfStillOpening(store *session.Store, out io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), stillOpeningAfter)
+	defer cancel()
+	if store.Opened(ctx) != nil && ctx.Err() != nil && out != nil {
+		_, _ = io.WriteString(out, "parley: saving the conversation once the history database opens (another program is using it)…\n")
+	}
 }

@@ -2,10 +2,13 @@ package ui
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/session"
 )
@@ -33,6 +36,11 @@ func TestChatRecordsIntoAStoreStillOpening(t *testing.T) {
 	if strings.Contains(h.screen(), "history off") {
 		t.Fatalf("history is said to be off:\n%s", h.screen())
 	}
+	var quitSaid strings.Builder
+	sayIfStillOpening(st, &quitSaid)
+	if quitSaid.Len() > 0 {
+		t.Fatalf("a quit after the history opened says %q", quitSaid.String())
+	}
 }
 
 // TestChatSaysOnceThatTheHistoryCouldNotOpen: a store whose open fails
@@ -54,5 +62,86 @@ func TestChatSaysOnceThatTheHistoryCouldNotOpen(t *testing.T) {
 	replyWith(t, h, "answered without history")
 	if scr := h.screen(); strings.Contains(scr, "could not save") {
 		t.Fatalf("a write failure was reported after history went off:\n%s", scr)
+	}
+}
+
+// lockedStore is a store started on a database another connection keeps
+// write-locked: its open waits SQLite's busy timeout (5 s) and fails.
+func lockedStore(t *testing.T) *session.Store {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := session.Open(context.Background(), dir, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, session.DBName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.ExecContext(context.Background(), "ROLLBACK")
+		conn.Close()
+		db.Close()
+	})
+	return startStore(t, dir)
+}
+
+// TestWhatWasAskedWhileTheHistoryOpenedAndFailed: a draft saved, an
+// /export and a fork asked for while the history is still opening, on a
+// database another program holds until the open gives up, do what they
+// do without history (the export writes what is on screen, the fork
+// becomes the conversation on screen), and the failure is said once.
+func TestWhatWasAskedWhileTheHistoryOpenedAndFailed(t *testing.T) {
+	st := lockedStore(t)
+	h := newHarness(t, 120, 30, withHistory(History{Store: st}))
+	// A quit now would wait for the open: it says so.
+	var quitSaid strings.Builder
+	sayIfStillOpening(st, &quitSaid)
+	if !strings.Contains(quitSaid.String(), "once the history database opens") {
+		t.Fatalf("a quit while the history opens says %q", quitSaid.String())
+	}
+	h.ask("q1", "a1")
+	h.ask("q2", "a2")
+	out := filepath.Join(t.TempDir(), "talk.md")
+	h.typeText("/export " + out)
+	h.key("enter")
+	before := h.eng.Conv().ID()
+	h.key("esc")
+	h.key("up")
+	h.key("up")
+	h.key("f")
+	h.typeText("a draft typed while the history opened")
+	h.wait("the store's failure", func() bool { return strings.Contains(h.screen(), "history off") })
+	h.wait("the export and the fork", func() bool {
+		_, err := os.Stat(out)
+		return err == nil && h.eng.Conv().ID() != before
+	})
+	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"q1", "a1"}) {
+		t.Fatalf("the fork holds %q", got)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "a2") {
+		t.Fatalf("the export lacks the conversation:\n%s", b)
+	}
+	time.Sleep(draftDelay + 300*time.Millisecond)
+	h.drain()
+	n := 0
+	for _, said := range h.said() {
+		switch {
+		case strings.HasPrefix(said.Text, "history is off for this run"):
+			n++
+		case strings.Contains(said.Text, "could not"):
+			t.Errorf("a second word about the same failure: %q", said.Text)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("history is said to be off %d times, want once", n)
 	}
 }

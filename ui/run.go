@@ -203,7 +203,7 @@ func Run(ctx context.Context, opts Options) (err error) {
 	// A reply still in flight (killed, interrupted) keeps its text as
 	// interrupted, so the recorder stores it.
 	m.interruptStream()
-	if cerr := m.hist.close(m.eng.Conv().ID(), &m.comp); cerr != nil {
+	if cerr := m.hist.close(m.eng.Conv().ID(), &m.comp, os.Stderr); cerr != nil {
 		defer func() { err = errors.Join(err, cerr) }()
 	}
 	switch {

@@ -8,6 +8,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
+	"parley/conversation"
 	"parley/imagegen"
 	"parley/ui/filepicker"
 	"parley/ui/slash"
@@ -259,6 +260,11 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.grabbed(msg), true
 
 	case forkedMsg:
+		if snap := msg.unsaved; snap != nil {
+			m.interruptStream()
+			m.openConversation(m.eng.Restore(conversation.NewID(), *snap), len(snap.Messages))
+			return m.notes.show("forked: this new conversation holds the one before up to that message", toastOK), true
+		}
 		if msg.err != nil {
 			return m.notes.show("could not fork: "+userSentence(msg.err), toastErr), true
 		}
