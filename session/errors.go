@@ -18,8 +18,7 @@ type Kind int
 
 // Kinds of Error.
 const (
-	// KindIO: reading or writing failed (disk full, I/O error, locked for
-	// too long by another process).
+	// KindIO: reading or writing failed (disk full, I/O error).
 	KindIO Kind = iota
 	// KindCorrupt: the file is not a database, or a damaged one.
 	KindCorrupt
@@ -35,6 +34,9 @@ const (
 	// regular file: a named pipe, a device, a directory, a socket. It was
 	// not opened (opening a pipe waits for a writer forever).
 	KindNotRegular
+	// KindBusy: another process held the database's lock for longer than
+	// the busy timeout.
+	KindBusy
 )
 
 // Error is a problem with the history database. Its message names the file
@@ -77,6 +79,9 @@ func (e *Error) Error() string {
 	case KindForeign:
 		return fmt.Sprintf("%s is not a parley history database (it belongs to another program) and was left untouched; move it aside or set XDG_DATA_HOME to another folder",
 			e.Path)
+	case KindBusy:
+		return fmt.Sprintf("another program kept the history database %s locked for %v (%v); close the program that holds it (a database browser, a stuck parley) and try again",
+			e.Path, busyTimeout, e.Err)
 	}
 	return fmt.Sprintf("could not %s in the history database %s (%v)", e.Op, e.Path, e.Err)
 }
@@ -129,6 +134,8 @@ func classify(path, op string, err error) error {
 			kind = KindReadOnly
 		case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH:
 			kind = KindUnreadable
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			kind = KindBusy
 		}
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
 		kind = KindReadOnly

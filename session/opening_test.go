@@ -2,8 +2,10 @@ package session
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,5 +105,39 @@ func TestStartWithoutADataDirectory(t *testing.T) {
 	err := Start(context.Background(), "", Options{}).Opened(context.Background())
 	if err == nil || want == nil || err.Error() != want.Error() {
 		t.Fatalf("Start(\"\").Opened = %v; want %v", err, want)
+	}
+}
+
+// TestALockedDatabaseSaysWhoToAsk: a database another program keeps
+// locked past the busy timeout is refused with a sentence that names the
+// file, says it is locked and what to do, from Open as from Start.
+func TestALockedDatabaseSaysWhoToAsk(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "parley")
+	s := openIn(t, dir, nil)
+	s.Close()
+	db := rawDB(t, filepath.Join(dir, DBName))
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	st := Start(context.Background(), dir, Options{}) // waits beside Open
+	_, err = Open(context.Background(), dir, Options{})
+	started := st.Opened(context.Background())
+	for _, err := range []error{err, started} {
+		var se *Error
+		if !errors.As(err, &se) || se.Kind != KindBusy {
+			t.Fatalf("a locked database gave %v, want a KindBusy error", err)
+		}
+		for _, want := range []string{filepath.Join(dir, DBName), "locked", "close the program that holds it"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%q does not say %q", err, want)
+			}
+		}
 	}
 }
