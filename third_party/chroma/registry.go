@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 var (
@@ -24,6 +25,14 @@ type LexerRegistry struct {
 	Lexers  Lexers
 	byName  map[string]Lexer
 	byAlias map[string]Lexer
+
+	// parley: fill registers the lexers that come first, once, before the
+	// first lookup (see NewLazyLexerRegistry); early are the lexers
+	// registered before that, in order.
+	fill     func(*LexerRegistry)
+	fillOnce sync.Once
+	filled   bool
+	early    []Lexer
 }
 
 // NewLexerRegistry creates a new LexerRegistry of Lexers.
@@ -34,8 +43,37 @@ func NewLexerRegistry() *LexerRegistry {
 	}
 }
 
+// NewLazyLexerRegistry creates a LexerRegistry that calls fill once, before
+// its first lookup (Names, Get, MatchMimeType, Match or Analyse), not when it
+// is made. Lexers registered before that lookup stay, after fill's, in the
+// order they were registered, as if fill had run first. Register does not
+// call fill; Lexers is complete only after a lookup.
+func NewLazyLexerRegistry(fill func(*LexerRegistry)) *LexerRegistry {
+	l := NewLexerRegistry()
+	l.fill = fill
+	return l
+}
+
+// load calls fill the first time, then registers again what was registered
+// before, so the registry ends as it would have with fill first.
+func (l *LexerRegistry) load() {
+	if l.fill == nil {
+		return
+	}
+	l.fillOnce.Do(func() {
+		early := l.early
+		l.filled, l.early = true, nil
+		l.Lexers, l.byName, l.byAlias = nil, map[string]Lexer{}, map[string]Lexer{}
+		l.fill(l)
+		for _, lexer := range early {
+			l.Register(lexer)
+		}
+	})
+}
+
 // Names of all lexers, optionally including aliases.
 func (l *LexerRegistry) Names(withAliases bool) []string {
+	l.load()
 	out := []string{}
 	for _, lexer := range l.Lexers {
 		config := lexer.Config()
@@ -50,6 +88,7 @@ func (l *LexerRegistry) Names(withAliases bool) []string {
 
 // Get a Lexer by name, alias or file extension.
 func (l *LexerRegistry) Get(name string) Lexer {
+	l.load()
 	if lexer := l.byName[name]; lexer != nil {
 		return lexer
 	}
@@ -81,6 +120,7 @@ func (l *LexerRegistry) Get(name string) Lexer {
 
 // MatchMimeType attempts to find a lexer for the given MIME type.
 func (l *LexerRegistry) MatchMimeType(mimeType string) Lexer {
+	l.load()
 	matched := PrioritisedLexers{}
 	for _, l := range l.Lexers {
 		for _, lmt := range l.Config().MimeTypes {
@@ -100,6 +140,7 @@ func (l *LexerRegistry) MatchMimeType(mimeType string) Lexer {
 //
 // Note that this iterates over all file patterns in all lexers, so is not fast.
 func (l *LexerRegistry) Match(filename string) Lexer {
+	l.load()
 	filename = filepath.Base(filename)
 	matched := PrioritisedLexers{}
 	// First, try primary filename matches.
@@ -160,6 +201,7 @@ func (l *LexerRegistry) Match(filename string) Lexer {
 
 // Analyse text content and return the "best" lexer..
 func (l *LexerRegistry) Analyse(text string) Lexer {
+	l.load()
 	var picked Lexer
 	highest := float32(0.0)
 	for _, lexer := range l.Lexers {
@@ -177,6 +219,9 @@ func (l *LexerRegistry) Analyse(text string) Lexer {
 // Register a Lexer with the LexerRegistry. If the lexer is already registered
 // it will be replaced.
 func (l *LexerRegistry) Register(lexer Lexer) Lexer {
+	if l.fill != nil && !l.filled {
+		l.early = append(l.early, lexer)
+	}
 	lexer.SetRegistry(l)
 	config := lexer.Config()
 

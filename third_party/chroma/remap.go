@@ -1,5 +1,7 @@
 package chroma
 
+import "sync"
+
 type remappingLexer struct {
 	lexer  Lexer
 	mapper func(Token) []Token
@@ -66,22 +68,32 @@ type TypeMapping []struct {
 //	lexer = TypeRemappingLexer(lexer, mapping)
 func TypeRemappingLexer(lexer Lexer, mapping TypeMapping) Lexer {
 	// Lookup table for fast remapping.
-	lut := map[TokenType]map[string]TokenType{}
-	for _, rt := range mapping {
-		km, ok := lut[rt.From]
-		if !ok {
-			km = map[string]TokenType{}
-			lut[rt.From] = km
-		}
-		if len(rt.Words) == 0 {
-			km[""] = rt.To
-		} else {
-			for _, k := range rt.Words {
-				km[k] = rt.To
+	//
+	// parley: built at the first token, not when the lexer is made (two
+	// lexers with long word lists are made while the program starts).
+	var (
+		lut     map[TokenType]map[string]TokenType
+		lutOnce sync.Once
+	)
+	buildLUT := func() {
+		lut = map[TokenType]map[string]TokenType{}
+		for _, rt := range mapping {
+			km, ok := lut[rt.From]
+			if !ok {
+				km = map[string]TokenType{}
+				lut[rt.From] = km
+			}
+			if len(rt.Words) == 0 {
+				km[""] = rt.To
+			} else {
+				for _, k := range rt.Words {
+					km[k] = rt.To
+				}
 			}
 		}
 	}
 	return RemappingLexer(lexer, func(t Token) []Token {
+		lutOnce.Do(buildLUT)
 		if k, ok := lut[t.Type]; ok {
 			if tt, ok := k[t.Value]; ok {
 				t.Type = tt

@@ -7,11 +7,11 @@ import (
 // TODO(moorereason): can this be factored away?
 var zoneAnalyserRe = regexp.MustCompile(`(?m)^@\s+IN\s+SOA\s+`)
 
-func init() { // nolint: gochecknoinits
-	Get("dns").SetAnalyser(func(text string) float32 {
-		if zoneAnalyserRe.FindString(text) != "" {
-			return 1.0
-		}
-		return 0.0
-	})
+// analyseDNS is the dns lexer's analyser (parley: set by registerEmbedded,
+// upstream by an init function).
+func analyseDNS(text string) float32 {
+	if zoneAnalyserRe.FindString(text) != "" {
+		return 1.0
+	}
+	return 0.0
 }

@@ -3,6 +3,7 @@ package lexers
 import (
 	"embed"
 	"io/fs"
+	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 )
@@ -11,9 +12,16 @@ import (
 var embedded embed.FS
 
 // GlobalLexerRegistry is the global LexerRegistry of Lexers.
-var GlobalLexerRegistry = func() *chroma.LexerRegistry {
-	reg := chroma.NewLexerRegistry()
-	// index(reg)
+//
+// parley: the embedded lexers are read at its first lookup, not while the
+// program starts (see chroma.NewLazyLexerRegistry); until then its Lexers
+// field holds only the lexers written in Go.
+var GlobalLexerRegistry = chroma.NewLazyLexerRegistry(registerEmbedded)
+
+// registerEmbedded registers the embedded lexers, then gives those that
+// have one their analyser (upstream did that in init functions, whose
+// lookups would have read every lexer at start).
+func registerEmbedded(reg *chroma.LexerRegistry) {
 	paths, err := fs.Glob(embedded, "embedded/*.xml")
 	if err != nil {
 		panic(err)
@@ -21,8 +29,13 @@ var GlobalLexerRegistry = func() *chroma.LexerRegistry {
 	for _, path := range paths {
 		reg.Register(chroma.MustNewXMLLexer(embedded, path))
 	}
-	return reg
-}()
+	analysers := map[string]func(string) float32{"dns": analyseDNS, "mysql": analyseMySQL, "zed": analyseZed}
+	for _, lexer := range reg.Lexers {
+		if analyser := analysers[strings.ToLower(lexer.Config().Name)]; analyser != nil {
+			lexer.SetAnalyser(analyser)
+		}
+	}
+}
 
 // Names of all lexers, optionally including aliases.
 func Names(withAliases bool) []string {
