@@ -11,14 +11,18 @@ import (
 )
 
 // highlightDoc holds a code block for each way chroma finds a lexer: by
-// name (go), by alias (py), by file name only (a .yml extension, an exact
-// file name, a .h and a .bzl that several lexers' patterns match, so their
-// order decides), and not at all, where the code decides (a shell script,
-// a DNS zone, MySQL and Zed, whose analysers chroma sets up apart from their
-// XML, and plain text).
+// name (go), by alias (py; lisp and elisp, whose lexers written in Go
+// replace embedded ones of the same name, so the order of registration
+// decides), by file name only (a .yml extension, an exact file name, a .h
+// and a .bzl that several lexers' patterns match, so their order decides),
+// and not at all, where the code decides (a shell script, a DNS zone, MySQL
+// and Zed, whose analysers chroma sets up apart from their XML, and plain
+// text).
 const highlightDoc = "# Code\n\n" +
 	"```go\npackage main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\", 42) }\n```\n\n" +
 	"```py\ndef twice(x):\n    return x * 2  # doubled\n```\n\n" +
+	"```lisp\n(defun twice (x) (car (list (* 2 x))))\n```\n\n" +
+	"```elisp\n(defun hello () (interactive) (message \"hi\"))\n```\n\n" +
 	"```yml\nkey: [1, \"two\"]\nnested:\n  on: true\n```\n\n" +
 	"```CMakeLists.txt\ncmake_minimum_required(VERSION 3.10)\nproject(demo C)\n```\n\n" +
 	"```h\n#include <stdio.h>\nint answer(void);\n```\n\n" +
@@ -47,6 +51,7 @@ func TestHighlightingIsUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			r.SetBudget(0, nil) // a loaded machine must not turn the render plain
 			out := strings.Join(r.Render(highlightDoc), "\n")
 			if !strings.Contains(out, "\x1b[38;") {
 				t.Fatalf("nothing was highlighted: %q", out)
