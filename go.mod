@@ -65,3 +65,5 @@ require (
 )
 
 replace github.com/charmbracelet/colorprofile => ./third_party/colorprofile
+
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma

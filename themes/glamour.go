@@ -99,8 +99,10 @@ func (t Theme) Glamour(noColor bool) ansi.StyleConfig {
 	return cfg
 }
 
-// chromaMu serialises writes to chroma's global style registry (a plain
-// map). It guards that external registry, not state of this package.
+// chromaMu serialises the check and the write of RegisterChroma on
+// chroma's global style registry (a plain map), so a style is made and
+// registered once. It guards that external registry, not state of this
+// package.
 var chromaMu sync.Mutex
 
 // RegisterChroma makes sure chroma's registry holds a style with the
@@ -110,9 +112,13 @@ var chromaMu sync.Mutex
 // registers a single style called "charm" once per process and ignores
 // every later theme, which would break theme switching.
 //
-// chroma reads its registry without a lock while highlighting, so register
-// before starting concurrent renders: Set does it for all its themes when
-// it is built, which leaves later calls with nothing but a lookup.
+// Register before starting concurrent renders: Set does it for all its
+// themes when it is built, which leaves later calls with nothing but a
+// lookup (glamour reads the registry's map directly, without chroma's lock,
+// for its own style). The lookup reads the map itself: in parley's chroma
+// (third_party/chroma/PATCHED.md) it holds the registered styles only, so
+// reading it never makes chroma read its embedded ones, as Get of a name
+// not registered would.
 func RegisterChroma(s Syntax) string {
 	entries := chroma.StyleEntries{
 		chroma.Background:          chromaEntry(s.Text, ""),

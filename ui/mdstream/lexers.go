@@ -35,17 +35,14 @@ func newLexerTable() *lexerTable {
 }
 
 // knownLexers is the set of names and aliases of chroma's lexers, as they
-// are and in lower case.
+// are and in lower case. It asks lexers.Names, not the registry's Lexers
+// field: parley's chroma reads its lexers at the first lookup, and the
+// field holds them only after one (third_party/chroma/PATCHED.md).
 func knownLexers() map[string]bool {
 	known := map[string]bool{}
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
-		c := l.Config()
-		known[c.Name] = true
-		known[strings.ToLower(c.Name)] = true
-		for _, a := range c.Aliases {
-			known[a] = true
-			known[strings.ToLower(a)] = true
-		}
+	for _, name := range lexers.Names(true) {
+		known[name] = true
+		known[strings.ToLower(name)] = true
 	}
 	return known
 }

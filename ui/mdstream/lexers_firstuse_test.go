@@ -1,0 +1,117 @@
+package mdstream
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"charm.land/glamour/v2/ansi"
+	"github.com/alecthomas/chroma/v2/lexers"
+	chromastyles "github.com/alecthomas/chroma/v2/styles"
+
+	"parley/themes"
+)
+
+// firstUseChild marks the process TestConcurrentFirstHighlight starts: a
+// fresh one, in which chroma has read none of its lexers and styles yet.
+const firstUseChild = "PARLEY_CHROMA_FIRST_USE_CHILD"
+
+// TestConcurrentFirstHighlight is chroma's first use from several
+// goroutines at once, in a process of its own (a test process has usually
+// highlighted code long before): renders with a parley theme and with
+// glamour's dark style, and direct lookups of lexers and embedded styles,
+// all racing to make chroma read its registries. Every render must give the
+// golden bytes, and the race detector (under -race) must find nothing.
+func TestConcurrentFirstHighlight(t *testing.T) {
+	if os.Getenv(firstUseChild) == "1" {
+		concurrentFirstHighlight(t)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestConcurrentFirstHighlight$", "-test.count=1", "-test.v", "-test.timeout=150s")
+	cmd.Env = append(os.Environ(), firstUseChild+"=1", "GORACE=atexit_sleep_ms=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the child process failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestConcurrentFirstHighlight") {
+		t.Fatalf("the child process did not run the test:\n%s", out)
+	}
+}
+
+func concurrentFirstHighlight(t *testing.T) {
+	// Nothing has looked a lexer or a style up yet: only the lexers written
+	// in Go are registered (chroma v2.14.0 as released had all 255 from the
+	// start) and no style is (it had its 64).
+	if n := len(lexers.GlobalLexerRegistry.Lexers); n > 40 {
+		t.Fatalf("%d lexers were read before the first lookup; chroma must read its embedded lexers at the first one", n)
+	}
+	if n := len(chromastyles.Registry); n != 0 {
+		t.Fatalf("%d styles are registered before any was; chroma must keep its embedded styles apart and read them at the first lookup", n)
+	}
+
+	styles := map[string]ansi.StyleConfig{
+		// Glamour registers the theme's chroma style here, before any
+		// render, as the chat does when it builds its theme set.
+		"parley-dark":  themes.Builtins()[0].Glamour(false),
+		"glamour-dark": testStyles()["dark"],
+	}
+	want := map[string]string{}
+	for name := range styles {
+		b, err := os.ReadFile(filepath.Join("testdata", "TestHighlightingIsUnchanged", name+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[name] = string(b)
+	}
+
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 3 {
+		for name, style := range styles {
+			wg.Go(func() {
+				<-start
+				r, err := NewRenderer(72, style)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				r.SetBudget(0, nil) // a loaded machine must not turn the render plain
+				if got := strings.Join(r.Render(highlightDoc), "\n"); got != want[name] {
+					errs <- name + " render " + itoa(i) + " differs from its golden file:\n" + got
+				}
+			})
+		}
+	}
+	wg.Go(func() {
+		<-start
+		if l := lexers.Get("py"); l == nil || l.Config().Name != "Python" {
+			errs <- "lexers.Get(\"py\") did not find Python"
+		}
+		if l := lexers.Analyse("@ IN SOA ns.example.com. admin.example.com. (1 2 3 4 5)\n"); l == nil || l.Config().Name != "dns" {
+			errs <- "lexers.Analyse did not pick dns for a zone file"
+		}
+	})
+	wg.Go(func() {
+		<-start
+		if s := chromastyles.Get("monokai"); s == nil || s.Name != "monokai" {
+			errs <- "styles.Get(\"monokai\") did not find the embedded style"
+		}
+		if names := chromastyles.Names(); len(names) < 64 {
+			errs <- "styles.Names() lists " + itoa(len(names)) + " styles; want the 64 embedded ones and those registered"
+		}
+	})
+	close(start)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
