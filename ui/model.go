@@ -160,6 +160,6 @@ func (m *Model) Init() tea.Cmd {
 	if m.hist.SessionID != "" {
 		cmds = append(cmds, m.openSession(m.hist.SessionID, 0))
 	}
-	cmds = append(cmds, m.pics.probe(m.opts.Getenv), waitServers(m.opts.MCP))
+	cmds = append(cmds, m.pics.probe(m.opts.Getenv), waitServers(m.opts.MCP), prepareAfterStart())
 	return tea.Batch(cmds...)
 }

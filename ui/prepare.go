@@ -1,6 +1,12 @@
 package ui
 
-import "github.com/mattn/go-runewidth"
+import (
+	"parley/ui/mdstream"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mattn/go-runewidth"
+)
 
 // Prepare does the one-time work the chat's first frame would otherwise
 // wait for, on the caller's goroutine, so that the command line can run it
@@ -12,4 +18,16 @@ import "github.com/mattn/go-runewidth"
 // width table").
 func Prepare() {
 	runewidth.RuneWidth('─')
+}
+
+// prepareAfterStart is the start's one-time work that can wait for the
+// first frame: chroma's lexers, read at the first code block otherwise
+// (mdstream.WarmLexers), a second after the chat starts, before a reply is
+// likely to stream. It runs on the command's goroutine and touches no
+// model state.
+func prepareAfterStart() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg {
+		mdstream.WarmLexers()
+		return nil
+	})
 }

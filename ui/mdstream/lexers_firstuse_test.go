@@ -115,3 +115,24 @@ func concurrentFirstHighlight(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestWarmLexersReadsTheLexers: WarmLexers, in a fresh process, leaves chroma
+// with every lexer read, so the first code block finds them ready.
+func TestWarmLexersReadsTheLexers(t *testing.T) {
+	if os.Getenv(firstUseChild) == "prepare" {
+		before := len(lexers.GlobalLexerRegistry.Lexers)
+		WarmLexers()
+		if after := len(lexers.GlobalLexerRegistry.Lexers); before > 40 || after < 200 {
+			t.Fatalf("%d lexers before WarmLexers and %d after; want a few, then all", before, after)
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestWarmLexersReadsTheLexers$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), firstUseChild+"=prepare", "GORACE=atexit_sleep_ms=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestWarmLexersReadsTheLexers") {
+		t.Fatalf("the child process: %v\n%s", err, out)
+	}
+}
