@@ -50,7 +50,9 @@ func TestReaderWakesOncePerTake(t *testing.T) {
 	done := make(chan struct{})
 	go func() { r.Run(50 * time.Millisecond); close(done) }()
 	var got strings.Builder
-	takes := 0
+	// Counted from the third take, when the pace is known, to the last
+	// one before the stream ended.
+	takes, from, to, counted := 0, 0, 0, 0
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for running := true; running; {
@@ -61,15 +63,24 @@ func TestReaderWakesOncePerTake(t *testing.T) {
 		}
 		b := r.Pump().Take()
 		got.WriteString(b.Text)
-		takes++
+		if !running {
+			break
+		}
+		switch takes++; {
+		case takes == 3:
+			from = r.Pump().Pauses()
+		case takes > 3:
+			to, counted = r.Pump().Pauses(), takes-3
+		}
 	}
 	if got.String() != text {
 		t.Fatalf("%d of %d bytes arrived", got.Len(), len(text))
 	}
-	// The pauses of the first two takes come before the pace is known
-	// (two or three each), and the last take may come early (the stream
-	// ended); a pause of the gap would be two a take.
-	if p := r.Pump().Pauses(); p > takes+6 {
-		t.Errorf("the reader paused %d times for %d takes; once a take expected", p, takes)
+	if counted < 8 {
+		t.Fatalf("only %d takes were counted; the stream should have lasted 1.5 s", counted)
+	}
+	// A pause of the gap would be two a take.
+	if p := to - from; float64(p) > 1.4*float64(counted) {
+		t.Errorf("the reader paused %d times in %d takes; once a take expected", p, counted)
 	}
 }
