@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"time"
 
 	"parley/api"
 	"parley/conversation"
@@ -67,8 +68,8 @@ func (s directSink) Refused() {
 // gives ask its own rule).
 func (s directSink) Approve(context.Context, ToolAsk) (Approval, error) { return Deny, nil }
 
-func (s directSink) Retrying(api.RetryNotice) {}
-func (s directSink) Paused()                  {}
+func (s directSink) Retrying(api.RetryNotice)                 {}
+func (s directSink) PauseFor(gap time.Duration) time.Duration { return gap }
 
 // Complete runs the reply to its end in the calling goroutine, streamed
 // or (stream false) as one response, handing each piece to on and to the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"parley/api"
 	"parley/conversation"
@@ -28,6 +29,11 @@ type Pump struct {
 	retry *api.RetryNotice
 	// pauses counts the reader's pauses before a network read.
 	pauses int
+	// taken is when the owner last took the buffer, every how long before
+	// that it took it the time before (0 until it took it twice): the
+	// reader's pauses end just before the next take (see untilTake).
+	taken time.Time
+	every time.Duration
 	// tools are the tool loop's events since the last take, steps how
 	// many steps of calls the reply made, ask the call waiting for an
 	// answer and answer where that answer goes.
@@ -167,11 +173,16 @@ func (p *Pump) Retrying(n api.RetryNotice) {
 	p.mu.Unlock()
 }
 
-// Paused counts one pause of the reader before a network read.
-func (p *Pump) Paused() {
+// PauseFor counts one pause of the reader before a network read and
+// says how long it lasts: until just before the owner's next take, as the
+// interval between its last two takes predicts, or gap while it has not
+// taken twice yet.
+func (p *Pump) PauseFor(gap time.Duration) time.Duration {
 	p.mu.Lock()
 	p.pauses++
+	taken, every := p.taken, p.every
 	p.mu.Unlock()
+	return untilTake(gap, taken, every, time.Now())
 }
 
 // Pauses is how often the reader paused before a network read.
@@ -198,8 +209,13 @@ func (p *Pump) End(err error) {
 
 // Take empties the buffer into a batch.
 func (p *Pump) Take() Batch {
+	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.taken.IsZero() {
+		p.every = now.Sub(p.taken)
+	}
+	p.taken = now
 	b := Batch{Text: p.text.String(), Reasoning: p.reasoning.String(), Usage: p.usage, Finish: p.finish, Ended: p.ended, Err: p.err, Alive: p.alive, Retry: p.retry, Tools: p.tools}
 	p.tools = nil
 	if p.ended && p.kept != nil {

@@ -13,12 +13,16 @@ import (
 type Sink interface {
 	Event(api.StreamEvent)
 	Retrying(api.RetryNotice)
-	Paused()
+	// PauseFor counts one pause of the reader before a network read and
+	// says how long it lasts, given the reader's gap.
+	PauseFor(gap time.Duration) time.Duration
 }
 
 // read opens the stream of req and hands its events to sink until it
 // ends (nil at its proper end) or ctx is cancelled. With gap > 0 it pauses
-// that long whenever the next event would have to come from the network,
+// whenever the next event would have to come from the network (as long as
+// the sink says: a pump that is taken once a frame has it end just before
+// the next take, a sink that cannot tell takes gap),
 // so that the deltas a gateway sends meanwhile are read together, in one
 // system call, instead of waking the process one by one (api.Stream.Pause
 // keeps the packets that arrive meanwhile from waking it). The decision
@@ -34,8 +38,7 @@ func read(ctx context.Context, client *api.Client, req api.ChatRequest, sink Sin
 	defer s.Close()
 	for {
 		if gap > 0 && !s.Buffered() {
-			sink.Paused()
-			if err := s.Pause(ctx, gap); err != nil {
+			if err := s.Pause(ctx, sink.PauseFor(gap)); err != nil {
 				return err
 			}
 		}

@@ -314,10 +314,12 @@ func (c *compare) covers(eng *chat.Engine) bool {
 }
 
 // compareGap is how long each reader of a compare pauses before it waits
-// for the network (readGap for one stream): the columns take what came
-// once a frame, so a reader that wakes once a frame loses nothing on
-// screen, and three readers waking half as often save the scheduler's
-// wake-ups (BENCHMARKS.md, "Three models at once").
+// for the network until the frames have taken its pump twice (readGap for
+// one stream; then each pause ends just before a frame, as one stream's
+// do): the columns take what came once a frame, so a reader that wakes
+// once a frame loses nothing on screen, and three readers waking half as
+// often save the scheduler's wake-ups (BENCHMARKS.md, "Three models at
+// once").
 const compareGap = frameInterval
 
 // runCompared runs one reply of a compare, as runReply does one reply.

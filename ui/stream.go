@@ -20,7 +20,7 @@ import (
 // frameInterval is the frame tick while streaming: take the pump's text,
 // re-render the reply's unfinished tail (as Markdown, every frame), advance
 // the status bar. Ten frames a second keep pace with any stream (text shows
-// at most readGap + frameInterval after it arrived) for about half the CPU
+// at most a frame after it arrived) for about half the CPU
 // of thirty: each frame costs the Markdown render of the tail and, in Bubble
 // Tea's renderer, a parse and diff of the whole screen, whatever changed
 // (BENCHMARKS.md, "Streaming in a real terminal").
@@ -46,22 +46,25 @@ const lazyInterval = 33 * time.Millisecond
 // on every frame.
 const spinnerStep = 100 * time.Millisecond
 
-// readGap is how long the reader pauses before it waits for the network,
-// so that the deltas a gateway sends meanwhile are read together, in one
-// system call, instead of waking parley one by one: at 200 small events a
-// second each wake-up (the read, the Go scheduler and its monitor thread)
-// costs more CPU than decoding the event. The decision comes from what is
-// buffered, never from the clock: while the stream holds unread bytes the
-// reader goes on at once, so a fast gateway is never slowed down, and half
-// a frame's pause delays nothing the user could see.
+// readGap is how long the reader pauses before it waits for the network
+// until the frame ticks have taken its pump twice, so that the deltas a
+// gateway sends meanwhile are read together, in one system call, instead
+// of waking parley one by one: at 200 small events a second each wake-up
+// (the read, the Go scheduler and its monitor thread) costs more CPU than
+// decoding the event. From then on the pump ends each pause just before
+// the next frame takes it (chat.Pump.PauseFor), so the reader wakes once a
+// frame and what it read shows at once. The decision to pause comes from
+// what is buffered, never from the clock: while the stream holds unread
+// bytes the reader goes on at once, so a fast gateway is never slowed down.
 const readGap = frameInterval / 2
 
 // frameMsg is the frame tick while a stream runs.
 type frameMsg struct{ id int }
 
 // runReply runs the reply's request in a command: the goroutine Bubble
-// Tea gives it reads the stream into the reply's pump, pausing readGap
-// whenever the next event would have to come from the network, and
+// Tea gives it reads the stream into the reply's pump, pausing until just
+// before the next frame (readGap at first) whenever the next event would
+// have to come from the network, and
 // belongs to the reply's context (stopping the reply ends it).
 func runReply(r *chat.Reply) tea.Cmd {
 	return func() tea.Msg {
