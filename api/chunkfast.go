@@ -40,7 +40,7 @@ type chunkParser struct {
 
 func (f *chunkFast) decode(data []byte) (ChatChunk, bool) {
 	p := chunkParser{b: data, scratch: f.scratch[:0]}
-	defer func() { f.scratch = p.scratch }()
+	defer func() { f.scratch = keptScratch(p.scratch) }()
 	var c ChatChunk
 	if !p.chunk(f, &c) || c.Object == "error" {
 		return ChatChunk{}, false
@@ -473,4 +473,16 @@ func (p *chunkParser) digits() int {
 		p.i++
 	}
 	return p.i - start
+}
+
+// maxKeptScratch bounds the scratch kept between chunks: one chunk with a
+// large escaped string (up to the 16 MiB event cap) must not hold that
+// much for the rest of the stream.
+const maxKeptScratch = 64 << 10
+
+func keptScratch(b []byte) []byte {
+	if cap(b) > maxKeptScratch {
+		return nil
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -139,4 +140,22 @@ func FuzzChunkFast(f *testing.F) {
 		// model, scratch) gives the same.
 		checkChunkFast(t, &fast, data)
 	})
+}
+
+// TestChunkFastKeepsNoLargeScratch: a chunk with a long escaped string
+// decodes whole, and the decoder does not keep the scratch it needed for
+// the rest of the stream; a small one is kept for the next chunk.
+func TestChunkFastKeepsNoLargeScratch(t *testing.T) {
+	var fast chunkFast
+	long := strings.Repeat(`a\n`, 200<<10)
+	c, ok := fast.decode([]byte(`{"choices":[{"index":0,"delta":{"content":"` + long + `"}}]}`))
+	if !ok || len(c.Choices) != 1 || len(c.Choices[0].Delta.Content) != 400<<10 {
+		t.Fatalf("the long chunk decoded to %d choices, ok %v", len(c.Choices), ok)
+	}
+	if cap(fast.scratch) > maxKeptScratch {
+		t.Fatalf("the decoder keeps %d bytes of scratch after a long string, at most %d", cap(fast.scratch), maxKeptScratch)
+	}
+	if _, ok := fast.decode([]byte(`{"choices":[{"index":0,"delta":{"content":"b\n"}}]}`)); !ok || cap(fast.scratch) == 0 {
+		t.Fatalf("a short escaped string: ok %v, scratch kept %d", ok, cap(fast.scratch))
+	}
 }

@@ -83,7 +83,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("another program kept the history database %s locked for %v (%v); close the program that holds it (a database browser, a stuck parley) and try again",
 			e.Path, busyTimeout, e.Err)
 	}
-	return fmt.Sprintf("could not %s in the history database %s (%v)", e.Op, e.Path, e.Err)
+	if e.Op == "open" || e.Op == "close" {
+		return fmt.Sprintf("could not %s the history database %s (%v); check that its disk has room and works", e.Op, e.Path, e.Err)
+	}
+	return fmt.Sprintf("could not %s in the history database %s (%v); check that its disk has room and works", e.Op, e.Path, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -84,6 +84,16 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 	if err := s.Opened(ctx); err != nil {
 		return nil, err
 	}
+	return searcher{db: s.db, path: s.path}.search(ctx, query, limit)
+}
+
+// searcher runs one search: the full-text indexes, then the snippets.
+type searcher struct {
+	db   *sql.DB
+	path string // the database's, for errors
+}
+
+func (s searcher) search(ctx context.Context, query string, limit int) ([]Hit, error) {
 	terms := parseQuery(query)
 	match := ftsString(terms)
 	if match == "" {
@@ -142,7 +152,7 @@ const (
 // is read whole and searched in Go, which is several times faster than
 // SQLite's instr. found is false when there is no such place, or it holds
 // no match after all (the word inside another one).
-func (s *Store) snippetAround(ctx context.Context, rowID int64, terms []term) (snip string, found bool, err error) {
+func (s searcher) snippetAround(ctx context.Context, rowID int64, terms []term) (snip string, found bool, err error) {
 	needle := ""
 	if len(terms) > 0 && len(terms[0].words) > 0 {
 		needle = terms[0].words[0]
@@ -287,7 +297,7 @@ type found struct {
 
 // searchIndex runs the match on one full-text index (messages_fts or
 // tools_fts, both keyed by the message's row id), newest first.
-func (s *Store) searchIndex(ctx context.Context, index, match string, limit int) ([]found, error) {
+func (s searcher) searchIndex(ctx context.Context, index, match string, limit int) ([]found, error) {
 	const op = "search the history"
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT m.id, m.session_id, s.title, m.seq, m.role, m.created, octet_length(m.text), substr(m.text, 1, ?2)
