@@ -278,9 +278,18 @@ func (p *chunkParser) keptString(out, kept *string) bool {
 	} else {
 		*out = string(raw)
 	}
-	*kept = *out
+	// A long value is not kept for the next chunk: one chunk with a
+	// 16 MiB model name must not hold it for the rest of the stream.
+	*kept = ""
+	if len(*out) <= maxKeptString {
+		*kept = *out
+	}
 	return true
 }
+
+// maxKeptString bounds the id, object and model kept between chunks
+// (real ones are a few dozen bytes).
+const maxKeptString = 256
 
 // string reads a JSON string into out.
 func (p *chunkParser) string(out *string) bool {

@@ -159,3 +159,23 @@ func TestChunkFastKeepsNoLargeScratch(t *testing.T) {
 		t.Fatalf("a short escaped string: ok %v, scratch kept %d", ok, cap(fast.scratch))
 	}
 }
+
+// TestChunkFastKeepsNoLongStrings: a chunk with a huge model name decodes
+// whole, and the decoder does not keep that name for the chunks after it
+// (which carry none), as it keeps the short ones they repeat.
+func TestChunkFastKeepsNoLongStrings(t *testing.T) {
+	var fast chunkFast
+	big := strings.Repeat("m", 8<<20)
+	c, ok := fast.decode([]byte(`{"id":"chatcmpl-1","model":"` + big + `","choices":[]}`))
+	if !ok || c.Model != big || c.ID != "chatcmpl-1" {
+		t.Fatalf("the chunk decoded to a model of %d bytes, ok %v", len(c.Model), ok)
+	}
+	for range 3 {
+		if _, ok := fast.decode([]byte(`{"choices":[{"index":0,"delta":{"content":"x"}}]}`)); !ok {
+			t.Fatal("a chunk of text was declined")
+		}
+	}
+	if len(fast.model) > maxKeptString || fast.id != "chatcmpl-1" {
+		t.Fatalf("the decoder keeps a model of %d bytes (at most %d) and the id %q", len(fast.model), maxKeptString, fast.id)
+	}
+}
