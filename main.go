@@ -91,7 +91,8 @@ func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
 		KnownSaid:   req.KnownSaid,
 		NoImages:    req.NoImages,
 		MCP:         req.MCP,
-		JobControl:  &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop},
+		JobControl: &ui.JobControl{Stops: jc.Stops, Continued: jc.Continued, CanStop: jc.CanStop, Stop: jc.Stop,
+			Released: detach},
 	})
 }
 

@@ -24,6 +24,18 @@ type JobControl struct {
 	CanStop func() bool
 	// Stop stops the process and returns once it continues.
 	Stop func()
+	// Released, when set, is called once the chat has ended and Bubble
+	// Tea has given the terminal back, before the history is written
+	// (which can wait for a database another program holds): a forced
+	// exit from then on must leave the shell's screen alone.
+	Released func()
+}
+
+// released says that the chat has given the terminal back.
+func (jc *JobControl) released() {
+	if jc != nil && jc.Released != nil {
+		jc.Released()
+	}
 }
 
 // suspendKey stops the chat like a terminal's own suspend character: in

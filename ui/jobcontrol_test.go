@@ -129,3 +129,55 @@ func TestContinueRedraws(t *testing.T) {
 	waitFor(t, out, "Message gpt-4o", before+1)
 	quit()
 }
+
+// TestReleasedBeforeTheHistoryIsWritten: the chat says it has given the
+// terminal back (alternate screen left) as soon as Bubble Tea has, not
+// after the history is written, which can wait for a database another
+// program holds (here: until SQLite's 5 s busy timeout); a forced exit in
+// that wait must leave the shell's screen alone.
+func TestReleasedBeforeTheHistoryIsWritten(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	st := lockedStore(t)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inR.Close(); inW.Close() })
+	out := &lockedBuffer{}
+	type release struct {
+		screen string
+		at     time.Time
+	}
+	releases := make(chan release, 2)
+	jc := &JobControl{Stops: make(chan struct{}), Continued: make(chan struct{}), CanStop: func() bool { return false }, Stop: func() {},
+		Released: func() { releases <- release{screen: out.String(), at: time.Now()} }}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(context.Background(), Options{Model: "gpt-4o", Theme: "dark", Input: inR, Output: out, Width: 60, Height: 16,
+			Getenv: func(string) string { return "" }, JobControl: jc, History: History{Store: st}})
+	}()
+	waitFor(t, out, "Message gpt-4o", 1)
+	if _, err := inW.Write([]byte("\x11")); err != nil { // ctrl+q
+		t.Fatal(err)
+	}
+	var r release
+	select {
+	case r = <-releases:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Released was never called after ctrl+q")
+	}
+	if !strings.Contains(r.screen, "\x1b[?1049l") {
+		t.Errorf("Released was called before the alternate screen was left; the output ends %q", r.screen[max(0, len(r.screen)-200):])
+	}
+	select {
+	case <-errc:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run did not return once the history gave up opening")
+	}
+	if waited := time.Since(r.at); waited < time.Second {
+		t.Errorf("Run returned %v after Released: Released came after the history was written, not before", waited)
+	}
+	if len(releases) != 0 {
+		t.Error("Released was called more than once")
+	}
+}

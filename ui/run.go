@@ -160,29 +160,7 @@ func Run(ctx context.Context, opts Options) (err error) {
 		}
 	}()
 	m := New(ctx, opts)
-	// Not tea.WithContext: a program killed by its context closes the
-	// terminal reader while the read loop still uses it (a data race in
-	// Bubble Tea's kill path). ctx ends the program through Quit below.
-	popts := []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithFPS(rendererFPS)}
-	if opts.Input != nil {
-		popts = append(popts, tea.WithInput(opts.Input))
-	}
-	if opts.Output != nil {
-		popts = append(popts, tea.WithOutput(opts.Output))
-	}
-	if opts.Profile != 0 {
-		popts = append(popts, tea.WithColorProfile(opts.Profile))
-	} else if !m.ctx.NoColor {
-		popts = append(popts, tea.WithColorProfile(startColorProfile(opts.Output, os.Environ())))
-	}
-	if opts.Width > 0 && opts.Height > 0 {
-		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
-	}
-	if m.ctx.NoColor {
-		// No colour, but bold, reverse and underline still mark focus and
-		// state (the themes' NO_COLOR styles rely on them).
-		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
-	}
+	popts := programOptions(opts, m.ctx.NoColor)
 	var p *tea.Program
 	if jc := opts.JobControl; jc != nil {
 		// The filter runs only once Run has started, after p is set.
@@ -199,6 +177,11 @@ func Run(ctx context.Context, opts Options) (err error) {
 	_, err = p.Run()
 	stopQuit()
 	stopForwarding()
+	if err == nil && ctx.Err() != nil {
+		// Before released: after it, a forced exit may end the process.
+		resetCursorShape(opts.Output)
+	}
+	opts.JobControl.released()
 	// The program has stopped: nothing else touches the model now.
 	// A reply still in flight (killed, interrupted) keeps its text as
 	// interrupted, so the recorder stores it.
@@ -208,7 +191,6 @@ func Run(ctx context.Context, opts Options) (err error) {
 	}
 	switch {
 	case err == nil && ctx.Err() != nil:
-		resetCursorShape(opts.Output)
 		return ctx.Err()
 	case err == nil:
 		return nil
@@ -217,6 +199,36 @@ func Run(ctx context.Context, opts Options) (err error) {
 		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return fmt.Errorf("the chat screen stopped: %w", err)
+}
+
+// programOptions are Bubble Tea's options for the chat: no signal handler
+// (main owns signals), the frame rate, the streams, size and colour
+// profile a test or the terminal gives. Not tea.WithContext: a program
+// killed by its context closes the terminal reader while the read loop
+// still uses it (a data race in Bubble Tea's kill path); Run ends the
+// program through Quit instead.
+func programOptions(opts Options, noColor bool) []tea.ProgramOption {
+	popts := []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithFPS(rendererFPS)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Profile != 0 {
+		popts = append(popts, tea.WithColorProfile(opts.Profile))
+	} else if !noColor {
+		popts = append(popts, tea.WithColorProfile(startColorProfile(opts.Output, os.Environ())))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	if noColor {
+		// No colour, but bold, reverse and underline still mark focus and
+		// state (the themes' NO_COLOR styles rely on them).
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	return popts
 }
 
 // resetCursorShape gives the terminal its own cursor shape back. Bubble Tea

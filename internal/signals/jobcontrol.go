@@ -45,8 +45,10 @@ func (j *JobControl) Stop() {
 
 // AttachTUI tells the owner that the chat is taking the terminal: from now
 // until detach, a forced exit restores the terminal first, and SIGTSTP and
-// SIGCONT are caught and delivered to the chat. Call detach once the chat
-// has returned and restored the terminal itself.
+// SIGCONT are caught and delivered to the chat. Call detach as soon as the
+// chat has restored the terminal itself (a forced exit after that would
+// write its reset sequence over the shell's screen); calling it again does
+// nothing more.
 func (o *Owner) AttachTUI() (jc *JobControl, detach func()) {
 	stops := make(chan struct{}, 1)
 	conts := make(chan struct{}, 1)
