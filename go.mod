@@ -67,3 +67,5 @@ require (
 replace github.com/charmbracelet/colorprofile => ./third_party/colorprofile
 
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
