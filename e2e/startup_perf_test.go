@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,8 +37,7 @@ var firstFrameWrapper = strings.Replace(wrapperScript,
 //
 //	PARLEY_PERF=1 go test ./e2e/ -run TestPerfFirstFrame -count 1 -v
 //
-// PARLEY_PERF_BIN=/abs/path/parley times another build (an older commit's,
-// to compare).
+// PARLEY_PERF_BIN=/abs/path/parley times another build (see perfBin).
 func TestPerfFirstFrame(t *testing.T) {
 	if os.Getenv("PARLEY_PERF") == "" {
 		t.Skip("the start-up measurement starts parley many times; set PARLEY_PERF=1 to run it")
@@ -47,10 +45,7 @@ func TestPerfFirstFrame(t *testing.T) {
 	if raceBuild {
 		t.Skip("the race detector makes everything many times slower; measure without -race")
 	}
-	bin := os.Getenv("PARLEY_PERF_BIN")
-	if bin != "" && !filepath.IsAbs(bin) {
-		t.Fatalf("PARLEY_PERF_BIN=%q: give an absolute path (parley runs in another directory)", bin)
-	}
+	bin := perfBin(t)
 	runs := 10
 	if n := os.Getenv("PARLEY_PERF_RUNS"); n != "" {
 		v, err := strconv.Atoi(n)

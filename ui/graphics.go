@@ -27,12 +27,13 @@ type probeTimeoutMsg struct{}
 type stageDrawMsg struct{ gen uint64 }
 
 // stageDrawDelay is how long after a frame its sixel or inline images are
-// drawn: two renderer ticks, so the frame that blanks their cells has been
-// written first (Bubble Tea writes raw output before the frame of a tick).
+// drawn: two frame intervals, so the frame that blanks their cells has been
+// written first (Bubble Tea writes a view at most one interval after it
+// changed, and raw output before the frame it writes with).
 const stageDrawDelay = 2*time.Second/rendererFPS + 5*time.Millisecond
 
 // probe asks the terminal what it is and draws, with the first frame
-// (Bubble Tea writes raw output on its first tick, the frame right after),
+// (Bubble Tea writes raw output with the first frame, before it),
 // and gives it termprobe.ProbeTimeout to answer. tmux is asked once the
 // terminal has answered (answered).
 func (p *pictures) probe(getenv func(string) string) tea.Cmd {

@@ -26,14 +26,15 @@ import (
 // (BENCHMARKS.md, "Streaming in a real terminal").
 const frameInterval = 100 * time.Millisecond
 
-// rendererFPS is how often Bubble Tea's renderer looks for a new frame to
-// write (its default is 60). It wakes that often even when nothing
-// changed: each wake-up costs a streamed reply about 0.1 ms here (60
-// instead of 30 added 0.1–0.2 s of CPU to a 37 s stream), and the first
-// frame waits for the first wake-up (30: 63 ms from exec, 60: 43 ms).
-// 45 keeps the first frame within 50 ms and the echo of a key within
-// 22 ms for 0.03–0.05 s more CPU a stream than 30 (BENCHMARKS.md,
-// "The renderer's rate").
+// rendererFPS is the most frames a second Bubble Tea's renderer writes
+// (its default is 60). parley's copy of Bubble Tea wakes the renderer only
+// when there is something to write (third_party/bubbletea/PATCHED.md): a
+// frame after a pause, a key's echo or the first frame, is written at
+// once, and views that change faster than this are written at this rate
+// (two back to back first). Streams pace their own frames (streamFrame),
+// so the rate matters for typing, scrolling and resizing: 45 keeps them
+// within 22 ms of the key (BENCHMARKS.md, "The renderer's rate" and "The
+// renderer wakes when there is a frame").
 const rendererFPS = 45
 
 // lazyInterval is the frame tick without a stream, while the transcript

@@ -553,8 +553,10 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
-	ticker *time.Ticker
+	// renderWake tells the renderer's goroutine that there is something to
+	// write: a new view or queued output (parley's patch: it replaces a
+	// ticker that woke the process fps times a second, idle or not).
+	renderWake chan struct{}
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -620,6 +622,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		renderWake:   make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -917,6 +920,17 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.wakeRenderer()
+	}
+}
+
+// wakeRenderer has the renderer's goroutine write what is new. A wake-up
+// already pending covers this one: the goroutine takes it before it
+// writes.
+func (p *Program) wakeRenderer() {
+	select {
+	case p.renderWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -1247,6 +1261,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.wakeRenderer()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1438,15 +1453,15 @@ func (p *Program) Printf(template string, args ...any) {
 }
 
 // startRenderer starts the renderer.
+//
+// parley's patch: the renderer's goroutine writes when it is woken (a new
+// view, queued output), not on every tick of a ticker, so an idle program
+// does not wake fps times a second. Frames are paced by a bucket of
+// frameBurst frames refilled at fps: a frame after a pause is written at
+// once (a key's echo, the first frame after the window size is known), and
+// a steady stream of views is written at most fps times a second.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
-	if p.ticker == nil {
-		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
-	}
 
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
@@ -1454,19 +1469,50 @@ func (p *Program) startRenderer() {
 
 	// Start the renderer.
 	p.renderer.start()
-	go func() {
-		for {
+	go p.renderLoop(framerate)
+}
+
+// frameBurst is how many frames the renderer may write back to back
+// before it paces them at the frame rate.
+const frameBurst = 2
+
+// renderLoop writes frames when woken, paced by a bucket of frameBurst
+// frames refilled once per framerate, until stopRenderer.
+func (p *Program) renderLoop(framerate time.Duration) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	tokens := time.Duration(frameBurst) * framerate // the bucket, in time
+	last := time.Now()
+	for {
+		select {
+		case <-p.rendererDone:
+			return
+		case <-p.renderWake:
+		}
+		now := time.Now()
+		tokens = min(tokens+now.Sub(last), time.Duration(frameBurst)*framerate)
+		last = now
+		if wait := framerate - tokens; wait > 0 {
+			timer.Reset(wait)
 			select {
 			case <-p.rendererDone:
-				p.ticker.Stop()
 				return
-
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
+			case <-timer.C:
 			}
+			now = time.Now()
+			tokens += now.Sub(last)
+			last = now
 		}
-	}()
+		tokens -= framerate
+		// What woke the loop meanwhile is in this frame.
+		select {
+		case <-p.renderWake:
+		default:
+		}
+		_ = p.flush()
+		_ = p.renderer.flush(false)
+	}
 }
 
 // stopRenderer stops the renderer.

@@ -36,7 +36,7 @@ import (
 // placement (a=p, C=1: the cursor stays) made before a frame that the
 // renderer draws by scrolling part of the screen would be scrolled along
 // with the text. So Frame says a drawing is due, and Draw, called a couple
-// of renderer ticks later, writes what is still due: each picture once for
+// of frame intervals later, writes what is still due: each picture once for
 // as long as it stays where it is (and, for sixel and inline images, its
 // rows are not painted over).
 //
