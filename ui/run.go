@@ -159,7 +159,7 @@ func Run(ctx context.Context, opts Options) (err error) {
 			err = errors.Join(err, perr)
 		}
 	}()
-	m := New(ctx, opts)
+	m := New(ctx, sizedForTerminal(opts))
 	popts := programOptions(opts, m.ctx.NoColor)
 	var p *tea.Program
 	if jc := opts.JobControl; jc != nil {
