@@ -69,3 +69,5 @@ replace github.com/charmbracelet/colorprofile => ./third_party/colorprofile
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+replace charm.land/glamour/v2 => ./third_party/glamour
