@@ -92,8 +92,10 @@ type Options struct {
 	// wrap breaks at every hyphen.
 	WholeURLs bool
 	// Literal shows text that looks like HTML as it is written: "Vec<u8>",
-	// "a<b>c", "<div>" and whole HTML blocks are text, never tags that
-	// glamour strips; entity references in code spans stay as written.
+	// "a<b>c", "<div>" and whole HTML blocks are text, laid out and wrapped
+	// as text (parley's glamour shows raw HTML as written too, but as one
+	// token; upstream's stripped the tags); entity references in code
+	// spans and in that text stay as written.
 	Literal bool
 	// WholeTables shows a table whose header glamour would cut short
 	// ("Descr…": lipgloss does not wrap headers) as its lines of text.

@@ -1,10 +1,7 @@
 package ansi
 
 import (
-	"html"
 	"strings"
-
-	"github.com/microcosm-cc/bluemonday"
 )
 
 // RenderContext holds the current rendering options and state.
@@ -13,8 +10,6 @@ type RenderContext struct {
 
 	blockStack *BlockStack
 	table      *TableElement
-
-	stripper *bluemonday.Policy
 }
 
 // NewRenderContext returns a new RenderContext.
@@ -23,16 +18,21 @@ func NewRenderContext(options Options) RenderContext {
 		options:    options,
 		blockStack: &BlockStack{},
 		table:      &TableElement{},
-		stripper:   bluemonday.StrictPolicy(),
 	}
 }
 
-// SanitizeHTML sanitizes HTML content.
+// SanitizeHTML returns HTML content as it is written, its spaces trimmed
+// when trimSpaces is set.
+//
+// parley's patch: upstream stripped every tag with bluemonday's strict
+// policy and decoded the entities left. bluemonday and the CSS packages
+// under it compile over a hundred regular expressions while every program
+// that links glamour starts, and parley never wants HTML interpreted: its
+// Markdown renderer turns HTML nodes into text before glamour sees them,
+// and shows them as written.
 func (ctx RenderContext) SanitizeHTML(s string, trimSpaces bool) string {
-	s = ctx.stripper.Sanitize(s)
 	if trimSpaces {
 		s = strings.TrimSpace(s)
 	}
-
-	return html.UnescapeString(s)
+	return s
 }
