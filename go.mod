@@ -67,3 +67,5 @@ replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 replace charm.land/glamour/v2 => ./third_party/glamour
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
