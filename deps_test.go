@@ -54,3 +54,29 @@ func TestEngineImportsNoUI(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryLinksNoHTMLSanitizer fails when the parley binary would link
+// bluemonday or the CSS and HTML packages under it again: they compiled
+// over a hundred regular expressions while every start initialised, for
+// stripping HTML tags that parley shows as written (third_party/glamour
+// dropped them; PATCHED.md).
+func TestBinaryLinksNoHTMLSanitizer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the binary's packages with the go command; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps .: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "charm.land/glamour/v2/ansi") {
+		t.Fatalf("go list -deps . lists no glamour; the list cannot be right:\n%s", out)
+	}
+	for _, p := range deps {
+		for _, banned := range []string{"github.com/microcosm-cc/bluemonday", "github.com/gorilla/css", "github.com/aymerick/douceur", "golang.org/x/net/html"} {
+			if p == banned || strings.HasPrefix(p, banned+"/") {
+				t.Errorf("the parley binary links %s again; find the importer with `go list -deps -f '{{.ImportPath}}: {{.Imports}}' . | grep %s`", p, banned)
+			}
+		}
+	}
+}

@@ -22,12 +22,12 @@ func Prepare() {
 
 // prepareAfterStart is the start's one-time work that can wait for the
 // first frame: chroma's lexers, read at the first code block otherwise
-// (mdstream.WarmLexers), a second after the chat starts, before a reply is
+// (mdstream.Warm), a second after the chat starts, before a reply is
 // likely to stream. It runs on the command's goroutine and touches no
 // model state.
 func prepareAfterStart() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg {
-		mdstream.WarmLexers()
+		mdstream.Warm()
 		return nil
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,9 @@ import (
 	"charm.land/glamour/v2/ansi"
 	"github.com/alecthomas/chroma/v2/lexers"
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"parley/themes"
 )
@@ -116,23 +120,52 @@ func concurrentFirstHighlight(t *testing.T) {
 	}
 }
 
-// TestWarmLexersReadsTheLexers: WarmLexers, in a fresh process, leaves chroma
-// with every lexer read, so the first code block finds them ready.
-func TestWarmLexersReadsTheLexers(t *testing.T) {
-	if os.Getenv(firstUseChild) == "prepare" {
+// TestWarmReadsTheLexersAndCompilesThePatterns: Warm, in a fresh process,
+// leaves chroma with every lexer read and goldmark with its patterns
+// compiled, so the first reply with a code block, a link or a table finds
+// them ready: parsing the sample again then allocates a small fraction of
+// what the first parse of a fresh process does.
+func TestWarmReadsTheLexersAndCompilesThePatterns(t *testing.T) {
+	const name = "TestWarmReadsTheLexersAndCompilesThePatterns"
+	switch os.Getenv(firstUseChild) {
+	case "cold":
+		first := parseAllocs()
+		t.Logf("the first parse in a fresh process allocated %d bytes", first)
+		if first < 128<<10 {
+			t.Fatalf("the first parse of the sample in a fresh process allocated %d bytes; goldmark compiled its patterns before (the test cannot see Warm work)", first)
+		}
+		return
+	case "warm":
 		before := len(lexers.GlobalLexerRegistry.Lexers)
-		WarmLexers()
+		Warm()
 		if after := len(lexers.GlobalLexerRegistry.Lexers); before > 40 || after < 200 {
-			t.Fatalf("%d lexers before WarmLexers and %d after; want a few, then all", before, after)
+			t.Fatalf("%d lexers before Warm and %d after; want a few, then all", before, after)
+		}
+		after := parseAllocs()
+		t.Logf("a parse after Warm allocated %d bytes", after)
+		if after > 64<<10 {
+			t.Fatalf("parsing the sample after Warm allocated %d bytes; goldmark's patterns were not compiled by Warm", after)
 		}
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestWarmLexersReadsTheLexers$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), firstUseChild+"=prepare", "GORACE=atexit_sleep_ms=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestWarmLexersReadsTheLexers") {
-		t.Fatalf("the child process: %v\n%s", err, out)
+	for _, child := range []string{"cold", "warm"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+name+"$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), firstUseChild+"="+child, "GORACE=atexit_sleep_ms=0")
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+			t.Fatalf("the %s child process: %v\n%s", child, err, out)
+		}
 	}
+}
+
+// parseAllocs is how many bytes one parse of warmSample allocates.
+func parseAllocs() uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	md.Parser().Parse(text.NewReader([]byte(warmSample)))
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

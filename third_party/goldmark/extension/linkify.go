@@ -3,6 +3,7 @@ package extension
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -11,9 +12,13 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-var wwwURLRegxp = regexp.MustCompile(`^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:golint,lll
+var wwwURLRegxp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^www\.[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?:[/#?][-a-zA-Z0-9@:%_\+.~#!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`)
+}) //nolint:golint,lll
 
-var urlRegexp = regexp.MustCompile(`^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`) //nolint:golint,lll
+var urlRegexp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:http|https|ftp)://[-a-zA-Z0-9@:%._\+~#=]{1,256}\.[a-z]+(?::\d+)?(?:[/#?][-a-zA-Z0-9@:%_+.~#$!?&/=\(\);,'">\^{}\[\]` + "`" + `]*)?`)
+}) //nolint:golint,lll
 
 // An LinkifyConfig struct is a data structure that holds configuration of the
 // Linkify extension.
@@ -143,16 +148,33 @@ type linkifyParser struct {
 // text that seems like a URL.
 func NewLinkifyParser(opts ...LinkifyOption) parser.InlineParser {
 	p := &linkifyParser{
+		// parley's patch: nil stands for the default patterns, which
+		// are compiled at the first URL they are needed for (urlRE,
+		// wwwRE), not for every parser made.
 		LinkifyConfig: LinkifyConfig{
 			AllowedProtocols: nil,
-			URLRegexp:        urlRegexp,
-			WWWRegexp:        wwwURLRegxp,
 		},
 	}
 	for _, o := range opts {
 		o.SetLinkifyOption(&p.LinkifyConfig)
 	}
 	return p
+}
+
+// urlRE is the configured URL pattern, or the default one.
+func (s *linkifyParser) urlRE() *regexp.Regexp {
+	if s.LinkifyConfig.URLRegexp != nil {
+		return s.LinkifyConfig.URLRegexp
+	}
+	return urlRegexp()
+}
+
+// wwwRE is the configured "www." pattern, or the default one.
+func (s *linkifyParser) wwwRE() *regexp.Regexp {
+	if s.LinkifyConfig.WWWRegexp != nil {
+		return s.LinkifyConfig.WWWRegexp
+	}
+	return wwwURLRegxp()
 }
 
 func (s *linkifyParser) Trigger() []byte {
@@ -187,18 +209,18 @@ func (s *linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Cont
 	var typ ast.AutoLinkType = ast.AutoLinkURL
 	if s.LinkifyConfig.AllowedProtocols == nil {
 		if bytes.HasPrefix(line, protoHTTP) || bytes.HasPrefix(line, protoHTTPS) || bytes.HasPrefix(line, protoFTP) {
-			m = s.LinkifyConfig.URLRegexp.FindSubmatchIndex(line)
+			m = s.urlRE().FindSubmatchIndex(line)
 		}
 	} else {
 		for _, prefix := range s.LinkifyConfig.AllowedProtocols {
 			if bytes.HasPrefix(line, prefix) {
-				m = s.LinkifyConfig.URLRegexp.FindSubmatchIndex(line)
+				m = s.urlRE().FindSubmatchIndex(line)
 				break
 			}
 		}
 	}
 	if m == nil && bytes.HasPrefix(line, domainWWW) {
-		m = s.LinkifyConfig.WWWRegexp.FindSubmatchIndex(line)
+		m = s.wwwRE().FindSubmatchIndex(line)
 		protocol = []byte("http")
 	}
 	if m != nil && m[0] != 0 {

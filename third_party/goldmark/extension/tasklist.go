@@ -2,6 +2,7 @@ package extension
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -13,7 +14,7 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-var taskListRegexp = regexp.MustCompile(`^\[([\sxX])\]\s*`)
+var taskListRegexp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([\sxX])\]\s*`) })
 
 type taskCheckBoxParser struct {
 }
@@ -48,7 +49,7 @@ func (s *taskCheckBoxParser) Parse(parent gast.Node, block text.Reader, pc parse
 		return nil
 	}
 	line, _ := block.PeekLine()
-	m := taskListRegexp.FindSubmatchIndex(line)
+	m := taskListRegexp().FindSubmatchIndex(line)
 	if m == nil {
 		return nil
 	}

@@ -1,7 +1,13 @@
 //nolint:all
 package util
 
-var unicodeCaseFoldings = map[rune][]rune{
+import "sync"
+
+// unicodeCaseFoldings is built at the first case folding that needs it,
+// not while the program initialises (parley's patch: 1,400 entries, a
+// slice each, for every start of the program).
+var unicodeCaseFoldings = sync.OnceValue(func() map[rune][]rune {
+	return map[rune][]rune{
 	0x41:    []int32{97},
 	0x42:    []int32{98},
 	0x43:    []int32{99},
@@ -1533,3 +1539,4 @@ var unicodeCaseFoldings = map[rune][]rune{
 	0x1e920: []int32{125250},
 	0x1e921: []int32{125251},
 }
+})
