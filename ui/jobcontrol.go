@@ -2,7 +2,6 @@ package ui
 
 import (
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -70,18 +69,14 @@ func (jc *JobControl) suspend(p *tea.Program) tea.Msg {
 	if err := p.ReleaseTerminal(); err == nil {
 		jc.Stop()
 	}
-	// Bubble Tea's frame goroutine stops the frame ticker a moment after
-	// ReleaseTerminal returns; a RestoreTerminal before that (a stop that
-	// is continued at once) has its fresh ticker stopped, and the screen
-	// never updates again. A stop that short is never seen by a user.
-	time.Sleep(rendererSettle)
 	// Taken back even when releasing failed half-way: the chat goes on.
+	// (Upstream's renderer stopped its ticker a moment after
+	// ReleaseTerminal returned, so a stop continued at once left the
+	// screen frozen; parley's copy stops its renderer before
+	// ReleaseTerminal returns.)
 	_ = p.RestoreTerminal()
 	return tea.ClearScreen()
 }
-
-// rendererSettle is how long suspend waits before taking the terminal back.
-const rendererSettle = 30 * time.Millisecond
 
 // forward passes the owner's SIGTSTP and SIGCONT to the program until
 // stop is called; stop returns once forwarding has ended.

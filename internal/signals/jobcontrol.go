@@ -46,9 +46,9 @@ func (j *JobControl) Stop() {
 // AttachTUI tells the owner that the chat is taking the terminal: from now
 // until detach, a forced exit restores the terminal first, and SIGTSTP and
 // SIGCONT are caught and delivered to the chat. Call detach as soon as the
-// chat has restored the terminal itself (a forced exit after that would
-// write its reset sequence over the shell's screen); calling it again does
-// nothing more.
+// chat has returned the terminal (a forced exit after that would write its
+// reset sequence over the shell's screen): it puts the tty modes back as
+// they were at start; calling it again does nothing more.
 func (o *Owner) AttachTUI() (jc *JobControl, detach func()) {
 	stops := make(chan struct{}, 1)
 	conts := make(chan struct{}, 1)
@@ -63,9 +63,18 @@ func (o *Owner) AttachTUI() (jc *JobControl, detach func()) {
 	return jc, func() {
 		signal.Stop(o.jobs)
 		o.mu.Lock()
+		was := o.attached
 		o.attached = false
 		o.stops, o.conts = nil, nil
 		o.mu.Unlock()
+		if t := o.opts.Terminal; was && t != nil && t.Restore != nil {
+			// The tty modes as at start: a chat that failed to start can
+			// return with the terminal raw (Bubble Tea returns an error
+			// from its start without restoring it), and after a chat that
+			// restored them this changes nothing. It writes nothing to
+			// the screen.
+			_ = t.Restore()
+		}
 	}
 }
 

@@ -142,6 +142,23 @@ func TestWatchdogLeavesARestoredTerminalAlone(t *testing.T) {
 	}
 }
 
+// Detaching puts the tty modes back as at start, once however often it is
+// called: a chat that failed to start can return with the terminal raw.
+func TestDetachRestoresTheTTYModes(t *testing.T) {
+	restored := 0
+	o := Start(context.Background(), Options{Exit: func(int) {}, Terminal: &Terminal{Restore: func() error { restored++; return nil }}, CanStop: func() bool { return false }})
+	defer o.Close()
+	_, detach := o.AttachTUI()
+	if restored != 0 {
+		t.Fatalf("attaching restored the tty modes %d times", restored)
+	}
+	detach()
+	detach()
+	if restored != 1 {
+		t.Errorf("detaching twice restored the tty modes %d times, want once", restored)
+	}
+}
+
 // A second signal ends the process at once, even when restoring the
 // terminal hangs (a write nobody reads).
 func TestSecondSignalEndsAtOnce(t *testing.T) {

@@ -292,19 +292,15 @@ func (s *cursedRenderer) writeString(str string) (int, error) {
 	return s.scr.WriteString(str) //nolint:wrapcheck
 }
 
-// flush implements renderer.
-func (s *cursedRenderer) flush(closing bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	view := s.view
+// frameArea is the part of the screen a flush of view draws (parley's
+// patch: flush and pending share it).
+func (s *cursedRenderer) frameArea(view View, content *uv.StyledString) uv.Rectangle {
 	frameArea := uv.Rect(0, 0, s.width, s.height)
 	if len(view.Content) == 0 {
 		// If the component is nil, we should clear the screen buffer.
 		frameArea.Max.Y = 0
 	}
 
-	content := uv.NewStyledString(view.Content)
 	if !view.AltScreen {
 		// We need to resizes the screen based on the frame height and
 		// terminal width. This is because the frame height can change based on
@@ -317,6 +313,29 @@ func (s *cursedRenderer) flush(closing bool) error {
 			frameArea.Max.Y = frameHeight
 		}
 	}
+	return frameArea
+}
+
+// pending implements renderer: whether flush(false) would write a frame,
+// by the test flush makes before it returns with nothing to do (parley's
+// patch: the render loop spends its frame budget only on frames).
+func (s *cursedRenderer) pending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.starting || s.pendingErase || s.lastView == nil || !viewEquals(s.lastView, &s.view) {
+		return true
+	}
+	return s.frameArea(s.view, uv.NewStyledString(s.view.Content)) != s.cellbuf.Bounds()
+}
+
+// flush implements renderer.
+func (s *cursedRenderer) flush(closing bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	view := s.view
+	content := uv.NewStyledString(view.Content)
+	frameArea := s.frameArea(view, content)
 
 	// Restore tab stops if we have tab optimizations enabled.
 	if s.starting && s.hardTabs {

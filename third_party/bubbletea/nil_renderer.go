@@ -29,6 +29,9 @@ func (n nilRenderer) setColorProfile(colorprofile.Profile) {}
 // flush implements the Renderer interface.
 func (nilRenderer) flush(bool) error { return nil }
 
+// pending implements the Renderer interface.
+func (nilRenderer) pending() bool { return false }
+
 // close implements the Renderer interface.
 func (nilRenderer) close() error { return nil }
 

@@ -52,6 +52,10 @@ type renderer interface {
 	// writeString writes a string to the renderer's output.
 	writeString(string) (int, error)
 
+	// pending reports whether a flush would write anything (parley's
+	// patch).
+	pending() bool
+
 	// onMouse handles a mouse event.
 	onMouse(MouseMsg) Cmd
 }

@@ -558,6 +558,15 @@ type Program struct {
 	// ticker that woke the process fps times a second, idle or not).
 	renderWake chan struct{}
 
+	// startSize is the size Run resized the renderer to, until the event
+	// loop meets the message that tells the model (parley's patch).
+	startSize *WindowSizeMsg
+
+	// rendered is set by the first render: until then the renderer holds
+	// the zero view, which must not be drawn, so nothing wakes the
+	// renderer's goroutine (parley's patch).
+	rendered atomic.Bool
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -881,7 +890,14 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				continue
 
 			case WindowSizeMsg:
-				p.renderer.resize(msg.Width, msg.Height)
+				if p.startSize != nil && msg == *p.startSize {
+					// The size Run gave the renderer itself: resizing
+					// again would erase and redraw the first frame
+					// (parley's patch).
+					p.startSize = nil
+				} else {
+					p.renderer.resize(msg.Width, msg.Height)
+				}
 
 			case windowSizeMsg:
 				go p.checkResize()
@@ -920,14 +936,19 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.rendered.Store(true)
 		p.wakeRenderer()
 	}
 }
 
-// wakeRenderer has the renderer's goroutine write what is new. A wake-up
-// already pending covers this one: the goroutine takes it before it
-// writes.
+// wakeRenderer has the renderer's goroutine write what is new, once the
+// first view has been rendered (output queued before that goes out with
+// the first frame). A wake-up already pending covers this one: the
+// goroutine takes it before it writes.
 func (p *Program) wakeRenderer() {
+	if !p.rendered.Load() {
+		return
+	}
 	select {
 	case p.renderWake <- struct{}{}:
 	default:
@@ -1137,6 +1158,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	// Send the initial size to the program.
 	go p.Send(resizeMsg)
 	p.renderer.resize(resizeMsg.Width, resizeMsg.Height)
+	p.startSize = &resizeMsg
 
 	// Send the environment variables used by the program.
 	go p.Send(EnvMsg(p.environ))
@@ -1278,6 +1300,14 @@ func (p *Program) executeQuery(seq string) {
 		return
 	}
 	p.execute(seq)
+}
+
+// hasOutput reports whether output is queued for the terminal (parley's
+// patch).
+func (p *Program) hasOutput() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.outputBuf.Len() > 0
 }
 
 // flush flushes the output buffer to the program output.
@@ -1470,6 +1500,8 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go p.renderLoop(framerate)
+	// A restarted renderer (RestoreTerminal) redraws at once.
+	p.wakeRenderer()
 }
 
 // frameBurst is how many frames the renderer may write back to back
@@ -1489,6 +1521,10 @@ func (p *Program) renderLoop(framerate time.Duration) {
 		case <-p.rendererDone:
 			return
 		case <-p.renderWake:
+		}
+		if !p.hasOutput() && !p.renderer.pending() {
+			// An Update that changed nothing costs no frame.
+			continue
 		}
 		now := time.Now()
 		tokens = min(tokens+now.Sub(last), time.Duration(frameBurst)*framerate)
