@@ -3,7 +3,10 @@ package ui
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"golang.org/x/sys/unix"
 )
@@ -52,7 +55,12 @@ func TestFirstFrameIsLaidOutForTheTerminal(t *testing.T) {
 		t.Errorf("output that is no terminal gave a size: %dx%d", opts.Width, opts.Height)
 	}
 	m := New(t.Context(), sizedForTerminal(Options{Output: tty, Model: "gpt-4o", Theme: "dark", Getenv: func(string) string { return "" }}))
-	if m.ctx.Width != 131 || m.ctx.Height != 37 {
-		t.Errorf("New laid the first frame out at %dx%d on a 131x37 terminal", m.ctx.Width, m.ctx.Height)
+	lines := strings.Split(m.View().Content, "\n")
+	widest := 0
+	for _, l := range lines {
+		widest = max(widest, ansi.StringWidth(l))
+	}
+	if len(lines) != 37 || widest != 131 {
+		t.Errorf("New laid the first frame out at %dx%d on a 131x37 terminal", widest, len(lines))
 	}
 }
