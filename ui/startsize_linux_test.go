@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-
 	"golang.org/x/sys/unix"
 )
 
