@@ -69,3 +69,5 @@ replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 replace charm.land/glamour/v2 => ./third_party/glamour
 
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
