@@ -15,7 +15,9 @@ import (
 // first rune above U+02FF it is asked about, and every frame has one (the
 // borders, "›"). That took 10–25 ms here, most of it page faults
 // (BENCHMARKS.md, "The first frame stops waiting for the history and the
-// width table").
+// width table"). parley's copy of go-runewidth answers widths asked while
+// the table is built without waiting for it, so the first frame does not
+// wait for Prepare either.
 func Prepare() {
 	runewidth.RuneWidth('─')
 }

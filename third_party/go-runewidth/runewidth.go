@@ -54,6 +54,9 @@ var (
 	strictWidthLUT      [2][0x110000]byte
 	strictWidthLUTLimit atomic.Int32
 	strictWidthLUTOnce  sync.Once
+	// strictWidthLUTBuilder is held by the goroutine building the table
+	// (parley's patch): the others answer without it meanwhile.
+	strictWidthLUTBuilder sync.Mutex
 
 	// joinerBits is the joiner table as a bitmap over
 	// [joinerBase, 0x10000), the range where the per-rune test has to be
@@ -419,7 +422,16 @@ func (c *Condition) runeWidthSlow(r rune) int {
 	if r < 0 || r > 0x10FFFF {
 		return 0
 	}
+	if !strictWidthLUTBuilder.TryLock() {
+		// Another goroutine builds the table: answer without it, as the
+		// table would (TestStrictWidthLUT), rather than wait.
+		if len(c.combinedLut) > 0 {
+			return int(c.combinedLut[r>>1]>>(uint(r&1)*4)) & 3
+		}
+		return runeWidthNoLUT(r, c.EastAsianWidth, c.StrictEmojiNeutral)
+	}
 	buildStrictWidthLUT()
+	strictWidthLUTBuilder.Unlock()
 	if len(c.combinedLut) > 0 {
 		return int(c.combinedLut[r>>1]>>(uint(r&1)*4)) & 3
 	}
