@@ -20,7 +20,7 @@ func main() {
 	// The one owner of signals, first of all, so a signal during start-up
 	// is handled like any other.
 	sig := signals.Start(context.Background(), signals.Options{Terminal: terminalAtStart()})
-	lighterGCAtStart(startGCSpan)
+	lighterGCAtStart(startGCSpan, os.Getenv)
 	home, _ := os.UserHomeDir()
 	env := cli.Env{
 		Stdin:            os.Stdin,

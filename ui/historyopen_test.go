@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parley/session"
+	"parley/ui/sidepane"
 )
 
 // startStore starts opening a history database in dir in the background,
@@ -120,9 +121,11 @@ func TestWhatWasAskedWhileTheHistoryOpenedAndFailed(t *testing.T) {
 	h.key("f")
 	h.typeText("a draft typed while the history opened")
 	h.wait("the store's failure", func() bool { return strings.Contains(h.screen(), "history off") })
+	// The export's notice, not its file: the file exists from its first
+	// byte (written as it is made).
 	h.wait("the export and the fork", func() bool {
-		_, err := os.Stat(out)
-		return err == nil && h.eng.Conv().ID() != before
+		exported := slices.ContainsFunc(h.said(), func(n sidepane.Notice) bool { return strings.HasPrefix(n.Text, "exported to ") })
+		return exported && h.eng.Conv().ID() != before
 	})
 	if got := pathTexts(h.eng.Conv()); !slices.Equal(got, []string{"q1", "a1"}) {
 		t.Fatalf("the fork holds %q", got)

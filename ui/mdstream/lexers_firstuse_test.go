@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,17 +125,14 @@ func concurrentFirstHighlight(t *testing.T) {
 // TestWarmReadsTheLexersAndCompilesThePatterns: Warm, in a fresh process,
 // leaves chroma with every lexer read and goldmark with its patterns
 // compiled, so the first reply with a code block, a link or a table finds
-// them ready: parsing the sample again then allocates a small fraction of
-// what the first parse of a fresh process does.
+// them ready: a parse of the sample after Warm allocates at least 200 KB
+// less than the first parse of a fresh process does (500 KB and 39 KB
+// here; 621–696 KB and 113–239 KB with the race detector).
 func TestWarmReadsTheLexersAndCompilesThePatterns(t *testing.T) {
 	const name = "TestWarmReadsTheLexersAndCompilesThePatterns"
 	switch os.Getenv(firstUseChild) {
 	case "cold":
-		first := parseAllocs()
-		t.Logf("the first parse in a fresh process allocated %d bytes", first)
-		if first < 128<<10 {
-			t.Fatalf("the first parse of the sample in a fresh process allocated %d bytes; goldmark compiled its patterns before (the test cannot see Warm work)", first)
-		}
+		t.Logf("parse allocated %d bytes", parseAllocs())
 		return
 	case "warm":
 		before := len(lexers.GlobalLexerRegistry.Lexers)
@@ -141,22 +140,26 @@ func TestWarmReadsTheLexersAndCompilesThePatterns(t *testing.T) {
 		if after := len(lexers.GlobalLexerRegistry.Lexers); before > 40 || after < 200 {
 			t.Fatalf("%d lexers before Warm and %d after; want a few, then all", before, after)
 		}
-		after := parseAllocs()
-		t.Logf("a parse after Warm allocated %d bytes", after)
-		if after > 64<<10 {
-			t.Fatalf("parsing the sample after Warm allocated %d bytes; goldmark's patterns were not compiled by Warm", after)
-		}
+		t.Logf("parse allocated %d bytes", parseAllocs())
 		return
 	}
+	allocated := map[string]int{}
 	for _, child := range []string{"cold", "warm"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+name+"$", "-test.count=1", "-test.v")
 		cmd.Env = append(os.Environ(), firstUseChild+"="+child, "GORACE=atexit_sleep_ms=0")
 		out, err := cmd.CombinedOutput()
 		cancel()
-		if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
+		m := regexp.MustCompile(`parse allocated (\d+) bytes`).FindSubmatch(out)
+		if err != nil || m == nil || !strings.Contains(string(out), "--- PASS: "+name) {
 			t.Fatalf("the %s child process: %v\n%s", child, err, out)
 		}
+		allocated[child], _ = strconv.Atoi(string(m[1]))
+	}
+	// Compiling the patterns allocates about 450 KB; what else a parse
+	// allocates varies, with the race detector most.
+	if allocated["cold"]-allocated["warm"] < 200<<10 {
+		t.Errorf("a parse after Warm allocated %d bytes, the first parse of a fresh process %d: Warm did not compile goldmark's patterns", allocated["warm"], allocated["cold"])
 	}
 }
 

@@ -7,12 +7,14 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// warmSample holds one of everything goldmark's patterns are compiled
-// for: links goldmark turns into links (http and www), a task list, a
-// table's delimiters, raw HTML and an HTML block.
-const warmSample = "See https://example.com/a and www.example.org <b>now</b>.\n\n" +
+// warmSample holds one of everything goldmark's patterns and tables are
+// made for: links goldmark turns into links (http, www and an e-mail
+// address), a task list, a table's delimiters, raw HTML, HTML blocks (a
+// script's among them) and a reference label that needs case folding.
+const warmSample = "See https://example.com/a and www.example.org <b>now</b> <me@example.com>.\n\n" +
 	"- [x] done\n\n| a | b | c | d |\n|:--|--:|:-:|---|\n| 1 | 2 | 3 | 4 |\n\n" +
-	"<div>\nblock\n</div>\n\n<!-- note -->\n"
+	"<div>\nblock\n</div>\n\n<!-- note -->\n\n<script>\nx\n</script>\n\n" +
+	"[Ünï][] and [ÜNÏ]\n\n[ünï]: https://example.com/u\n"
 
 // Warm does the work parley's copies of chroma and goldmark leave to the
 // first use, rather than to every start of the program: it reads chroma's
