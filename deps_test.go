@@ -12,14 +12,7 @@ import (
 // stay out of what ships, and the built-in demo serves api/fake, which
 // links neither.
 func TestBinaryLinksNoTestCode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lists the binary's packages with the go command; skipped with -short")
-	}
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps .: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
+	deps, out := listDeps(t, ".")
 	if len(deps) < 100 {
 		t.Fatalf("go list -deps . listed %d packages; the list cannot be right:\n%s", len(deps), out)
 	}
@@ -37,14 +30,7 @@ func TestBinaryLinksNoTestCode(t *testing.T) {
 // package: the engine decides, the UI presents, and `parley ask` runs the
 // engine without a screen.
 func TestEngineImportsNoUI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lists the engine's packages with the go command; skipped with -short")
-	}
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./chat").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps ./chat: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
+	deps, out := listDeps(t, "./chat")
 	if len(deps) < 20 || !slices.Contains(deps, "parley/conversation") {
 		t.Fatalf("go list -deps ./chat listed %d packages without parley/conversation; the list cannot be right:\n%s", len(deps), out)
 	}
@@ -61,14 +47,7 @@ func TestEngineImportsNoUI(t *testing.T) {
 // stripping HTML tags that parley shows as written (third_party/glamour
 // dropped them; PATCHED.md).
 func TestBinaryLinksNoHTMLSanitizer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("lists the binary's packages with the go command; skipped with -short")
-	}
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps .: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
+	deps, out := listDeps(t, ".")
 	if !slices.Contains(deps, "charm.land/glamour/v2/ansi") {
 		t.Fatalf("go list -deps . lists no glamour; the list cannot be right:\n%s", out)
 	}
@@ -79,4 +58,18 @@ func TestBinaryLinksNoHTMLSanitizer(t *testing.T) {
 			}
 		}
 	}
+}
+
+// listDeps lists the packages pkg builds from (go list -deps), and the
+// command's output for messages; it skips the test with -short.
+func listDeps(t *testing.T, pkg string) (deps []string, out []byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("lists packages with the go command; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+	}
+	return strings.Fields(string(out)), out
 }
