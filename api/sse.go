@@ -121,6 +121,7 @@ type sseReader struct {
 	idStr     string // string form of id, converted only when it changes
 	idDirty   bool
 	field     []byte // value of a long event/id/retry line in progress
+	fieldNUL  bool   // the long line's value held a NUL, kept or past the cap
 	retry     time.Duration
 	maxEvent  int  // cap on len(data); tests lower it
 	tooLarge  bool // data passed maxEvent: the stream ends with EventTooLargeError
@@ -520,6 +521,7 @@ func (s *sseReader) startLong() {
 		s.mode = modeRetry
 	}
 	s.field = s.field[:0]
+	s.fieldNUL = false
 	s.stripSpace = true
 	s.r += c + 1
 	s.feedLong(value)
@@ -545,6 +547,10 @@ func (s *sseReader) feedLong(p []byte) {
 		s.appendData(p...)
 		s.live()
 	case modeEvent, modeID:
+		if bytes.IndexByte(p, 0) >= 0 {
+			// Past the cap too: an id with a NUL anywhere is ignored.
+			s.fieldNUL = true
+		}
 		if room := sseMaxField - len(s.field); room > 0 {
 			s.field = append(s.field, p[:min(len(p), room)]...)
 		}
@@ -566,7 +572,9 @@ func (s *sseReader) endLong() {
 	case modeEvent:
 		s.eventType = append(s.eventType[:0], s.field...)
 	case modeID:
-		s.setID(s.field)
+		if !s.fieldNUL {
+			s.setID(s.field)
+		}
 	case modeRetry:
 		s.setRetry(s.field)
 	}
