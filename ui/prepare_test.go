@@ -18,8 +18,10 @@ const prepareChild = "PARLEY_PREPARE_CHILD"
 
 // TestWidthsAskedWhilePrepareRuns: in a fresh process, widths asked while
 // Prepare builds go-runewidth's table (as the first frame asks them beside
-// it) are the table's: parley's copy answers them from the Unicode tables
-// instead of waiting for it (third_party/go-runewidth/PATCHED.md).
+// it) are the table's, and asking them then is race-free. parley's copy
+// answers them from the Unicode tables instead of waiting for the build
+// (third_party/go-runewidth/PATCHED.md); this test holds the widths those
+// answers give, not how long they take.
 func TestWidthsAskedWhilePrepareRuns(t *testing.T) {
 	if os.Getenv(prepareChild) == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
