@@ -86,15 +86,23 @@ func (p painter) border(s lipgloss.Style, c Color) lipgloss.Style {
 // Styles builds the UI styles. noColor is the NO_COLOR setting (the caller
 // reads the environment).
 func (t Theme) Styles(noColor bool) Styles {
-	p := painter{noColor}
-	s := Styles{Theme: t.Name, NoColor: noColor}
-	t.plainStyles(p, &s)
-	t.transcriptStyles(p, &s)
-	t.statusStyles(p, &s)
-	t.composerStyles(p, &s)
-	t.overlayStyles(p, &s)
-	t.toastStyles(p, &s)
+	var s Styles
+	t.SetStyles(&s, noColor)
 	return s
+}
+
+// SetStyles builds the UI styles into s, for a caller that keeps them in a
+// larger struct: Styles is 47 KB, and Styles's returned value is one more
+// copy of it on the caller's stack.
+func (t Theme) SetStyles(s *Styles, noColor bool) {
+	p := painter{noColor}
+	*s = Styles{Theme: t.Name, NoColor: noColor}
+	t.plainStyles(p, s)
+	t.transcriptStyles(p, s)
+	t.statusStyles(p, s)
+	t.composerStyles(p, s)
+	t.overlayStyles(p, s)
+	t.toastStyles(p, s)
 }
 
 // plainStyles sets the plain text roles and the placeholder for

@@ -83,7 +83,7 @@ func (c *chrome) refreshStatus(in chromeInput) {
 		return
 	}
 	c.statusKey = key
-	c.status = layoutStatus(in.left, in.right, w, lookOf(in.ctx.Styles))
+	c.status = layoutStatus(in.left, in.right, w, lookOf(&in.ctx.Styles))
 }
 
 func (c *chrome) refreshHint(in chromeInput) {
@@ -127,7 +127,7 @@ func (c *chrome) refreshBanner(in chromeInput) {
 // files, a missing key) at the top until esc or the first send. What does
 // not fit stays readable in the notices pane.
 func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
-	lk := lookOf(ctx.Styles)
+	lk := lookOf(&ctx.Styles)
 	body := bannerBody(problems, w)
 	lines := []string{lk.bannerTitle.Render(cells.Fit(" parley found problems at start (esc dismisses):", w))}
 	if len(body) > h-1 {

@@ -18,7 +18,7 @@ import (
 // renderHint draws the key hint line: the keys that matter in the current
 // state, as many as fit in w cells.
 func (c *chrome) renderHint(ctx *uictx.Context, items []uictx.Hint, w int) string {
-	lk := lookOf(ctx.Styles)
+	lk := lookOf(&ctx.Styles)
 	if c.hintGen != ctx.StyleGen || c.hintParts == nil {
 		c.hintParts, c.hintGen = map[string]string{}, ctx.StyleGen
 	}

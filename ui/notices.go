@@ -179,7 +179,7 @@ func noticeLines(ctx *uictx.Context, n notice, w int) int {
 
 // noticeStyle is the style of a notice of kind k.
 func noticeStyle(ctx *uictx.Context, k toastKind) lipgloss.Style {
-	lk := lookOf(ctx.Styles)
+	lk := lookOf(&ctx.Styles)
 	switch k {
 	case toastOK:
 		return lk.toastOK

@@ -137,7 +137,7 @@ func (p *noticesPane) maxTop() int {
 // fit, a last row that says how much is above and below and how to get
 // there: nothing is out of reach, no row empty while there is more.
 func (p *noticesPane) render(h int) string {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	inner := max(p.w-2, 1)
 	lines := []string{st.TurnMeta.Bold(true).Render(cells.Fit("Notices · "+noticesHow(p.ctx)+" closes", inner))}
 	body := p.body()

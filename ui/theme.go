@@ -55,7 +55,7 @@ func (t *terminal) apply(ctx *uictx.Context) {
 	// readable there.
 	th := t.resolved().ForProfile(t.profile)
 	ctx.Theme = th
-	ctx.Styles = th.Styles(ctx.NoColor)
+	th.SetStyles(&ctx.Styles, ctx.NoColor)
 	ctx.Glamour = th.Glamour(ctx.NoColor)
 	ctx.StyleGen++
 }

@@ -83,7 +83,7 @@ func (b *Browser) setItems() {
 // a muted second line, the session's latest text as plain text or the
 // message's snippet with the matched words marked.
 func renderEntry(ctx *uictx.Context, now time.Time, current string, r list.Row[entry]) string {
-	st := ctx.Styles
+	st := &ctx.Styles
 	e, w := r.Item, r.Width
 	title, info := e.title(), ""
 	var second string

@@ -90,7 +90,7 @@ func (b *Browser) render() string {
 // titleLine is "Sessions · N" with the cursor's position at the right
 // when the rows do not all fit.
 func (b *Browser) titleLine() string {
-	st := b.ctx.Styles
+	st := &b.ctx.Styles
 	t := " Sessions"
 	if b.loaded {
 		t += " · " + strconv.Itoa(len(b.all))
@@ -119,7 +119,7 @@ func (b *Browser) inputLine() string {
 // statusLine says what went wrong, or how the search is going while rows
 // are shown (with no rows, the list itself says it).
 func (b *Browser) statusLine() string {
-	st := b.ctx.Styles
+	st := &b.ctx.Styles
 	switch {
 	case b.err != "":
 		return st.Error.Render(cells.Fit(" "+b.err, b.w))

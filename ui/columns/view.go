@@ -136,7 +136,7 @@ func (v *View) View(ctx *uictx.Context, w, h int, rs []Reply) string {
 	if key == v.outKey && v.out != "" && !anyInFlight(rs) {
 		return v.out
 	}
-	st := ctx.Styles
+	st := &ctx.Styles
 	rows := make([]string, 0, h)
 	rows = append(rows, cells.Fit(st.Muted.Render(cells.Fit("Compare · "+cells.OneLine(v.question), w)), w))
 	k := v.shown(w)
@@ -184,7 +184,7 @@ func anyInFlight(rs []Reply) bool {
 
 // block is column i as headRows+bh lines of exactly cw cells.
 func (v *View) block(ctx *uictx.Context, i int, r Reply, cw, bh int, stacked bool) []string {
-	st := ctx.Styles
+	st := &ctx.Styles
 	c := v.cols[i]
 	out := make([]string, 0, headRows+bh)
 	name := strconv.Itoa(i+1) + " · " + cells.OneLine(r.Model)
@@ -225,7 +225,7 @@ func (v *View) block(ctx *uictx.Context, i int, r Reply, cw, bh int, stacked boo
 // progress is a column's second row: its state, time, tokens, rate and
 // cost.
 func progress(ctx *uictx.Context, r Reply) string {
-	st := ctx.Styles
+	st := &ctx.Styles
 	var parts []string
 	var mark string
 	switch r.State {

@@ -135,7 +135,7 @@ func (p *Picker) render() string {
 // titleLine names the folder, with the cursor's position at the right
 // when the rows do not all fit.
 func (p *Picker) titleLine() string {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	t := " Attach files · " + cells.OneLine(p.short(p.dir))
 	pos := p.list.Position()
 	if pos == "" || cells.Width(pos)+12 > p.w {
@@ -148,7 +148,7 @@ func (p *Picker) titleLine() string {
 // files are chosen: one line, or a sentence wrapped on up to
 // maxStatusLines while the list keeps a row.
 func (p *Picker) statusLines() []string {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	switch {
 	case p.err != "":
 		return p.sentence(p.err, st.Error)
@@ -188,7 +188,7 @@ func (p *Picker) sentence(s string, style lipgloss.Style) []string {
 // reason there is no preview, or a quiet "…" while it is made. Never a
 // preview of anything else.
 func (p *Picker) previewLines(w, h int) []string {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	want := p.want()
 	var body []string
 	switch e, ok := p.list.Selected(); {
@@ -281,7 +281,7 @@ func plural(n int, one, many string) string {
 // "/"), and for a file its kind (once its first bytes are read) and its
 // size at the right. A file that cannot be attached is dim.
 func renderEntry(ctx *uictx.Context, r list.Row[entry]) string {
-	st := ctx.Styles
+	st := &ctx.Styles
 	e, w := r.Item, r.Width
 	mark := "  "
 	if e.chosen {

@@ -72,7 +72,7 @@ func (f *Form) box() []string {
 	if c := f.cache; c.ok && c.rev == f.rev && c.gen == f.ctx.StyleGen {
 		return c.box
 	}
-	st := f.ctx.Styles
+	st := &f.ctx.Styles
 	iw := f.innerWidth()
 	var lines []string
 	add := func(s string) { lines = append(lines, cells.Fit(s, iw)) }
@@ -106,7 +106,7 @@ func (f *Form) box() []string {
 // modelNote helps with the model and size fields: the models that can
 // generate, or the sizes the chosen model makes.
 func (f *Form) modelNote(w int) string {
-	st := f.ctx.Styles
+	st := &f.ctx.Styles
 	model := strings.TrimSpace(f.fields[fieldModel].Value())
 	var sizes []string
 	if f.opts.Sizes != nil && model != "" {

@@ -12,7 +12,7 @@ import (
 
 // drawBottom writes the hint line, or the save prompt, or a note.
 func (p *Pane) drawBottom(lines []string, l layout) {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	w := l.w
 	if p.prompt != nil {
 		sp := p.prompt
@@ -94,7 +94,7 @@ func (p *Pane) helpHint() hint {
 // closer together. When not even that fits, the highest ranks are left
 // out one at a time, and help (when given) joins the line to say where
 // they are; a key is never shown without its word.
-func hintLine(st themes.Styles, w int, items []hint, help hint) string {
+func hintLine(st *themes.Styles, w int, items []hint, help hint) string {
 	forms := []struct {
 		long bool
 		sep  string
@@ -131,7 +131,7 @@ func withoutLast(items []hint) []hint {
 
 // buildHints writes items as "key word" pairs joined by sep, and its
 // width in cells.
-func buildHints(st themes.Styles, items []hint, long bool, sep string) (string, int) {
+func buildHints(st *themes.Styles, items []hint, long bool, sep string) (string, int) {
 	var b strings.Builder
 	n := 1
 	b.WriteString(" ")
@@ -174,7 +174,7 @@ const maxPathRows = 3
 // wholePath writes the save prompt's path, wrapped, on the rows that end
 // at last (never the title's).
 func (p *Pane) wholePath(lines []string, l layout, last int) {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	w := max(l.w-2, 8)
 	wrapped := strings.Split(ansi.Hardwrap(cells.OneLine(p.prompt.edit.Value()), w, true), "\n")
 	n := min(len(wrapped), maxPathRows, last-l.title)
@@ -189,7 +189,7 @@ func (p *Pane) wholePath(lines []string, l layout, last int) {
 
 // candLine lists the completion's candidates, the chosen one highlighted.
 func (p *Pane) candLine(w int) string {
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	sp := p.prompt
 	var b strings.Builder
 	b.WriteString(" ")

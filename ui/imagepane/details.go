@@ -20,7 +20,7 @@ func (p *Pane) detailLines(w, h int) []string {
 	if k == p.cache.detKey && p.cache.details != nil {
 		return p.cache.details
 	}
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	it, _ := p.Selected()
 	label := func(name, value string) string {
 		return st.Muted.Render(name+" ") + st.Text.Render(value)

@@ -77,7 +77,7 @@ func (p *Pane) title(w int, focused bool) string {
 	if k == p.cache.titleKey && p.cache.titleLine != "" {
 		return p.cache.titleLine
 	}
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	t := " Images"
 	if focused {
 		// Marked in words as well as colour: NO_COLOR and 16 colours show it.
@@ -99,7 +99,7 @@ func (p *Pane) drawEmpty(lines []string, l layout) {
 	if l.body.h == 0 {
 		return
 	}
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	paste := "ctrl+v"
 	if ks := p.ctx.Keys.Paste.Keys(); len(ks) > 0 {
 		paste = ks[0]
@@ -134,7 +134,7 @@ func (p *Pane) drawBody(lines []string, l layout, preview []string, focused bool
 	if l.body.h == 0 {
 		return
 	}
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	listH := l.list.h
 	if p.prompt != nil && l.list.y+l.list.h >= l.h-1 {
 		listH-- // the prompt's message line covers the list's last row
@@ -198,7 +198,7 @@ func (p *Pane) listLines(w, n int, focused bool) []string {
 // marker, the name, and its pixels and bytes as the width allows. The
 // selection is highlighted while the pane has the keys, bold otherwise.
 func listRow(ctx *uictx.Context, r list.Row[row]) string {
-	st := ctx.Styles
+	st := &ctx.Styles
 	w := r.Width
 	info := ""
 	switch {
@@ -233,7 +233,7 @@ func (p *Pane) previewLines(w, h int, preview []string) []string {
 	if h <= 0 {
 		return nil
 	}
-	st := p.ctx.Styles
+	st := &p.ctx.Styles
 	var first *string
 	if len(preview) > 0 {
 		first = &preview[0]

@@ -438,7 +438,7 @@ func TestPromptHintKeepsWords(t *testing.T) {
 		w    int
 		want string
 	}{{60, "tab complete · enter save · esc cancel"}, {30, "enter save · esc cancel"}, {14, "enter save"}} {
-		if got := strings.TrimSpace(plain(hintLine(st, c.w, promptHints, hint{}))); got != c.want {
+		if got := strings.TrimSpace(plain(hintLine(&st, c.w, promptHints, hint{}))); got != c.want {
 			t.Errorf("%d cells: %q, want %q", c.w, got, c.want)
 		}
 	}

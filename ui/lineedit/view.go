@@ -34,7 +34,7 @@ func (m Model) View() string {
 // a steady block cursor (a blinking one would redraw the screen twice a
 // second) in the accent colour, or reversed when there is no colour.
 func styles(ctx *uictx.Context) textinput.Styles {
-	st := ctx.Styles
+	st := &ctx.Styles
 	var s textinput.Styles
 	s.Focused = textinput.StyleState{
 		Prompt:      st.PickerFilter.Bold(true),

@@ -46,7 +46,7 @@ func lookFor(ctx *uictx.Context) look {
 	if ctx == nil || ctx.Styles.Theme == "" {
 		return plainLook()
 	}
-	st := ctx.Styles
+	st := &ctx.Styles // not a copy: Styles is 47 KB
 	n := lipgloss.NewStyle
 	bare := func(s lipgloss.Style) lipgloss.Style { return s.UnsetPadding().UnsetBorderStyle() }
 	l := look{

@@ -30,7 +30,7 @@ func lookFor(ctx *uictx.Context) look {
 	if ctx == nil || ctx.Styles.Theme == "" {
 		return plainLook()
 	}
-	st := ctx.Styles
+	st := &ctx.Styles // not a copy: Styles is 47 KB
 	bare := func(s lipgloss.Style) lipgloss.Style { return s.UnsetPadding().UnsetBorderStyle() }
 	return look{
 		border:   lipgloss.NewStyle().Foreground(st.Overlay.GetBorderTopForeground()),

@@ -79,7 +79,7 @@ func (a *Approval) Hints() []uictx.Hint {
 
 // Draw draws the prompt and says where it goes in its area.
 func (a *Approval) Draw() (string, int, int) {
-	st := a.ctx.Styles
+	st := &a.ctx.Styles
 	iw := max(min(a.w-4, 88), 20)
 	c := a.ask.Call
 	var lines []string

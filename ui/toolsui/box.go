@@ -15,7 +15,7 @@ import (
 // frame puts lines in the overlay's box, no wider than w-4 and no taller
 // than h, and says where the box goes in the w×h area (centred).
 func frame(ctx *uictx.Context, lines []string, w, h int) (box string, x, y int) {
-	st := ctx.Styles
+	st := &ctx.Styles
 	b := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).
 		BorderForeground(st.Overlay.GetBorderTopForeground()).Padding(0, 1).
 		Render(strings.Join(lines, "\n"))

@@ -94,7 +94,7 @@ func (l *List) Hints() []uictx.Hint {
 
 // Draw draws the list and says where it goes in its area.
 func (l *List) Draw() (string, int, int) {
-	st := l.ctx.Styles
+	st := &l.ctx.Styles
 	iw := max(min(l.w-4, 96), 24)
 	var body []string
 	add := func(s string) { body = append(body, cells.Fit(s, iw)) }

@@ -30,7 +30,7 @@ func (t *Transcript) Restyle() {
 }
 
 func settingsFrom(ctx *uictx.Context) settings {
-	st := ctx.Styles
+	st := &ctx.Styles
 	bar := lipgloss.NewStyle()
 	if c := st.UserBlock.GetBorderLeftForeground(); themes.HasColor(c) && !ctx.NoColor {
 		bar = bar.Foreground(c)

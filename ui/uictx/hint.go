@@ -49,7 +49,7 @@ func (c *Context) HintLine(hints []Hint, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	st := c.Styles
+	st := &c.Styles
 	size := func(h Hint, first bool) int {
 		sep := 3 // " · "
 		if first {
