@@ -12,11 +12,15 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"parley/cli"
+	"parley/internal/hugeheap"
 	"parley/internal/signals"
 	"parley/ui"
 )
 
 func main() {
+	// The package inits grew the heap past the chunk hugeheap's init
+	// advised (see internal/hugeheap).
+	hugeheap.Advise()
 	// The one owner of signals, first of all, so a signal during start-up
 	// is handled like any other.
 	sig := signals.Start(context.Background(), signals.Options{Terminal: terminalAtStart()})
@@ -63,6 +67,7 @@ func terminalAtStart() *signals.Terminal {
 
 // runTUI opens the full-screen chat with what the command line resolved.
 func runTUI(ctx context.Context, sig *signals.Owner, req cli.TUIRequest) error {
+	hugeheap.Advise() // the config and the history have grown the heap
 	jc, detach := sig.AttachTUI()
 	defer detach()
 	return ui.Run(ctx, ui.Options{

@@ -37,7 +37,8 @@ var firstFrameWrapper = strings.Replace(wrapperScript,
 //
 //	PARLEY_PERF=1 go test ./e2e/ -run TestPerfFirstFrame -count 1 -v
 //
-// PARLEY_PERF_BIN=/abs/path/parley times another build (see perfBin).
+// PARLEY_PERF_BIN=/abs/path/parley times another build (see perfBin), and
+// PARLEY_PERF_ENV="NAME=value ..." adds to parley's environment.
 func TestPerfFirstFrame(t *testing.T) {
 	if os.Getenv("PARLEY_PERF") == "" {
 		t.Skip("the start-up measurement starts parley many times; set PARLEY_PERF=1 to run it")
@@ -64,7 +65,8 @@ func TestPerfFirstFrame(t *testing.T) {
 			t.Fatalf("PARLEY_PERF_SIZE=%q: write the pane's size as WIDTHxHEIGHT, from 40x10 to 500x200", s)
 		}
 	}
-	l := launch{Width: w, Height: h, Config: chatConfig, wrapper: firstFrameWrapper, bin: bin, inTmux: os.Getenv("PARLEY_PERF_TMUX") != "0"}
+	l := launch{Width: w, Height: h, Config: chatConfig, wrapper: firstFrameWrapper, bin: bin, inTmux: os.Getenv("PARLEY_PERF_TMUX") != "0",
+		Env: strings.Fields(os.Getenv("PARLEY_PERF_ENV"))}
 	l.Gateway = apitest.New(t)
 	l.home = t.TempDir()
 	t.Logf("%dx%d pane, TMUX set: %v", w, h, l.inTmux)

@@ -18,6 +18,7 @@ import (
 	"parley/conversation"
 	"parley/internal/desktop"
 	"parley/internal/homepath"
+	"parley/internal/hugeheap"
 	"parley/mcp"
 	"parley/ui/cells"
 	"parley/ui/keys"
@@ -160,6 +161,8 @@ func Run(ctx context.Context, opts Options) (err error) {
 		}
 	}()
 	m := New(ctx, sizedForTerminal(opts))
+	// New grew the heap; the first frame grows it more (internal/hugeheap).
+	hugeheap.Advise()
 	popts := programOptions(opts, m.ctx.NoColor)
 	var p *tea.Program
 	if jc := opts.JobControl; jc != nil {

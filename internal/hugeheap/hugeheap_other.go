@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugeheap
+
+// Advise does nothing where the heap's pages cannot be advised the Linux way.
+func Advise() {}
