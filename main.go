@@ -25,6 +25,8 @@ func main() {
 	// is handled like any other.
 	sig := signals.Start(context.Background(), signals.Options{Terminal: terminalAtStart()})
 	lighterGCAtStart(startGCSpan, os.Getenv)
+	// The start's huge pages end with it (internal/hugeheap).
+	time.AfterFunc(startGCSpan, hugeheap.Done)
 	home, _ := os.UserHomeDir()
 	env := cli.Env{
 		Stdin:            os.Stdin,

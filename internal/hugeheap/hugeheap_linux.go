@@ -3,6 +3,7 @@
 package hugeheap
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"unsafe"
@@ -11,35 +12,55 @@ import (
 )
 
 // arenaBytes is the size and alignment of the runtime's heap arenas on
-// 64-bit Linux (runtime.heapArenaBytes). An arena is wholly the runtime's
-// reservation, so advice over one touches no other mapping.
+// 64-bit Linux (runtime.heapArenaBytes). An arena is wholly the runtime's:
+// what it has not mapped for the heap yet is its PROT_NONE reservation,
+// so advice over an arena touches no other mapping.
 const arenaBytes = 64 << 20
 
 // hugePageBytes is a huge page on x86-64 and on arm64 with 4 KiB pages.
 // Where the kernel's huge page is larger, collapsing this much does nothing.
 const hugePageBytes = 2 << 20
 
+// frontierBytes is an allocation the runtime makes from free pages of its
+// own, not from a span of small objects: at start, with nothing freed yet,
+// it lands where the heap grows, which may be the next arena. Fresh
+// memory is not cleared for it, so it touches no page.
+const frontierBytes = 33 << 10
+
 // init advises the heap as early as a package of parley's can, and
-// collapses the 2 MiB the runtime has already begun to use into one huge
-// page: the kernel gives a huge page only to a region none of whose pages
-// is mapped yet, and the runtime's own start has mapped some of the first.
+// collapses the 2 MiB the runtime is allocating from into one huge page:
+// the kernel gives a huge page only to a region none of whose pages is
+// mapped yet, and the runtime's own start has mapped some of that one.
 func init() {
 	if !advisable() {
 		return
 	}
 	at := heapAddress(64)
-	advise(at)
+	_ = advise(at, unix.MADV_HUGEPAGE)
 	// Errors are left alone: on kernels before 6.1, or without a free huge
 	// page, the heap keeps its small pages, as without this package.
 	_, _, _ = unix.Syscall(unix.SYS_MADVISE, at&^(hugePageBytes-1), hugePageBytes, unix.MADV_COLLAPSE)
 }
 
-// Advise marks the heap arena in use MADV_HUGEPAGE, with every chunk the
-// runtime has mapped in it so far. Regions of it not touched yet get huge
-// pages at their first touch. It costs one system call.
+// Advise marks the heap's arenas MADV_HUGEPAGE, with every chunk the
+// runtime has mapped in them so far: the arena small objects come from and
+// the one the heap grows into, when that is another. Regions of them not
+// touched yet get huge pages at their first touch. It costs two system
+// calls at most.
 func Advise() {
 	if advisable() {
-		advise(heapAddress(64))
+		forArenas(unix.MADV_HUGEPAGE)
+	}
+}
+
+// Done gives the heap back to the kernel's default: no more huge pages,
+// and none made later by khugepaged out of memory the runtime returns. It
+// changes nothing unless the system setting is "madvise", the one under
+// which the advice made a difference; under "always" huge pages are the
+// default, and taking them away would be a change of this package's own.
+func Done() {
+	if advisable() && madviseMode() {
+		forArenas(unix.MADV_NOHUGEPAGE)
 	}
 }
 
@@ -47,14 +68,32 @@ func advisable() bool {
 	return strconv.IntSize == 64 && enabled(os.Getenv("GODEBUG"))
 }
 
-func advise(at uintptr) {
-	// ENOMEM for the arena's parts not mapped yet; the mapped ones take
-	// the advice all the same.
-	_, _, _ = unix.Syscall(unix.SYS_MADVISE, at&^(arenaBytes-1), arenaBytes, unix.MADV_HUGEPAGE)
+// madviseMode reports whether transparent huge pages are given only where
+// asked ("[madvise]" selected in the kernel's setting).
+func madviseMode() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && bytes.Contains(b, []byte("[madvise]"))
 }
 
-// heapAddress allocates size bytes on the heap, in the arena the runtime is
-// allocating from, and returns their address.
+func forArenas(advice int) {
+	small, frontier := heapAddress(64), heapAddress(frontierBytes)
+	_ = advise(small, advice)
+	if arenaOf(frontier) != arenaOf(small) {
+		_ = advise(frontier, advice)
+	}
+}
+
+func arenaOf(at uintptr) uintptr { return at &^ (arenaBytes - 1) }
+
+// advise gives advice to the whole arena holding at.
+func advise(at uintptr, advice int) error {
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, arenaOf(at), arenaBytes, uintptr(advice)); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// heapAddress allocates size bytes on the heap and returns their address.
 func heapAddress(size int) uintptr {
 	return uintptr(unsafe.Pointer(onTheHeap(size)))
 }

@@ -6,12 +6,13 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // vmFlags returns the VmFlags of the mapping holding addr, from
@@ -73,24 +74,38 @@ func TestInitAdvisesTheFirstHeap(t *testing.T) {
 	}
 }
 
-// TestAdviseReachesChunksMappedLater: the runtime maps each new chunk of
-// heap with an mmap of its own, which carries no advice; Advise gives it.
-func TestAdviseReachesChunksMappedLater(t *testing.T) {
+// TestAdviseMarksTheHeapArena: with the heap's advice taken away (as a
+// chunk the runtime maps after an Advise has none), Advise gives it back.
+func TestAdviseMarksTheHeapArena(t *testing.T) {
 	skipWithoutAdvice(t)
-	// More than the chunks mapped so far hold: its end lies in a new one.
-	grown := make([]byte, 24<<20)
-	at := uintptr(unsafe.Pointer(&grown[len(grown)-1]))
-	if flags := vmFlags(t, at); slices.Contains(flags, "hg") {
-		t.Fatalf("a chunk mapped after init carries the advice already (VmFlags %v): the test cannot tell Advise's work", flags)
+	at := heapAddress(64)
+	if err := advise(at, unix.MADV_NOHUGEPAGE); err != nil {
+		t.Skipf("this kernel takes no advice on huge pages: %v", err)
 	}
-	if at&^(arenaBytes-1) != heapAddress(64)&^(arenaBytes-1) {
-		t.Skip("the heap spans two arenas in this run, and Advise advises the one it allocates from")
+	defer Advise() // as init left it, for the tests after this one
+	if flags := vmFlags(t, at); slices.Contains(flags, "hg") {
+		t.Fatalf("the heap is advised after MADV_NOHUGEPAGE: VmFlags %v", flags)
 	}
 	Advise()
 	if flags := vmFlags(t, at); !slices.Contains(flags, "hg") {
-		t.Fatalf("a chunk mapped after init is not advised after Advise: VmFlags %v", flags)
+		t.Fatalf("the heap is not advised after Advise: VmFlags %v", flags)
 	}
-	runtime.KeepAlive(grown)
+}
+
+// TestDoneEndsTheAdvice: after Done the heap is not eligible for huge
+// pages, so khugepaged makes none of what the runtime gives back.
+func TestDoneEndsTheAdvice(t *testing.T) {
+	skipWithoutAdvice(t)
+	if !madviseMode() {
+		t.Skip(`transparent huge pages are not set to "madvise" here, where Done changes nothing`)
+	}
+	defer Advise()
+	Advise()
+	Done()
+	at := heapAddress(64)
+	if flags := vmFlags(t, at); slices.Contains(flags, "hg") || !slices.Contains(flags, "nh") {
+		t.Fatalf("the heap is still eligible for huge pages after Done: VmFlags %v", flags)
+	}
 }
 
 // TestDisablethpLeavesTheHeapAlone runs this test binary again with

@@ -248,7 +248,7 @@ func wrapped(s string, w int, style lipgloss.Style) []string {
 // textPreview is a text file's first lines under a line that says how
 // long it is (and, over Options.MaxTextBytes, that it is too large).
 func (p *Picker) textPreview(w, h int) []string {
-	st, pk := p.ctx.Styles, p.peeked
+	st, pk := &p.ctx.Styles, p.peeked
 	head := "text · " + bytesize.Format(pk.size) + ", its first lines"
 	if pk.whole {
 		head = "text · " + strconv.Itoa(pk.count) + " " + plural(pk.count, "line", "lines") + " · " + bytesize.Format(pk.size)
