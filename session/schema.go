@@ -21,7 +21,7 @@ type migration struct {
 // never edited: a change is a new step, and a fixture database of every
 // released version lives in testdata so the way up from it stays tested.
 func migrations() []migration {
-	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}, {version: 6, sql: schemaNumbered}, {version: 7, sql: schemaTools}}
+	return []migration{{version: 1, sql: schemaV1}, {version: 2, sql: schemaV2}, {version: 3, sql: schemaV3}, {version: 4, sql: schemaTree}, {version: 5, sql: schemaV5}, {version: 6, sql: schemaNumbered}, {version: 7, sql: schemaTools}, {version: 8, sql: schemaSearchCap}}
 }
 
 // SchemaVersion is the schema this build writes.

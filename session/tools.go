@@ -82,7 +82,7 @@ func indexTools(ctx context.Context, tx *sql.Tx, rowID int64, m *conversation.Me
 	if _, err := tx.ExecContext(ctx, "DELETE FROM tools_fts WHERE rowid = ?", rowID); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "INSERT INTO tools_fts (rowid, body) VALUES (?, ?)", rowID, toolsText(m.Tools))
+	_, err := tx.ExecContext(ctx, "INSERT INTO tools_fts (rowid, body) VALUES (?, ?)", rowID, capSearchText(toolsText(m.Tools)))
 	return err
 }
 
