@@ -199,12 +199,11 @@ func (tr *ANSIRenderer) NewElement(node ast.Node, source []byte) Element {
 
 	case astext.KindStrikethrough:
 		n := node.(*astext.Strikethrough)
-		s := string(n.Text(source)) //nolint: staticcheck
 		style := ctx.options.Styles.Strikethrough
 
 		return Element{
 			Renderer: &BaseElement{
-				Token: html.UnescapeString(s),
+				Token: unescapedText(n, source),
 				Style: style,
 			},
 		}
@@ -478,4 +477,19 @@ func (tr *ANSIRenderer) NewElement(node ast.Node, source []byte) Element {
 		fmt.Println("Warning: unhandled element", node.Kind().String())
 		return Element{}
 	}
+}
+
+// unescapedText is the text of node's descendants with the character
+// references of each piece decoded on its own (parley's patch, see
+// PATCHED.md): decoding the joined text made a reference out of pieces the
+// source kept apart, "~&#~17~~" becoming U+0011.
+func unescapedText(node ast.Node, source []byte) string {
+	if node.ChildCount() == 0 {
+		return html.UnescapeString(string(node.Text(source))) //nolint: staticcheck
+	}
+	var b strings.Builder
+	for c := node.FirstChild(); c != nil; c = c.NextSibling() {
+		b.WriteString(unescapedText(c, source))
+	}
+	return b.String()
 }
