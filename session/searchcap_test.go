@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"parley/conversation"
 )
 
 // longLog is a message longer than the search index reads: a word at its
@@ -131,5 +133,124 @@ func TestCapSearchText(t *testing.T) {
 	got := capSearchText(long)
 	if len(got) > searchIndexChars+1 || !utf8.ValidString(got) || !strings.HasPrefix(got, "start é") || !strings.HasSuffix(got, "é end") || !strings.Contains(got, "\n") {
 		t.Errorf("capSearchText: %d bytes, valid %v, begins %q, ends %q", len(got), utf8.ValidString(got), got[:10], got[len(got)-10:])
+	}
+}
+
+// TestSearchCapCutsBytes: the index's ends are bytes, not characters, so a
+// long text of three-byte characters is cut like any other, and a NUL
+// (piped stdin may hold one) does not end what the index reads.
+func TestSearchCapCutsBytes(t *testing.T) {
+	for name, text := range map[string]string{
+		// 600,000 characters, 1.8 MB: over the limit in bytes, under it
+		// in characters.
+		"three-byte characters": "kestrelstart " + strings.Repeat("漢", 300_000) + " marmosetmiddle " + strings.Repeat("字", 300_000) + " ocelotend",
+		"a NUL first":           "\x00kestrelstart " + strings.Repeat("filler ", 100_000) + "marmosetmiddle " + strings.Repeat("filler ", 100_000) + "ocelotend",
+		"a NUL in the middle":   "kestrelstart " + strings.Repeat("filler ", 100_000) + "\x00marmosetmiddle " + strings.Repeat("filler ", 100_000) + "ocelotend",
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := newClock()
+			s, _ := openStore(t, c)
+			r := record(t, s)
+			conv := chat(t, r, c, "", text, "ok")
+			flushWithin(t, r, time.Minute)
+			for word, want := range map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0} {
+				if n := indexed(t, s, word); n != want {
+					t.Errorf("%q is indexed %d times, want %d", word, n, want)
+				}
+			}
+			if _, err := s.Delete(context.Background(), conv.ID()); err != nil {
+				t.Fatal(err)
+			}
+			for _, word := range []string{"kestrelstart", "ocelotend", "filler"} {
+				if n := indexed(t, s, word); n != 0 {
+					t.Errorf("after the delete the index still holds %d entries for %q", n, word)
+				}
+			}
+		})
+	}
+}
+
+// TestALongReplyIsIndexedByItsEndsWhenItEnds: a reply streams unindexed,
+// is indexed by its ends when it ends (the update trigger), again when it
+// is changed after, and leaves nothing behind when it is deleted.
+func TestALongReplyIsIndexedByItsEndsWhenItEnds(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := chat(t, r, c, "", "write me a long log")
+	id, err := conv.StartReply("m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := longLog()
+	conv.AppendDelta(id, log[:len(log)/2])
+	c.advance(2e9)
+	conv.AppendDelta(id, log[len(log)/2:])
+	flushWithin(t, r, time.Minute)
+	if n := indexed(t, s, "kestrelstart"); n != 0 {
+		t.Fatalf("the streaming reply is indexed (%d)", n)
+	}
+	if err := conv.Finish(id, "stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	flushWithin(t, r, time.Minute)
+	for word, want := range map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0} {
+		if n := indexed(t, s, word); n != want {
+			t.Errorf("%q is indexed %d times after the reply ended, want %d", word, n, want)
+		}
+	}
+	if _, err := s.db.Exec("UPDATE messages SET text = replace(text, 'ocelotend', 'wombatafter') WHERE role = 'assistant'"); err != nil {
+		t.Fatal(err)
+	}
+	if n, m := indexed(t, s, "wombatafter"), indexed(t, s, "ocelotend"); n != 1 || m != 0 {
+		t.Errorf("after the change the new end is indexed %d times and the old one %d, want 1 and 0", n, m)
+	}
+	if _, err := s.Delete(context.Background(), conv.ID()); err != nil {
+		t.Fatal(err)
+	}
+	for _, word := range []string{"kestrelstart", "wombatafter", "compile"} {
+		if n := indexed(t, s, word); n != 0 {
+			t.Errorf("after the delete the index still holds %d entries for %q", n, word)
+		}
+	}
+}
+
+// TestALongToolResultIsIndexedByItsEnds: a reply's tool calls go to their
+// own index cut the same way.
+func TestALongToolResultIsIndexedByItsEnds(t *testing.T) {
+	c := newClock()
+	s, _ := openStore(t, c)
+	r := record(t, s)
+	conv := conversation.New(conversation.Options{ID: "tools2", Listeners: []conversation.Listener{r}, Now: c.now})
+	if _, err := conv.AddUser("read the log", nil); err != nil {
+		t.Fatal(err)
+	}
+	id, err := conv.StartReply("m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := &conversation.Turn{ReplyID: id}
+	call := conversation.ToolCallMade{ID: "call_1", Name: "read", Server: "fs", Tool: "read", Arguments: `{}`}
+	step, err := conv.AddToolCalls(turn, []conversation.ToolCallMade{call})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call.Result = longLog()
+	if err := conv.SetToolResult(turn, step, 0, call); err != nil {
+		t.Fatal(err)
+	}
+	conv.AppendDelta(id, "done")
+	if err := conv.Finish(id, "stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	flushWithin(t, r, time.Minute)
+	for word, want := range map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0} {
+		var n int
+		if err := s.db.QueryRow("SELECT count(*) FROM tools_fts WHERE tools_fts MATCH ?", word).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("%q is in the tools index %d times, want %d", word, n, want)
+		}
 	}
 }
