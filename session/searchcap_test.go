@@ -40,6 +40,28 @@ func indexed(t *testing.T, s *Store, word string) int {
 	return n
 }
 
+// wantIndexed checks how many index entries each word has.
+func wantIndexed(t *testing.T, s *Store, when string, want map[string]int) {
+	t.Helper()
+	for word, n := range want {
+		if got := indexed(t, s, word); got != n {
+			t.Errorf("%s, %q is indexed %d times, want %d", when, word, got, n)
+		}
+	}
+}
+
+// theEnds is what a long message's index holds of longLog's words.
+var theEnds = map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0}
+
+// gone is the words of a deleted message: none may be left in the index.
+func gone(words ...string) map[string]int {
+	m := map[string]int{}
+	for _, w := range words {
+		m[w] = 0
+	}
+	return m
+}
+
 // TestSearchReadsALongMessagesEnds: a message longer than searchIndexChars
 // is found by the words of its beginning and its end, not its middle, and
 // deleting it leaves nothing of it in the index (a delete given other text
@@ -60,11 +82,7 @@ func TestSearchReadsALongMessagesEnds(t *testing.T) {
 	if _, err := s.Delete(ctx, conv.ID()); err != nil {
 		t.Fatal(err)
 	}
-	for _, word := range []string{"kestrelstart", "ocelotend", "compile"} {
-		if n := indexed(t, s, word); n != 0 {
-			t.Errorf("after the delete the index still holds %d entries for %q", n, word)
-		}
-	}
+	wantIndexed(t, s, "after the delete", gone("kestrelstart", "ocelotend", "compile"))
 	if _, err := s.db.Exec("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')"); err != nil {
 		t.Fatalf("the index after the delete: %v", err)
 	}
@@ -99,11 +117,7 @@ func TestSearchCapIndexesOldLongMessagesAgain(t *testing.T) {
 	if _, err := s.db.Exec("DELETE FROM messages WHERE seq = 99"); err != nil {
 		t.Fatal(err)
 	}
-	for _, word := range []string{"kestrelstart", "ocelotend"} {
-		if n := indexed(t, s, word); n != 0 {
-			t.Errorf("after the delete the index still holds %d entries for %q", n, word)
-		}
-	}
+	wantIndexed(t, s, "after the delete", gone("kestrelstart", "ocelotend"))
 	if _, err := s.db.Exec("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')"); err != nil {
 		t.Fatalf("the index after the migration and the delete: %v", err)
 	}
@@ -153,19 +167,11 @@ func TestSearchCapCutsBytes(t *testing.T) {
 			r := record(t, s)
 			conv := chat(t, r, c, "", text, "ok")
 			flushWithin(t, r, time.Minute)
-			for word, want := range map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0} {
-				if n := indexed(t, s, word); n != want {
-					t.Errorf("%q is indexed %d times, want %d", word, n, want)
-				}
-			}
+			wantIndexed(t, s, "stored", theEnds)
 			if _, err := s.Delete(context.Background(), conv.ID()); err != nil {
 				t.Fatal(err)
 			}
-			for _, word := range []string{"kestrelstart", "ocelotend", "filler"} {
-				if n := indexed(t, s, word); n != 0 {
-					t.Errorf("after the delete the index still holds %d entries for %q", n, word)
-				}
-			}
+			wantIndexed(t, s, "after the delete", gone("kestrelstart", "ocelotend", "filler"))
 		})
 	}
 }
@@ -194,11 +200,7 @@ func TestALongReplyIsIndexedByItsEndsWhenItEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	flushWithin(t, r, time.Minute)
-	for word, want := range map[string]int{"kestrelstart": 1, "ocelotend": 1, "marmosetmiddle": 0} {
-		if n := indexed(t, s, word); n != want {
-			t.Errorf("%q is indexed %d times after the reply ended, want %d", word, n, want)
-		}
-	}
+	wantIndexed(t, s, "after the reply ended", theEnds)
 	if _, err := s.db.Exec("UPDATE messages SET text = replace(text, 'ocelotend', 'wombatafter') WHERE role = 'assistant'"); err != nil {
 		t.Fatal(err)
 	}
@@ -208,11 +210,7 @@ func TestALongReplyIsIndexedByItsEndsWhenItEnds(t *testing.T) {
 	if _, err := s.Delete(context.Background(), conv.ID()); err != nil {
 		t.Fatal(err)
 	}
-	for _, word := range []string{"kestrelstart", "wombatafter", "compile"} {
-		if n := indexed(t, s, word); n != 0 {
-			t.Errorf("after the delete the index still holds %d entries for %q", n, word)
-		}
-	}
+	wantIndexed(t, s, "after the delete", gone("kestrelstart", "wombatafter", "compile"))
 }
 
 // TestALongToolResultIsIndexedByItsEnds: a reply's tool calls go to their
