@@ -20,7 +20,9 @@
 // package; huge pages already made are split when it does.
 //
 // GODEBUG=disablethp=1, the runtime's own switch for huge pages, turns
-// this off too. Elsewhere than 64-bit Linux it does nothing.
+// this off too, and so does the kernel's setting "never" (which
+// MADV_COLLAPSE would not ask). Elsewhere than 64-bit Linux it does
+// nothing.
 package hugeheap
 
 import (

@@ -32,7 +32,9 @@ const frontierBytes = 33 << 10
 // the kernel gives a huge page only to a region none of whose pages is
 // mapped yet, and the runtime's own start has mapped some of that one.
 func init() {
-	if !advisable() {
+	// MADV_COLLAPSE does not ask the system setting: under "never", the
+	// administrator's word, nothing is collapsed or advised.
+	if !advisable() || thpMode() == "never" {
 		return
 	}
 	at := heapAddress(64)
@@ -59,7 +61,7 @@ func Advise() {
 // which the advice made a difference; under "always" huge pages are the
 // default, and taking them away would be a change of this package's own.
 func Done() {
-	if advisable() && madviseMode() {
+	if advisable() && thpMode() == "madvise" {
 		forArenas(unix.MADV_NOHUGEPAGE)
 	}
 }
@@ -68,11 +70,20 @@ func advisable() bool {
 	return strconv.IntSize == 64 && enabled(os.Getenv("GODEBUG"))
 }
 
-// madviseMode reports whether transparent huge pages are given only where
-// asked ("[madvise]" selected in the kernel's setting).
-func madviseMode() bool {
+// thpMode is the kernel's setting for transparent huge pages, the word
+// selected in brackets ("always", "madvise" or "never"), or "" when it
+// cannot be read.
+func thpMode() string {
 	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	return err == nil && bytes.Contains(b, []byte("[madvise]"))
+	if err != nil {
+		return ""
+	}
+	_, rest, ok := bytes.Cut(b, []byte("["))
+	mode, _, ok2 := bytes.Cut(rest, []byte("]"))
+	if !ok || !ok2 {
+		return ""
+	}
+	return string(mode)
 }
 
 func forArenas(advice int) {

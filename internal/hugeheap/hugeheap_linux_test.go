@@ -59,7 +59,7 @@ func mappingRange(line string) (start, end uintptr, ok bool) {
 }
 
 func skipWithoutAdvice(t *testing.T) {
-	if !advisable() {
+	if !advisable() || thpMode() == "never" {
 		t.Skip("GODEBUG turns huge pages off, or this is not a 64-bit system")
 	}
 }
@@ -96,7 +96,7 @@ func TestAdviseMarksTheHeapArena(t *testing.T) {
 // pages, so khugepaged makes none of what the runtime gives back.
 func TestDoneEndsTheAdvice(t *testing.T) {
 	skipWithoutAdvice(t)
-	if !madviseMode() {
+	if thpMode() != "madvise" {
 		t.Skip(`transparent huge pages are not set to "madvise" here, where Done changes nothing`)
 	}
 	defer Advise()
@@ -127,5 +127,16 @@ func TestDisablethpLeavesTheHeapAlone(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "--- PASS: TestDisablethpLeavesTheHeapAlone") {
 		t.Fatalf("the child did not run the check:\n%s", out)
+	}
+}
+
+func TestThpModeReadsTheSelectedWord(t *testing.T) {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil {
+		t.Skipf("no transparent huge pages setting to read: %v", err)
+	}
+	mode := thpMode()
+	if mode == "" || !strings.Contains(string(b), "["+mode+"]") {
+		t.Fatalf("thpMode() = %q from %q", mode, b)
 	}
 }
