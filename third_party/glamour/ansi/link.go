@@ -104,9 +104,26 @@ func makeHyperlink(link string) (string, string, bool) {
 			return "", "", false
 		}
 		urlID := fmt.Sprintf("id=%d", h.Sum32())
-		hyperlink = ansi.SetHyperlink(link, urlID)
-		resetHyperlink = ansi.ResetHyperlink()
+		// The URL as url.URL writes it: its other characters than
+		// printable ASCII percent-encoded (parley's patch, PATCHED.md).
+		// As written, a character of several bytes in it could be cut
+		// when the link's text was wrapped, and the sequence ended inside
+		// it, which left a BEL on the screen.
+		if target := u.String(); printableASCII(target) {
+			hyperlink = ansi.SetHyperlink(target, urlID)
+			resetHyperlink = ansi.ResetHyperlink()
+		}
 	}
 
 	return hyperlink, resetHyperlink, validURL
+}
+
+// printableASCII reports whether s holds only printable ASCII.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
