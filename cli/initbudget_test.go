@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,11 +37,10 @@ func initBudgets() map[string]int {
 // clock time, bytes and allocations.
 var initLine = regexp.MustCompile(`^init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
 
-// TestStartLeavesFirstUseWorkAlone runs the real binary's --version with
-// Go's initialisation trace and holds the packages of initBudgets to their
-// budgets. Bytes allocated are the same on every run, unlike times, so the
-// test does not depend on the machine's load.
-func TestStartLeavesFirstUseWorkAlone(t *testing.T) {
+// initTrace runs the real binary's --version with Go's initialisation
+// trace and returns its lines, in the order the packages were initialised.
+func initTrace(t *testing.T) (lines [][]string, trace string) {
+	t.Helper()
 	bin := buildParley(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -51,13 +51,23 @@ func TestStartLeavesFirstUseWorkAlone(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("parley --version: %v\n%s", err, stderr.String())
 	}
+	for line := range strings.Lines(stderr.String()) {
+		if m := initLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			lines = append(lines, m)
+		}
+	}
+	return lines, stderr.String()
+}
+
+// TestStartLeavesFirstUseWorkAlone holds the packages of initBudgets to
+// their budgets in the real binary's initialisation trace. Bytes allocated
+// are the same on every run, unlike times, so the test does not depend on
+// the machine's load.
+func TestStartLeavesFirstUseWorkAlone(t *testing.T) {
+	lines, trace := initTrace(t)
 	budgets := initBudgets()
 	seen := map[string]bool{}
-	for line := range strings.Lines(stderr.String()) {
-		m := initLine.FindStringSubmatch(strings.TrimSpace(line))
-		if m == nil {
-			continue
-		}
+	for _, m := range lines {
 		budget, ok := budgets[m[1]]
 		if !ok {
 			continue
@@ -65,7 +75,7 @@ func TestStartLeavesFirstUseWorkAlone(t *testing.T) {
 		seen[m[1]] = true
 		bytes, err := strconv.Atoi(m[2])
 		if err != nil {
-			t.Fatalf("trace line %q: %v", line, err)
+			t.Fatalf("trace line %q: %v", m[0], err)
 		}
 		if bytes > budget {
 			t.Errorf("initialising %s allocates %d bytes in %s allocations before main, over its budget of %d: it does again while parley starts what parley's copy leaves to the first use (see the module's third_party/*/PATCHED.md)", m[1], bytes, m[3], budget)
@@ -73,7 +83,30 @@ func TestStartLeavesFirstUseWorkAlone(t *testing.T) {
 	}
 	for pkg := range budgets {
 		if !seen[pkg] {
-			t.Errorf("the initialisation trace names no %s; the binary no longer links it, or the trace's format changed:\n%s", pkg, stderr.String())
+			t.Errorf("the initialisation trace names no %s; the binary no longer links it, or the trace's format changed:\n%s", pkg, trace)
 		}
+	}
+}
+
+// TestHugeheapAdvisesBeforeTheHeavyInitialisers: internal/hugeheap's init
+// asks for huge pages before most of the start's allocations, which only
+// holds while it runs among the first packages; an import of package
+// strings, x/sys/unix or internal/safefile put it about the 100th, after
+// encoding/gob (internal/hugeheap/hugeheap_linux.go).
+func TestHugeheapAdvisesBeforeTheHeavyInitialisers(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("internal/hugeheap does its work on Linux only")
+	}
+	lines, trace := initTrace(t)
+	at := map[string]int{}
+	for i, m := range lines {
+		at[m[1]] = i + 1
+	}
+	hh, gob := at["parley/internal/hugeheap"], at["encoding/gob"]
+	if hh == 0 || gob == 0 {
+		t.Fatalf("the initialisation trace names no internal/hugeheap or encoding/gob:\n%s", trace)
+	}
+	if hh > gob || hh > len(lines)/5 {
+		t.Errorf("internal/hugeheap is initialised as package %d of %d and encoding/gob as package %d: it should come in the first fifth, before gob; look for a new import of it that is initialised late", hh, len(lines), gob)
 	}
 }

@@ -49,7 +49,7 @@ END;
 INSERT INTO messages_fts (messages_fts, rowid, text)
 	SELECT 'delete', id, text FROM messages WHERE state <> 'streaming' AND octet_length(text) > 1048576;
 INSERT INTO messages_fts (rowid, text)
-	SELECT id, iif(octet_length(text) <= 1048576, text, substr(CAST(text AS BLOB), 1, 524288) || char(10) || substr(CAST(text AS BLOB), -524288)) FROM messages WHERE state <> 'streaming' AND octet_length(text) > 1048576;
+	SELECT id, substr(CAST(text AS BLOB), 1, 524288) || char(10) || substr(CAST(text AS BLOB), -524288) FROM messages WHERE state <> 'streaming' AND octet_length(text) > 1048576;
 `
 
 // capSearchText is what the search index reads of s (see

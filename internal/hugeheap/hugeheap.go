@@ -25,23 +25,29 @@
 // nothing.
 package hugeheap
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // enabled reports whether GODEBUG (the variable's value) leaves huge pages
 // on, read as the runtime reads it: settings split at commas, the last
 // disablethp with an integer value wins, and any value but 0 turns them
-// off.
+// off. It splits by hand: importing package strings would delay this
+// package's init by some 75 packages (see hugeheap_linux.go).
 func enabled(godebug string) bool {
+	const key = "disablethp="
 	on := true
-	for setting := range strings.SplitSeq(godebug, ",") {
-		value, ok := strings.CutPrefix(setting, "disablethp=")
-		if !ok {
+	for godebug != "" {
+		setting := godebug
+		godebug = ""
+		for i := 0; i < len(setting); i++ {
+			if setting[i] == ',' {
+				setting, godebug = setting[:i], setting[i+1:]
+				break
+			}
+		}
+		if len(setting) < len(key) || setting[:len(key)] != key {
 			continue
 		}
-		if n, err := strconv.ParseInt(value, 10, 32); err == nil {
+		if n, err := strconv.ParseInt(setting[len(key):], 10, 32); err == nil {
 			on = n == 0
 		}
 	}

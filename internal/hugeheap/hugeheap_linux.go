@@ -6,10 +6,20 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
+
+// This package imports no module and none of the standard packages that
+// are initialised late (strings among them), so that its init runs among
+// the first (about the 23rd of 390 packages): with golang.org/x/sys/unix,
+// parley's internal/safefile or package strings it ran about the 100th,
+// after most of the start's allocations (GODEBUG=inittrace=1).
+
+// madvCollapse is MADV_COLLAPSE (Linux 6.1), which package syscall does not
+// name; its value is the same on every architecture Go runs Linux on, as
+// MADV_HUGEPAGE's and MADV_NOHUGEPAGE's are.
+const madvCollapse = 25
 
 // arenaBytes is the size and alignment of the runtime's heap arenas on
 // 64-bit Linux (runtime.heapArenaBytes). An arena is wholly the runtime's:
@@ -38,10 +48,10 @@ func init() {
 		return
 	}
 	at := heapAddress(64)
-	_ = advise(at, unix.MADV_HUGEPAGE)
+	_ = advise(at, syscall.MADV_HUGEPAGE)
 	// Errors are left alone: on kernels before 6.1, or without a free huge
 	// page, the heap keeps its small pages, as without this package.
-	_, _, _ = unix.Syscall(unix.SYS_MADVISE, at&^(hugePageBytes-1), hugePageBytes, unix.MADV_COLLAPSE)
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, at&^(hugePageBytes-1), hugePageBytes, madvCollapse)
 }
 
 // Advise marks the heap's arenas MADV_HUGEPAGE, with every chunk the
@@ -51,7 +61,7 @@ func init() {
 // calls at most.
 func Advise() {
 	if advisable() {
-		forArenas(unix.MADV_HUGEPAGE)
+		forArenas(syscall.MADV_HUGEPAGE)
 	}
 }
 
@@ -62,7 +72,7 @@ func Advise() {
 // default, and taking them away would be a change of this package's own.
 func Done() {
 	if advisable() && thpMode() == "madvise" {
-		forArenas(unix.MADV_NOHUGEPAGE)
+		forArenas(syscall.MADV_NOHUGEPAGE)
 	}
 }
 
@@ -72,19 +82,27 @@ func advisable() bool {
 
 // thpMode is the kernel's setting for transparent huge pages, the word
 // selected in brackets ("always", "madvise" or "never"), or "" when it
-// cannot be read.
+// cannot be read. The file is one line of a few words: one read of at most
+// thpLineBytes takes all of it.
 func thpMode() string {
-	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	f, err := os.Open("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil {
 		return ""
 	}
-	_, rest, ok := bytes.Cut(b, []byte("["))
+	defer f.Close()
+	var line [thpLineBytes]byte
+	n, _ := f.Read(line[:])
+	_, rest, ok := bytes.Cut(line[:n], []byte("["))
 	mode, _, ok2 := bytes.Cut(rest, []byte("]"))
 	if !ok || !ok2 {
 		return ""
 	}
 	return string(mode)
 }
+
+// thpLineBytes bounds the read of the setting ("always [madvise] never\n"
+// is 24 bytes).
+const thpLineBytes = 256
 
 func forArenas(advice int) {
 	small, frontier := heapAddress(64), heapAddress(frontierBytes)
@@ -98,7 +116,7 @@ func arenaOf(at uintptr) uintptr { return at &^ (arenaBytes - 1) }
 
 // advise gives advice to the whole arena holding at.
 func advise(at uintptr, advice int) error {
-	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, arenaOf(at), arenaBytes, uintptr(advice)); errno != 0 {
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, arenaOf(at), arenaBytes, uintptr(advice)); errno != 0 {
 		return errno
 	}
 	return nil

@@ -9,10 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // vmFlags returns the VmFlags of the mapping holding addr, from
@@ -79,7 +78,7 @@ func TestInitAdvisesTheFirstHeap(t *testing.T) {
 func TestAdviseMarksTheHeapArena(t *testing.T) {
 	skipWithoutAdvice(t)
 	at := heapAddress(64)
-	if err := advise(at, unix.MADV_NOHUGEPAGE); err != nil {
+	if err := advise(at, syscall.MADV_NOHUGEPAGE); err != nil {
 		t.Skipf("this kernel takes no advice on huge pages: %v", err)
 	}
 	defer Advise() // as init left it, for the tests after this one
