@@ -17,23 +17,26 @@ import (
 // parley's first frame, so the two are timed alike.
 const startMark = "e2e: exec parley now"
 
-// firstFrameWrapper is wrapperScript with startMark printed just before
-// parley starts.
+// firstFrameWrapper is wrapperScript with startMark printed by the shell
+// that then execs parley, so the time starts at the exec: printed by the
+// wrapper before it, the mark also timed the start of that shell, 4–5 ms
+// of a trivial program's 14 ms here (BENCHMARKS.md, "The first frame from
+// the exec").
 var firstFrameWrapper = strings.Replace(wrapperScript,
-	"sh -c 'echo $$",
-	"printf '%s\\n' '"+startMark+"'\nsh -c 'echo $$", 1)
+	`exec "$@"'`,
+	`printf "%s\\n" "`+startMark+`"; exec "$@"'`, 1)
 
 // TestPerfFirstFrame measures how long parley takes from exec to its first
 // frame in a real terminal: a prebuilt binary, a 120x40 tmux pane (another
 // size with PARLEY_PERF_SIZE=80x24), parley run as inside tmux (TMUX set,
 // so whatever asks tmux is timed too; PARLEY_PERF_TMUX=0 runs it without),
 // a config naming the model (so the frame shows the composer) and a fake
-// gateway. The time is from the wrapper's line printed just before the exec
-// to the composer's placeholder in the bytes the pane receives, both seen
-// through pipe-pane by polling every millisecond. The first start creates
-// the history database and is reported on its own; the next starts
-// (PARLEY_PERF_RUNS, default 10) open it, as every later start does, and
-// the test reports their minimum, median and maximum:
+// gateway. The time is from the line the shell prints just before it execs
+// parley to the composer's placeholder in the bytes the pane receives,
+// both seen through pipe-pane by polling every millisecond. The first
+// start creates the history database and is reported on its own; the next
+// starts (PARLEY_PERF_RUNS, default 10) open it, as every later start
+// does, and the test reports their minimum, median and maximum:
 //
 //	PARLEY_PERF=1 go test ./e2e/ -run TestPerfFirstFrame -count 1 -v
 //
