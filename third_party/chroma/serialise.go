@@ -182,41 +182,56 @@ func NewXMLLexer(from fs.FS, path string) (*RegexLexer, error) {
 	}
 
 	return &RegexLexer{
-		config:   config,
-		analyser: analyserFn,
-		fetchRulesFunc: func() (Rules, error) {
-			var lexer struct {
-				Config
-				Rules Rules `xml:"rules"`
-			}
-			// Try to open .xml fallback to .xml.gz
-			fr, err := from.Open(path)
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					path += ".gz"
-					fr, err = from.Open(path)
-					if err != nil {
-						return nil, err
-					}
-				} else {
+		config:         config,
+		analyser:       analyserFn,
+		fetchRulesFunc: rulesOfXMLFile(from, path),
+	}, nil
+}
+
+// MustNewXMLLexerConfigured is MustNewXMLLexer for an XML file whose
+// <config>, which must have no <analyse>, is written in Go as config: it
+// reads nothing until the rules are first needed. (parley: the lexers
+// written in Go are made while the package initialises, and parsing their
+// files' <config> there cost every start a third of a millisecond and the
+// first use of encoding/xml.)
+func MustNewXMLLexerConfigured(from fs.FS, path string, config *Config) *RegexLexer {
+	return &RegexLexer{config: config, fetchRulesFunc: rulesOfXMLFile(from, path)}
+}
+
+// rulesOfXMLFile reads the rules of the lexer in the XML file at path.
+func rulesOfXMLFile(from fs.FS, path string) func() (Rules, error) {
+	return func() (Rules, error) {
+		var lexer struct {
+			Config
+			Rules Rules `xml:"rules"`
+		}
+		// Try to open .xml fallback to .xml.gz
+		fr, err := from.Open(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				path += ".gz"
+				fr, err = from.Open(path)
+				if err != nil {
 					return nil, err
 				}
+			} else {
+				return nil, err
 			}
-			defer fr.Close()
-			var r io.Reader = fr
-			if strings.HasSuffix(path, ".gz") {
-				r, err = gzip.NewReader(r)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", path, err)
-				}
-			}
-			err = xml.NewDecoder(r).Decode(&lexer)
+		}
+		defer fr.Close()
+		var r io.Reader = fr
+		if strings.HasSuffix(path, ".gz") {
+			r, err = gzip.NewReader(r)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			return lexer.Rules, nil
-		},
-	}, nil
+		}
+		err = xml.NewDecoder(r).Decode(&lexer)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return lexer.Rules, nil
+	}
 }
 
 // Marshal a RegexLexer to XML.

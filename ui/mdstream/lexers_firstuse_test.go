@@ -104,6 +104,9 @@ func concurrentFirstHighlight(t *testing.T) {
 		if l := lexers.Analyse("@ IN SOA ns.example.com. admin.example.com. (1 2 3 4 5)\n"); l == nil || l.Config().Name != "dns" {
 			errs <- "lexers.Analyse did not pick dns for a zone file"
 		}
+		if l := lexers.Analyse("SELECT `a`, `b` FROM `c` WHERE `d` = 1;\n"); l == nil || l.Config().Name != "MySQL" {
+			errs <- "lexers.Analyse did not pick MySQL for names between backticks"
+		}
 	})
 	wg.Go(func() {
 		<-start

@@ -1,3 +1,5 @@
+// Package formatters is chroma's registry of output formatters (terminal
+// colours, HTML, JSON, tokens).
 package formatters
 
 import (

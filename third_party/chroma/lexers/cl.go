@@ -229,9 +229,16 @@ var (
 )
 
 // Common Lisp lexer.
-var CommonLisp = Register(TypeRemappingLexer(MustNewXMLLexer(
+var CommonLisp = Register(TypeRemappingLexer(MustNewXMLLexerConfigured(
 	embedded,
 	"embedded/common_lisp.xml",
+	&Config{
+		Name:            "Common Lisp",
+		Aliases:         []string{"common-lisp", "cl", "lisp"},
+		Filenames:       []string{"*.cl", "*.lisp"},
+		MimeTypes:       []string{"text/x-common-lisp"},
+		CaseInsensitive: true,
+	},
 ), TypeMapping{
 	{NameVariable, NameFunction, clBuiltinFunctions},
 	{NameVariable, Keyword, clSpecialForms},

@@ -521,9 +521,15 @@ var (
 )
 
 // EmacsLisp lexer.
-var EmacsLisp = Register(TypeRemappingLexer(MustNewXMLLexer(
+var EmacsLisp = Register(TypeRemappingLexer(MustNewXMLLexerConfigured(
 	embedded,
 	"embedded/emacslisp.xml",
+	&Config{
+		Name:      "EmacsLisp",
+		Aliases:   []string{"emacs", "elisp", "emacs-lisp"},
+		Filenames: []string{"*.el"},
+		MimeTypes: []string{"text/x-elisp", "application/x-elisp"},
+	},
 ), TypeMapping{
 	{NameVariable, NameFunction, emacsBuiltinFunction},
 	{NameVariable, NameBuiltin, emacsSpecialForms},

@@ -61,20 +61,18 @@ func goRules() Rules {
 	}
 }
 
-var GoHTMLTemplate = Register(DelegatingLexer(HTML, MustNewXMLLexer(
+var GoHTMLTemplate = Register(DelegatingLexer(HTML, MustNewXMLLexerConfigured(
 	embedded,
 	"embedded/go_template.xml",
-).SetConfig(
 	&Config{
 		Name:    "Go HTML Template",
 		Aliases: []string{"go-html-template"},
 	},
 )))
 
-var GoTextTemplate = Register(MustNewXMLLexer(
+var GoTextTemplate = Register(MustNewXMLLexerConfigured(
 	embedded,
 	"embedded/go_template.xml",
-).SetConfig(
 	&Config{
 		Name:    "Go Text Template",
 		Aliases: []string{"go-text-template"},

@@ -1,3 +1,6 @@
+// Package lexers is chroma's registry of lexers: those written in Go, and
+// the embedded XML ones, read at the first lookup (parley's copy; see
+// PATCHED.md).
 package lexers
 
 import (
@@ -29,7 +32,7 @@ func registerEmbedded(reg *chroma.LexerRegistry) {
 	for _, path := range paths {
 		reg.Register(chroma.MustNewXMLLexer(embedded, path))
 	}
-	analysers := map[string]func(string) float32{"dns": analyseDNS, "mysql": analyseMySQL, "zed": analyseZed}
+	analysers := map[string]func(string) float32{"dns": dnsAnalyser(), "mysql": mysqlAnalyser(), "zed": analyseZed}
 	for _, lexer := range reg.Lexers {
 		if analyser := analysers[strings.ToLower(lexer.Config().Name)]; analyser != nil {
 			lexer.SetAnalyser(analyser)

@@ -4,14 +4,19 @@ import (
 	"regexp"
 )
 
-var (
-	mysqlAnalyserNameBetweenBacktickRe = regexp.MustCompile("`[a-zA-Z_]\\w*`")
-	mysqlAnalyserNameBetweenBracketRe  = regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
-)
+// mysqlAnalyser makes the MySQL lexer's analyser (parley: called by
+// registerEmbedded, where upstream set it in an init function and compiled
+// its patterns while the package initialised).
+func mysqlAnalyser() func(text string) float32 {
+	backtick := regexp.MustCompile("`[a-zA-Z_]\\w*`")
+	bracket := regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
+	return func(text string) float32 {
+		return analyseMySQL(text, backtick, bracket)
+	}
+}
 
-// analyseMySQL is the MySQL lexer's analyser (parley: set by
-// registerEmbedded, upstream by an init function).
-func analyseMySQL(text string) float32 {
+// analyseMySQL is the MySQL lexer's analyser.
+func analyseMySQL(text string, mysqlAnalyserNameBetweenBacktickRe, mysqlAnalyserNameBetweenBracketRe *regexp.Regexp) float32 {
 	nameBetweenBacktickCount := len(mysqlAnalyserNameBetweenBacktickRe.FindAllString(text, -1))
 	nameBetweenBracketCount := len(mysqlAnalyserNameBetweenBracketRe.FindAllString(text, -1))
 

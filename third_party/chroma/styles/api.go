@@ -1,3 +1,5 @@
+// Package styles is chroma's registry of colour styles, the embedded XML
+// ones read at the first lookup (parley's copy; see PATCHED.md).
 package styles
 
 import (

@@ -1,3 +1,4 @@
+// Package html formats chroma's tokens as HTML.
 package html
 
 import (
