@@ -1,3 +1,5 @@
+// Package runewidth tells how many terminal cells a rune or a string takes
+// (East Asian widths, emoji, combining marks).
 package runewidth
 
 import (
