@@ -44,8 +44,11 @@ var (
 	tablesOnce     sync.Once
 
 	// strictWidthLUT is mostly built lazily on the first width lookup so
-	// that importing the package costs neither the build time nor the 2 MB
-	// of resident memory; see issue #104. Only the entries below
+	// that importing the package costs neither the build time nor the
+	// 557 KB of resident memory; see issue #104. (parley: a width of 0, 1
+	// or 2 takes two bits, four runes a byte, where upstream gave each rune
+	// a byte: 2.2 MB, whose first touch cost 9 ms of page faults on the
+	// machine of parley's BENCHMARKS.md at every start of the chat.) Only the entries below
 	// strictWidthLUTLimit are valid: init fills the first 0x300 entries of
 	// both planes, and the lazy build fills the rest — never rewriting the
 	// low region, so readers of it cannot race with the build. The limit
@@ -53,7 +56,7 @@ var (
 	// of the high region safe once it reports 0x110000. Keeping the whole
 	// check down to one compare-and-branch matters: RuneWidth is only a
 	// dozen instructions long.
-	strictWidthLUT      [2][0x110000]byte
+	strictWidthLUT      [2]lutPlane
 	strictWidthLUTLimit atomic.Int32
 	strictWidthLUTOnce  sync.Once
 	// strictWidthLUTBuilder is held by the goroutine building the table
@@ -69,6 +72,36 @@ var (
 	// their first joiner anyway.
 	joinerBits [(0x10000 - joinerBase) / 8]byte
 )
+
+// lutPlane is one condition's widths in strictWidthLUT: two bits a rune,
+// the rune r in bits 2*(r&3) and up of byte r>>2.
+type lutPlane [0x110000 / 4]byte
+
+// width is the width of r in p.
+func (p *lutPlane) width(r rune) int {
+	return int(p[r>>2]>>(uint(r&3)*2)) & 3
+}
+
+// set makes w the width of r in p.
+func (p *lutPlane) set(r rune, w byte) {
+	shift := uint(r&3) * 2
+	p[r>>2] = p[r>>2]&^(3<<shift) | w<<shift
+}
+
+// paint makes w the width of the runes first to last in p: the whole bytes
+// between them at memcpy speed, the runes that share a byte with a rune
+// outside one at a time.
+func (p *lutPlane) paint(first, last rune, w byte) {
+	for ; first <= last && first&3 != 0; first++ {
+		p.set(first, w)
+	}
+	for ; last >= first && last&3 != 3; last-- {
+		p.set(last, w)
+	}
+	if first <= last {
+		fillBytes(p[first>>2:last>>2+1], w*0x55)
+	}
+}
 
 // joinerBase is the lowest rune in the joiner table. CR is the only rune
 // below it that can form a multi-rune cluster, by pairing with LF.
@@ -91,11 +124,11 @@ func initStrictWidthLUTLow() {
 		if r < 0x20 || (r >= 0x7F && r <= 0x9F) || r == 0xAD { // nonprint
 			w = 0
 		}
-		strictWidthLUT[0][i] = w
+		strictWidthLUT[0].set(r, w)
 	}
 
-	ea := strictWidthLUT[1][:0x300]
-	fillBytes(ea, 1)
+	ea := &strictWidthLUT[1]
+	ea.paint(0, 0x2FF, 1)
 	paint := func(t table, w byte) {
 		for _, iv := range t {
 			if iv.first >= 0x300 {
@@ -105,7 +138,7 @@ func initStrictWidthLUTLow() {
 			if last > 0x2FF {
 				last = 0x2FF
 			}
-			fillBytes(ea[iv.first:last+1], w)
+			ea.paint(iv.first, last, w)
 		}
 	}
 	paint(ambiguous, 2)
@@ -270,6 +303,17 @@ func inWidthTable(r rune, t widthTable) (int, bool) {
 	return 0, false
 }
 
+// WidthFromTables is the width of r with StrictEmojiNeutral as the
+// interval tables give it, without strictWidthLUT, for checking that table
+// from outside (parley: its copy packs the table; parley's
+// TestWidthTableIsTheUnicodeTables holds every rune of it to this).
+func WidthFromTables(r rune, eastAsian bool) int {
+	if r < 0 || r > 0x10FFFF {
+		return 0
+	}
+	return runeWidthNoLUT(r, eastAsian, true)
+}
+
 func runeWidthNoLUT(r rune, eastAsian, strictEmojiNeutral bool) int {
 	tablesOnce.Do(initTables)
 	if !eastAsian {
@@ -293,7 +337,7 @@ func runeWidthNoLUT(r rune, eastAsian, strictEmojiNeutral bool) int {
 	}
 
 	if r < 0x300 {
-		return int(strictWidthLUT[1][r])
+		return strictWidthLUT[1].width(r)
 	}
 	if w, ok := inWidthTable(r, eastAsianWidth); ok {
 		return w
@@ -327,20 +371,22 @@ func buildStrictWidthLUT() {
 	strictWidthLUTOnce.Do(func() {
 		tablesOnce.Do(initTables)
 
-		// paintHigh fills lut with w over each interval, clipped to 0x300+.
-		paintHigh := func(lut []byte, first, last rune, w byte) {
+		// paintHigh fills lut with w over each interval, clipped to 0x300+
+		// (parley: 0x300 is a multiple of four, so no byte holds runes of
+		// both sides).
+		paintHigh := func(lut *lutPlane, first, last rune, w byte) {
 			if first < 0x300 {
 				if last < 0x300 {
 					return
 				}
 				first = 0x300
 			}
-			fillBytes(lut[first:last+1], w)
+			lut.paint(first, last, w)
 		}
 
 		// EastAsianWidth=false, StrictEmojiNeutral=true
-		lut := strictWidthLUT[0][:]
-		fillBytes(lut[0x300:], 1)
+		lut := &strictWidthLUT[0]
+		lut.paint(0x300, 0x10FFFF, 1)
 		for _, iv := range doublewidth {
 			paintHigh(lut, iv.first, iv.last, 2)
 		}
@@ -350,8 +396,8 @@ func buildStrictWidthLUT() {
 		}
 
 		// EastAsianWidth=true, StrictEmojiNeutral=true
-		lut = strictWidthLUT[1][:]
-		fillBytes(lut[0x300:], 1)
+		lut = &strictWidthLUT[1]
+		lut.paint(0x300, 0x10FFFF, 1)
 		for _, iv := range eastAsianWidth {
 			paintHigh(lut, iv.first, iv.last, iv.width)
 		}
@@ -413,9 +459,9 @@ func (c *Condition) RuneWidth(r rune) int {
 	}
 	if c.StrictEmojiNeutral {
 		if c.EastAsianWidth {
-			return int(strictWidthLUT[1][r])
+			return strictWidthLUT[1].width(r)
 		}
-		return int(strictWidthLUT[0][r])
+		return strictWidthLUT[0].width(r)
 	}
 	return runeWidthNoLUT(r, c.EastAsianWidth, c.StrictEmojiNeutral)
 }
@@ -439,9 +485,9 @@ func (c *Condition) runeWidthSlow(r rune) int {
 	}
 	if c.StrictEmojiNeutral {
 		if c.EastAsianWidth {
-			return int(strictWidthLUT[1][r])
+			return strictWidthLUT[1].width(r)
 		}
-		return int(strictWidthLUT[0][r])
+		return strictWidthLUT[0].width(r)
 	}
 	return runeWidthNoLUT(r, c.EastAsianWidth, c.StrictEmojiNeutral)
 }
