@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,9 +100,11 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 		p.params = append(p.params, api.RunParamLayer(run))
 	}
 	// A model without vision is refused images before any file is read
-	// when the names say images: that is the first thing to change. The
-	// bytes decide in the end (below): text files need no vision.
-	if looksLikeImages(f.attach) {
+	// when the names say images: that is the first thing to change,
+	// unless a file is not there at all, which no model fixes (attachAll
+	// then says so). The bytes decide in the end (below): text files need
+	// no vision.
+	if looksLikeImages(f.attach) && localFilesPresent(f.attach) {
 		if err := a.requireVision(ctx, cfg, &p); err != nil {
 			return askPlan{}, usage(err)
 		}
@@ -163,6 +166,30 @@ func looksLikeImages(refs []string) bool {
 		}
 	}
 	return false
+}
+
+// localFilesPresent reports whether every ref that names a local file
+// (not a link or a data URI) names a regular file that is there; only a
+// stat, nothing is read.
+func localFilesPresent(refs []string) bool {
+	for _, r := range refs {
+		raw := strings.TrimSpace(r)
+		low := strings.ToLower(raw)
+		if strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "data:") {
+			continue
+		}
+		if st, err := os.Stat(raw); err == nil && st.Mode().IsRegular() {
+			continue // a real name with quotes or backslashes wins, as in api.Attach
+		}
+		path, err := api.CleanPath(raw)
+		if err != nil {
+			return false
+		}
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 // requireVision refuses images to a model that cannot see them. When
