@@ -208,21 +208,10 @@ func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan)
 	if m := p.catalog.Lookup(p.model); m.Source == api.SourceConfig && slices.Contains(m.Declared, api.CapVision) {
 		return err
 	}
-	prov, perr := cfg.ProviderFor(p.model)
-	if perr != nil {
+	infos, ok := a.listModelsOf(ctx, cfg, p.model)
+	if !ok {
 		return err
 	}
-	client, cerr := a.client(cfg, p.model)
-	if cerr != nil {
-		return err
-	}
-	lctx, cancel := context.WithTimeout(ctx, listTimeout)
-	defer cancel()
-	infos, lerr := client.ListModelInfo(lctx)
-	if lerr != nil {
-		return err
-	}
-	a.rememberModels(cfg, prov.Name, infos)
 	p.catalog = p.catalog.WithListed(api.ModelIDs(infos)).WithGateway(infos)
 	return p.catalog.Require(p.model, api.CapVision)
 }

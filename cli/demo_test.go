@@ -171,6 +171,45 @@ func TestImageDemoWritesPNGOfTheAskedSize(t *testing.T) {
 	}
 }
 
+// TestImageDemoFailingLeavesNoFolder: what is refused before the request
+// neither makes nor names the demo's folder, and a request that fails
+// leaves no empty folder behind.
+func TestImageDemoFailingLeavesNoFolder(t *testing.T) {
+	h := newHarness(t)
+	h.writeConfig(demoUserConfig(h))
+	tmp := t.TempDir()
+	h.env["TMPDIR"] = tmp
+	in := writePNG(t, t.TempDir(), "in.png", 64, 48, false)
+	mask := writePNG(t, t.TempDir(), "mask.png", 32, 32, true)
+	wide := writePNG(t, t.TempDir(), "wide.png", 2100, 8, false)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--edit", filepath.Join(tmp, "nothere.png"), "blue"}, 2, "there is no such file"},
+		{[]string{"--size", "abc", "kite"}, 2, `Size "abc" is not <width>x<height>`},
+		{[]string{"--edit", in, "--mask", mask, "blue"}, 2, "the mask is 32x32 but the image is 64x48"},
+		{[]string{"-n", "0", "kite"}, 2, "parley: -n must be from 1 to 4, not 0 (what demo-image makes per request).\n"},
+		{[]string{"-n", "5", "kite"}, 2, "parley: -n must be from 1 to 4, not 5 (what demo-image makes per request).\n"},
+		// The gateway refuses an input wider than the demo edits.
+		{[]string{"--edit", wide, "blue"}, 1, "400"},
+	} {
+		r := h.run(nil, append([]string{"image", "--demo"}, c.args...)...)
+		r.mustCode(t, c.code)
+		if !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("%v: stdout %q, stderr %q lacks %q", c.args, r.stdout, r.stderr, c.want)
+		}
+		if c.code == 2 && strings.Contains(r.stderr, "temporary folder") {
+			t.Errorf("%v: a refused run names a folder: %q", c.args, r.stderr)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%v: left %v in TMPDIR", c.args, left)
+		}
+	}
+	checkUntouched(t, h, result{})
+}
+
 func TestModelsDemo(t *testing.T) {
 	h := newHarness(t)
 	h.writeConfig(demoUserConfig(h))
