@@ -104,8 +104,9 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	// unless a file is not there at all, which no model fixes (attachAll
 	// then says so). The bytes decide in the end (below): text files need
 	// no vision.
+	list := a.modelListerFor(ctx, cfg)
 	if looksLikeImages(f.attach) && localFilesPresent(f.attach) {
-		if err := a.requireVision(ctx, cfg, &p); err != nil {
+		if err := requireVision(cfg, &p, list); err != nil {
 			return askPlan{}, usage(err)
 		}
 	}
@@ -118,7 +119,7 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	}
 	for _, at := range p.atts {
 		if !at.IsText() {
-			if err := a.requireVision(ctx, cfg, &p); err != nil {
+			if err := requireVision(cfg, &p, list); err != nil {
 				return askPlan{}, usage(err)
 			}
 			break
@@ -197,7 +198,7 @@ func localFilesPresent(refs []string) bool {
 // the model, the gateway is asked (one listing, bounded by listTimeout,
 // kept in the cache): a model it lists with image input takes images. A
 // listing that fails leaves the refusal as it was.
-func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan) error {
+func requireVision(cfg *config.Config, p *askPlan, list modelLister) error {
 	err := p.catalog.Require(p.model, api.CapVision)
 	if err == nil || cfg.Overridden() != "" {
 		return err
@@ -208,7 +209,7 @@ func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan)
 	if m := p.catalog.Lookup(p.model); m.Source == api.SourceConfig && slices.Contains(m.Declared, api.CapVision) {
 		return err
 	}
-	infos, ok := a.listModelsOf(ctx, cfg, p.model)
+	infos, ok := list(p.model)
 	if !ok {
 		return err
 	}

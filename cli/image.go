@@ -88,7 +88,10 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if err := readImageInputs(f, &req); err != nil {
 		return err
 	}
-	job, err := a.planImage(ctx, cfg, cat, len(ids) > 0, req)
+	// With no list of the gateway's known yet, a refusal of the model
+	// asks for one, to name the models that can.
+	listed := len(ids) > 0 || cfg.Overridden() != ""
+	job, err := planImage(cat, listed, req, a.modelListerFor(ctx, cfg))
 	if err != nil {
 		return usage(err)
 	}
@@ -109,7 +112,28 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if err := writableDir(job.Dir); err != nil {
 		return usage(err)
 	}
-	return a.makeImages(ctx, cfg, job)
+	client, err := a.client(cfg, job.Model)
+	if err != nil {
+		return err
+	}
+	prog := a.startProgress(ctx, imagegen.Describe(job))
+	defer prog.stop()
+	res, err := imagegen.Run(ctx, client, job, a.env.Now(), prog.set)
+	prog.stop()
+	if err != nil {
+		var de *imagegen.DirError
+		if errors.As(err, &de) {
+			return fmt.Errorf("%w; choose another with -o or image_dir in the config", err)
+		}
+		return err
+	}
+	for _, n := range res.Notes {
+		a.console.say(n)
+	}
+	for _, s := range res.Saved {
+		fmt.Fprintln(a.env.Stdout, s.Path)
+	}
+	return nil
 }
 
 // checkImageCount refuses a number of images out of 1..what the model
@@ -147,47 +171,21 @@ func readImageInputs(f imageFlags, req *imagegen.Request) error {
 	return nil
 }
 
-// planImage checks req against what is known of the model. A model that
-// cannot do what is asked is refused naming those that can: when no
-// gateway list is known yet (listed: the cache had one), the gateway is
-// asked for its list first, as `parley models` does (bounded, cached).
-func (a *app) planImage(ctx context.Context, cfg *config.Config, cat *api.Catalog, listed bool, req imagegen.Request) (imagegen.Job, error) {
+// planImage checks req against what is known of the model (cat). A model
+// that cannot do what is asked is refused naming those that can: when no
+// gateway list is known yet (listed is false), list asks for one first,
+// as `parley models` does.
+func planImage(cat *api.Catalog, listed bool, req imagegen.Request, list modelLister) (imagegen.Job, error) {
 	job, err := imagegen.Plan(cat, req)
 	var ce *api.CapabilityError
-	if err == nil || listed || !errors.As(err, &ce) || ce.Capability == 0 || len(ce.Models) > 0 || cfg.Overridden() != "" {
+	if err == nil || listed || !errors.As(err, &ce) || ce.Capability == 0 || len(ce.Models) > 0 {
 		return job, err
 	}
-	infos, ok := a.listModelsOf(ctx, cfg, req.Model)
+	infos, ok := list(req.Model)
 	if !ok {
 		return job, err
 	}
 	return imagegen.Plan(cat.WithListed(api.ModelIDs(infos)).WithGateway(infos), req)
-}
-
-// makeImages runs job and prints the saved files' paths.
-func (a *app) makeImages(ctx context.Context, cfg *config.Config, job imagegen.Job) error {
-	client, err := a.client(cfg, job.Model)
-	if err != nil {
-		return err
-	}
-	prog := a.startProgress(ctx, imagegen.Describe(job))
-	defer prog.stop()
-	res, err := imagegen.Run(ctx, client, job, a.env.Now(), prog.set)
-	prog.stop()
-	if err != nil {
-		var de *imagegen.DirError
-		if errors.As(err, &de) {
-			return fmt.Errorf("%w; choose another with -o or image_dir in the config", err)
-		}
-		return err
-	}
-	for _, n := range res.Notes {
-		a.console.say(n)
-	}
-	for _, s := range res.Saved {
-		fmt.Fprintln(a.env.Stdout, s.Path)
-	}
-	return nil
 }
 
 // demoImageDir makes the temporary folder the demo's images go to and

@@ -199,26 +199,31 @@ func (a *app) knownModels(cfg *config.Config) ([]string, []api.ModelInfo) {
 	return ids, said
 }
 
-// listModelsOf asks the gateway that serves model for its model list
-// (one listing, bounded by listTimeout) and keeps it in the cache, so a
-// refusal can say what the gateway's models take and name those that can;
-// ok is false when the list cannot be had (the refusal then stands as it
+// modelLister asks the gateway that serves a model for its model list;
+// ok is false when the list cannot be had (a refusal then stands as it
 // was).
-func (a *app) listModelsOf(ctx context.Context, cfg *config.Config, model string) (_ []api.ModelInfo, ok bool) {
-	prov, err := cfg.ProviderFor(model)
-	if err != nil {
-		return nil, false
+type modelLister func(model string) (_ []api.ModelInfo, ok bool)
+
+// modelListerFor lists the models of cfg's gateways: one listing, bounded
+// by listTimeout and kept in the cache, so a refusal can say what the
+// gateway's models take and name those that can.
+func (a *app) modelListerFor(ctx context.Context, cfg *config.Config) modelLister {
+	return func(model string) ([]api.ModelInfo, bool) {
+		prov, err := cfg.ProviderFor(model)
+		if err != nil {
+			return nil, false
+		}
+		client, err := a.client(cfg, model)
+		if err != nil {
+			return nil, false
+		}
+		lctx, cancel := context.WithTimeout(ctx, listTimeout)
+		defer cancel()
+		infos, err := client.ListModelInfo(lctx)
+		if err != nil {
+			return nil, false
+		}
+		a.rememberModels(cfg, prov.Name, infos)
+		return infos, true
 	}
-	client, err := a.client(cfg, model)
-	if err != nil {
-		return nil, false
-	}
-	lctx, cancel := context.WithTimeout(ctx, listTimeout)
-	defer cancel()
-	infos, err := client.ListModelInfo(lctx)
-	if err != nil {
-		return nil, false
-	}
-	a.rememberModels(cfg, prov.Name, infos)
-	return infos, true
 }
