@@ -163,10 +163,11 @@ func TestImageDemoWritesPNGOfTheAskedSize(t *testing.T) {
 		t.Errorf("edit: %s %dx%d %v", format, cfg.Width, cfg.Height, err)
 	}
 
-	// Beyond the demo's bounds: the gateway's 400, said in one sentence.
+	// Beyond the demo's bounds: refused before the request, saying what
+	// demo-image takes, with no config advice (no config changes it).
 	r = h.run(nil, "image", "--demo", "--size", "2048x2048", "x")
-	r.mustCode(t, 1)
-	if !strings.Contains(r.stderr, "up to 1024x1024") {
+	r.mustCode(t, 2)
+	if r.stderr != "parley: Model \"demo-image\" of the built-in demo does not accept size 2048x2048; it accepts auto or any <width>x<height> up to 1024x1024.\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }
@@ -192,6 +193,7 @@ func TestImageDemoFailingLeavesNoFolder(t *testing.T) {
 		{[]string{"--edit", in, "--mask", mask, "blue"}, 2, "the mask is 32x32 but the image is 64x48"},
 		{[]string{"-n", "0", "kite"}, 2, "parley: -n must be from 1 to 4, not 0 (what demo-image makes per request).\n"},
 		{[]string{"-n", "5", "kite"}, 2, "parley: -n must be from 1 to 4, not 5 (what demo-image makes per request).\n"},
+		{[]string{"--size", "2000x2000", "kite"}, 2, "does not accept size 2000x2000; it accepts auto or any <width>x<height> up to 1024x1024."},
 		// The gateway refuses an input wider than the demo edits.
 		{[]string{"--edit", wide, "blue"}, 1, "400"},
 	} {
@@ -219,7 +221,7 @@ func TestModelsDemo(t *testing.T) {
 		"replaced by the built-in demo", "(key from the built-in demo)",
 		"model demo-chat [demo, the built-in demo]: chat, usage (default)",
 		"model demo-vision [demo, the built-in demo]: chat, vision, usage",
-		"model demo-image [demo, the built-in demo]: image generation, image editing, n ≤ 4 (image default)",
+		"model demo-image [demo, the built-in demo]: image generation, image editing, sizes up to 1024x1024, n ≤ 4 (image default)",
 		"* demo-fail", "(provider \"demo\"): 9",
 	} {
 		if !strings.Contains(r.stdout, want) {

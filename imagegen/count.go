@@ -3,7 +3,7 @@ package imagegen
 import "parley/api"
 
 // MaxAsked bounds the number of images asked of a model whose own maximum
-// is not known; the gateway's limit decides below it.
+// is not known (Plan then refuses more than one, saying to set max_n).
 const MaxAsked = 10
 
 // MostImages is the largest number of images `parley image -n` and the

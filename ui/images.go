@@ -90,7 +90,7 @@ func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.C
 		ask.model = r.model(cat, cfg, cap)
 	}
 	// --n is bounded by what the model makes per request, when it is
-	// known; 10 otherwise (the gateway's own limit then decides).
+	// known; imagegen.MaxAsked otherwise (Plan then holds it to max_n).
 	most, known := imagegen.MostImages(cat, ask.model)
 	n, err := inv.Flags.Int("n", 0, 1, most)
 	if err != nil {
