@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -103,9 +104,12 @@ type Capabilities struct {
 	// modalities ["image","text"]; see ReplyImage).
 	ImageOutput bool
 
-	Sizes    []string // sizes the model accepts ("1024x1024", "auto"); empty = not known, any is sent
-	MaxN     int      // most images per request; 0 means unknown and is treated as 1
-	EditPath string   // edit endpoint relative to the /v1 base; "" = DefaultEditPath (images.go)
+	Sizes []string // sizes the model accepts ("1024x1024", "auto"); empty = not known, any is sent
+	// MaxSide, when Sizes is empty, bounds the sizes of a model that takes
+	// auto or any <width>x<height> with both sides up to it; 0 = not known.
+	MaxSide  int
+	MaxN     int    // most images per request; 0 means unknown and is treated as 1
+	EditPath string // edit endpoint relative to the /v1 base; "" = DefaultEditPath (images.go)
 	// MaxTokensField is the name max_tokens is sent under: "" for
 	// max_tokens, MaxCompletionTokens for the models that refuse
 	// max_tokens (OpenAI's o-series and gpt-5; max_tokens_field in a
@@ -144,11 +148,16 @@ func (c Capabilities) ImageOnly() bool {
 // MaxImages is the largest n the model takes (at least 1).
 func (c Capabilities) MaxImages() int { return max(c.MaxN, 1) }
 
-// AcceptsSize reports whether size may be sent: it is listed, or the model
-// lists no sizes at all.
+// AcceptsSize reports whether size may be sent: it is listed; or the
+// model lists no sizes and it is auto or within MaxSide; or nothing is
+// known of the model's sizes at all.
 func (c Capabilities) AcceptsSize(size string) bool {
 	if len(c.Sizes) == 0 {
-		return true
+		if c.MaxSide <= 0 || strings.EqualFold(size, "auto") {
+			return true
+		}
+		w, h, ok := sizeSides(size)
+		return ok && w <= c.MaxSide && h <= c.MaxSide
 	}
 	for _, s := range c.Sizes {
 		if strings.EqualFold(s, size) {
@@ -196,6 +205,8 @@ func (c Capabilities) Summary() string {
 	if c.ImageGeneration || c.ImageEdit {
 		if len(c.Sizes) > 0 {
 			parts = append(parts, "sizes "+strings.Join(c.Sizes, " "))
+		} else if c.MaxSide > 0 {
+			parts = append(parts, fmt.Sprintf("sizes up to %dx%d", c.MaxSide, c.MaxSide))
 		}
 		parts = append(parts, "n ≤ "+strconv.Itoa(c.MaxImages()))
 		if c.ResponseFormat {
@@ -211,8 +222,19 @@ func ValidSize(s string) bool {
 	if s == "auto" {
 		return true
 	}
-	w, h, ok := strings.Cut(s, "x")
-	return ok && positiveInt(w) && positiveInt(h)
+	_, _, ok := sizeSides(s)
+	return ok
+}
+
+// sizeSides reads "<width>x<height>" with positive integers.
+func sizeSides(s string) (w, h int, ok bool) {
+	ws, hs, found := strings.Cut(s, "x")
+	if !found || !positiveInt(ws) || !positiveInt(hs) {
+		return 0, 0, false
+	}
+	w, _ = strconv.Atoi(ws)
+	h, _ = strconv.Atoi(hs)
+	return w, h, true
 }
 
 func positiveInt(s string) bool {

@@ -207,8 +207,12 @@ func (c *Catalog) ImageOptions(model string, cap Capability, n int, size string)
 	m := c.Lookup(model)
 	caps := m.Caps
 	refuse := func(option, value string, accepted []string, malformed bool) error {
-		return &CapabilityError{Model: model, Option: option, Value: value, Accepted: accepted,
-			Malformed: malformed, ConfigPath: c.ConfigPath()}
+		e := &CapabilityError{Model: model, Option: option, Value: value, Accepted: accepted,
+			Malformed: malformed, ConfigPath: c.ConfigPath(), Fixed: c.fixed}
+		if option == "size" && len(caps.Sizes) == 0 {
+			e.UpTo = caps.MaxSide
+		}
+		return e
 	}
 	if n < 0 {
 		return ImageOptions{}, refuse("n", strconv.Itoa(n), []string{"1-" + strconv.Itoa(caps.MaxImages())}, true)
@@ -263,10 +267,13 @@ type CapabilityError struct {
 	Capability Capability // the capability missing (0 for an option refusal)
 	Models     []string   // models that have Capability
 
-	Option    string   // "size" or "n" for an option refusal
-	Value     string   // the refused value
-	Accepted  []string // what the model accepts (sizes; for n the maximum)
-	Malformed bool     // Value is not a valid value at all
+	Option   string   // "size" or "n" for an option refusal
+	Value    string   // the refused value
+	Accepted []string // what the model accepts (sizes; for n the maximum)
+	// UpTo is the MaxSide of a model that lists no sizes: it accepts auto
+	// or any <width>x<height> up to UpTo x UpTo (0: not known).
+	UpTo      int
+	Malformed bool // Value is not a valid value at all
 
 	ConfigPath string // config file to point at ("" = unknown)
 
@@ -302,13 +309,19 @@ func (e *CapabilityError) Error() string {
 	switch {
 	case e.Option == "size" && e.Malformed:
 		msg := fmt.Sprintf("size %q is not <width>x<height> (like 1024x1024) or auto", e.Value)
-		if len(e.Accepted) > 0 {
-			msg += fmt.Sprintf("; model %q accepts %s", e.Model, strings.Join(e.Accepted, ", "))
+		if accepts := e.acceptedSizes(); accepts != "" {
+			msg += fmt.Sprintf("; model %q%s accepts %s", e.Model, e.of(), accepts)
 		}
 		return msg + "."
 	case e.Option == "size":
-		return fmt.Sprintf("model %q does not accept size %s; it accepts %s. If it does, add %q to sizes %s.",
-			e.Model, e.Value, strings.Join(e.Accepted, ", "), e.Value, e.under())
+		msg := fmt.Sprintf("model %q%s does not accept size %s; it accepts %s.", e.Model, e.of(), e.Value, e.acceptedSizes())
+		switch {
+		case e.Fixed != "":
+			return msg
+		case e.UpTo > 0:
+			return msg + fmt.Sprintf(" If it takes larger sizes, raise max_side %s.", e.under())
+		}
+		return msg + fmt.Sprintf(" If it does, add %q to sizes %s.", e.Value, e.under())
 	case e.Option == "n" && e.Malformed:
 		return fmt.Sprintf("the number of images must be at least 1, not %s.", e.Value)
 	case e.Option == "n":
@@ -320,6 +333,9 @@ func (e *CapabilityError) Error() string {
 		if max == "1" {
 			noun = "image"
 		}
+		if e.Fixed != "" {
+			return fmt.Sprintf("model %q%s makes at most %s %s per request, not %s; ask for at most %s.", e.Model, e.of(), max, noun, e.Value, max)
+		}
 		return fmt.Sprintf("model %q makes at most %s %s per request, not %s; ask for at most %s, or if it can make more, set max_n = %s %s.",
 			e.Model, max, noun, e.Value, max, e.Value, e.under())
 	}
@@ -328,6 +344,23 @@ func (e *CapabilityError) Error() string {
 	}
 	return fmt.Sprintf("model %q %s. If it can, add %s = true %s; %s.",
 		e.Model, e.Capability.lacks(), e.Capability.ConfigKey(), e.under(), e.others())
+}
+
+// of says where a fixed model comes from (" of the built-in demo"), ""
+// for the config's.
+func (e *CapabilityError) of() string {
+	if e.Fixed == "" {
+		return ""
+	}
+	return " of " + e.Fixed
+}
+
+// acceptedSizes says which sizes the model accepts ("" when not known).
+func (e *CapabilityError) acceptedSizes() string {
+	if e.UpTo > 0 {
+		return fmt.Sprintf("auto or any <width>x<height> up to %dx%d", e.UpTo, e.UpTo)
+	}
+	return strings.Join(e.Accepted, ", ")
 }
 
 // others names the models that have the capability: the first few, then

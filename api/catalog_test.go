@@ -251,6 +251,35 @@ func TestCatalogImageRequest(t *testing.T) {
 	}
 }
 
+// TestCatalogSizesUpToAMaxSide: a model that takes any size up to a side
+// (max_side) takes auto and the sizes within it and refuses the rest,
+// saying what it takes; a fixed catalog (the demo) gives no config advice.
+func TestCatalogSizesUpToAMaxSide(t *testing.T) {
+	cat := NewCatalog([]Model{{Name: "free", Caps: Capabilities{ImageGeneration: true, MaxSide: 1024, MaxN: 4}}}).WithConfigPath("/c.toml")
+	for _, size := range []string{"", "auto", "1024x1024", "800x600", "1x1024"} {
+		if _, err := cat.ImageOptions("free", CapImageGeneration, 1, size); err != nil {
+			t.Errorf("size %q: %v", size, err)
+		}
+	}
+	for size, want := range map[string]string{
+		"2000x2000": `model "free" does not accept size 2000x2000; it accepts auto or any <width>x<height> up to 1024x1024. If it takes larger sizes, raise max_side under [[models]] name = "free" in /c.toml.`,
+		"1024x1025": `model "free" does not accept size 1024x1025; it accepts auto or any <width>x<height> up to 1024x1024.`,
+		"big":       `size "big" is not <width>x<height> (like 1024x1024) or auto; model "free" accepts auto or any <width>x<height> up to 1024x1024.`,
+	} {
+		_, err := cat.ImageOptions("free", CapImageGeneration, 1, size)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("size %q: got %v, want %s", size, err, want)
+		}
+	}
+	_, err := cat.Fixed("the built-in demo").ImageOptions("free", CapImageGeneration, 1, "2000x2000")
+	if want := `model "free" of the built-in demo does not accept size 2000x2000; it accepts auto or any <width>x<height> up to 1024x1024.`; err == nil || err.Error() != want {
+		t.Errorf("fixed: got %v, want %s", err, want)
+	}
+	if got := (Capabilities{ImageGeneration: true, MaxSide: 1024}).Summary(); !strings.Contains(got, "sizes up to 1024x1024") {
+		t.Errorf("summary %q", got)
+	}
+}
+
 func TestCatalogImageOptionsForEdits(t *testing.T) {
 	cat := NewCatalog([]Model{{Name: "editor", Caps: Capabilities{ImageEdit: true, EditPath: "/v2/edit"}}})
 	o, err := cat.ImageOptions("editor", CapImageEdit, 0, "")

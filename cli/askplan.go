@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,10 +100,13 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 		p.params = append(p.params, api.RunParamLayer(run))
 	}
 	// A model without vision is refused images before any file is read
-	// when the names say images: that is the first thing to change. The
-	// bytes decide in the end (below): text files need no vision.
-	if looksLikeImages(f.attach) {
-		if err := a.requireVision(ctx, cfg, &p); err != nil {
+	// when the names say images: that is the first thing to change,
+	// unless a file is not there at all, which no model fixes (attachAll
+	// then says so). The bytes decide in the end (below): text files need
+	// no vision.
+	list := a.modelListerFor(ctx, cfg)
+	if looksLikeImages(f.attach) && localFilesPresent(f.attach) {
+		if err := requireVision(cfg, &p, list); err != nil {
 			return askPlan{}, usage(err)
 		}
 	}
@@ -115,7 +119,7 @@ func (a *app) planAsk(ctx context.Context, cfg *config.Config, f askFlags, h *as
 	}
 	for _, at := range p.atts {
 		if !at.IsText() {
-			if err := a.requireVision(ctx, cfg, &p); err != nil {
+			if err := requireVision(cfg, &p, list); err != nil {
 				return askPlan{}, usage(err)
 			}
 			break
@@ -165,12 +169,36 @@ func looksLikeImages(refs []string) bool {
 	return false
 }
 
+// localFilesPresent reports whether every ref that names a local file
+// (not a link or a data URI) names a regular file that is there; only a
+// stat, nothing is read.
+func localFilesPresent(refs []string) bool {
+	for _, r := range refs {
+		raw := strings.TrimSpace(r)
+		low := strings.ToLower(raw)
+		if strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "data:") {
+			continue
+		}
+		if st, err := os.Stat(raw); err == nil && st.Mode().IsRegular() {
+			continue // a real name with quotes or backslashes wins, as in api.Attach
+		}
+		path, err := api.CleanPath(raw)
+		if err != nil {
+			return false
+		}
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
 // requireVision refuses images to a model that cannot see them. When
 // neither the config nor the cached model list has the gateway's word on
 // the model, the gateway is asked (one listing, bounded by listTimeout,
 // kept in the cache): a model it lists with image input takes images. A
 // listing that fails leaves the refusal as it was.
-func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan) error {
+func requireVision(cfg *config.Config, p *askPlan, list modelLister) error {
 	err := p.catalog.Require(p.model, api.CapVision)
 	if err == nil || cfg.Overridden() != "" {
 		return err
@@ -181,21 +209,10 @@ func (a *app) requireVision(ctx context.Context, cfg *config.Config, p *askPlan)
 	if m := p.catalog.Lookup(p.model); m.Source == api.SourceConfig && slices.Contains(m.Declared, api.CapVision) {
 		return err
 	}
-	prov, perr := cfg.ProviderFor(p.model)
-	if perr != nil {
+	infos, ok := list(p.model)
+	if !ok {
 		return err
 	}
-	client, cerr := a.client(cfg, p.model)
-	if cerr != nil {
-		return err
-	}
-	lctx, cancel := context.WithTimeout(ctx, listTimeout)
-	defer cancel()
-	infos, lerr := client.ListModelInfo(lctx)
-	if lerr != nil {
-		return err
-	}
-	a.rememberModels(cfg, prov.Name, infos)
 	p.catalog = p.catalog.WithListed(api.ModelIDs(infos)).WithGateway(infos)
 	return p.catalog.Require(p.model, api.CapVision)
 }

@@ -117,14 +117,30 @@ func TestMessagesAreSentences(t *testing.T) {
 	}
 }
 
-// TestVisionIsCheckedBeforeTheFiles: attaching to a model without vision
-// is refused for that reason even when the file is missing too.
-func TestVisionIsCheckedBeforeTheFiles(t *testing.T) {
+// TestAMissingFileIsSaidBeforeVision: a file that is not there is the
+// first thing to fix, whatever model it goes to (no model can see it);
+// a file that is there goes on to the vision refusal without being read.
+func TestAMissingFileIsSaidBeforeVision(t *testing.T) {
 	h := newHarness(t)
-	r := h.run(nil, "ask", "-m", "llama3", "-a", "/no/such/file.png", "q")
+	for _, args := range [][]string{
+		{"ask", "-m", "llama3", "-a", "/no/such/file.png", "q"},
+		{"ask", "--demo", "-a", "/no/such/file.png", "q"},
+		{"ask", "-m", "gpt-4o", "-a", "/no/such/file.png", "q"},
+	} {
+		r := h.run(nil, args...)
+		r.mustCode(t, 2)
+		if r.stderr != "parley: Cannot attach \"/no/such/file.png\": there is no such file; check the path.\n" {
+			t.Errorf("%v: stderr %q", args, r.stderr)
+		}
+	}
+	img := writePNG(t, t.TempDir(), "there.png", 8, 8, false)
+	r := h.run(nil, "ask", "-m", "llama3", "-a", img, "q")
 	r.mustCode(t, 2)
-	if !strings.Contains(r.stderr, `Model "llama3" cannot see images`) || strings.Contains(r.stderr, "no such file") {
+	if !strings.Contains(r.stderr, `Model "llama3" cannot see images`) {
 		t.Fatalf("stderr %q", r.stderr)
+	}
+	if n := len(h.gw.RequestsTo("/chat/completions")); n != 0 {
+		t.Errorf("%d chat requests sent", n)
 	}
 }
 

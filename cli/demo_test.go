@@ -163,12 +163,53 @@ func TestImageDemoWritesPNGOfTheAskedSize(t *testing.T) {
 		t.Errorf("edit: %s %dx%d %v", format, cfg.Width, cfg.Height, err)
 	}
 
-	// Beyond the demo's bounds: the gateway's 400, said in one sentence.
+	// Beyond the demo's bounds: refused before the request, saying what
+	// demo-image takes, with no config advice (no config changes it).
 	r = h.run(nil, "image", "--demo", "--size", "2048x2048", "x")
-	r.mustCode(t, 1)
-	if !strings.Contains(r.stderr, "up to 1024x1024") {
+	r.mustCode(t, 2)
+	if r.stderr != "parley: Model \"demo-image\" of the built-in demo does not accept size 2048x2048; it accepts auto or any <width>x<height> up to 1024x1024.\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
+}
+
+// TestImageDemoFailingLeavesNoFolder: what is refused before the request
+// neither makes nor names the demo's folder, and a request that fails
+// leaves no empty folder behind.
+func TestImageDemoFailingLeavesNoFolder(t *testing.T) {
+	h := newHarness(t)
+	h.writeConfig(demoUserConfig(h))
+	tmp := t.TempDir()
+	h.env["TMPDIR"] = tmp
+	in := writePNG(t, t.TempDir(), "in.png", 64, 48, false)
+	mask := writePNG(t, t.TempDir(), "mask.png", 32, 32, true)
+	wide := writePNG(t, t.TempDir(), "wide.png", 2100, 8, false)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--edit", filepath.Join(tmp, "nothere.png"), "blue"}, 2, "there is no such file"},
+		{[]string{"--size", "abc", "kite"}, 2, `Size "abc" is not <width>x<height>`},
+		{[]string{"--edit", in, "--mask", mask, "blue"}, 2, "the mask is 32x32 but the image is 64x48"},
+		{[]string{"-n", "0", "kite"}, 2, "parley: -n must be from 1 to 4, not 0 (what demo-image makes per request).\n"},
+		{[]string{"-n", "5", "kite"}, 2, "parley: -n must be from 1 to 4, not 5 (what demo-image makes per request).\n"},
+		{[]string{"--size", "2000x2000", "kite"}, 2, "does not accept size 2000x2000; it accepts auto or any <width>x<height> up to 1024x1024."},
+		// The gateway refuses an input wider than the demo edits.
+		{[]string{"--edit", wide, "blue"}, 1, "400"},
+	} {
+		r := h.run(nil, append([]string{"image", "--demo"}, c.args...)...)
+		r.mustCode(t, c.code)
+		if !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("%v: stdout %q, stderr %q lacks %q", c.args, r.stdout, r.stderr, c.want)
+		}
+		if c.code == 2 && strings.Contains(r.stderr, "temporary folder") {
+			t.Errorf("%v: a refused run names a folder: %q", c.args, r.stderr)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%v: left %v in TMPDIR", c.args, left)
+		}
+	}
+	checkUntouched(t, h, result{})
 }
 
 func TestModelsDemo(t *testing.T) {
@@ -180,7 +221,7 @@ func TestModelsDemo(t *testing.T) {
 		"replaced by the built-in demo", "(key from the built-in demo)",
 		"model demo-chat [demo, the built-in demo]: chat, usage (default)",
 		"model demo-vision [demo, the built-in demo]: chat, vision, usage",
-		"model demo-image [demo, the built-in demo]: image generation, image editing, n ≤ 4 (image default)",
+		"model demo-image [demo, the built-in demo]: image generation, image editing, sizes up to 1024x1024, n ≤ 4 (image default)",
 		"* demo-fail", "(provider \"demo\"): 9",
 	} {
 		if !strings.Contains(r.stdout, want) {

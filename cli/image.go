@@ -25,10 +25,12 @@ import (
 type imageFlags struct {
 	model string
 	n     int
-	size  string
-	out   string
-	edit  []string
-	mask  string
+	// nGiven: -n was given (0 is then refused, not the default).
+	nGiven bool
+	size   string
+	out    string
+	edit   []string
+	mask   string
 }
 
 func (a *app) imageCommand() *cobra.Command {
@@ -46,6 +48,7 @@ temporary folder, which stderr names: the demo keeps nothing.`,
   parley image --edit room.png --mask window.png "put a cat on the windowsill"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.nGiven = cmd.Flags().Changed("n")
 			return a.image(cmd.Context(), f, strings.TrimSpace(strings.Join(args, " ")))
 		},
 	}
@@ -62,6 +65,8 @@ temporary folder, which stderr names: the demo keeps nothing.`,
 // defaultImageModel is used when neither --model nor image_model says.
 const defaultImageModel = "gpt-image-1"
 
+// image checks everything it can before the demo's folder is made and
+// before any request (images cost money), then makes the images.
 func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if prompt == "" {
 		return usagef("no prompt given; describe the image, e.g. parley image \"a red bicycle\"")
@@ -69,49 +74,45 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 	if f.mask != "" && len(f.edit) == 0 {
 		return usagef("--mask needs --edit IMAGE, since a mask marks the part of an image to change")
 	}
-	if f.n < 0 {
-		return usagef("-n must be 1 or more, not %d", f.n)
-	}
 	cfg, err := a.loadGatewayConfig("image")
 	if err != nil {
 		return err
 	}
 	model := cmp.Or(strings.TrimSpace(f.model), strings.TrimSpace(cfg.ImageModel), defaultImageModel)
-	dir := cfg.ImageDir()
-	switch {
-	case f.out != "":
-		dir = config.ExpandHome(f.out, a.env.HomeDir)
-	case a.demo:
-		// The demo keeps nothing of the user's: its pictures go to a
-		// temporary folder, not to image_dir.
-		if dir, err = a.demoImageDir("give one with -o"); err != nil {
-			return err
-		}
+	ids, said := a.knownModels(cfg)
+	cat := cfg.Catalog().WithListed(ids).WithGateway(said)
+	if err := checkImageCount(cat, model, f); err != nil {
+		return err
 	}
-	req := imagegen.Request{Prompt: prompt, Model: model, N: f.n, Size: f.size, Dir: dir}
-	for _, p := range f.edit {
-		img, err := api.ReadImageFile(p, "--edit image")
-		if err != nil {
-			return usage(err)
-		}
-		req.Edit = append(req.Edit, img)
+	req := imagegen.Request{Prompt: prompt, Model: model, N: f.n, Size: f.size}
+	if err := readImageInputs(f, &req); err != nil {
+		return err
 	}
-	if f.mask != "" {
-		m, err := api.ReadImageFile(f.mask, "--mask")
-		if err != nil {
-			return usage(err)
-		}
-		req.Mask = &m
-	}
-	job, err := imagegen.Plan(cfg.Catalog(), req)
+	// With no list of the gateway's known yet, a refusal of the model
+	// asks for one, to name the models that can.
+	listed := len(ids) > 0 || cfg.Overridden() != ""
+	job, err := planImage(cat, listed, req, a.modelListerFor(ctx, cfg))
 	if err != nil {
 		return usage(err)
 	}
+	job.Dir = cfg.ImageDir()
+	switch {
+	case f.out != "":
+		job.Dir = config.ExpandHome(f.out, a.env.HomeDir)
+	case a.demo:
+		// The demo keeps nothing of the user's: its pictures go to a
+		// temporary folder, not to image_dir; a run that saves nothing
+		// leaves no folder behind.
+		if job.Dir, err = a.demoImageDir("give one with -o"); err != nil {
+			return err
+		}
+		defer os.Remove(job.Dir) // only an empty folder goes
+	}
 	// Images cost money: find out that they cannot be saved before asking.
-	if err := writableDir(dir); err != nil {
+	if err := writableDir(job.Dir); err != nil {
 		return usage(err)
 	}
-	client, err := a.client(cfg, model)
+	client, err := a.client(cfg, job.Model)
 	if err != nil {
 		return err
 	}
@@ -133,6 +134,58 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 		fmt.Fprintln(a.env.Stdout, s.Path)
 	}
 	return nil
+}
+
+// checkImageCount refuses a number of images out of 1..what the model
+// makes per request, in the words of the chat's --n.
+func checkImageCount(cat *api.Catalog, model string, f imageFlags) error {
+	if !f.nGiven {
+		return nil
+	}
+	most, known := imagegen.MostImages(cat, model)
+	if f.n >= 1 && f.n <= most {
+		return nil
+	}
+	if known {
+		return usagef("-n must be from 1 to %d, not %d (what %s makes per request)", most, f.n, model)
+	}
+	return usagef("-n must be from 1 to %d, not %d", most, f.n)
+}
+
+// readImageInputs reads the images of --edit and the --mask into req.
+func readImageInputs(f imageFlags, req *imagegen.Request) error {
+	for _, p := range f.edit {
+		img, err := api.ReadImageFile(p, "--edit image")
+		if err != nil {
+			return usage(err)
+		}
+		req.Edit = append(req.Edit, img)
+	}
+	if f.mask != "" {
+		m, err := api.ReadImageFile(f.mask, "--mask")
+		if err != nil {
+			return usage(err)
+		}
+		req.Mask = &m
+	}
+	return nil
+}
+
+// planImage checks req against what is known of the model (cat). A model
+// that cannot do what is asked is refused naming those that can: when no
+// gateway list is known yet (listed is false), list asks for one first,
+// as `parley models` does.
+func planImage(cat *api.Catalog, listed bool, req imagegen.Request, list modelLister) (imagegen.Job, error) {
+	job, err := imagegen.Plan(cat, req)
+	var ce *api.CapabilityError
+	if err == nil || listed || !errors.As(err, &ce) || ce.Capability == 0 || len(ce.Models) > 0 {
+		return job, err
+	}
+	infos, ok := list(req.Model)
+	if !ok {
+		return job, err
+	}
+	return imagegen.Plan(cat.WithListed(api.ModelIDs(infos)).WithGateway(infos), req)
 }
 
 // demoImageDir makes the temporary folder the demo's images go to and

@@ -101,14 +101,16 @@ func TestImageRefusesWhatTheModelCannotDoBeforeAnyRequest(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-m", "dall-e-3", "-n", "3", "x"}, "at most 1"},
+		{[]string{"-m", "dall-e-3", "-n", "3", "x"}, "-n must be from 1 to 1, not 3 (what dall-e-3 makes per request)"},
+		{[]string{"-m", "gpt-image-1", "-n", "0", "x"}, "-n must be from 1 to 10, not 0 (what gpt-image-1 makes per request)"},
+		{[]string{"-m", "unknown-image-model", "-n", "0", "x"}, "-n must be from 1 to 10, not 0."},
 		{[]string{"-m", "gpt-image-1", "--size", "999x999", "x"}, "1536x1024"},
 		{[]string{"-m", "gpt-image-1", "--size", "big", "x"}, "<width>x<height>"},
 		{[]string{"-m", "dall-e-3", "--edit", img, "x"}, "image_edit = true"},
 		{[]string{"-m", "gpt-4o", "x"}, "image_generation = true"},
 		{[]string{"-m", "gpt-image-1", "--mask", img, "x"}, "--edit"},
 		{[]string{"-m", "gpt-image-1"}, "prompt"},
-		{[]string{"-m", "gpt-image-1", "-n", "-1", "x"}, "-n"},
+		{[]string{"-m", "gpt-image-1", "-n", "-1", "x"}, "-n must be from 1 to 10, not -1"},
 	}
 	for _, c := range cases {
 		h := newHarness(t)
@@ -117,10 +119,41 @@ func TestImageRefusesWhatTheModelCannotDoBeforeAnyRequest(t *testing.T) {
 		if !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, r.stderr, c.want)
 		}
-		if n := h.gw.RequestCount(); n != 0 {
-			t.Errorf("%v: %d requests sent", c.args, n)
+		if n := imageRequests(h); n != 0 {
+			t.Errorf("%v: %d image requests sent", c.args, n)
 		}
 	}
+}
+
+// TestImageRefusalNamesTheModelsThatCan: a model that cannot generate or
+// edit is refused naming those of the gateway that can, as `parley
+// models` lists them, whether the list is in the cache or not yet.
+func TestImageRefusalNamesTheModelsThatCan(t *testing.T) {
+	h := newHarness(t)
+	h.env["XDG_CACHE_HOME"] = filepath.Join(h.home, ".cache")
+	img := writePNG(t, t.TempDir(), "cat.png", 32, 32, false)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-m", "dall-e-3", "--edit", img, "blue"}, `Model "dall-e-3" cannot edit images. If it can, add image_edit = true under [[models]] name = "dall-e-3" in ` + filepath.Join(h.home, ".config", "parley", "config.toml") + "; otherwise use one of the models that edit images: dall-e-2, gpt-image-1.\n"},
+		{[]string{"-m", "gpt-4o", "kite"}, "; otherwise use one of the models that generate images: dall-e-2, dall-e-3, gpt-image-1.\n"},
+	} {
+		r := h.run(nil, append([]string{"image"}, c.args...)...)
+		r.mustCode(t, 2)
+		if !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%v: stderr %q, want it to end %q", c.args, r.stderr, c.want)
+		}
+	}
+	// The first refusal asked for the list; the second found it cached.
+	if n, images := len(h.gw.RequestsTo("/models")), imageRequests(h); n != 1 || images != 0 {
+		t.Errorf("%d model lists asked for and %d image requests; want one list and no image request", n, images)
+	}
+}
+
+// imageRequests counts the requests that make or edit images.
+func imageRequests(h *harness) int {
+	return len(h.gw.RequestsTo("/images/generations")) + len(h.gw.RequestsTo("/images/edits"))
 }
 
 func TestImageInvalidBase64WritesNothing(t *testing.T) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -196,4 +197,33 @@ func (a *app) knownModels(cfg *config.Config) ([]string, []api.ModelInfo) {
 		said = append(said, cache.said(p.BaseURL)...)
 	}
 	return ids, said
+}
+
+// modelLister asks the gateway that serves a model for its model list;
+// ok is false when the list cannot be had (a refusal then stands as it
+// was).
+type modelLister func(model string) (_ []api.ModelInfo, ok bool)
+
+// modelListerFor lists the models of cfg's gateways: one listing, bounded
+// by listTimeout and kept in the cache, so a refusal can say what the
+// gateway's models take and name those that can.
+func (a *app) modelListerFor(ctx context.Context, cfg *config.Config) modelLister {
+	return func(model string) ([]api.ModelInfo, bool) {
+		prov, err := cfg.ProviderFor(model)
+		if err != nil {
+			return nil, false
+		}
+		client, err := a.client(cfg, model)
+		if err != nil {
+			return nil, false
+		}
+		lctx, cancel := context.WithTimeout(ctx, listTimeout)
+		defer cancel()
+		infos, err := client.ListModelInfo(lctx)
+		if err != nil {
+			return nil, false
+		}
+		a.rememberModels(cfg, prov.Name, infos)
+		return infos, true
+	}
 }

@@ -180,6 +180,7 @@ type ModelConfig struct {
 	Tools           *bool    // tools: false for a model that takes no tools
 	ImageOutput     *bool    // image_output: a chat model whose replies carry images
 	Sizes           []string // sizes: accepted image sizes ("1024x1024", "auto"); nil = not set
+	MaxSide         *int     // max_side: the longest side of any size the model takes (instead of sizes)
 	MaxN            *int     // max_n: most images per request
 	EditPath        string   // edit_path: edit endpoint relative to the /v1 base ("/images/edits")
 	// MaxTokensField is max_tokens_field: "max_completion_tokens" for a
@@ -215,6 +216,11 @@ func (m ModelConfig) Capabilities() api.Capabilities {
 	set(&c.ImageOutput, m.ImageOutput)
 	if m.Sizes != nil {
 		c.Sizes = append([]string(nil), m.Sizes...)
+	}
+	if m.MaxSide != nil {
+		// Any size up to the side: the built-in list of the name does
+		// not apply.
+		c.Sizes, c.MaxSide = nil, *m.MaxSide
 	}
 	if m.MaxN != nil {
 		c.MaxN = *m.MaxN

@@ -187,6 +187,9 @@ func TestConfigSemanticErrorsHaveLines(t *testing.T) {
 		{"negative duration", "header_timeout = \"-5s\"\n", 1, 1, "must be longer than zero"},
 		{"bool as string", "[[models]]\nname = \"m\"\n\n[[models]]\nname = \"n\"\nvision = \"yes\"\n", 6, 1, "vision must be true or false"},
 		{"max_n zero", "[[models]]\nname = \"m\"\nmax_n = 0\n", 3, 1, "max_n = 0 is out of range"},
+		{"max_side zero", "[[models]]\nname = \"m\"\nmax_side = 0\n", 3, 1, "max_side = 0 is out of range"},
+		{"sizes and max_side", "[[models]]\nname = \"m\"\nsizes = [\"1024x1024\"]\nmax_side = 1024\n", 4, 1,
+			`model "m" gives both sizes and max_side; keep sizes to list the sizes it takes, or max_side when it takes any size up to a side`},
 		{"duplicate model", "[[models]]\nname = \"m\"\n[[models]]\nname = \"m\"\n", 4, 1, `model "m" is already declared on line 1`},
 		{"edit_path", "[[models]]\nname = \"m\"\nedit_path = \"images/edits\"\n", 3, 1, `must start with "/"`},
 		{"bad byte size", "attach_max_bytes = \"lots\"\n", 1, 1, "is not a size"},
@@ -704,5 +707,15 @@ func TestWriteServerNeverOverwrites(t *testing.T) {
 	}
 	if err := WriteServer(path, "http://other/v1", ""); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("second write: %v", err)
+	}
+}
+
+// TestMaxSideReplacesTheBuiltinSizes: max_side on a well-known name means
+// any size up to it, not the name's built-in list.
+func TestMaxSideReplacesTheBuiltinSizes(t *testing.T) {
+	side := 2048
+	c := ModelConfig{Name: "gpt-image-1", MaxSide: &side}.Capabilities()
+	if c.Sizes != nil || c.MaxSide != 2048 || !c.AcceptsSize("2000x1500") || c.AcceptsSize("4096x4096") {
+		t.Errorf("sizes %v, max side %d", c.Sizes, c.MaxSide)
 	}
 }

@@ -38,7 +38,7 @@ var (
 	providerKeys = []string{"name", "base_url", "api_key", "api_key_env", "api_key_cmd", "proxy", "headers"}
 	modelKeys    = []string{
 		"name", "provider", "vision", "stream_usage", "image_generation", "image_edit",
-		"response_format", "sizes", "max_n", "edit_path", "max_tokens_field", "params", "tools",
+		"response_format", "sizes", "max_side", "max_n", "edit_path", "max_tokens_field", "params", "tools",
 		"image_output", "input_price", "output_price",
 	}
 )
@@ -521,6 +521,32 @@ func (l *loader) providers(doc map[string]any) error {
 	return nil
 }
 
+// imageSizes reads sizes and max_side of a [[models]] entry: a list of
+// the sizes the model takes, or the longest side of any size it takes;
+// one or the other, since both would leave one of them unused.
+func (l *loader) imageSizes(e map[string]any, base string, m *ModelConfig) error {
+	sizes, set, err := l.strList(e, base, "sizes")
+	if err != nil {
+		return err
+	}
+	if set {
+		m.Sizes = []string{}
+		for _, s := range sizes {
+			if !api.ValidSize(s) {
+				return l.errAt(base+".sizes", `size %q of model %q is not <width>x<height> (like "1024x1024") or "auto"`, s, m.Name)
+			}
+			m.Sizes = append(m.Sizes, s)
+		}
+	}
+	if m.MaxSide, err = l.intIn(e, base, "max_side", 1, 65535); err != nil {
+		return err
+	}
+	if set && m.MaxSide != nil {
+		return l.errAt(base+".max_side", "model %q gives both sizes and max_side; keep sizes to list the sizes it takes, or max_side when it takes any size up to a side", m.Name)
+	}
+	return nil
+}
+
 func (l *loader) models(doc map[string]any) error {
 	entries, err := l.tables(doc, "models")
 	if err != nil {
@@ -564,18 +590,8 @@ func (l *loader) models(doc map[string]any) error {
 				return err
 			}
 		}
-		sizes, set, err := l.strList(e, base, "sizes")
-		if err != nil {
+		if err := l.imageSizes(e, base, &m); err != nil {
 			return err
-		}
-		if set {
-			m.Sizes = []string{}
-			for _, s := range sizes {
-				if !api.ValidSize(s) {
-					return l.errAt(base+".sizes", `size %q of model %q is not <width>x<height> (like "1024x1024") or "auto"`, s, m.Name)
-				}
-				m.Sizes = append(m.Sizes, s)
-			}
 		}
 		if m.MaxN, err = l.intIn(e, base, "max_n", 1, 128); err != nil {
 			return err

@@ -48,9 +48,6 @@ type imagesMadeMsg struct{ chat.ImagesMade }
 // imageTickMsg moves the elapsed time in the status while images are made.
 type imageTickMsg struct{ id int }
 
-// maxImagesAsked bounds --n for a model whose own maximum is not known.
-const maxImagesAsked = 10
-
 // imageTick is how often the elapsed time of an image turn is redrawn.
 const imageTick = time.Second
 
@@ -93,14 +90,11 @@ func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.C
 		ask.model = r.model(cat, cfg, cap)
 	}
 	// --n is bounded by what the model makes per request, when it is
-	// known; 10 otherwise (the gateway's own limit then decides).
-	most := maxImagesAsked
-	if ask.model != "" && cat.Lookup(ask.model).Caps.MaxN > 0 {
-		most = cat.Lookup(ask.model).Caps.MaxImages()
-	}
+	// known; imagegen.MaxAsked otherwise (Plan then holds it to max_n).
+	most, known := imagegen.MostImages(cat, ask.model)
 	n, err := inv.Flags.Int("n", 0, 1, most)
 	if err != nil {
-		if ask.model != "" && most != maxImagesAsked {
+		if known {
 			err = fmt.Errorf("%w (what %s makes per request)", err, cells.OneLine(ask.model))
 		}
 		return ask, err

@@ -451,3 +451,47 @@ func TestDemoImagesSayTheFolderIsTemporary(t *testing.T) {
 		}
 	}
 }
+
+// A model that takes any size up to a side (max_side, as the demo's
+// demo-image) has a larger size refused before any request, saying what
+// it takes; a size within it goes out.
+func TestImageSizeOverMaxSideRefusedBeforeAnyRequest(t *testing.T) {
+	cfg := configFrom(t, `
+default_model = "gpt-4o"
+
+[[providers]]
+name = "gw"
+base_url = "http://127.0.0.1:9/v1"
+
+[[models]]
+name = "free-size"
+image_generation = true
+max_side = 1024
+max_n = 4
+`)
+	pics := filepath.Join(t.TempDir(), "pics")
+	env := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_PICTURES_DIR": pics, "HOME": t.TempDir()}
+	h := newHarness(t, 160, 40, func(o *Options) {
+		o.Config = cfg
+		o.Getenv = func(k string) string { return env[k] }
+	})
+	line := "/image kite --model free-size --size 2000x2000"
+	h.typeText(line)
+	h.key("enter")
+	want := "auto or any <width>x<height> up to 1024x1024"
+	h.wait("the refusal", func() bool { return strings.Contains(strings.Join(strings.Fields(h.screen()), " "), want) })
+	if got := h.draft(); got != line {
+		t.Fatalf("the composer holds %q after the refusal, want %q kept", got, line)
+	}
+	if n := h.srv.RequestCount(); n != 0 {
+		t.Fatalf("%d requests were sent", n)
+	}
+	h.key("esc")
+	h.clearDraft()
+	h.typeText("/image kite --model free-size --size 800x600")
+	h.key("enter")
+	h.wait("the request", func() bool {
+		reqs := h.srv.RequestsTo("/images/generations")
+		return len(reqs) == 1 && reqs[0].Image != nil && reqs[0].Image.Size == "800x600"
+	})
+}

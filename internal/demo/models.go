@@ -95,6 +95,11 @@ func modelConfigs() []config.ModelConfig {
 		if s.ImageGeneration || s.ImageEdit {
 			mc.MaxN = ptr(s.MaxN)
 		}
+		if s.MaxSide > 0 && len(s.Sizes) == 0 {
+			// The gateway takes any size up to its side: parley refuses
+			// the rest before the request, as it does a config's.
+			mc.MaxSide = ptr(s.MaxSide)
+		}
 		out = append(out, mc)
 	}
 	return out
