@@ -66,3 +66,33 @@ func TestNoticesPaneScrollsToEveryLine(t *testing.T) {
 		t.Fatalf("x went to %q; the pane says:\n%s", h.draft(), side())
 	}
 }
+
+// Every word of a notice reaches the eye: at 80x24 the image copy's
+// refusal is wrapped whole, its advice last; a notice longer than a third
+// of the screen ends with where to read it whole, that pointer whole at
+// 30, 40 and 80 columns; the transcript gives up the rows, and the
+// composer and status bar stay whole below it.
+func TestNoticeAdviceReachesTheEye(t *testing.T) {
+	advice := "cannot copy the image: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set); the terminal's clipboard (OSC 52), which parley uses for text, cannot carry images; copy the file's path instead"
+	h := newHarness(t, 80, 24)
+	h.showNotice(advice, toastWarn)
+	h.send(struct{}{})
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if !strings.Contains(flat, "copy the file's path instead (esc dismisses)") || strings.Contains(flat, "shows all") {
+		t.Fatalf("the advice is cut at 80x24:\n%s", h.screen())
+	}
+	long := strings.Repeat("a gateway error that goes on and on; ", 30) + "THE ADVICE."
+	for _, w := range []int{30, 40, 80} {
+		h := newHarness(t, w, 24)
+		h.showNotice(long, toastErr)
+		h.send(struct{}{})
+		rows := strings.Split(h.screen(), "\n")
+		if len(rows) != 24 {
+			t.Fatalf("%d columns: %d rows", w, len(rows))
+		}
+		notice := strings.Join(strings.Fields(strings.Join(rows[24-8:], " ")), " ")
+		if !strings.HasSuffix(notice, "… f4 or /notices shows all") || !strings.Contains(rows[24-9], "╰") || strings.Contains(rows[24-10], "Message") == false {
+			t.Fatalf("%d columns: the notice does not take 8 rows under the composer ending with the whole pointer:\n%s", w, h.screen())
+		}
+	}
+}
