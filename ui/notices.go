@@ -81,6 +81,13 @@ func (ns *notices) show(text string, kind toastKind) tea.Cmd {
 	return tea.Tick(kind.duration(), func(time.Time) tea.Msg { return noticeExpiredMsg{gen: gen} })
 }
 
+// record logs text for the notices pane without showing it: what a
+// dialog already says in its own rows.
+func (ns *notices) record(text string, kind toastKind) {
+	ns.gen++
+	ns.add(notice{text: cells.Fold(text), kind: kind, at: ns.now(), gen: ns.gen})
+}
+
 // expired dismisses the notice shown when it is the one that expired.
 func (ns *notices) expired(msg noticeExpiredMsg) {
 	if msg.gen == ns.cur.gen {

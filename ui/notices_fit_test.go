@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"parley/api"
 )
 
 // A notice gets as many lines as it takes inside its frame (up to three):
@@ -94,5 +96,22 @@ func TestNoticeAdviceReachesTheEye(t *testing.T) {
 		if !strings.HasSuffix(notice, "… f4 or /notices shows all") || !strings.Contains(rows[24-9], "╰") || strings.Contains(rows[24-10], "Message") == false {
 			t.Fatalf("%d columns: the notice does not take 8 rows under the composer ending with the whole pointer:\n%s", w, h.screen())
 		}
+	}
+}
+
+// The model picker says why the gateway's list failed in its own rows, and
+// the notices keep the sentence whole for when the picker has too few.
+func TestModelListFailureIsKeptInTheNotices(t *testing.T) {
+	h := newHarness(t, 80, 24, func(o *Options) {
+		o.NewClient = func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: "http://127.0.0.1:1/v1", APIKey: "sk-test", UserAgent: "parley/test", Retry: api.RetryPolicy{MaxRetries: -1}})
+		}
+	})
+	h.key("ctrl+o")
+	h.wait("the failed list", func() bool { return strings.Contains(h.screen(), "not available") })
+	h.key("esc")
+	h.key("f4")
+	if flat := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(flat, "the gateway's model list is not available") {
+		t.Fatalf("the notices do not keep the picker's error:\n%s", h.screen())
 	}
 }
