@@ -34,3 +34,28 @@ func TestUnknownStartThemeNamesTheKey(t *testing.T) {
 		t.Fatalf("the start does not say %q:\n%s", want, h.screen())
 	}
 }
+
+// The start-up banner wraps its heading and its problems, never cutting
+// them: at 30 and 40 columns what does not fit ends with the pointer to
+// the notices pane, whole, and the pane has every word.
+func TestStartBannerIsNeverCut(t *testing.T) {
+	want := `theme "nope" does not exist (did you mean nord?), so auto is used: f3 opens the theme picker, /theme NAME chooses one`
+	for _, w := range []int{30, 40, 80} {
+		h := newHarness(t, w, 24, func(o *Options) { o.Theme = "nope" })
+		screen := h.screen()
+		flat := strings.Join(strings.Fields(screen), " ")
+		if !strings.Contains(flat, "parley found problems at start (esc dismisses):") {
+			t.Fatalf("%d columns: the heading is cut:\n%s", w, screen)
+		}
+		if !strings.Contains(flat, want) && !strings.Contains(flat, "more lines: f4 or /notices shows them all") {
+			t.Fatalf("%d columns: the problem is cut without the pointer:\n%s", w, screen)
+		}
+		h.key("f4")
+		if flat := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " "); !strings.Contains(flat, "Notices · f4 or /notices closes") {
+			t.Fatalf("%d columns: the notices pane's title is cut:\n%s", w, h.screen())
+		}
+		if flat := strings.Join(strings.Fields(strings.ReplaceAll(h.screen(), "│", " ")), " "); !strings.Contains(flat, want) {
+			t.Fatalf("%d columns: the notices pane does not have the problem whole:\n%s", w, h.screen())
+		}
+	}
+}
