@@ -136,7 +136,7 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 		tail := []string{}
 		for range 2 { // the count's digits may change the pointer's lines once
 			more := len(body) - max(room-len(tail), 0)
-			tail = cells.Wrap(" … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", max(w, 1))
+			tail = indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
 		}
 		body = append(body[:max(room-len(tail), 0)], tail...)
 	}
@@ -152,7 +152,21 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 
 // bannerTitle is the banner's heading as lines of at most w cells.
 func bannerTitle(w int) []string {
-	return cells.Wrap(" parley found problems at start (esc dismisses):", max(w, 1))
+	return indented(" ", "parley found problems at start (esc dismisses):", w)
+}
+
+// indented wraps text to w cells after lead, the lines after the first
+// under the first's text.
+func indented(lead, text string, w int) []string {
+	ls := cells.Wrap(text, max(w-cells.Width(lead), 8))
+	for i := range ls {
+		if i == 0 {
+			ls[i] = lead + ls[i]
+		} else {
+			ls[i] = cells.Spaces(cells.Width(lead)) + ls[i]
+		}
+	}
+	return ls
 }
 
 // bannerBody is the problems as lines of at most w cells.
