@@ -55,3 +55,28 @@ func TestCommandListOnAShortScreen(t *testing.T) {
 		t.Fatalf("the command list shows %d commands:\n%s", n, frame(s))
 	}
 }
+
+// TestNoticeAdviceIsWholeAt80x24: the built binary with no graphical
+// session, asked to copy an image in the image pane, says why it cannot
+// and what to do instead, every word, at 80x24 and at 40x24 (30 columns,
+// where the rest is a pointer away, is ui's TestNoticeAdviceReachesTheEye:
+// the wrapper's mark needs 40).
+func TestNoticeAdviceIsWholeAt80x24(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{80, 40} {
+		tm := startParley(t, launch{Width: w, Height: 24, Gateway: apitest.New(t), args: []string{"--demo"}})
+		tm.waitText("demo-chat")
+		tm.send("/image kite")
+		tm.waitText("kite-1.png")
+		tm.keys("M-i")
+		tm.waitText("Images · 1 of 1")
+		tm.keys("y")
+		s := tm.waitText("cannot copy the image")
+		flat := strings.Join(strings.Fields(bottom(s, 9)), " ")
+		want := "copy the file's path instead (esc dismisses)"
+		if !strings.Contains(flat, want) {
+			t.Fatalf("%d columns: the notice does not end with %q:\n%s", w, want, frame(s))
+		}
+		tm.close()
+	}
+}

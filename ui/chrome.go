@@ -124,20 +124,49 @@ func (c *chrome) refreshBanner(in chromeInput) {
 }
 
 // renderBanner draws the start-up problems (bad [keys] entries, bad theme
-// files, a missing key) at the top until esc or the first send. What does
-// not fit stays readable in the notices pane.
+// files, a missing key) at the top until esc or the first send, every
+// line wrapped, never cut. What does not fit in h lines stays readable in
+// the notices pane, and the last lines say so.
 func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 	lk := lookOf(&ctx.Styles)
+	title := bannerTitle(w)
 	body := bannerBody(problems, w)
-	lines := []string{lk.bannerTitle.Render(cells.Fit(" parley found problems at start (esc dismisses):", w))}
-	if len(body) > h-1 {
-		more := len(body) - (h - 2)
-		body = append(body[:max(h-2, 0)], " … "+itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all")
+	if len(title)+len(body) > h {
+		room := max(h-len(title), 0)
+		tail := []string{}
+		for range 2 { // the count's digits may change the pointer's lines once
+			more := len(body) - max(room-len(tail), 0)
+			tail = indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
+		}
+		body = append(body[:max(room-len(tail), 0)], tail...)
+	}
+	var lines []string
+	for _, l := range title {
+		lines = append(lines, lk.bannerTitle.Render(cells.Fit(l, w)))
 	}
 	for _, l := range body {
 		lines = append(lines, lk.banner.Render(cells.Fit(l, w)))
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// bannerTitle is the banner's heading as lines of at most w cells.
+func bannerTitle(w int) []string {
+	return indented(" ", "parley found problems at start (esc dismisses):", w)
+}
+
+// indented wraps text to w cells after lead, the lines after the first
+// under the first's text.
+func indented(lead, text string, w int) []string {
+	ls := cells.Wrap(text, max(w-cells.Width(lead), 8))
+	for i := range ls {
+		if i == 0 {
+			ls[i] = lead + ls[i]
+		} else {
+			ls[i] = cells.Spaces(cells.Width(lead)) + ls[i]
+		}
+	}
+	return ls
 }
 
 // bannerBody is the problems as lines of at most w cells.

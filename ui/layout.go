@@ -80,9 +80,6 @@ const (
 	minTranscriptCols = 60
 	minSideCols       = 32
 	maxSideCols       = 64
-	// maxNoticeLines bounds a notice under the composer; the notices pane
-	// shows the whole text.
-	maxNoticeLines = 3
 	// minAboveRows: a command list with fewer rows than this beside the
 	// transcript takes the transcript's place instead (its box, its title
 	// and a few commands).
@@ -101,6 +98,12 @@ func computeLayout(in layoutInput) layout {
 	// gives up its extra lines to it (its last line says where to read it
 	// whole), rather than leave a list of two commands.
 	for in.AboveLines > 0 && l.Above.H < in.AboveLines && l.Hint.H > 1 {
+		in.NoticeLines = l.Hint.H - 1
+		l = placeOnce(in)
+	}
+	// So does a panel (a picker, help, the image pane) that would be too
+	// short to be of use and take the whole screen, hiding the notice.
+	for l.OverlayKind == overlayPanel && l.Overlay.H < minPanelRows && l.Hint.H > 1 {
 		in.NoticeLines = l.Hint.H - 1
 		l = placeOnce(in)
 	}
@@ -170,8 +173,10 @@ func bandHeights(in layoutInput, h int) bands {
 		b.status = 0
 	}
 	if b.hint > 0 && in.NoticeLines > 1 {
-		// A long notice wraps, but never below a third of the screen.
-		b.hint = min(in.NoticeLines, maxNoticeLines, max(1, h/4))
+		// A long notice wraps over up to a third of the screen; what does
+		// not fit is read whole in the notices pane (its last line says
+		// so).
+		b.hint = min(in.NoticeLines, max(1, h/3))
 	}
 	rest := h - b.hint - b.status
 

@@ -88,10 +88,10 @@ func TestLayoutSidePane(t *testing.T) {
 // A pane above the composer takes rows from the transcript, leaving it
 // minTranscript rows; on a short terminal, where that would leave the list
 // too few rows to be of use, the list takes the transcript's place. A long
-// notice takes up to maxNoticeLines rows in the hint's place.
+// notice takes the rows it needs in the hint's place.
 func TestLayoutAbovePaneAndNotice(t *testing.T) {
 	l := computeLayout(layoutInput{Width: 80, Height: 24, ComposerLines: 1, ComposerFrame: 2, AboveLines: 8, NoticeLines: 5})
-	if l.Above.H != 8 || l.Hint.H != maxNoticeLines || l.Transcript.H < minTranscript {
+	if l.Above.H != 8 || l.Hint.H != 5 || l.Transcript.H < minTranscript {
 		t.Fatalf("above %+v hint %+v transcript %+v", l.Above, l.Hint, l.Transcript)
 	}
 	if l.Above.Y+l.Above.H != l.Status.Y {
@@ -114,5 +114,39 @@ func TestLayoutNoticeYieldsToTheCommandList(t *testing.T) {
 	tall := computeLayout(layoutInput{Width: 80, Height: 40, ComposerLines: 1, ComposerFrame: 2, AboveLines: 8, NoticeLines: 3})
 	if tall.Hint.H != 3 || tall.Above.H != 8 {
 		t.Fatalf("80x40: above %+v hint %+v", tall.Above, tall.Hint)
+	}
+}
+
+// A notice takes the lines it needs up to a third of the screen, the
+// transcript giving them up; the rows still tile the screen at every size,
+// and a panel (a picker, the image pane) keeps the rows it needs rather
+// than take the whole screen and hide the notice.
+func TestLayoutNoticeTakesUpToAThird(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {40, 24}, {30, 24}, {40, 12}, {30, 9}, {80, 50}} {
+		for _, want := range []int{1, 2, 5, 12, 40} {
+			for _, ov := range []overlayKind{overlayNone, overlayPanel} {
+				in := layoutInput{Width: sz[0], Height: sz[1], ComposerLines: 1, ComposerFrame: 2, NoticeLines: want, Overlay: ov}
+				if ov == overlayPanel {
+					in.AttachLines = 2 // a chip row: the panel is short of rows
+				}
+				l := computeLayout(in)
+				if ov == overlayNone && l.Hint.H != min(want, max(1, sz[1]/3)) {
+					t.Fatalf("%v, a notice of %d lines: hint %+v", sz, want, l.Hint)
+				}
+				if ov == overlayPanel && sz[1] >= 20 && l.Overlay.H < minPanelRows {
+					t.Fatalf("%v, a notice of %d lines: the panel has %d rows", sz, want, l.Overlay.H)
+				}
+				y := 0
+				for _, r := range []rect{l.Banner, l.Transcript, l.Above, l.Status, l.Attach, l.Composer, l.Hint} {
+					if r.Y != y || r.H < 0 {
+						t.Fatalf("%v, a notice of %d lines: rect %+v at y=%d", sz, want, r, y)
+					}
+					y += r.H
+				}
+				if y != sz[1] || l.Transcript.H < 1 {
+					t.Fatalf("%v, a notice of %d lines: rows add up to %d, transcript %+v", sz, want, y, l.Transcript)
+				}
+			}
+		}
 	}
 }

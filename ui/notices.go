@@ -23,7 +23,8 @@ const (
 )
 
 // notice is one message to the user: shown in place of the key hint,
-// wrapped over up to maxNoticeLines lines, and kept in the log the notices
+// wrapped over as many lines as it takes up to a third of the screen
+// (the layout's bound), and kept in the log the notices
 // pane shows.
 type notice struct {
 	text string
@@ -78,6 +79,13 @@ func (ns *notices) show(text string, kind toastKind) tea.Cmd {
 	}
 	gen := n.gen
 	return tea.Tick(kind.duration(), func(time.Time) tea.Msg { return noticeExpiredMsg{gen: gen} })
+}
+
+// record logs text for the notices pane without showing it: what a
+// dialog already says in its own rows.
+func (ns *notices) record(text string, kind toastKind) {
+	ns.gen++
+	ns.add(notice{text: cells.Fold(text), kind: kind, at: ns.now(), gen: ns.gen})
 }
 
 // expired dismisses the notice shown when it is the one that expired.
@@ -168,13 +176,14 @@ func noticesHow(ctx *uictx.Context) string {
 
 // noticeLines is how many lines the notice shown needs on a screen w
 // cells wide, measured as renderNotice wraps it (inside the notice's
-// frame), so a notice that fits in two lines is given two.
+// frame), so a notice that fits in two lines is given two. The layout
+// bounds it (a third of the screen).
 func noticeLines(ctx *uictx.Context, n notice, w int) int {
 	if n.text == "" {
 		return 0
 	}
 	inner := w - noticeStyle(ctx, n.kind).GetHorizontalFrameSize()
-	return min(len(wrapNotice(n, inner)), maxNoticeLines)
+	return len(wrapNotice(n, inner))
 }
 
 // noticeStyle is the style of a notice of kind k.
@@ -191,13 +200,20 @@ func noticeStyle(ctx *uictx.Context, k toastKind) lipgloss.Style {
 	return lk.toastInfo
 }
 
-// wrapNotice wraps a notice's icon and text to w cells.
+// wrapNotice wraps a notice's icon and text to w cells (the frame's
+// inside, less the leading space).
 func wrapNotice(n notice, w int) []string {
+	return cells.WrapLines(noticeText(n), max(w-1, 8))
+}
+
+// noticeText is what a notice says: its icon, its text, and how a notice
+// that stays is dismissed.
+func noticeText(n notice) string {
 	text := n.kind.icon() + n.text
 	if n.kind.sticky() {
 		text += "  (esc dismisses)"
 	}
-	return cells.WrapLines(text, max(w-1, 8))
+	return text
 }
 
 func (k toastKind) icon() string {
@@ -213,25 +229,19 @@ func (k toastKind) icon() string {
 }
 
 // renderNotice draws the notice over h lines of w cells; a notice longer
-// than that ends with the way to read it whole.
+// than that ends, after its first whole lines, with the way to read it
+// whole, itself never cut.
 func renderNotice(ctx *uictx.Context, n notice, w, h int) string {
 	st := noticeStyle(ctx, n.kind)
 	inner := w - st.GetHorizontalFrameSize()
-	lines := wrapNotice(n, inner)
-	if len(lines) > h {
-		// The rest is in the notices pane: the last line says so, in
-		// full, after as much of the text as fits.
-		more := " " + noticesHow(ctx) + " shows all"
-		lines = lines[:h]
-		lines[h-1] = cells.Truncate(lines[h-1], max(inner-2-cells.Width(more), 4)) + more
-	}
+	lines := cells.WrapWithin(noticeText(n), max(inner-1, 8), h, noticesHow(ctx)+" shows all")
 	out := make([]string, h)
 	for i := range out {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out[i] = cells.Fit(st.Render(cells.Fit(" "+l, w-st.GetHorizontalFrameSize())), w)
+		out[i] = cells.Fit(st.Render(cells.Fit(" "+l, inner)), w)
 	}
 	return strings.Join(out, "\n")
 }

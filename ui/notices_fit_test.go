@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"parley/api"
 )
 
 // A notice gets as many lines as it takes inside its frame (up to three):
@@ -64,5 +66,52 @@ func TestNoticesPaneScrollsToEveryLine(t *testing.T) {
 	h.key("x") // not the pane's: it goes to the composer
 	if h.draft() != "x" || !strings.Contains(strings.Join(strings.Fields(side()), " "), "f4 to scroll") {
 		t.Fatalf("x went to %q; the pane says:\n%s", h.draft(), side())
+	}
+}
+
+// Every word of a notice reaches the eye: at 80x24 the image copy's
+// refusal is wrapped whole, its advice last; a notice longer than a third
+// of the screen ends with where to read it whole, that pointer whole at
+// 30, 40 and 80 columns; the transcript gives up the rows, and the
+// composer and status bar stay whole below it.
+func TestNoticeAdviceReachesTheEye(t *testing.T) {
+	advice := "cannot copy the image: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set); the terminal's clipboard (OSC 52), which parley uses for text, cannot carry images; copy the file's path instead"
+	h := newHarness(t, 80, 24)
+	h.showNotice(advice, toastWarn)
+	h.send(struct{}{})
+	flat := strings.Join(strings.Fields(h.screen()), " ")
+	if !strings.Contains(flat, "copy the file's path instead (esc dismisses)") || strings.Contains(flat, "shows all") {
+		t.Fatalf("the advice is cut at 80x24:\n%s", h.screen())
+	}
+	long := strings.Repeat("a gateway error that goes on and on; ", 30) + "THE ADVICE."
+	for _, w := range []int{30, 40, 80} {
+		h := newHarness(t, w, 24)
+		h.showNotice(long, toastErr)
+		h.send(struct{}{})
+		rows := strings.Split(h.screen(), "\n")
+		if len(rows) != 24 {
+			t.Fatalf("%d columns: %d rows", w, len(rows))
+		}
+		notice := strings.Join(strings.Fields(strings.Join(rows[24-8:], " ")), " ")
+		if !strings.HasSuffix(notice, "… f4 or /notices shows all") || !strings.Contains(rows[24-9], "╰") || strings.Contains(rows[24-10], "Message") == false {
+			t.Fatalf("%d columns: the notice does not take 8 rows under the composer ending with the whole pointer:\n%s", w, h.screen())
+		}
+	}
+}
+
+// The model picker says why the gateway's list failed in its own rows, and
+// the notices keep the sentence whole for when the picker has too few.
+func TestModelListFailureIsKeptInTheNotices(t *testing.T) {
+	h := newHarness(t, 80, 24, func(o *Options) {
+		o.NewClient = func(string) (*api.Client, error) {
+			return api.NewClient(api.ClientConfig{BaseURL: "http://127.0.0.1:1/v1", APIKey: "sk-test", UserAgent: "parley/test", Retry: api.RetryPolicy{MaxRetries: -1}})
+		}
+	})
+	h.key("ctrl+o")
+	h.wait("the failed list", func() bool { return strings.Contains(h.screen(), "not available") })
+	h.key("esc")
+	h.key("f4")
+	if flat := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(flat, "the gateway's model list is not available") {
+		t.Fatalf("the notices do not keep the picker's error:\n%s", h.screen())
 	}
 }

@@ -139,15 +139,21 @@ func (p *noticesPane) maxTop() int {
 func (p *noticesPane) render(h int) string {
 	st := &p.ctx.Styles
 	inner := max(p.w-2, 1)
-	lines := []string{st.TurnMeta.Bold(true).Render(cells.Fit("Notices · "+noticesHow(p.ctx)+" closes", inner))}
+	// The title says how to close the pane: wrapped on a narrow pane,
+	// never cut.
+	var lines []string
+	for _, l := range cells.Wrap("Notices · "+noticesHow(p.ctx)+" closes", inner) {
+		lines = append(lines, st.TurnMeta.Bold(true).Render(l))
+	}
+	head := len(lines)
 	body := p.body()
-	room := max(h-1, 0)
+	room := max(h-head, 0)
 	if len(body) > room {
 		// The note's length depends on where the window ends, and the
 		// window's on the note's rows: the note is measured with the
 		// largest numbers it can say.
 		notes := len(cells.WrapLines(p.scrollNote(len(body), len(body)), inner))
-		room = max(h-1-notes, 1)
+		room = max(h-head-notes, 1)
 		p.top = min(max(p.top, 0), max(len(body)-room, 0))
 		end := min(p.top+room, len(body))
 		lines = append(lines, body[p.top:end]...)

@@ -50,6 +50,11 @@ func (m *Model) handleResult(r uictx.Action) tea.Cmd {
 	case overlay.PickerResult:
 		return m.picked(r)
 	case overlay.ModelsListed:
+		if r.Err != nil {
+			// The picker says it in its rows; the notices keep it whole.
+			m.notes.record(r.Err.Error(), toastErr)
+			return nil
+		}
 		// The gateway's list a model picker shows: for completion, the
 		// vision refusal and the prices.
 		m.eng.SetListed(r.Models)

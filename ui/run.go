@@ -338,7 +338,7 @@ func New(ctx context.Context, opts Options) *Model {
 	m.desktop = desktopOf(opts)
 	m.ctx.NoColor = opts.Getenv("NO_COLOR") != ""
 	problems = append(problems, st.warnings...)
-	problems = append(problems, m.term.loadThemes(opts.configEnv())...)
+	problems = append(problems, m.term.loadThemes(opts.configEnv(), &km)...)
 	m.hist.History = opts.History
 	if m.hist.Store != nil {
 		// The recorder outlives the program's context on purpose: what is

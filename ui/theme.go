@@ -2,20 +2,23 @@ package ui
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"parley/config"
+	"parley/internal/suggest"
 	"parley/themes"
+	"parley/ui/keys"
 	"parley/ui/uictx"
 )
 
 // loadThemes reads the user's theme files ($XDG_CONFIG_HOME/parley/themes)
 // and returns one problem per bad file (the file is skipped), and one for
 // a configured theme that does not exist (auto is used).
-func (t *terminal) loadThemes(env config.Env) []string {
+func (t *terminal) loadThemes(env config.Env, km *keys.Map) []string {
 	dir := ""
 	if d := config.Dir(env); d != "" {
 		dir = filepath.Join(d, "themes")
@@ -36,11 +39,37 @@ func (t *terminal) loadThemes(env config.Env) []string {
 		t.themeName = themes.Auto
 	} else if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := set.Get(name); !ok {
-			problems = append(problems, "theme \""+name+"\" does not exist (choose one with the theme picker); using auto.")
+			near, choose := themeHelp(name, set, km)
+			problems = append(problems, "theme "+strconv.Quote(name)+" does not exist ("+near+"), so auto is used: "+choose)
 			t.themeName = themes.Auto
 		}
 	}
 	return problems
+}
+
+// themeHelp says, for a theme name that is none of the themes, the names
+// nearest to it, and how to choose one: the theme picker's key of the live
+// key map, or /theme NAME.
+func themeHelp(name string, set *themes.Set, km *keys.Map) (near, choose string) {
+	names := append([]string{themes.Auto}, set.Names()...)
+	typed := strings.ToLower(strings.TrimSpace(name))
+	near = "the nearest are " + joinAnd(suggest.Nearest(typed, names, 3))
+	if c := suggest.Closest(typed, names); c != "" {
+		near = "did you mean " + c + "?"
+	}
+	choose = "/theme NAME chooses one"
+	if k := keyOf(km.ThemePicker); k != "" {
+		choose = k + " opens the theme picker, /theme NAME chooses one"
+	}
+	return near, choose
+}
+
+// joinAnd joins names as a sentence does: "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // resolved is the theme the configured name stands for now.
@@ -95,7 +124,8 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	}
 	if !strings.EqualFold(name, themes.Auto) {
 		if _, ok := m.term.themes.Get(name); !ok {
-			return m.notes.show("there is no theme named "+name+"; choose one with the theme picker", toastErr)
+			near, choose := themeHelp(name, m.term.themes, &m.ctx.Keys)
+			return m.notes.show("there is no theme named "+strconv.Quote(name)+" ("+near+"): "+choose, toastErr)
 		}
 	}
 	if m.term.themeName == name && m.ctx.Theme.Name == m.term.resolved().Name {

@@ -3,6 +3,8 @@
 // uses the same rule.
 package suggest
 
+import "slices"
+
 // maxEdits is how far a misspelling may be from the name it stands for.
 // Two edits catch swapped and doubled letters ("visoin", "acent") without
 // suggesting unrelated short names.
@@ -19,6 +21,27 @@ func Closest(word string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// Nearest returns up to n candidates, nearest to word first; on a tie the
+// earlier candidate comes first. It is for a name far from every
+// candidate, where Closest has nothing, yet the user is best shown the
+// names that look most like what was typed.
+func Nearest(word string, candidates []string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	all := make([]scored, len(candidates))
+	for i, c := range candidates {
+		all[i] = scored{c, Distance(word, c)}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
+	out := make([]string, 0, min(n, len(all)))
+	for _, s := range all[:min(max(n, 0), len(all))] {
+		out = append(out, s.name)
+	}
+	return out
 }
 
 // Distance is the Levenshtein distance between a and b: the fewest

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDistance(t *testing.T) {
 	cases := []struct {
@@ -55,5 +58,20 @@ func TestClosest(t *testing.T) {
 	}
 	if got := Closest("x", nil); got != "" {
 		t.Errorf("no candidates: Closest = %q, want \"\"", got)
+	}
+}
+
+// Nearest orders the candidates by how near they are, ties in their
+// order, and gives at most n.
+func TestNearest(t *testing.T) {
+	themes := []string{"auto", "dark", "light", "high-contrast", "nord", "gruvbox", "solarized-light"}
+	if got := strings.Join(Nearest("nope", themes, 3), ","); got != "nord,auto,dark" {
+		t.Errorf("Nearest(nope) = %s", got)
+	}
+	if got := Nearest("x", themes, 0); len(got) != 0 {
+		t.Errorf("n=0 gave %v", got)
+	}
+	if got := Nearest("x", themes[:2], 5); len(got) != 2 {
+		t.Errorf("n past the candidates gave %v", got)
 	}
 }

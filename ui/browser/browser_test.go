@@ -416,3 +416,21 @@ func TestSessionPreviewKeepsEveryCharacter(t *testing.T) {
 		t.Fatalf("while searching, the preview and the snippet do not both read %q:\n%s", want, v)
 	}
 }
+
+// The browser's error is said whole, wrapped, at 30 columns too: the
+// list gives up the rows, and the view keeps its size.
+func TestErrorIsSaidWhole(t *testing.T) {
+	st := openStore(t)
+	addSession(t, st, "Old title", "q", "a")
+	b := open(t, st, 30, 20, Options{})
+	press(t, b, ctrlR)
+	press(t, b, ctrlU)
+	press(t, b, enter)
+	v := plain(b.View())
+	if flat := strings.Join(strings.Fields(v), " "); !strings.Contains(flat, "a session needs a title: type one, or esc keeps the old one") {
+		t.Fatalf("the error is cut at 30 columns:\n%s", v)
+	}
+	if rows := strings.Split(v, "\n"); len(rows) != 20 || !strings.Contains(rows[19], "esc") {
+		t.Fatalf("the view is not 20 rows ending with its keys:\n%s", v)
+	}
+}

@@ -23,9 +23,17 @@ const roomy = 7
 func (b *Browser) rows() int {
 	fixed := 3
 	if b.h >= roomy {
-		fixed += 2
+		fixed += 1 + len(b.statusLines())
 	}
 	return max(b.h-fixed, 0)
+}
+
+// errLines is the error wrapped whole over as many lines as it takes,
+// leaving the list one row; only a window too small for that cuts it,
+// saying so.
+func (b *Browser) errLines() []string {
+	room := max(b.h-6, 1)
+	return cells.WrapWithin(b.err, max(b.w-1, 1), room, "make the window larger to read the rest")
 }
 
 // layout hands the parts their sizes and the list its status, after any
@@ -79,7 +87,7 @@ func (b *Browser) render() string {
 		lines = append(lines, strings.Split(b.list.View(), "\n")...)
 	}
 	if b.h >= roomy {
-		lines = append(lines, b.statusLine())
+		lines = append(lines, b.statusLines()...)
 	}
 	if b.h >= 3 {
 		lines = append(lines, b.hints.Line(b.ctx, b.Hints(), w))
@@ -116,18 +124,22 @@ func (b *Browser) inputLine() string {
 	return b.filter.View()
 }
 
-// statusLine says what went wrong, or how the search is going while rows
-// are shown (with no rows, the list itself says it).
-func (b *Browser) statusLine() string {
+// statusLines say what went wrong (every word of it), or how the search
+// is going while rows are shown (with no rows, the list itself says it).
+func (b *Browser) statusLines() []string {
 	st := &b.ctx.Styles
 	switch {
 	case b.err != "":
-		return st.Error.Render(cells.Fit(" "+b.err, b.w))
+		ls := b.errLines()
+		for i, l := range ls {
+			ls[i] = st.Error.Render(cells.Fit(" "+l, b.w))
+		}
+		return ls
 	case b.list.Len() == 0:
 	case b.timedOut:
-		return st.Warning.Render(cells.Fit(" "+timedOutText, b.w))
+		return []string{st.Warning.Render(cells.Fit(" "+timedOutText, b.w))}
 	case b.searching:
-		return st.Muted.Render(cells.Fit(" "+searchingText, b.w))
+		return []string{st.Muted.Render(cells.Fit(" "+searchingText, b.w))}
 	}
-	return cells.Spaces(b.w)
+	return []string{cells.Spaces(b.w)}
 }

@@ -153,3 +153,25 @@ func WrapLines(s string, w int) []string {
 	}
 	return out
 }
+
+// WrapWithin is WrapLines bounded to h lines (at least one). Text that
+// needs more lines than that keeps its first lines whole and ends with
+// "… " and more, which says where the whole text is read: the pointer is
+// wrapped like the text, never cut, so a reader always learns where the
+// rest is, and no word shown is cut short.
+func WrapWithin(s string, w, h int, more string) []string {
+	w, h = max(w, 1), max(h, 1)
+	ls := WrapLines(s, w)
+	if len(ls) <= h {
+		return ls
+	}
+	marker := Ellipsis + " " + more
+	if last := ls[h-1] + " " + marker; Width(last) <= w {
+		return append(ls[:h-1:h-1], last)
+	}
+	tail := Wrap(marker, w)
+	if len(tail) >= h {
+		return tail[:h]
+	}
+	return append(ls[:h-len(tail):h-len(tail)], tail...)
+}

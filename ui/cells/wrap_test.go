@@ -58,3 +58,37 @@ func BenchmarkWrapHugeWord(b *testing.B) {
 		}
 	}
 }
+
+// WrapWithin keeps text that fits whole, and text that does not ends with
+// the pointer to the whole text, wrapped, never cut, at every width.
+func TestWrapWithinEndsWithThePointerWhole(t *testing.T) {
+	text := "the terminal's clipboard (OSC 52), which parley uses for text, cannot carry images; copy the file's path instead"
+	more := "f4 or /notices shows all"
+	if got := WrapWithin(text, 80, 3, more); len(got) != 2 || strings.Join(got, " ") != text {
+		t.Fatalf("text that fits was changed: %q", got)
+	}
+	long := strings.Repeat(text+" ", 4)
+	for _, w := range []int{20, 28, 40, 78} {
+		for h := 1; h <= 4; h++ {
+			got := WrapWithin(long, w, h, more)
+			if len(got) > h {
+				t.Fatalf("w=%d h=%d: %d lines: %q", w, h, len(got), got)
+			}
+			for _, l := range got {
+				if Width(l) > w {
+					t.Fatalf("w=%d h=%d: a line is wider than %d: %q", w, h, w, l)
+				}
+			}
+			if h == 1 && w < Width(more)+2 {
+				continue // not even the pointer fits: what fits of it
+			}
+			flat := strings.Join(got, " ")
+			if !strings.HasSuffix(flat, Ellipsis+" "+more) {
+				t.Fatalf("w=%d h=%d: the pointer is not whole at the end: %q", w, h, got)
+			}
+			if shown := strings.TrimSuffix(flat, " "+Ellipsis+" "+more); !strings.HasPrefix(long, shown) && shown != Ellipsis+" "+more {
+				t.Fatalf("w=%d h=%d: the text shown is not the start of the text, whole words: %q", w, h, shown)
+			}
+		}
+	}
+}

@@ -26,7 +26,8 @@ func (p *Pane) drawBottom(lines []string, l layout) {
 		var msg string
 		switch {
 		case sp.err != "":
-			msg = st.Error.Render(cells.Fit(" "+sp.err, w))
+			p.wholeError(lines, l, msgRow)
+			return
 		case len(sp.cands) > 0:
 			msg = p.candLine(w)
 		case cells.Width(sp.label)+cells.Width(sp.edit.Value())+1 > w:
@@ -184,6 +185,17 @@ func (p *Pane) wholePath(lines []string, l layout, last int) {
 	}
 	for i, part := range wrapped {
 		lines[last-n+1+i] = st.Muted.Render(cells.Fit("  "+part, l.w))
+	}
+}
+
+// wholeError shows the save prompt's error above it, wrapped over the
+// rows it needs up to every row below the title: each word of it, the
+// advice last, in view while the path is typed again.
+func (p *Pane) wholeError(lines []string, l layout, last int) {
+	st := &p.ctx.Styles
+	ls := cells.WrapWithin(cells.Fold(p.prompt.err), max(l.w-1, 1), last-l.title, "make the window larger to read the rest")
+	for i, part := range ls {
+		lines[last-len(ls)+1+i] = st.Error.Render(cells.Fit(" "+part, l.w))
 	}
 }
 

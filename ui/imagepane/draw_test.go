@@ -443,3 +443,21 @@ func TestPromptHintKeepsWords(t *testing.T) {
 		}
 	}
 }
+
+// The save prompt's error is said whole above the prompt, wrapped, at 30
+// and 40 columns: its example path is its advice.
+func TestSavePromptErrorIsWhole(t *testing.T) {
+	for _, w := range []int{30, 40} {
+		p := newPane(t, "/home/u")
+		p.setItems(many(1))
+		handle(p, press("s"))
+		handle(p, press("ctrl+u"))
+		handle(p, press("enter"))
+		out := p.render(w, 20, nil, true)
+		checkFrame(t, out, w, 20)
+		want := "Type where to save the copy, for example ~/Pictures/" + p.prompt.name + "."
+		if flat := strings.Join(strings.Fields(plain(out)), " "); !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(want, " ", "")) {
+			t.Fatalf("%d columns: the error is not whole:\n%s", w, plain(out))
+		}
+	}
+}

@@ -71,7 +71,10 @@ func TestModelPickerTakesItsList(t *testing.T) {
 	if strings.Contains(view, "gpt-image-1") || strings.Contains(view, "dall-e-3") {
 		t.Fatalf("the chat's model picker lists an image model:\n%s", view)
 	}
-	if _, act := p.Update(ModelsListed{Asked: 3, Err: errors.New("401 Unauthorized")}); act != nil {
+	// A failed list is said in the picker and handed on, worded, for the
+	// notices to keep whole.
+	if _, act := p.Update(ModelsListed{Asked: 3, Err: errors.New("401 Unauthorized")}); act == nil || act.(ModelsListed).Err == nil ||
+		act.(ModelsListed).Err.Error() != "the gateway's model list is not available: 401 Unauthorized" {
 		t.Fatalf("a failed list asked for %#v", act)
 	}
 	if view := plain(p.View()); !strings.Contains(view, "the gateway's model list is not available: 401 Unauthorized") {

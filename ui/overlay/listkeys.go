@@ -67,3 +67,12 @@ func hint(b key.Binding, fallback string) string {
 	}
 	return fallback
 }
+
+// noticesHow names the way to open the notices pane, where what a dialog
+// has too few rows for is read whole.
+func noticesHow(ctx *uictx.Context) string {
+	if k := hint(ctx.Keys.Notices, ""); k != "" {
+		return k + " or /notices"
+	}
+	return "/notices"
+}

@@ -300,8 +300,11 @@ func (p *Picker) Update(msg tea.Msg) (tea.Cmd, uictx.Action) {
 			return nil, nil // the list of an earlier picker
 		}
 		if ml.Err != nil {
-			p.SetError(fmt.Errorf("the gateway's model list is not available: %w", ml.Err))
-			return nil, nil
+			// Said in the picker, and whole in the notices: the picker
+			// may have too few rows for every word.
+			ml.Err = fmt.Errorf("the gateway's model list is not available: %w", ml.Err)
+			p.SetError(ml.Err)
+			return nil, ml
 		}
 		p.SetItems(p.models.Items(ml.Models))
 		return nil, ml

@@ -42,7 +42,8 @@ type ModelList struct {
 // ModelsListed is the gateway's model list for the model picker that
 // asked for it. The picker shows it and returns it as its action, so the
 // holder keeps what the gateway said (its models, what each takes and
-// makes, their prices).
+// makes, their prices). When the list failed, Err is the sentence the
+// picker shows, for the holder to keep whole with its notices.
 type ModelsListed struct {
 	Asked  int
 	Models []string

@@ -426,9 +426,10 @@ func TestModelPickerGateway(t *testing.T) {
 		t.Fatalf("error line missing:\n%s", plain(v))
 	}
 	requireArea(t, v, 80, 24)
-	// A long error is cut to a few lines, ending in one ellipsis.
-	p.SetError(errors.New(strings.Repeat("the gateway says something long ", 20)))
-	if v := plain(p.View()); !strings.Contains(v, "something …") || strings.Contains(v, "……") {
+	// An error longer than a third of the picker ends with where to read
+	// it whole, that pointer whole.
+	p.SetError(errors.New(strings.Repeat("the gateway says something long ", 60)))
+	if v := plain(p.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "… f4 or /notices shows all │") || strings.Contains(v, "……") {
 		t.Fatalf("long error:\n%s", v)
 	}
 	_, res := p.update(press("enter"))
@@ -566,5 +567,26 @@ func TestPickerHighlightsMatches(t *testing.T) {
 		if noColor && strings.Contains(p.View(), "38;2") {
 			t.Fatal("NO_COLOR view has colours")
 		}
+	}
+}
+
+// The gateway's failure is said whole in the model picker, its advice
+// last, at 80 columns and at 30 (where the picker is the screen's width).
+func TestModelPickerErrorIsWhole(t *testing.T) {
+	msg := "the gateway's model list is not available: could not reach http://127.0.0.1:9 (connect: connection refused) after 3 attempts: check the base URL, the network and whether the gateway runs"
+	for _, sz := range [][2]int{{80, 19}, {40, 24}, {30, 24}} {
+		ctx := testCtx(t, sz[0], sz[1])
+		p := modelPickerOn(ctx, testCatalog(), "gpt-4o", "")
+		p.SetSize(sz[0], sz[1])
+		p.SetError(errors.New(msg))
+		v := plain(p.View())
+		var text []string
+		for _, l := range strings.Split(v, "\n") {
+			text = append(text, strings.Trim(l, " │"))
+		}
+		if flat := strings.Join(strings.Fields(strings.Join(text, " ")), " "); !strings.Contains(flat, msg) {
+			t.Fatalf("%v: the error is not whole:\n%s", sz, v)
+		}
+		requireArea(t, p.View(), sz[0], sz[1])
 	}
 }

@@ -16,6 +16,10 @@ const (
 	pickerChrome   = 4
 	pickerMinWidth = 50
 	pickerMaxWidth = 84
+	// errorKeepsRows is how many rows of the list an error leaves: the
+	// list stays usable (a model can be typed or chosen) while the error
+	// says every word it can.
+	errorKeepsRows = 3
 )
 
 // geometry returns the box size and how many rows of items it shows.
@@ -123,22 +127,21 @@ func (p Picker) drawBox(listView string) []string {
 	return frame(padLines(inner, iw, bh-2), iw, lk.border, title)
 }
 
-// maxErrorLines bounds how much of the picker an error may take.
-const maxErrorLines = 3
-
-// statusLines is the error (wrapped, at most maxErrorLines) or the loading
-// line, for content width w.
+// statusLines is the error or the loading line, for content width w. The
+// error wraps over the rows the picker has, leaving errorKeepsRows of the
+// list; a longer one ends with where to read it whole (the root logs it
+// with the notices).
 func (p Picker) statusLines(w int) []string {
 	switch {
 	case w <= 0:
 		return nil
 	case p.errLine != "":
-		ls := wrapText(p.errLine, w)
-		if len(ls) > maxErrorLines {
-			ls = ls[:maxErrorLines]
-			ls[maxErrorLines-1] = cells.Truncate(ls[maxErrorLines-1]+" "+cells.Ellipsis, w)
+		room := p.height - pickerChrome - errorKeepsRows
+		if p.height >= 20 {
+			room -= 2 // geometry's margins
 		}
-		return ls
+		room = max(1, room)
+		return cells.WrapWithin(p.errLine, w, room, noticesHow(p.ctx)+" shows all")
 	case p.loading != "":
 		return []string{p.loading}
 	}

@@ -24,11 +24,19 @@ import (
 // exhausted quota, "retrying will not help"). Anything else (a network
 // error, a 5xx, a rate limit, an error inside the stream) may pass on a
 // second try.
+//
+// A failed image turn offers the key but after an exhausted quota: the
+// request is made anew from what was asked (a 413 or a refused size says
+// what to change, and a full image_dir may have been emptied meanwhile),
+// and the README promises that ctrl+r tries again.
 func RetryHelps(m conversation.Message) bool {
 	switch m.State {
 	case conversation.StateInterrupted:
 		return true
 	case conversation.StateFailed:
+		if m.IsImages() {
+			return !strings.Contains(strings.ToLower(m.Err), "retrying will not help")
+		}
 		return !hopeless(m.Err)
 	}
 	return false

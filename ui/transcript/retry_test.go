@@ -39,6 +39,18 @@ func TestRetryHelps(t *testing.T) {
 			t.Errorf("RetryHelps(failed %q) = %v, want %v", c.err, got, c.want)
 		}
 	}
+	// A failed image turn is asked anew from what was asked: the key is
+	// offered after a refusal too, as README says, but not after an
+	// exhausted quota.
+	image := failed("the gateway answered 400 Bad Request: Invalid value: '2000x2000' (invalid_value); the gateway rejected the request: check that the model supports what was asked (images, size, n)")
+	image.Role = conversation.RoleImages
+	if !RetryHelps(image) {
+		t.Error("a failed image turn does not offer the retry key")
+	}
+	image.Err = "the gateway answered 429 Too Many Requests: quota; the account is out of credit or quota, so check the plan and billing with the provider (retrying will not help)"
+	if RetryHelps(image) {
+		t.Error("an image turn past its quota offers the retry key")
+	}
 	interrupted := replyMsg(2, "half")
 	interrupted.State = conversation.StateInterrupted
 	if !RetryHelps(interrupted) {
