@@ -556,6 +556,9 @@ func (c *sessionsCmd) sessionsExport(ctx context.Context, prefix, out string, op
 			if errors.Is(err, fs.ErrExist) && errors.As(err, &pe) {
 				return usagef("%s exists already and was left alone; give another path, or add --force to replace it", pe.Path)
 			}
+			if nf := (*session.NoFolderError)(nil); errors.As(err, &nf) {
+				return usagef("the folder %s does not exist, so nothing was exported; create it first, or give -o a path in a folder that exists", nf.Dir)
+			}
 			return err
 		}
 		if !c.env.StdoutIsTerminal || format == session.FormatJSON {

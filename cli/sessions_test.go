@@ -394,6 +394,16 @@ func TestSessionsExport(t *testing.T) {
 		t.Fatalf("the file changed: %q", b)
 	}
 	h.run(nil, "sessions", "export", id, "-o", out, "--force").mustCode(t, 0)
+	// Into a folder that does not exist: refused, and no folder made (a
+	// typo there would leave stray ones).
+	typo := filepath.Join(filepath.Dir(out), "nots", "dir")
+	r = h.run(nil, "sessions", "export", id, "-o", filepath.Join(typo, "chat.md"))
+	if r.code != 2 || r.stderr != "parley: The folder "+typo+" does not exist, so nothing was exported; create it first, or give -o a path in a folder that exists.\n" {
+		t.Fatalf("into a missing folder: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Dir(typo)); !os.IsNotExist(err) {
+		t.Fatalf("a folder was made: %v", err)
+	}
 	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v", st.Mode())
 	}
