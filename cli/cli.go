@@ -189,6 +189,7 @@ file (see "parley help config"). To try it without a gateway, run
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}")
+	root.SetUsageFunc(writeUsage)
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the chat writes them to a log file and says which); the API key is masked")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")

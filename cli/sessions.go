@@ -120,8 +120,12 @@ func (c *sessionsCmd) sessionsListCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List sessions, newest first: id, last change, message count, title (labelled on a terminal)",
-		Args:  noArgs,
+		Short: "List sessions, newest first, one a line",
+		Long: `List sessions, newest first, one a line: id, last change, message count,
+cost (at the prices of the config; "-" when no reply's price is known) and
+title ("(untitled)" when there is none). On a terminal a header line names the
+columns: ID, UPDATED, MESSAGES, COST, TITLE.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.sessionsList(cmd.Context(), f)
 		},

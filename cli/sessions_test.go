@@ -509,6 +509,13 @@ func TestSessionsListingsAreLabelled(t *testing.T) {
 		strings.Index(lines[0], "TITLE") != strings.Index(lines[1], "(untitled)") {
 		t.Fatalf("list on a terminal:\n%s", r.stdout)
 	}
+	// Its help names every column the listing has, the cost's "-" too.
+	help := h.run(nil, "sessions", "list", "--help").stdout
+	for _, col := range append(strings.Fields(lines[0]), `"-" when no reply's price is known`) {
+		if !strings.Contains(help, col) {
+			t.Errorf("sessions list --help does not name %q:\n%s", col, help)
+		}
+	}
 	r = h.run(nil, "sessions", "search", "tea")
 	r.mustCode(t, 0)
 	lines = strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
