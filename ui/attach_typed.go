@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
@@ -20,6 +21,10 @@ func (w *work) attachTyped(words []string, room blockRoom, have int, line string
 		refs := joinSpaced(ctx, words)
 		keep := min(max(room.maxCount-have, 0), len(refs))
 		msg := attachRefs(ctx, refs[:keep], "", room.lim)
+		if msg.err != nil && !stopped(msg.err) && len(refs) > 1 && !strings.Contains(refs[0], "://") && !fileExists(refs[0]) {
+			// Perhaps one path with spaces, mistyped: say how to write it.
+			msg.err = fmt.Errorf("%w (a path with spaces goes in quotes: /attach %q)", msg.err, strings.Join(words, " "))
+		}
 		msg.line = line
 		if keep < len(refs) {
 			msg.said = tooManyFiles(room.maxCount, len(refs)-keep, len(refs))
@@ -32,8 +37,9 @@ func (w *work) attachTyped(words []string, room blockRoom, have int, line string
 // word names no file but it and the words after it, joined with spaces,
 // do ("/tmp/my" "photo.png" for "/tmp/my photo.png"), that path takes
 // their place; the longest such run wins. A word that names a file (or
-// is a link, which names none joined either) stays as it is. Nothing else could be meant, so the file is
-// attached rather than refused with advice about quoting.
+// is a link, which names none joined either) stays as it is. Nothing else
+// could be meant, so the file is attached rather than refused with advice
+// about quoting.
 func joinSpaced(ctx context.Context, words []string) []string {
 	out := make([]string, 0, len(words))
 	for i := 0; i < len(words); i++ {

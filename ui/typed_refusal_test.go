@@ -32,6 +32,16 @@ func TestAttachUnquotedPathWithASpace(t *testing.T) {
 	if h.draft() != "" {
 		t.Fatalf("the composer kept %q after the command ran", h.draft())
 	}
+	// Words that name no file, apart or joined: the refusal says how a
+	// path with spaces is written, and the line stays to be corrected.
+	other := filepath.Join(dir, "other pic.png")
+	h.typeText("/attach " + other)
+	h.key("enter")
+	want := "(a path with spaces goes in quotes: /attach \"" + other + "\")"
+	h.wait("the refusal", func() bool { text, _ := h.notice(); return strings.HasSuffix(text, want) })
+	if h.draft() != "/attach "+other {
+		t.Fatalf("the line was lost: %q", h.draft())
+	}
 }
 
 // A refused /attach keeps the command line in the composer (the attaching
