@@ -81,25 +81,31 @@ func origin(u *url.URL) string {
 }
 
 // redactURL drops a password (and query, which may hold tokens) from a URL
-// that is about to be shown.
+// that is about to be shown. The rest stays as it was written: the
+// message quotes what the user typed ("not a url", not "not%20a%20url"),
+// so it is cut from the text, never parsed and printed again.
 func redactURL(raw string) string {
-	if raw == "" {
-		return ""
+	s, frag, hasFrag := strings.Cut(raw, "#")
+	if base, query, ok := strings.Cut(s, "?"); ok && query != "" {
+		s = base + "?…"
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		if i := strings.LastIndex(raw, "@"); i >= 0 {
-			return "…" + raw[i:]
-		}
-		return raw
+	// The user info is what comes before the last "@" of the authority:
+	// after the scheme's "://", before the path.
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 {
+		start = i + len("://")
 	}
-	if u.User != nil {
-		u.User = url.User("…")
+	end := len(s)
+	if j := strings.IndexAny(s[start:], "/?"); j >= 0 {
+		end = start + j
 	}
-	if u.RawQuery != "" {
-		u.RawQuery = "…"
+	if at := strings.LastIndex(s[start:end], "@"); at >= 0 {
+		s = s[:start] + "…" + s[start+at:]
 	}
-	return u.String()
+	if hasFrag {
+		s += "#" + frag
+	}
+	return s
 }
 
 // urlErrText is the reason of a url.Parse error without the URL it repeats.

@@ -91,10 +91,10 @@ top_p (0-1), max_tokens, seed, stop, presence_penalty and frequency_penalty
 [[roles]] entry of the config: its system prompt, model and params.
 
 Each question and its answer are kept as a new session in the history (see
-"parley sessions"), unless --no-save is given or the config says history = false.
---continue adds the turn to the most recent session, --session ID to a given one;
-the session's model, system prompt, role and /set parameters carry on unless
--m, -s, --role or --param say otherwise.
+"parley sessions"), unless --no-save is given or the config says
+history = false. --continue adds the turn to the most recent session,
+--session ID to a given one; the session's model, system prompt, role and /set
+parameters carry on unless -m, -s, --role or --param say otherwise.
 
 -m given two to four times (or --compare A,B) asks every model the same
 question at once, with the same history, system prompt, parameters and files.
@@ -105,18 +105,18 @@ kept in the session as an alternative of the others. The exit status is 1 when
 any model failed (its error is said on stderr; the other answers are printed).
 
 --tools lets the model call the tools of the MCP servers of the config
-([[mcp_servers]]). Nobody can be asked without a screen, so a call runs only when
-the config's allow or --allow-tool SERVER/TOOL (or SERVER/*) pre-approves it;
-any other call is denied, the model is told so, and stderr says which. Each call
-that ran is one line on stderr; stdout gets the answer alone.`,
+([[mcp_servers]]). Nobody can be asked without a screen, so a call runs only
+when the config's allow or --allow-tool SERVER/TOOL (or SERVER/*) pre-approves
+it; any other call is denied, the model is told so, and stderr says which. Each
+call that ran is one line on stderr; stdout gets the answer alone.`,
 		Example: `  parley ask "What is the capital of Peru?"
   parley ask --continue "And of Chile?"
   parley ask -a screenshot.png "What does this error mean?"
   parley ask -a main.go -a go.mod "Why does this not build?"
-  parley ask -m gpt-4o -m llama3 --ordered "Which is faster, quicksort or mergesort?"
+  parley ask -m gpt-4o -m llama3 --ordered "Quicksort or mergesort?"
   parley ask --role reviewer --param temperature=0.2 -a app.log "What failed?"
-  cat notes.txt | parley ask --usage --no-save "Summarise in three bullets" > summary.md
-  parley ask --tools --allow-tool everything/get-sum "What is 2 + 3? Use the tool."`,
+  cat notes.txt | parley ask --usage --no-save "Summarise it" > summary.md
+  parley ask --tools --allow-tool everything/get-sum "What is 2 + 3?"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			models, err := f.compareModels()

@@ -31,7 +31,7 @@ func (f askFlags) compareModels() ([]string, error) {
 			return nil, usagef("-m and --compare take a model's name, not an empty one")
 		}
 		if seen[m] {
-			return nil, usagef("%s is named twice; name each model once", termsafe.Sanitize(m))
+			return nil, usagef("the model %q is named twice; name each model once", termsafe.Sanitize(m))
 		}
 		seen[m] = true
 		out = append(out, m)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -114,26 +115,35 @@ func usagef(format string, args ...any) error {
 
 // sentence makes s start with a capital letter and end with a full stop, so
 // every message reads as a sentence whatever produced it. Only a plain
-// lower-case word is capitalised: a message that starts with a file name
-// or a model id ("nope.toml: ...", "gpt-4o ...") keeps it as written. A
-// closing quote or bracket after the stop ("... (see x.)") counts as the
-// end.
+// lower-case word is capitalised: a message that starts with a name keeps
+// it as written, since on a case-sensitive disk "Adir" is another path
+// than "adir". A name is a word with anything but letters ("nope.toml",
+// "gpt-4o", "adir/x"), a label before a colon ("adir: this is a
+// directory", "jpeg: ..."), or a file or folder that exists ("notes
+// exists already"). A closing quote or bracket after the stop ("... (see
+// x.)") counts as the end.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "Something went wrong."
 	}
-	word, _, _ := strings.Cut(s, " ")
-	word = strings.TrimRight(word, ":;,")
+	first, _, _ := strings.Cut(s, " ")
+	word := strings.TrimRight(first, ";,")
 	// A sentence that starts with a command ("parley sessions export
 	// takes …") keeps it as it is typed.
-	if word != "" && word != "parley" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" {
+	if word != "" && word != "parley" && !strings.HasSuffix(word, ":") && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" && !exists(word) {
 		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	if end := strings.TrimRight(s, ")\"'`"); end != "" && strings.ContainsRune(".!?", rune(end[len(end)-1])) {
 		return s
 	}
 	return s + "."
+}
+
+// exists reports a file or folder of that name in the working folder.
+func exists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }
 
 // app holds what the commands share while one invocation runs.
@@ -179,6 +189,7 @@ file (see "parley help config"). To try it without a gateway, run
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}")
+	root.SetUsageFunc(writeUsage)
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "trace gateway requests on stderr (the chat writes them to a log file and says which); the API key is masked")
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "read this config file instead of the default one")

@@ -53,7 +53,9 @@ func (c *console) warn(msg string) {
 		c.collected = append(c.collected, sentence(termsafe.Sanitize(c.mask(msg))))
 		return
 	}
-	c.say("warning: " + msg)
+	// "Warning" is written capitalised: a label before a colon is kept
+	// as it is (it may be a path).
+	c.say("Warning: " + msg)
 }
 
 // mask hides the API keys this run has seen (the environment's and every

@@ -107,24 +107,33 @@ func describeTmux(t preview.Tmux) string {
 func (r terminalReport) write(w io.Writer, getenv func(string) string) {
 	c := preview.Choose(r.setting, getenv, r.known)
 	f := r.known.Facts
-	fmt.Fprintf(w, "terminal:        %s\n", c.Terminal)
+	reportRow(w, "terminal:", c.Terminal.String())
 	if f.Version != "" {
-		fmt.Fprintf(w, "  XTVERSION:     %s\n", f.Version)
+		reportRow(w, "  XTVERSION:", f.Version)
 	}
 	if r.asked != "" {
-		fmt.Fprintf(w, "  answers:       %s\n", r.asked)
+		reportRow(w, "  answers:", r.asked)
 	}
 	if f.Answered {
-		fmt.Fprintf(w, "  sixel:         %s\n", yesNo(f.Sixel, sixelDetail(f)))
-		fmt.Fprintf(w, "  kitty graphics: %s\n", yesNo(f.KittyGraphics, ""))
+		reportRow(w, "  sixel:", yesNo(f.Sixel, sixelDetail(f)))
+		reportRow(w, "  kitty graphics:", yesNo(f.KittyGraphics, ""))
 		if f.CellWidth > 0 {
-			fmt.Fprintf(w, "  cell:          %d×%d pixels\n", f.CellWidth, f.CellHeight)
+			reportRow(w, "  cell:", fmt.Sprintf("%d×%d pixels", f.CellWidth, f.CellHeight))
 		}
 	}
 	if r.tmux != "" {
-		fmt.Fprintf(w, "tmux:            %s\n", r.tmux)
+		reportRow(w, "tmux:", r.tmux)
 	}
-	fmt.Fprintf(w, "pictures:        %s (images = %q)\n", c.Mode.Describe(), r.setting)
+	reportRow(w, "pictures:", fmt.Sprintf("%s (images = %q)", c.Mode.Describe(), r.setting))
+}
+
+// reportLabel is the width of the report's labels: the longest,
+// "  kitty graphics:", and a space, so every value starts in one column.
+const reportLabel = len("  kitty graphics:") + 1
+
+// reportRow writes one line of the report: a label and its value.
+func reportRow(w io.Writer, label, value string) {
+	fmt.Fprintf(w, "%-*s%s\n", reportLabel, label, value)
 }
 
 func yesNo(b bool, detail string) string {

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -22,16 +21,18 @@ or the file named by PARLEY_CONFIG or --config. Without a file, OPENAI_BASE_URL
   default_model = "gpt-4o"
   image_model = "gpt-image-1"
   image_dir = "~/Pictures/parley"
-  theme = "auto"                      # dark, light, high-contrast, nord, gruvbox, solarized-light
+  # theme: auto, dark, light, high-contrast, nord, gruvbox, solarized-light
+  theme = "auto"
   mouse = false                       # mouse-wheel scrolling in the chat
   system_prompt = "Answer briefly."
   max_history_messages = 0            # 0 sends the whole conversation
-  max_reply_bytes = "8MiB"            # longer replies stop there; the text so far is kept
-  history = true                      # keep sessions in $XDG_DATA_HOME/parley (see parley sessions)
+  max_reply_bytes = "8MiB"            # a longer reply stops there, kept so far
+  history = true                      # keep sessions in $XDG_DATA_HOME/parley
   auto_title = false                  # ask the model for a short session title
-  attach_max_text_bytes = "256KB"     # the largest text file attached (larger is refused, never cut)
+  attach_max_text_bytes = "256KB"     # the largest text file (refused, not cut)
   attach_max_text_total = "1MB"       # the text files of one message together
-  screenshot_cmd = "grim -g \"$(slurp)\" {file}"   # region screenshot; without {file}: PNG on stdout
+  # a region screenshot; without {file} the command writes a PNG on stdout
+  screenshot_cmd = "grim -g \"$(slurp)\" {file}"
   screenshots_dir = "~/Pictures/Screenshots"     # where /attach latest looks
 
   [[providers]]
@@ -67,12 +68,17 @@ The README lists every key with its default.`,
 
 // demoHelpTopic is "parley help demo": the built-in demo and its models.
 func demoHelpTopic() *cobra.Command {
-	var models strings.Builder
-	tw := tabwriter.NewWriter(&models, 2, 4, 2, ' ', 0)
+	// The models and what each shows, the text wrapped under itself
+	// within helpWidth.
+	name := 0
 	for _, m := range demo.Models() {
-		fmt.Fprintf(tw, "  %s\t%s\n", m.Name, m.Shows)
+		name = max(name, len(m.Name))
 	}
-	tw.Flush()
+	indent := 2 + name + 3
+	var models strings.Builder
+	for _, m := range demo.Models() {
+		fmt.Fprintf(&models, "  %-*s   %s\n", name, m.Name, strings.Join(wrapWords(m.Shows, helpWidth-indent), "\n"+strings.Repeat(" ", indent)))
+	}
 	return &cobra.Command{
 		Use:   "demo",
 		Short: "Try parley without a gateway: the built-in demo and its models",

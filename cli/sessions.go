@@ -120,8 +120,12 @@ func (c *sessionsCmd) sessionsListCommand() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List sessions, newest first: id, last change, message count, title (labelled on a terminal)",
-		Args:  noArgs,
+		Short: "List sessions, newest first, one a line",
+		Long: `List sessions, newest first, one a line: id, last change, message count,
+cost (at the prices of the config; "-" when no reply's price is known) and
+title ("(untitled)" when there is none). On a terminal a header line names the
+columns: ID, UPDATED, MESSAGES, COST, TITLE.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.sessionsList(cmd.Context(), f)
 		},
@@ -555,6 +559,9 @@ func (c *sessionsCmd) sessionsExport(ctx context.Context, prefix, out string, op
 			var pe *fs.PathError
 			if errors.Is(err, fs.ErrExist) && errors.As(err, &pe) {
 				return usagef("%s exists already and was left alone; give another path, or add --force to replace it", pe.Path)
+			}
+			if nf := (*session.NoFolderError)(nil); errors.As(err, &nf) {
+				return usagef("the folder %s does not exist, so nothing was exported; create it first, or give -o a path in a folder that exists", nf.Dir)
 			}
 			return err
 		}

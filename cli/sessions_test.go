@@ -394,6 +394,16 @@ func TestSessionsExport(t *testing.T) {
 		t.Fatalf("the file changed: %q", b)
 	}
 	h.run(nil, "sessions", "export", id, "-o", out, "--force").mustCode(t, 0)
+	// Into a folder that does not exist: refused, and no folder made (a
+	// typo there would leave stray ones).
+	typo := filepath.Join(filepath.Dir(out), "nots", "dir")
+	r = h.run(nil, "sessions", "export", id, "-o", filepath.Join(typo, "chat.md"))
+	if r.code != 2 || r.stderr != "parley: The folder "+typo+" does not exist, so nothing was exported; create it first, or give -o a path in a folder that exists.\n" {
+		t.Fatalf("into a missing folder: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Dir(typo)); !os.IsNotExist(err) {
+		t.Fatalf("a folder was made: %v", err)
+	}
 	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v", st.Mode())
 	}
@@ -498,6 +508,13 @@ func TestSessionsListingsAreLabelled(t *testing.T) {
 		!strings.HasSuffix(strings.Join(strings.Fields(lines[1]), " "), " 0 - (untitled)") || !strings.HasSuffix(strings.Join(strings.Fields(lines[2]), " "), " 2 - which drink?") ||
 		strings.Index(lines[0], "TITLE") != strings.Index(lines[1], "(untitled)") {
 		t.Fatalf("list on a terminal:\n%s", r.stdout)
+	}
+	// Its help names every column the listing has, the cost's "-" too.
+	help := h.run(nil, "sessions", "list", "--help").stdout
+	for _, col := range append(strings.Fields(lines[0]), `"-" when no reply's price is known`) {
+		if !strings.Contains(help, col) {
+			t.Errorf("sessions list --help does not name %q:\n%s", col, help)
+		}
 	}
 	r = h.run(nil, "sessions", "search", "tea")
 	r.mustCode(t, 0)

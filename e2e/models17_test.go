@@ -122,6 +122,11 @@ func TestTextFileInTheChat(t *testing.T) {
 	if flat := strings.Join(strings.Fields(s), " "); !strings.Contains(flat, "neither a PNG, JPEG, WEBP or GIF image nor a text file") || strings.Contains(s, "1 ≡") || strings.Contains(s, "1 ▣") {
 		t.Fatalf("a binary file was attached:\n%s", frame(s))
 	}
+	// The refused line stays in the composer to be corrected; alt+k
+	// clears it.
+	tm.waitText("/attach " + bin)
+	tm.keys("M-k")
+	tm.waitGone("/attach " + bin)
 	tm.send("/attach " + src)
 	tm.waitText("1 ≡ main.go · 3 lines")
 	tm.send("what does it do?")

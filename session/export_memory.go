@@ -41,6 +41,11 @@ func ExportSnapshotFile(snap conversation.Snapshot, id string, created time.Time
 		if m.Created.Before(e.Created) || e.Created.IsZero() {
 			e.Created = m.Created
 		}
+		// Updated is the last change, as a stored session's is: the
+		// newest message.
+		if m.Created.After(e.Updated) {
+			e.Updated = m.Created
+		}
 	}
 	return streamExport(path, opts.Force, func(w io.Writer) error {
 		return writeFormat(w, e, sink, opts)

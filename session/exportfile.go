@@ -25,9 +25,27 @@ func existsError(path string) error {
 	return &fs.PathError{Op: "export to", Path: path, Err: fs.ErrExist}
 }
 
+// NoFolderError is an export path whose folder does not exist. Nothing
+// makes it: a typo in the folder would leave a trail of stray folders, so
+// the export is refused and the user creates the folder or fixes the path.
+type NoFolderError struct {
+	// Dir is the folder that is missing.
+	Dir string
+}
+
+func (e *NoFolderError) Error() string {
+	return fmt.Sprintf("the folder %s does not exist, so nothing was exported; create it first, or give a path in a folder that exists", e.Dir)
+}
+
 // checkTarget refuses an export path that holds something, unless force,
-// and a directory in any case.
+// a directory in any case, and one whose folder is missing.
 func checkTarget(path string, force bool) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return &NoFolderError{Dir: dir}
+	} else if err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is not a folder, so nothing can be exported into it; give a path in a folder", dir)
+	}
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -87,7 +87,12 @@ type attachedMsg struct {
 	// taken is when the newest screenshot of the folder was taken
 	// (/attach latest), said with it.
 	taken time.Time
-	err   error
+	// line is the /attach command as typed: on a failure it goes back
+	// into an empty composer. said is what to say besides (files past
+	// attach_max_count).
+	line string
+	said noticeResult
+	err  error
 }
 
 // attached puts what an attaching job read on the message; a send that
@@ -95,6 +100,9 @@ type attachedMsg struct {
 // when none could be added.
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.work.done()
+	if msg.err != nil {
+		m.comp.keepLine(msg.line)
+	}
 	if stopped(msg.err) {
 		// esc, or the conversation was left: what was pasted stays.
 		return m.notes.say(m.comp.take(msg.text, roomOf(m.opts, &m.pics)))
@@ -107,7 +115,7 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	}
 	added, said := m.comp.attach(msg.atts, roomOf(m.opts, &m.pics))
 	ask, said := seeing(m.eng, m.base, added, said)
-	cmds := []tea.Cmd{ask, m.notes.say(said)}
+	cmds := []tea.Cmd{ask, m.notes.say(said), m.notes.say(msg.said)}
 	if !msg.taken.IsZero() && len(added) > 0 {
 		cmds = append(cmds, m.notes.say(screenshotTaken(added[0], m.now().Sub(msg.taken))))
 	}

@@ -201,33 +201,40 @@ func (w *work) attachUpTo(refs []string, room blockRoom, have int, pasted string
 	if keep == len(refs) {
 		return attach, noticeResult{}
 	}
-	refused := len(refs) - keep
-	return attach, noticeResult{fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
-		room.maxCount, refused, len(refs), plural(refused, "was", "were")), toastWarn}
+	return attach, tooManyFiles(room.maxCount, len(refs)-keep, len(refs))
+}
+
+// tooManyFiles says that refused of n files were past attach_max_count.
+func tooManyFiles(maxCount, refused, n int) noticeResult {
+	return noticeResult{fmt.Sprintf("a message carries at most %d attachments (attach_max_count); %d of the %d files %s not attached",
+		maxCount, refused, n, plural(refused, "was", "were")), toastWarn}
 }
 
 // attachRefsContext reads and prepares images (paths or URLs) off the UI
-// goroutine, one after the other: every one is checked from its bytes,
-// scaled to the limits (within lim.Budget). pasted, when not empty, is
-// the paste the references came from: on any failure it goes into the
-// composer as text, so nothing pasted is lost. When ctx ends, the image
-// being read stops and the rest are not read; the paste then stays text
-// too.
+// goroutine (attachRefs).
 func attachRefsContext(ctx context.Context, refs []string, pasted string, lim api.AttachLimits) tea.Cmd {
-	return func() tea.Msg {
-		atts := make([]api.Attachment, 0, len(refs))
-		for _, r := range refs {
-			a, err := api.AttachContext(ctx, r, lim)
-			if err == nil {
-				err = ctx.Err()
-			}
-			if err != nil {
-				return attachedMsg{text: pasted, err: err}
-			}
-			atts = append(atts, a)
+	return func() tea.Msg { return attachRefs(ctx, refs, pasted, lim) }
+}
+
+// attachRefs reads and prepares images (paths or URLs), one after the
+// other: every one is checked from its bytes, scaled to the limits
+// (within lim.Budget). pasted, when not empty, is the paste the
+// references came from: on any failure it goes into the composer as
+// text, so nothing pasted is lost. When ctx ends, the image being read
+// stops and the rest are not read; the paste then stays text too.
+func attachRefs(ctx context.Context, refs []string, pasted string, lim api.AttachLimits) attachedMsg {
+	atts := make([]api.Attachment, 0, len(refs))
+	for _, r := range refs {
+		a, err := api.AttachContext(ctx, r, lim)
+		if err == nil {
+			err = ctx.Err()
 		}
-		return attachedMsg{atts: atts}
+		if err != nil {
+			return attachedMsg{text: pasted, err: err}
+		}
+		atts = append(atts, a)
 	}
+	return attachedMsg{atts: atts}
 }
 
 // chipStyle draws one chip row exactly w cells wide.
@@ -256,8 +263,9 @@ func attachedList(atts []api.Attachment) string {
 // attachCommand is /attach: without paths it opens the file picker (in
 // the folder it was left in), "latest" attaches the newest screenshot of
 // sys, and paths or links are attached (have: how many the message
-// carries already).
-func (w *work) attachCommand(refs []string, o Options, sys desktop.System, room blockRoom, have int) (tea.Cmd, noticeResult) {
+// carries already; line: the command as typed, back in the composer when
+// the attaching fails).
+func (w *work) attachCommand(refs []string, o Options, sys desktop.System, room blockRoom, have int, line string) (tea.Cmd, noticeResult) {
 	switch {
 	case len(refs) == 0:
 		return findPickerFolder(o.Getenv, o.WorkDir), noticeResult{}
@@ -273,5 +281,5 @@ func (w *work) attachCommand(refs []string, o Options, sys desktop.System, room 
 	for i, r := range refs {
 		expanded[i] = slash.ExpandHome(r, o.Getenv("HOME"))
 	}
-	return w.attachUpTo(expanded, room, have, "", false)
+	return w.attachTyped(expanded, room, have, line), noticeResult{}
 }

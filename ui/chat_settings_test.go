@@ -103,6 +103,11 @@ func TestParametersFromConfigSetAndRole(t *testing.T) {
 	if v, _ := h.eng.Conv().Params().Value("temperature"); v != "1.2" {
 		t.Fatalf("a refused value changed the parameter to %q", v)
 	}
+	// The refused line stays to be corrected.
+	if h.draft() != "/set temperature 5" {
+		t.Fatalf("the refused line is not kept: %q", h.draft())
+	}
+	h.clearDraft()
 	h.typeText("/set temperature --clear")
 	h.key("enter")
 	h.typeText("/role --clear")

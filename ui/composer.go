@@ -199,17 +199,27 @@ func (c *composer) leaveEdit(keep bool) {
 	c.gen++
 }
 
-// keepLine puts a refused command line back into an empty composer, so
-// nothing typed is lost.
-func (c *composer) keepLine(inv slash.Invocation) {
-	if !c.empty() {
+// keepLine puts a refused command line back into the composer, so
+// nothing typed is lost; the attachments stay as they are. Text typed
+// since (the command ran off Update) is left alone.
+func (c *composer) keepLine(line string) {
+	if line == "" || !c.textEmpty() {
 		return
+	}
+	c.setValue(line)
+}
+
+// typedLine is a command line as it was typed (an alias as its command's
+// name).
+func typedLine(inv slash.Invocation) string {
+	if inv.Name == "" {
+		return ""
 	}
 	line := "/" + inv.Name
 	if inv.Args != "" {
 		line += " " + inv.Args
 	}
-	c.setValue(line)
+	return line
 }
 
 // clearedDraft is the text and images the clear key took away.

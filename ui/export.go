@@ -23,21 +23,28 @@ type exportedMsg struct {
 	path string
 	// shown is the path as the user reads it (~/…).
 	shown string
-	err   error
+	// line is the command as typed: on a failure it goes back into an
+	// empty composer.
+	line string
+	err  error
 }
 
 // export writes conv as Markdown (or JSON for a .json path), with its
 // images copied next to the file, once the recorder wrote what is on
 // screen. Without a path it goes to the export folder (exportDir), named
 // after the title. A chat that keeps no history (the demo, --no-save)
-// exports what it holds (created is when it started).
-func (h *history) export(conv *conversation.Conversation, arg string, allBranches bool, o Options, created time.Time) (tea.Cmd, noticeResult) {
+// exports what it holds (created is when it started). Only the export
+// folder is made when missing: a path given whose folder does not exist
+// is refused (session.NoFolderError), as a typo there would leave stray
+// folders. line is the command as typed.
+func (h *history) export(conv *conversation.Conversation, arg string, allBranches bool, o Options, created time.Time, line string) (tea.Cmd, noticeResult) {
 	if conv.Len() == 0 {
 		return nil, noticeResult{"there is nothing to export yet", toastInfo}
 	}
 	home := o.Getenv("HOME")
 	path := strings.TrimSpace(arg)
-	if path == "" {
+	own := path == ""
+	if own {
 		name := "parley-" + conv.ID()[:8]
 		if slug := fileSlug(conv.Title()); slug != "" {
 			name = slug
@@ -59,22 +66,25 @@ func (h *history) export(conv *conversation.Conversation, arg string, allBranche
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
-		if store == nil || openFailed(ctx, store) {
+		msg := exportedMsg{path: path, shown: shown, line: line}
+		if own {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return exportedMsg{path: path, shown: shown, err: err}
+				msg.err = err
+				return msg
 			}
-			return exportedMsg{path: path, shown: shown, err: session.ExportSnapshotFile(snap, id, created, path, opts)}
+		}
+		if store == nil || openFailed(ctx, store) {
+			msg.err = session.ExportSnapshotFile(snap, id, created, path, opts)
+			return msg
 		}
 		// What is on screen is written first.
 		if rec != nil {
-			if err := rec.Flush(ctx); err != nil {
-				return exportedMsg{path: path, shown: shown, err: err}
+			if msg.err = rec.Flush(ctx); msg.err != nil {
+				return msg
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return exportedMsg{path: path, shown: shown, err: err}
-		}
-		return exportedMsg{path: path, shown: shown, err: store.ExportFile(ctx, id, path, opts)}
+		msg.err = store.ExportFile(ctx, id, path, opts)
+		return msg
 	}, noticeResult{}
 }
 
@@ -97,11 +107,20 @@ func exportDir(getenv func(string) string) string {
 	return filepath.Join(data, "parley", "exports")
 }
 
+func (msg exportedMsg) refusedLine() string {
+	if msg.err == nil {
+		return ""
+	}
+	return msg.line
+}
+
 func (msg exportedMsg) notice() noticeResult {
 	shown := cells.OneLine(msg.shown)
 	switch {
 	case errors.Is(msg.err, fs.ErrExist):
 		return noticeResult{shown + " exists already and was left alone; give another path: /export PATH", toastWarn}
+	case errors.As(msg.err, new(*session.NoFolderError)):
+		return noticeResult{"the folder " + cells.OneLine(filepath.Dir(msg.shown)) + " does not exist, so nothing was exported; create it first, or give a path in a folder that exists: /export PATH", toastErr}
 	case msg.err != nil:
 		return noticeResult{"could not export to " + shown + ": " + msg.err.Error(), toastErr}
 	}

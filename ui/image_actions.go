@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -74,8 +75,8 @@ func (m *Model) imageAction(r imagepane.Chosen) tea.Cmd {
 			return noticeMsg{text: "image copied to the clipboard", kind: toastOK}
 		}
 	case imagepane.Save:
-		dst, data := r.SavePath, a.Data
-		return func() tea.Msg { return saveImageCopy(dst, data) }
+		dst, data, own := r.SavePath, a.Data, m.opts.saveDir()
+		return func() tea.Msg { return saveImageCopy(dst, data, own) }
 	case imagepane.Edit:
 		m.focus.toComposer()
 		m.comp.setValue("/edit ")
@@ -85,21 +86,28 @@ func (m *Model) imageAction(r imagepane.Chosen) tea.Cmd {
 }
 
 // saveImageCopy writes a copy of an image to dst (a folder keeps the
-// image's name), never over an existing file.
-func saveImageCopy(dst string, data []byte) tea.Msg {
+// image's name), never over an existing file. own is parley's own image
+// folder, made when missing; any other folder must exist, since a typo
+// there would leave stray folders.
+func saveImageCopy(dst string, data []byte, own string) tea.Msg {
 	if st, err := os.Stat(dst); err == nil && st.IsDir() {
 		dst = filepath.Join(dst, "image"+media.Sniff(data).Ext())
 	}
-	if err := writeNewFile(dst, data); err != nil {
+	if err := writeNewFile(dst, data, own); err != nil {
 		return noticeMsg{text: fmt.Sprintf("cannot save a copy as %s: %s; choose another path", cells.OneLine(dst), userSentence(err)), kind: toastErr}
 	}
 	return noticeMsg{text: "saved a copy as " + cells.OneLine(dst), kind: toastOK}
 }
 
-// writeNewFile writes data to a file that must not exist yet (its folder
-// is made when missing); a failed write leaves no file behind.
-func writeNewFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// writeNewFile writes data to a file that must not exist yet; its folder
+// is made when missing only when it is own; a failed write leaves no file
+// behind.
+func writeNewFile(path string, data []byte, own string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && (own == "" || filepath.Clean(own) != dir) {
+		return fmt.Errorf("the folder %s does not exist (create it first)", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fserr.Cause(err)
 	}
 	err := media.WriteNew(path, data)

@@ -158,12 +158,19 @@ func (r *imageRunner) command(inv slash.Invocation, cat *api.Catalog, cfg *confi
 func (m *Model) askImages(inv slash.Invocation, line imageLine) tea.Cmd {
 	switch {
 	case line.refused != "":
-		m.comp.keepLine(inv)
+		m.comp.keepLine(typedLine(inv))
 		return m.notes.show(line.refused, toastErr)
 	case line.mask != "":
 		return readMask(line.ask, line.mask)
 	}
-	return m.startImages(line.ask)
+	// A turn in flight refuses the images with a warning: the line
+	// stays for when it is over.
+	before := m.notes.gen
+	cmd := m.startImages(line.ask)
+	if kind, shown := m.notes.shownSince(before); shown && kind >= toastWarn {
+		m.comp.keepLine(typedLine(inv))
+	}
+	return cmd
 }
 
 // startImages checks what was asked against what the model accepts (before

@@ -88,6 +88,13 @@ func (ns *notices) record(text string, kind toastKind) {
 	ns.add(notice{text: cells.Fold(text), kind: kind, at: ns.now(), gen: ns.gen})
 }
 
+// shownSince is the kind of the notice shown now, when it was shown after
+// the notice numbered gen (ns.gen before a step): ok is false when the
+// step showed none, or it is gone already.
+func (ns *notices) shownSince(gen int) (kind toastKind, ok bool) {
+	return ns.cur.kind, ns.cur.gen > gen
+}
+
 // expired dismisses the notice shown when it is the one that expired.
 func (ns *notices) expired(msg noticeExpiredMsg) {
 	if msg.gen == ns.cur.gen {
@@ -142,6 +149,16 @@ type worded interface {
 }
 
 func (msg noticeMsg) notice() noticeResult { return noticeResult(msg) }
+
+// refusedLine is the command line a command that ran off Update gives
+// back to the composer when it failed (an export): "" for any other
+// result.
+func refusedLine(msg worded) string {
+	if r, ok := msg.(interface{ refusedLine() string }); ok {
+		return r.refusedLine()
+	}
+	return ""
+}
 
 func (msg copiedMsg) notice() noticeResult {
 	text, kind := copiedToast(msg)

@@ -126,7 +126,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 		// listed as it is.
 		return tea.Batch(cmd, m.hist.saveDraft(m.eng.Conv().ID(), &m.comp))
 	case opExport:
-		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started)
+		cmd, n := m.hist.export(m.eng.Conv(), strings.Join(c.inv.Positional, " "), c.inv.Flags.Has("all-branches"), m.opts, m.term.started, typedLine(c.inv))
 		return tea.Batch(cmd, m.notes.say(n))
 	case opRetry:
 		return m.retry()
@@ -162,7 +162,7 @@ func (m *Model) performConversation(o op, c call) tea.Cmd {
 func (m *Model) performMessage(o op, c call) tea.Cmd {
 	switch o {
 	case opAttach:
-		cmd, refused := m.work.attachCommand(c.inv.Positional, m.opts, m.desktop, roomOf(m.opts, &m.pics), len(m.comp.attachments))
+		cmd, refused := m.work.attachCommand(c.inv.Positional, m.opts, m.desktop, roomOf(m.opts, &m.pics), len(m.comp.attachments), typedLine(c.inv))
 		return tea.Batch(cmd, m.notes.say(refused))
 	case opScreenshot:
 		name := "screenshot-" + m.now().Format("20060102-150405")

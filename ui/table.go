@@ -150,13 +150,21 @@ func (t actionTable) forCommand(name string) (action, bool) {
 }
 
 // runCommand runs a parsed command line. It runs in Update, like a key: a
-// command is another way to press one.
+// command is another way to press one. A command refused (an error
+// notice) gets its line back in the composer, as an unknown command keeps
+// it, so nothing typed is lost; one that runs on off Update (/attach,
+// /export) puts it back when its result says it failed.
 func (m *Model) runCommand(inv slash.Invocation) tea.Cmd {
 	a, ok := m.actions.forCommand(inv.Name)
 	if !ok {
 		return m.notes.show("the command /"+cells.OneLine(inv.Name)+" is not handled", toastErr)
 	}
-	return m.perform(a.op, call{inv: inv})
+	before := m.notes.gen
+	cmd := m.perform(a.op, call{inv: inv})
+	if kind, shown := m.notes.shownSince(before); shown && kind == toastErr {
+		m.comp.keepLine(typedLine(inv))
+	}
+	return cmd
 }
 
 // nameArg completes a command's first word from a list.

@@ -104,13 +104,13 @@ func toolsCommand(argv []string, mg *mcp.Manager, layers *layerStack, ctx *uictx
 		return "", toastInfo
 	case argv[0] == "restart" && len(argv) == 2 && mg != nil:
 		if err := mg.Restart(argv[1]); err != nil {
-			return err.Error(), toastWarn
+			return err.Error(), toastErr
 		}
 		return "restarting MCP server " + argv[1], toastInfo
 	case argv[0] == "restart" && len(argv) == 2:
-		return "no MCP servers are configured: add [[mcp_servers]] to the config", toastWarn
+		return "no MCP servers are configured: add [[mcp_servers]] to the config", toastErr
 	}
-	return "/tools takes nothing, or restart and a server's name: /tools restart " + strings.Join(serverNames(mg), "|"), toastWarn
+	return "/tools takes nothing, or restart and a server's name: /tools restart " + strings.Join(serverNames(mg), "|"), toastErr
 }
 
 func serverNames(mg *mcp.Manager) []string {

@@ -286,6 +286,7 @@ func (m *Model) workDone(msg tea.Msg) (tea.Cmd, bool) {
 		return m.notes.show(warning, toastWarn), true
 
 	case worded:
+		m.comp.keepLine(refusedLine(msg))
 		return m.notes.say(msg.notice()), true
 	default:
 		return nil, false
