@@ -22,6 +22,7 @@ func TestUnknownThemeNamesTheKeyAndTheNearest(t *testing.T) {
 			t.Fatalf("%s does not say %q:\n%s", c.typed, c.want, h.screen())
 		}
 		h.key("esc")
+		h.clearDraft() // a refused command keeps its line
 	}
 }
 

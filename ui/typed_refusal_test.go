@@ -66,7 +66,7 @@ func TestRefusedCommandsKeepTheirLine(t *testing.T) {
 		{"/detach 7", "/detach takes the number of an attachment, 1 to 1"},
 		{"/copy x", "/copy takes the number of a code block"},
 		{"/tools start", "/tools takes nothing, or restart"},
-		{"/theme no-such-theme", "there is no theme named no-such-theme"},
+		{"/theme no-such-theme", `there is no theme named "no-such-theme"`},
 	} {
 		h.key("esc")
 		h.clearDraft()
