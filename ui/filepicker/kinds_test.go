@@ -380,3 +380,23 @@ func collect(cmd tea.Cmd) []tea.Msg {
 		return []tea.Msg{msg}
 	}
 }
+
+// A refusal longer than three lines of a narrow picker is shown whole,
+// its advice at the end included: the list gives up rows for it.
+func TestLongRefusalIsWholeWhenNarrow(t *testing.T) {
+	dir := t.TempDir()
+	mkfiles(t, dir, "a.md")
+	p, cmd := New(testCtx(t), Options{Dir: dir})
+	p.SetSize(30, 20)
+	drive(t, p, cmd)
+	missing := filepath.Join(dir, "a folder with a long name", "and another one", "photo.png")
+	typeText(t, p, missing)
+	press(t, p, enter)
+	// The path is broken where the width ends, so the words are compared
+	// without the white space between lines.
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	view := plain(p.View())
+	if want := "there is no folder " + missing + "; check the path"; !strings.Contains(squeeze(view), squeeze(want)) {
+		t.Fatalf("the refusal is not whole; want %q:\n%s", want, view)
+	}
+}

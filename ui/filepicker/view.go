@@ -24,10 +24,6 @@ const sideMin = 70
 // status lines and the keys.
 func (p *Picker) rows() int { return max(p.h-3-p.statusH, 0) }
 
-// maxStatusLines is how many lines a long sentence in the status area
-// may take from the list.
-const maxStatusLines = 3
-
 // listWidth leaves room for the preview beside the list when there is
 // one and the screen is wide enough.
 func (p *Picker) listWidth() int {
@@ -145,8 +141,8 @@ func (p *Picker) titleLine() string {
 }
 
 // statusLines say what failed, where a typed path leads, or how many
-// files are chosen: one line, or a sentence wrapped on up to
-// maxStatusLines while the list keeps a row.
+// files are chosen: one line, or a sentence wrapped on the lines it
+// needs while the list keeps two rows.
 func (p *Picker) statusLines() []string {
 	st := &p.ctx.Styles
 	switch {
@@ -166,10 +162,11 @@ func (p *Picker) statusLines() []string {
 	return []string{st.Muted.Render(cells.Fit(" "+text, p.w))}
 }
 
-// sentence wraps s in the status area; a screen too short to hold it
-// shows what fits.
+// sentence wraps s in the status area, taking rows from the list (the
+// advice at its end is what the user acts on); only a screen too short to
+// hold it with two rows of the list shows what fits.
 func (p *Picker) sentence(s string, style lipgloss.Style) []string {
-	room := min(maxStatusLines, max(p.h-5, 1))
+	room := max(p.h-5, 1)
 	ls := strings.Split(ansi.Wrap(cells.Fold(s), max(p.w-1, 1), ""), "\n")
 	if len(ls) > room {
 		ls[room-1] = strings.Join(ls[room-1:], " ")
