@@ -83,27 +83,27 @@ func origin(u *url.URL) string {
 // redactURL drops a password (and query, which may hold tokens) from a URL
 // that is about to be shown. The rest stays as it was written: the
 // message quotes what the user typed ("not a url", not "not%20a%20url"),
-// so it is cut from the text, never parsed and printed again.
+// so it is cut from the text, never parsed and printed again. Everything
+// before the last "@" after the scheme goes, wherever it stands: a
+// password written raw may hold "/", "?" or "#", and hiding a path's "@"
+// too is the safe mistake.
 func redactURL(raw string) string {
-	s, frag, hasFrag := strings.Cut(raw, "#")
-	if base, query, ok := strings.Cut(s, "?"); ok && query != "" {
-		s = base + "?…"
-	}
-	// The user info is what comes before the last "@" of the authority:
-	// after the scheme's "://", before the path.
+	s := raw
 	start := 0
 	if i := strings.Index(s, "://"); i >= 0 {
 		start = i + len("://")
 	}
-	end := len(s)
-	if j := strings.IndexAny(s[start:], "/?"); j >= 0 {
-		end = start + j
-	}
-	if at := strings.LastIndex(s[start:end], "@"); at >= 0 {
+	if at := strings.LastIndex(s[start:], "@"); at >= 0 {
 		s = s[:start] + "…" + s[start+at:]
 	}
-	if hasFrag {
-		s += "#" + frag
+	if base, rest, ok := strings.Cut(s, "?"); ok {
+		query, frag, hasFrag := strings.Cut(rest, "#")
+		if query != "" {
+			s = base + "?…"
+			if hasFrag {
+				s += "#" + frag
+			}
+		}
 	}
 	return s
 }
