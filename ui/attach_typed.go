@@ -21,9 +21,11 @@ func (w *work) attachTyped(words []string, room blockRoom, have int, line string
 		refs := joinSpaced(ctx, words)
 		keep := min(max(room.maxCount-have, 0), len(refs))
 		msg := attachRefs(ctx, refs[:keep], "", room.lim)
-		if msg.err != nil && !stopped(msg.err) && len(refs) > 1 && !strings.Contains(refs[0], "://") && !fileExists(refs[0]) {
-			// Perhaps one path with spaces, mistyped: say how to write it.
-			msg.err = fmt.Errorf("%w (a path with spaces goes in quotes: /attach %q)", msg.err, strings.Join(words, " "))
+		if msg.err != nil && !stopped(msg.err) && len(refs) > 1 && !strings.Contains(refs[0], "://") && !regularFile(refs[0]) {
+			// Perhaps one path with spaces, mistyped: the words joined name
+			// no file either (joinSpaced would have found it), so say so
+			// rather than advise quotes that cannot help.
+			msg.err = fmt.Errorf("%w, and no file is named %s either, the words joined", msg.err, `"`+strings.Join(words, " ")+`"`)
 		}
 		msg.line = line
 		if keep < len(refs) {
@@ -33,19 +35,28 @@ func (w *work) attachTyped(words []string, room blockRoom, have int, line string
 	}
 }
 
+// maxJoined bounds the paths joinSpaced tries: the longest path a system
+// takes (PATH_MAX), and as many words as that can hold; a pasted line of
+// thousands of words costs at most this many lookups a word.
+const (
+	maxJoinedBytes = 4096
+	maxJoinedWords = 64
+)
+
 // joinSpaced undoes the split of an unquoted path with spaces: where a
-// word names no file but it and the words after it, joined with spaces,
-// do ("/tmp/my" "photo.png" for "/tmp/my photo.png"), that path takes
-// their place; the longest such run wins. A word that names a file (or
-// is a link, which names none joined either) stays as it is. Nothing else
-// could be meant, so the file is attached rather than refused with advice
-// about quoting.
+// word names no file (nothing, or a folder) but it and the words after
+// it, joined with spaces, name a file ("/tmp/my" "photo.png" for
+// "/tmp/my photo.png", "~/Pictures/Holiday" "2023.png" where the folder
+// Holiday is beside the file), that path takes their place; the longest
+// such run wins. A word that names a file, or is a link, stays as it is.
+// Nothing else could be meant, so the file is attached rather than
+// refused with advice about quoting.
 func joinSpaced(ctx context.Context, words []string) []string {
 	out := make([]string, 0, len(words))
 	for i := 0; i < len(words); i++ {
 		n := 1
-		if len(words)-i > 1 && !fileExists(words[i]) && ctx.Err() == nil {
-			n = spacedRun(words[i:])
+		if len(words)-i > 1 && !strings.Contains(words[i], "://") && !regularFile(words[i]) {
+			n = spacedRun(ctx, words[i:])
 		}
 		out = append(out, strings.Join(words[i:i+n], " "))
 		i += n - 1
@@ -54,19 +65,28 @@ func joinSpaced(ctx context.Context, words []string) []string {
 }
 
 // spacedRun is how many of words, from the first, joined with spaces
-// name a file: the longest such run, or 1 when none does.
-func spacedRun(words []string) int {
-	for n := len(words); n > 1; n-- {
-		if fileExists(strings.Join(words[:n], " ")) {
+// name a file: the longest such run within maxJoined, or 1 when none does
+// (or ctx ended).
+func spacedRun(ctx context.Context, words []string) int {
+	n, size := 0, -1
+	for n < len(words) && n < maxJoinedWords && size+1+len(words[n]) <= maxJoinedBytes {
+		size += 1 + len(words[n])
+		n++
+	}
+	for ; n > 1; n-- {
+		if ctx.Err() != nil {
+			return 1
+		}
+		if regularFile(strings.Join(words[:n], " ")) {
 			return n
 		}
 	}
 	return 1
 }
 
-// fileExists reports whether path names anything (a file, a folder, a
-// link): whether it is an image or text is for the attaching to say.
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+// regularFile reports whether path names a regular file (through links):
+// whether it is an image or text is for the attaching to say.
+func regularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -32,15 +32,33 @@ func TestAttachUnquotedPathWithASpace(t *testing.T) {
 	if h.draft() != "" {
 		t.Fatalf("the composer kept %q after the command ran", h.draft())
 	}
-	// Words that name no file, apart or joined: the refusal says how a
-	// path with spaces is written, and the line stays to be corrected.
+	// Words that name no file, apart or joined: the refusal says the
+	// joined name is no file either, and the line stays to be corrected.
 	other := filepath.Join(dir, "other pic.png")
 	h.typeText("/attach " + other)
 	h.key("enter")
-	want := "(a path with spaces goes in quotes: /attach \"" + other + "\")"
+	want := "and no file is named \"" + other + "\" either, the words joined"
 	h.wait("the refusal", func() bool { text, _ := h.notice(); return strings.HasSuffix(text, want) })
 	if h.draft() != "/attach "+other {
 		t.Fatalf("the line was lost: %q", h.draft())
+	}
+	// A folder named as the path's first word, beside the file: the file
+	// is meant, not the folder.
+	h.clearDraft()
+	h.key("esc")
+	pictures := t.TempDir()
+	holiday := filepath.Join(pictures, "Holiday")
+	if err := os.Mkdir(holiday, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(pngFile(t, pictures, 30, 20), holiday+" 2023.png"); err != nil {
+		t.Fatal(err)
+	}
+	h.typeText("/attach " + holiday + " 2023.png")
+	h.key("enter")
+	h.wait("a third chip", func() bool { return len(h.attached()) == 3 })
+	if got := h.attached()[2].Name; got != "Holiday 2023.png" {
+		t.Fatalf("the third attachment is %q, want Holiday 2023.png", got)
 	}
 }
 
@@ -137,5 +155,29 @@ func TestSaveCopyIntoAMissingFolder(t *testing.T) {
 	}
 	if msg := saveImageCopy(filepath.Join(own, "a.png"), data, own).(noticeMsg); msg.kind != toastOK {
 		t.Fatalf("saving into parley's own folder: %+v", msg)
+	}
+}
+
+// joinSpaced tries at most maxJoinedWords words (and maxJoinedBytes) for
+// one path, so a pasted line of thousands of words costs a bounded number
+// of lookups: a file whose name is 65 words joined is not found that way.
+func TestJoinSpacedIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	words := strings.Fields(strings.Repeat("a ", maxJoinedWords+1))
+	words[0] = filepath.Join(dir, "a")
+	if err := os.WriteFile(strings.Join(words, " "), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := joinSpaced(t.Context(), words); len(got) != len(words) {
+		t.Fatalf("%d words were joined into %d paths; the run is longer than the bound", len(words), len(got))
+	}
+	if got := joinSpaced(t.Context(), words[:maxJoinedWords]); len(got) != maxJoinedWords {
+		t.Fatalf("a run within the bound naming no file was joined: %d paths", len(got))
+	}
+	if err := os.WriteFile(strings.Join(words[:maxJoinedWords], " "), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := joinSpaced(t.Context(), words[:maxJoinedWords]); len(got) != 1 {
+		t.Fatalf("a file named by %d words joined was not found: %d paths", maxJoinedWords, len(got))
 	}
 }
