@@ -12,7 +12,7 @@ import (
 // and both conditions it holds (East Asian widths or not): the first
 // frame's borders, the transcript's wrapping and every cell count read it.
 func TestWidthTableIsTheUnicodeTables(t *testing.T) {
-	Prepare() // builds the table, if no test in this process has yet
+	runewidth.BuildWidthTable()
 	for _, eastAsian := range []bool{false, true} {
 		c := &runewidth.Condition{EastAsianWidth: eastAsian, StrictEmojiNeutral: true}
 		wrong := 0

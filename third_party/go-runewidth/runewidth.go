@@ -306,12 +306,33 @@ func inWidthTable(r rune, t widthTable) (int, bool) {
 // WidthFromTables is the width of r with StrictEmojiNeutral as the
 // interval tables give it, without strictWidthLUT, for checking that table
 // from outside (parley: its copy packs the table; parley's
-// TestWidthTableIsTheUnicodeTables holds every rune of it to this).
+// TestWidthTableIsTheUnicodeTables holds every rune of it to this). Below
+// 0x300 it paints as initStrictWidthLUTLow does, from the same tables, since
+// runeWidthNoLUT reads the table there.
 func WidthFromTables(r rune, eastAsian bool) int {
-	if r < 0 || r > 0x10FFFF {
+	switch {
+	case r < 0 || r > 0x10FFFF:
 		return 0
+	case eastAsian && r < 0x300:
+		tablesOnce.Do(initTables)
+		switch {
+		case inTable(r, combining), inTable(r, nonprint):
+			return 0
+		case inTable(r, ambiguous), inTable(r, doublewidth):
+			return 2
+		}
+		return 1
 	}
 	return runeWidthNoLUT(r, eastAsian, true)
+}
+
+// BuildWidthTable builds strictWidthLUT now, waiting for a build another
+// goroutine started (parley: for its test of the table; the first width
+// asked otherwise builds it, or answers without it while it is built).
+func BuildWidthTable() {
+	strictWidthLUTBuilder.Lock()
+	defer strictWidthLUTBuilder.Unlock()
+	buildStrictWidthLUT()
 }
 
 func runeWidthNoLUT(r rune, eastAsian, strictEmojiNeutral bool) int {
