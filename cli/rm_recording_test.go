@@ -20,7 +20,19 @@ import (
 // of the reply does not bring the session back without its question.
 func TestRmAllWhileRecording(t *testing.T) {
 	bin := buildParley(t)
-	gw := apitest.New(t)
+	reply := strings.Repeat("slow words arrive ", 30)
+	// The gateway holds the reply until the test has seen the question in
+	// the history, so the reply streams after that however slowly the
+	// processes start (under -race on a loaded machine the question took
+	// over 10 s to appear while a reply sent at once was nearly done).
+	seen := make(chan struct{})
+	gw := apitest.New(t, apitest.WithResponder(func(apitest.Call) apitest.Reply {
+		select {
+		case <-seen:
+		case <-time.After(60 * time.Second):
+		}
+		return apitest.Reply{Text: reply, DeltaRunes: 6, Interval: 40 * time.Millisecond} // about 4 s
+	}))
 	home := t.TempDir()
 	data := filepath.Join(home, ".local", "share")
 	env := append(os.Environ(),
@@ -45,8 +57,6 @@ func TestRmAllWhileRecording(t *testing.T) {
 		}
 		return out.String(), 0
 	}
-	reply := strings.Repeat("slow words arrive ", 30)
-	gw.Enqueue(apitest.Reply{Text: reply, DeltaRunes: 6, Interval: 40 * time.Millisecond}) // about 4 s
 	ask := exec.Command(bin, "ask", "-m", "gpt-4o", "the first message")
 	ask.Env = env
 	var askOut, askErr bytes.Buffer
@@ -54,7 +64,7 @@ func TestRmAllWhileRecording(t *testing.T) {
 	if err := ask.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if out, code := parley("sessions", "list"); code == 0 && strings.Contains(out, "the first message") {
 			break
@@ -64,6 +74,7 @@ func TestRmAllWhileRecording(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	close(seen)
 	time.Sleep(1500 * time.Millisecond) // a progress save of the reply has happened
 	if out, code := parley("sessions", "rm", "--all", "--yes"); code != 0 || !strings.Contains(out, "Deleted 1 session") {
 		t.Fatalf("rm --all: %d %q", code, out)
