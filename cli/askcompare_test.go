@@ -172,3 +172,29 @@ func TestAskCompareFailedModelKeepsItsCase(t *testing.T) {
 		t.Fatalf("stderr = %q", r.stderr)
 	}
 }
+
+// sessions search numbers a message by its place on its branch, as
+// sessions show does, not by the store's id that counts every branch.
+func TestSessionsSearchNumbersMessagesAsShowDoes(t *testing.T) {
+	h := compareHarness(t, false)
+	h.run(nil, "ask", "--compare", "gpt-4o,llama3", "tea one").mustCode(t, 0)
+	h.run(nil, "ask", "--continue", "tea two").mustCode(t, 0)
+	id := regexp.MustCompile(`[0-9a-f]{32}`).FindString(h.run(nil, "sessions", "list").stdout)
+	show := h.run(nil, "sessions", "show", id)
+	if !strings.Contains(show.stdout, "── You · 2026-11-21 14:30\ntea two") || !strings.Contains(show.stdout, "message 2, alternative 1 of 2") {
+		t.Fatalf("show:\n%s", show.stdout)
+	}
+	r := h.run(nil, "sessions", "search", "tea")
+	r.mustCode(t, 0)
+	if want := id + "  3  tea two\n" + id + "  1  tea one\n"; r.stdout != want {
+		t.Fatalf("search = %q, want %q", r.stdout, want)
+	}
+	r = h.run(nil, "sessions", "search", "llama")
+	if want := id + "  2  llama says hi\n"; r.stdout != want {
+		t.Fatalf("search in the other branch = %q, want %q", r.stdout, want)
+	}
+	r = h.run(nil, "sessions", "search", "--json", "tea", "two")
+	if !strings.Contains(r.stdout, `"message_id": 4`) || !strings.Contains(r.stdout, `"place": 3`) {
+		t.Fatalf("search --json = %s", r.stdout)
+	}
+}

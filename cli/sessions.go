@@ -401,8 +401,9 @@ func (c *sessionsCmd) sessionsSearchCommand() *cobra.Command {
 		Long: `Find the messages that contain every word of QUERY, newest first, in every
 session. Each word matches the words it starts, regardless of case and
 accents ("wombat" finds "wombats"); "put words in quotes" to match them in a
-row. Each line shows the session id, the message number and a snippet, with a
-header line on a terminal. No match is an error (exit status 1), as for grep.
+row. Each line shows the session id, the message's number on its branch (as
+"parley sessions show" numbers it) and a snippet, with a header line on a
+terminal. No match is an error (exit status 1), as for grep.
 Every branch of a conversation is searched (edited messages and regenerated
 replies are kept as alternatives): a match in another branch than the active
 one is shown by "parley sessions export --all-branches".`,
@@ -422,9 +423,12 @@ type jsonHit struct {
 	SessionID    string `json:"session_id"`
 	SessionTitle string `json:"session_title"`
 	MessageID    int    `json:"message_id"`
-	Role         string `json:"role"`
-	Created      string `json:"created"`
-	Snippet      string `json:"snippet"`
+	// Place is the message's number on its branch, as sessions show
+	// numbers it.
+	Place   int    `json:"place"`
+	Role    string `json:"role"`
+	Created string `json:"created"`
+	Snippet string `json:"snippet"`
 	// Highlights are the matched words as [start, end) byte offsets into
 	// Snippet.
 	Highlights [][2]int `json:"highlights"`
@@ -454,7 +458,7 @@ func (c *sessionsCmd) sessionsSearch(ctx context.Context, query string, f listFl
 		if f.json {
 			out := make([]jsonHit, 0, len(hits))
 			for _, h := range hits {
-				jh := jsonHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Role: h.Role,
+				jh := jsonHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Place: h.Place, Role: h.Role,
 					Created: rfc3339(h.Created), Highlights: [][2]int{}}
 				for _, sp := range session.SplitSnippet(h.Snippet) {
 					if sp.Hit {
@@ -473,9 +477,9 @@ func (c *sessionsCmd) sessionsSearch(ctx context.Context, query string, f listFl
 		}
 		for _, h := range hits {
 			if c.env.StdoutIsTerminal {
-				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.MessageID)
+				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.Place)
 			} else {
-				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
+				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.Place)
 			}
 			// Snippets come on one line, the spaces around the matches
 			// kept.
