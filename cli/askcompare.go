@@ -154,15 +154,37 @@ func (p *comparePrinter) ended(x chat.Ended) {
 }
 
 // print writes one answer under its header: "## MODEL" on stdout, a blank
-// line between answers; a failure's error on stderr.
+// line between answers; a failure's error on stderr. A model that failed
+// before any text has no section on stdout: an empty one would read as
+// an empty answer.
 func (p *comparePrinter) print(r *chat.Reply) {
 	m, _ := p.eng.Conv().ByID(r.Turn.ReplyID)
+	if r.Err == nil || m.Text != "" || m.Reasoning != "" {
+		p.answer(r.Model, m)
+	}
+	switch {
+	case r.Err != nil && !errors.Is(r.Err, context.Canceled):
+		p.failed = append(p.failed, termsafe.Sanitize(r.Model))
+		p.a.console.say(fmt.Sprintf("%s failed: %v", r.Model, r.Err), r.Model)
+	case r.Err == nil:
+		if note := finishNote(m.FinishReason); note != "" {
+			p.a.console.say(r.Model+": "+note, r.Model)
+		}
+	}
+	if p.f.usage {
+		fmt.Fprintln(p.a.env.Stderr, termsafe.Sanitize(r.Model)+" "+usageLine(m.Usage))
+	}
+}
+
+// answer writes model's answer m under its header, its reasoning on
+// stderr.
+func (p *comparePrinter) answer(model string, m conversation.Message) {
 	out := p.a.env.Stdout
 	if p.printed > 0 {
 		p.write(out, "\n")
 	}
 	p.printed++
-	p.write(out, "## "+termsafe.Sanitize(r.Model)+"\n\n")
+	p.write(out, "## "+termsafe.Sanitize(model)+"\n\n")
 	if m.Reasoning != "" && (p.f.reasoning || p.a.env.StderrIsTerminal) {
 		think := newReasoningWriter(p.a.env.Stderr, p.f.raw, p.a.env.StderrIsTerminal)
 		think.Write(m.Reasoning)
@@ -172,18 +194,6 @@ func (p *comparePrinter) print(r *chat.Reply) {
 	w.Write(m.Text)
 	if err := w.Close(); err != nil && p.err == nil {
 		p.err = err
-	}
-	switch {
-	case r.Err != nil && !errors.Is(r.Err, context.Canceled):
-		p.failed = append(p.failed, termsafe.Sanitize(r.Model))
-		p.a.console.say(fmt.Sprintf("%s failed: %v", r.Model, r.Err))
-	case r.Err == nil:
-		if note := finishNote(m.FinishReason); note != "" {
-			p.a.console.say(r.Model + ": " + note)
-		}
-	}
-	if p.f.usage {
-		fmt.Fprintln(p.a.env.Stderr, termsafe.Sanitize(r.Model)+" "+usageLine(m.Usage))
 	}
 }
 

@@ -49,16 +49,17 @@ func TestAskCompareprintsEachAnswerUnderItsHeader(t *testing.T) {
 	}
 }
 
-// One model failing prints the others, says its error, and exits 1; the
+// One model failing prints the others, says its error on stderr only
+// (no empty section on stdout, its id spelled as given), and exits 1; the
 // session keeps both answers as alternatives.
 func TestAskCompareFailureExitsNonZero(t *testing.T) {
 	h := compareHarness(t, true)
 	r := h.run(nil, "ask", "-m", "gpt-4o", "-m", "llama3", "hello?")
 	r.mustCode(t, 1)
-	if !strings.Contains(r.stdout, "## gpt-4o\n\ngpt-4o says hi\n") || !strings.Contains(r.stdout, "## llama3\n") {
-		t.Fatalf("stdout = %q", r.stdout)
+	if r.stdout != "## gpt-4o\n\ngpt-4o says hi\n" {
+		t.Fatalf("stdout = %q, want only gpt-4o's section", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "llama fell over") || !strings.Contains(r.stderr, "1 of 2 models failed (llama3)") {
+	if !strings.Contains(r.stderr, "parley: llama3 failed: ") || !strings.Contains(r.stderr, "llama fell over") || !strings.Contains(r.stderr, "1 of 2 models failed (llama3)") {
 		t.Fatalf("stderr = %q", r.stderr)
 	}
 	list := h.run(nil, "sessions", "list")
@@ -67,6 +68,27 @@ func TestAskCompareFailureExitsNonZero(t *testing.T) {
 	exp.mustCode(t, 0)
 	if !strings.Contains(exp.stdout, "gpt-4o says hi") || !strings.Contains(exp.stdout, "llama fell over") {
 		t.Fatalf("export = %q", exp.stdout)
+	}
+}
+
+// The session's model is the model of the reply its active branch ends
+// at, the first named, even when another model's answer ends after it:
+// sessions show says it, and ask --continue asks it.
+func TestAskCompareSessionModelIsTheActiveReplys(t *testing.T) {
+	h := compareHarness(t, false) // llama3 ends after gpt-4o
+	h.run(nil, "ask", "--compare", "gpt-4o,llama3", "second compare").mustCode(t, 0)
+	id := regexp.MustCompile(`[0-9a-f]{32}`).FindString(h.run(nil, "sessions", "list").stdout)
+	show := h.run(nil, "sessions", "show", id)
+	show.mustCode(t, 0)
+	header := regexp.MustCompile(`(?m)^session .*$`).FindString(show.stdout)
+	if !strings.Contains(header, " · gpt-4o · ") || !strings.Contains(show.stdout, "── gpt-4o · ") {
+		t.Fatalf("show:\n%s", show.stdout)
+	}
+	h.run(nil, "ask", "--continue", "and then?").mustCode(t, 0)
+	reqs := h.gw.RequestsTo("/chat/completions")
+	last := reqs[len(reqs)-1].Chat
+	if last.Model != "gpt-4o" || len(last.Messages) != 3 || last.Messages[1].Content.PlainText() != "gpt-4o says hi" {
+		t.Fatalf("the continued question went to %s with %d messages: %s", last.Model, len(last.Messages), reqs[len(reqs)-1].Body)
 	}
 }
 
@@ -127,5 +149,52 @@ func TestSessionCosts(t *testing.T) {
 	js := h.run(nil, "sessions", "list", "--json")
 	if !strings.Contains(js.stdout, `"cost":`) || strings.Count(js.stdout, `"cost":`) != 1 {
 		t.Fatalf("json: %s", js.stdout)
+	}
+}
+
+// A model whose id is a plain lower-case word keeps its spelling when a
+// message opens with it: "nosuchmodel failed", not "Nosuchmodel".
+func TestAskCompareFailedModelKeepsItsCase(t *testing.T) {
+	h := newHarness(t)
+	h.gw = apitest.New(t, apitest.WithResponder(func(c apitest.Call) apitest.Reply {
+		if c.Model.ID == "nosuchmodel" {
+			return apitest.Reply{Status: 404, Body: `{"error":{"message":"no such model","type":"invalid_request_error"}}`}
+		}
+		return apitest.Reply{Text: "hi"}
+	}))
+	h.env["OPENAI_BASE_URL"] = h.gw.URL()
+	r := h.run(nil, "ask", "--no-save", "--compare", "gpt-4o,nosuchmodel", "x")
+	r.mustCode(t, 1)
+	if r.stdout != "## gpt-4o\n\nhi\n" {
+		t.Fatalf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "parley: nosuchmodel failed: ") {
+		t.Fatalf("stderr = %q", r.stderr)
+	}
+}
+
+// sessions search numbers a message by its place on its branch, as
+// sessions show does, not by the store's id that counts every branch.
+func TestSessionsSearchNumbersMessagesAsShowDoes(t *testing.T) {
+	h := compareHarness(t, false)
+	h.run(nil, "ask", "--compare", "gpt-4o,llama3", "tea one").mustCode(t, 0)
+	h.run(nil, "ask", "--continue", "tea two").mustCode(t, 0)
+	id := regexp.MustCompile(`[0-9a-f]{32}`).FindString(h.run(nil, "sessions", "list").stdout)
+	show := h.run(nil, "sessions", "show", id)
+	if !strings.Contains(show.stdout, "── You · 2026-11-21 14:30\ntea two") || !strings.Contains(show.stdout, "message 2, alternative 1 of 2") {
+		t.Fatalf("show:\n%s", show.stdout)
+	}
+	r := h.run(nil, "sessions", "search", "tea")
+	r.mustCode(t, 0)
+	if want := id + "  3  tea two\n" + id + "  1  tea one\n"; r.stdout != want {
+		t.Fatalf("search = %q, want %q", r.stdout, want)
+	}
+	r = h.run(nil, "sessions", "search", "llama")
+	if want := id + "  2  llama says hi\n"; r.stdout != want {
+		t.Fatalf("search in the other branch = %q, want %q", r.stdout, want)
+	}
+	r = h.run(nil, "sessions", "search", "--json", "tea", "two")
+	if !strings.Contains(r.stdout, `"message_id": 4`) || !strings.Contains(r.stdout, `"place": 3`) {
+		t.Fatalf("search --json = %s", r.stdout)
 	}
 }

@@ -103,8 +103,9 @@ func TestSessionsWithBranches(t *testing.T) {
 	if m := doc.Messages[2]; m.Text != "Blue." || m.Parent != 1 {
 		t.Fatalf("the regenerated reply in JSON: %+v", m)
 	}
-	// Every branch is searched.
-	if r = h.run(nil, "sessions", "search", "blue"); r.code != 0 || r.stdout != id+"  3  Blue.\n" {
+	// Every branch is searched; the hit is message 2 of its branch, as
+	// show numbers it (the store's id is 3).
+	if r = h.run(nil, "sessions", "search", "blue"); r.code != 0 || r.stdout != id+"  2  Blue.\n" {
 		t.Fatalf("search into another branch: %+v", r)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"parley/internal/demo"
+	"parley/termsafe"
 )
 
 // Exit statuses.
@@ -121,8 +122,10 @@ func usagef(format string, args ...any) error {
 // "gpt-4o", "adir/x"), a label before a colon ("adir: this is a
 // directory", "jpeg: ..."), or a file or folder that exists ("notes
 // exists already"). A closing quote or bracket after the stop ("... (see
-// x.)") counts as the end.
-func sentence(s string) string {
+// x.)") counts as the end. So is any of names, the names the message
+// holds (a model id such as "nosuchmodel" is spelled as the gateway
+// knows it).
+func sentence(s string, names ...string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "Something went wrong."
@@ -131,13 +134,24 @@ func sentence(s string) string {
 	word := strings.TrimRight(first, ";,")
 	// A sentence that starts with a command ("parley sessions export
 	// takes …") keeps it as it is typed.
-	if word != "" && word != "parley" && !strings.HasSuffix(word, ":") && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" && !exists(word) {
+	if word != "" && word != "parley" && !named(word, names) && !strings.HasSuffix(word, ":") && strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") == "" && !exists(word) {
 		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	if end := strings.TrimRight(s, ")\"'`"); end != "" && strings.ContainsRune(".!?", rune(end[len(end)-1])) {
 		return s
 	}
 	return s + "."
+}
+
+// named reports whether word is one of names, as sanitized for the
+// terminal like the message.
+func named(word string, names []string) bool {
+	for _, n := range names {
+		if word == termsafe.Sanitize(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // exists reports a file or folder of that name in the working folder.

@@ -41,8 +41,10 @@ func (c *console) report(err error) int {
 
 // say prints one message on stderr as "parley: <Sentence.>", made inert
 // for the terminal (it may quote a gateway) and with any known key masked.
-func (c *console) say(msg string) {
-	fmt.Fprintln(c.stderr, "parley: "+sentence(termsafe.Sanitize(c.mask(msg))))
+// names are what the message names (model ids): one that opens it keeps
+// its case.
+func (c *console) say(msg string, names ...string) {
+	fmt.Fprintln(c.stderr, "parley: "+sentence(termsafe.Sanitize(c.mask(msg)), names...))
 }
 
 // warn prints a problem that does not stop parley, or keeps it for the

@@ -137,19 +137,13 @@ func (a *app) image(ctx context.Context, f imageFlags, prompt string) error {
 }
 
 // checkImageCount refuses a number of images out of 1..what the model
-// makes per request, in the words of the chat's --n.
+// makes per request (1 when that is not known), in the words of the
+// chat's --n.
 func checkImageCount(cat *api.Catalog, model string, f imageFlags) error {
 	if !f.nGiven {
 		return nil
 	}
-	most, known := imagegen.MostImages(cat, model)
-	if f.n >= 1 && f.n <= most {
-		return nil
-	}
-	if known {
-		return usagef("-n must be from 1 to %d, not %d (what %s makes per request)", most, f.n, model)
-	}
-	return usagef("-n must be from 1 to %d, not %d", most, f.n)
+	return usage(imagegen.CheckCount(cat, model, "-n", f.n))
 }
 
 // readImageInputs reads the images of --edit and the --mask into req.

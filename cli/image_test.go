@@ -103,7 +103,10 @@ func TestImageRefusesWhatTheModelCannotDoBeforeAnyRequest(t *testing.T) {
 	}{
 		{[]string{"-m", "dall-e-3", "-n", "3", "x"}, "-n must be from 1 to 1, not 3 (what dall-e-3 makes per request)"},
 		{[]string{"-m", "gpt-image-1", "-n", "0", "x"}, "-n must be from 1 to 10, not 0 (what gpt-image-1 makes per request)"},
-		{[]string{"-m", "unknown-image-model", "-n", "0", "x"}, "-n must be from 1 to 10, not 0."},
+		{[]string{"-m", "unknown-image-model", "-n", "0", "x"}, "-n must be from 1 to 1, not 0."},
+		// A model whose max_n is not known makes 1: more is refused before
+		// any request, saying how to allow it.
+		{[]string{"-m", "unknown-image-model", "-n", "5", "x"}, "parley: -n must be 1, not 5, while how many images unknown-image-model makes per request is not known; if it makes 5, set max_n = 5 under [[models]] name = \"unknown-image-model\" in "},
 		{[]string{"-m", "gpt-image-1", "--size", "999x999", "x"}, "1536x1024"},
 		{[]string{"-m", "gpt-image-1", "--size", "big", "x"}, "<width>x<height>"},
 		{[]string{"-m", "dall-e-3", "--edit", img, "x"}, "image_edit = true"},

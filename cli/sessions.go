@@ -401,8 +401,9 @@ func (c *sessionsCmd) sessionsSearchCommand() *cobra.Command {
 		Long: `Find the messages that contain every word of QUERY, newest first, in every
 session. Each word matches the words it starts, regardless of case and
 accents ("wombat" finds "wombats"); "put words in quotes" to match them in a
-row. Each line shows the session id, the message number and a snippet, with a
-header line on a terminal. No match is an error (exit status 1), as for grep.
+row. Each line shows the session id, the message's number on its branch (as
+"parley sessions show" numbers it) and a snippet, with a header line on a
+terminal. No match is an error (exit status 1), as for grep.
 Every branch of a conversation is searched (edited messages and regenerated
 replies are kept as alternatives): a match in another branch than the active
 one is shown by "parley sessions export --all-branches".`,
@@ -422,9 +423,12 @@ type jsonHit struct {
 	SessionID    string `json:"session_id"`
 	SessionTitle string `json:"session_title"`
 	MessageID    int    `json:"message_id"`
-	Role         string `json:"role"`
-	Created      string `json:"created"`
-	Snippet      string `json:"snippet"`
+	// Place is the message's number on its branch, as sessions show
+	// numbers it.
+	Place   int    `json:"place"`
+	Role    string `json:"role"`
+	Created string `json:"created"`
+	Snippet string `json:"snippet"`
 	// Highlights are the matched words as [start, end) byte offsets into
 	// Snippet.
 	Highlights [][2]int `json:"highlights"`
@@ -454,7 +458,7 @@ func (c *sessionsCmd) sessionsSearch(ctx context.Context, query string, f listFl
 		if f.json {
 			out := make([]jsonHit, 0, len(hits))
 			for _, h := range hits {
-				jh := jsonHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Role: h.Role,
+				jh := jsonHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Place: h.Place, Role: h.Role,
 					Created: rfc3339(h.Created), Highlights: [][2]int{}}
 				for _, sp := range session.SplitSnippet(h.Snippet) {
 					if sp.Hit {
@@ -473,9 +477,9 @@ func (c *sessionsCmd) sessionsSearch(ctx context.Context, query string, f listFl
 		}
 		for _, h := range hits {
 			if c.env.StdoutIsTerminal {
-				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.MessageID)
+				fmt.Fprintf(&b, "%-32s  %7d  ", h.SessionID, h.Place)
 			} else {
-				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.MessageID)
+				fmt.Fprintf(&b, "%s  %d  ", h.SessionID, h.Place)
 			}
 			// Snippets come on one line, the spaces around the matches
 			// kept.
@@ -506,7 +510,9 @@ func (c *sessionsCmd) sessionsExportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a session as Markdown or JSON",
-		Long: `Write a session as Markdown (--format md, the default) or JSON (--format json).
+		Long: `Write a session as Markdown (--format md) or JSON (--format json). Without
+--format, a -o path ending in .json gets JSON, as the chat's /export does, and
+anything else Markdown.
 
 With -o PATH the export is written to PATH and its images are copied into a
 folder next to it (for chat.md: chat-images/) and referred to by relative
@@ -515,11 +521,12 @@ stdout and images are referred to where parley keeps them.
 
 An export holds the active branch of the conversation (the one the chat opens;
 messages with alternatives are marked "alternative 2 of 3"). With
---all-branches it holds every branch: in Markdown a section per branch, each
-the whole conversation from its first message to one leaf ("Branch 2 of 3",
-the active one marked); in JSON every message once, with the id of the message
-it follows ("parent") and the last message of the active branch
-("active_leaf").
+--all-branches it holds every branch: in Markdown a section per branch
+("Branch 2 of 3", the active one marked), each going on from the message where
+it leaves a branch written above it, so the messages they share are written
+once (the section says how many it shares, and with which branch); in JSON
+every message once, with the id of the message it follows ("parent") and the
+last message of the active branch ("active_leaf").
 
 An existing file (or link) at PATH is never replaced unless --force is given,
 and a link there is never followed: --force replaces the link itself. The files
@@ -532,23 +539,47 @@ replies are written as visible placeholders in Markdown.`,
 		Args:              exactlyOneID,
 		ValidArgsFunction: completeSessionIDs(c.env, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := session.ExportOptions{Format: format, Force: force, AllBranches: all}
+			f, err := exportFormat(format, cmd.Flags().Changed("format"), out)
+			if err != nil {
+				return err
+			}
+			opts := session.ExportOptions{Format: f, Force: force, AllBranches: all}
 			return c.sessionsExport(cmd.Context(), args[0], out, opts)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "md", "md or json")
+	cmd.Flags().StringVarP(&format, "format", "f", "", "md or json (default: json for a -o path ending in .json, else md)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file, images next to it (default: stdout)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the file at the -o path (and images of an earlier export beside it)")
 	cmd.Flags().BoolVar(&all, "all-branches", false, "write every branch of the conversation, not only the active one")
 	return cmd
 }
 
-func (c *sessionsCmd) sessionsExport(ctx context.Context, prefix, out string, opts session.ExportOptions) error {
-	format := strings.ToLower(strings.TrimSpace(opts.Format))
-	if format != session.FormatMarkdown && format != session.FormatJSON {
-		return usagef("--format must be md or json, not %q", format)
+// exportFormat is the format an export is written in: --format when
+// given, else the -o path's (.json: JSON, as the chat's /export; anything
+// else Markdown). A given format a path's extension contradicts is
+// refused: the file would lie about what it holds.
+func exportFormat(format string, given bool, out string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(out))
+	isJSON := ext == ".json"
+	isMD := ext == ".md" || ext == ".markdown"
+	if !given {
+		if isJSON {
+			return session.FormatJSON, nil
+		}
+		return session.FormatMarkdown, nil
 	}
-	opts.Format = format
+	format = strings.ToLower(strings.TrimSpace(format))
+	switch {
+	case format != session.FormatMarkdown && format != session.FormatJSON:
+		return "", usagef("--format must be md or json, not %q", format)
+	case format == session.FormatMarkdown && isJSON, format == session.FormatJSON && isMD:
+		return "", usagef("--format %s does not fit the path %s; leave out --format to write what its extension says, or give a path ending in .%s", format, out, format)
+	}
+	return format, nil
+}
+
+func (c *sessionsCmd) sessionsExport(ctx context.Context, prefix, out string, opts session.ExportOptions) error {
+	format := opts.Format
 	return noSession(c.withStore(ctx, func(s *session.Store) error {
 		id, err := c.sessionID(ctx, s, prefix)
 		if err != nil {

@@ -384,6 +384,26 @@ func TestSessionsExport(t *testing.T) {
 	if r = h.run(nil, "sessions", "export", id, "--format", "pdf"); r.code != 2 || !strings.Contains(r.stderr, "md or json") {
 		t.Fatalf("bad format: %+v", r)
 	}
+	// A .json path gets JSON without --format, as the chat's /export;
+	// a --format the path contradicts is refused, nothing written.
+	js := filepath.Join(filepath.Dir(out), "a.json")
+	h.run(nil, "sessions", "export", id, "-o", js).mustCode(t, 0)
+	if b, _ := os.ReadFile(js); json.Unmarshal(b, &doc) != nil || doc["format"] != "parley.session" {
+		t.Fatalf("export to a .json path wrote:\n%s", b)
+	}
+	other := filepath.Join(filepath.Dir(out), "b.json")
+	r = h.run(nil, "sessions", "export", id, "-f", "md", "-o", other)
+	if r.code != 2 || r.stderr != "parley: --format md does not fit the path "+other+"; leave out --format to write what its extension says, or give a path ending in .md.\n" {
+		t.Fatalf("md into a .json path: %+v", r)
+	}
+	if _, err := os.Lstat(other); !os.IsNotExist(err) {
+		t.Fatalf("the refused export wrote a file: %v", err)
+	}
+	// The help says what --all-branches writes: each branch goes on from
+	// where it leaves one above it, as the file says.
+	if r = h.run(nil, "sessions", "export", "--help"); strings.Contains(r.stdout, "whole conversation from its first message") || !strings.Contains(r.stdout, "written\nonce") {
+		t.Fatalf("export --help:\n%s", r.stdout)
+	}
 	// Again to the same path: refused and untouched; --force replaces.
 	os.WriteFile(out, []byte("my notes"), 0o600)
 	r = h.run(nil, "sessions", "export", id, "-o", out)

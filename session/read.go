@@ -21,7 +21,8 @@ type Meta struct {
 	ID     string
 	Title  string
 	Titled bool
-	// Model is the model of the session's latest reply.
+	// Model is the model of the reply the active branch ends at (the
+	// latest reply written on it).
 	Model        string
 	SystemPrompt string
 	Created      time.Time

@@ -24,7 +24,10 @@ type Hit struct {
 	SessionTitle string
 	// MessageID is the message's id in its conversation.
 	MessageID int
-	Role      string
+	// Place is the message's place on its branch, the first message 1:
+	// the number "parley sessions show" gives it on that branch.
+	Place int
+	Role  string
 	// Snippet is the matching part of the message with the matched words
 	// between HitStart and HitEnd, cut with "…": one line (white space runs
 	// are single spaces, those around a match kept, so a consumer need not
@@ -134,9 +137,36 @@ func (s searcher) search(ctx context.Context, query string, limit int) ([]Hit, e
 			}
 		}
 		f.Snippet = snip
+		place, err := s.place(ctx, f.rowID)
+		if err != nil {
+			return nil, classify(s.path, op, err)
+		}
+		f.Place = place
 		hits = append(hits, f.Hit)
 	}
 	return hits, nil
+}
+
+// sqlPlace counts the messages from the one with row id ?1 up to the
+// first of its conversation, through each parent (a number of the same
+// session; 0 opens it). The bound stops a cycle a hand-edited database
+// could hold.
+const sqlPlace = `
+	WITH RECURSIVE up(sid, parent, n) AS (
+		SELECT session_id, parent, 1 FROM messages WHERE id = ?1
+		UNION ALL
+		SELECT m.session_id, m.parent, up.n + 1 FROM up
+		JOIN messages m ON m.session_id = up.sid AND m.seq = up.parent
+		WHERE up.parent <> 0 AND up.n < 1000000
+	)
+	SELECT coalesce(max(n), 0) FROM up`
+
+// place is the place of the message with row id rowID on its branch (see
+// Hit.Place): one indexed look-up per message before it.
+func (s searcher) place(ctx context.Context, rowID int64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, sqlPlace, rowID).Scan(&n)
+	return n, err
 }
 
 // Bounds of the work one search does for its snippets (see Search).

@@ -49,7 +49,7 @@ func (s *Store) apply(ctx context.Context, ch conversation.Change, n *numbering)
 		// Every change carries the role and the params; a switch carries
 		// the active leaf, and nothing else.
 		return applied{}, s.write(ctx, "save the conversation", func(tx *sql.Tx) error {
-			return s.upsertSession(ctx, tx, ch, sessionRow{leaf: n.leaf(ch), setLeaf: ch.Kind == conversation.ChangeSwitch})
+			return s.upsertSession(ctx, tx, ch, sessionRow{model: switchModel(ch), leaf: n.leaf(ch), setLeaf: ch.Kind == conversation.ChangeSwitch})
 		})
 	case conversation.ChangeExclude:
 		if ch.Message == nil {
@@ -173,15 +173,30 @@ func (s *Store) putParts(ch conversation.Change) (withParts bool, atts []api.Att
 }
 
 // rowOf is what the change's message says of its session: the model of a
-// reply (the session's model is the chat model, never an image model), the
-// preview, the active leaf.
+// reply on the active path (the session's model is the chat model, never
+// an image model, and the model of the branch a continued session goes on
+// from: a compare's other replies, ending after it, must not name theirs),
+// the preview, the active leaf.
 func rowOf(ch conversation.Change, n *numbering) sessionRow {
 	m := ch.Message
 	model := ""
-	if m.Role == api.RoleAssistant {
+	if m.Role == api.RoleAssistant && !ch.OffPath {
 		model = m.Model
 	}
 	return sessionRow{model: model, preview: previewOf(m.Text), leaf: n.leaf(ch)}
+}
+
+// switchModel is the model of the reply a switch's path ends at ("" for
+// any other change, or a path ending elsewhere): the session's model
+// follows the branch it goes on from, as a compare's kept column does.
+func switchModel(ch conversation.Change) string {
+	if ch.Kind != conversation.ChangeSwitch || len(ch.Path) == 0 {
+		return ""
+	}
+	if last := ch.Path[len(ch.Path)-1]; last.Role == api.RoleAssistant {
+		return last.Model
+	}
+	return ""
 }
 
 // replaceParts writes the parts of the message with row id id, in place

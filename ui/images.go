@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,17 +90,20 @@ func (r *imageRunner) parse(inv slash.Invocation, cap api.Capability, cat *api.C
 	if ask.model == "" {
 		ask.model = r.model(cat, cfg, cap)
 	}
-	// --n is bounded by what the model makes per request, when it is
-	// known; imagegen.MaxAsked otherwise (Plan then holds it to max_n).
-	most, known := imagegen.MostImages(cat, ask.model)
-	n, err := inv.Flags.Int("n", 0, 1, most)
-	if err != nil {
-		if known {
-			err = fmt.Errorf("%w (what %s makes per request)", err, cells.OneLine(ask.model))
+	// --n is bounded by what the model makes per request: its max_n, 1
+	// when that is not known (imagegen.CheckCount, as `parley image -n`).
+	if inv.Flags.Has("n") {
+		n, err := strconv.Atoi(strings.TrimSpace(inv.Flags["n"]))
+		if err != nil {
+			// Not a number: the flags say so, with an example.
+			_, err = inv.Flags.Int("n", 0, 1, 1)
+			return ask, err
 		}
-		return ask, err
+		if err := imagegen.CheckCount(cat, ask.model, "--n", n); err != nil {
+			return ask, err
+		}
+		ask.n = n
 	}
-	ask.n = n
 	if inv.Flags.Has("size") {
 		if _, _, err := inv.Flags.Size("size"); err != nil && !strings.EqualFold(inv.Flags.String("size"), "auto") {
 			return ask, err

@@ -271,7 +271,8 @@ func TestExportWithoutHistoryAndWithoutAPath(t *testing.T) {
 // 4" for a model that makes at most 4, and the line stays in the composer.
 func TestImageCountBoundedByTheModel(t *testing.T) {
 	four := 4
-	cfg := &config.Config{Models: []config.ModelConfig{{Name: "four-at-most", ImageGeneration: boolPtr(true), MaxN: &four}}}
+	cfg := &config.Config{Models: []config.ModelConfig{{Name: "four-at-most", ImageGeneration: boolPtr(true), MaxN: &four},
+		{Name: "unsure-images", ImageGeneration: boolPtr(true)}}}
 	h := newHarness(t, 120, 40, func(o *Options) { o.Config = cfg })
 	h.typeText("/image a fox --n 9 --model four-at-most")
 	h.key("enter")
@@ -279,6 +280,15 @@ func TestImageCountBoundedByTheModel(t *testing.T) {
 	if h.draft() != "/image a fox --n 9 --model four-at-most" {
 		t.Fatalf("the line was lost: %q", h.draft())
 	}
+	// A model whose max_n is not known makes 1, as `parley image -n`
+	// and Plan hold it to: more is refused saying to set max_n.
+	h.key("ctrl+u")
+	h.typeText("/image a fox --n 5 --model unsure-images")
+	h.key("enter")
+	h.wait("the refusal of an unknown count", func() bool {
+		s := strings.Join(strings.Fields(h.screen()), " ")
+		return strings.Contains(s, "--n must be 1, not 5") && strings.Contains(s, "set max_n = 5")
+	})
 }
 
 func boolPtr(b bool) *bool { return &b }
