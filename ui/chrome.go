@@ -133,12 +133,14 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 	body := bannerBody(problems, w)
 	if len(title)+len(body) > h {
 		room := max(h-len(title), 0)
-		tail := []string{}
-		for range 2 { // the count's digits may change the pointer's lines once
-			more := len(body) - max(room-len(tail), 0)
-			tail = indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
+		tail := bannerTail(ctx, len(body), room, w)
+		if len(tail) > h { // a screen this short gets the pointer's gist
+			tail = indented(" … ", "more: "+noticesHow(ctx), w)
 		}
 		body = append(body[:max(room-len(tail), 0)], tail...)
+		// The pointer is what says the rest can be read: when it does not
+		// fit under the heading, the heading gives way, not the pointer.
+		title = title[:min(len(title), max(h-len(tail), 0))]
 	}
 	var lines []string
 	for _, l := range title {
@@ -148,6 +150,21 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 		lines = append(lines, lk.banner.Render(cells.Fit(l, w)))
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// bannerTail is the pointer that ends a banner cut to room lines under
+// its heading: "… N more lines: f4 or /notices shows them all", wrapped
+// to w. N counts the n body lines that give way to it, so the pointer's
+// own length decides N and N's digits may lengthen the pointer: it has
+// the fewest lines L for which the pointer counting n-(room-L) fits in L.
+func bannerTail(ctx *uictx.Context, n, room, w int) []string {
+	for l := 1; ; l++ {
+		more := n - max(room-l, 0)
+		tail := indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
+		if len(tail) <= l {
+			return tail
+		}
+	}
 }
 
 // bannerTitle is the banner's heading as lines of at most w cells.
