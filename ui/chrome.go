@@ -93,7 +93,7 @@ func (c *chrome) refreshHint(in chromeInput) {
 		return
 	}
 	if n := in.notice; n.text != "" {
-		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + noticesHow(in.ctx)
+		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + noticesHow(in.ctx) + "/" + dismissKey(in.ctx)
 		if key != c.hintKey {
 			c.hintKey = key
 			c.hint = renderNotice(in.ctx, n, w, h)
@@ -115,7 +115,7 @@ func (c *chrome) refreshBanner(in chromeInput) {
 		c.banner, c.bannerKey = "", ""
 		return
 	}
-	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + strconv.Itoa(in.bannerGen) + "/" + noticesHow(in.ctx)
+	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + strconv.Itoa(in.bannerGen) + "/" + noticesHow(in.ctx) + "/" + dismissKey(in.ctx)
 	if key == c.bannerKey {
 		return
 	}
@@ -129,7 +129,7 @@ func (c *chrome) refreshBanner(in chromeInput) {
 // the notices pane, and the last lines say so.
 func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 	lk := lookOf(&ctx.Styles)
-	title := bannerTitle(w)
+	title := bannerTitle(ctx, w)
 	body := bannerBody(problems, w)
 	if len(title)+len(body) > h {
 		room := max(h-len(title), 0)
@@ -167,9 +167,10 @@ func bannerTail(ctx *uictx.Context, n, room, w int) []string {
 	}
 }
 
-// bannerTitle is the banner's heading as lines of at most w cells.
-func bannerTitle(w int) []string {
-	return indented(" ", "parley found problems at start (esc dismisses):", w)
+// bannerTitle is the banner's heading as lines of at most w cells, with
+// the key that really dismisses it.
+func bannerTitle(ctx *uictx.Context, w int) []string {
+	return indented(" ", "parley found problems at start ("+dismissKey(ctx)+" dismisses):", w)
 }
 
 // indented wraps text to w cells after lead, the lines after the first

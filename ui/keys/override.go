@@ -57,6 +57,7 @@ func Load(overrides map[string][]string) (Map, []string) {
 		set[name] = true
 	}
 	problems = append(problems, resolveConflicts(&m, set)...)
+	problems = append(problems, keepWayOut(&m, set)...)
 	problems = append(problems, composerShadows(m, set)...)
 	return m, problems
 }
