@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 
 	"parley/ui/cells"
@@ -8,7 +9,7 @@ import (
 
 // plainWords is the start of a message as one line of plain words, as a
 // list row shows it: line breaks become spaces, and the Markdown marks a
-// reply begins with ("# ", "**", "- ", "> ", "```go", "`") are dropped,
+// reply begins with ("# ", "**", "*", "- ", "> ", "```go", "`") are dropped,
 // since a row draws no Markdown and the marks only crowd out the words.
 func plainWords(s string) string {
 	lines := strings.Split(s, "\n")
@@ -22,8 +23,17 @@ func plainWords(s string) string {
 	}
 	text := strings.Join(lines, "\n")
 	text = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "").Replace(text)
+	text = emphasisOpen.ReplaceAllString(text, "${1}${2}")
+	text = emphasisClose.ReplaceAllString(text, "${1}${2}")
 	return cells.Fold(text)
 }
+
+// emphasisOpen and emphasisClose find the single * and _ of emphasis, at
+// the edge of a word: "2 * 3" and snake_case keep theirs.
+var (
+	emphasisOpen  = regexp.MustCompile(`(^|\s)[*_]+(\S)`)
+	emphasisClose = regexp.MustCompile(`(\S)[*_]+(\s|$|[.,;:!?)])`)
+)
 
 // trimLineMarks drops the marks that open a Markdown line: headings,
 // quotes, list bullets and numbers (a quoted heading loses both).
