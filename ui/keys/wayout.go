@@ -26,7 +26,9 @@ var wayOut = map[string]string{
 // actions the config set: one set to no key at all is told it keeps its
 // keys (an action that only lost its key to another needs no sentence of
 // its own; that other's says it).
-func keepWayOut(m *Map, set map[string]bool) []string {
+// conflicts are resolveConflicts' sentences: those about a key given
+// back here are dropped, as they no longer say what happened.
+func keepWayOut(m *Map, set map[string]bool, conflicts []string) []string {
 	def := Default()
 	var problems []string
 	for _, s := range specs {
@@ -60,8 +62,28 @@ func keepWayOut(m *Map, set map[string]bool) []string {
 			problems = append(problems, fmt.Sprintf("[keys] %s cannot be left without a key: it %s, so it keeps %s.", s.name, what, strings.Join(ks, "/")))
 		}
 		setKeys(s, s.field(m), ks)
+		conflicts = dropConflicts(conflicts, s.name, ks)
 	}
-	return problems
+	return append(conflicts, problems...)
+}
+
+// dropConflicts is conflicts less the sentences about name losing one of
+// ks ("esc now runs quit, so cancel no longer has it", "esc is set for
+// both quit and close; quit keeps it").
+func dropConflicts(conflicts []string, name string, ks []string) []string {
+	var out []string
+	for _, c := range conflicts {
+		about := false
+		for _, k := range ks {
+			lost := strings.HasPrefix(c, "[keys] "+k+" now runs ") && strings.HasSuffix(c, ", so "+name+" no longer has it.")
+			both := strings.HasPrefix(c, "[keys] "+k+" is set for both ") && (strings.Contains(c, " both "+name+" and ") || strings.Contains(c, " and "+name+";"))
+			about = about || lost || both
+		}
+		if !about {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // freeKeys are the keys of ks no action of o's contexts has in m.

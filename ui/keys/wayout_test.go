@@ -24,6 +24,9 @@ func TestWayOutKeepsAKey(t *testing.T) {
 	if !contains(problems, want) {
 		t.Errorf("problems %q, want %q", problems, want)
 	}
+	if len(problems) != 1 {
+		t.Errorf("problems %q, want only the refusal (no \"esc now runs quit\" it overturns)", problems)
+	}
 	for _, p := range problems {
 		if strings.Contains(p, "cannot be left without a key") {
 			t.Errorf("close was not set, yet: %q", p)
