@@ -93,7 +93,7 @@ func (c *chrome) refreshHint(in chromeInput) {
 		return
 	}
 	if n := in.notice; n.text != "" {
-		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + noticesHow(in.ctx)
+		key := "n" + strconv.Itoa(n.gen) + "/" + strconv.Itoa(w) + "x" + strconv.Itoa(h) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + noticesHow(in.ctx) + "/" + dismissKey(in.ctx)
 		if key != c.hintKey {
 			c.hintKey = key
 			c.hint = renderNotice(in.ctx, n, w, h)
@@ -115,7 +115,7 @@ func (c *chrome) refreshBanner(in chromeInput) {
 		c.banner, c.bannerKey = "", ""
 		return
 	}
-	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + strconv.Itoa(in.bannerGen) + "/" + noticesHow(in.ctx)
+	key := strconv.Itoa(r.W) + "x" + strconv.Itoa(r.H) + "/" + strconv.Itoa(in.ctx.StyleGen) + "/" + strconv.Itoa(in.bannerGen) + "/" + noticesHow(in.ctx) + "/" + dismissKey(in.ctx)
 	if key == c.bannerKey {
 		return
 	}
@@ -129,16 +129,18 @@ func (c *chrome) refreshBanner(in chromeInput) {
 // the notices pane, and the last lines say so.
 func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 	lk := lookOf(&ctx.Styles)
-	title := bannerTitle(w)
+	title := bannerTitle(ctx, w)
 	body := bannerBody(problems, w)
 	if len(title)+len(body) > h {
 		room := max(h-len(title), 0)
-		tail := []string{}
-		for range 2 { // the count's digits may change the pointer's lines once
-			more := len(body) - max(room-len(tail), 0)
-			tail = indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
+		tail := bannerTail(ctx, len(body), room, w)
+		if len(tail) > h { // a screen this short gets the pointer's gist
+			tail = indented(" … ", "more: "+noticesHow(ctx), w)
 		}
 		body = append(body[:max(room-len(tail), 0)], tail...)
+		// The pointer is what says the rest can be read: when it does not
+		// fit under the heading, the heading gives way, not the pointer.
+		title = title[:min(len(title), max(h-len(tail), 0))]
 	}
 	var lines []string
 	for _, l := range title {
@@ -150,9 +152,25 @@ func renderBanner(ctx *uictx.Context, problems []string, w, h int) string {
 	return strings.Join(lines[:min(len(lines), h)], "\n")
 }
 
-// bannerTitle is the banner's heading as lines of at most w cells.
-func bannerTitle(w int) []string {
-	return indented(" ", "parley found problems at start (esc dismisses):", w)
+// bannerTail is the pointer that ends a banner cut to room lines under
+// its heading: "… N more lines: f4 or /notices shows them all", wrapped
+// to w. N counts the n body lines that give way to it, so the pointer's
+// own length decides N and N's digits may lengthen the pointer: it has
+// the fewest lines L for which the pointer counting n-(room-L) fits in L.
+func bannerTail(ctx *uictx.Context, n, room, w int) []string {
+	for l := 1; ; l++ {
+		more := n - max(room-l, 0)
+		tail := indented(" … ", itoa(more)+" more "+plural(more, "line", "lines")+": "+noticesHow(ctx)+" shows them all", w)
+		if len(tail) <= l {
+			return tail
+		}
+	}
+}
+
+// bannerTitle is the banner's heading as lines of at most w cells, with
+// the key that really dismisses it.
+func bannerTitle(ctx *uictx.Context, w int) []string {
+	return indented(" ", "parley found problems at start ("+dismissKey(ctx)+" dismisses):", w)
 }
 
 // indented wraps text to w cells after lead, the lines after the first

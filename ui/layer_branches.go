@@ -74,8 +74,8 @@ func branchTime(t, now time.Time) string {
 	return t.Format("2006-01-02 15:04")
 }
 
-// branchTitle is one line naming a message: a question as written, a
-// reply or an image turn by what it says. Only the start of a long text is
+// branchTitle is one line naming a message: a question, a reply or an
+// image turn by its first words as plain text (plainWords). Only the start of a long text is
 // read: the row shows branchSnippet runes of it.
 func branchTitle(msg conversation.Message) string {
 	head := msg.Text
@@ -85,7 +85,7 @@ func branchTitle(msg conversation.Message) string {
 		}
 		head = head[:cut]
 	}
-	text := []rune(cells.OneLine(head))
+	text := []rune(plainWords(head))
 	if len(text) > branchSnippet {
 		text = append(text[:branchSnippet], '…')
 	} else if len(head) < len(msg.Text) {
@@ -118,6 +118,6 @@ func noText(st conversation.State) string {
 // newBranchPicker lists the branches of conv, at the time now.
 func newBranchPicker(ctx *uictx.Context, conv *conversation.Conversation, now time.Time) *overlay.Picker {
 	items := branchItems(conv, now)
-	p := overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches", For: chooseBranch{}})
+	p := overlay.NewPicker(ctx, items, overlay.PickerOptions{Title: fmt.Sprintf("Branches (%d)", len(items)), Empty: "no branches", For: chooseBranch{}, Wide: true, KeepDetail: true})
 	return &p
 }

@@ -200,7 +200,7 @@ func noticeLines(ctx *uictx.Context, n notice, w int) int {
 		return 0
 	}
 	inner := w - noticeStyle(ctx, n.kind).GetHorizontalFrameSize()
-	return len(wrapNotice(n, inner))
+	return len(wrapNotice(ctx, n, inner))
 }
 
 // noticeStyle is the style of a notice of kind k.
@@ -219,18 +219,25 @@ func noticeStyle(ctx *uictx.Context, k toastKind) lipgloss.Style {
 
 // wrapNotice wraps a notice's icon and text to w cells (the frame's
 // inside, less the leading space).
-func wrapNotice(n notice, w int) []string {
-	return cells.WrapLines(noticeText(n), max(w-1, 8))
+func wrapNotice(ctx *uictx.Context, n notice, w int) []string {
+	return cells.WrapLines(noticeText(ctx, n), max(w-1, 8))
 }
 
 // noticeText is what a notice says: its icon, its text, and how a notice
 // that stays is dismissed.
-func noticeText(n notice) string {
+func noticeText(ctx *uictx.Context, n notice) string {
 	text := n.kind.icon() + n.text
 	if n.kind.sticky() {
-		text += "  (esc dismisses)"
+		text += "  (" + dismissKey(ctx) + " dismisses)"
 	}
 	return text
+}
+
+// dismissKey is the key that dismisses the banner and a notice that
+// stays: the cancel key of the live map, which [keys] may have moved off
+// esc (and never leaves without a key).
+func dismissKey(ctx *uictx.Context) string {
+	return keyLabel(firstKey(ctx.Keys.Cancel, "esc"))
 }
 
 func (k toastKind) icon() string {
@@ -251,7 +258,7 @@ func (k toastKind) icon() string {
 func renderNotice(ctx *uictx.Context, n notice, w, h int) string {
 	st := noticeStyle(ctx, n.kind)
 	inner := w - st.GetHorizontalFrameSize()
-	lines := cells.WrapWithin(noticeText(n), max(inner-1, 8), h, noticesHow(ctx)+" shows all")
+	lines := cells.WrapWithin(noticeText(ctx, n), max(inner-1, 8), h, noticesHow(ctx)+" shows all")
 	out := make([]string, h)
 	for i := range out {
 		l := ""

@@ -15,7 +15,7 @@ func (m *Model) relayout() {
 		LayerGen:      m.layers.gen,
 	}
 	if len(m.notes.banner) > 0 {
-		in.BannerLines = len(bannerTitle(m.ctx.Width)) + len(bannerBody(m.notes.banner, m.ctx.Width))
+		in.BannerLines = len(bannerTitle(m.ctx, m.ctx.Width)) + len(bannerBody(m.notes.banner, m.ctx.Width))
 	}
 	if m.menu.IsOpen() {
 		in.AboveLines = m.menu.Height(maxMenuRows)

@@ -56,7 +56,7 @@ func Load(overrides map[string][]string) (Map, []string) {
 		b.SetHelp(helpKeys(s, ks), s.desc)
 		set[name] = true
 	}
-	problems = append(problems, resolveConflicts(&m, set)...)
+	problems = append(problems, keepWayOut(&m, set, resolveConflicts(&m, set))...)
 	problems = append(problems, composerShadows(m, set)...)
 	return m, problems
 }

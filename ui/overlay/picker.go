@@ -72,6 +72,12 @@ type PickerOptions struct {
 	// (PickerResult.For), so one picker serves every purpose and the
 	// holder tells them apart by it.
 	For any
+	// Wide lets the box grow past the usual width on a wide screen, for
+	// rows whose titles are long texts (the branch list).
+	Wide bool
+	// KeepDetail cuts the title to leave room for the whole detail: in
+	// pickers whose detail is what tells the rows apart, it must show.
+	KeepDetail bool
 }
 
 // PickerAction tells the root what a key press in the picker asks for.
@@ -124,11 +130,13 @@ type Picker struct {
 	models *ModelList
 }
 
-// pickerRow is what one row draws: the item, and whether the rows have a
-// column for the ● current marker (some item is current).
+// pickerRow is what one row draws: the item, whether the rows have a
+// column for the ● current marker (some item is current), and whether the
+// title gives way to the detail.
 type pickerRow struct {
-	item   PickerItem
-	curCol bool
+	item       PickerItem
+	curCol     bool
+	keepDetail bool // PickerOptions.KeepDetail
 }
 
 // maxQuery bounds the filter (a huge paste is not a search).
@@ -172,7 +180,7 @@ func (p *Picker) setItems(items []PickerItem) {
 	}
 	rows := make([]pickerRow, len(p.items))
 	for i, it := range p.items {
-		rows[i] = pickerRow{item: it, curCol: curCol}
+		rows[i] = pickerRow{item: it, curCol: curCol, keepDetail: p.opts.KeepDetail}
 	}
 	titles := make(map[string]bool, len(p.items))
 	for _, it := range p.items {

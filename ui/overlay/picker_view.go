@@ -16,6 +16,9 @@ const (
 	pickerChrome   = 4
 	pickerMinWidth = 50
 	pickerMaxWidth = 84
+	// pickerWideWidth bounds a Wide picker: long titles read better wider,
+	// but a row past this is hard to follow across the screen.
+	pickerWideWidth = 160
 	// errorKeepsRows is how many rows of the list an error leaves: the
 	// list stays usable (a model can be typed or chosen) while the error
 	// says every word it can.
@@ -26,6 +29,10 @@ const (
 func (p Picker) geometry() (bw, bh, rows int) {
 	w, h := p.width, p.height
 	bw = min(w, max(pickerMinWidth, min(pickerMaxWidth, w*3/4)))
+	if p.opts.Wide {
+		// Nearly the whole screen, a margin each side to show it is a box.
+		bw = min(w, max(pickerMinWidth, min(pickerWideWidth, w-8)))
+	}
 	chrome := pickerChrome + len(p.statusLines(bw-4))
 	// Sized for all items, not the matches, so the box does not jump
 	// while the user types.
@@ -242,6 +249,11 @@ func pickerRowView(lk look, r pickerRow, hits []bool, selected bool, w int) stri
 		room -= bw + 1
 	}
 	tw := min(titleW, room)
+	if dw := cells.Width(it.Detail); r.keepDetail && dw > 0 {
+		// The detail and its two-cell gap first; the title keeps at least
+		// a few cells so the row still says what it is.
+		tw = min(titleW, max(room-dw-2, min(8, room)))
+	}
 	titleStyle := lk.text
 	switch {
 	case selected:

@@ -25,17 +25,19 @@ import (
 // error, a 5xx, a rate limit, an error inside the stream) may pass on a
 // second try.
 //
-// A failed image turn offers the key but after an exhausted quota: the
-// request is made anew from what was asked (a 413 or a refused size says
-// what to change, and a full image_dir may have been emptied meanwhile),
-// and the README promises that ctrl+r tries again.
+// A failed image turn follows the same rule, since ctrl+r sends the same
+// request again: a 400 (a size the model refuses), 401 or 403 would be
+// refused again. A 413 keeps the key for an image turn, with 408, 409 and
+// 429 (the rule image turns were given; a chat reply's 413 is its own
+// conversation's size, which a retry does not shrink), and so do a full
+// image_dir, a timeout and a 5xx, which may pass anew.
 func RetryHelps(m conversation.Message) bool {
 	switch m.State {
 	case conversation.StateInterrupted:
 		return true
 	case conversation.StateFailed:
-		if m.IsImages() {
-			return !strings.Contains(strings.ToLower(m.Err), "retrying will not help")
+		if m.IsImages() && answeredCode(m.Err) == 413 {
+			return true
 		}
 		return !hopeless(m.Err)
 	}
@@ -52,14 +54,21 @@ func hopeless(err string) bool {
 	if strings.Contains(strings.ToLower(err), "retrying will not help") {
 		return true
 	}
-	m := answeredStatus.FindStringSubmatch(err)
-	if m == nil {
-		return false
-	}
-	code, _ := strconv.Atoi(m[1])
+	code := answeredCode(err)
 	switch code {
 	case 408, 409, 429: // a timeout, a conflict, a rate limit: waiting helps
 		return false
 	}
 	return code >= 400 && code < 500
+}
+
+// answeredCode is the status of api.APIError's sentence in err, 0 when
+// there is none.
+func answeredCode(err string) int {
+	m := answeredStatus.FindStringSubmatch(err)
+	if m == nil {
+		return 0
+	}
+	code, _ := strconv.Atoi(m[1])
+	return code
 }

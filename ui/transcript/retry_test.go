@@ -39,17 +39,29 @@ func TestRetryHelps(t *testing.T) {
 			t.Errorf("RetryHelps(failed %q) = %v, want %v", c.err, got, c.want)
 		}
 	}
-	// A failed image turn is asked anew from what was asked: the key is
-	// offered after a refusal too, as README says, but not after an
-	// exhausted quota.
-	image := failed("the gateway answered 400 Bad Request: Invalid value: '2000x2000' (invalid_value); the gateway rejected the request: check that the model supports what was asked (images, size, n)")
+	// A failed image turn is the same request again: the key is offered
+	// where that can help (408, 409, 413, 429, a 5xx, a full image_dir),
+	// not after a 400 (a refused size), 401, 403 or an exhausted quota.
+	image := failed("")
 	image.Role = conversation.RoleImages
-	if !RetryHelps(image) {
-		t.Error("a failed image turn does not offer the retry key")
-	}
-	image.Err = "the gateway answered 429 Too Many Requests: quota; the account is out of credit or quota, so check the plan and billing with the provider (retrying will not help)"
-	if RetryHelps(image) {
-		t.Error("an image turn past its quota offers the retry key")
+	for _, c := range []struct {
+		err  string
+		want bool
+	}{
+		{"the gateway answered 400 Bad Request: Invalid value: '2000x2000' (invalid_value); the gateway rejected the request: check that the model supports what was asked (images, size, n)", false},
+		{"the gateway answered 401 Unauthorized: bad key; check the API key in OPENAI_API_KEY", false},
+		{"the gateway answered 403 Forbidden", false},
+		{"the gateway answered 429 Too Many Requests: quota; the account is out of credit or quota, so check the plan and billing with the provider (retrying will not help)", false},
+		{"the gateway answered 413 Request Entity Too Large", true},
+		{"the gateway answered 408 Request Timeout", true},
+		{"the gateway answered 429 Too Many Requests after 3 attempts: slow down (rate_limit); try again after 09:28:07", true},
+		{"the gateway answered 502 Bad Gateway", true},
+		{"cannot save the image: write /tmp/img/a.png: no space left on device", true},
+	} {
+		image.Err = c.err
+		if got := RetryHelps(image); got != c.want {
+			t.Errorf("RetryHelps(failed image turn %q) = %v, want %v", c.err, got, c.want)
+		}
 	}
 	interrupted := replyMsg(2, "half")
 	interrupted.State = conversation.StateInterrupted
