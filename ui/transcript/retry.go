@@ -26,19 +26,14 @@ import (
 // second try.
 //
 // A failed image turn follows the same rule, since ctrl+r sends the same
-// request again: a 400 (a size the model refuses), 401 or 403 would be
-// refused again. A 413 keeps the key for an image turn, with 408, 409 and
-// 429 (the rule image turns were given; a chat reply's 413 is its own
-// conversation's size, which a retry does not shrink), and so do a full
-// image_dir, a timeout and a 5xx, which may pass anew.
+// request again: a 400 (a size the model refuses), 401, 403 or 413 (the
+// same images are as large again) would be refused again; a full
+// image_dir, a timeout, a rate limit and a 5xx may pass anew.
 func RetryHelps(m conversation.Message) bool {
 	switch m.State {
 	case conversation.StateInterrupted:
 		return true
 	case conversation.StateFailed:
-		if m.IsImages() && answeredCode(m.Err) == 413 {
-			return true
-		}
 		return !hopeless(m.Err)
 	}
 	return false

@@ -40,8 +40,8 @@ func TestRetryHelps(t *testing.T) {
 		}
 	}
 	// A failed image turn is the same request again: the key is offered
-	// where that can help (408, 409, 413, 429, a 5xx, a full image_dir),
-	// not after a 400 (a refused size), 401, 403 or an exhausted quota.
+	// where that can help (408, 409, 429, a 5xx, a full image_dir), not
+	// after a 400 (a refused size), 401, 403, 413 or an exhausted quota.
 	image := failed("")
 	image.Role = conversation.RoleImages
 	for _, c := range []struct {
@@ -52,7 +52,7 @@ func TestRetryHelps(t *testing.T) {
 		{"the gateway answered 401 Unauthorized: bad key; check the API key in OPENAI_API_KEY", false},
 		{"the gateway answered 403 Forbidden", false},
 		{"the gateway answered 429 Too Many Requests: quota; the account is out of credit or quota, so check the plan and billing with the provider (retrying will not help)", false},
-		{"the gateway answered 413 Request Entity Too Large", true},
+		{"the gateway answered 413 Request Entity Too Large", false},
 		{"the gateway answered 408 Request Timeout", true},
 		{"the gateway answered 429 Too Many Requests after 3 attempts: slow down (rate_limit); try again after 09:28:07", true},
 		{"the gateway answered 502 Bad Gateway", true},
