@@ -21,16 +21,20 @@ func plainWords(s string) string {
 		}
 		lines[i] = trimLineMarks(l)
 	}
-	text := strings.Join(lines, "\n")
-	text = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "").Replace(text)
-	text = emphasisOpen.ReplaceAllString(text, "${1}${2}")
-	text = emphasisClose.ReplaceAllString(text, "${1}${2}")
+	text := pairedMarks.Replace(strings.Join(lines, "\n"))
+	if strings.ContainsAny(text, "*_") {
+		text = emphasisOpen.ReplaceAllString(text, "${1}${2}")
+		text = emphasisClose.ReplaceAllString(text, "${1}${2}")
+	}
 	return cells.Fold(text)
 }
 
+// pairedMarks drops the marks of strong, strikethrough and code; made once,
+// as /branches reads thousands of labels (a Replacer is safe to share), and
 // emphasisOpen and emphasisClose find the single * and _ of emphasis, at
 // the edge of a word: "2 * 3" and snake_case keep theirs.
 var (
+	pairedMarks   = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "")
 	emphasisOpen  = regexp.MustCompile(`(^|\s)[*_]+(\S)`)
 	emphasisClose = regexp.MustCompile(`(\S)[*_]+(\s|$|[.,;:!?)])`)
 )
