@@ -61,11 +61,18 @@ func Load(overrides map[string][]string) (Map, []string) {
 	return m, problems
 }
 
+// conflict is one key resolveConflicts took from an action: key went to
+// kept, lost no longer has it, and text says so.
+type conflict struct {
+	key, kept, lost string
+	text            string
+}
+
 // resolveConflicts removes a key from all but one action of each context
 // that shares it: an action set in the config keeps it over a default; of
 // two actions set in the config, the first in help order keeps it.
-func resolveConflicts(m *Map, set map[string]bool) []string {
-	var problems []string
+func resolveConflicts(m *Map, set map[string]bool) []conflict {
+	var problems []conflict
 	for _, ctx := range []context{ctxChat, ctxList} {
 		owner := map[string]string{}
 		// Config-set actions claim their keys first.
@@ -86,11 +93,11 @@ func resolveConflicts(m *Map, set map[string]bool) []string {
 					if prev == s.name {
 						continue
 					}
+					c := conflict{key: k, kept: prev, lost: s.name, text: fmt.Sprintf("[keys] %s now runs %s, so %s no longer has it.", k, prev, s.name)}
 					if set[s.name] {
-						problems = append(problems, fmt.Sprintf("[keys] %s is set for both %s and %s; %s keeps it.", k, prev, s.name, prev))
-					} else {
-						problems = append(problems, fmt.Sprintf("[keys] %s now runs %s, so %s no longer has it.", k, prev, s.name))
+						c.text = fmt.Sprintf("[keys] %s is set for both %s and %s; %s keeps it.", k, prev, s.name, prev)
 					}
+					problems = append(problems, c)
 				}
 				if len(kept) != len(b.Keys()) {
 					b.SetKeys(kept...)

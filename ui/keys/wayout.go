@@ -26,9 +26,9 @@ var wayOut = map[string]string{
 // actions the config set: one set to no key at all is told it keeps its
 // keys (an action that only lost its key to another needs no sentence of
 // its own; that other's says it).
-// conflicts are resolveConflicts' sentences: those about a key given
-// back here are dropped, as they no longer say what happened.
-func keepWayOut(m *Map, set map[string]bool, conflicts []string) []string {
+// conflicts are resolveConflicts' findings: those about a key given back
+// here are dropped, as they no longer say what happened.
+func keepWayOut(m *Map, set map[string]bool, conflicts []conflict) []string {
 	def := Default()
 	var problems []string
 	for _, s := range specs {
@@ -64,22 +64,20 @@ func keepWayOut(m *Map, set map[string]bool, conflicts []string) []string {
 		setKeys(s, s.field(m), ks)
 		conflicts = dropConflicts(conflicts, s.name, ks)
 	}
-	return append(conflicts, problems...)
+	sentences := make([]string, 0, len(conflicts)+len(problems))
+	for _, c := range conflicts {
+		sentences = append(sentences, c.text)
+	}
+	return append(sentences, problems...)
 }
 
-// dropConflicts is conflicts less the sentences about name losing one of
-// ks ("esc now runs quit, so cancel no longer has it", "esc is set for
-// both quit and close; quit keeps it").
-func dropConflicts(conflicts []string, name string, ks []string) []string {
-	var out []string
+// dropConflicts is conflicts less those about one of ks between name and
+// another action ("esc now runs quit, so cancel no longer has it", "esc
+// is set for both quit and close; quit keeps it"): name has it back.
+func dropConflicts(conflicts []conflict, name string, ks []string) []conflict {
+	var out []conflict
 	for _, c := range conflicts {
-		about := false
-		for _, k := range ks {
-			lost := strings.HasPrefix(c, "[keys] "+k+" now runs ") && strings.HasSuffix(c, ", so "+name+" no longer has it.")
-			both := strings.HasPrefix(c, "[keys] "+k+" is set for both ") && (strings.Contains(c, " both "+name+" and ") || strings.Contains(c, " and "+name+";"))
-			about = about || lost || both
-		}
-		if !about {
+		if !contains(ks, c.key) || (c.kept != name && c.lost != name) {
 			out = append(out, c)
 		}
 	}
