@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"parley/internal/demo"
+	"parley/ui/cells"
 )
 
 // configHelpTopic is "parley help config": the configuration file at a glance.
@@ -77,7 +78,7 @@ func demoHelpTopic() *cobra.Command {
 	indent := 2 + name + 3
 	var models strings.Builder
 	for _, m := range demo.Models() {
-		fmt.Fprintf(&models, "  %-*s   %s\n", name, m.Name, strings.Join(wrapWords(m.Shows, helpWidth-indent), "\n"+strings.Repeat(" ", indent)))
+		fmt.Fprintf(&models, "  %-*s   %s\n", name, m.Name, strings.Join(cells.Wrap(m.Shows, helpWidth-indent), "\n"+strings.Repeat(" ", indent)))
 	}
 	return &cobra.Command{
 		Use:   "demo",

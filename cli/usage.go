@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"parley/ui/cells"
 )
 
 // helpWidth is the most columns a line of help takes: help is read in
@@ -62,24 +64,5 @@ func writeUsage(c *cobra.Command) error {
 // and the summary wrapped within helpWidth under its own first column.
 func listed(w io.Writer, name string, pad int, summary string) {
 	indent := 2 + max(pad, len(name)) + 1
-	fmt.Fprintf(w, "\n  %-*s %s", max(pad, len(name)), name, strings.Join(wrapWords(summary, helpWidth-indent), "\n"+strings.Repeat(" ", indent)))
-}
-
-// wrapWords breaks text into lines of at most width characters at its
-// spaces (a longer word stays whole on its own line).
-func wrapWords(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case len([]rune(line))+1+len([]rune(word)) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-	}
-	return append(lines, line)
+	fmt.Fprintf(w, "\n  %-*s %s", max(pad, len(name)), name, strings.Join(cells.Wrap(summary, helpWidth-indent), "\n"+strings.Repeat(" ", indent)))
 }
