@@ -40,10 +40,7 @@ func (p Picker) geometry() (bw, bh, rows int) {
 	if p.opts.AllowCustom {
 		want++
 	}
-	avail := h - chrome
-	if h >= 20 {
-		avail = h - 2 - chrome // a margin above and below on roomy screens
-	}
+	avail := p.usableHeight() - chrome
 	rows = max(min(want, avail), 0)
 	bh = min(chrome+rows, h)
 	return bw, bh, rows
@@ -134,6 +131,15 @@ func (p Picker) drawBox(listView string) []string {
 	return frame(padLines(inner, iw, bh-2), iw, lk.border, title)
 }
 
+// usableHeight is the height the box may take: the area less a margin
+// above and below on roomy screens.
+func (p Picker) usableHeight() int {
+	if p.height >= 20 {
+		return p.height - 2
+	}
+	return p.height
+}
+
 // statusLines is the error or the loading line, for content width w. The
 // error wraps over the rows the picker has, leaving errorKeepsRows of the
 // list; a longer one ends with where to read it whole (the root logs it
@@ -143,11 +149,7 @@ func (p Picker) statusLines(w int) []string {
 	case w <= 0:
 		return nil
 	case p.errLine != "":
-		room := p.height - pickerChrome - errorKeepsRows
-		if p.height >= 20 {
-			room -= 2 // geometry's margins
-		}
-		room = max(1, room)
+		room := max(1, p.usableHeight()-pickerChrome-errorKeepsRows)
 		return cells.WrapWithin(p.errLine, w, room, noticesHow(p.ctx)+" shows all")
 	case p.loading != "":
 		return []string{p.loading}
